@@ -1,0 +1,196 @@
+//! The parsed command line resolved once into a `Config`: defaults, environment,
+//! terminal and colour decisions all happen here, and nowhere else.
+
+use std::env;
+use std::fmt;
+use std::io::IsTerminal;
+use std::time::Duration;
+
+use ureq::http::{HeaderName, HeaderValue, Uri};
+
+use crate::cli::{ColorChoice, GlobalArgs, OutputFormat, PathStyle};
+use crate::error::ConfigError;
+
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+pub const DEFAULT_RETRIES: u32 = 2;
+pub const DEFAULT_JOBS: usize = 8;
+pub const DEFAULT_MAX_BODY: u64 = 4 * 1024 * 1024;
+pub const DEFAULT_KEY_HEADER: &str = "X-API-KEY";
+/// More workers than this only add open connections, not speed.
+const MAX_JOBS: usize = 256;
+
+/// The API key. It has no `Display`, and its `Debug` is redacted, so it cannot end up
+/// in a message by accident.
+#[derive(Clone)]
+pub struct ApiKey(String);
+
+impl ApiKey {
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for ApiKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("ApiKey(****)")
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Validated http(s) URL without a trailing slash.
+    pub base_url: String,
+    pub api_key: Option<ApiKey>,
+    pub api_key_header: HeaderName,
+    pub timeout: Duration,
+    pub retries: u32,
+    pub paths: PathStyle,
+    pub output: OutputFormat,
+    pub fields: Vec<String>,
+    pub field: Option<String>,
+    pub normalize: bool,
+    pub jobs: usize,
+    pub max_body: u64,
+    pub verbose: u8,
+    pub color: bool,
+    pub stderr_is_terminal: bool,
+}
+
+/// Resolves the command line. `base_url_override` is the `--demo` simulator's address.
+pub fn construct_config(
+    args: &GlobalArgs,
+    base_url_override: Option<String>,
+) -> Result<Config, ConfigError> {
+    let base_url = match base_url_override.or_else(|| args.base_url.clone()) {
+        Some(url) => validate_base_url(&url)?,
+        None => {
+            return Err(ConfigError(
+                "no service address: set SMSSTAT_BASE_URL or pass --base-url \
+                 (e.g. https://gateway.example/rest), or try --demo"
+                    .into(),
+            ))
+        }
+    };
+    let api_key = args.api_key.clone().filter(|k| !k.is_empty());
+    if let Some(key) = &api_key {
+        HeaderValue::from_str(key).map_err(|_| {
+            ConfigError("the API key contains characters a header cannot carry".into())
+        })?;
+    }
+    let header_name = args.api_key_header.as_deref().unwrap_or(DEFAULT_KEY_HEADER);
+    let api_key_header = HeaderName::from_bytes(header_name.as_bytes()).map_err(|_| {
+        ConfigError(format!(
+            "--api-key-header: `{header_name}` is not a valid header name"
+        ))
+    })?;
+    let jobs = args.jobs.unwrap_or(DEFAULT_JOBS);
+    if jobs == 0 || jobs > MAX_JOBS {
+        return Err(ConfigError(format!(
+            "--jobs must be between 1 and {MAX_JOBS}"
+        )));
+    }
+    let max_body = args.max_body.unwrap_or(DEFAULT_MAX_BODY);
+    if max_body == 0 {
+        return Err(ConfigError("--max-body must be at least 1 byte".into()));
+    }
+    let timeout = args.timeout.unwrap_or(DEFAULT_TIMEOUT);
+    if timeout.is_zero() {
+        return Err(ConfigError("--timeout must be more than 0".into()));
+    }
+    let output = if args.json {
+        OutputFormat::Json
+    } else {
+        args.output.unwrap_or(OutputFormat::Table)
+    };
+    Ok(Config {
+        base_url,
+        api_key: api_key.map(ApiKey),
+        api_key_header,
+        timeout,
+        retries: args.retries.unwrap_or(DEFAULT_RETRIES),
+        paths: args.paths,
+        output,
+        fields: args.fields.clone(),
+        field: args.field.clone(),
+        normalize: args.normalize,
+        jobs,
+        max_body,
+        verbose: args.verbose,
+        color: use_color(args.color, std::io::stdout().is_terminal()),
+        stderr_is_terminal: std::io::stderr().is_terminal(),
+    })
+}
+
+/// Accepts `http(s)://host[:port][/prefix][/]`; returns it without the trailing slash.
+pub fn validate_base_url(url: &str) -> Result<String, ConfigError> {
+    let hint = "set SMSSTAT_BASE_URL or --base-url to e.g. https://gateway.example/rest";
+    let invalid = |why: &str| ConfigError(format!("invalid base URL `{url}`: {why}; {hint}"));
+    let uri: Uri = url.parse().map_err(|_| invalid("not a URL"))?;
+    match uri.scheme_str() {
+        Some("http") | Some("https") => {}
+        _ => return Err(invalid("only http:// and https:// are supported")),
+    }
+    let authority = uri.authority().ok_or_else(|| invalid("no host"))?;
+    if authority.host().is_empty() {
+        return Err(invalid("no host"));
+    }
+    if authority.as_str().contains('@') {
+        return Err(invalid(
+            "credentials in the URL are not supported; use the API key",
+        ));
+    }
+    if uri.query().is_some() || url.contains('#') {
+        return Err(invalid("a query or fragment cannot be a base"));
+    }
+    Ok(url.trim_end_matches('/').to_string())
+}
+
+/// `--color` wins; in auto mode NO_COLOR turns colour off, CLICOLOR_FORCE on, and
+/// otherwise only a terminal gets colour.
+pub fn use_color(choice: ColorChoice, stdout_is_terminal: bool) -> bool {
+    let set = |name: &str| env::var_os(name).is_some_and(|v| !v.is_empty() && v != "0");
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto if set("NO_COLOR") => false,
+        ColorChoice::Auto if set("CLICOLOR_FORCE") => true,
+        ColorChoice::Auto => stdout_is_terminal,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base_urls_with_prefix_and_slash() {
+        assert_eq!(
+            validate_base_url("https://h.example/rest/").unwrap(),
+            "https://h.example/rest"
+        );
+        assert_eq!(
+            validate_base_url("http://127.0.0.1:8080").unwrap(),
+            "http://127.0.0.1:8080"
+        );
+    }
+
+    #[test]
+    fn bad_base_urls_are_refused() {
+        for url in [
+            "ftp://h/x",
+            "h.example/rest",
+            "",
+            "https://",
+            "http://u:p@h/",
+            "http://h/?a=1",
+        ] {
+            assert!(validate_base_url(url).is_err(), "{url} accepted");
+        }
+    }
+
+    #[test]
+    fn api_key_debug_is_redacted() {
+        let key = ApiKey("secret-value".into());
+        assert!(!format!("{key:?}").contains("secret"));
+    }
+}

@@ -1,0 +1,88 @@
+//! Typed errors of the library; `anyhow` is used only at the edge (main).
+
+use std::time::Duration;
+
+use serde_json::{Map, Value};
+use thiserror::Error;
+
+use crate::duration::format_duration;
+use crate::exit_codes;
+
+/// Why one lookup did not produce a record.
+#[derive(Debug, Error)]
+pub enum LookupError {
+    /// The service answered with a non-zero `error` in a JSON body.
+    #[error("{} (service error {shown_code})", description.as_deref().unwrap_or("no description"))]
+    Service {
+        /// The code as a number, when it is one.
+        code: Option<i64>,
+        /// The code as the service sent it, for messages.
+        shown_code: String,
+        description: Option<String>,
+        /// The whole body, printed as is by `--json`.
+        body: Map<String, Value>,
+    },
+
+    #[error("{0}")]
+    Usage(String),
+
+    #[error("unreadable answer: {0}")]
+    Unreadable(String),
+
+    #[error("service unavailable: {0}")]
+    Unavailable(String),
+
+    #[error("timed out after {}", format_duration(*.0))]
+    Timeout(Duration),
+
+    #[error("unexpected HTTP answer: {status}{}", location.as_deref().map(|l| format!(" redirecting to {l} (redirects are not followed)")).unwrap_or_default())]
+    UnexpectedHttp {
+        status: u16,
+        location: Option<String>,
+    },
+
+    #[error("not authorised: HTTP {0} (check the API key)")]
+    NotAuthorised(u16),
+
+    #[error("interrupted")]
+    Interrupted,
+
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl LookupError {
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            LookupError::Service { code, .. } => exit_codes::for_service_code(*code),
+            LookupError::Usage(_) => exit_codes::USAGE,
+            LookupError::Unreadable(_) => exit_codes::UNREADABLE,
+            LookupError::Unavailable(_) => exit_codes::UNAVAILABLE,
+            LookupError::Timeout(_) => exit_codes::TIMEOUT,
+            LookupError::UnexpectedHttp { .. } => exit_codes::UNEXPECTED_HTTP,
+            LookupError::NotAuthorised(_) => exit_codes::NOT_AUTHORISED,
+            LookupError::Interrupted => exit_codes::INTERRUPTED,
+            LookupError::Internal(_) => exit_codes::INTERNAL,
+        }
+    }
+
+    /// Short category for summaries: `not found (20)`, `timed out`.
+    pub fn category(&self) -> String {
+        match self {
+            LookupError::Service { shown_code, .. } => format!("service error {shown_code}"),
+            LookupError::Usage(_) => "invalid".into(),
+            LookupError::Unreadable(_) => "unreadable".into(),
+            LookupError::Unavailable(_) => "unavailable".into(),
+            LookupError::Timeout(_) => "timed out".into(),
+            LookupError::UnexpectedHttp { .. } => "unexpected HTTP answer".into(),
+            LookupError::NotAuthorised(_) => "not authorised".into(),
+            LookupError::Interrupted => "interrupted".into(),
+            LookupError::Internal(_) => "internal error".into(),
+        }
+    }
+}
+
+/// A setting that cannot be used (exit 78).
+#[derive(Debug, Error)]
+#[error("{0}")]
+pub struct ConfigError(pub String);
