@@ -31,7 +31,7 @@ With several lookups, the exit code is that of the first failed lookup in input 
 /// and the result of an HLR request, and prints them as tables for people or JSON for
 /// scripts. The exit code passes the service's error code through.
 #[derive(Debug, Parser)]
-#[command(name = "smsstat", version, after_long_help = EXIT_CODES_HELP)]
+#[command(name = "smsstat", version, after_long_help = EXIT_CODES_HELP, args_override_self = true)]
 pub struct Cli {
     #[command(flatten)]
     pub global: GlobalArgs,

@@ -53,6 +53,8 @@ pub struct Config {
     pub max_body: u64,
     pub verbose: u8,
     pub color: bool,
+    /// Box-drawing characters in tables (ASCII when the locale is not UTF-8).
+    pub utf8: bool,
     pub stderr_is_terminal: bool,
 }
 
@@ -117,6 +119,7 @@ pub fn construct_config(
         max_body,
         verbose: args.verbose,
         color: use_color(args.color, std::io::stdout().is_terminal()),
+        utf8: locale_is_utf8(),
         stderr_is_terminal: std::io::stderr().is_terminal(),
     })
 }
@@ -143,6 +146,17 @@ pub fn validate_base_url(url: &str) -> Result<String, ConfigError> {
         return Err(invalid("a query or fragment cannot be a base"));
     }
     Ok(url.trim_end_matches('/').to_string())
+}
+
+/// The first of LC_ALL, LC_CTYPE, LANG that is set decides, as in POSIX.
+fn locale_is_utf8() -> bool {
+    ["LC_ALL", "LC_CTYPE", "LANG"]
+        .iter()
+        .find_map(|name| env::var(name).ok().filter(|v| !v.is_empty()))
+        .is_some_and(|v| {
+            let v = v.to_ascii_lowercase();
+            v.contains("utf-8") || v.contains("utf8")
+        })
 }
 
 /// `--color` wins; in auto mode NO_COLOR turns colour off, CLICOLOR_FORCE on, and

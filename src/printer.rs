@@ -31,3 +31,109 @@ pub fn is_unsafe(c: char) -> bool {
 fn is_bidi_control(c: char) -> bool {
     matches!(c, '\u{200e}' | '\u{200f}' | '\u{061c}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
+
+use std::io::{self, Write};
+
+use crate::cli::OutputFormat;
+use crate::delimited::{self, Delimiter};
+use crate::display::field_value;
+use crate::endpoint::LookupKind;
+use crate::error::LookupError;
+use crate::json_out::{outcome_json, write_json_line};
+use crate::model::Record;
+use crate::table::{columns_for, record_table, RowsTable, TableStyle};
+
+/// What one lookup came to.
+#[derive(Debug)]
+pub struct Outcome {
+    pub kind: LookupKind,
+    pub query: String,
+    pub result: Result<Record, LookupError>,
+}
+
+/// Output settings, resolved once from the `Config`.
+#[derive(Debug, Clone)]
+pub struct PrintStyle {
+    pub format: OutputFormat,
+    pub fields: Vec<String>,
+    pub field: Option<String>,
+    pub normalize: bool,
+    pub table: TableStyle,
+    /// One value given on the command line: a record view rather than rows.
+    pub single: bool,
+}
+
+/// Writes outcomes as they come, in the order given; only the row table waits for
+/// `finish`, because its column widths depend on every row.
+pub struct Printer<W: Write> {
+    out: W,
+    style: PrintStyle,
+    kind: LookupKind,
+    rows: Option<RowsTable>,
+    header_written: bool,
+}
+
+impl<W: Write> Printer<W> {
+    pub fn new(out: W, style: PrintStyle, kind: LookupKind) -> Printer<W> {
+        Printer {
+            out,
+            style,
+            kind,
+            rows: None,
+            header_written: false,
+        }
+    }
+
+    pub fn print(&mut self, outcome: &Outcome) -> io::Result<()> {
+        if let Some(name) = &self.style.field {
+            let value = outcome
+                .result
+                .as_ref()
+                .ok()
+                .and_then(|r| field_value(r, name));
+            return writeln!(self.out, "{}", escape_control(&value.unwrap_or_default()));
+        }
+        match self.style.format {
+            OutputFormat::Json => {
+                write_json_line(&mut self.out, &outcome_json(outcome, self.style.normalize))?
+            }
+            OutputFormat::Csv => self.delimited(outcome, Delimiter::Comma)?,
+            OutputFormat::Tsv => self.delimited(outcome, Delimiter::Tab)?,
+            OutputFormat::Table if self.style.single => {
+                if let Ok(record) = &outcome.result {
+                    let table = record_table(record, &self.style.fields, self.style.table);
+                    writeln!(self.out, "{table}")?;
+                }
+            }
+            OutputFormat::Table => {
+                let kind = self.kind.record_kind();
+                self.rows
+                    .get_or_insert_with(|| {
+                        RowsTable::new(kind, &self.style.fields, self.style.table)
+                    })
+                    .add(outcome);
+            }
+        }
+        if self.style.format != OutputFormat::Table {
+            // Scripts read line by line: a finished lookup must not wait in a buffer.
+            self.out.flush()?;
+        }
+        Ok(())
+    }
+
+    fn delimited(&mut self, outcome: &Outcome, delimiter: Delimiter) -> io::Result<()> {
+        let columns = columns_for(self.kind.record_kind(), &self.style.fields);
+        if !self.header_written {
+            delimited::write_header(&mut self.out, &columns, delimiter)?;
+            self.header_written = true;
+        }
+        delimited::write_outcome(&mut self.out, outcome, &columns, delimiter)
+    }
+
+    pub fn finish(&mut self) -> io::Result<()> {
+        if let Some(rows) = self.rows.take() {
+            writeln!(self.out, "{}", rows.table())?;
+        }
+        self.out.flush()
+    }
+}

@@ -1,0 +1,319 @@
+//! The blocking HTTP layer: one shared ureq agent (keep-alive pool), a bound on every
+//! request, retries of transient failures, a cap on body size, and the reading of an
+//! answer into a record or a typed error.
+
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+use serde_json::{Map, Value};
+use ureq::http::{HeaderName, StatusCode};
+use ureq::Agent;
+
+use crate::cli::PathStyle;
+use crate::config::{ApiKey, Config};
+use crate::duration::format_duration;
+use crate::endpoint::LookupKind;
+use crate::error::LookupError;
+use crate::model::{error_description, error_field, ErrorField, Record, RecordKind};
+use crate::printer::escape_control;
+use crate::retry::Backoff;
+
+/// Response headers larger than this are refused: a status answer needs a few hundred bytes.
+const MAX_HEADER_BYTES: usize = 64 * 1024;
+
+pub struct Client {
+    agent: Agent,
+    base_url: String,
+    api_key: Option<ApiKey>,
+    api_key_header: HeaderName,
+    timeout: Duration,
+    retries: u32,
+    paths: PathStyle,
+    max_body: u64,
+    verbose: u8,
+}
+
+/// An HTTP answer, body already read (within the cap).
+struct Answer {
+    status: u16,
+    retry_after: Option<Duration>,
+    location: Option<String>,
+    body: Vec<u8>,
+}
+
+impl Client {
+    pub fn new(config: &Config) -> Client {
+        let agent: Agent = Agent::config_builder()
+            .http_status_as_error(false)
+            // Redirects are refused, never followed: a redirect could carry the key to
+            // another origin or downgrade https to http (exit 76 shows the Location).
+            .max_redirects(0)
+            .timeout_global(Some(config.timeout))
+            .max_response_header_size(MAX_HEADER_BYTES)
+            .max_idle_connections_per_host(config.jobs.max(1))
+            .user_agent(concat!("smsstat/", env!("CARGO_PKG_VERSION")))
+            .accept("application/json")
+            .build()
+            .into();
+        Client {
+            agent,
+            base_url: config.base_url.clone(),
+            api_key: config.api_key.clone(),
+            api_key_header: config.api_key_header.clone(),
+            timeout: config.timeout,
+            retries: config.retries,
+            paths: config.paths,
+            max_body: config.max_body,
+            verbose: config.verbose,
+        }
+    }
+
+    /// Looks one value up: the explicit path first and, when the deployment has no such
+    /// route (404 without a JSON error body), the short form.
+    pub fn lookup(&self, kind: LookupKind, value: &str) -> Result<Record, LookupError> {
+        kind.validate(value)?;
+        let paths = kind.paths(value, self.paths);
+        let last = paths.len() - 1;
+        for (i, path) in paths.iter().enumerate() {
+            let answer = self.get_with_retries(path)?;
+            let parsed = parse_object(&answer.body);
+            let route_missing = answer.status == 404 && !is_service_error(&parsed);
+            if route_missing && i < last {
+                self.trace(format_args!("no route {path} here; trying the short form"));
+                continue;
+            }
+            return interpret(answer, parsed, kind.record_kind());
+        }
+        unreachable!("paths() always yields at least one path")
+    }
+
+    fn get_with_retries(&self, path: &str) -> Result<Answer, LookupError> {
+        let url = format!("{}{path}", self.base_url);
+        let mut backoff = Backoff::new();
+        let mut attempt = 0;
+        loop {
+            let result = self.get_once(&url);
+            let (reason, retry_after) = match &result {
+                Ok(answer) if is_transient_status(answer.status) => {
+                    (format!("HTTP {}", answer.status), answer.retry_after)
+                }
+                Err(err @ (LookupError::Timeout(_) | LookupError::Unavailable(_))) => {
+                    (err.to_string(), None)
+                }
+                _ => return result,
+            };
+            if attempt >= self.retries {
+                return result;
+            }
+            attempt += 1;
+            let delay = backoff.next_delay(retry_after);
+            self.trace(format_args!(
+                "retry {attempt}/{} in {} after {}",
+                self.retries,
+                format_duration(delay),
+                reason
+            ));
+            std::thread::sleep(delay);
+        }
+    }
+
+    fn get_once(&self, url: &str) -> Result<Answer, LookupError> {
+        let started = Instant::now();
+        self.trace(format_args!("GET {}", escape_control(url)));
+        let mut request = self.agent.get(url);
+        if let Some(key) = &self.api_key {
+            request = request.header(self.api_key_header.clone(), key.expose());
+        }
+        let mut response = request.call().map_err(|e| self.transport_error(e))?;
+        let status = response.status();
+        let header = |name: &str| {
+            response
+                .headers()
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_owned)
+        };
+        let retry_after = header("retry-after").and_then(|v| parse_retry_after(&v));
+        let location = header("location");
+        let body = response
+            .body_mut()
+            .with_config()
+            .limit(self.max_body)
+            .read_to_vec()
+            .map_err(|e| self.transport_error(e))?;
+        self.trace(format_args!(
+            "{} {} in {} ({} bytes)",
+            status.as_u16(),
+            status.canonical_reason().unwrap_or(""),
+            format_duration(started.elapsed()),
+            body.len()
+        ));
+        Ok(Answer {
+            status: status.as_u16(),
+            retry_after,
+            location,
+            body,
+        })
+    }
+
+    fn transport_error(&self, error: ureq::Error) -> LookupError {
+        match error {
+            ureq::Error::Timeout(_) => LookupError::Timeout(self.timeout),
+            ureq::Error::Io(e) if e.kind() == std::io::ErrorKind::TimedOut => {
+                LookupError::Timeout(self.timeout)
+            }
+            ureq::Error::Io(e) => LookupError::Unavailable(e.to_string()),
+            ureq::Error::HostNotFound => LookupError::Unavailable("host not found".into()),
+            ureq::Error::ConnectionFailed => LookupError::Unavailable("connection failed".into()),
+            ureq::Error::Tls(reason) => LookupError::Unavailable(format!("TLS: {reason}")),
+            ureq::Error::BodyExceedsLimit(limit) => LookupError::Unreadable(format!(
+                "body larger than {limit} bytes (raise --max-body if this is expected)"
+            )),
+            ureq::Error::Protocol(e) => LookupError::Unreadable(format!("malformed HTTP: {e}")),
+            ureq::Error::LargeResponseHeader(_, _) => {
+                LookupError::Unreadable("response headers too large".into())
+            }
+            other => LookupError::Unavailable(other.to_string()),
+        }
+    }
+
+    fn trace(&self, line: std::fmt::Arguments<'_>) {
+        if self.verbose > 0 {
+            let _ = writeln!(std::io::stderr().lock(), "smsstat: {line}");
+        }
+    }
+}
+
+fn is_transient_status(status: u16) -> bool {
+    matches!(status, 429 | 502 | 503 | 504)
+}
+
+/// `Retry-After` in seconds; the HTTP-date form is rare for APIs and falls back to backoff.
+fn parse_retry_after(value: &str) -> Option<Duration> {
+    value.trim().parse::<u64>().ok().map(Duration::from_secs)
+}
+
+/// The body as a JSON object, or why it is not one.
+fn parse_object(body: &[u8]) -> Result<Map<String, Value>, String> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Err("empty body".into());
+    }
+    match serde_json::from_slice::<Value>(body) {
+        Ok(Value::Object(map)) => Ok(map),
+        Ok(other) => Err(format!("JSON {} instead of an object", json_type(&other))),
+        Err(_) => Err(format!("not JSON (starts with `{}`)", preview(body))),
+    }
+}
+
+fn is_service_error(parsed: &Result<Map<String, Value>, String>) -> bool {
+    matches!(parsed, Ok(map) if error_field(map) != ErrorField::Success)
+}
+
+/// The JSON body is the authority: a service error in it wins over the HTTP status;
+/// without one, the status decides.
+fn interpret(
+    answer: Answer,
+    parsed: Result<Map<String, Value>, String>,
+    expected: RecordKind,
+) -> Result<Record, LookupError> {
+    if let Ok(map) = &parsed {
+        if let ErrorField::Failure { code, shown } = error_field(map) {
+            return Err(LookupError::Service {
+                code,
+                shown_code: shown,
+                description: error_description(map),
+                body: map.clone(),
+            });
+        }
+    }
+    let status = answer.status;
+    match status {
+        200..=299 => parsed
+            .map(|map| Record::classify(map, expected))
+            .map_err(LookupError::Unreadable),
+        401 | 403 => Err(LookupError::NotAuthorised(status)),
+        500..=599 => Err(LookupError::Unavailable(format!(
+            "HTTP {status} {}",
+            StatusCode::from_u16(status)
+                .ok()
+                .and_then(|s| s.canonical_reason())
+                .unwrap_or("")
+        ))),
+        _ => Err(LookupError::UnexpectedHttp {
+            status,
+            location: answer.location.map(|l| escape_control(&l).into_owned()),
+        }),
+    }
+}
+
+fn json_type(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+/// The first few characters of a body, safe to show in a terminal.
+fn preview(body: &[u8]) -> String {
+    let text = String::from_utf8_lossy(&body[..body.len().min(40)]);
+    escape_control(text.trim()).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answer(status: u16, body: &str) -> (Answer, Result<Map<String, Value>, String>) {
+        let answer = Answer {
+            status,
+            retry_after: None,
+            location: None,
+            body: body.as_bytes().to_vec(),
+        };
+        let parsed = parse_object(&answer.body);
+        (answer, parsed)
+    }
+
+    fn code(status: u16, body: &str) -> u8 {
+        let (answer, parsed) = answer(status, body);
+        match interpret(answer, parsed, RecordKind::Sms) {
+            Ok(_) => 0,
+            Err(e) => e.exit_code(),
+        }
+    }
+
+    #[test]
+    fn body_error_wins_over_status() {
+        assert_eq!(
+            code(404, r#"{"error":20,"errorDescription":"SMS not found"}"#),
+            20
+        );
+        assert_eq!(code(200, r#"{"error":"30"}"#), 30);
+        assert_eq!(code(500, r#"{"error":1}"#), 1);
+        assert_eq!(code(200, r#"{"error":500}"#), 79);
+    }
+
+    #[test]
+    fn status_decides_without_json_error() {
+        assert_eq!(code(200, r#"{"status":"delivered"}"#), 0);
+        assert_eq!(code(200, "<html>hi</html>"), 65);
+        assert_eq!(code(200, ""), 65);
+        assert_eq!(code(200, "[1,2]"), 65);
+        assert_eq!(code(502, "<html>bad gateway</html>"), 69);
+        assert_eq!(code(401, ""), 77);
+        assert_eq!(code(403, "{}"), 77);
+        assert_eq!(code(404, "Not Found"), 76);
+        assert_eq!(code(302, ""), 76);
+        assert_eq!(code(418, ""), 76);
+    }
+
+    #[test]
+    fn retry_after_seconds() {
+        assert_eq!(parse_retry_after(" 3 "), Some(Duration::from_secs(3)));
+        assert_eq!(parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT"), None);
+    }
+}

@@ -1,0 +1,166 @@
+//! A record as a person reads it: labelled rows in the spec's order, HLR details
+//! flattened, extra fields after the known ones, status values classified for colour.
+
+use serde_json::Value;
+
+use crate::model::{lenient_bool, plain_text, Record};
+
+/// One labelled line of a record. `key` is the name `--fields` and `--field` use.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Row {
+    pub key: String,
+    pub label: String,
+    pub value: String,
+}
+
+/// Fields that say nothing on a successful record.
+const ERROR_FIELDS: [&str; 2] = ["error", "errorDescription"];
+
+pub fn record_rows(record: &Record) -> Vec<Row> {
+    let known = record.kind.known_fields();
+    let mut rows = Vec::new();
+    for (key, label) in known {
+        match (*key, record.get(key)) {
+            (_, None) => {}
+            ("details", Some(details)) => rows.extend(detail_rows(details)),
+            (_, Some(value)) => rows.push(row(key, label, plain_text(value))),
+        }
+    }
+    for (key, value) in &record.fields {
+        let is_known = known.iter().any(|(k, _)| k == key);
+        if !is_known && !ERROR_FIELDS.contains(&key.as_str()) {
+            rows.push(row(key, key, plain_text(value)));
+        }
+    }
+    rows
+}
+
+/// `details` flattened: ported and roaming as yes/no, the rest under `details.NAME`.
+fn detail_rows(details: &Value) -> Vec<Row> {
+    let Value::Object(map) = details else {
+        return vec![row("details", "Details", "none".into())];
+    };
+    map.iter()
+        .map(|(name, value)| {
+            let key = format!("details.{name}");
+            match name.as_str() {
+                "ported" => row(&key, "Ported", yes_no(value)),
+                "roaming" => row(&key, "Roaming", yes_no(value)),
+                "imsi" => row(&key, "IMSI", plain_text(value)),
+                _ => row(&key, &key, plain_text(value)),
+            }
+        })
+        .collect()
+}
+
+fn yes_no(value: &Value) -> String {
+    match lenient_bool(value) {
+        Some(true) => "yes".into(),
+        Some(false) => "no".into(),
+        None => plain_text(value),
+    }
+}
+
+fn row(key: &str, label: &str, value: String) -> Row {
+    Row {
+        key: key.to_owned(),
+        label: label.to_owned(),
+        value,
+    }
+}
+
+/// A field's raw value by name; `details.ported` reaches into objects.
+pub fn field_value(record: &Record, name: &str) -> Option<String> {
+    let mut parts = name.split('.');
+    let mut value = record.get(parts.next()?)?;
+    for part in parts {
+        value = value.get(part)?;
+    }
+    Some(plain_text(value))
+}
+
+/// What a status value means, for colour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tone {
+    Good,
+    Bad,
+    Doubtful,
+    Pending,
+    Plain,
+}
+
+pub fn status_tone(status: &str) -> Tone {
+    match status.to_ascii_lowercase().as_str() {
+        "delivered" | "active" => Tone::Good,
+        "failed" | "undeliverable" | "absent" | "rejected" => Tone::Bad,
+        "expired" | "unknown" => Tone::Doubtful,
+        "sent" | "enroute" | "accepted" | "queued" | "scheduled" | "pending" => Tone::Pending,
+        _ => Tone::Plain,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::RecordKind;
+    use serde_json::json;
+
+    fn record(kind: RecordKind, value: Value) -> Record {
+        Record {
+            kind,
+            fields: value.as_object().cloned().unwrap(),
+        }
+    }
+
+    #[test]
+    fn known_fields_first_then_extras_without_error_fields() {
+        let r = record(
+            RecordKind::Sms,
+            json!({"error": 0, "status": "delivered", "zzz": 1, "msisdn": "380501234567"}),
+        );
+        let keys: Vec<_> = record_rows(&r).into_iter().map(|r| r.key).collect();
+        assert_eq!(keys, ["msisdn", "status", "zzz"]);
+    }
+
+    #[test]
+    fn hlr_details_are_flattened() {
+        let r = record(
+            RecordKind::Hlr,
+            json!({"status": "active", "details": {"ported": "1", "roaming": "0", "imsi": "2550"}}),
+        );
+        let rows = record_rows(&r);
+        let find = |k: &str| rows.iter().find(|r| r.key == k).unwrap().value.clone();
+        assert_eq!(find("details.ported"), "yes");
+        assert_eq!(find("details.roaming"), "no");
+        assert_eq!(find("details.imsi"), "2550");
+    }
+
+    #[test]
+    fn null_details_say_none() {
+        let r = record(
+            RecordKind::Hlr,
+            json!({"status": "failed", "details": null}),
+        );
+        assert!(record_rows(&r).contains(&row("details", "Details", "none".into())));
+    }
+
+    #[test]
+    fn dotted_field_names_reach_into_details() {
+        let r = record(
+            RecordKind::Hlr,
+            json!({"details": {"ported": "1"}, "price": 0.5}),
+        );
+        assert_eq!(field_value(&r, "details.ported").as_deref(), Some("1"));
+        assert_eq!(field_value(&r, "price").as_deref(), Some("0.5"));
+        assert_eq!(field_value(&r, "nope"), None);
+    }
+
+    #[test]
+    fn statuses_have_tones() {
+        assert_eq!(status_tone("delivered"), Tone::Good);
+        assert_eq!(status_tone("ABSENT"), Tone::Bad);
+        assert_eq!(status_tone("expired"), Tone::Doubtful);
+        assert_eq!(status_tone("enroute"), Tone::Pending);
+        assert_eq!(status_tone("whatever"), Tone::Plain);
+    }
+}

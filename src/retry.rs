@@ -1,0 +1,75 @@
+//! Exponential backoff with jitter, honouring the server's `Retry-After` up to a cap.
+
+use std::collections::hash_map::RandomState;
+use std::hash::{BuildHasher, Hasher};
+use std::time::Duration;
+
+const FIRST_DELAY: Duration = Duration::from_millis(200);
+const MAX_DELAY: Duration = Duration::from_secs(10);
+/// A server asking for a longer pause than this is not worth waiting for in a CLI.
+pub const MAX_RETRY_AFTER: Duration = Duration::from_secs(30);
+
+pub struct Backoff {
+    next: Duration,
+}
+
+impl Default for Backoff {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Backoff {
+    pub fn new() -> Backoff {
+        Backoff { next: FIRST_DELAY }
+    }
+
+    /// The pause before the next try: the server's wish when it stated one, else the
+    /// doubling delay plus up to 50 % jitter (so that parallel workers spread out).
+    pub fn next_delay(&mut self, retry_after: Option<Duration>) -> Duration {
+        let base = self.next;
+        self.next = (self.next * 2).min(MAX_DELAY);
+        match retry_after {
+            Some(wish) => wish.min(MAX_RETRY_AFTER),
+            None => base + base.mul_f64(jitter_fraction() * 0.5),
+        }
+    }
+}
+
+/// A random fraction in [0, 1) from the standard library's per-process random keys:
+/// jitter needs no cryptographic quality and no extra crate.
+fn jitter_fraction() -> f64 {
+    let mut hasher = RandomState::new().build_hasher();
+    hasher.write_u64(0);
+    (hasher.finish() >> 11) as f64 / (1u64 << 53) as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn delays_double_with_bounded_jitter() {
+        let mut backoff = Backoff::new();
+        let first = backoff.next_delay(None);
+        assert!(first >= FIRST_DELAY && first <= FIRST_DELAY.mul_f64(1.5));
+        let second = backoff.next_delay(None);
+        assert!(second >= FIRST_DELAY * 2 && second <= (FIRST_DELAY * 2).mul_f64(1.5));
+        for _ in 0..20 {
+            assert!(backoff.next_delay(None) <= MAX_DELAY.mul_f64(1.5));
+        }
+    }
+
+    #[test]
+    fn retry_after_is_honoured_up_to_a_cap() {
+        let mut backoff = Backoff::new();
+        assert_eq!(
+            backoff.next_delay(Some(Duration::from_secs(3))),
+            Duration::from_secs(3)
+        );
+        assert_eq!(
+            backoff.next_delay(Some(Duration::from_secs(3600))),
+            MAX_RETRY_AFTER
+        );
+    }
+}

@@ -1,0 +1,118 @@
+//! The batch tally: the exit code of the first failure in input order, and the
+//! summary line (`120 ok, 3 SMS not found (20), 1 timed out`).
+
+use crate::error::LookupError;
+use crate::printer::Outcome;
+
+#[derive(Debug, Default)]
+pub struct Tally {
+    ok: usize,
+    /// Failure kinds in order of first appearance, with their counts.
+    failures: Vec<(String, usize)>,
+    first_failure: Option<u8>,
+}
+
+impl Tally {
+    pub fn add(&mut self, outcome: &Outcome) {
+        let Err(error) = &outcome.result else {
+            self.ok += 1;
+            return;
+        };
+        self.first_failure.get_or_insert(error.exit_code());
+        let label = label(error);
+        match self.failures.iter_mut().find(|(l, _)| *l == label) {
+            Some((_, count)) => *count += 1,
+            None => self.failures.push((label, 1)),
+        }
+    }
+
+    pub fn total(&self) -> usize {
+        self.ok + self.failures.iter().map(|(_, n)| n).sum::<usize>()
+    }
+
+    /// The exit code of the first failed lookup in input order.
+    pub fn first_failure(&self) -> Option<u8> {
+        self.first_failure
+    }
+
+    pub fn summary(&self) -> String {
+        let mut parts = vec![format!("{} ok", self.ok)];
+        parts.extend(
+            self.failures
+                .iter()
+                .map(|(label, n)| format!("{n} {label}")),
+        );
+        parts.join(", ")
+    }
+}
+
+fn label(error: &LookupError) -> String {
+    match error {
+        LookupError::Service {
+            description: Some(text),
+            shown_code,
+            ..
+        } => {
+            format!("{} ({shown_code})", text.to_lowercase())
+        }
+        other => other.category(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::endpoint::LookupKind;
+    use crate::model::{Record, RecordKind};
+
+    fn ok() -> Outcome {
+        let record = Record {
+            kind: RecordKind::Sms,
+            fields: Default::default(),
+        };
+        Outcome {
+            kind: LookupKind::Sms,
+            query: "1".into(),
+            result: Ok(record),
+        }
+    }
+
+    fn failed(error: LookupError) -> Outcome {
+        Outcome {
+            kind: LookupKind::Sms,
+            query: "1".into(),
+            result: Err(error),
+        }
+    }
+
+    fn not_found() -> LookupError {
+        LookupError::Service {
+            code: Some(20),
+            shown_code: "20".into(),
+            description: Some("SMS not found".into()),
+            body: Default::default(),
+        }
+    }
+
+    #[test]
+    fn first_failure_in_order_and_summary() {
+        let mut tally = Tally::default();
+        tally.add(&ok());
+        tally.add(&failed(LookupError::Timeout(
+            std::time::Duration::from_secs(1),
+        )));
+        tally.add(&failed(not_found()));
+        tally.add(&failed(not_found()));
+        tally.add(&ok());
+        assert_eq!(tally.first_failure(), Some(75));
+        assert_eq!(tally.total(), 5);
+        assert_eq!(tally.summary(), "2 ok, 1 timed out, 2 sms not found (20)");
+    }
+
+    #[test]
+    fn all_ok_has_no_failure_code() {
+        let mut tally = Tally::default();
+        tally.add(&ok());
+        assert_eq!(tally.first_failure(), None);
+    }
+}

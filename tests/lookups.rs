@@ -1,0 +1,361 @@
+//! The five lookups end to end: the built binary against real HTTP servers on loopback.
+
+mod common;
+
+use common::{smsstat, smsstat_at, Canned, TestServer, HLR, SMS, TASK};
+use predicates::prelude::*;
+use serde_json::Value;
+
+fn answering(body: &'static str) -> TestServer {
+    TestServer::fixed(Canned::json(200, body))
+}
+
+#[test]
+fn each_command_asks_its_explicit_path() {
+    let cases = [
+        ("sms", "42", "/sms/42", SMS),
+        ("sms-ref", "ref-42", "/sms/reference/ref-42", SMS),
+        ("task", "7", "/sms/task/7", TASK),
+        ("hlr", "174568", "/hlr/174568", HLR),
+        ("hlr-ref", "chk-1", "/hlr/reference/chk-1", HLR),
+    ];
+    for (command, value, path, body) in cases {
+        let server = answering(body);
+        smsstat_at(&server.base)
+            .args([command, value])
+            .assert()
+            .success();
+        assert_eq!(server.urls(), [path], "{command}");
+    }
+}
+
+#[test]
+fn sms_table_shows_labelled_fields_in_spec_order() {
+    let server = answering(SMS);
+    let out = smsstat_at(&server.base)
+        .args(["sms", "42"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    let order = [
+        "Phone number",
+        "Reference",
+        "Received",
+        "Sent",
+        "Delivery report",
+        "Status",
+        "Price",
+        "Currency",
+    ];
+    let positions: Vec<usize> = order
+        .iter()
+        .map(|label| text.find(label).expect(label))
+        .collect();
+    assert!(positions.windows(2).all(|w| w[0] < w[1]), "{text}");
+    assert!(text.contains("delivered") && text.contains("380501234567") && text.contains("0.23"));
+}
+
+#[test]
+fn numbers_as_strings_and_absent_error_are_success() {
+    let server = answering(r#"{"status":"delivered","price":"0.002","msisdn":"447700900123"}"#);
+    smsstat_at(&server.base)
+        .args(["sms", "1"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("0.002").and(predicate::str::contains("447700900123")));
+}
+
+#[test]
+fn task_counters_as_strings_are_shown() {
+    let server = answering(TASK);
+    smsstat_at(&server.base)
+        .args(["task", "7"])
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("Delivered")
+                .and(predicate::str::contains("Total price"))
+                .and(predicate::str::contains("2.30")),
+        );
+}
+
+#[test]
+fn hlr_details_flattened_and_extras_after_known_fields() {
+    let server = answering(HLR);
+    let out = smsstat_at(&server.base)
+        .args(["hlr", "174568"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(
+        text.contains("Ported") && text.contains("Roaming"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Kyivstar") && text.contains("Ukraine"),
+        "{text}"
+    );
+    let roaming_line = text.lines().find(|l| l.contains("Roaming")).unwrap();
+    assert!(roaming_line.contains("yes"), "{roaming_line}");
+}
+
+#[test]
+fn null_details_do_not_fail() {
+    let server = answering(
+        r#"{"id":"9","msisdn":"380501234567","network":"","status":"failed","details":null}"#,
+    );
+    smsstat_at(&server.base)
+        .args(["hlr", "9"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("failed").and(predicate::str::contains("none")));
+}
+
+#[test]
+fn json_keeps_every_field_and_its_type() {
+    let body = r#"{"status":"delivered","price":"0.23","id":"211","error":"0","weird":{"a":[1,true,null]},"n":7}"#;
+    let server = answering(body);
+    let out = smsstat_at(&server.base)
+        .args(["--json", "sms", "211"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    assert_eq!(text, format!("{body}\n"));
+}
+
+#[test]
+fn pretty_printed_answers_become_one_compact_line() {
+    let server = answering("{\n  \"status\": \"delivered\",\n  \"price\": 0.5\n}\n");
+    smsstat_at(&server.base)
+        .args(["sms", "1", "--json"])
+        .assert()
+        .success()
+        .stdout("{\"status\":\"delivered\",\"price\":0.5}\n");
+}
+
+#[test]
+fn base_url_path_prefix_with_or_without_slash() {
+    for suffix in ["/rest", "/rest/"] {
+        let server = answering(SMS);
+        smsstat_at(&format!("{}{suffix}", server.base))
+            .args(["sms", "42"])
+            .assert()
+            .success();
+        assert_eq!(server.urls(), ["/rest/sms/42"]);
+    }
+}
+
+#[test]
+fn base_url_from_the_environment() {
+    let server = answering(SMS);
+    smsstat()
+        .env("SMSSTAT_BASE_URL", &server.base)
+        .args(["sms", "42"])
+        .assert()
+        .success();
+    assert_eq!(server.urls(), ["/sms/42"]);
+}
+
+#[test]
+fn awkward_references_are_one_encoded_segment() {
+    let server = answering(SMS);
+    for (reference, path) in [
+        ("a/b c?d#e%f", "/sms/reference/a%2Fb%20c%3Fd%23e%25f"),
+        ("..", "/sms/reference/%2E%2E"),
+        ("ключ", "/sms/reference/%D0%BA%D0%BB%D1%8E%D1%87"),
+    ] {
+        smsstat_at(&server.base)
+            .args(["sms-ref", reference])
+            .assert()
+            .success();
+        assert_eq!(server.urls().last().unwrap(), path);
+    }
+}
+
+#[test]
+fn api_key_is_sent_in_the_header_and_never_printed() {
+    let key = "acc-secret-7f3";
+    let server = TestServer::fixed(Canned::json(
+        404,
+        r#"{"error":20,"errorDescription":"SMS not found"}"#,
+    ));
+    for args in [
+        &["-v", "sms", "1"][..],
+        &["-vv", "--json", "sms", "2"],
+        &["-o", "csv", "sms", "3", "4"],
+    ] {
+        let assert = smsstat_at(&server.base)
+            .env("SMSSTAT_API_KEY", key)
+            .args(args)
+            .assert()
+            .code(20);
+        let out = assert.get_output();
+        let all = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(!all.contains(key), "key printed for {args:?}: {all}");
+    }
+    assert!(server
+        .seen()
+        .iter()
+        .all(|s| s.header("X-API-KEY") == Some(key)));
+}
+
+#[test]
+fn api_key_header_name_can_be_changed() {
+    let server = answering(SMS);
+    smsstat_at(&server.base)
+        .env("SMSSTAT_API_KEY", "k1")
+        .args(["--api-key-header", "Authorization-Key", "sms", "1"])
+        .assert()
+        .success();
+    let seen = &server.seen()[0];
+    assert_eq!(seen.header("Authorization-Key"), Some("k1"));
+    assert_eq!(seen.header("X-API-KEY"), None);
+}
+
+#[test]
+fn no_key_sends_no_header() {
+    let server = answering(SMS);
+    smsstat_at(&server.base)
+        .args(["sms", "1"])
+        .assert()
+        .success();
+    assert_eq!(server.seen()[0].header("X-API-KEY"), None);
+}
+
+#[test]
+fn api_key_on_the_command_line_warns_without_showing_it() {
+    let server = answering(SMS);
+    smsstat_at(&server.base)
+        .args(["--api-key", "cli-secret-1", "sms", "1"])
+        .assert()
+        .success()
+        .stderr(
+            predicate::str::contains("process list")
+                .and(predicate::str::contains("cli-secret-1").not()),
+        );
+    assert_eq!(server.seen()[0].header("X-API-KEY"), Some("cli-secret-1"));
+}
+
+#[test]
+fn verbose_traces_request_status_and_latency() {
+    let server = answering(SMS);
+    smsstat_at(&server.base)
+        .args(["-v", "sms", "42"])
+        .assert()
+        .success()
+        .stderr(
+            predicate::str::contains("GET http://127.0.0.1")
+                .and(predicate::str::contains("/sms/42"))
+                .and(predicate::str::contains("200 OK")),
+        );
+}
+
+#[test]
+fn short_form_is_tried_when_the_explicit_route_is_missing() {
+    let server = TestServer::start(|url| {
+        if url.contains("/reference/") || url.contains("/task/") {
+            Canned::text(404, "Not Found")
+        } else if url.starts_with("/sms/t") {
+            Canned::json(200, TASK)
+        } else {
+            Canned::json(200, SMS)
+        }
+    });
+    smsstat_at(&server.base)
+        .args(["sms-ref", "r 1"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("delivered"));
+    assert_eq!(server.urls(), ["/sms/reference/r%201", "/sms/r%201"]);
+    // A task record from the short form is shown as a task, by its fields.
+    smsstat_at(&server.base)
+        .args(["task", "t9"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Undeliverable"));
+}
+
+#[test]
+fn a_json_not_found_on_the_explicit_route_is_final() {
+    let server = TestServer::fixed(Canned::json(
+        404,
+        r#"{"error":20,"errorDescription":"SMS not found"}"#,
+    ));
+    smsstat_at(&server.base)
+        .args(["sms-ref", "nope"])
+        .assert()
+        .code(20);
+    assert_eq!(server.urls(), ["/sms/reference/nope"]);
+}
+
+#[test]
+fn paths_can_be_pinned() {
+    let server = TestServer::fixed(Canned::text(404, "Not Found"));
+    smsstat_at(&server.base)
+        .args(["--paths", "explicit", "task", "6"])
+        .assert()
+        .code(76);
+    assert_eq!(server.urls(), ["/sms/task/6"]);
+    let server = answering(TASK);
+    smsstat_at(&server.base)
+        .args(["--paths", "short", "task", "6"])
+        .assert()
+        .success();
+    assert_eq!(server.urls(), ["/sms/6"]);
+}
+
+#[test]
+fn service_error_message_on_stderr_and_body_on_stdout_with_json() {
+    let body = r#"{"error":20,"errorDescription":"SMS not found"}"#;
+    let server = TestServer::fixed(Canned::json(404, body));
+    smsstat_at(&server.base)
+        .args(["sms", "999"])
+        .assert()
+        .code(20)
+        .stdout("")
+        .stderr("smsstat: sms 999: SMS not found (service error 20)\n");
+    smsstat_at(&server.base)
+        .args(["--json", "sms", "999"])
+        .assert()
+        .code(20)
+        .stdout(format!("{body}\n"));
+}
+
+#[test]
+fn many_values_make_one_json_line_each_in_order() {
+    let server = TestServer::start(|url| {
+        let id = url.rsplit('/').next().unwrap().to_string();
+        Canned::json(200, &format!(r#"{{"id":"{id}","status":"delivered"}}"#))
+    });
+    let out = smsstat_at(&server.base)
+        .args(["--json", "sms", "3", "1", "2"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let ids: Vec<String> = String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["id"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(ids, ["3", "1", "2"]);
+}
