@@ -1,10 +1,39 @@
-//! The built-in simulator: a real HTTP server implementing the whole status API.
-//! (Stub: the simulator issue fills this in.)
+//! The built-in simulator: a real HTTP server implementing the whole status API on
+//! loopback, for `--demo`, `smsstat sim`, CI scripts and tests.
+//!
+//! Data: SMS, task and HLR IDs 1..=999999 exist (0 and larger IDs answer 404 with
+//! error 20, 30 or 10); reference `ref-<ID>` names the SMS or HLR record with that
+//! ID. Every field is derived from a hash of the kind and ID, so an ID answers the
+//! same on every run and machine, except for its progress: each record reaches its
+//! final state at its own moment within `settle` after start (SMS pending status →
+//! final status, task counters filling up linearly, HLR `sent` → final).
+//! Routes and how the short forms are told apart: see [`routes`].
+//!
+//! Answers, in order of precedence: 503 with an HTML page (`--fail-rate`), 401 with
+//! error 1 (`--api-key` not matched by `X-API-KEY`), 404 with the plain text
+//! `Not Found` (unknown path), 405 with error 4 (not GET/HEAD), 404 with the
+//! not-found error, 200 with the record. `--latency` delays every answer.
 
-use std::net::SocketAddr;
+pub mod data;
+mod hlr;
+mod networks;
+mod prng;
+pub mod routes;
+mod server;
+
+use std::io::{self, Write};
+use std::net::{SocketAddr, TcpListener};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::thread::JoinHandle;
 use std::time::Duration;
 
 use crate::cli::{Oddity, SimArgs};
+
+pub use server::{API_KEY_HEADER, UNAVAILABLE_HTML};
+
+/// The first line `smsstat sim` prints, followed by the base URL.
+pub const LISTENING_PREFIX: &str = "smsstat sim listening on ";
 
 /// Everything the simulator needs; built from `SimArgs` or by `SimOptions::demo`.
 #[derive(Debug, Clone)]
@@ -52,17 +81,50 @@ impl SimOptions {
             threads: 2,
         }
     }
+
+    fn validate(&self) -> io::Result<()> {
+        let invalid = |message: String| Err(io::Error::new(io::ErrorKind::InvalidInput, message));
+        if !(0.0..=1.0).contains(&self.fail_rate) {
+            return invalid(format!(
+                "--fail-rate must be between 0.0 and 1.0, not {}",
+                self.fail_rate
+            ));
+        }
+        if self.threads == 0 {
+            return invalid("--threads must be at least 1".into());
+        }
+        Ok(())
+    }
 }
 
-/// A running simulator; serves until dropped or until `wait` returns.
+/// A running simulator; serves until dropped, `shutdown` or the end of the process.
 pub struct SimServer {
     addr: SocketAddr,
+    shared: Arc<server::Shared>,
+    workers: Vec<JoinHandle<()>>,
 }
 
 impl SimServer {
-    pub fn start(options: SimOptions) -> std::io::Result<SimServer> {
+    /// Binds the listening socket (so the address is known and connectable on return)
+    /// and starts `options.threads` workers.
+    pub fn start(options: SimOptions) -> io::Result<SimServer> {
+        options.validate()?;
+        let listener = TcpListener::bind(options.listen)?;
+        let addr = listener.local_addr()?;
+        let http = tiny_http::Server::from_listener(listener, None).map_err(io::Error::other)?;
+        let shared = Arc::new(server::Shared::new(http, &options));
+        let workers = (0..options.threads)
+            .map(|n| {
+                let shared = Arc::clone(&shared);
+                std::thread::Builder::new()
+                    .name(format!("smsstat-sim-{n}"))
+                    .spawn(move || shared.work())
+            })
+            .collect::<io::Result<Vec<_>>>()?;
         Ok(SimServer {
-            addr: options.listen,
+            addr,
+            shared,
+            workers,
         })
     }
 
@@ -75,5 +137,48 @@ impl SimServer {
     }
 
     /// Blocks, serving requests, until the process ends.
-    pub fn wait(self) {}
+    pub fn wait(mut self) {
+        for worker in std::mem::take(&mut self.workers) {
+            let _ = worker.join();
+        }
+    }
+
+    /// Stops the workers and closes the listening socket (dropping does the same).
+    pub fn shutdown(self) {}
+
+    fn stop(&mut self) {
+        self.shared.stopping.store(true, Ordering::Release);
+        // Each unblock wakes exactly one worker waiting in recv().
+        for _ in &self.workers {
+            self.shared.server.unblock();
+        }
+        for worker in self.workers.drain(..) {
+            let _ = worker.join();
+        }
+    }
+}
+
+impl Drop for SimServer {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// `smsstat sim`: serves in the foreground until the process is ended. The first
+/// line on stdout is `LISTENING_PREFIX` and the base URL, for scripts to parse.
+pub fn serve(args: &SimArgs) -> io::Result<()> {
+    let server = SimServer::start(SimOptions::from_args(args))?;
+    let url = server.base_url();
+    let key = match args.api_key {
+        Some(_) => "SMSSTAT_API_KEY=<your --api-key> ",
+        None => "",
+    };
+    let banner = format!("{LISTENING_PREFIX}{url}\ntry: {key}smsstat --base-url {url} sms 42\n");
+    // One write, and its failure ignored: a script that reads the first line and
+    // closes the pipe (`smsstat sim | head -1`) must not stop the server.
+    let mut out = io::stdout().lock();
+    let _ = out.write_all(banner.as_bytes()).and_then(|()| out.flush());
+    drop(out);
+    server.wait();
+    Ok(())
 }

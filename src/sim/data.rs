@@ -1,0 +1,356 @@
+//! The simulated records: every field is a pure function of the kind, the ID, how
+//! far the record has progressed towards its final state, and the oddity settings.
+
+use std::time::{Duration, UNIX_EPOCH};
+
+use serde_json::{Map, Value};
+
+use super::networks;
+use super::prng::{self, Dice};
+use crate::cli::Oddity;
+
+pub use super::hlr::FINAL_HLR_STATUSES;
+
+/// IDs 1..=MAX_ID exist, for every kind; everything else is "not found".
+pub const MAX_ID: u64 = 999_999;
+
+/// Simulated records are dated from here on, later IDs later (2024-01-01T00:00:00Z).
+pub(super) const EPOCH: u64 = 1_704_067_200;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Sms,
+    Task,
+    Hlr,
+}
+
+impl Kind {
+    /// Keeps the three kinds' data independent: SMS 42 and HLR 42 share nothing.
+    pub(super) fn salt(self) -> u64 {
+        match self {
+            Kind::Sms => 0x5353,
+            Kind::Task => 0x5441,
+            Kind::Hlr => 0x484C,
+        }
+    }
+
+    /// The spec's error code and text when no record matches.
+    pub fn not_found(self) -> (u32, &'static str) {
+        match self {
+            Kind::Sms => (20, "SMS not found"),
+            Kind::Task => (30, "Task not found"),
+            Kind::Hlr => (10, "HLR not found"),
+        }
+    }
+}
+
+// Purposes of the hash streams; any distinct constants do.
+const SETTLE: u64 = 0x5E77_1E00;
+const STRING_NUMBERS: u64 = 0x57A1_0000;
+const OMIT_ERROR: u64 = 0x0E44_0000;
+const EXTRA_FIELDS: u64 = 0xE47A_0000;
+const NO_ERRORS_TEXT: u64 = 0x4E0E_0000;
+
+/// The numeric ID behind a path value: digits only, within range.
+pub fn parse_id(raw: &str) -> Option<u64> {
+    if raw.is_empty() || !raw.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    raw.parse().ok().filter(|id| (1..=MAX_ID).contains(id))
+}
+
+/// `ref-<ID>` names the record with that ID; any other reference matches nothing.
+pub fn parse_reference(reference: &str) -> Option<u64> {
+    let digits = reference.strip_prefix("ref-")?;
+    parse_id(digits).filter(|id| id.to_string() == digits)
+}
+
+/// Where in [0, 1) of the settle period this record reaches its final state.
+pub fn settle_fraction(kind: Kind, id: u64) -> f64 {
+    prng::unit(kind.salt() ^ SETTLE, id)
+}
+
+/// How far a record has come: 0.0 at start, growing linearly, 1.0 once settled.
+pub fn progress(kind: Kind, id: u64, elapsed: Duration, settle: Duration) -> f64 {
+    let settle_at = settle.as_secs_f64() * settle_fraction(kind, id);
+    if elapsed.as_secs_f64() >= settle_at {
+        1.0
+    } else {
+        elapsed.as_secs_f64() / settle_at
+    }
+}
+
+/// The oddity settings of the field notes, as given on the command line.
+#[derive(Debug, Clone, Copy)]
+pub struct Quirks {
+    pub string_numbers: Oddity,
+    pub omit_error: Oddity,
+    pub extra_fields: Oddity,
+}
+
+impl Quirks {
+    /// Spec-shaped records: numbers as numbers, error present, no extra fields.
+    pub fn none() -> Self {
+        Quirks {
+            string_numbers: Oddity::Never,
+            omit_error: Oddity::Never,
+            extra_fields: Oddity::Never,
+        }
+    }
+
+    /// Whether an error answer keyed by `text` (the looked-up value) sends its code
+    /// as a string.
+    pub fn error_code_as_string(&self, text: &str) -> bool {
+        decide(
+            self.string_numbers,
+            0.3,
+            STRING_NUMBERS,
+            prng::hash_bytes(text.as_bytes()),
+        )
+    }
+}
+
+/// `Mixed` applies an oddity to a `share` of the records, chosen by hash.
+fn decide(oddity: Oddity, share: f64, salt: u64, key: u64) -> bool {
+    match oddity {
+        Oddity::Always => true,
+        Oddity::Never => false,
+        Oddity::Mixed => prng::unit(salt, key) < share,
+    }
+}
+
+/// The oddity decisions for one record.
+pub(super) struct Shape {
+    quirks: Quirks,
+    key: u64,
+}
+
+impl Shape {
+    pub(super) fn new(quirks: Quirks, kind: Kind, id: u64) -> Self {
+        Shape {
+            quirks,
+            key: prng::mix(kind.salt()) ^ id,
+        }
+    }
+
+    /// Decided per field, so one record can mix `"sent": "12"` with `"delivered": 11`.
+    fn as_string(&self, field: &str) -> bool {
+        let salt = STRING_NUMBERS ^ prng::hash_bytes(field.as_bytes());
+        decide(self.quirks.string_numbers, 0.3, salt, self.key)
+    }
+
+    pub(super) fn extras(&self) -> bool {
+        decide(self.quirks.extra_fields, 0.5, EXTRA_FIELDS, self.key)
+    }
+
+    pub(super) fn count(&self, field: &str, value: u64) -> Value {
+        if self.as_string(field) {
+            Value::String(value.to_string())
+        } else {
+            Value::from(value)
+        }
+    }
+
+    /// A price in thousandths; a free message is the integer 0, as real servers send.
+    pub(super) fn price(&self, field: &str, milli: u64) -> Value {
+        let amount = milli as f64 / 1000.0;
+        match (milli, self.as_string(field)) {
+            (0, true) => Value::String("0".into()),
+            (0, false) => Value::from(0),
+            (_, true) => Value::String(amount.to_string()),
+            (_, false) => Value::from(amount),
+        }
+    }
+
+    /// The success marker: `error` (unless omitted), sometimes with "No errors".
+    pub(super) fn put_error(&self, map: &mut Map<String, Value>) {
+        if decide(self.quirks.omit_error, 0.4, OMIT_ERROR, self.key) {
+            return;
+        }
+        map.insert("error".into(), self.count("error", 0));
+        if prng::unit(NO_ERRORS_TEXT, self.key) < 0.3 {
+            map.insert("errorDescription".into(), "No errors".into());
+        }
+    }
+}
+
+/// The record for an existing ID (see `parse_id`).
+pub fn record(kind: Kind, id: u64, progress: f64, quirks: Quirks) -> Map<String, Value> {
+    let shape = Shape::new(quirks, kind, id);
+    match kind {
+        Kind::Sms => sms(id, progress >= 1.0, &shape),
+        Kind::Task => task(id, progress.clamp(0.0, 1.0), &shape),
+        Kind::Hlr => super::hlr::hlr(id, progress >= 1.0, &shape),
+    }
+}
+
+/// The body of an error answer: `{"error":N,"errorDescription":"..."}`.
+pub fn error_body(code: u32, description: &str, code_as_string: bool) -> String {
+    let code = if code_as_string {
+        Value::String(code.to_string())
+    } else {
+        Value::from(code)
+    };
+    let mut map = Map::new();
+    map.insert("error".into(), code);
+    map.insert("errorDescription".into(), description.into());
+    Value::Object(map).to_string()
+}
+
+pub const FINAL_SMS_STATUSES: &[&str] = &[
+    "delivered",
+    "undeliverable",
+    "expired",
+    "unknown",
+    "rejected",
+    "failed",
+];
+pub const PENDING_SMS_STATUSES: &[&str] = &[
+    "sent",
+    "enroute",
+    "accepted",
+    "queued",
+    "scheduled",
+    "pending",
+];
+const SMS_WEIGHTS: [u32; 6] = [80, 7, 4, 3, 3, 3];
+
+/// Currency and the range of a message's price in it, in thousandths.
+const CURRENCIES: &[((&str, u64, u64), u32)] = &[
+    (("EUR", 5, 90), 4),
+    (("UAH", 300, 2500), 3),
+    (("USD", 5, 80), 2),
+    (("GBP", 10, 60), 1),
+    (("RUB", 500, 4500), 1),
+];
+
+/// `YYYY-MM-DD HH:MM:SS`, UTC, as in SMS records.
+pub(super) fn sms_time(secs: u64) -> String {
+    let iso = rfc3339(secs);
+    format!("{} {}", &iso[..10], &iso[11..19])
+}
+
+/// ISO 8601 with an explicit `+00:00` offset, as in HLR records.
+pub(super) fn iso_time(secs: u64) -> String {
+    format!("{}+00:00", &rfc3339(secs)[..19])
+}
+
+fn rfc3339(secs: u64) -> String {
+    humantime::format_rfc3339_seconds(UNIX_EPOCH + Duration::from_secs(secs)).to_string()
+}
+
+fn sms(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
+    let mut dice = Dice::new(Kind::Sms.salt(), id);
+    let (_, msisdn) = networks::subscriber(&mut dice);
+    let weighted: Vec<(&str, u32)> = FINAL_SMS_STATUSES
+        .iter()
+        .copied()
+        .zip(SMS_WEIGHTS)
+        .collect();
+    let final_status = *dice.weighted(&weighted);
+    let pending_status = *dice.pick(PENDING_SMS_STATUSES);
+    let &(currency, low, high) = dice.weighted(CURRENCIES);
+    let price = match final_status {
+        "rejected" | "failed" => 0,
+        _ => dice.range(low, high),
+    };
+    let time_in = EPOCH + id * 37 + dice.range(0, 36);
+    let time_sent = time_in + dice.range(0, 5);
+    let report_delay = match final_status {
+        "expired" => 72 * 3600,
+        "delivered" => dice.range(2, 600),
+        _ => dice.range(5, 3600),
+    };
+    let pending_omits_dr = dice.chance(0.5);
+
+    let status = if settled {
+        final_status
+    } else {
+        pending_status
+    };
+    let not_yet_sent = matches!(status, "queued" | "scheduled");
+    let mut map = Map::new();
+    shape.put_error(&mut map);
+    map.insert("msisdn".into(), msisdn.into());
+    map.insert("reference".into(), format!("ref-{id}").into());
+    map.insert("time_in".into(), sms_time(time_in).into());
+    let sent = if not_yet_sent {
+        String::new()
+    } else {
+        sms_time(time_sent)
+    };
+    map.insert("time_sent".into(), sent.into());
+    if settled {
+        map.insert("time_dr".into(), sms_time(time_sent + report_delay).into());
+    } else if !pending_omits_dr {
+        map.insert("time_dr".into(), "".into());
+    }
+    map.insert("status".into(), status.into());
+    map.insert("price".into(), shape.price("price", price));
+    map.insert("currency".into(), currency.into());
+    if shape.extras() {
+        map.insert("id".into(), id.to_string().into());
+    }
+    map
+}
+
+const ORIGINATORS: &[&str] = &[
+    "InfoSMS",
+    "MyShop",
+    "BankAlert",
+    "Taxi24",
+    "Pharmacy",
+    "Delivery",
+];
+const BODIES: &[&str] = &[
+    "Your code is 4821",
+    "Ваше замовлення №1043 відправлено",
+    "Sale -20% this weekend only!",
+    "Reminder: your appointment is tomorrow at 10:00",
+    "Ваш код подтверждения: 5531",
+    "Votre colis arrive demain",
+];
+
+/// Final counters of a task: (sent, delivered, undeliverable, expired, unknown).
+fn task_counters(dice: &mut Dice) -> [u64; 5] {
+    let sent = if dice.chance(0.8) {
+        dice.range(2, 50)
+    } else {
+        dice.range(51, 5000)
+    };
+    let delivered = sent * dice.range(75, 99) / 100;
+    let rest = sent - delivered;
+    let undeliverable = dice.range(0, rest);
+    let expired = dice.range(0, rest - undeliverable);
+    let unknown = rest - undeliverable - expired;
+    [sent, delivered, undeliverable, expired, unknown]
+}
+
+fn task(id: u64, progress: f64, shape: &Shape) -> Map<String, Value> {
+    let mut dice = Dice::new(Kind::Task.salt(), id);
+    let originator = *dice.pick(ORIGINATORS);
+    let body = *dice.pick(BODIES);
+    let counters = task_counters(&mut dice);
+    let &(currency, low, high) = dice.weighted(CURRENCIES);
+    let total_price = dice.range(low, high) * counters[0];
+
+    let mut map = Map::new();
+    shape.put_error(&mut map);
+    map.insert("originator".into(), originator.into());
+    map.insert("body".into(), body.into());
+    map.insert("validity".into(), shape.count("validity", 72));
+    map.insert("sent".into(), shape.count("sent", counters[0]));
+    let names = ["delivered", "undeliverable", "expired", "unknown"];
+    for (name, total) in names.into_iter().zip(&counters[1..]) {
+        // Reports trickle in: each counter grows linearly up to its final value.
+        let so_far = (*total as f64 * progress).floor() as u64;
+        map.insert(name.into(), shape.count(name, so_far));
+    }
+    map.insert("totalprice".into(), shape.price("totalprice", total_price));
+    map.insert("currency".into(), currency.into());
+    map
+}
+
+#[cfg(test)]
+#[path = "data_tests.rs"]
+mod tests;

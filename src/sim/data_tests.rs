@@ -1,0 +1,163 @@
+use super::*;
+
+fn num(value: &Value) -> f64 {
+    match value {
+        Value::Number(n) => n.as_f64().unwrap(),
+        Value::String(s) => s.parse().unwrap(),
+        other => panic!("not a number: {other}"),
+    }
+}
+
+fn always() -> Quirks {
+    Quirks {
+        string_numbers: Oddity::Always,
+        omit_error: Oddity::Always,
+        extra_fields: Oddity::Always,
+    }
+}
+
+#[test]
+fn ids_and_references_in_and_out_of_range() {
+    assert_eq!(parse_id("42"), Some(42));
+    assert_eq!(parse_id("999999"), Some(999_999));
+    assert_eq!(parse_id("1000000"), None);
+    assert_eq!(parse_id("0"), None);
+    assert_eq!(parse_id("+5"), None);
+    assert_eq!(parse_id(""), None);
+    assert_eq!(parse_id("99999999999999999999999"), None);
+    assert_eq!(parse_reference("ref-42"), Some(42));
+    assert_eq!(parse_reference("ref-042"), None);
+    assert_eq!(parse_reference("ref-0"), None);
+    assert_eq!(parse_reference("order-42"), None);
+}
+
+#[test]
+fn records_are_deterministic() {
+    for kind in [Kind::Sms, Kind::Task, Kind::Hlr] {
+        for id in [1, 42, MAX_ID] {
+            let a = record(kind, id, 1.0, Quirks::none());
+            let b = record(kind, id, 1.0, Quirks::none());
+            assert_eq!(a, b);
+        }
+    }
+}
+
+#[test]
+fn sms_statuses_are_final_once_settled_and_pending_before() {
+    let mut delivered = 0;
+    for id in 1..=2000 {
+        let done = record(Kind::Sms, id, 1.0, Quirks::none());
+        let status = done["status"].as_str().unwrap();
+        assert!(FINAL_SMS_STATUSES.contains(&status), "{status}");
+        delivered += usize::from(status == "delivered");
+        assert_eq!(done["time_dr"].as_str().unwrap().len(), 19);
+        assert_eq!(done["reference"], format!("ref-{id}"));
+        assert_eq!(done["error"], 0);
+
+        let early = record(Kind::Sms, id, 0.3, Quirks::none());
+        let status = early["status"].as_str().unwrap();
+        assert!(PENDING_SMS_STATUSES.contains(&status), "{status}");
+        assert!(early.get("time_dr").is_none_or(|dr| dr == ""));
+        assert_eq!(early["msisdn"], done["msisdn"]);
+    }
+    assert!(delivered > 1400, "delivered should dominate: {delivered}");
+}
+
+#[test]
+fn sms_fields_look_real() {
+    let rec = record(Kind::Sms, 42, 1.0, Quirks::none());
+    let keys: Vec<&str> = rec.keys().map(String::as_str).collect();
+    assert_eq!(&keys[..2], ["error", "msisdn"].as_slice());
+    let time_in = rec["time_in"].as_str().unwrap();
+    assert_eq!(time_in.as_bytes()[10], b' ', "{time_in}");
+    assert!(time_in.starts_with("202"));
+    assert!(num(&rec["price"]) >= 0.0);
+    assert_eq!(rec["currency"].as_str().unwrap().len(), 3);
+}
+
+#[test]
+fn task_counters_are_consistent_at_every_stage() {
+    for id in 1..=1000 {
+        for progress in [0.0, 0.25, 0.5, 0.99, 1.0] {
+            let rec = record(Kind::Task, id, progress, Quirks::none());
+            let sent = num(&rec["sent"]);
+            let sum: f64 = ["delivered", "undeliverable", "expired", "unknown"]
+                .iter()
+                .map(|k| num(&rec[*k]))
+                .sum();
+            assert!(sum <= sent, "task {id} at {progress}: {sum} > {sent}");
+            if progress >= 1.0 {
+                assert_eq!(sum, sent, "task {id} settled with pending messages");
+            }
+            if progress == 0.0 {
+                assert_eq!(sum, 0.0);
+            }
+            assert_eq!(rec["validity"], 72);
+        }
+    }
+}
+
+#[test]
+fn settle_moments_spread_over_the_period() {
+    let settle = Duration::from_secs(10);
+    let fractions: Vec<f64> = (1..=1000)
+        .map(|id| settle_fraction(Kind::Sms, id))
+        .collect();
+    assert!(fractions.iter().all(|f| (0.0..1.0).contains(f)));
+    assert!(fractions.iter().any(|f| *f < 0.1) && fractions.iter().any(|f| *f > 0.9));
+    assert_eq!(progress(Kind::Sms, 1, Duration::ZERO, Duration::ZERO), 1.0);
+    assert_eq!(progress(Kind::Sms, 1, settle, settle), 1.0);
+    let late = (1..)
+        .find(|id| settle_fraction(Kind::Task, *id) > 0.5)
+        .unwrap();
+    let half = progress(Kind::Task, late, Duration::from_secs(2), settle);
+    assert!(half > 0.0 && half < 1.0, "{half}");
+}
+
+#[test]
+fn forced_oddities_apply_to_every_record() {
+    for id in 1..=200 {
+        let sms = record(Kind::Sms, id, 1.0, always());
+        assert!(sms.get("error").is_none());
+        assert!(sms["price"].is_string());
+        assert_eq!(sms["id"], id.to_string());
+        let task = record(Kind::Task, id, 1.0, always());
+        assert!(task["sent"].is_string() && task["totalprice"].is_string());
+        let hlr = record(Kind::Hlr, id, 1.0, always());
+        if hlr["status"] == "active" {
+            assert!(hlr["brand"].is_string() && hlr["details"]["imsi"].is_string());
+        }
+        let plain = record(Kind::Sms, id, 1.0, Quirks::none());
+        assert!(plain["price"].is_number() && plain.get("id").is_none());
+    }
+}
+
+#[test]
+fn mixed_oddities_vary_between_records() {
+    let mixed = Quirks {
+        string_numbers: Oddity::Mixed,
+        omit_error: Oddity::Mixed,
+        extra_fields: Oddity::Mixed,
+    };
+    let records: Vec<_> = (1..=200)
+        .map(|id| record(Kind::Sms, id, 1.0, mixed))
+        .collect();
+    let without_error = records.iter().filter(|r| r.get("error").is_none()).count();
+    let string_price = records.iter().filter(|r| r["price"].is_string()).count();
+    let with_id = records.iter().filter(|r| r.get("id").is_some()).count();
+    for count in [without_error, string_price, with_id] {
+        assert!(count > 20 && count < 180, "{count}");
+    }
+}
+
+#[test]
+fn error_bodies_follow_the_spec() {
+    assert_eq!(
+        error_body(20, "SMS not found", false),
+        r#"{"error":20,"errorDescription":"SMS not found"}"#
+    );
+    assert_eq!(
+        error_body(30, "Task not found", true),
+        r#"{"error":"30","errorDescription":"Task not found"}"#
+    );
+}

@@ -1,0 +1,165 @@
+//! Simulated HLR records: a real-looking subscriber on a real network, `sent` until
+//! the request settles, then active (mostly), absent, unknown or failed.
+
+use serde_json::{Map, Value};
+
+use super::data::{iso_time, Kind, Shape, EPOCH};
+use super::networks::{self, Network};
+use super::prng::Dice;
+
+pub const FINAL_HLR_STATUSES: &[&str] = &["active", "absent", "unknown", "failed"];
+const HLR_WEIGHTS: [u32; 4] = [70, 15, 10, 5];
+
+/// What the HLR found out about a subscriber, fixed per ID.
+struct Outcome {
+    msisdn: String,
+    serving: &'static Network,
+    ported: bool,
+    roaming: bool,
+    imsi: String,
+    status: &'static str,
+    created: u64,
+    answered: u64,
+}
+
+fn outcome(id: u64) -> Outcome {
+    let mut dice = Dice::new(Kind::Hlr.salt(), id);
+    let (home, msisdn) = networks::subscriber(&mut dice);
+    let ported = dice.chance(0.12);
+    let serving = if ported {
+        networks::ported_from(home, &mut dice)
+    } else {
+        home
+    };
+    let roaming = dice.chance(0.05);
+    let imsi = networks::imsi(serving, &mut dice);
+    let weighted: Vec<(&'static str, u32)> = FINAL_HLR_STATUSES
+        .iter()
+        .copied()
+        .zip(HLR_WEIGHTS)
+        .collect();
+    let status = *dice.weighted(&weighted);
+    let created = EPOCH + id * 41 + dice.range(0, 40);
+    let answered = created + dice.range(1, 20);
+    Outcome {
+        msisdn,
+        serving,
+        ported,
+        roaming,
+        imsi,
+        status,
+        created,
+        answered,
+    }
+}
+
+fn flag(on: bool) -> Value {
+    Value::from(if on { "1" } else { "0" })
+}
+
+/// Complete only for active subscribers, partial for the other answers, and `null`
+/// while pending or when the request failed (as the field notes report).
+fn details(status: &str, outcome: &Outcome, with_imsi: bool) -> Value {
+    let mut map = Map::new();
+    match status {
+        "active" => {
+            map.insert("ported".into(), flag(outcome.ported));
+            map.insert("roaming".into(), flag(outcome.roaming));
+            if with_imsi {
+                map.insert("imsi".into(), outcome.imsi.clone().into());
+            }
+        }
+        "absent" => {
+            map.insert("ported".into(), flag(outcome.ported));
+        }
+        "unknown" => {}
+        _ => return Value::Null,
+    }
+    Value::Object(map)
+}
+
+pub(super) fn hlr(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
+    let outcome = outcome(id);
+    let status = if settled { outcome.status } else { "sent" };
+    let network = match status {
+        "active" | "absent" => outcome.serving.mccmnc,
+        _ => "",
+    };
+    let extras = shape.extras();
+    let status_time = if settled {
+        outcome.answered
+    } else {
+        outcome.created
+    };
+
+    let mut map = Map::new();
+    shape.put_error(&mut map);
+    map.insert("id".into(), id.to_string().into());
+    map.insert("reference".into(), format!("ref-{id}").into());
+    map.insert("msisdn".into(), outcome.msisdn.clone().into());
+    map.insert("network".into(), network.into());
+    map.insert("status".into(), status.into());
+    map.insert("details".into(), details(status, &outcome, extras));
+    map.insert("createdDatetime".into(), iso_time(outcome.created).into());
+    map.insert("statusDatetime".into(), iso_time(status_time).into());
+    if extras && !network.is_empty() {
+        let serving = outcome.serving;
+        map.insert("name_en".into(), serving.country_en.into());
+        map.insert("name_ru".into(), serving.country_ru.into());
+        map.insert("brand".into(), serving.brand.into());
+        map.insert("name".into(), serving.legal_name.into());
+    }
+    map
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::data::{record, Quirks};
+
+    #[test]
+    fn settled_records_carry_a_final_status_and_matching_details() {
+        let mut seen = Vec::new();
+        for id in 1..=2000 {
+            let rec = record(Kind::Hlr, id, 1.0, Quirks::none());
+            let status = rec["status"].as_str().unwrap();
+            assert!(FINAL_HLR_STATUSES.contains(&status), "{status}");
+            let network = rec["network"].as_str().unwrap();
+            match status {
+                "active" => {
+                    assert!(networks::NETWORKS.iter().any(|n| n.mccmnc == network));
+                    let details = rec["details"].as_object().unwrap();
+                    assert!(["0", "1"].contains(&details["ported"].as_str().unwrap()));
+                    assert!(["0", "1"].contains(&details["roaming"].as_str().unwrap()));
+                }
+                "failed" => assert!(rec["details"].is_null()),
+                _ => {}
+            }
+            seen.push(status.to_string());
+        }
+        let active = seen.iter().filter(|s| *s == "active").count();
+        assert!(active > 1000, "active should dominate: {active}");
+        for status in FINAL_HLR_STATUSES {
+            assert!(seen.iter().any(|s| s == status), "{status} never seen");
+        }
+    }
+
+    #[test]
+    fn pending_records_are_sent_without_details() {
+        let rec = record(Kind::Hlr, 77, 0.5, Quirks::none());
+        assert_eq!(rec["status"], "sent");
+        assert!(rec["details"].is_null());
+        assert_eq!(rec["network"], "");
+        assert_eq!(rec["createdDatetime"], rec["statusDatetime"]);
+    }
+
+    #[test]
+    fn timestamps_are_iso_with_offset() {
+        let rec = record(Kind::Hlr, 5, 1.0, Quirks::none());
+        let created = rec["createdDatetime"].as_str().unwrap();
+        assert_eq!(created.len(), 25, "{created}");
+        assert!(created.ends_with("+00:00") && created.as_bytes()[10] == b'T');
+        assert_eq!(rec["id"], "5");
+        assert_eq!(rec["reference"], "ref-5");
+    }
+}

@@ -1,0 +1,188 @@
+//! Request targets to lookups.
+//!
+//! Routes (each also under the prefix `/rest`, like a production base URL
+//! `https://HOST/rest`; no other prefix is accepted, so a wrong base URL still
+//! meets a plain-text 404):
+//!
+//! | path                     | lookup                                          |
+//! |--------------------------|-------------------------------------------------|
+//! | `/sms/{digits}`          | SMS by ID                                       |
+//! | `/sms/reference/{ref}`   | SMS by reference                                |
+//! | `/sms/task/{id}`         | task by ID (`{id}` may also be `task-<ID>`)     |
+//! | `/sms/task-{id}`         | task, short form                                |
+//! | `/sms/{other}`           | SMS by reference, short form                    |
+//! | `/hlr/{digits}`          | HLR by ID                                       |
+//! | `/hlr/reference/{ref}`   | HLR by reference                                |
+//! | `/hlr/{other}`           | HLR by reference, short form                    |
+//!
+//! The spec leaves open how `/sms/{x}` tells an SMS ID from a task ID; here digits
+//! always mean an SMS, and the task short form is `task-<ID>`. Segments are split
+//! first and percent-decoded after, so `%2F` stays inside a reference. The query
+//! string is ignored; a trailing slash or an empty value is an unknown path.
+
+use percent_encoding::percent_decode_str;
+
+use super::data::{parse_id, parse_reference, Kind};
+
+/// The optional base path in front of every route.
+pub const BASE_PREFIX: &str = "/rest";
+
+/// Short form of a task lookup on `/sms/{x}`.
+pub const TASK_SHORT_PREFIX: &str = "task-";
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum By {
+    Id(String),
+    Reference(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Lookup {
+    pub kind: Kind,
+    pub by: By,
+}
+
+impl Lookup {
+    fn new(kind: Kind, by: By) -> Self {
+        Lookup { kind, by }
+    }
+
+    /// The ID of the record this lookup names, when one exists.
+    pub fn resolve(&self) -> Option<u64> {
+        match &self.by {
+            By::Id(raw) => parse_id(raw),
+            By::Reference(reference) => parse_reference(reference),
+        }
+    }
+
+    /// The looked-up value as sent.
+    pub fn value(&self) -> &str {
+        match &self.by {
+            By::Id(value) | By::Reference(value) => value,
+        }
+    }
+}
+
+fn is_digits(value: &str) -> bool {
+    !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit())
+}
+
+fn decode(segment: &str) -> String {
+    percent_decode_str(segment).decode_utf8_lossy().into_owned()
+}
+
+/// The lookup a request target asks for; `None` for an unknown path.
+pub fn route(target: &str) -> Option<Lookup> {
+    let path = target.split(['?', '#']).next().unwrap_or_default();
+    let path = match path.strip_prefix(BASE_PREFIX) {
+        Some(rest) if rest.starts_with('/') => rest,
+        _ => path,
+    };
+    let segments: Vec<String> = path.strip_prefix('/')?.split('/').map(decode).collect();
+    let segments: Vec<&str> = segments.iter().map(String::as_str).collect();
+    match segments.as_slice() {
+        [_, .., ""] => None,
+        ["sms", "reference", value] => Some(Lookup::new(Kind::Sms, reference(value))),
+        ["sms", "task", value] => {
+            let id = value.strip_prefix(TASK_SHORT_PREFIX).unwrap_or(value);
+            Some(Lookup::new(Kind::Task, By::Id(id.into())))
+        }
+        ["sms", value] => Some(sms_short_form(value)),
+        ["hlr", "reference", value] => Some(Lookup::new(Kind::Hlr, reference(value))),
+        ["hlr", value] if is_digits(value) => {
+            Some(Lookup::new(Kind::Hlr, By::Id(value.to_string())))
+        }
+        ["hlr", value] => Some(Lookup::new(Kind::Hlr, reference(value))),
+        _ => None,
+    }
+}
+
+fn reference(value: &str) -> By {
+    By::Reference(value.into())
+}
+
+fn sms_short_form(value: &str) -> Lookup {
+    if is_digits(value) {
+        Lookup::new(Kind::Sms, By::Id(value.into()))
+    } else if let Some(task) = value.strip_prefix(TASK_SHORT_PREFIX) {
+        Lookup::new(Kind::Task, By::Id(task.into()))
+    } else {
+        Lookup::new(Kind::Sms, reference(value))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lookup(kind: Kind, by: By) -> Option<Lookup> {
+        Some(Lookup::new(kind, by))
+    }
+
+    fn id(value: &str) -> By {
+        By::Id(value.into())
+    }
+
+    #[test]
+    fn explicit_routes() {
+        assert_eq!(route("/sms/42"), lookup(Kind::Sms, id("42")));
+        assert_eq!(
+            route("/sms/reference/r1"),
+            lookup(Kind::Sms, reference("r1"))
+        );
+        assert_eq!(route("/sms/task/7"), lookup(Kind::Task, id("7")));
+        assert_eq!(route("/hlr/9"), lookup(Kind::Hlr, id("9")));
+        assert_eq!(route("/hlr/reference/x"), lookup(Kind::Hlr, reference("x")));
+    }
+
+    #[test]
+    fn short_forms() {
+        assert_eq!(route("/sms/ref-3"), lookup(Kind::Sms, reference("ref-3")));
+        assert_eq!(route("/sms/task-7"), lookup(Kind::Task, id("7")));
+        assert_eq!(route("/sms/task/task-7"), lookup(Kind::Task, id("7")));
+        assert_eq!(route("/hlr/ref-9"), lookup(Kind::Hlr, reference("ref-9")));
+    }
+
+    #[test]
+    fn prefix_query_and_decoding() {
+        assert_eq!(route("/rest/sms/42?x=1"), lookup(Kind::Sms, id("42")));
+        assert_eq!(
+            route("/sms/reference/a%2Fb%20c"),
+            lookup(Kind::Sms, reference("a/b c"))
+        );
+        assert_eq!(
+            route("/sms/reference/%D0%BA%D0%BB"),
+            lookup(Kind::Sms, reference("кл"))
+        );
+        assert_eq!(route("/sms/%2E%2E"), lookup(Kind::Sms, reference("..")));
+        assert_eq!(route("/%73ms/42"), lookup(Kind::Sms, id("42")));
+    }
+
+    #[test]
+    fn unknown_paths() {
+        for target in [
+            "/",
+            "",
+            "/sms",
+            "/sms/",
+            "/sms/42/",
+            "/restsms/42",
+            "/api/sms/42",
+            "/rest/rest/sms/1",
+            "/sms/task/7/x",
+            "/mms/1",
+            "/hlr/reference/",
+        ] {
+            assert_eq!(route(target), None, "{target}");
+        }
+    }
+
+    #[test]
+    fn resolution() {
+        assert_eq!(route("/sms/42").unwrap().resolve(), Some(42));
+        assert_eq!(route("/sms/1000000").unwrap().resolve(), None);
+        assert_eq!(route("/hlr/ref-8").unwrap().resolve(), Some(8));
+        assert_eq!(route("/sms/task/abc").unwrap().resolve(), None);
+        assert_eq!(route("/sms/reference/x").unwrap().value(), "x");
+    }
+}
