@@ -4,28 +4,27 @@ use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 
-use crate::batch::{self, Input};
 use crate::cli::{Cli, Command};
-use crate::client::Client;
-use crate::config::{construct_config, Config};
+use crate::config::construct_config;
 use crate::endpoint::LookupKind;
-use crate::error::LookupError;
 use crate::exit_codes;
-use crate::printer::{escape_control, Outcome, PrintStyle, Printer};
 use crate::sim::{SimOptions, SimServer};
-use crate::summary::Tally;
-use crate::table::TableStyle;
 
 /// What `main` learnt while parsing that the `Cli` itself does not hold.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct ParseFacts {
     /// `--api-key` was given on the command line (visible in the process list).
     pub api_key_in_argv: bool,
+    /// Flag or environment, for the options a config file can also set.
+    pub sources: crate::origin::CliSources,
 }
 
-pub fn run(cli: Cli, facts: ParseFacts) -> u8 {
+pub fn run(mut cli: Cli, facts: ParseFacts) -> u8 {
     let kind = match &cli.command {
         Command::Sim(args) => return serve_simulator(args),
+        Command::Completions(args) => return crate::meta::completions(args.shell),
+        Command::Man => return crate::meta::man(),
+        Command::Config(_) => return crate::config_show::run(cli.global, facts.sources),
         Command::Sms(_) => LookupKind::Sms,
         Command::SmsRef(_) => LookupKind::SmsRef,
         Command::Task(_) => LookupKind::Task,
@@ -38,7 +37,9 @@ pub fn run(cli: Cli, facts: ParseFacts) -> u8 {
         | Command::Task(a)
         | Command::Hlr(a)
         | Command::HlrRef(a) => a.values,
-        Command::Sim(_) => unreachable!("handled above"),
+        Command::Sim(_) | Command::Completions(_) | Command::Man | Command::Config(_) => {
+            unreachable!("handled above")
+        }
     };
     if facts.api_key_in_argv {
         warn(
@@ -58,6 +59,14 @@ pub fn run(cli: Cli, facts: ParseFacts) -> u8 {
     } else {
         None
     };
+    // The config file fills what flags and environment left unset (exit 78 if invalid).
+    match crate::layers::apply(&mut cli.global, &facts.sources) {
+        Ok(resolution) => resolution.warnings.iter().for_each(|w| warn(w)),
+        Err(err) => {
+            report(format_args!("{err}"));
+            return exit_codes::CONFIG;
+        }
+    }
     let config = match construct_config(&cli.global, demo.as_ref().map(SimServer::base_url)) {
         Ok(config) => config,
         Err(err) => {
@@ -65,82 +74,16 @@ pub fn run(cli: Cli, facts: ParseFacts) -> u8 {
             return exit_codes::CONFIG;
         }
     };
-    run_lookups(&config, kind, values)
+    crate::lookups::run(&config, kind, values)
 }
 
 fn serve_simulator(args: &crate::cli::SimArgs) -> u8 {
-    match SimServer::start(SimOptions::from_args(args)).map(SimServer::wait) {
+    match crate::sim::serve(args) {
         Ok(()) => exit_codes::SUCCESS,
         Err(err) => {
-            report(format_args!("sim: cannot listen on {}: {err}", args.listen));
+            report(format_args!("sim: {err} (listening on {})", args.listen));
             exit_codes::CONFIG
         }
-    }
-}
-
-fn run_lookups(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
-    let single = values.len() == 1 && values[0] != "-";
-    let style = PrintStyle {
-        format: config.output,
-        fields: config.fields.clone(),
-        field: config.field.clone(),
-        normalize: config.normalize,
-        table: TableStyle {
-            color: config.color,
-            utf8: config.utf8,
-        },
-        single,
-    };
-    let client = Client::new(config);
-    let stop = interrupt_flag();
-    let stdout = io::stdout();
-    let mut printer = Printer::new(stdout.lock(), style, kind);
-    let mut tally = Tally::default();
-    let finished = batch::run_ordered(
-        batch::inputs(values),
-        config.jobs,
-        Arc::clone(&stop),
-        move |input| look_up(&client, kind, input),
-        |outcome| {
-            tally.add(&outcome);
-            if let Err(error) = &outcome.result {
-                report(format_args!(
-                    "{} {}: {error}",
-                    kind.name(),
-                    escape_control(&outcome.query)
-                ));
-            }
-            printer.print(&outcome)
-        },
-    );
-    let flushed = printer.finish();
-    if tally.total() > 1 && (config.stderr_is_terminal || config.verbose > 0) {
-        report(format_args!("{}", tally.summary()));
-    }
-    // A reader that went away (`| head -1`) is not an error: `finished` is false
-    // then, and so is `flushed`, but neither changes the exit code.
-    let _ = (finished, flushed);
-    if INTERRUPTED.load(Ordering::SeqCst) {
-        return exit_codes::INTERRUPTED;
-    }
-    tally.first_failure().unwrap_or(exit_codes::SUCCESS)
-}
-
-fn look_up(client: &Client, kind: LookupKind, input: Input) -> Outcome {
-    match input {
-        Ok(query) => {
-            let result = client.lookup(kind, &query);
-            Outcome {
-                kind,
-                query,
-                result,
-            }
-        }
-        Err(problem) => Outcome {
-            kind,
-            query: String::new(),
-            result: Err(LookupError::Usage(problem)),
-        },
     }
 }
 
@@ -148,7 +91,7 @@ static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 /// The flag raised by Ctrl-C: the first press stops new lookups and lets the finished
 /// ones print; a second press ends the process at once.
-fn interrupt_flag() -> Arc<AtomicBool> {
+pub fn interrupt_flag() -> Arc<AtomicBool> {
     static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
     Arc::clone(FLAG.get_or_init(|| {
         let flag = Arc::new(AtomicBool::new(false));
@@ -161,6 +104,11 @@ fn interrupt_flag() -> Arc<AtomicBool> {
         });
         flag
     }))
+}
+
+/// Whether Ctrl-C was pressed.
+pub fn was_interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
 }
 
 /// One line on stderr, prefixed with the program name; a closed stderr is ignored.

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// One value to look up, or a line of stdin that could not be read as one.
 pub type Input = Result<String, String>;
@@ -19,6 +19,8 @@ const WINDOW_PER_JOB: usize = 64;
 
 /// How often the collector looks at the stop flag while waiting for results.
 const STOP_POLL: Duration = Duration::from_millis(50);
+/// After a stop, how long lookups under way get to finish and be printed.
+const STOP_GRACE: Duration = Duration::from_secs(1);
 
 /// The values of the command line, `-` standing for stdin's lines (trimmed; blank
 /// lines and `#` comments skipped). Stdin is read lazily, as lookups proceed.
@@ -119,14 +121,22 @@ where
 
     let mut pending = BTreeMap::new();
     let mut next = 0;
+    let mut grace_end: Option<Instant> = None;
     loop {
+        if grace_end.is_none() && stop.load(Ordering::SeqCst) {
+            grace_end = Some(Instant::now() + STOP_GRACE);
+        }
         match done_rx.recv_timeout(STOP_POLL) {
             Ok((index, result)) => {
                 pending.insert(index, result);
             }
-            Err(RecvTimeoutError::Timeout) if stop.load(Ordering::SeqCst) => break,
+            Err(RecvTimeoutError::Timeout)
+                if grace_end.is_some_and(|end| Instant::now() >= end) =>
+            {
+                break
+            }
             Err(RecvTimeoutError::Timeout) => continue,
-            Err(RecvTimeoutError::Disconnected) => return !stop.load(Ordering::SeqCst),
+            Err(RecvTimeoutError::Disconnected) => break,
         }
         while let Some(result) = pending.remove(&next) {
             next += 1;
@@ -137,8 +147,11 @@ where
         *window.next_out.lock().unwrap_or_else(|e| e.into_inner()) = next;
         window.moved.notify_all();
     }
-    // Stopped: lookups still running are abandoned (the process is about to end);
-    // the finished ones are handed out in order.
+    if !stop.load(Ordering::SeqCst) {
+        return true;
+    }
+    // Stopped: lookups still running after the grace period are abandoned (the
+    // process is about to end); the finished ones are handed out in order.
     window.moved.notify_all();
     while let Ok((index, result)) = done_rx.try_recv() {
         pending.insert(index, result);

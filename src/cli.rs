@@ -22,6 +22,8 @@ Exit codes:
   77     not authorised (401/403 without a JSON error body)
   78     configuration error
   79     service error code outside 1-63
+  80     expectation not met (--expect, --expect-delivered)
+  81     still pending (--expect without --wait, or --wait timed out)
   130    interrupted (Ctrl-C)
 With several lookups, the exit code is that of the first failed lookup in input order.";
 
@@ -31,7 +33,7 @@ With several lookups, the exit code is that of the first failed lookup in input 
 /// and the result of an HLR request, and prints them as tables for people or JSON for
 /// scripts. The exit code passes the service's error code through.
 #[derive(Debug, Parser)]
-#[command(name = "smsstat", version, after_long_help = EXIT_CODES_HELP, args_override_self = true)]
+#[command(name = "smsstat", version, after_help = EXIT_CODES_HELP, args_override_self = true)]
 pub struct Cli {
     #[command(flatten)]
     pub global: GlobalArgs,
@@ -58,15 +60,20 @@ pub struct GlobalArgs {
     pub api_key: Option<String>,
 
     /// Name of the request header that carries the API key [default: X-API-KEY]
-    #[arg(long, value_name = "NAME", global = true)]
+    #[arg(
+        long,
+        env = "SMSSTAT_API_KEY_HEADER",
+        value_name = "NAME",
+        global = true
+    )]
     pub api_key_header: Option<String>,
 
     /// Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]
-    #[arg(long, value_name = "DURATION", value_parser = parse_duration, global = true)]
+    #[arg(long, env = "SMSSTAT_TIMEOUT", value_name = "DURATION", value_parser = parse_duration, global = true)]
     pub timeout: Option<Duration>,
 
     /// How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried [default: 2]
-    #[arg(long, value_name = "N", global = true)]
+    #[arg(long, env = "SMSSTAT_RETRIES", value_name = "N", global = true)]
     pub retries: Option<u32>,
 
     /// Which request paths to use: explicit (/sms/reference/R), short (/sms/R), or auto
@@ -78,7 +85,7 @@ pub struct GlobalArgs {
     #[arg(long, global = true, conflicts_with = "output")]
     pub json: bool,
 
-    /// Output format [default: table]
+    /// Output format (SMSSTAT_OUTPUT in the environment sets it too) [default: table]
     #[arg(short = 'o', long, value_enum, value_name = "FORMAT", global = true)]
     pub output: Option<OutputFormat>,
 
@@ -114,6 +121,83 @@ pub struct GlobalArgs {
     /// Run against a built-in simulator on a loopback port: no configuration needed
     #[arg(long, global = true)]
     pub demo: bool,
+
+    /// Mask phone numbers (msisdn) in every output format, except the country code
+    /// and the last 2 digits: 380501234567 becomes 380*******67
+    #[arg(long, global = true)]
+    pub mask_msisdn: bool,
+
+    /// Config file to read instead of $XDG_CONFIG_HOME/smsstat/config.toml (must exist)
+    #[arg(
+        long,
+        env = "SMSSTAT_CONFIG",
+        value_name = "PATH",
+        global = true,
+        help_heading = "Configuration"
+    )]
+    pub config: Option<std::path::PathBuf>,
+
+    /// Profile of the config file to use ([profiles.NAME]; without it, `default` if the
+    /// file has one)
+    #[arg(
+        long,
+        env = "SMSSTAT_PROFILE",
+        value_name = "NAME",
+        global = true,
+        help_heading = "Configuration"
+    )]
+    pub profile: Option<String>,
+
+    /// Poll until each record is final (SMS/HLR status no longer pending, task with
+    /// nothing pending), then print it
+    #[arg(long, global = true, help_heading = "Waiting")]
+    pub wait: bool,
+
+    /// How long --wait waits at most: 90, 500ms, 2m [default: 10m]
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration, global = true, help_heading = "Waiting")]
+    pub wait_timeout: Option<std::time::Duration>,
+
+    /// Pause between polls of --wait (longer after errors) [default: 2s]
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration, global = true, help_heading = "Waiting")]
+    pub interval: Option<std::time::Duration>,
+
+    /// Statuses that end --wait, replacing the built-in pending lists (SMS, HLR)
+    #[arg(
+        long,
+        value_name = "STATUS,...",
+        value_delimiter = ',',
+        global = true,
+        help_heading = "Waiting"
+    )]
+    pub until: Vec<String>,
+
+    /// Succeed only when the final status is one of these (SMS, HLR): exit 80 when
+    /// final and different, 81 when still pending
+    #[arg(
+        long,
+        value_name = "STATUS,...",
+        value_delimiter = ',',
+        global = true,
+        help_heading = "Waiting"
+    )]
+    pub expect: Vec<String>,
+
+    /// Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it
+    #[arg(long, value_name = "RATIO", value_parser = parse_ratio, global = true, help_heading = "Waiting")]
+    pub expect_delivered: Option<f64>,
+
+    /// With --wait: print one JSON line per observed change instead of the final record only
+    #[arg(long, global = true, requires = "wait", help_heading = "Waiting")]
+    pub follow: bool,
+}
+
+fn parse_ratio(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(ratio) if (0.0..=1.0).contains(&ratio) => Ok(ratio),
+        _ => Err(format!(
+            "`{text}` is not a ratio between 0 and 1 (e.g. 0.95)"
+        )),
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -149,6 +233,42 @@ pub enum Command {
         after_help = "Examples:\n  smsstat sim\n  smsstat sim --listen 127.0.0.1:0 --settle 0\n  smsstat sim --fail-rate 0.2 --latency 50ms --seed 7"
     )]
     Sim(SimArgs),
+
+    /// Inspect the settings: where each one comes from (flag, environment, profile, file)
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  smsstat config show\n  smsstat --profile prod config show\n  SMSSTAT_CONFIG=./ci.toml smsstat config show"
+    )]
+    Config(ConfigCommand),
+
+    /// Print a shell completion script to stdout
+    #[command(
+        after_help = "Examples:\n  smsstat completions bash > ~/.local/share/bash-completion/completions/smsstat\n  smsstat completions zsh > ~/.zfunc/_smsstat\n  smsstat completions fish > ~/.config/fish/completions/smsstat.fish"
+    )]
+    Completions(CompletionsArgs),
+
+    /// Print the man page (roff) to stdout
+    #[command(
+        after_help = "Examples:\n  smsstat man | man -l -\n  smsstat man > ~/.local/share/man/man1/smsstat.1"
+    )]
+    Man,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ConfigCommand {
+    /// Print every resolved setting, its value and where it came from (the key masked);
+    /// exit 78 when the settings could not run a lookup
+    #[command(
+        after_help = "Examples:\n  smsstat config show\n  smsstat --profile staging config show\n  smsstat --config ./ci.toml config show"
+    )]
+    Show,
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for
+    #[arg(value_enum, value_name = "SHELL")]
+    pub shell: clap_complete::Shell,
 }
 
 #[derive(Debug, Args)]

@@ -17,6 +17,7 @@ use crate::error::LookupError;
 use crate::model::{error_description, error_field, ErrorField, Record, RecordKind};
 use crate::printer::escape_control;
 use crate::retry::Backoff;
+use crate::trace;
 
 /// Response headers larger than this are refused: a status answer needs a few hundred bytes.
 const MAX_HEADER_BYTES: usize = 64 * 1024;
@@ -31,6 +32,7 @@ pub struct Client {
     paths: PathStyle,
     max_body: u64,
     verbose: u8,
+    mask_msisdn: bool,
 }
 
 /// An HTTP answer, body already read (within the cap).
@@ -65,6 +67,7 @@ impl Client {
             paths: config.paths,
             max_body: config.max_body,
             verbose: config.verbose,
+            mask_msisdn: config.mask_msisdn,
         }
     }
 
@@ -82,7 +85,9 @@ impl Client {
                 self.trace(format_args!("no route {path} here; trying the short form"));
                 continue;
             }
-            return interpret(answer, parsed, kind.record_kind());
+            let mut result = interpret(answer, parsed, kind.record_kind());
+            crate::mask::mask_result(&mut result, self.mask_msisdn);
+            return result;
         }
         unreachable!("paths() always yields at least one path")
     }
@@ -124,8 +129,21 @@ impl Client {
         if let Some(key) = &self.api_key {
             request = request.header(self.api_key_header.clone(), key.expose());
         }
+        if self.verbose > 1 {
+            let lines =
+                trace::request_lines(&trace::AGENT_HEADERS, request.headers_ref(), self.secrets());
+            lines
+                .iter()
+                .for_each(|line| self.trace(format_args!("{line}")));
+        }
         let mut response = request.call().map_err(|e| self.transport_error(e))?;
         let status = response.status();
+        if self.verbose > 1 {
+            let lines = trace::response_lines(response.headers(), self.secrets());
+            lines
+                .iter()
+                .for_each(|line| self.trace(format_args!("{line}")));
+        }
         let header = |name: &str| {
             response
                 .headers()
@@ -177,6 +195,13 @@ impl Client {
         }
     }
 
+    fn secrets(&self) -> trace::Secrets<'_> {
+        trace::Secrets {
+            key_header: &self.api_key_header,
+            key: self.api_key.as_ref(),
+        }
+    }
+
     fn trace(&self, line: std::fmt::Arguments<'_>) {
         if self.verbose > 0 {
             let _ = writeln!(std::io::stderr().lock(), "smsstat: {line}");
@@ -222,7 +247,7 @@ fn interpret(
                 code,
                 shown_code: shown,
                 description: error_description(map),
-                body: map.clone(),
+                body: Box::new(map.clone()),
             });
         }
     }

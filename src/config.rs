@@ -10,12 +10,15 @@ use ureq::http::{HeaderName, HeaderValue, Uri};
 
 use crate::cli::{ColorChoice, GlobalArgs, OutputFormat, PathStyle};
 use crate::error::ConfigError;
+use crate::wait::{Expectation, WaitSettings};
 
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 pub const DEFAULT_RETRIES: u32 = 2;
 pub const DEFAULT_JOBS: usize = 8;
 pub const DEFAULT_MAX_BODY: u64 = 4 * 1024 * 1024;
 pub const DEFAULT_KEY_HEADER: &str = "X-API-KEY";
+pub const DEFAULT_WAIT_TIMEOUT: Duration = Duration::from_secs(600);
+pub const DEFAULT_INTERVAL: Duration = Duration::from_secs(2);
 /// More workers than this only add open connections, not speed.
 const MAX_JOBS: usize = 256;
 
@@ -25,6 +28,10 @@ const MAX_JOBS: usize = 256;
 pub struct ApiKey(String);
 
 impl ApiKey {
+    pub fn new(key: impl Into<String>) -> ApiKey {
+        ApiKey(key.into())
+    }
+
     pub fn expose(&self) -> &str {
         &self.0
     }
@@ -56,6 +63,12 @@ pub struct Config {
     /// Box-drawing characters in tables (ASCII when the locale is not UTF-8).
     pub utf8: bool,
     pub stderr_is_terminal: bool,
+    /// `--mask-msisdn`: phone numbers masked in every output.
+    pub mask_msisdn: bool,
+    /// `--wait` settings; None without `--wait`.
+    pub wait: Option<WaitSettings>,
+    pub follow: bool,
+    pub expect: Expectation,
 }
 
 /// Resolves the command line. `base_url_override` is the `--demo` simulator's address.
@@ -121,7 +134,26 @@ pub fn construct_config(
         color: use_color(args.color, std::io::stdout().is_terminal()),
         utf8: locale_is_utf8(),
         stderr_is_terminal: std::io::stderr().is_terminal(),
+        mask_msisdn: args.mask_msisdn,
+        wait: args.wait.then(|| WaitSettings {
+            timeout: args.wait_timeout.unwrap_or(DEFAULT_WAIT_TIMEOUT),
+            interval: args.interval.unwrap_or(DEFAULT_INTERVAL),
+            until: lowercase(&args.until),
+        }),
+        follow: args.follow,
+        expect: Expectation {
+            statuses: lowercase(&args.expect),
+            delivered_ratio: args.expect_delivered,
+        },
     })
+}
+
+fn lowercase(values: &[String]) -> Vec<String> {
+    values
+        .iter()
+        .map(|v| v.trim().to_ascii_lowercase())
+        .filter(|v| !v.is_empty())
+        .collect()
 }
 
 /// Accepts `http(s)://host[:port][/prefix][/]`; returns it without the trailing slash.
@@ -162,12 +194,15 @@ fn locale_is_utf8() -> bool {
 /// `--color` wins; in auto mode NO_COLOR turns colour off, CLICOLOR_FORCE on, and
 /// otherwise only a terminal gets colour.
 pub fn use_color(choice: ColorChoice, stdout_is_terminal: bool) -> bool {
-    let set = |name: &str| env::var_os(name).is_some_and(|v| !v.is_empty() && v != "0");
+    // no-color.org: NO_COLOR set to anything non-empty (even "0") means no colour;
+    // CLICOLOR_FORCE forces it unless empty or "0".
+    let no_color = env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    let force = env::var_os("CLICOLOR_FORCE").is_some_and(|v| !v.is_empty() && v != "0");
     match choice {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
-        ColorChoice::Auto if set("NO_COLOR") => false,
-        ColorChoice::Auto if set("CLICOLOR_FORCE") => true,
+        ColorChoice::Auto if no_color => false,
+        ColorChoice::Auto if force => true,
         ColorChoice::Auto => stdout_is_terminal,
     }
 }

@@ -19,8 +19,8 @@ pub enum LookupError {
         /// The code as the service sent it, for messages.
         shown_code: String,
         description: Option<String>,
-        /// The whole body, printed as is by `--json`.
-        body: Map<String, Value>,
+        /// The whole body, printed as is by `--json` (boxed: it is rare and large).
+        body: Box<Map<String, Value>>,
     },
 
     #[error("{0}")]

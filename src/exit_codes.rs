@@ -10,6 +10,8 @@ pub const UNEXPECTED_HTTP: u8 = 76;
 pub const NOT_AUTHORISED: u8 = 77;
 pub const CONFIG: u8 = 78;
 pub const SERVICE_CODE_OUT_OF_RANGE: u8 = 79;
+pub const EXPECTATION_NOT_MET: u8 = 80;
+pub const STILL_PENDING: u8 = 81;
 pub const INTERRUPTED: u8 = 130;
 
 /// A service error code passes through when it fits the range reserved for it;

@@ -32,7 +32,7 @@ pub fn outcome_json(outcome: &Outcome, normalize: bool) -> Value {
     match (&outcome.result, normalize) {
         (Ok(record), false) => Value::Object(record.fields.clone()),
         (Ok(record), true) => Value::Object(normalize_record(record, &outcome.query)),
-        (Err(LookupError::Service { body, .. }), false) => Value::Object(body.clone()),
+        (Err(LookupError::Service { body, .. }), false) => Value::Object((**body).clone()),
         (Err(error), _) => Value::Object(failure_object(error, kind, &outcome.query, normalize)),
     }
 }
@@ -144,11 +144,7 @@ mod tests {
     use serde_json::json;
 
     fn outcome(kind: LookupKind, result: Result<Record, LookupError>) -> Outcome {
-        Outcome {
-            kind,
-            query: "42".into(),
-            result,
-        }
+        Outcome::new(kind, "42".into(), result)
     }
 
     fn sms(value: Value) -> Record {

@@ -121,6 +121,54 @@ impl Record {
     }
 }
 
+/// The counters of a task record, read leniently.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TaskCounters {
+    pub sent: i64,
+    pub delivered: i64,
+    pub undeliverable: i64,
+    pub expired: i64,
+    pub unknown: i64,
+}
+
+impl TaskCounters {
+    /// The counters, when `sent` is readable; a missing outcome counter counts as 0.
+    pub fn of(record: &Record) -> Option<TaskCounters> {
+        let count = |name: &str| record.get(name).and_then(lenient_i64);
+        Some(TaskCounters {
+            sent: count("sent")?,
+            delivered: count("delivered").unwrap_or(0),
+            undeliverable: count("undeliverable").unwrap_or(0),
+            expired: count("expired").unwrap_or(0),
+            unknown: count("unknown").unwrap_or(0),
+        })
+    }
+
+    /// The spec does not say how the counters relate; smsstat assumes `sent` is the
+    /// total and the other four are outcomes, so the rest is still pending. Negative
+    /// means the counters are inconsistent.
+    pub fn pending(&self) -> i64 {
+        self.sent - self.delivered - self.undeliverable - self.expired - self.unknown
+    }
+
+    pub fn consistent(&self) -> bool {
+        self.pending() >= 0
+            && [
+                self.delivered,
+                self.undeliverable,
+                self.expired,
+                self.unknown,
+            ]
+            .iter()
+            .all(|n| *n >= 0)
+    }
+
+    /// delivered / sent, when anything was sent.
+    pub fn delivered_ratio(&self) -> Option<f64> {
+        (self.sent > 0).then(|| self.delivered as f64 / self.sent as f64)
+    }
+}
+
 /// What the `error` field of an answer says.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ErrorField {
@@ -262,6 +310,20 @@ mod tests {
         assert_eq!(lenient_bool(&json!("1")), Some(true));
         assert_eq!(lenient_bool(&json!("0")), Some(false));
         assert_eq!(lenient_bool(&json!("maybe")), None);
+    }
+
+    #[test]
+    fn task_counters_pending_and_ratio() {
+        let record = Record::classify(
+            map(json!({"sent": "10", "delivered": 6, "undeliverable": "1", "expired": 1})),
+            RecordKind::Task,
+        );
+        let counters = TaskCounters::of(&record).unwrap();
+        assert_eq!(counters.pending(), 2);
+        assert!(counters.consistent());
+        assert_eq!(counters.delivered_ratio(), Some(0.6));
+        let odd = Record::classify(map(json!({"sent": 1, "delivered": 3})), RecordKind::Task);
+        assert!(!TaskCounters::of(&odd).unwrap().consistent());
     }
 
     #[test]

@@ -9,6 +9,7 @@ use clap::{CommandFactory, FromArgMatches};
 use crate::app::ParseFacts;
 use crate::cli::Cli;
 use crate::exit_codes;
+use crate::origin::{ArgSource, CliSources};
 
 /// Parses the arguments; on `--help`/`--version` or a usage error, prints what clap
 /// prints and returns the exit code to end with.
@@ -18,11 +19,15 @@ pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<(Cli, Pars
         .and_then(|matches| Cli::from_arg_matches(&matches).map(|cli| (cli, matches)));
     match parsed {
         Ok((cli, matches)) => {
-            let from_argv =
-                |m: &clap::ArgMatches| m.value_source("api_key") == Some(ValueSource::CommandLine);
-            let api_key_in_argv =
-                from_argv(&matches) || matches.subcommand().is_some_and(|(_, sub)| from_argv(sub));
-            Ok((cli, ParseFacts { api_key_in_argv }))
+            let sources = cli_sources(&matches);
+            let api_key_in_argv = sources.api_key == ArgSource::Flag;
+            Ok((
+                cli,
+                ParseFacts {
+                    api_key_in_argv,
+                    sources,
+                },
+            ))
         }
         Err(err) => {
             let _ = err.print();
@@ -32,5 +37,34 @@ pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<(Cli, Pars
                 exit_codes::SUCCESS
             })
         }
+    }
+}
+
+/// Whether each file-settable option came from a flag or the environment. Global
+/// options given after the subcommand are recorded in the subcommand's matches (and
+/// a nested subcommand's, for `config show`), so every level is asked.
+fn cli_sources(matches: &clap::ArgMatches) -> CliSources {
+    let source = |id: &str| {
+        let mut level = Some(matches);
+        let mut found = ArgSource::Unset;
+        while let Some(m) = level {
+            match m.value_source(id) {
+                Some(ValueSource::CommandLine) => return ArgSource::Flag,
+                Some(ValueSource::EnvVariable) => found = ArgSource::Env,
+                _ => {}
+            }
+            level = m.subcommand().map(|(_, sub)| sub);
+        }
+        found
+    };
+    CliSources {
+        base_url: source("base_url"),
+        api_key: source("api_key"),
+        api_key_header: source("api_key_header"),
+        timeout: source("timeout"),
+        retries: source("retries"),
+        output: source("output"),
+        profile: source("profile"),
+        config: source("config"),
     }
 }

@@ -42,6 +42,7 @@ use crate::error::LookupError;
 use crate::json_out::{outcome_json, write_json_line};
 use crate::model::Record;
 use crate::table::{columns_for, record_table, RowsTable, TableStyle};
+use crate::wait::Verdict;
 
 /// What one lookup came to.
 #[derive(Debug)]
@@ -49,6 +50,29 @@ pub struct Outcome {
     pub kind: LookupKind,
     pub query: String,
     pub result: Result<Record, LookupError>,
+    /// An unmet `--expect` or a record still pending (exit 80/81); the record is
+    /// still printed.
+    pub verdict: Option<Verdict>,
+}
+
+impl Outcome {
+    pub fn new(kind: LookupKind, query: String, result: Result<Record, LookupError>) -> Outcome {
+        Outcome {
+            kind,
+            query,
+            result,
+            verdict: None,
+        }
+    }
+
+    /// The exit code this outcome asks for, 0 when it is a plain success.
+    pub fn exit_code(&self) -> u8 {
+        match (&self.result, &self.verdict) {
+            (Err(error), _) => error.exit_code(),
+            (Ok(_), Some(verdict)) => verdict.code,
+            (Ok(_), None) => crate::exit_codes::SUCCESS,
+        }
+    }
 }
 
 /// Output settings, resolved once from the `Config`.
@@ -103,6 +127,12 @@ impl<W: Write> Printer<W> {
                 if let Ok(record) = &outcome.result {
                     let table = record_table(record, &self.style.fields, self.style.table);
                     writeln!(self.out, "{table}")?;
+                    // The task bar sums the whole record: not shown when rows were picked.
+                    let TableStyle { utf8, color } = self.style.table;
+                    let bar = crate::taskbar::task_bar(record, utf8, color);
+                    if let Some(bar) = bar.filter(|_| self.style.fields.is_empty()) {
+                        writeln!(self.out, "{bar}")?;
+                    }
                 }
             }
             OutputFormat::Table => {

@@ -2,6 +2,7 @@
 //! summary line (`120 ok, 3 SMS not found (20), 1 timed out`).
 
 use crate::error::LookupError;
+use crate::exit_codes;
 use crate::printer::Outcome;
 
 #[derive(Debug, Default)]
@@ -14,12 +15,18 @@ pub struct Tally {
 
 impl Tally {
     pub fn add(&mut self, outcome: &Outcome) {
-        let Err(error) = &outcome.result else {
-            self.ok += 1;
-            return;
+        let label = match (&outcome.result, &outcome.verdict) {
+            (Err(error), _) => label(error),
+            (Ok(_), Some(verdict)) if verdict.code == exit_codes::STILL_PENDING => {
+                "still pending".into()
+            }
+            (Ok(_), Some(_)) => "expectation not met".into(),
+            (Ok(_), None) => {
+                self.ok += 1;
+                return;
+            }
         };
-        self.first_failure.get_or_insert(error.exit_code());
-        let label = label(error);
+        self.first_failure.get_or_insert(outcome.exit_code());
         match self.failures.iter_mut().find(|(l, _)| *l == label) {
             Some((_, count)) => *count += 1,
             None => self.failures.push((label, 1)),
@@ -70,19 +77,11 @@ mod tests {
             kind: RecordKind::Sms,
             fields: Default::default(),
         };
-        Outcome {
-            kind: LookupKind::Sms,
-            query: "1".into(),
-            result: Ok(record),
-        }
+        Outcome::new(LookupKind::Sms, "1".into(), Ok(record))
     }
 
     fn failed(error: LookupError) -> Outcome {
-        Outcome {
-            kind: LookupKind::Sms,
-            query: "1".into(),
-            result: Err(error),
-        }
+        Outcome::new(LookupKind::Sms, "1".into(), Err(error))
     }
 
     fn not_found() -> LookupError {

@@ -4,6 +4,7 @@
 use comfy_table::{presets, Cell, Color, ContentArrangement, Table};
 
 use crate::display::{field_value, record_rows, status_tone, Tone};
+use crate::glance;
 use crate::model::RecordKind;
 use crate::printer::{escape_control, Outcome};
 
@@ -32,10 +33,15 @@ fn new_table(style: TableStyle) -> Table {
 
 fn value_cell(key: &str, value: &str, style: TableStyle) -> Cell {
     let cell = Cell::new(escape_control(value));
-    if !style.color || key != "status" {
+    let tone = match key {
+        "status" => status_tone(value),
+        glance::COUNTERS_CHECK => Tone::Doubtful,
+        _ => Tone::Plain,
+    };
+    if !style.color {
         return cell;
     }
-    match status_tone(value) {
+    match tone {
         Tone::Good => cell.fg(Color::Green),
         Tone::Bad => cell.fg(Color::Red),
         Tone::Doubtful => cell.fg(Color::Yellow),
@@ -47,8 +53,8 @@ fn value_cell(key: &str, value: &str, style: TableStyle) -> Cell {
 /// Field label and value, known fields first; `fields` (when given) picks rows by key.
 pub fn record_table(record: &crate::model::Record, fields: &[String], style: TableStyle) -> Table {
     let mut table = new_table(style);
-    for row in record_rows(record) {
-        if fields.is_empty() || fields.iter().any(|f| *f == row.key) {
+    for row in glance::enrich(record_rows(record), record, style.utf8) {
+        if fields.is_empty() || fields.contains(&row.key) {
             table.add_row(vec![
                 Cell::new(escape_control(&row.label)),
                 value_cell(&row.key, &row.value, style),
@@ -91,7 +97,9 @@ impl RowsTable {
         match &outcome.result {
             Ok(record) => {
                 for key in &self.columns {
-                    let value = field_value(record, key).unwrap_or_default();
+                    let value = glance::derived_value(record, key, self.style.utf8)
+                        .or_else(|| field_value(record, key))
+                        .unwrap_or_default();
                     cells.push(value_cell(key, &value, self.style));
                 }
                 cells.push(Cell::new(""));

@@ -190,14 +190,30 @@ pub fn smsstat() -> Command {
         "SMSSTAT_BASE_URL",
         "SMSSTAT_API_KEY",
         "SMSSTAT_PROFILE",
+        "SMSSTAT_CONFIG",
+        "SMSSTAT_API_KEY_HEADER",
+        "SMSSTAT_TIMEOUT",
+        "SMSSTAT_RETRIES",
+        "SMSSTAT_OUTPUT",
         "NO_COLOR",
         "CLICOLOR_FORCE",
         "RUST_BACKTRACE",
+        "LC_ALL",
+        "LC_CTYPE",
     ] {
         cmd.env_remove(var);
     }
     cmd.env("LANG", "C.UTF-8");
+    // An empty config dir: the developer's own config file never leaks into a test.
+    cmd.env("XDG_CONFIG_HOME", empty_config_home());
     cmd
+}
+
+/// A directory that exists and stays empty, inside cargo's target dir.
+pub fn empty_config_home() -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("empty-config-home");
+    std::fs::create_dir_all(&dir).expect("create the empty config home");
+    dir
 }
 
 /// The binary pointed at `base`, no retries unless a test asks.

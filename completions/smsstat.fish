@@ -1,0 +1,441 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_smsstat_global_optspecs
+    string join \n base-url= api-key= api-key-header= timeout= retries= paths= json o/output= fields= field= normalize j/jobs= max-body= v/verbose color= demo mask-msisdn config= profile= wait wait-timeout= interval= until= expect= expect-delivered= follow h/help V/version
+end
+
+function __fish_smsstat_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_smsstat_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_smsstat_using_subcommand
+    set -l cmd (__fish_smsstat_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c smsstat -n "__fish_smsstat_needs_command" -l base-url -d 'Base URL of the service, e.g. https://gateway.example/rest' -r
+complete -c smsstat -n "__fish_smsstat_needs_command" -l api-key -d 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)' -r
+complete -c smsstat -n "__fish_smsstat_needs_command" -l api-key-header -d 'Name of the request header that carries the API key [default: X-API-KEY]' -r
+complete -c smsstat -n "__fish_smsstat_needs_command" -l timeout -d 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]' -r
+complete -c smsstat -n "__fish_smsstat_needs_command" -l retries -d 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried [default: 2]' -r
+complete -c smsstat -n "__fish_smsstat_needs_command" -l paths -d 'Which request paths to use: explicit (/sms/reference/R), short (/sms/R), or auto (explicit, then short when the explicit route does not exist)' -r -f -a "auto\t''
+explicit\t''
+short\t''"
+complete -c smsstat -n "__fish_smsstat_needs_command" -s o -l output -d 'Output format (SMSSTAT_OUTPUT in the environment sets it too) [default: table]' -r -f -a "table\t''
+json\t''
+csv\t''
+tsv\t''"
+complete -c smsstat -n "__fish_smsstat_needs_command" -l fields -d 'Columns for table, csv and tsv output, comma-separated (e.g. status,time_dr)' -r
+complete -c smsstat -n "__fish_smsstat_needs_command" -l field -d 'Print only this field\'s bare value, one line per lookup' -r
+complete -c smsstat -n "__fish_smsstat_needs_command" -s j -l jobs -d 'How many lookups run at once [default: 8]' -r
+complete -c smsstat -n "__fish_smsstat_needs_command" -l max-body -d 'Largest answer body accepted, in bytes [default: 4194304]' -r
+complete -c smsstat -n "__fish_smsstat_needs_command" -l color -d 'When to colour the output (NO_COLOR in the environment means never)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c smsstat -n "__fish_smsstat_needs_command" -l config -d 'Config file to read instead of $XDG_CONFIG_HOME/smsstat/config.toml (must exist)' -r -F
+complete -c smsstat -n "__fish_smsstat_needs_command" -l profile -d 'Profile of the config file to use ([profiles.NAME]; without it, `default` if the file has one)' -r
+complete -c smsstat -n "__fish_smsstat_needs_command" -l wait-timeout -d 'How long --wait waits at most: 90, 500ms, 2m [default: 10m]' -r
+complete -c smsstat -n "__fish_smsstat_needs_command" -l interval -d 'Pause between polls of --wait (longer after errors) [default: 2s]' -r
+complete -c smsstat -n "__fish_smsstat_needs_command" -l until -d 'Statuses that end --wait, replacing the built-in pending lists (SMS, HLR)' -r
+complete -c smsstat -n "__fish_smsstat_needs_command" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
+complete -c smsstat -n "__fish_smsstat_needs_command" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
+complete -c smsstat -n "__fish_smsstat_needs_command" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
+complete -c smsstat -n "__fish_smsstat_needs_command" -l normalize -d 'With JSON output: typed, uniform records (numbers as numbers, error always present, ported/roaming as booleans, plus kind and query)'
+complete -c smsstat -n "__fish_smsstat_needs_command" -s v -l verbose -d 'Show the request line, status, latency and retries on stderr (never the API key)'
+complete -c smsstat -n "__fish_smsstat_needs_command" -l demo -d 'Run against a built-in simulator on a loopback port: no configuration needed'
+complete -c smsstat -n "__fish_smsstat_needs_command" -l mask-msisdn -d 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
+complete -c smsstat -n "__fish_smsstat_needs_command" -l wait -d 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
+complete -c smsstat -n "__fish_smsstat_needs_command" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
+complete -c smsstat -n "__fish_smsstat_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c smsstat -n "__fish_smsstat_needs_command" -s V -l version -d 'Print version'
+complete -c smsstat -n "__fish_smsstat_needs_command" -f -a "sms" -d 'Delivery status of SMS messages by their numeric ID'
+complete -c smsstat -n "__fish_smsstat_needs_command" -f -a "sms-ref" -d 'Delivery status of SMS messages by the client\'s reference'
+complete -c smsstat -n "__fish_smsstat_needs_command" -f -a "task" -d 'Aggregate counters of multi-recipient SMS tasks'
+complete -c smsstat -n "__fish_smsstat_needs_command" -f -a "hlr" -d 'Result of HLR requests (phone-number lookups) by their ID'
+complete -c smsstat -n "__fish_smsstat_needs_command" -f -a "hlr-ref" -d 'Result of HLR requests by the client\'s reference'
+complete -c smsstat -n "__fish_smsstat_needs_command" -f -a "sim" -d 'Serve the whole status API on loopback with simulated data (until Ctrl-C)'
+complete -c smsstat -n "__fish_smsstat_needs_command" -f -a "config" -d 'Inspect the settings: where each one comes from (flag, environment, profile, file)'
+complete -c smsstat -n "__fish_smsstat_needs_command" -f -a "completions" -d 'Print a shell completion script to stdout'
+complete -c smsstat -n "__fish_smsstat_needs_command" -f -a "man" -d 'Print the man page (roff) to stdout'
+complete -c smsstat -n "__fish_smsstat_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l base-url -d 'Base URL of the service, e.g. https://gateway.example/rest' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l api-key -d 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l api-key-header -d 'Name of the request header that carries the API key [default: X-API-KEY]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l timeout -d 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l retries -d 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried [default: 2]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l paths -d 'Which request paths to use: explicit (/sms/reference/R), short (/sms/R), or auto (explicit, then short when the explicit route does not exist)' -r -f -a "auto\t''
+explicit\t''
+short\t''"
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -s o -l output -d 'Output format (SMSSTAT_OUTPUT in the environment sets it too) [default: table]' -r -f -a "table\t''
+json\t''
+csv\t''
+tsv\t''"
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l fields -d 'Columns for table, csv and tsv output, comma-separated (e.g. status,time_dr)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l field -d 'Print only this field\'s bare value, one line per lookup' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -s j -l jobs -d 'How many lookups run at once [default: 8]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l max-body -d 'Largest answer body accepted, in bytes [default: 4194304]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l color -d 'When to colour the output (NO_COLOR in the environment means never)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l config -d 'Config file to read instead of $XDG_CONFIG_HOME/smsstat/config.toml (must exist)' -r -F
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l profile -d 'Profile of the config file to use ([profiles.NAME]; without it, `default` if the file has one)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l wait-timeout -d 'How long --wait waits at most: 90, 500ms, 2m [default: 10m]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l interval -d 'Pause between polls of --wait (longer after errors) [default: 2s]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l until -d 'Statuses that end --wait, replacing the built-in pending lists (SMS, HLR)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l normalize -d 'With JSON output: typed, uniform records (numbers as numbers, error always present, ported/roaming as booleans, plus kind and query)'
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -s v -l verbose -d 'Show the request line, status, latency and retries on stderr (never the API key)'
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l demo -d 'Run against a built-in simulator on a loopback port: no configuration needed'
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l mask-msisdn -d 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l wait -d 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -s h -l help -d 'Print help'
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l base-url -d 'Base URL of the service, e.g. https://gateway.example/rest' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l api-key -d 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l api-key-header -d 'Name of the request header that carries the API key [default: X-API-KEY]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l timeout -d 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l retries -d 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried [default: 2]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l paths -d 'Which request paths to use: explicit (/sms/reference/R), short (/sms/R), or auto (explicit, then short when the explicit route does not exist)' -r -f -a "auto\t''
+explicit\t''
+short\t''"
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -s o -l output -d 'Output format (SMSSTAT_OUTPUT in the environment sets it too) [default: table]' -r -f -a "table\t''
+json\t''
+csv\t''
+tsv\t''"
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l fields -d 'Columns for table, csv and tsv output, comma-separated (e.g. status,time_dr)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l field -d 'Print only this field\'s bare value, one line per lookup' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -s j -l jobs -d 'How many lookups run at once [default: 8]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l max-body -d 'Largest answer body accepted, in bytes [default: 4194304]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l color -d 'When to colour the output (NO_COLOR in the environment means never)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l config -d 'Config file to read instead of $XDG_CONFIG_HOME/smsstat/config.toml (must exist)' -r -F
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l profile -d 'Profile of the config file to use ([profiles.NAME]; without it, `default` if the file has one)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l wait-timeout -d 'How long --wait waits at most: 90, 500ms, 2m [default: 10m]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l interval -d 'Pause between polls of --wait (longer after errors) [default: 2s]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l until -d 'Statuses that end --wait, replacing the built-in pending lists (SMS, HLR)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l normalize -d 'With JSON output: typed, uniform records (numbers as numbers, error always present, ported/roaming as booleans, plus kind and query)'
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -s v -l verbose -d 'Show the request line, status, latency and retries on stderr (never the API key)'
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l demo -d 'Run against a built-in simulator on a loopback port: no configuration needed'
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l mask-msisdn -d 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l wait -d 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -s h -l help -d 'Print help'
+complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l base-url -d 'Base URL of the service, e.g. https://gateway.example/rest' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l api-key -d 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l api-key-header -d 'Name of the request header that carries the API key [default: X-API-KEY]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l timeout -d 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l retries -d 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried [default: 2]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l paths -d 'Which request paths to use: explicit (/sms/reference/R), short (/sms/R), or auto (explicit, then short when the explicit route does not exist)' -r -f -a "auto\t''
+explicit\t''
+short\t''"
+complete -c smsstat -n "__fish_smsstat_using_subcommand task" -s o -l output -d 'Output format (SMSSTAT_OUTPUT in the environment sets it too) [default: table]' -r -f -a "table\t''
+json\t''
+csv\t''
+tsv\t''"
+complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l fields -d 'Columns for table, csv and tsv output, comma-separated (e.g. status,time_dr)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l field -d 'Print only this field\'s bare value, one line per lookup' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand task" -s j -l jobs -d 'How many lookups run at once [default: 8]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l max-body -d 'Largest answer body accepted, in bytes [default: 4194304]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l color -d 'When to colour the output (NO_COLOR in the environment means never)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l config -d 'Config file to read instead of $XDG_CONFIG_HOME/smsstat/config.toml (must exist)' -r -F
+complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l profile -d 'Profile of the config file to use ([profiles.NAME]; without it, `default` if the file has one)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l wait-timeout -d 'How long --wait waits at most: 90, 500ms, 2m [default: 10m]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l interval -d 'Pause between polls of --wait (longer after errors) [default: 2s]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l until -d 'Statuses that end --wait, replacing the built-in pending lists (SMS, HLR)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
+complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l normalize -d 'With JSON output: typed, uniform records (numbers as numbers, error always present, ported/roaming as booleans, plus kind and query)'
+complete -c smsstat -n "__fish_smsstat_using_subcommand task" -s v -l verbose -d 'Show the request line, status, latency and retries on stderr (never the API key)'
+complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l demo -d 'Run against a built-in simulator on a loopback port: no configuration needed'
+complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l mask-msisdn -d 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
+complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l wait -d 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
+complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
+complete -c smsstat -n "__fish_smsstat_using_subcommand task" -s h -l help -d 'Print help'
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l base-url -d 'Base URL of the service, e.g. https://gateway.example/rest' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l api-key -d 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l api-key-header -d 'Name of the request header that carries the API key [default: X-API-KEY]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l timeout -d 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l retries -d 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried [default: 2]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l paths -d 'Which request paths to use: explicit (/sms/reference/R), short (/sms/R), or auto (explicit, then short when the explicit route does not exist)' -r -f -a "auto\t''
+explicit\t''
+short\t''"
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -s o -l output -d 'Output format (SMSSTAT_OUTPUT in the environment sets it too) [default: table]' -r -f -a "table\t''
+json\t''
+csv\t''
+tsv\t''"
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l fields -d 'Columns for table, csv and tsv output, comma-separated (e.g. status,time_dr)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l field -d 'Print only this field\'s bare value, one line per lookup' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -s j -l jobs -d 'How many lookups run at once [default: 8]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l max-body -d 'Largest answer body accepted, in bytes [default: 4194304]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l color -d 'When to colour the output (NO_COLOR in the environment means never)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l config -d 'Config file to read instead of $XDG_CONFIG_HOME/smsstat/config.toml (must exist)' -r -F
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l profile -d 'Profile of the config file to use ([profiles.NAME]; without it, `default` if the file has one)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l wait-timeout -d 'How long --wait waits at most: 90, 500ms, 2m [default: 10m]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l interval -d 'Pause between polls of --wait (longer after errors) [default: 2s]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l until -d 'Statuses that end --wait, replacing the built-in pending lists (SMS, HLR)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l normalize -d 'With JSON output: typed, uniform records (numbers as numbers, error always present, ported/roaming as booleans, plus kind and query)'
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -s v -l verbose -d 'Show the request line, status, latency and retries on stderr (never the API key)'
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l demo -d 'Run against a built-in simulator on a loopback port: no configuration needed'
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l mask-msisdn -d 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l wait -d 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -s h -l help -d 'Print help'
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l base-url -d 'Base URL of the service, e.g. https://gateway.example/rest' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l api-key -d 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l api-key-header -d 'Name of the request header that carries the API key [default: X-API-KEY]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l timeout -d 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l retries -d 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried [default: 2]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l paths -d 'Which request paths to use: explicit (/sms/reference/R), short (/sms/R), or auto (explicit, then short when the explicit route does not exist)' -r -f -a "auto\t''
+explicit\t''
+short\t''"
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -s o -l output -d 'Output format (SMSSTAT_OUTPUT in the environment sets it too) [default: table]' -r -f -a "table\t''
+json\t''
+csv\t''
+tsv\t''"
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l fields -d 'Columns for table, csv and tsv output, comma-separated (e.g. status,time_dr)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l field -d 'Print only this field\'s bare value, one line per lookup' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -s j -l jobs -d 'How many lookups run at once [default: 8]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l max-body -d 'Largest answer body accepted, in bytes [default: 4194304]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l color -d 'When to colour the output (NO_COLOR in the environment means never)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l config -d 'Config file to read instead of $XDG_CONFIG_HOME/smsstat/config.toml (must exist)' -r -F
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l profile -d 'Profile of the config file to use ([profiles.NAME]; without it, `default` if the file has one)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l wait-timeout -d 'How long --wait waits at most: 90, 500ms, 2m [default: 10m]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l interval -d 'Pause between polls of --wait (longer after errors) [default: 2s]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l until -d 'Statuses that end --wait, replacing the built-in pending lists (SMS, HLR)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l normalize -d 'With JSON output: typed, uniform records (numbers as numbers, error always present, ported/roaming as booleans, plus kind and query)'
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -s v -l verbose -d 'Show the request line, status, latency and retries on stderr (never the API key)'
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l demo -d 'Run against a built-in simulator on a loopback port: no configuration needed'
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l mask-msisdn -d 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l wait -d 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -s h -l help -d 'Print help'
+complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l listen -d 'Address to listen on (port 0 picks a free port)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l settle -d 'Time after start by which every record has reached its final state (0: final at once)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l api-key -d 'Require this key in the X-API-KEY header (error 1 otherwise); by default any key or none is accepted' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l latency -d 'Delay added before every answer' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l fail-rate -d 'Fraction of requests answered with 503 and an HTML body (0.0 to 1.0)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l seed -d 'Seed of the fault sequence (fail-rate decisions)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l string-numbers -d 'Send numeric fields as JSON strings ("price": "0.23")' -r -f -a "mixed\t'Per record, decided by its ID (the default: realistic variety)'
+always\t'On every record'
+never\t'On no record'"
+complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l omit-error -d 'Leave the `error` field out of successful answers' -r -f -a "mixed\t'Per record, decided by its ID (the default: realistic variety)'
+always\t'On every record'
+never\t'On no record'"
+complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l extra-fields -d 'Add fields the spec does not list (id on SMS; name_en, brand, name on HLR)' -r -f -a "mixed\t'Per record, decided by its ID (the default: realistic variety)'
+always\t'On every record'
+never\t'On no record'"
+complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l threads -d 'Number of threads serving requests' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l base-url -d 'Base URL of the service, e.g. https://gateway.example/rest' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l api-key-header -d 'Name of the request header that carries the API key [default: X-API-KEY]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l timeout -d 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l retries -d 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried [default: 2]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l paths -d 'Which request paths to use: explicit (/sms/reference/R), short (/sms/R), or auto (explicit, then short when the explicit route does not exist)' -r -f -a "auto\t''
+explicit\t''
+short\t''"
+complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -s o -l output -d 'Output format (SMSSTAT_OUTPUT in the environment sets it too) [default: table]' -r -f -a "table\t''
+json\t''
+csv\t''
+tsv\t''"
+complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l fields -d 'Columns for table, csv and tsv output, comma-separated (e.g. status,time_dr)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l field -d 'Print only this field\'s bare value, one line per lookup' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -s j -l jobs -d 'How many lookups run at once [default: 8]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l max-body -d 'Largest answer body accepted, in bytes [default: 4194304]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l color -d 'When to colour the output (NO_COLOR in the environment means never)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l config -d 'Config file to read instead of $XDG_CONFIG_HOME/smsstat/config.toml (must exist)' -r -F
+complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l profile -d 'Profile of the config file to use ([profiles.NAME]; without it, `default` if the file has one)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l wait-timeout -d 'How long --wait waits at most: 90, 500ms, 2m [default: 10m]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l interval -d 'Pause between polls of --wait (longer after errors) [default: 2s]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l until -d 'Statuses that end --wait, replacing the built-in pending lists (SMS, HLR)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
+complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l normalize -d 'With JSON output: typed, uniform records (numbers as numbers, error always present, ported/roaming as booleans, plus kind and query)'
+complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -s v -l verbose -d 'Show the request line, status, latency and retries on stderr (never the API key)'
+complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l demo -d 'Run against a built-in simulator on a loopback port: no configuration needed'
+complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l mask-msisdn -d 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
+complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l wait -d 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
+complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
+complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l base-url -d 'Base URL of the service, e.g. https://gateway.example/rest' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l api-key -d 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l api-key-header -d 'Name of the request header that carries the API key [default: X-API-KEY]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l timeout -d 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l retries -d 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried [default: 2]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l paths -d 'Which request paths to use: explicit (/sms/reference/R), short (/sms/R), or auto (explicit, then short when the explicit route does not exist)' -r -f -a "auto\t''
+explicit\t''
+short\t''"
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -s o -l output -d 'Output format (SMSSTAT_OUTPUT in the environment sets it too) [default: table]' -r -f -a "table\t''
+json\t''
+csv\t''
+tsv\t''"
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l fields -d 'Columns for table, csv and tsv output, comma-separated (e.g. status,time_dr)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l field -d 'Print only this field\'s bare value, one line per lookup' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -s j -l jobs -d 'How many lookups run at once [default: 8]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l max-body -d 'Largest answer body accepted, in bytes [default: 4194304]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l color -d 'When to colour the output (NO_COLOR in the environment means never)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l config -d 'Config file to read instead of $XDG_CONFIG_HOME/smsstat/config.toml (must exist)' -r -F
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l profile -d 'Profile of the config file to use ([profiles.NAME]; without it, `default` if the file has one)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l wait-timeout -d 'How long --wait waits at most: 90, 500ms, 2m [default: 10m]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l interval -d 'Pause between polls of --wait (longer after errors) [default: 2s]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l until -d 'Statuses that end --wait, replacing the built-in pending lists (SMS, HLR)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l normalize -d 'With JSON output: typed, uniform records (numbers as numbers, error always present, ported/roaming as booleans, plus kind and query)'
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -s v -l verbose -d 'Show the request line, status, latency and retries on stderr (never the API key)'
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l demo -d 'Run against a built-in simulator on a loopback port: no configuration needed'
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l mask-msisdn -d 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l wait -d 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -s h -l help -d 'Print help'
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -f -a "show" -d 'Print every resolved setting, its value and where it came from (the key masked); exit 78 when the settings could not run a lookup'
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l base-url -d 'Base URL of the service, e.g. https://gateway.example/rest' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l api-key -d 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l api-key-header -d 'Name of the request header that carries the API key [default: X-API-KEY]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l timeout -d 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l retries -d 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried [default: 2]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l paths -d 'Which request paths to use: explicit (/sms/reference/R), short (/sms/R), or auto (explicit, then short when the explicit route does not exist)' -r -f -a "auto\t''
+explicit\t''
+short\t''"
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -s o -l output -d 'Output format (SMSSTAT_OUTPUT in the environment sets it too) [default: table]' -r -f -a "table\t''
+json\t''
+csv\t''
+tsv\t''"
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l fields -d 'Columns for table, csv and tsv output, comma-separated (e.g. status,time_dr)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l field -d 'Print only this field\'s bare value, one line per lookup' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -s j -l jobs -d 'How many lookups run at once [default: 8]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l max-body -d 'Largest answer body accepted, in bytes [default: 4194304]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l color -d 'When to colour the output (NO_COLOR in the environment means never)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l config -d 'Config file to read instead of $XDG_CONFIG_HOME/smsstat/config.toml (must exist)' -r -F
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l profile -d 'Profile of the config file to use ([profiles.NAME]; without it, `default` if the file has one)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l wait-timeout -d 'How long --wait waits at most: 90, 500ms, 2m [default: 10m]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l interval -d 'Pause between polls of --wait (longer after errors) [default: 2s]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l until -d 'Statuses that end --wait, replacing the built-in pending lists (SMS, HLR)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l normalize -d 'With JSON output: typed, uniform records (numbers as numbers, error always present, ported/roaming as booleans, plus kind and query)'
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -s v -l verbose -d 'Show the request line, status, latency and retries on stderr (never the API key)'
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l demo -d 'Run against a built-in simulator on a loopback port: no configuration needed'
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l mask-msisdn -d 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l wait -d 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "show" -d 'Print every resolved setting, its value and where it came from (the key masked); exit 78 when the settings could not run a lookup'
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l base-url -d 'Base URL of the service, e.g. https://gateway.example/rest' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l api-key -d 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l api-key-header -d 'Name of the request header that carries the API key [default: X-API-KEY]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l timeout -d 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l retries -d 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried [default: 2]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l paths -d 'Which request paths to use: explicit (/sms/reference/R), short (/sms/R), or auto (explicit, then short when the explicit route does not exist)' -r -f -a "auto\t''
+explicit\t''
+short\t''"
+complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -s o -l output -d 'Output format (SMSSTAT_OUTPUT in the environment sets it too) [default: table]' -r -f -a "table\t''
+json\t''
+csv\t''
+tsv\t''"
+complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l fields -d 'Columns for table, csv and tsv output, comma-separated (e.g. status,time_dr)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l field -d 'Print only this field\'s bare value, one line per lookup' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -s j -l jobs -d 'How many lookups run at once [default: 8]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l max-body -d 'Largest answer body accepted, in bytes [default: 4194304]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l color -d 'When to colour the output (NO_COLOR in the environment means never)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l config -d 'Config file to read instead of $XDG_CONFIG_HOME/smsstat/config.toml (must exist)' -r -F
+complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l profile -d 'Profile of the config file to use ([profiles.NAME]; without it, `default` if the file has one)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l wait-timeout -d 'How long --wait waits at most: 90, 500ms, 2m [default: 10m]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l interval -d 'Pause between polls of --wait (longer after errors) [default: 2s]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l until -d 'Statuses that end --wait, replacing the built-in pending lists (SMS, HLR)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
+complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l normalize -d 'With JSON output: typed, uniform records (numbers as numbers, error always present, ported/roaming as booleans, plus kind and query)'
+complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -s v -l verbose -d 'Show the request line, status, latency and retries on stderr (never the API key)'
+complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l demo -d 'Run against a built-in simulator on a loopback port: no configuration needed'
+complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l mask-msisdn -d 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
+complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l wait -d 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
+complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
+complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -s h -l help -d 'Print help'
+complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l base-url -d 'Base URL of the service, e.g. https://gateway.example/rest' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l api-key -d 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l api-key-header -d 'Name of the request header that carries the API key [default: X-API-KEY]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l timeout -d 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l retries -d 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried [default: 2]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l paths -d 'Which request paths to use: explicit (/sms/reference/R), short (/sms/R), or auto (explicit, then short when the explicit route does not exist)' -r -f -a "auto\t''
+explicit\t''
+short\t''"
+complete -c smsstat -n "__fish_smsstat_using_subcommand man" -s o -l output -d 'Output format (SMSSTAT_OUTPUT in the environment sets it too) [default: table]' -r -f -a "table\t''
+json\t''
+csv\t''
+tsv\t''"
+complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l fields -d 'Columns for table, csv and tsv output, comma-separated (e.g. status,time_dr)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l field -d 'Print only this field\'s bare value, one line per lookup' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand man" -s j -l jobs -d 'How many lookups run at once [default: 8]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l max-body -d 'Largest answer body accepted, in bytes [default: 4194304]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l color -d 'When to colour the output (NO_COLOR in the environment means never)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l config -d 'Config file to read instead of $XDG_CONFIG_HOME/smsstat/config.toml (must exist)' -r -F
+complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l profile -d 'Profile of the config file to use ([profiles.NAME]; without it, `default` if the file has one)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l wait-timeout -d 'How long --wait waits at most: 90, 500ms, 2m [default: 10m]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l interval -d 'Pause between polls of --wait (longer after errors) [default: 2s]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l until -d 'Statuses that end --wait, replacing the built-in pending lists (SMS, HLR)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
+complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l normalize -d 'With JSON output: typed, uniform records (numbers as numbers, error always present, ported/roaming as booleans, plus kind and query)'
+complete -c smsstat -n "__fish_smsstat_using_subcommand man" -s v -l verbose -d 'Show the request line, status, latency and retries on stderr (never the API key)'
+complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l demo -d 'Run against a built-in simulator on a loopback port: no configuration needed'
+complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l mask-msisdn -d 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
+complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l wait -d 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
+complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
+complete -c smsstat -n "__fish_smsstat_using_subcommand man" -s h -l help -d 'Print help'
+complete -c smsstat -n "__fish_smsstat_using_subcommand help; and not __fish_seen_subcommand_from sms sms-ref task hlr hlr-ref sim config completions man help" -f -a "sms" -d 'Delivery status of SMS messages by their numeric ID'
+complete -c smsstat -n "__fish_smsstat_using_subcommand help; and not __fish_seen_subcommand_from sms sms-ref task hlr hlr-ref sim config completions man help" -f -a "sms-ref" -d 'Delivery status of SMS messages by the client\'s reference'
+complete -c smsstat -n "__fish_smsstat_using_subcommand help; and not __fish_seen_subcommand_from sms sms-ref task hlr hlr-ref sim config completions man help" -f -a "task" -d 'Aggregate counters of multi-recipient SMS tasks'
+complete -c smsstat -n "__fish_smsstat_using_subcommand help; and not __fish_seen_subcommand_from sms sms-ref task hlr hlr-ref sim config completions man help" -f -a "hlr" -d 'Result of HLR requests (phone-number lookups) by their ID'
+complete -c smsstat -n "__fish_smsstat_using_subcommand help; and not __fish_seen_subcommand_from sms sms-ref task hlr hlr-ref sim config completions man help" -f -a "hlr-ref" -d 'Result of HLR requests by the client\'s reference'
+complete -c smsstat -n "__fish_smsstat_using_subcommand help; and not __fish_seen_subcommand_from sms sms-ref task hlr hlr-ref sim config completions man help" -f -a "sim" -d 'Serve the whole status API on loopback with simulated data (until Ctrl-C)'
+complete -c smsstat -n "__fish_smsstat_using_subcommand help; and not __fish_seen_subcommand_from sms sms-ref task hlr hlr-ref sim config completions man help" -f -a "config" -d 'Inspect the settings: where each one comes from (flag, environment, profile, file)'
+complete -c smsstat -n "__fish_smsstat_using_subcommand help; and not __fish_seen_subcommand_from sms sms-ref task hlr hlr-ref sim config completions man help" -f -a "completions" -d 'Print a shell completion script to stdout'
+complete -c smsstat -n "__fish_smsstat_using_subcommand help; and not __fish_seen_subcommand_from sms sms-ref task hlr hlr-ref sim config completions man help" -f -a "man" -d 'Print the man page (roff) to stdout'
+complete -c smsstat -n "__fish_smsstat_using_subcommand help; and not __fish_seen_subcommand_from sms sms-ref task hlr hlr-ref sim config completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c smsstat -n "__fish_smsstat_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "show" -d 'Print every resolved setting, its value and where it came from (the key masked); exit 78 when the settings could not run a lookup'

@@ -1,0 +1,202 @@
+//! The lookup subcommands: values in, one outcome per value out, in order, with the
+//! batch exit-code rule; `--wait`/`--expect` decide verdicts on the records.
+
+use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+use crate::app::{interrupt_flag, report, was_interrupted};
+use crate::batch::{self, Input};
+use crate::client::Client;
+use crate::config::Config;
+use crate::endpoint::LookupKind;
+use crate::error::LookupError;
+use crate::exit_codes;
+use crate::json_out::{outcome_json, write_json_line};
+use crate::model::Record;
+use crate::printer::{escape_control, Outcome, PrintStyle, Printer};
+use crate::summary::Tally;
+use crate::table::TableStyle;
+use crate::wait::{self, Expectation, WaitSettings};
+
+/// More waiting lookups than this at once would only open more connections.
+const MAX_WAITING_JOBS: usize = 64;
+
+/// Everything a worker needs, shared by all of them.
+struct Worker {
+    client: Client,
+    kind: LookupKind,
+    wait: Option<WaitSettings>,
+    expect: Expectation,
+    follow: Option<Follow>,
+    stop: Arc<AtomicBool>,
+}
+
+/// `--follow`: change lines are printed by the workers as they are seen.
+struct Follow {
+    normalize: bool,
+    out: Mutex<io::Stdout>,
+}
+
+pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
+    if let Err(message) = check_expectation_fits(kind, &config.expect) {
+        report(format_args!("{message}"));
+        return exit_codes::USAGE;
+    }
+    let single = values.len() == 1 && values[0] != "-";
+    let jobs = jobs_for(config, &values);
+    let stop = interrupt_flag();
+    let worker = Arc::new(Worker {
+        client: Client::new(config),
+        kind,
+        wait: config.wait.clone(),
+        expect: config.expect.clone(),
+        follow: config.follow.then(|| Follow {
+            normalize: config.normalize,
+            out: Mutex::new(io::stdout()),
+        }),
+        stop: Arc::clone(&stop),
+    });
+    let follow = config.follow;
+    // Not locked for the whole run: `--follow` workers print to stdout too.
+    let mut printer = Printer::new(io::stdout(), print_style(config, single), kind);
+    let mut tally = Tally::default();
+    batch::run_ordered(
+        batch::inputs(values),
+        jobs,
+        stop,
+        move |input| worker.outcome(input),
+        |outcome| {
+            tally.add(&outcome);
+            report_problem(&outcome);
+            if follow {
+                return Ok(());
+            }
+            printer.print(&outcome)
+        },
+    );
+    // A reader that went away (`| head -1`) is not an error: it leaves the exit code be.
+    let _ = printer.finish();
+    if tally.total() > 1 && (config.stderr_is_terminal || config.verbose > 0) {
+        report(format_args!("{}", tally.summary()));
+    }
+    if was_interrupted() {
+        return exit_codes::INTERRUPTED;
+    }
+    tally.first_failure().unwrap_or(exit_codes::SUCCESS)
+}
+
+fn check_expectation_fits(kind: LookupKind, expect: &Expectation) -> Result<(), String> {
+    let task = kind == LookupKind::Task;
+    if task && !expect.statuses.is_empty() {
+        return Err(
+            "--expect applies to sms and hlr lookups; for tasks use --expect-delivered RATIO"
+                .into(),
+        );
+    }
+    if !task && expect.delivered_ratio.is_some() {
+        return Err(
+            "--expect-delivered applies to task lookups; for sms and hlr use --expect STATUS"
+                .into(),
+        );
+    }
+    Ok(())
+}
+
+/// Waiting lookups hold a worker for the whole wait, so every value given on the
+/// command line gets one (up to a bound): the wait ends when all are final.
+fn jobs_for(config: &Config, values: &[String]) -> usize {
+    match config.wait {
+        Some(_) => config.jobs.max(values.len().min(MAX_WAITING_JOBS)),
+        None => config.jobs,
+    }
+}
+
+fn print_style(config: &Config, single: bool) -> PrintStyle {
+    PrintStyle {
+        format: config.output,
+        fields: config.fields.clone(),
+        field: config.field.clone(),
+        normalize: config.normalize,
+        table: TableStyle {
+            color: config.color,
+            utf8: config.utf8,
+        },
+        single,
+    }
+}
+
+/// One line on stderr for a failed lookup or an unmet condition.
+fn report_problem(outcome: &Outcome) {
+    let problem = match (&outcome.result, &outcome.verdict) {
+        (Err(error), _) => error.to_string(),
+        (Ok(_), Some(verdict)) => verdict.message.clone(),
+        (Ok(_), None) => return,
+    };
+    report(format_args!(
+        "{} {}: {problem}",
+        outcome.kind.name(),
+        escape_control(&outcome.query)
+    ));
+}
+
+impl Worker {
+    fn outcome(&self, input: Input) -> Outcome {
+        let query = match input {
+            Ok(query) => query,
+            Err(problem) => {
+                return Outcome::new(self.kind, String::new(), Err(LookupError::Usage(problem)))
+            }
+        };
+        let Some(settings) = &self.wait else {
+            let result = self.client.lookup(self.kind, &query);
+            let verdict = result
+                .as_ref()
+                .ok()
+                .and_then(|r| wait::verdict(r, &[], &self.expect, None));
+            return Outcome {
+                verdict,
+                ..Outcome::new(self.kind, query, result)
+            };
+        };
+        let mut last_seen: Option<Record> = None;
+        let watched = wait::watch(
+            &self.client,
+            self.kind,
+            &query,
+            settings,
+            &self.stop,
+            |record, _polls| {
+                if last_seen.as_ref() != Some(record) {
+                    self.print_change(&query, record);
+                    last_seen = Some(record.clone());
+                }
+            },
+        );
+        let verdict = match &watched.result {
+            Ok(_) if watched.interrupted => None,
+            Ok(record) => {
+                wait::verdict(record, &settings.until, &self.expect, Some(watched.waited))
+            }
+            Err(_) => None,
+        };
+        Outcome {
+            verdict,
+            ..Outcome::new(self.kind, query, watched.result)
+        }
+    }
+
+    fn print_change(&self, query: &str, record: &Record) {
+        let Some(follow) = &self.follow else { return };
+        let outcome = Outcome::new(self.kind, query.to_string(), Ok(record.clone()));
+        let line = outcome_json(&outcome, follow.normalize);
+        let mut out = follow.out.lock().unwrap_or_else(|e| e.into_inner());
+        if write_json_line(&mut *out, &line)
+            .and_then(|_| out.flush())
+            .is_err()
+        {
+            // The reader is gone: nothing more to follow.
+            self.stop.store(true, Ordering::SeqCst);
+        }
+    }
+}

@@ -1,0 +1,306 @@
+//! Operator ergonomics through the binary: completions and man page (committed and up
+//! to date), help, colour rules, -v/-vv tracing, records at a glance, --mask-msisdn.
+
+mod common;
+
+use std::path::Path;
+
+use clap::CommandFactory;
+use common::{smsstat, smsstat_at, Canned, TestServer, HLR, SMS, TASK};
+use predicates::prelude::*;
+
+const KEY: &str = "acc-12345-secret-7f3";
+const ESC: &str = "\u{1b}[";
+
+fn answering(body: &str) -> TestServer {
+    TestServer::fixed(Canned::json(200, body))
+}
+
+fn stdout_of(cmd: &mut assert_cmd::Command) -> String {
+    let output = cmd.assert().success().get_output().stdout.clone();
+    String::from_utf8(output).unwrap()
+}
+
+#[test]
+fn committed_completions_and_man_page_are_up_to_date() {
+    let generated = [
+        (vec!["completions", "bash"], "smsstat.bash"),
+        (vec!["completions", "zsh"], "_smsstat"),
+        (vec!["completions", "fish"], "smsstat.fish"),
+        (vec!["completions", "powershell"], "_smsstat.ps1"),
+        (vec!["completions", "elvish"], "smsstat.elv"),
+        (vec!["man"], "smsstat.1"),
+    ];
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("completions");
+    for (args, file) in generated {
+        let fresh = smsstat()
+            .args(&args)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let committed = std::fs::read(dir.join(file)).unwrap_or_default();
+        assert!(
+            fresh == committed,
+            "completions/{file} is stale (or missing): run completions/generate.sh and commit the result"
+        );
+    }
+}
+
+#[test]
+fn completions_for_an_unknown_shell_are_a_usage_error() {
+    smsstat().args(["completions", "cmd"]).assert().code(64);
+}
+
+#[test]
+fn short_and_long_help_show_the_exit_codes() {
+    for flag in ["-h", "--help"] {
+        smsstat()
+            .arg(flag)
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("Exit codes:"))
+            .stdout(predicate::str::contains("78     configuration error"));
+    }
+}
+
+#[test]
+fn every_subcommand_help_ends_with_examples() {
+    let subcommands: [&[&str]; 10] = [
+        &["sms"],
+        &["sms-ref"],
+        &["task"],
+        &["hlr"],
+        &["hlr-ref"],
+        &["sim"],
+        &["config"],
+        &["config", "show"],
+        &["completions"],
+        &["man"],
+    ];
+    for path in subcommands {
+        let help = stdout_of(smsstat().args(path).arg("--help"));
+        let tail = help.rsplit("Examples:").next().unwrap();
+        assert!(help.contains("Examples:"), "{path:?} help has no examples");
+        assert!(
+            tail.lines()
+                .skip(1)
+                .all(|l| l.is_empty() || l.starts_with("  ")),
+            "{path:?} help does not end with its examples"
+        );
+    }
+}
+
+#[test]
+fn every_flag_has_a_doc_comment() {
+    fn check(cmd: &clap::Command, path: &str) {
+        for arg in cmd.get_arguments() {
+            let builtin = matches!(arg.get_id().as_str(), "help" | "version");
+            assert!(
+                builtin || arg.get_help().is_some(),
+                "{path} --{} has no help text",
+                arg.get_id()
+            );
+        }
+        for sub in cmd.get_subcommands() {
+            check(sub, &format!("{path} {}", sub.get_name()));
+        }
+    }
+    check(&smsstat::cli::Cli::command(), "smsstat");
+}
+
+#[test]
+fn colour_rules() {
+    let server = answering(SMS);
+    let run = |args: &[&str], env: &[(&str, &str)]| {
+        let mut cmd = smsstat_at(&server.base);
+        cmd.args(args).args(["sms", "1"]);
+        for (name, value) in env {
+            cmd.env(name, value);
+        }
+        stdout_of(&mut cmd).contains(ESC)
+    };
+    assert!(run(&["--color", "always"], &[]), "--color always");
+    assert!(
+        run(&["--color", "always"], &[("NO_COLOR", "1")]),
+        "the flag wins"
+    );
+    assert!(!run(&["--color", "never"], &[("CLICOLOR_FORCE", "1")]));
+    assert!(!run(&[], &[]), "a pipe gets no colour");
+    assert!(
+        run(&[], &[("CLICOLOR_FORCE", "1")]),
+        "CLICOLOR_FORCE forces it"
+    );
+    assert!(!run(&[], &[("CLICOLOR_FORCE", "0")]));
+    assert!(!run(&[], &[("NO_COLOR", "1"), ("CLICOLOR_FORCE", "1")]));
+    assert!(
+        !run(&[], &[("NO_COLOR", "0"), ("CLICOLOR_FORCE", "1")]),
+        "any NO_COLOR"
+    );
+}
+
+#[test]
+fn colour_paints_status_by_meaning() {
+    let server = answering(SMS);
+    let out = stdout_of(smsstat_at(&server.base).args(["--color", "always", "sms", "1"]));
+    // comfy-table writes green as SGR 38;5;10 or 32: either way the value is wrapped.
+    assert!(out.contains("delivered"), "{out}");
+    let before = out.split("delivered").next().unwrap();
+    assert!(
+        before.rfind(ESC) > before.rfind('┆'),
+        "status not coloured: {out}"
+    );
+}
+
+#[test]
+fn verbose_levels_never_print_the_key() {
+    let server = answering(SMS);
+    let trace = |level: &str| {
+        let assert = smsstat_at(&server.base)
+            .args([level, "sms", "1"])
+            .env("SMSSTAT_API_KEY", KEY)
+            .assert()
+            .success();
+        let output = assert.get_output();
+        let stderr = String::from_utf8(output.stderr.clone()).unwrap();
+        let stdout = String::from_utf8(output.stdout.clone()).unwrap();
+        assert!(
+            !stderr.contains(KEY) && !stdout.contains(KEY),
+            "{level}:\n{stderr}"
+        );
+        stderr
+    };
+    let v = trace("-v");
+    assert!(v.contains("GET ") && v.contains("200 OK"), "{v}");
+    assert!(!v.contains("< "), "-v shows no headers:\n{v}");
+    let vv = trace("-vv");
+    assert!(vv.contains("> x-api-key: acc-****7f3"), "{vv}");
+    assert!(vv.contains("> user-agent: smsstat/"), "{vv}");
+    assert!(
+        vv.to_ascii_lowercase()
+            .contains("< content-type: application/json"),
+        "{vv}"
+    );
+    assert!(vv.contains("bytes)"), "{vv}");
+    assert_eq!(server.seen()[0].header("x-api-key"), Some(KEY));
+}
+
+#[test]
+fn sms_latencies_in_tables_but_not_in_json() {
+    let server = answering(SMS);
+    let table = stdout_of(smsstat_at(&server.base).args(["sms", "1"]));
+    assert!(table.contains("Send latency     ┆ 1s"), "{table}");
+    assert!(table.contains("Delivery latency ┆ 5s"), "{table}");
+    let json = stdout_of(smsstat_at(&server.base).args(["--json", "sms", "1"]));
+    assert_eq!(json.trim(), SMS);
+}
+
+#[test]
+fn hlr_network_from_the_service_fields() {
+    let body = HLR.replace("\"Kyivstar\"", "\"KS from service\"");
+    let server = answering(&body);
+    let table = stdout_of(smsstat_at(&server.base).args(["hlr", "174568"]));
+    assert!(
+        table.contains("25503 · Ukraine · KS from service"),
+        "{table}"
+    );
+}
+
+#[test]
+fn hlr_network_from_the_embedded_table() {
+    let body =
+        r#"{"id":"1","msisdn":"4915112345678","network":"26201","status":"active","details":null}"#;
+    let server = answering(body);
+    let table = stdout_of(smsstat_at(&server.base).args(["hlr", "1"]));
+    assert!(table.contains("26201 · Germany · Telekom"), "{table}");
+    let rows = stdout_of(smsstat_at(&server.base).args(["hlr", "1", "2"]));
+    assert!(rows.contains("26201 · Germany · Telekom"), "{rows}");
+    let ascii = stdout_of(smsstat_at(&server.base).env("LANG", "C").args(["hlr", "1"]));
+    assert!(ascii.contains("26201 / Germany / Telekom"), "{ascii}");
+    let csv = stdout_of(smsstat_at(&server.base).args(["-o", "csv", "hlr", "1"]));
+    assert!(csv.contains(",26201,"), "CSV stays raw: {csv}");
+}
+
+#[test]
+fn task_rate_pending_and_bar() {
+    let server = answering(TASK);
+    let table = stdout_of(smsstat_at(&server.base).args(["task", "6"]));
+    assert!(table.contains("Pending       ┆ 0"), "{table}");
+    assert!(table.contains("Delivery rate ┆ 70.0% (7 of 10)"), "{table}");
+    let bar = format!(
+        "{}{}{}{}",
+        "█".repeat(28),
+        "▓".repeat(4),
+        "▒".repeat(4),
+        "░".repeat(4)
+    );
+    assert!(table.contains(&bar), "{table}");
+    assert!(
+        table.contains("█ delivered 7  ▓ undeliverable 1  ▒ expired 1  ░ unknown 1  · pending 0")
+    );
+    let ascii = stdout_of(
+        smsstat_at(&server.base)
+            .env("LANG", "C")
+            .args(["task", "6"]),
+    );
+    assert!(ascii.is_ascii(), "{ascii}");
+    assert!(
+        ascii.contains(&format!("{}{}", "#".repeat(28), "x".repeat(4))),
+        "{ascii}"
+    );
+    let picked =
+        stdout_of(smsstat_at(&server.base).args(["--fields", "sent,delivery_rate", "task", "6"]));
+    assert!(
+        picked.contains("70.0%") && !picked.contains('█'),
+        "{picked}"
+    );
+}
+
+#[test]
+fn task_counters_that_do_not_add_up_are_flagged() {
+    let body = r#"{"sent":"5","delivered":4,"undeliverable":2,"expired":0,"unknown":0}"#;
+    let server = answering(body);
+    let table = stdout_of(smsstat_at(&server.base).args(["task", "6"]));
+    assert!(table.contains("counters do not add up"), "{table}");
+    assert!(!table.contains("Pending"), "{table}");
+}
+
+#[test]
+fn mask_msisdn_in_table_json_csv_and_field() {
+    let server = answering(SMS);
+    let masked = "380*******67";
+    let outputs = [
+        stdout_of(smsstat_at(&server.base).args(["--mask-msisdn", "sms", "1"])),
+        stdout_of(smsstat_at(&server.base).args(["--mask-msisdn", "sms", "1", "2"])),
+        stdout_of(smsstat_at(&server.base).args(["--mask-msisdn", "--json", "sms", "1"])),
+        stdout_of(smsstat_at(&server.base).args(["--mask-msisdn", "-o", "csv", "sms", "1"])),
+        stdout_of(smsstat_at(&server.base).args(["--mask-msisdn", "-o", "tsv", "sms", "1"])),
+        stdout_of(smsstat_at(&server.base).args([
+            "--mask-msisdn",
+            "--field",
+            "msisdn",
+            "sms",
+            "1",
+        ])),
+    ];
+    for out in &outputs {
+        assert!(
+            out.contains(masked) && !out.contains("380501234567"),
+            "{out}"
+        );
+    }
+    let json: serde_json::Value = serde_json::from_str(outputs[2].trim()).unwrap();
+    assert_eq!(json["msisdn"], masked);
+    assert_eq!(json["price"], 0.23, "the rest stays raw");
+    let hlr = answering(HLR);
+    let out = stdout_of(smsstat_at(&hlr.base).args(["--mask-msisdn", "--json", "hlr", "1"]));
+    assert!(out.contains(r#""msisdn":"380*******67""#), "{out}");
+}
+
+#[test]
+fn without_mask_msisdn_the_number_is_shown() {
+    let server = answering(SMS);
+    let out = stdout_of(smsstat_at(&server.base).args(["--field", "msisdn", "sms", "1"]));
+    assert_eq!(out.trim(), "380501234567");
+}

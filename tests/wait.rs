@@ -1,0 +1,305 @@
+//! `--wait`, `--expect`, `--expect-delivered` and `--follow` against the simulator,
+//! whose records move from pending to final within `--settle` of its start.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::smsstat_at;
+use predicates::prelude::*;
+use serde_json::Value;
+use smsstat::sim::data::{settle_fraction, Kind};
+use smsstat::sim::{SimOptions, SimServer};
+
+const PENDING: [&str; 6] = [
+    "sent",
+    "enroute",
+    "accepted",
+    "queued",
+    "scheduled",
+    "pending",
+];
+
+fn sim(settle: Duration) -> SimServer {
+    SimServer::start(SimOptions {
+        settle,
+        ..SimOptions::demo()
+    })
+    .expect("simulator")
+}
+
+fn json_lines(base: &str, args: &[&str]) -> Vec<Value> {
+    let out = smsstat_at(base).arg("--json").args(args).output().unwrap();
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn status(record: &Value) -> String {
+    record["status"].as_str().unwrap_or_default().to_string()
+}
+
+/// Final statuses of SMS 1..=100, from a settled simulator (the data is deterministic).
+fn final_statuses() -> Vec<(u64, String)> {
+    let settled = sim(Duration::ZERO);
+    let ids: Vec<String> = (1..=100).map(|id: u64| id.to_string()).collect();
+    let mut args = vec!["sms"];
+    args.extend(ids.iter().map(String::as_str));
+    json_lines(&settled.base_url(), &args)
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (i as u64 + 1, status(r)))
+        .collect()
+}
+
+/// SMS IDs that settle in the second half of the settle period (so they are still
+/// pending when a test starts) and whose final status satisfies `wanted`. `unknown`
+/// is left out: it counts as pending (README), so a wait on it would only time out.
+fn late_ids(wanted: impl Fn(&str) -> bool) -> Vec<(String, String)> {
+    final_statuses()
+        .into_iter()
+        .filter(|(id, fin)| {
+            settle_fraction(Kind::Sms, *id) > 0.5 && fin != "unknown" && wanted(fin)
+        })
+        .map(|(id, fin)| (id.to_string(), fin))
+        .collect()
+}
+
+#[test]
+fn wait_reaches_the_final_status() {
+    let (id, _) = late_ids(|s| s == "delivered")
+        .into_iter()
+        .next()
+        .expect("an SMS that will be delivered");
+    let server = sim(Duration::from_secs(2));
+    smsstat_at(&server.base_url())
+        .args([
+            "--wait",
+            "--interval",
+            "100ms",
+            "--expect",
+            "delivered",
+            "sms",
+            &id,
+        ])
+        .timeout(Duration::from_secs(20))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("delivered"));
+}
+
+#[test]
+fn wait_times_out_while_pending_with_81() {
+    let (id, _) = late_ids(|_| true).into_iter().next().expect("an SMS");
+    let server = sim(Duration::from_secs(3600));
+    let started = Instant::now();
+    smsstat_at(&server.base_url())
+        .args([
+            "--wait",
+            "--wait-timeout",
+            "800ms",
+            "--interval",
+            "100ms",
+            "sms",
+            &id,
+        ])
+        .timeout(Duration::from_secs(20))
+        .assert()
+        .code(81)
+        .stderr(
+            predicate::str::contains(format!("sms {id}: still pending"))
+                .and(predicate::str::contains("after waiting")),
+        );
+    let took = started.elapsed();
+    assert!(
+        took >= Duration::from_millis(800) && took < Duration::from_secs(4),
+        "took {took:?}"
+    );
+}
+
+#[test]
+fn expect_without_wait() {
+    let finals = final_statuses();
+    let delivered = finals
+        .iter()
+        .find(|(_, s)| s == "delivered")
+        .unwrap()
+        .0
+        .to_string();
+    let settled = sim(Duration::ZERO);
+    let base = settled.base_url();
+    smsstat_at(&base)
+        .args(["--expect", "delivered", "sms", &delivered])
+        .assert()
+        .success();
+    smsstat_at(&base)
+        .args(["--expect", "expired,undeliverable", "sms", &delivered])
+        .assert()
+        .code(80)
+        .stderr(predicate::str::contains(
+            "expected expired or undeliverable",
+        ));
+
+    let (id, _) = late_ids(|_| true).into_iter().next().unwrap();
+    let pending_sim = sim(Duration::from_secs(3600));
+    smsstat_at(&pending_sim.base_url())
+        .args(["--expect", "delivered", "sms", &id])
+        .assert()
+        .code(81)
+        .stderr(predicate::str::contains("--wait"));
+}
+
+#[test]
+fn task_delivered_ratio_gate() {
+    let server = sim(Duration::ZERO);
+    let task = &json_lines(&server.base_url(), &["task", "7"])[0];
+    let number = |name: &str| match &task[name] {
+        Value::String(s) => s.parse::<f64>().unwrap(),
+        other => other.as_f64().unwrap(),
+    };
+    let ratio = number("delivered") / number("sent");
+    let at = format!("{:.4}", (ratio - 0.0001).max(0.0));
+    smsstat_at(&server.base_url())
+        .args(["--expect-delivered", &at, "task", "7"])
+        .assert()
+        .success();
+    if ratio < 0.99 {
+        let above = format!("{:.4}", ratio + 0.01);
+        smsstat_at(&server.base_url())
+            .args(["--expect-delivered", &above, "task", "7"])
+            .assert()
+            .code(80)
+            .stderr(predicate::str::contains("expected at least"));
+    }
+    smsstat_at(&server.base_url())
+        .args(["--expect-delivered", "1.5", "task", "7"])
+        .assert()
+        .code(64);
+    smsstat_at(&server.base_url())
+        .args(["--expect", "delivered", "task", "7"])
+        .assert()
+        .code(64);
+}
+
+#[test]
+fn batch_wait_ends_when_every_lookup_is_final() {
+    let ids: Vec<String> = late_ids(|_| true)
+        .into_iter()
+        .take(4)
+        .map(|(id, _)| id)
+        .collect();
+    assert!(ids.len() >= 2, "need late-settling SMS");
+    let server = sim(Duration::from_secs(2));
+    let mut args = vec!["--json", "--wait", "--interval", "100ms", "sms"];
+    args.extend(ids.iter().map(String::as_str));
+    let out = smsstat_at(&server.base_url())
+        .args(&args)
+        .timeout(Duration::from_secs(20))
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), ids.len());
+    for (line, id) in lines.iter().zip(&ids) {
+        assert_eq!(line["reference"], format!("ref-{id}"));
+        assert!(!PENDING.contains(&status(line).as_str()), "{line}");
+    }
+}
+
+#[test]
+fn batch_wait_exit_code_is_the_first_failure_in_input_order() {
+    let finals = final_statuses();
+    let delivered = finals
+        .iter()
+        .find(|(_, s)| s == "delivered")
+        .unwrap()
+        .0
+        .to_string();
+    let other = finals
+        .iter()
+        .find(|(_, s)| s != "delivered" && s != "unknown")
+        .unwrap()
+        .0
+        .to_string();
+    let server = sim(Duration::ZERO);
+    let base = server.base_url();
+    smsstat_at(&base)
+        .args([
+            "--wait",
+            "--expect",
+            "delivered",
+            "sms",
+            &delivered,
+            "1000000",
+            &other,
+        ])
+        .assert()
+        .code(20);
+    smsstat_at(&base)
+        .args([
+            "--wait",
+            "--expect",
+            "delivered",
+            "sms",
+            &delivered,
+            &other,
+            "1000000",
+        ])
+        .assert()
+        .code(80);
+}
+
+#[test]
+fn follow_prints_a_line_per_change() {
+    let (id, final_status) = late_ids(|_| true).into_iter().next().unwrap();
+    let server = sim(Duration::from_secs(2));
+    let out = smsstat_at(&server.base_url())
+        .args([
+            "--wait",
+            "--follow",
+            "--normalize",
+            "--interval",
+            "100ms",
+            "sms",
+            &id,
+        ])
+        .timeout(Duration::from_secs(20))
+        .output()
+        .unwrap();
+    let lines: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(lines.len() >= 2, "{lines:?}");
+    assert!(
+        PENDING.contains(&status(&lines[0]).as_str()),
+        "{}",
+        lines[0]
+    );
+    assert_eq!(status(lines.last().unwrap()), final_status);
+    assert!(lines.iter().all(|l| l["query"] == id.as_str()));
+    assert!(
+        lines.windows(2).all(|w| w[0] != w[1]),
+        "only changes are printed"
+    );
+}
+
+#[test]
+fn follow_needs_wait() {
+    smsstat_at("http://127.0.0.1:9")
+        .args(["--follow", "sms", "1"])
+        .assert()
+        .code(64);
+}
