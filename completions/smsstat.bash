@@ -98,7 +98,7 @@ _smsstat() {
 
     case "${cmd}" in
         smsstat)
-            opts="-o -j -v -h -V --base-url --api-key --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --help --version sms sms-ref task hlr hlr-ref sim config completions man help"
+            opts="-o -j -v -h -V --base-url --api-key --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --help --version sms sms-ref task hlr hlr-ref sim config completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -156,6 +156,10 @@ _smsstat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --ca-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -196,7 +200,7 @@ _smsstat() {
             return 0
             ;;
         smsstat__subcmd__completions)
-            opts="-o -j -v -h --base-url --api-key --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --help bash elvish fish powershell zsh"
+            opts="-o -j -v -h --base-url --api-key --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --help bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -251,6 +255,10 @@ _smsstat() {
                     return 0
                     ;;
                 --max-body)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca-cert)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -294,7 +302,7 @@ _smsstat() {
             return 0
             ;;
         smsstat__subcmd__config)
-            opts="-o -j -v -h --base-url --api-key --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --help show help"
+            opts="-o -j -v -h --base-url --api-key --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --help show help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -349,6 +357,10 @@ _smsstat() {
                     return 0
                     ;;
                 --max-body)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca-cert)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -434,7 +446,7 @@ _smsstat() {
             return 0
             ;;
         smsstat__subcmd__config__subcmd__show)
-            opts="-o -j -v -h --base-url --api-key --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --help"
+            opts="-o -j -v -h --base-url --api-key --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -489,6 +501,10 @@ _smsstat() {
                     return 0
                     ;;
                 --max-body)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca-cert)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -700,7 +716,7 @@ _smsstat() {
             return 0
             ;;
         smsstat__subcmd__hlr)
-            opts="-o -j -v -h --base-url --api-key --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --help"
+            opts="-o -j -v -h --base-url --api-key --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -755,6 +771,10 @@ _smsstat() {
                     return 0
                     ;;
                 --max-body)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca-cert)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -798,7 +818,7 @@ _smsstat() {
             return 0
             ;;
         smsstat__subcmd__hlr__subcmd__ref)
-            opts="-o -j -v -h --base-url --api-key --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --help"
+            opts="-o -j -v -h --base-url --api-key --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -853,6 +873,10 @@ _smsstat() {
                     return 0
                     ;;
                 --max-body)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca-cert)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -896,7 +920,7 @@ _smsstat() {
             return 0
             ;;
         smsstat__subcmd__man)
-            opts="-o -j -v -h --base-url --api-key --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --help"
+            opts="-o -j -v -h --base-url --api-key --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -954,6 +978,10 @@ _smsstat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --ca-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -994,7 +1022,7 @@ _smsstat() {
             return 0
             ;;
         smsstat__subcmd__sim)
-            opts="-o -j -v -h --listen --settle --api-key --latency --fail-rate --seed --string-numbers --omit-error --extra-fields --threads --base-url --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --help"
+            opts="-o -j -v -h --listen --settle --api-key --latency --fail-rate --seed --string-numbers --omit-error --extra-fields --threads --base-url --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1088,6 +1116,10 @@ _smsstat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --ca-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -1128,7 +1160,7 @@ _smsstat() {
             return 0
             ;;
         smsstat__subcmd__sms)
-            opts="-o -j -v -h --base-url --api-key --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --help"
+            opts="-o -j -v -h --base-url --api-key --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1183,6 +1215,10 @@ _smsstat() {
                     return 0
                     ;;
                 --max-body)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca-cert)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1226,7 +1262,7 @@ _smsstat() {
             return 0
             ;;
         smsstat__subcmd__sms__subcmd__ref)
-            opts="-o -j -v -h --base-url --api-key --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --help"
+            opts="-o -j -v -h --base-url --api-key --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1281,6 +1317,10 @@ _smsstat() {
                     return 0
                     ;;
                 --max-body)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca-cert)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1324,7 +1364,7 @@ _smsstat() {
             return 0
             ;;
         smsstat__subcmd__task)
-            opts="-o -j -v -h --base-url --api-key --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --help"
+            opts="-o -j -v -h --base-url --api-key --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1379,6 +1419,10 @@ _smsstat() {
                     return 0
                     ;;
                 --max-body)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca-cert)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_smsstat_global_optspecs
-    string join \n base-url= api-key= api-key-header= timeout= retries= paths= json o/output= fields= field= normalize j/jobs= max-body= v/verbose color= demo mask-msisdn config= profile= wait wait-timeout= interval= until= expect= expect-delivered= follow h/help V/version
+    string join \n base-url= api-key= api-key-header= timeout= retries= paths= json o/output= fields= field= normalize j/jobs= max-body= ca-cert= v/verbose color= demo mask-msisdn config= profile= wait wait-timeout= interval= until= expect= expect-delivered= follow h/help V/version
 end
 
 function __fish_smsstat_needs_command
@@ -40,6 +40,7 @@ complete -c smsstat -n "__fish_smsstat_needs_command" -l fields -d 'Columns for 
 complete -c smsstat -n "__fish_smsstat_needs_command" -l field -d 'Print only this field\'s bare value, one line per lookup' -r
 complete -c smsstat -n "__fish_smsstat_needs_command" -s j -l jobs -d 'How many lookups run at once [default: 8]' -r
 complete -c smsstat -n "__fish_smsstat_needs_command" -l max-body -d 'Largest answer body accepted, in bytes [default: 4194304]' -r
+complete -c smsstat -n "__fish_smsstat_needs_command" -l ca-cert -d 'PEM file of the CA certificates to trust for https, instead of the built-in roots (for a gateway behind a private CA); verification is always on' -r -F
 complete -c smsstat -n "__fish_smsstat_needs_command" -l color -d 'When to colour the output (NO_COLOR in the environment means never)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -85,6 +86,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l fields -d 'Colum
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l field -d 'Print only this field\'s bare value, one line per lookup' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -s j -l jobs -d 'How many lookups run at once [default: 8]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l max-body -d 'Largest answer body accepted, in bytes [default: 4194304]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l ca-cert -d 'PEM file of the CA certificates to trust for https, instead of the built-in roots (for a gateway behind a private CA); verification is always on' -r -F
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l color -d 'When to colour the output (NO_COLOR in the environment means never)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -119,6 +121,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l fields -d 'C
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l field -d 'Print only this field\'s bare value, one line per lookup' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -s j -l jobs -d 'How many lookups run at once [default: 8]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l max-body -d 'Largest answer body accepted, in bytes [default: 4194304]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l ca-cert -d 'PEM file of the CA certificates to trust for https, instead of the built-in roots (for a gateway behind a private CA); verification is always on' -r -F
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l color -d 'When to colour the output (NO_COLOR in the environment means never)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -153,6 +156,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l fields -d 'Colu
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l field -d 'Print only this field\'s bare value, one line per lookup' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -s j -l jobs -d 'How many lookups run at once [default: 8]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l max-body -d 'Largest answer body accepted, in bytes [default: 4194304]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l ca-cert -d 'PEM file of the CA certificates to trust for https, instead of the built-in roots (for a gateway behind a private CA); verification is always on' -r -F
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l color -d 'When to colour the output (NO_COLOR in the environment means never)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -187,6 +191,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l fields -d 'Colum
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l field -d 'Print only this field\'s bare value, one line per lookup' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -s j -l jobs -d 'How many lookups run at once [default: 8]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l max-body -d 'Largest answer body accepted, in bytes [default: 4194304]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l ca-cert -d 'PEM file of the CA certificates to trust for https, instead of the built-in roots (for a gateway behind a private CA); verification is always on' -r -F
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l color -d 'When to colour the output (NO_COLOR in the environment means never)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -221,6 +226,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l fields -d 'C
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l field -d 'Print only this field\'s bare value, one line per lookup' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -s j -l jobs -d 'How many lookups run at once [default: 8]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l max-body -d 'Largest answer body accepted, in bytes [default: 4194304]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l ca-cert -d 'PEM file of the CA certificates to trust for https, instead of the built-in roots (for a gateway behind a private CA); verification is always on' -r -F
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l color -d 'When to colour the output (NO_COLOR in the environment means never)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -254,7 +260,7 @@ never\t'On no record'"
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l extra-fields -d 'Add fields the spec does not list (id on SMS; name_en, brand, name on HLR)' -r -f -a "mixed\t'Per record, decided by its ID (the default: realistic variety)'
 always\t'On every record'
 never\t'On no record'"
-complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l threads -d 'Number of threads serving requests' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l threads -d 'Ignored, kept for compatibility (every connection is served on a thread of its own)' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l base-url -d 'Base URL of the service, e.g. https://gateway.example/rest' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l api-key-header -d 'Name of the request header that carries the API key [default: X-API-KEY]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l timeout -d 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]' -r
@@ -270,6 +276,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l fields -d 'Colum
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l field -d 'Print only this field\'s bare value, one line per lookup' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -s j -l jobs -d 'How many lookups run at once [default: 8]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l max-body -d 'Largest answer body accepted, in bytes [default: 4194304]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l ca-cert -d 'PEM file of the CA certificates to trust for https, instead of the built-in roots (for a gateway behind a private CA); verification is always on' -r -F
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l color -d 'When to colour the output (NO_COLOR in the environment means never)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -304,6 +311,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_s
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l field -d 'Print only this field\'s bare value, one line per lookup' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -s j -l jobs -d 'How many lookups run at once [default: 8]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l max-body -d 'Largest answer body accepted, in bytes [default: 4194304]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l ca-cert -d 'PEM file of the CA certificates to trust for https, instead of the built-in roots (for a gateway behind a private CA); verification is always on' -r -F
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l color -d 'When to colour the output (NO_COLOR in the environment means never)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -340,6 +348,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l field -d 'Print only this field\'s bare value, one line per lookup' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -s j -l jobs -d 'How many lookups run at once [default: 8]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l max-body -d 'Largest answer body accepted, in bytes [default: 4194304]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l ca-cert -d 'PEM file of the CA certificates to trust for https, instead of the built-in roots (for a gateway behind a private CA); verification is always on' -r -F
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l color -d 'When to colour the output (NO_COLOR in the environment means never)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -376,6 +385,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l fields -
 complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l field -d 'Print only this field\'s bare value, one line per lookup' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -s j -l jobs -d 'How many lookups run at once [default: 8]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l max-body -d 'Largest answer body accepted, in bytes [default: 4194304]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l ca-cert -d 'PEM file of the CA certificates to trust for https, instead of the built-in roots (for a gateway behind a private CA); verification is always on' -r -F
 complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l color -d 'When to colour the output (NO_COLOR in the environment means never)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -410,6 +420,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l fields -d 'Colum
 complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l field -d 'Print only this field\'s bare value, one line per lookup' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand man" -s j -l jobs -d 'How many lookups run at once [default: 8]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l max-body -d 'Largest answer body accepted, in bytes [default: 4194304]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l ca-cert -d 'PEM file of the CA certificates to trust for https, instead of the built-in roots (for a gateway behind a private CA); verification is always on' -r -F
 complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l color -d 'When to colour the output (NO_COLOR in the environment means never)' -r -f -a "auto\t''
 always\t''
 never\t''"

@@ -44,7 +44,8 @@ pub fn run(mut cli: Cli, facts: ParseFacts) -> u8 {
     if facts.api_key_in_argv {
         warn(
             "--api-key on the command line is visible to other users in the process list; \
-              prefer the SMSSTAT_API_KEY environment variable",
+              prefer the SMSSTAT_API_KEY environment variable or a key file \
+              (api_key_file in the config file, chmod 600)",
         );
     }
     // Kept alive until the lookups are done: `--demo` serves from this process.

@@ -110,6 +110,11 @@ pub struct GlobalArgs {
     #[arg(long, value_name = "BYTES", global = true)]
     pub max_body: Option<u64>,
 
+    /// PEM file of the CA certificates to trust for https, instead of the built-in
+    /// roots (for a gateway behind a private CA); verification is always on
+    #[arg(long, env = "SMSSTAT_CA_CERT", value_name = "PATH", global = true)]
+    pub ca_cert: Option<std::path::PathBuf>,
+
     /// Show the request line, status, latency and retries on stderr (never the API key)
     #[arg(short, long, action = clap::ArgAction::Count, global = true)]
     pub verbose: u8,
@@ -350,7 +355,7 @@ pub struct SimArgs {
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = Oddity::Mixed)]
     pub extra_fields: Oddity,
 
-    /// Number of threads serving requests
+    /// Ignored, kept for compatibility (every connection is served on a thread of its own)
     #[arg(long, value_name = "N", default_value_t = 4)]
     pub threads: usize,
 }

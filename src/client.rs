@@ -7,7 +7,10 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value};
 use ureq::http::{HeaderName, StatusCode};
+use ureq::unversioned::transport::DefaultConnector;
 use ureq::Agent;
+
+use crate::resolve::CachingResolver;
 
 use crate::cli::PathStyle;
 use crate::config::{ApiKey, Config};
@@ -33,6 +36,8 @@ pub struct Client {
     max_body: u64,
     verbose: u8,
     mask_msisdn: bool,
+    /// `SMSSTAT_DEBUG_PANIC=1`: a deliberate panic in a lookup, to test the panic hook.
+    debug_panic: bool,
 }
 
 /// An HTTP answer, body already read (within the cap).
@@ -45,7 +50,7 @@ struct Answer {
 
 impl Client {
     pub fn new(config: &Config) -> Client {
-        let agent: Agent = Agent::config_builder()
+        let agent_config = Agent::config_builder()
             .http_status_as_error(false)
             // Redirects are refused, never followed: a redirect could carry the key to
             // another origin or downgrade https to http (exit 76 shows the Location).
@@ -55,8 +60,14 @@ impl Client {
             .max_idle_connections_per_host(config.jobs.max(1))
             .user_agent(concat!("smsstat/", env!("CARGO_PKG_VERSION")))
             .accept("application/json")
-            .build()
-            .into();
+            // Verification always on; --ca-cert only changes which roots are trusted.
+            .tls_config(crate::tls::tls_config(config.ca_certs.as_ref()))
+            .build();
+        let agent = Agent::with_parts(
+            agent_config,
+            DefaultConnector::default(),
+            CachingResolver::default(),
+        );
         Client {
             agent,
             base_url: config.base_url.clone(),
@@ -68,6 +79,7 @@ impl Client {
             max_body: config.max_body,
             verbose: config.verbose,
             mask_msisdn: config.mask_msisdn,
+            debug_panic: crate::hygiene::debug_panic_requested(),
         }
     }
 
@@ -75,6 +87,10 @@ impl Client {
     /// route (404 without a JSON error body), the short form.
     pub fn lookup(&self, kind: LookupKind, value: &str) -> Result<Record, LookupError> {
         kind.validate(value)?;
+        if self.debug_panic {
+            // The payload stands for data from an answer: the hook must not show it.
+            panic!("SMSSTAT_DEBUG_PANIC: deliberate panic looking up {value}");
+        }
         let paths = kind.paths(value, self.paths);
         let last = paths.len() - 1;
         for (i, path) in paths.iter().enumerate() {
@@ -87,6 +103,8 @@ impl Client {
             }
             let mut result = interpret(answer, parsed, kind.record_kind());
             crate::mask::mask_result(&mut result, self.mask_msisdn);
+            // A server may echo the key anywhere; it never reaches any output.
+            crate::redact::scrub_result(&mut result, self.api_key.as_ref());
             return result;
         }
         unreachable!("paths() always yields at least one path")
@@ -152,7 +170,12 @@ impl Client {
                 .map(str::to_owned)
         };
         let retry_after = header("retry-after").and_then(|v| parse_retry_after(&v));
-        let location = header("location");
+        // Lossy rather than `to_str`: a Location with non-ASCII bytes is still shown
+        // (escaped) in the message, not silently dropped.
+        let location = response
+            .headers()
+            .get("location")
+            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
         let body = response
             .body_mut()
             .with_config()
@@ -180,13 +203,16 @@ impl Client {
             ureq::Error::Io(e) if e.kind() == std::io::ErrorKind::TimedOut => {
                 LookupError::Timeout(self.timeout)
             }
-            ureq::Error::Io(e) => LookupError::Unavailable(e.to_string()),
+            ureq::Error::Io(e) => LookupError::Unavailable(io_message(&e)),
             ureq::Error::HostNotFound => LookupError::Unavailable("host not found".into()),
             ureq::Error::ConnectionFailed => LookupError::Unavailable("connection failed".into()),
             ureq::Error::Tls(reason) => LookupError::Unavailable(format!("TLS: {reason}")),
             ureq::Error::BodyExceedsLimit(limit) => LookupError::Unreadable(format!(
                 "body larger than {limit} bytes (raise --max-body if this is expected)"
             )),
+            ureq::Error::Protocol(ureq_proto::Error::HttpParseTooManyHeaders) => {
+                LookupError::Unreadable("response headers too large (too many header lines)".into())
+            }
             ureq::Error::Protocol(e) => LookupError::Unreadable(format!("malformed HTTP: {e}")),
             ureq::Error::LargeResponseHeader(_, _) => {
                 LookupError::Unreadable("response headers too large".into())
@@ -209,6 +235,18 @@ impl Client {
     }
 }
 
+/// rustls reports through io errors; saying "TLS" tells a certificate or protocol
+/// problem from a network one.
+fn io_message(error: &std::io::Error) -> String {
+    let inner = error
+        .get_ref()
+        .and_then(|e| e.downcast_ref::<rustls::Error>());
+    match inner {
+        Some(tls) => format!("TLS: {tls}"),
+        None => error.to_string(),
+    }
+}
+
 fn is_transient_status(status: u16) -> bool {
     matches!(status, 429 | 502 | 503 | 504)
 }
@@ -228,6 +266,25 @@ fn parse_object(body: &[u8]) -> Result<Map<String, Value>, String> {
         Ok(other) => Err(format!("JSON {} instead of an object", json_type(&other))),
         Err(_) => Err(format!("not JSON (starts with `{}`)", preview(body))),
     }
+}
+
+/// How an answer is read, without the network: an HTTP status, the `Location` header
+/// (for 3xx) and the body (already within the cap) become a record or a typed error.
+/// Pure, so the parser can be property-tested and fuzzed.
+pub fn read_answer(
+    status: u16,
+    location: Option<String>,
+    body: &[u8],
+    expected: RecordKind,
+) -> Result<Record, LookupError> {
+    let parsed = parse_object(body);
+    let answer = Answer {
+        status,
+        retry_after: None,
+        location,
+        body: Vec::new(),
+    };
+    interpret(answer, parsed, expected)
 }
 
 fn is_service_error(parsed: &Result<Map<String, Value>, String>) -> bool {

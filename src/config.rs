@@ -10,6 +10,7 @@ use ureq::http::{HeaderName, HeaderValue, Uri};
 
 use crate::cli::{ColorChoice, GlobalArgs, OutputFormat, PathStyle};
 use crate::error::ConfigError;
+use crate::tls::CaCerts;
 use crate::wait::{Expectation, WaitSettings};
 
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -58,6 +59,8 @@ pub struct Config {
     pub normalize: bool,
     pub jobs: usize,
     pub max_body: u64,
+    /// `--ca-cert`: the only roots trusted for https; None means the built-in ones.
+    pub ca_certs: Option<CaCerts>,
     pub verbose: u8,
     pub color: bool,
     /// Box-drawing characters in tables (ASCII when the locale is not UTF-8).
@@ -130,6 +133,7 @@ pub fn construct_config(
         normalize: args.normalize,
         jobs,
         max_body,
+        ca_certs: args.ca_cert.as_deref().map(CaCerts::load).transpose()?,
         verbose: args.verbose,
         color: use_color(args.color, std::io::stdout().is_terminal()),
         utf8: locale_is_utf8(),

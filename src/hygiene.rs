@@ -27,3 +27,10 @@ pub fn install_panic_hook() {
         std::process::exit(exit_codes::INTERNAL.into());
     }));
 }
+
+/// For developers only (tests/hostile.rs uses it): `SMSSTAT_DEBUG_PANIC=1` makes every
+/// lookup panic on its worker thread, so the hook above can be tested on the real
+/// binary. Not in `--help`: it is no use to anyone else.
+pub fn debug_panic_requested() -> bool {
+    std::env::var_os("SMSSTAT_DEBUG_PANIC").is_some_and(|v| v == "1")
+}

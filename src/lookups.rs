@@ -15,6 +15,7 @@ use crate::exit_codes;
 use crate::json_out::{outcome_json, write_json_line};
 use crate::model::Record;
 use crate::printer::{escape_control, Outcome, PrintStyle, Printer};
+use crate::progress::{BatchProgress, LiveView};
 use crate::summary::Tally;
 use crate::table::TableStyle;
 use crate::wait::{self, Expectation, WaitSettings};
@@ -29,6 +30,7 @@ struct Worker {
     wait: Option<WaitSettings>,
     expect: Expectation,
     follow: Option<Follow>,
+    live: Option<Arc<LiveView>>,
     stop: Arc<AtomicBool>,
 }
 
@@ -46,6 +48,12 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
     let single = values.len() == 1 && values[0] != "-";
     let jobs = jobs_for(config, &values);
     let stop = interrupt_flag();
+    // Only one thing draws on a terminal's stderr at a time; -v traces and --follow
+    // lines would be garbled by redraws.
+    let quiet_terminal = config.stderr_is_terminal && config.verbose == 0 && !config.follow;
+    let live = (quiet_terminal && config.wait.is_some()).then(|| Arc::new(LiveView::new()));
+    let total = (!values.iter().any(|v| v == "-")).then_some(values.len() as u64);
+    let mut progress = BatchProgress::new(quiet_terminal && live.is_none() && !single, total);
     let worker = Arc::new(Worker {
         client: Client::new(config),
         kind,
@@ -55,6 +63,7 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
             normalize: config.normalize,
             out: Mutex::new(io::stdout()),
         }),
+        live: live.clone(),
         stop: Arc::clone(&stop),
     });
     let follow = config.follow;
@@ -68,13 +77,21 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
         move |input| worker.outcome(input),
         |outcome| {
             tally.add(&outcome);
-            report_problem(&outcome);
-            if follow {
-                return Ok(());
+            progress.advance();
+            let print = || {
+                report_problem(&outcome);
+                if follow {
+                    return Ok(());
+                }
+                printer.print(&outcome)
+            };
+            match &live {
+                Some(live) => live.suspend(print),
+                None => progress.suspend(print),
             }
-            printer.print(&outcome)
         },
     );
+    progress.finish();
     // A reader that went away (`| head -1`) is not an error: it leaves the exit code be.
     let _ = printer.finish();
     if tally.total() > 1 && (config.stderr_is_terminal || config.verbose > 0) {
@@ -126,7 +143,8 @@ fn print_style(config: &Config, single: bool) -> PrintStyle {
     }
 }
 
-/// One line on stderr for a failed lookup or an unmet condition.
+/// One line on stderr for a failed lookup or an unmet condition. The message may
+/// quote the server (an error description, a status), so it is escaped as a whole.
 fn report_problem(outcome: &Outcome) {
     let problem = match (&outcome.result, &outcome.verdict) {
         (Err(error), _) => error.to_string(),
@@ -134,9 +152,10 @@ fn report_problem(outcome: &Outcome) {
         (Ok(_), None) => return,
     };
     report(format_args!(
-        "{} {}: {problem}",
+        "{} {}: {}",
         outcome.kind.name(),
-        escape_control(&outcome.query)
+        escape_control(&outcome.query),
+        escape_control(&problem)
     ));
 }
 
@@ -160,13 +179,20 @@ impl Worker {
             };
         };
         let mut last_seen: Option<Record> = None;
+        let line = self
+            .live
+            .as_ref()
+            .map(|live| live.line(&format!("{} {}", self.kind.name(), escape_control(&query))));
         let watched = wait::watch(
             &self.client,
             self.kind,
             &query,
             settings,
             &self.stop,
-            |record, _polls| {
+            |record, polls| {
+                if let Some(line) = &line {
+                    line.update(&live_status(record, &settings.until), polls);
+                }
                 if last_seen.as_ref() != Some(record) {
                     self.print_change(&query, record);
                     last_seen = Some(record.clone());
@@ -198,5 +224,13 @@ impl Worker {
             // The reader is gone: nothing more to follow.
             self.stop.store(true, Ordering::SeqCst);
         }
+    }
+}
+
+/// What the live view says of a polled record.
+fn live_status(record: &Record, until: &[String]) -> String {
+    match wait::stage(record, until) {
+        wait::Stage::Final => "final".into(),
+        wait::Stage::Pending(what) => escape_control(&what).into_owned(),
     }
 }

@@ -60,7 +60,9 @@ fn label(error: &LookupError) -> String {
             shown_code,
             ..
         } => {
-            format!("{} ({shown_code})", text.to_lowercase())
+            // The service's words go to a terminal: escaped like any answer text.
+            let label = format!("{} ({shown_code})", text.to_lowercase());
+            crate::printer::escape_control(&label).into_owned()
         }
         other => other.category(),
     }

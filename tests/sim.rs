@@ -1,9 +1,10 @@
 //! The simulator over real HTTP: in-process through `SimServer`, and once through
 //! the `smsstat sim` binary.
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
+use std::sync::{mpsc, Arc, Barrier};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -372,6 +373,51 @@ fn concurrent_clients_are_all_served() {
         })
         .collect();
     assert!(clients.into_iter().all(|c| c.join().unwrap()));
+}
+
+/// Regression: tiny_http's pool could leave a connection of a burst queued behind
+/// keep-alive connections that never end. A fresh simulator must answer 16
+/// connections opened at once, all kept open, within a deadline.
+#[test]
+fn a_burst_of_keep_alive_connections_is_served_at_once() {
+    const CLIENTS: usize = 16;
+    let sim = sim(|o| o.threads = 2);
+    let addr = sim.server.addr();
+    let deadline = Instant::now() + Duration::from_secs(2);
+    let start = Arc::new(Barrier::new(CLIENTS));
+    let (done, answers) = mpsc::channel();
+    let mut connections = Vec::new();
+    for n in 0..CLIENTS {
+        let (start, done) = (Arc::clone(&start), done.clone());
+        let (keep, give) = mpsc::channel::<()>();
+        connections.push(keep);
+        std::thread::spawn(move || {
+            start.wait();
+            let mut stream = TcpStream::connect(addr).expect("connect");
+            let request = format!("GET /sms/{} HTTP/1.1\r\nHost: sim\r\n\r\n", n + 1);
+            stream.write_all(request.as_bytes()).expect("send");
+            stream
+                .set_read_timeout(Some(Duration::from_secs(10)))
+                .unwrap();
+            let mut head = Vec::new();
+            let mut byte = [0u8];
+            while !head.ends_with(b"\r\n\r\n") && stream.read(&mut byte).unwrap_or(0) == 1 {
+                head.push(byte[0]);
+            }
+            let _ = done.send(String::from_utf8_lossy(&head).into_owned());
+            // Keep the connection open (as a keep-alive client would) until the end.
+            let _ = give.recv();
+        });
+    }
+    drop(done);
+    for _ in 0..CLIENTS {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let head = answers
+            .recv_timeout(left)
+            .expect("every connection answered within 2 s");
+        assert!(head.starts_with("HTTP/1.1 200 "), "{head:?}");
+    }
+    drop(connections);
 }
 
 #[test]

@@ -303,3 +303,44 @@ fn follow_needs_wait() {
         .assert()
         .code(64);
 }
+
+#[test]
+fn ctrl_c_during_a_wait_prints_the_last_state_and_exits_130() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let (id, _) = late_ids(|_| true).into_iter().next().unwrap();
+    let server = sim(Duration::from_secs(3600));
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("smsstat"))
+        .args([
+            "--base-url",
+            &server.base_url(),
+            "-v",
+            "--json",
+            "--wait",
+            "--interval",
+            "100ms",
+            "sms",
+            &id,
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The first answer seen on the trace means the wait is under way.
+    let stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut lines = stderr.lines();
+    assert!(lines
+        .by_ref()
+        .map_while(Result::ok)
+        .any(|l| l.contains("200 OK")));
+    let killed = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let _ = lines.count();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130));
+    let last: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(PENDING.contains(&status(&last).as_str()), "{last}");
+}

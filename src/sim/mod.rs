@@ -16,16 +16,15 @@
 
 pub mod data;
 mod hlr;
+pub mod http;
 mod networks;
 mod prng;
 pub mod routes;
 mod server;
 
 use std::io::{self, Write};
-use std::net::{SocketAddr, TcpListener};
-use std::sync::atomic::Ordering;
+use std::net::SocketAddr;
 use std::sync::Arc;
-use std::thread::JoinHandle;
 use std::time::Duration;
 
 use crate::cli::{Oddity, SimArgs};
@@ -47,6 +46,8 @@ pub struct SimOptions {
     pub string_numbers: Oddity,
     pub omit_error: Oddity,
     pub extra_fields: Oddity,
+    /// Ignored: every connection is served on a thread of its own. Kept so that
+    /// `--threads` (and code setting it) goes on working.
     pub threads: usize,
 }
 
@@ -90,78 +91,42 @@ impl SimOptions {
                 self.fail_rate
             ));
         }
-        if self.threads == 0 {
-            return invalid("--threads must be at least 1".into());
-        }
         Ok(())
     }
 }
 
 /// A running simulator; serves until dropped, `shutdown` or the end of the process.
 pub struct SimServer {
-    addr: SocketAddr,
-    shared: Arc<server::Shared>,
-    workers: Vec<JoinHandle<()>>,
+    http: http::HttpServer,
 }
 
 impl SimServer {
     /// Binds the listening socket (so the address is known and connectable on return)
-    /// and starts `options.threads` workers.
+    /// and starts accepting; each connection is served on a thread of its own.
     pub fn start(options: SimOptions) -> io::Result<SimServer> {
         options.validate()?;
-        let listener = TcpListener::bind(options.listen)?;
-        let addr = listener.local_addr()?;
-        let http = tiny_http::Server::from_listener(listener, None).map_err(io::Error::other)?;
-        let shared = Arc::new(server::Shared::new(http, &options));
-        let workers = (0..options.threads)
-            .map(|n| {
-                let shared = Arc::clone(&shared);
-                std::thread::Builder::new()
-                    .name(format!("smsstat-sim-{n}"))
-                    .spawn(move || shared.work())
-            })
-            .collect::<io::Result<Vec<_>>>()?;
-        Ok(SimServer {
-            addr,
-            shared,
-            workers,
-        })
+        let shared = Arc::new(server::Shared::new(&options));
+        let handler: http::Handler = Arc::new(move |request| shared.handle(request));
+        let http = http::HttpServer::bind(options.listen, handler)?;
+        Ok(SimServer { http })
     }
 
     pub fn addr(&self) -> SocketAddr {
-        self.addr
+        self.http.addr()
     }
 
     pub fn base_url(&self) -> String {
-        format!("http://{}", self.addr)
+        format!("http://{}", self.addr())
     }
 
     /// Blocks, serving requests, until the process ends.
-    pub fn wait(mut self) {
-        for worker in std::mem::take(&mut self.workers) {
-            let _ = worker.join();
-        }
+    pub fn wait(self) {
+        self.http.wait();
     }
 
-    /// Stops the workers and closes the listening socket (dropping does the same).
+    /// Stops accepting, closes the listening socket and the open connections
+    /// (dropping does the same).
     pub fn shutdown(self) {}
-
-    fn stop(&mut self) {
-        self.shared.stopping.store(true, Ordering::Release);
-        // Each unblock wakes exactly one worker waiting in recv().
-        for _ in &self.workers {
-            self.shared.server.unblock();
-        }
-        for worker in self.workers.drain(..) {
-            let _ = worker.join();
-        }
-    }
-}
-
-impl Drop for SimServer {
-    fn drop(&mut self) {
-        self.stop();
-    }
 }
 
 /// `smsstat sim`: serves in the foreground until the process is ended. The first

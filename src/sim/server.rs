@@ -1,13 +1,12 @@
 //! The request pipeline: latency, injected failure, API key, route, method, record.
-//! Workers share nothing mutable but one atomic counter, so they never wait on each
-//! other beyond tiny_http's own request queue.
+//! Each connection is served on its own thread (see [`super::http`]); they share
+//! nothing mutable but one atomic counter, so they never wait on each other.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use tiny_http::{Header, Method, Request, Response};
-
 use super::data::{self, Quirks};
+use super::http::{HttpRequest, HttpResponse};
 use super::prng;
 use super::routes::{self, Lookup};
 use super::SimOptions;
@@ -24,7 +23,17 @@ pub enum BodyType {
     Text,
 }
 
-/// An answer before it becomes a tiny_http response (kept separate for unit tests).
+impl BodyType {
+    fn content_type(self) -> &'static str {
+        match self {
+            BodyType::Json => "application/json",
+            BodyType::Html => "text/html; charset=utf-8",
+            BodyType::Text => "text/plain; charset=utf-8",
+        }
+    }
+}
+
+/// An answer before it becomes an HTTP response (kept separate for unit tests).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Answer {
     pub status: u16,
@@ -42,10 +51,8 @@ impl Answer {
     }
 }
 
-/// Everything the workers share.
+/// Everything the connection threads share.
 pub struct Shared {
-    pub server: tiny_http::Server,
-    pub stopping: AtomicBool,
     settle: Duration,
     api_key: Option<String>,
     latency: Duration,
@@ -54,16 +61,11 @@ pub struct Shared {
     quirks: Quirks,
     started: Instant,
     requests: AtomicU64,
-    headers: [Header; 3],
 }
 
 impl Shared {
-    pub fn new(server: tiny_http::Server, options: &SimOptions) -> Self {
-        let header =
-            |value: &str| Header::from_bytes("Content-Type", value).expect("a valid static header");
+    pub fn new(options: &SimOptions) -> Self {
         Shared {
-            server,
-            stopping: AtomicBool::new(false),
             settle: options.settle,
             api_key: options.api_key.clone(),
             latency: options.latency,
@@ -76,51 +78,27 @@ impl Shared {
             },
             started: Instant::now(),
             requests: AtomicU64::new(0),
-            headers: [
-                header("application/json"),
-                header("text/html; charset=utf-8"),
-                header("text/plain; charset=utf-8"),
-            ],
         }
     }
 
-    /// One worker: serves until `stopping` is set and the queue is unblocked.
-    pub fn work(&self) {
-        loop {
-            match self.server.recv() {
-                Ok(request) => self.handle(request),
-                Err(_) if self.stopping.load(Ordering::Acquire) => return,
-                // An accept error concerns one connection only; keep serving.
-                Err(_) => continue,
-            }
-        }
-    }
-
-    fn handle(&self, request: Request) {
+    /// One request, on its connection's thread (so `--latency` delays only that
+    /// connection).
+    pub fn handle(&self, request: &HttpRequest) -> HttpResponse {
         if !self.latency.is_zero() {
             std::thread::sleep(self.latency);
         }
-        let key = request
-            .headers()
-            .iter()
-            .find(|h| h.field.equiv(API_KEY_HEADER))
-            .map(|h| h.value.as_str());
-        let answer = self.answer(request.method(), request.url(), key);
-        let content_type = match answer.body_type {
-            BodyType::Json => &self.headers[0],
-            BodyType::Html => &self.headers[1],
-            BodyType::Text => &self.headers[2],
-        };
-        let response = Response::from_string(answer.body)
-            .with_status_code(answer.status)
-            .with_header(content_type.clone());
-        // The client may have gone away; there is nobody left to tell.
-        let _ = request.respond(response);
+        let key = request.header(API_KEY_HEADER);
+        let answer = self.answer(&request.method, &request.target, key);
+        HttpResponse::new(
+            answer.status,
+            answer.body_type.content_type(),
+            answer.body.into_bytes(),
+        )
     }
 
     /// The whole decision for one request, in the order a real gateway behind a
     /// proxy would make it.
-    pub fn answer(&self, method: &Method, target: &str, key: Option<&str>) -> Answer {
+    pub fn answer(&self, method: &str, target: &str, key: Option<&str>) -> Answer {
         if self.injected_failure() {
             return Answer {
                 status: 503,
@@ -140,7 +118,7 @@ impl Shared {
                 body: "Not Found".into(),
             };
         };
-        if !matches!(method, Method::Get | Method::Head) {
+        if !matches!(method, "GET" | "HEAD") {
             let text = "Invalid request or method does not exist";
             return self.error(405, 4, text, self.always_strings());
         }
@@ -169,7 +147,7 @@ impl Shared {
     }
 
     /// Thread-safe and reproducible per seed: the n-th request overall fails or not
-    /// by a hash of (seed, n), whichever worker serves it.
+    /// by a hash of (seed, n), whichever connection carries it.
     fn injected_failure(&self) -> bool {
         if self.fail_rate <= 0.0 {
             return false;

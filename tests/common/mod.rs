@@ -1,13 +1,15 @@
-//! Real servers on loopback for the integration tests: a tiny_http server with canned
-//! answers (recording what it was asked), and raw sockets for faults HTTP cannot show.
+//! Real servers on loopback for the integration tests: an HTTP server (the simulator's
+//! own core) with canned answers, recording what it was asked, and raw sockets for
+//! faults HTTP cannot show.
 #![allow(dead_code)]
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::{Arc, Mutex};
-use std::thread::{self, JoinHandle};
+use std::thread;
 
 use assert_cmd::Command;
+use smsstat::sim::http::{Handler, HttpRequest, HttpResponse, HttpServer};
 
 /// One canned answer.
 #[derive(Clone, Debug)]
@@ -59,50 +61,40 @@ impl Seen {
 pub struct TestServer {
     pub base: String,
     seen: Arc<Mutex<Vec<Seen>>>,
-    server: Arc<tiny_http::Server>,
-    threads: Vec<JoinHandle<()>>,
+    /// Serves until the test server is dropped.
+    _server: HttpServer,
 }
 
 impl TestServer {
-    /// Serves `handler`'s answers on 127.0.0.1:0 from two threads.
+    /// Serves `handler`'s answers on 127.0.0.1:0, each connection on its own thread.
     pub fn start(handler: impl Fn(&str) -> Canned + Send + Sync + 'static) -> TestServer {
-        let server = Arc::new(tiny_http::Server::http("127.0.0.1:0").expect("bind"));
-        let port = server.server_addr().to_ip().expect("ip").port();
         let seen = Arc::new(Mutex::new(Vec::new()));
-        let handler = Arc::new(handler);
-        let threads = (0..2)
-            .map(|_| {
-                let (server, seen, handler) =
-                    (Arc::clone(&server), Arc::clone(&seen), Arc::clone(&handler));
-                thread::spawn(move || {
-                    while let Ok(request) = server.recv() {
-                        let url = request.url().to_string();
-                        let headers = request
-                            .headers()
-                            .iter()
-                            .map(|h| (h.field.to_string(), h.value.to_string()))
-                            .collect();
-                        seen.lock().unwrap().push(Seen {
-                            url: url.clone(),
-                            headers,
-                        });
-                        let canned = handler(&url);
-                        let mut response = tiny_http::Response::from_string(canned.body)
-                            .with_status_code(canned.status);
-                        for (name, value) in canned.headers {
-                            response
-                                .add_header(tiny_http::Header::from_bytes(name, value).unwrap());
-                        }
-                        let _ = request.respond(response);
-                    }
-                })
-            })
-            .collect();
+        let record = Arc::clone(&seen);
+        let serve: Handler = Arc::new(move |request: &HttpRequest| {
+            record.lock().unwrap().push(Seen {
+                url: request.target.clone(),
+                headers: request.headers.clone(),
+            });
+            let canned = handler(&request.target);
+            let mut content_type = None;
+            let mut headers = Vec::new();
+            for (name, value) in canned.headers {
+                if content_type.is_none() && name.eq_ignore_ascii_case("Content-Type") {
+                    content_type = Some(value);
+                } else {
+                    headers.push((name, value));
+                }
+            }
+            let content_type = content_type.unwrap_or_else(|| "text/plain; charset=UTF-8".into());
+            let mut response = HttpResponse::new(canned.status, content_type, canned.body);
+            response.headers = headers;
+            response
+        });
+        let server = HttpServer::bind("127.0.0.1:0", serve).expect("bind");
         TestServer {
-            base: format!("http://127.0.0.1:{port}"),
+            base: format!("http://{}", server.addr()),
             seen,
-            server,
-            threads,
+            _server: server,
         }
     }
 
@@ -117,16 +109,6 @@ impl TestServer {
 
     pub fn urls(&self) -> Vec<String> {
         self.seen().into_iter().map(|s| s.url).collect()
-    }
-}
-
-impl Drop for TestServer {
-    fn drop(&mut self) {
-        self.server.unblock();
-        self.server.unblock();
-        for thread in self.threads.drain(..) {
-            let _ = thread.join();
-        }
     }
 }
 

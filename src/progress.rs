@@ -1,0 +1,143 @@
+//! Progress for people on stderr: a bar for batches that take a while, and a live
+//! view of the lookups `--wait` is polling. Both only on a terminal, never in pipes.
+
+use std::time::{Duration, Instant};
+
+use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+/// Quick batches finish before a bar would be worth drawing.
+const SHOW_AFTER: Duration = Duration::from_secs(1);
+const TICK: Duration = Duration::from_millis(120);
+
+/// The batch progress bar: created hidden, drawn once the batch has run a second.
+pub struct BatchProgress {
+    bar: ProgressBar,
+    started: Instant,
+    allowed: bool,
+    shown: bool,
+}
+
+impl BatchProgress {
+    /// `allowed`: stderr is a terminal and nothing else draws there (no -v, no live view).
+    pub fn new(allowed: bool, total: Option<u64>) -> BatchProgress {
+        let bar = ProgressBar::with_draw_target(total, ProgressDrawTarget::hidden());
+        let template = match total {
+            Some(_) => "{bar:30} {pos}/{len} lookups, {per_sec}, eta {eta}",
+            None => "{spinner} {pos} lookups, {per_sec}",
+        };
+        if let Ok(style) = ProgressStyle::with_template(template) {
+            bar.set_style(style);
+        }
+        BatchProgress {
+            bar,
+            started: Instant::now(),
+            allowed,
+            shown: false,
+        }
+    }
+
+    /// One more lookup done.
+    pub fn advance(&mut self) {
+        self.bar.inc(1);
+        if self.allowed && !self.shown && self.started.elapsed() >= SHOW_AFTER {
+            self.bar.set_draw_target(ProgressDrawTarget::stderr());
+            self.bar.enable_steady_tick(TICK);
+            self.shown = true;
+        }
+    }
+
+    /// Runs `f` (which prints) with the bar out of the way.
+    pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
+        self.bar.suspend(f)
+    }
+
+    pub fn is_shown(&self) -> bool {
+        self.shown
+    }
+
+    /// Clears the bar so the summary line and the prompt come after clean output.
+    pub fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+/// `--wait` on a terminal: one redrawn line per lookup being polled.
+pub struct LiveView {
+    multi: MultiProgress,
+}
+
+/// The line of one polled lookup; cleared when the lookup ends.
+pub struct LiveLine {
+    bar: ProgressBar,
+}
+
+impl LiveView {
+    pub fn new() -> LiveView {
+        LiveView {
+            multi: MultiProgress::with_draw_target(ProgressDrawTarget::stderr()),
+        }
+    }
+
+    /// Runs `f` (which prints) with the live lines out of the way.
+    pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
+        self.multi.suspend(f)
+    }
+
+    pub fn line(&self, label: &str) -> LiveLine {
+        let bar = self.multi.add(ProgressBar::new_spinner());
+        if let Ok(style) = ProgressStyle::with_template("{spinner} {prefix} {msg} ({elapsed})") {
+            bar.set_style(style);
+        }
+        bar.set_prefix(label.to_string());
+        bar.set_message("looking up");
+        bar.enable_steady_tick(TICK);
+        LiveLine { bar }
+    }
+}
+
+impl Default for LiveView {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl LiveLine {
+    pub fn update(&self, status: &str, polls: u32) {
+        let polls = if polls == 1 {
+            "1 poll".to_string()
+        } else {
+            format!("{polls} polls")
+        };
+        self.bar.set_message(format!("{status} · {polls}"));
+    }
+}
+
+impl Drop for LiveLine {
+    fn drop(&mut self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bar_that_is_not_allowed_is_never_shown() {
+        let mut progress = BatchProgress::new(false, Some(3));
+        progress.started -= SHOW_AFTER * 2;
+        progress.advance();
+        assert!(!progress.is_shown());
+    }
+
+    #[test]
+    fn an_allowed_bar_waits_a_second() {
+        let mut progress = BatchProgress::new(true, Some(3));
+        progress.advance();
+        assert!(!progress.is_shown());
+        progress.started -= SHOW_AFTER * 2;
+        progress.advance();
+        assert!(progress.is_shown());
+        progress.finish();
+    }
+}

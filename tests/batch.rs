@@ -1,0 +1,317 @@
+//! Batches: many values and stdin, order under concurrency, one line per input under
+//! faults, CSV/TSV, --fields/--field/--normalize, the exit-code rule, no progress bar
+//! in a pipe, and Ctrl-C.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::process::Stdio;
+use std::time::Duration;
+
+use common::{smsstat_at, Canned, TestServer};
+use predicates::prelude::*;
+use serde_json::Value;
+
+/// The last path segment of a request URL: the value looked up.
+fn value_of(url: &str) -> String {
+    url.rsplit('/').next().unwrap().to_string()
+}
+
+/// An SMS record that names the ID it was asked for.
+fn record_for(url: &str) -> Canned {
+    let id = value_of(url);
+    Canned::json(
+        200,
+        &format!(r#"{{"id":"{id}","status":"delivered","price":"0.1","currency":"EUR"}}"#),
+    )
+}
+
+/// A small deterministic hash, for server delays and faults that vary by ID.
+fn spread(id: &str) -> u64 {
+    id.bytes().fold(1469598103934665603u64, |h, b| {
+        (h ^ b as u64).wrapping_mul(1099511628211)
+    })
+}
+
+fn lines(out: &[u8]) -> Vec<Value> {
+    String::from_utf8(out.to_vec())
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn values_from_arguments_and_stdin_in_order() {
+    let server = TestServer::start(record_for);
+    let out = smsstat_at(&server.base)
+        .args(["--json", "sms", "7", "-", "9"])
+        .write_stdin("1\n\n# a comment\n  2  \n3")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let ids: Vec<Value> = lines(&out).iter().map(|l| l["id"].clone()).collect();
+    assert_eq!(ids, ["7", "1", "2", "3", "9"]);
+}
+
+#[test]
+fn order_is_kept_under_concurrency_with_random_latency() {
+    let server = TestServer::start(|url| {
+        std::thread::sleep(Duration::from_millis(spread(url) % 15));
+        record_for(url)
+    });
+    let input: String = (1..=300).map(|i| format!("{i}\n")).collect();
+    let out = smsstat_at(&server.base)
+        .args(["--json", "-j", "8", "sms", "-"])
+        .write_stdin(input)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let ids: Vec<String> = lines(&out)
+        .iter()
+        .map(|l| l["id"].as_str().unwrap().to_string())
+        .collect();
+    let expected: Vec<String> = (1..=300).map(|i| i.to_string()).collect();
+    assert_eq!(ids, expected);
+}
+
+/// IDs by what the fault server does with them.
+fn faulty(url: &str) -> Canned {
+    let id: u64 = value_of(url).parse().unwrap();
+    match id % 5 {
+        0 => Canned::json(404, r#"{"error":20,"errorDescription":"SMS not found"}"#),
+        1 => Canned::text(503, "<html>down</html>"),
+        2 => Canned::json(200, "{broken"),
+        _ => record_for(url),
+    }
+}
+
+#[test]
+fn exactly_one_line_per_input_under_faults() {
+    let server = TestServer::start(faulty);
+    let input: String = (1..=200).map(|i| format!("{i}\n")).collect();
+    let out = smsstat_at(&server.base)
+        .args(["--json", "--normalize", "sms", "-"])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    let records = lines(&out.stdout);
+    assert_eq!(records.len(), 200);
+    for (i, record) in records.iter().enumerate() {
+        let id = i as u64 + 1;
+        assert_eq!(record["query"], id.to_string(), "{record}");
+        let expected = [20, 69, 65, 0, 0][(id % 5) as usize];
+        assert_eq!(record["error"], expected, "{record}");
+    }
+    // First failure in input order: 1 → 503 → 69.
+    assert_eq!(out.status.code(), Some(69));
+}
+
+#[test]
+fn exit_code_is_the_first_failure_in_input_order() {
+    let server = TestServer::start(faulty);
+    smsstat_at(&server.base)
+        .args(["sms", "3", "5", "6"])
+        .assert()
+        .code(20);
+    smsstat_at(&server.base)
+        .args(["sms", "3", "6", "5"])
+        .assert()
+        .code(69);
+    smsstat_at(&server.base)
+        .args(["sms", "3", "4", "8"])
+        .assert()
+        .success();
+}
+
+#[test]
+fn local_failures_in_json_have_the_documented_shape() {
+    let server = TestServer::start(faulty);
+    let out = smsstat_at(&server.base)
+        .args(["--json", "sms", "6"])
+        .output()
+        .unwrap();
+    let line = &lines(&out.stdout)[0];
+    assert_eq!(line["error"], 69);
+    assert_eq!(line["query"], "6");
+    assert_eq!(line["source"], "smsstat");
+    assert!(line["errorDescription"].as_str().unwrap().contains("503"));
+}
+
+fn awkward_record(_: &str) -> Canned {
+    Canned::json(
+        200,
+        r#"{"status":"delivered","reference":"a,b \"c\"","msisdn":"4470\t1","note":" x"}"#,
+    )
+}
+
+#[test]
+fn csv_quotes_and_tsv_escapes() {
+    let server = TestServer::start(awkward_record);
+    smsstat_at(&server.base)
+        .args(["-o", "csv", "--fields", "reference,status,note", "sms", "1"])
+        .assert()
+        .success()
+        .stdout("query,reference,status,note,error,errorDescription\n1,\"a,b \"\"c\"\"\",delivered,\" x\",0,\n");
+    smsstat_at(&server.base)
+        .args(["-o", "tsv", "--fields", "msisdn,status", "sms", "1"])
+        .assert()
+        .success()
+        .stdout("query\tmsisdn\tstatus\terror\terrorDescription\n1\t4470\\x091\tdelivered\t0\t\n");
+}
+
+#[test]
+fn csv_rows_for_failures_too() {
+    let server = TestServer::start(faulty);
+    let out = smsstat_at(&server.base)
+        .args(["-o", "csv", "--fields", "status", "sms", "3", "5"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text, "query,status,error,errorDescription\n3,delivered,0,\n5,,20,SMS not found (service error 20)\n");
+}
+
+#[test]
+fn fields_pick_table_columns() {
+    let server = TestServer::start(record_for);
+    let out = smsstat_at(&server.base)
+        .args(["--fields", "id,currency", "sms", "1", "2"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("Currency") && text.contains("EUR"), "{text}");
+    assert!(
+        !text.contains("delivered"),
+        "status was not asked for: {text}"
+    );
+}
+
+#[test]
+fn field_prints_bare_values_one_per_line() {
+    let server = TestServer::start(faulty);
+    smsstat_at(&server.base)
+        .args(["--field", "status", "sms", "3"])
+        .assert()
+        .success()
+        .stdout("delivered\n");
+    // A failed lookup keeps its line (empty), so lines match inputs.
+    smsstat_at(&server.base)
+        .args(["--field", "status", "sms", "3", "5", "4"])
+        .assert()
+        .code(20)
+        .stdout("delivered\n\ndelivered\n");
+}
+
+#[test]
+fn normalize_makes_typed_uniform_records() {
+    let server = TestServer::fixed(Canned::json(
+        200,
+        r#"{"id":"9","msisdn":"380501234567","network":"25503","status":"active","details":{"ported":"1","roaming":"0"}}"#,
+    ));
+    let out = smsstat_at(&server.base)
+        .args(["--json", "--normalize", "hlr", "9"])
+        .output()
+        .unwrap();
+    let line = &lines(&out.stdout)[0];
+    assert_eq!(line["kind"], "hlr");
+    assert_eq!(line["query"], "9");
+    assert_eq!(line["error"], 0);
+    assert_eq!(line["details"]["ported"], true);
+    assert_eq!(line["details"]["roaming"], false);
+    let server = TestServer::fixed(Canned::json(
+        200,
+        r#"{"error":"0","sent":"10","delivered":"9","totalprice":"1.5"}"#,
+    ));
+    let out = smsstat_at(&server.base)
+        .args(["--json", "--normalize", "task", "4"])
+        .output()
+        .unwrap();
+    let line = &lines(&out.stdout)[0];
+    assert_eq!(
+        (
+            line["sent"].as_i64(),
+            line["delivered"].as_i64(),
+            line["totalprice"].as_f64()
+        ),
+        (Some(10), Some(9), Some(1.5))
+    );
+    assert_eq!(line["kind"], "task");
+}
+
+#[test]
+fn no_progress_bar_or_summary_in_a_pipe() {
+    let server = TestServer::start(|url| {
+        std::thread::sleep(Duration::from_millis(25));
+        record_for(url)
+    });
+    let values: Vec<String> = (1..=100).map(|i| i.to_string()).collect();
+    let out = smsstat_at(&server.base)
+        .args(["-j", "2", "--json", "sms"])
+        .args(&values)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "",
+        "stderr must stay empty in a pipe"
+    );
+    smsstat_at(&server.base)
+        .args(["-v", "sms", "1", "2"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("2 ok"));
+}
+
+#[test]
+fn ctrl_c_flushes_finished_lookups_in_order_and_exits_130() {
+    let server = TestServer::start(|url| {
+        std::thread::sleep(Duration::from_millis(20));
+        record_for(url)
+    });
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("smsstat"))
+        .args(["--base-url", &server.base, "--json", "-j", "2", "sms", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Stdin stays open: without Ctrl-C the batch would never end.
+    let _stdin = child.stdin.take().map(|mut stdin| {
+        use std::io::Write;
+        for i in 1..=50 {
+            writeln!(stdin, "{i}").unwrap();
+        }
+        stdin
+    });
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    stdout.read_line(&mut first).unwrap();
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let rest: Vec<String> = stdout.lines().map(|l| l.unwrap()).collect();
+    let code = child.wait().unwrap().code();
+    assert_eq!(code, Some(130));
+    let ids: Vec<u64> = std::iter::once(first.trim_end().to_string())
+        .chain(rest)
+        .map(|l| {
+            serde_json::from_str::<Value>(&l).unwrap()["id"]
+                .as_str()
+                .unwrap()
+                .parse()
+                .unwrap()
+        })
+        .collect();
+    assert!(
+        ids.windows(2).all(|w| w[0] < w[1]),
+        "in input order: {ids:?}"
+    );
+    assert!(ids.len() < 50, "stopped starting new lookups: {ids:?}");
+}

@@ -1,0 +1,121 @@
+//! A private CA made at test time (rcgen) and a TLS server on loopback (rustls) that
+//! answers every request with the same raw HTTP bytes: enough to test `--ca-cert`,
+//! verification and https → http redirects without any certificate in the repository.
+#![allow(dead_code)]
+
+use std::io::{Read, Write};
+use std::net::TcpListener;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::thread;
+
+use rcgen::{BasicConstraints, CertificateParams, IsCa, Issuer, KeyPair, KeyUsagePurpose};
+use rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer};
+
+/// A CA and a server certificate it signed for 127.0.0.1 and localhost.
+pub struct Pki {
+    pub ca_pem: String,
+    server_cert: CertificateDer<'static>,
+    server_key: Vec<u8>,
+}
+
+impl Pki {
+    pub fn new() -> Pki {
+        let mut ca_params = CertificateParams::new(Vec::<String>::new()).unwrap();
+        ca_params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+        ca_params.key_usages = vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::CrlSign];
+        ca_params
+            .distinguished_name
+            .push(rcgen::DnType::CommonName, "smsstat test CA");
+        let ca_key = KeyPair::generate().unwrap();
+        let ca_cert = ca_params.self_signed(&ca_key).unwrap();
+        let issuer = Issuer::new(ca_params, ca_key);
+
+        let names = vec!["127.0.0.1".to_string(), "localhost".to_string()];
+        let server_params = CertificateParams::new(names).unwrap();
+        let server_key = KeyPair::generate().unwrap();
+        let server_cert = server_params.signed_by(&server_key, &issuer).unwrap();
+        Pki {
+            ca_pem: ca_cert.pem(),
+            server_cert: server_cert.der().clone(),
+            server_key: server_key.serialize_der(),
+        }
+    }
+
+    fn server_config(&self) -> Arc<rustls::ServerConfig> {
+        let provider = Arc::new(rustls::crypto::ring::default_provider());
+        let key = PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(self.server_key.clone()));
+        let config = rustls::ServerConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+            .unwrap()
+            .with_no_client_auth()
+            .with_single_cert(vec![self.server_cert.clone()], key)
+            .unwrap();
+        Arc::new(config)
+    }
+}
+
+/// An https server on 127.0.0.1:0 answering every request with `answer`.
+pub struct TlsServer {
+    pub base: String,
+    requests: Arc<AtomicUsize>,
+}
+
+impl TlsServer {
+    pub fn start(pki: &Pki, answer: String) -> TlsServer {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+        let port = listener.local_addr().unwrap().port();
+        let config = pki.server_config();
+        let requests = Arc::new(AtomicUsize::new(0));
+        let counter = Arc::clone(&requests);
+        thread::spawn(move || {
+            for tcp in listener.incoming().flatten() {
+                let (config, counter, answer) =
+                    (Arc::clone(&config), Arc::clone(&counter), answer.clone());
+                thread::spawn(move || {
+                    let Ok(conn) = rustls::ServerConnection::new(config) else {
+                        return;
+                    };
+                    let mut tls = rustls::StreamOwned::new(conn, tcp);
+                    // A failed handshake (the client refused our certificate) ends here.
+                    if read_head(&mut tls) {
+                        counter.fetch_add(1, Ordering::SeqCst);
+                        let _ = tls.write_all(answer.as_bytes());
+                        let _ = tls.flush();
+                        tls.conn.send_close_notify();
+                        let _ = tls.flush();
+                    }
+                });
+            }
+        });
+        TlsServer {
+            base: format!("https://127.0.0.1:{port}"),
+            requests,
+        }
+    }
+
+    /// Requests that got through the handshake and were answered.
+    pub fn requests(&self) -> usize {
+        self.requests.load(Ordering::SeqCst)
+    }
+}
+
+fn read_head(stream: &mut impl Read) -> bool {
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") {
+        match stream.read(&mut byte) {
+            Ok(1) => head.push(byte[0]),
+            _ => return false,
+        }
+    }
+    true
+}
+
+/// A complete HTTP/1.1 answer with a JSON body.
+pub fn http_json(body: &str) -> String {
+    format!(
+        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+}
