@@ -19,27 +19,21 @@ pub struct ParseFacts {
     pub sources: crate::origin::CliSources,
 }
 
-pub fn run(mut cli: Cli, facts: ParseFacts) -> u8 {
-    let kind = match &cli.command {
-        Command::Sim(args) => return serve_simulator(args),
+pub fn run(cli: Cli, facts: ParseFacts) -> u8 {
+    let Cli {
+        mut global,
+        command,
+    } = cli;
+    let (kind, values) = match command {
+        Command::Sim(args) => return serve_simulator(&args),
         Command::Completions(args) => return crate::meta::completions(args.shell),
         Command::Man => return crate::meta::man(),
-        Command::Config(_) => return crate::config_show::run(cli.global, facts.sources),
-        Command::Sms(_) => LookupKind::Sms,
-        Command::SmsRef(_) => LookupKind::SmsRef,
-        Command::Task(_) => LookupKind::Task,
-        Command::Hlr(_) => LookupKind::Hlr,
-        Command::HlrRef(_) => LookupKind::HlrRef,
-    };
-    let values = match cli.command {
-        Command::Sms(a)
-        | Command::SmsRef(a)
-        | Command::Task(a)
-        | Command::Hlr(a)
-        | Command::HlrRef(a) => a.values,
-        Command::Sim(_) | Command::Completions(_) | Command::Man | Command::Config(_) => {
-            unreachable!("handled above")
-        }
+        Command::Config(_) => return crate::config_show::run(global, facts.sources),
+        Command::Sms(args) => (LookupKind::Sms, args.values),
+        Command::SmsRef(args) => (LookupKind::SmsRef, args.values),
+        Command::Task(args) => (LookupKind::Task, args.values),
+        Command::Hlr(args) => (LookupKind::Hlr, args.values),
+        Command::HlrRef(args) => (LookupKind::HlrRef, args.values),
     };
     if facts.api_key_in_argv {
         warn(
@@ -49,33 +43,29 @@ pub fn run(mut cli: Cli, facts: ParseFacts) -> u8 {
         );
     }
     // Kept alive until the lookups are done: `--demo` serves from this process.
-    let demo = if cli.global.demo {
-        match SimServer::start(SimOptions::demo()) {
-            Ok(server) => Some(server),
-            Err(err) => {
-                report(format_args!("cannot start the demo simulator: {err}"));
-                return exit_codes::INTERNAL;
-            }
+    let demo = match global
+        .demo
+        .then(|| SimServer::start(SimOptions::demo()))
+        .transpose()
+    {
+        Ok(demo) => demo,
+        Err(err) => {
+            report(format_args!("cannot start the demo simulator: {err}"));
+            return exit_codes::INTERNAL;
         }
-    } else {
-        None
     };
     // The config file fills what flags and environment left unset (exit 78 if invalid).
-    match crate::layers::apply(&mut cli.global, &facts.sources) {
-        Ok(resolution) => resolution.warnings.iter().for_each(|w| warn(w)),
+    let resolved = crate::layers::apply(&mut global, &facts.sources).and_then(|resolution| {
+        resolution.warnings.iter().for_each(|w| warn(w));
+        construct_config(&global, demo.as_ref().map(SimServer::base_url))
+    });
+    match resolved {
+        Ok(config) => crate::lookups::run(&config, kind, values),
         Err(err) => {
             report(format_args!("{err}"));
-            return exit_codes::CONFIG;
+            exit_codes::CONFIG
         }
     }
-    let config = match construct_config(&cli.global, demo.as_ref().map(SimServer::base_url)) {
-        Ok(config) => config,
-        Err(err) => {
-            report(format_args!("{err}"));
-            return exit_codes::CONFIG;
-        }
-    };
-    crate::lookups::run(&config, kind, values)
 }
 
 fn serve_simulator(args: &crate::cli::SimArgs) -> u8 {

@@ -318,6 +318,7 @@ pub enum Oddity {
 }
 
 #[derive(Debug, Args, Clone)]
+#[command(next_help_heading = "Simulator")]
 pub struct SimArgs {
     /// Address to listen on (port 0 picks a free port)
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8765")]
