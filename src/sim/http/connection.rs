@@ -1,0 +1,199 @@
+//! One connection's keep-alive loop: reading request heads, framing bodies, and
+//! deciding whether the connection stays open.
+
+use std::io::{Read, Write};
+use std::net::{Shutdown, TcpStream};
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use super::*;
+
+/// Why a connection ends after the current answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum After {
+    KeepAlive,
+    Close,
+    /// Close, but drain what the client may still be sending first.
+    Linger,
+}
+
+/// The keep-alive loop of one connection.
+pub(super) fn serve_connection(mut stream: TcpStream, inner: &Inner) {
+    let limits = inner.limits;
+    let _ = stream.set_nodelay(true);
+    // A zero timeout means none (the socket API refuses zero).
+    let timeout = Some(limits.idle_timeout).filter(|t| !t.is_zero());
+    let _ = stream.set_read_timeout(timeout);
+    let _ = stream.set_write_timeout(timeout);
+    let mut buf = vec![0u8; limits.max_head];
+    let mut filled = 0;
+    let mut out = Vec::with_capacity(1024);
+    loop {
+        if filled > 0 {
+            match next_request(&mut stream, &mut buf, &mut filled, inner, &mut out) {
+                Some(After::KeepAlive) => continue,
+                Some(After::Close) => return,
+                Some(After::Linger) => return linger(stream),
+                None => {} // incomplete: read more
+            }
+        }
+        if filled == buf.len() {
+            out.clear();
+            write_response(&mut out, &HttpResponse::plain(431), true, false, false);
+            let _ = stream.write_all(&out);
+            return linger(stream);
+        }
+        match stream.read(&mut buf[filled..]) {
+            Ok(0) | Err(_) => return,
+            Ok(n) => filled += n,
+        }
+    }
+}
+
+/// Parses and serves the request at the start of `buf[..filled]` if its head is
+/// complete, leaving the bytes after it (pipelined requests) at the start of `buf`.
+/// `None`: the head is incomplete.
+fn next_request(
+    stream: &mut TcpStream,
+    buf: &mut [u8],
+    filled: &mut usize,
+    inner: &Inner,
+    out: &mut Vec<u8>,
+) -> Option<After> {
+    let mut headers = [httparse::EMPTY_HEADER; MAX_HEADERS];
+    let mut parsed = httparse::Request::new(&mut headers);
+    let (status, head_len) = match parsed.parse(&buf[..*filled]) {
+        Ok(httparse::Status::Partial) => return None,
+        Ok(httparse::Status::Complete(len)) => (0, len),
+        Err(httparse::Error::TooManyHeaders) => (431, 0),
+        Err(_) => (400, 0),
+    };
+    let head = if status == 0 {
+        framing(&parsed)
+    } else {
+        Err(status)
+    };
+    let (request, body_len, keep_alive) = match head {
+        Ok(head) => head,
+        Err(status) => {
+            out.clear();
+            write_response(out, &HttpResponse::plain(status), true, false, false);
+            let _ = stream.write_all(out);
+            return Some(After::Linger);
+        }
+    };
+    if body_len > inner.limits.max_body {
+        out.clear();
+        write_response(out, &HttpResponse::plain(413), true, false, false);
+        let _ = stream.write_all(out);
+        return Some(After::Linger);
+    }
+
+    // Discard the body: first what is buffered, then the rest from the socket.
+    let buffered = (*filled - head_len) as u64;
+    let consumed = head_len + body_len.min(buffered) as usize;
+    buf.copy_within(consumed..*filled, 0);
+    *filled -= consumed;
+    if body_len > buffered {
+        let expects_continue = request
+            .header("Expect")
+            .is_some_and(|v| v.eq_ignore_ascii_case("100-continue"));
+        if expects_continue && request.version >= 1 {
+            let _ = stream.write_all(b"HTTP/1.1 100 Continue\r\n\r\n");
+        }
+        let mut rest = body_len - buffered;
+        while rest > 0 {
+            let want = rest.min(buf.len() as u64) as usize;
+            match stream.read(&mut buf[..want]) {
+                Ok(0) | Err(_) => return Some(After::Close),
+                Ok(n) => rest -= n as u64,
+            }
+        }
+    }
+
+    let handler = &inner.handler;
+    let (response, keep_alive) = match panic::catch_unwind(AssertUnwindSafe(|| handler(&request))) {
+        Ok(response) => (response, keep_alive),
+        Err(_) => (HttpResponse::plain(500), false),
+    };
+    // A shut-down server finishes the request it has, then lets the client go.
+    let keep_alive = keep_alive && !inner.stopping.load(Ordering::Relaxed);
+    let is_head = request.method == "HEAD";
+    out.clear();
+    write_response(
+        out,
+        &response,
+        !keep_alive,
+        keep_alive && request.version == 0,
+        is_head,
+    );
+    if stream.write_all(out).is_err() {
+        return Some(After::Close);
+    }
+    Some(match (keep_alive, *filled) {
+        (true, _) => After::KeepAlive,
+        (false, 0) => After::Close,
+        (false, _) => After::Linger,
+    })
+}
+
+/// The owned request, its body length and whether the connection may be kept open;
+/// or the error status to answer.
+fn framing(parsed: &httparse::Request) -> Result<(HttpRequest, u64, bool), u16> {
+    let (Some(method), Some(target), Some(version)) = (parsed.method, parsed.path, parsed.version)
+    else {
+        return Err(400);
+    };
+    let mut body_len: Option<u64> = None;
+    let (mut close, mut keep_alive) = (false, false);
+    let mut headers = Vec::with_capacity(parsed.headers.len());
+    for header in parsed.headers.iter() {
+        let value = String::from_utf8_lossy(header.value).into_owned();
+        if header.name.eq_ignore_ascii_case("Content-Length") {
+            let len = value
+                .trim()
+                .parse::<u64>()
+                .ok()
+                .filter(|_| value.trim().bytes().all(|b| b.is_ascii_digit()))
+                .ok_or(400u16)?;
+            if body_len.is_some_and(|seen| seen != len) {
+                return Err(400);
+            }
+            body_len = Some(len);
+        } else if header.name.eq_ignore_ascii_case("Transfer-Encoding") {
+            return Err(501);
+        } else if header.name.eq_ignore_ascii_case("Connection") {
+            for token in value.split(',').map(str::trim) {
+                close |= token.eq_ignore_ascii_case("close");
+                keep_alive |= token.eq_ignore_ascii_case("keep-alive");
+            }
+        }
+        headers.push((header.name.to_string(), value));
+    }
+    let keep_alive = !close && (version >= 1 || keep_alive);
+    let request = HttpRequest {
+        method: method.to_string(),
+        target: target.to_string(),
+        version,
+        headers,
+    };
+    Ok((request, body_len.unwrap_or(0), keep_alive))
+}
+
+/// Lingering close: stop sending, then read (and drop) what the client still sends
+/// for a moment, so that closing with unread data does not reset the connection
+/// before the client has read the answer.
+fn linger(mut stream: TcpStream) {
+    let _ = stream.shutdown(Shutdown::Write);
+    let deadline = Instant::now() + Duration::from_secs(2);
+    let _ = stream.set_read_timeout(Some(Duration::from_millis(500)));
+    let mut scratch = [0u8; 8192];
+    let mut drained = 0usize;
+    while Instant::now() < deadline && drained < 1024 * 1024 {
+        match stream.read(&mut scratch) {
+            Ok(0) | Err(_) => return,
+            Ok(n) => drained += n,
+        }
+    }
+}

@@ -1,0 +1,97 @@
+//! Writing answers: the status line, headers (checked), body, in one buffer.
+
+use std::io::Write;
+
+use super::*;
+
+/// The whole answer, head and body, into `out` for a single write.
+pub(super) fn write_response(
+    out: &mut Vec<u8>,
+    response: &HttpResponse,
+    close: bool,
+    announce_keep_alive: bool,
+    omit_body: bool,
+) {
+    let status = response.status;
+    // Writing into a Vec cannot fail.
+    let _ = write!(out, "HTTP/1.1 {status:03} {}\r\n", reason(status));
+    if !response.content_type.is_empty() && is_header_value(&response.content_type) {
+        header_line(out, "Content-Type", &response.content_type);
+    }
+    let _ = write!(out, "Content-Length: {}\r\n", response.body.len());
+    if close {
+        header_line(out, "Connection", "close");
+    } else if announce_keep_alive {
+        header_line(out, "Connection", "keep-alive");
+    }
+    for (name, value) in &response.headers {
+        let reserved = ["Content-Length", "Connection", "Transfer-Encoding"]
+            .iter()
+            .any(|r| name.eq_ignore_ascii_case(r));
+        if !reserved && is_token(name) && is_header_value(value) {
+            header_line(out, name, value);
+        }
+    }
+    out.extend_from_slice(b"\r\n");
+    if !omit_body {
+        out.extend_from_slice(&response.body);
+    }
+}
+
+fn header_line(out: &mut Vec<u8>, name: &str, value: &str) {
+    out.extend_from_slice(name.as_bytes());
+    out.extend_from_slice(b": ");
+    out.extend_from_slice(value.as_bytes());
+    out.extend_from_slice(b"\r\n");
+}
+
+/// An HTTP token (header names): visible ASCII except delimiters.
+fn is_token(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+}
+
+fn is_header_value(value: &str) -> bool {
+    !value.bytes().any(|b| matches!(b, b'\r' | b'\n' | 0))
+}
+
+/// The reason phrase of common status codes; empty (which HTTP allows) for others.
+pub fn reason(status: u16) -> &'static str {
+    match status {
+        100 => "Continue",
+        200 => "OK",
+        201 => "Created",
+        202 => "Accepted",
+        204 => "No Content",
+        301 => "Moved Permanently",
+        302 => "Found",
+        303 => "See Other",
+        304 => "Not Modified",
+        307 => "Temporary Redirect",
+        308 => "Permanent Redirect",
+        400 => "Bad Request",
+        401 => "Unauthorized",
+        403 => "Forbidden",
+        404 => "Not Found",
+        405 => "Method Not Allowed",
+        408 => "Request Timeout",
+        409 => "Conflict",
+        410 => "Gone",
+        411 => "Length Required",
+        413 => "Content Too Large",
+        414 => "URI Too Long",
+        415 => "Unsupported Media Type",
+        418 => "I'm a teapot",
+        422 => "Unprocessable Content",
+        429 => "Too Many Requests",
+        431 => "Request Header Fields Too Large",
+        500 => "Internal Server Error",
+        501 => "Not Implemented",
+        502 => "Bad Gateway",
+        503 => "Service Unavailable",
+        504 => "Gateway Timeout",
+        _ => "",
+    }
+}
