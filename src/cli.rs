@@ -355,8 +355,4 @@ pub struct SimArgs {
     /// Add fields the spec does not list (id on SMS; name_en, brand, name on HLR)
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = Oddity::Mixed)]
     pub extra_fields: Oddity,
-
-    /// Ignored, kept for compatibility (every connection is served on a thread of its own)
-    #[arg(long, value_name = "N", default_value_t = 4)]
-    pub threads: usize,
 }

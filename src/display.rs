@@ -106,10 +106,7 @@ mod tests {
     use serde_json::json;
 
     fn record(kind: RecordKind, value: Value) -> Record {
-        Record {
-            kind,
-            fields: value.as_object().cloned().unwrap(),
-        }
+        Record::of_kind(kind, value)
     }
 
     #[test]

@@ -192,10 +192,7 @@ mod tests {
     use serde_json::json;
 
     fn record(kind: RecordKind, value: Value) -> Record {
-        Record {
-            kind,
-            fields: value.as_object().cloned().unwrap(),
-        }
+        Record::of_kind(kind, value)
     }
 
     fn value_of(rows: &[Row], key: &str) -> Option<String> {

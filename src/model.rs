@@ -111,6 +111,13 @@ impl Record {
         Record { kind, fields }
     }
 
+    /// A record of a known kind from a JSON object (tests and examples).
+    #[cfg(test)]
+    pub fn of_kind(kind: RecordKind, value: Value) -> Record {
+        let fields = value.as_object().cloned().expect("a JSON object");
+        Record { kind, fields }
+    }
+
     pub fn get(&self, key: &str) -> Option<&Value> {
         self.fields.get(key)
     }

@@ -252,10 +252,7 @@ mod tests {
     use serde_json::{json, Value};
 
     fn record(kind: RecordKind, value: Value) -> Record {
-        Record {
-            kind,
-            fields: value.as_object().cloned().unwrap(),
-        }
+        Record::of_kind(kind, value)
     }
 
     fn sms(status: &str) -> Record {

@@ -358,7 +358,7 @@ fn extra_fields_can_be_forced_either_way() {
 
 #[test]
 fn concurrent_clients_are_all_served() {
-    let sim = sim(|o| o.threads = 4);
+    let sim = sim(|_| {});
     let base = sim.server.base_url();
     let clients: Vec<_> = (0..4)
         .map(|n| {
@@ -381,7 +381,7 @@ fn concurrent_clients_are_all_served() {
 #[test]
 fn a_burst_of_keep_alive_connections_is_served_at_once() {
     const CLIENTS: usize = 16;
-    let sim = sim(|o| o.threads = 2);
+    let sim = sim(|_| {});
     let addr = sim.server.addr();
     let deadline = Instant::now() + Duration::from_secs(2);
     let start = Arc::new(Barrier::new(CLIENTS));

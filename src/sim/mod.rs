@@ -46,9 +46,6 @@ pub struct SimOptions {
     pub string_numbers: Oddity,
     pub omit_error: Oddity,
     pub extra_fields: Oddity,
-    /// Ignored: every connection is served on a thread of its own. Kept so that
-    /// `--threads` (and code setting it) goes on working.
-    pub threads: usize,
 }
 
 impl SimOptions {
@@ -63,7 +60,6 @@ impl SimOptions {
             string_numbers: args.string_numbers,
             omit_error: args.omit_error,
             extra_fields: args.extra_fields,
-            threads: args.threads,
         }
     }
 
@@ -79,7 +75,6 @@ impl SimOptions {
             string_numbers: Oddity::Mixed,
             omit_error: Oddity::Mixed,
             extra_fields: Oddity::Mixed,
-            threads: 2,
         }
     }
 
