@@ -25,7 +25,7 @@ pub fn run(cli: Cli, facts: ParseFacts) -> u8 {
         command,
     } = cli;
     let (kind, values) = match command {
-        Command::Sim(args) => return serve_simulator(&args),
+        Command::Sim(args) => return serve_simulator(args, facts),
         Command::Completions(args) => return crate::meta::completions(args.shell),
         Command::Man => return crate::meta::man(),
         Command::Config(_) => return crate::config_show::run(global, facts.sources),
@@ -68,8 +68,14 @@ pub fn run(cli: Cli, facts: ParseFacts) -> u8 {
     }
 }
 
-fn serve_simulator(args: &crate::cli::SimArgs) -> u8 {
-    match crate::sim::serve(args) {
+fn serve_simulator(mut args: crate::cli::SimArgs, facts: ParseFacts) -> u8 {
+    // The simulator's --api-key shares its name with the lookups' key, so clap also
+    // fills it from SMSSTAT_API_KEY; a key the user exported for lookups must not
+    // turn on the simulator's key check.
+    if !facts.api_key_in_argv {
+        args.api_key = None;
+    }
+    match crate::sim::serve(&args) {
         Ok(()) => exit_codes::SUCCESS,
         Err(err) => {
             report(format_args!("sim: {err} (listening on {})", args.listen));

@@ -11,7 +11,18 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 /// One value to look up, or a line of stdin that could not be read as one.
-pub type Input = Result<String, String>;
+pub type Input = Result<String, BadInput>;
+
+/// A stdin line that is not a usable value: how to show it, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadInput {
+    pub shown: String,
+    pub reason: String,
+}
+
+/// Longest stdin line read into memory; the rest of a longer line is skipped, so a
+/// runaway input cannot grow memory (values over 1 KiB are refused anyway).
+const MAX_LINE: usize = 4 * 1024;
 
 /// How far ahead of the oldest unprinted lookup the workers may run: enough to keep
 /// every worker busy behind one slow lookup, small enough to bound memory.
@@ -41,22 +52,65 @@ fn stdin_values() -> impl Iterator<Item = Input> + Send {
     let mut line = Vec::new();
     std::iter::from_fn(move || loop {
         line.clear();
-        match reader.read_until(b'\n', &mut line) {
-            Ok(0) => return None,
-            Ok(_) => {}
-            Err(err) => return Some(Err(format!("cannot read stdin: {err}"))),
+        let truncated = match read_line_bounded(&mut reader, &mut line, MAX_LINE) {
+            Ok(None) => return None,
+            Ok(Some(truncated)) => truncated,
+            Err(err) => {
+                let reason = format!("cannot read stdin: {err}");
+                return Some(Err(BadInput {
+                    shown: "-".into(),
+                    reason,
+                }));
+            }
+        };
+        let shown = || crate::printer::preview(String::from_utf8_lossy(&line).trim());
+        if truncated {
+            let reason = format!("stdin line longer than {MAX_LINE} bytes");
+            return Some(Err(BadInput {
+                shown: shown(),
+                reason,
+            }));
         }
         let Ok(text) = std::str::from_utf8(&line) else {
-            return Some(Err(format!(
-                "stdin line is not UTF-8: {}",
-                String::from_utf8_lossy(&line).trim()
-            )));
+            let reason = "stdin line is not UTF-8".to_string();
+            return Some(Err(BadInput {
+                shown: shown(),
+                reason,
+            }));
         };
         let text = text.trim();
         if !text.is_empty() && !text.starts_with('#') {
             return Some(Ok(text.to_string()));
         }
     })
+}
+
+/// Reads one line (newline included) into `line`, keeping at most `max` bytes and
+/// skipping the rest. `None` at the end of input, else whether the line was cut.
+fn read_line_bounded(
+    reader: &mut impl BufRead,
+    line: &mut Vec<u8>,
+    max: usize,
+) -> io::Result<Option<bool>> {
+    let mut read_any = false;
+    let mut truncated = false;
+    loop {
+        let buffer = reader.fill_buf()?;
+        if buffer.is_empty() {
+            return Ok(read_any.then_some(truncated));
+        }
+        read_any = true;
+        let end = buffer.iter().position(|&b| b == b'\n');
+        let chunk = &buffer[..end.map_or(buffer.len(), |i| i + 1)];
+        let room = max.saturating_sub(line.len());
+        truncated |= chunk.len() > room;
+        line.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        let used = chunk.len();
+        reader.consume(used);
+        if end.is_some() {
+            return Ok(Some(truncated));
+        }
+    }
 }
 
 /// Shared between the feeder and the collector: the index of the next outcome to
@@ -217,6 +271,31 @@ mod tests {
         );
         assert!(done);
         assert_eq!(seen, (0..500).collect::<Vec<u64>>());
+    }
+
+    #[test]
+    fn long_lines_are_cut_and_the_rest_skipped() {
+        let mut input = io::Cursor::new(format!("{}\nnext\nlast", "x".repeat(100)));
+        let mut line = Vec::new();
+        assert_eq!(
+            read_line_bounded(&mut input, &mut line, 10).unwrap(),
+            Some(true)
+        );
+        assert_eq!(line, b"xxxxxxxxxx");
+        line.clear();
+        assert_eq!(
+            read_line_bounded(&mut input, &mut line, 10).unwrap(),
+            Some(false)
+        );
+        assert_eq!(line, b"next\n");
+        line.clear();
+        assert_eq!(
+            read_line_bounded(&mut input, &mut line, 10).unwrap(),
+            Some(false)
+        );
+        assert_eq!(line, b"last");
+        line.clear();
+        assert_eq!(read_line_bounded(&mut input, &mut line, 10).unwrap(), None);
     }
 
     #[test]

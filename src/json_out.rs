@@ -83,14 +83,28 @@ fn normalize_record(record: &Record, query: &str) -> Map<String, Value> {
     let numeric = numeric_fields(record.kind);
     for (key, value) in &record.fields {
         let typed = match key.as_str() {
-            "error" => continue,
+            // `error` is always 0 here, and "No errors" comes only from some servers.
+            "error" | "errorDescription" => continue,
             "details" => normalize_details(value),
             k if numeric.contains(&k) => number(value),
+            k if DIGIT_STRINGS.contains(&k) => text(value),
             _ => value.clone(),
         };
         map.insert(key.clone(), typed);
     }
     map
+}
+
+/// Identifiers and phone numbers are strings of digits in the spec, but some servers
+/// send them as numbers: always strings here, so that leading zeros and long values
+/// survive and every record has the same types.
+const DIGIT_STRINGS: [&str; 4] = ["id", "msisdn", "network", "reference"];
+
+fn text(value: &Value) -> Value {
+    match value {
+        Value::Number(n) => Value::String(n.to_string()),
+        other => other.clone(),
+    }
 }
 
 fn number(value: &Value) -> Value {
@@ -170,7 +184,9 @@ mod tests {
     fn normalized_json_is_typed() {
         let o = outcome(
             LookupKind::Sms,
-            Ok(sms(json!({"error": "0", "price": "0.23", "id": "7"}))),
+            Ok(sms(
+                json!({"error": "0", "errorDescription": "No errors", "price": "0.23", "id": 7}),
+            )),
         );
         let v = outcome_json(&o, true);
         assert_eq!(

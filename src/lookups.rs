@@ -10,11 +10,12 @@ use crate::batch::{self, Input};
 use crate::client::Client;
 use crate::config::Config;
 use crate::endpoint::LookupKind;
+use crate::endpoint::MAX_VALUE_LEN;
 use crate::error::LookupError;
 use crate::exit_codes;
 use crate::json_out::{outcome_json, write_json_line};
 use crate::model::Record;
-use crate::printer::{escape_control, Outcome, PrintStyle, Printer};
+use crate::printer::{escape_control, preview, Outcome, PrintStyle, Printer};
 use crate::progress::{BatchProgress, LiveView};
 use crate::summary::Tally;
 use crate::table::TableStyle;
@@ -154,7 +155,7 @@ fn report_problem(outcome: &Outcome) {
     report(format_args!(
         "{} {}: {}",
         outcome.kind.name(),
-        escape_control(&outcome.query),
+        preview(&outcome.query),
         escape_control(&problem)
     ));
 }
@@ -163,10 +164,15 @@ impl Worker {
     fn outcome(&self, input: Input) -> Outcome {
         let query = match input {
             Ok(query) => query,
-            Err(problem) => {
-                return Outcome::new(self.kind, String::new(), Err(LookupError::Usage(problem)))
+            Err(bad) => {
+                return Outcome::new(self.kind, bad.shown, Err(LookupError::Usage(bad.reason)))
             }
         };
+        if query.len() > MAX_VALUE_LEN {
+            // Refused before sending; echoing megabytes back helps nobody.
+            let result = self.client.lookup(self.kind, &query);
+            return Outcome::new(self.kind, preview(&query), result);
+        }
         let Some(settings) = &self.wait else {
             let result = self.client.lookup(self.kind, &query);
             let verdict = result

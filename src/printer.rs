@@ -24,6 +24,17 @@ pub fn escape_control(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// A value as shown in messages: escaped, and cut to a readable length (a pasted
+/// file must not flood the terminal).
+pub fn preview(text: &str) -> String {
+    const MAX_CHARS: usize = 64;
+    let mut shown: String = text.chars().take(MAX_CHARS).collect();
+    if text.chars().nth(MAX_CHARS).is_some() {
+        shown.push('…');
+    }
+    escape_control(&shown).into_owned()
+}
+
 pub fn is_unsafe(c: char) -> bool {
     c.is_control() || is_bidi_control(c)
 }

@@ -359,3 +359,15 @@ fn many_values_make_one_json_line_each_in_order() {
         .collect();
     assert_eq!(ids, ["3", "1", "2"]);
 }
+
+#[test]
+fn json_keeps_numbers_exactly_as_sent() {
+    let body =
+        r#"{"status":"delivered","price":0.10,"big":123456789012345678901234567890,"neg":-0}"#;
+    let server = answering(body);
+    smsstat_at(&server.base)
+        .args(["--json", "sms", "1"])
+        .assert()
+        .success()
+        .stdout(format!("{body}\n"));
+}

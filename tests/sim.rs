@@ -480,3 +480,19 @@ fn sim_subcommand_serves_over_http() {
     let reply = agent.get(format!("{base}/sms/42")).call().unwrap();
     assert_eq!(reply.status().as_u16(), 401);
 }
+
+/// The lookups' SMSSTAT_API_KEY is often exported; it must not lock the simulator.
+#[test]
+fn an_exported_lookup_key_does_not_lock_the_simulator() {
+    let binary = assert_cmd::cargo::cargo_bin("smsstat");
+    let child = Command::new(binary)
+        .args(["sim", "--listen", "127.0.0.1:0", "--settle", "0"])
+        .env("SMSSTAT_API_KEY", "exported")
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("smsstat sim starts");
+    let mut running = Running(child);
+    let base = running.base_url();
+    let reply = agent().get(format!("{base}/sms/42")).call().unwrap();
+    assert_eq!(reply.status().as_u16(), 200);
+}
