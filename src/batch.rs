@@ -205,12 +205,15 @@ where
         return true;
     }
     // Stopped: lookups still running after the grace period are abandoned (the
-    // process is about to end); the finished ones are handed out in order.
+    // process is about to end). The finished ones are handed out in order up to the
+    // first abandoned one, so the output stays a prefix of the input: a script
+    // pairing output lines with input lines is never misled by a gap.
     window.moved.notify_all();
     while let Ok((index, result)) = done_rx.try_recv() {
         pending.insert(index, result);
     }
-    for (_, result) in pending {
+    while let Some(result) = pending.remove(&next) {
+        next += 1;
         if emit(result).is_err() {
             break;
         }

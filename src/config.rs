@@ -173,6 +173,11 @@ pub fn validate_base_url(url: &str) -> Result<String, ConfigError> {
     if authority.host().is_empty() {
         return Err(invalid("no host"));
     }
+    if let Some(port) = port_text(authority.as_str()) {
+        if !matches!(port.parse::<u16>(), Ok(1..)) {
+            return Err(invalid("the port must be a number from 1 to 65535"));
+        }
+    }
     if authority.as_str().contains('@') {
         return Err(invalid(
             "credentials in the URL are not supported; use the API key",
@@ -193,6 +198,12 @@ fn locale_is_utf8() -> bool {
             let v = v.to_ascii_lowercase();
             v.contains("utf-8") || v.contains("utf8")
         })
+}
+
+/// The port part of `host:port` or `[v6]:port`, when there is a colon for one.
+fn port_text(authority: &str) -> Option<&str> {
+    let after_host = authority.rfind(']').map_or(authority, |i| &authority[i + 1..]);
+    after_host.rfind(':').map(|i| &after_host[i + 1..])
 }
 
 /// `--color` wins; in auto mode NO_COLOR turns colour off, CLICOLOR_FORCE on, and
@@ -225,11 +236,17 @@ mod tests {
             validate_base_url("http://127.0.0.1:8080").unwrap(),
             "http://127.0.0.1:8080"
         );
+        assert!(validate_base_url("http://[::1]:8080/rest").is_ok());
+        assert!(validate_base_url("HTTPS://H.example/rest").is_ok());
     }
 
     #[test]
     fn bad_base_urls_are_refused() {
         for url in [
+            "http://127.0.0.1:0",
+            "http://127.0.0.1:99999",
+            "http://h:/x",
+            "HTTP://h:notaport/",
             "ftp://h/x",
             "h.example/rest",
             "",
