@@ -203,10 +203,13 @@ impl Client {
             ureq::Error::Io(e) if e.kind() == std::io::ErrorKind::TimedOut => {
                 LookupError::Timeout(self.timeout)
             }
-            ureq::Error::Io(e) => LookupError::Unavailable(io_message(&e)),
-            ureq::Error::HostNotFound => LookupError::Unavailable("host not found".into()),
+            ureq::Error::Io(e) => match tls_error(&e) {
+                Some(tls) => LookupError::Unreachable(format!("TLS: {tls}")),
+                None => LookupError::Unavailable(e.to_string()),
+            },
+            ureq::Error::HostNotFound => LookupError::Unreachable("host not found".into()),
             ureq::Error::ConnectionFailed => LookupError::Unavailable("connection failed".into()),
-            ureq::Error::Tls(reason) => LookupError::Unavailable(format!("TLS: {reason}")),
+            ureq::Error::Tls(reason) => LookupError::Unreachable(format!("TLS: {reason}")),
             ureq::Error::BodyExceedsLimit(limit) => LookupError::Unreadable(format!(
                 "body larger than {limit} bytes (raise --max-body if this is expected)"
             )),
@@ -235,16 +238,12 @@ impl Client {
     }
 }
 
-/// rustls reports through io errors; saying "TLS" tells a certificate or protocol
-/// problem from a network one.
-fn io_message(error: &std::io::Error) -> String {
-    let inner = error
+/// rustls reports through io errors; a certificate or protocol problem is told from
+/// a network one, because retrying it is pointless.
+fn tls_error(error: &std::io::Error) -> Option<&rustls::Error> {
+    error
         .get_ref()
-        .and_then(|e| e.downcast_ref::<rustls::Error>());
-    match inner {
-        Some(tls) => format!("TLS: {tls}"),
-        None => error.to_string(),
-    }
+        .and_then(|e| e.downcast_ref::<rustls::Error>())
 }
 
 fn is_transient_status(status: u16) -> bool {

@@ -202,7 +202,9 @@ fn locale_is_utf8() -> bool {
 
 /// The port part of `host:port` or `[v6]:port`, when there is a colon for one.
 fn port_text(authority: &str) -> Option<&str> {
-    let after_host = authority.rfind(']').map_or(authority, |i| &authority[i + 1..]);
+    let after_host = authority
+        .rfind(']')
+        .map_or(authority, |i| &authority[i + 1..]);
     after_host.rfind(':').map(|i| &after_host[i + 1..])
 }
 

@@ -29,8 +29,13 @@ pub enum LookupError {
     #[error("unreadable answer: {0}")]
     Unreadable(String),
 
+    /// A failure that may pass: refused, reset, 5xx. Retried.
     #[error("service unavailable: {0}")]
     Unavailable(String),
+
+    /// A failure that will not pass by retrying: unknown host, TLS refused.
+    #[error("service unreachable: {0}")]
+    Unreachable(String),
 
     #[error("timed out after {}", format_duration(*.0))]
     Timeout(Duration),
@@ -57,7 +62,7 @@ impl LookupError {
             LookupError::Service { code, .. } => exit_codes::for_service_code(*code),
             LookupError::Usage(_) => exit_codes::USAGE,
             LookupError::Unreadable(_) => exit_codes::UNREADABLE,
-            LookupError::Unavailable(_) => exit_codes::UNAVAILABLE,
+            LookupError::Unavailable(_) | LookupError::Unreachable(_) => exit_codes::UNAVAILABLE,
             LookupError::Timeout(_) => exit_codes::TIMEOUT,
             LookupError::UnexpectedHttp { .. } => exit_codes::UNEXPECTED_HTTP,
             LookupError::NotAuthorised(_) => exit_codes::NOT_AUTHORISED,
@@ -73,6 +78,7 @@ impl LookupError {
             LookupError::Usage(_) => "invalid".into(),
             LookupError::Unreadable(_) => "unreadable".into(),
             LookupError::Unavailable(_) => "unavailable".into(),
+            LookupError::Unreachable(_) => "unreachable".into(),
             LookupError::Timeout(_) => "timed out".into(),
             LookupError::UnexpectedHttp { .. } => "unexpected HTTP answer".into(),
             LookupError::NotAuthorised(_) => "not authorised".into(),

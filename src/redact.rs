@@ -73,6 +73,7 @@ fn scrub_error(error: &mut LookupError, key: &str) {
         LookupError::Usage(text)
         | LookupError::Unreadable(text)
         | LookupError::Unavailable(text)
+        | LookupError::Unreachable(text)
         | LookupError::Internal(text) => scrub_string(text, key),
         LookupError::UnexpectedHttp { location: None, .. }
         | LookupError::Timeout(_)

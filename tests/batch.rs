@@ -318,13 +318,24 @@ fn ctrl_c_flushes_finished_lookups_in_order_and_exits_130() {
 fn a_runaway_stdin_line_is_refused_without_echoing_it() {
     let server = TestServer::start(record_for);
     let input = format!("1\n{}\n2\n", "x".repeat(5 * 1024 * 1024));
-    let out = smsstat_at(&server.base).args(["--json", "sms-ref", "-"]).write_stdin(input).output().unwrap();
+    let out = smsstat_at(&server.base)
+        .args(["--json", "sms-ref", "-"])
+        .write_stdin(input)
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(64));
-    assert!(out.stderr.len() < 1000, "stderr echoes the line: {} bytes", out.stderr.len());
+    assert!(
+        out.stderr.len() < 1000,
+        "stderr echoes the line: {} bytes",
+        out.stderr.len()
+    );
     let records = lines(&out.stdout);
     assert_eq!(records.len(), 3);
     assert_eq!(records[1]["error"], 64);
     assert!(records[1]["query"].as_str().unwrap().len() < 100);
-    assert_eq!((records[0]["id"].as_str(), records[2]["id"].as_str()), (Some("1"), Some("2")));
+    assert_eq!(
+        (records[0]["id"].as_str(), records[2]["id"].as_str()),
+        (Some("1"), Some("2"))
+    );
     assert_eq!(server.urls().len(), 2, "the long line is never sent");
 }
