@@ -339,3 +339,28 @@ fn a_runaway_stdin_line_is_refused_without_echoing_it() {
     );
     assert_eq!(server.urls().len(), 2, "the long line is never sent");
 }
+
+#[test]
+fn stdin_is_streamed_results_come_before_it_ends() {
+    use std::io::Write;
+    let server = TestServer::start(record_for);
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("smsstat"))
+        .args(["--base-url", &server.base, "--json", "sms", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(stdin, "41").unwrap();
+    stdin.flush().unwrap();
+    // stdin is still open: the first result must arrive anyway.
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    stdout.read_line(&mut first).unwrap();
+    assert_eq!(serde_json::from_str::<Value>(&first).unwrap()["id"], "41");
+    writeln!(stdin, "42").unwrap();
+    drop(stdin);
+    let rest: Vec<String> = stdout.lines().map(|l| l.unwrap()).collect();
+    assert_eq!(rest.len(), 1);
+    assert!(child.wait().unwrap().success());
+}

@@ -285,3 +285,19 @@ fn tls_failures_are_69_and_not_retried() {
         .stderr(predicate::str::contains("TLS"));
     assert_eq!(connections.load(Ordering::SeqCst), 1);
 }
+
+#[test]
+fn retry_after_sets_the_pause_before_the_retry() {
+    let count = std::sync::atomic::AtomicUsize::new(0);
+    let server = TestServer::start(move |_| {
+        if count.fetch_add(1, std::sync::atomic::Ordering::SeqCst) == 0 {
+            Canned::text(429, "slow down").header("Retry-After", "1")
+        } else {
+            Canned::json(200, SMS)
+        }
+    });
+    let started = Instant::now();
+    smsstat_at(&server.base).args(["--retries", "1", "sms", "1"]).assert().success();
+    // Without Retry-After the first backoff is at most 300 ms.
+    assert!(started.elapsed() >= Duration::from_secs(1), "{:?}", started.elapsed());
+}
