@@ -36,7 +36,7 @@ complete -c smsstat -n "__fish_smsstat_needs_command" -s o -l output -d 'Output 
 json\t''
 csv\t''
 tsv\t''"
-complete -c smsstat -n "__fish_smsstat_needs_command" -l fields -d 'Columns for table, csv and tsv output, comma-separated (e.g. status,time_dr)' -r
+complete -c smsstat -n "__fish_smsstat_needs_command" -l fields -d 'Fields to show, comma-separated (e.g. status,time_dr): table and csv/tsv columns, or the keys kept in JSON records' -r
 complete -c smsstat -n "__fish_smsstat_needs_command" -l field -d 'Print only this field\'s bare value, one line per lookup' -r
 complete -c smsstat -n "__fish_smsstat_needs_command" -s j -l jobs -d 'How many lookups run at once [default: 8]' -r
 complete -c smsstat -n "__fish_smsstat_needs_command" -l max-body -d 'Largest answer body accepted, in bytes [default: 4194304]' -r
@@ -82,7 +82,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -s o -l output -d '
 json\t''
 csv\t''
 tsv\t''"
-complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l fields -d 'Columns for table, csv and tsv output, comma-separated (e.g. status,time_dr)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l fields -d 'Fields to show, comma-separated (e.g. status,time_dr): table and csv/tsv columns, or the keys kept in JSON records' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l field -d 'Print only this field\'s bare value, one line per lookup' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -s j -l jobs -d 'How many lookups run at once [default: 8]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l max-body -d 'Largest answer body accepted, in bytes [default: 4194304]' -r
@@ -117,7 +117,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -s o -l output 
 json\t''
 csv\t''
 tsv\t''"
-complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l fields -d 'Columns for table, csv and tsv output, comma-separated (e.g. status,time_dr)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l fields -d 'Fields to show, comma-separated (e.g. status,time_dr): table and csv/tsv columns, or the keys kept in JSON records' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l field -d 'Print only this field\'s bare value, one line per lookup' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -s j -l jobs -d 'How many lookups run at once [default: 8]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l max-body -d 'Largest answer body accepted, in bytes [default: 4194304]' -r
@@ -152,7 +152,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand task" -s o -l output -d 
 json\t''
 csv\t''
 tsv\t''"
-complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l fields -d 'Columns for table, csv and tsv output, comma-separated (e.g. status,time_dr)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l fields -d 'Fields to show, comma-separated (e.g. status,time_dr): table and csv/tsv columns, or the keys kept in JSON records' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l field -d 'Print only this field\'s bare value, one line per lookup' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -s j -l jobs -d 'How many lookups run at once [default: 8]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l max-body -d 'Largest answer body accepted, in bytes [default: 4194304]' -r
@@ -187,7 +187,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -s o -l output -d '
 json\t''
 csv\t''
 tsv\t''"
-complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l fields -d 'Columns for table, csv and tsv output, comma-separated (e.g. status,time_dr)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l fields -d 'Fields to show, comma-separated (e.g. status,time_dr): table and csv/tsv columns, or the keys kept in JSON records' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l field -d 'Print only this field\'s bare value, one line per lookup' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -s j -l jobs -d 'How many lookups run at once [default: 8]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l max-body -d 'Largest answer body accepted, in bytes [default: 4194304]' -r
@@ -222,7 +222,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -s o -l output 
 json\t''
 csv\t''
 tsv\t''"
-complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l fields -d 'Columns for table, csv and tsv output, comma-separated (e.g. status,time_dr)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l fields -d 'Fields to show, comma-separated (e.g. status,time_dr): table and csv/tsv columns, or the keys kept in JSON records' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l field -d 'Print only this field\'s bare value, one line per lookup' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -s j -l jobs -d 'How many lookups run at once [default: 8]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l max-body -d 'Largest answer body accepted, in bytes [default: 4194304]' -r
@@ -271,7 +271,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -s o -l output -d '
 json\t''
 csv\t''
 tsv\t''"
-complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l fields -d 'Columns for table, csv and tsv output, comma-separated (e.g. status,time_dr)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l fields -d 'Fields to show, comma-separated (e.g. status,time_dr): table and csv/tsv columns, or the keys kept in JSON records' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l field -d 'Print only this field\'s bare value, one line per lookup' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -s j -l jobs -d 'How many lookups run at once [default: 8]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l max-body -d 'Largest answer body accepted, in bytes [default: 4194304]' -r
@@ -306,7 +306,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_s
 json\t''
 csv\t''
 tsv\t''"
-complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l fields -d 'Columns for table, csv and tsv output, comma-separated (e.g. status,time_dr)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l fields -d 'Fields to show, comma-separated (e.g. status,time_dr): table and csv/tsv columns, or the keys kept in JSON records' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l field -d 'Print only this field\'s bare value, one line per lookup' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -s j -l jobs -d 'How many lookups run at once [default: 8]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l max-body -d 'Largest answer body accepted, in bytes [default: 4194304]' -r
@@ -343,7 +343,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_
 json\t''
 csv\t''
 tsv\t''"
-complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l fields -d 'Columns for table, csv and tsv output, comma-separated (e.g. status,time_dr)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l fields -d 'Fields to show, comma-separated (e.g. status,time_dr): table and csv/tsv columns, or the keys kept in JSON records' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l field -d 'Print only this field\'s bare value, one line per lookup' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -s j -l jobs -d 'How many lookups run at once [default: 8]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l max-body -d 'Largest answer body accepted, in bytes [default: 4194304]' -r
@@ -380,7 +380,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -s o -l out
 json\t''
 csv\t''
 tsv\t''"
-complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l fields -d 'Columns for table, csv and tsv output, comma-separated (e.g. status,time_dr)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l fields -d 'Fields to show, comma-separated (e.g. status,time_dr): table and csv/tsv columns, or the keys kept in JSON records' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l field -d 'Print only this field\'s bare value, one line per lookup' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -s j -l jobs -d 'How many lookups run at once [default: 8]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l max-body -d 'Largest answer body accepted, in bytes [default: 4194304]' -r
@@ -415,7 +415,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand man" -s o -l output -d '
 json\t''
 csv\t''
 tsv\t''"
-complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l fields -d 'Columns for table, csv and tsv output, comma-separated (e.g. status,time_dr)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l fields -d 'Fields to show, comma-separated (e.g. status,time_dr): table and csv/tsv columns, or the keys kept in JSON records' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l field -d 'Print only this field\'s bare value, one line per lookup' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand man" -s j -l jobs -d 'How many lookups run at once [default: 8]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l max-body -d 'Largest answer body accepted, in bytes [default: 4194304]' -r

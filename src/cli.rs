@@ -89,7 +89,8 @@ pub struct GlobalArgs {
     #[arg(short = 'o', long, value_enum, value_name = "FORMAT", global = true)]
     pub output: Option<OutputFormat>,
 
-    /// Columns for table, csv and tsv output, comma-separated (e.g. status,time_dr)
+    /// Fields to show, comma-separated (e.g. status,time_dr): table and csv/tsv columns, or
+    /// the keys kept in JSON records
     #[arg(long, value_name = "A,B,...", value_delimiter = ',', global = true)]
     pub fields: Vec<String>,
 

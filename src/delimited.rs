@@ -2,7 +2,7 @@
 
 use std::io::{self, Write};
 
-use crate::display::field_value;
+use crate::display::value_of;
 use crate::error::LookupError;
 use crate::printer::{escape_control, Outcome};
 
@@ -37,7 +37,7 @@ pub fn write_outcome(
             row.extend(
                 columns
                     .iter()
-                    .map(|c| field_value(record, c).unwrap_or_default()),
+                    .map(|c| value_of(record, c).unwrap_or_default()),
             );
             row.push("0".into());
             row.push(String::new());

@@ -79,6 +79,27 @@ pub fn field_value(record: &Record, name: &str) -> Option<String> {
     Some(plain_text(value))
 }
 
+/// A field's value for `--field` and CSV/TSV: the raw field when the record has it,
+/// else a derived one (`delivery_rate`, `send_latency`, ...).
+pub fn value_of(record: &Record, name: &str) -> Option<String> {
+    field_value(record, name).or_else(|| crate::glance::derived_value(record, name, true))
+}
+
+/// Whether `name` means something for this kind of record, present or not: a known
+/// field, a detail, a derived value, or a field this very record has. Anything else
+/// is most likely a typo worth a warning.
+pub fn is_known_name(record: &Record, name: &str) -> bool {
+    let head = name.split('.').next().unwrap_or(name);
+    record.fields.contains_key(head)
+        || record
+            .kind
+            .known_fields()
+            .iter()
+            .any(|(key, _)| *key == head)
+        || ERROR_FIELDS.contains(&head)
+        || crate::glance::DERIVED.contains(&name)
+}
+
 /// What a status value means, for colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Tone {
@@ -150,6 +171,16 @@ mod tests {
         assert_eq!(field_value(&r, "details.ported").as_deref(), Some("1"));
         assert_eq!(field_value(&r, "price").as_deref(), Some("0.5"));
         assert_eq!(field_value(&r, "nope"), None);
+    }
+
+    #[test]
+    fn typos_are_told_from_absent_fields() {
+        let r = record(RecordKind::Sms, json!({"status": "enroute", "extra": 1}));
+        for name in ["status", "time_dr", "extra", "delivery_latency", "error"] {
+            assert!(is_known_name(&r, name), "{name}");
+        }
+        assert!(!is_known_name(&r, "stauts"));
+        assert!(!is_known_name(&r, "network"), "an HLR field on an SMS");
     }
 
     #[test]

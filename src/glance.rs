@@ -15,6 +15,13 @@ pub const DELIVERY_LATENCY: &str = "delivery_latency";
 pub const DELIVERY_RATE: &str = "delivery_rate";
 pub const PENDING: &str = "pending";
 pub const COUNTERS_CHECK: &str = "counters_check";
+pub const DERIVED: [&str; 5] = [
+    SEND_LATENCY,
+    DELIVERY_LATENCY,
+    DELIVERY_RATE,
+    PENDING,
+    COUNTERS_CHECK,
+];
 
 /// The record's rows with the network decoded and the derived rows added after the
 /// fields they are computed from.

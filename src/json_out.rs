@@ -37,6 +37,40 @@ pub fn outcome_json(outcome: &Outcome, normalize: bool) -> Value {
     }
 }
 
+/// `--json --fields a,b`: only those fields of a record, in that order (plus `kind`,
+/// `query` and `error` when normalized); a dotted name such as `details.ported`
+/// becomes a key of its own. Failures are left whole: they are few and small.
+pub fn select_fields(value: Value, fields: &[String], normalize: bool) -> Value {
+    let Value::Object(map) = value else {
+        return value;
+    };
+    let is_failure = crate::model::error_field(&map) != crate::model::ErrorField::Success;
+    if fields.is_empty() || is_failure {
+        return Value::Object(map);
+    }
+    let always: &[&str] = if normalize {
+        &["kind", "query", "error"]
+    } else {
+        &[]
+    };
+    let mut picked = Map::new();
+    for name in always
+        .iter()
+        .copied()
+        .chain(fields.iter().map(String::as_str))
+    {
+        let mut parts = name.split('.');
+        let mut found = parts.next().and_then(|head| map.get(head));
+        for part in parts {
+            found = found.and_then(|v| v.get(part));
+        }
+        if let Some(found) = found {
+            picked.insert(name.to_string(), found.clone());
+        }
+    }
+    Value::Object(picked)
+}
+
 /// A failure as an object with a non-zero `error`: the service's code for service
 /// errors, smsstat's exit code (65-79) for local failures, marked `"source":"smsstat"`.
 fn failure_object(
@@ -202,6 +236,21 @@ mod tests {
         };
         let v = outcome_json(&outcome(LookupKind::Hlr, Ok(hlr)), true);
         assert_eq!(v["details"], json!({"ported": true, "roaming": false}));
+    }
+
+    #[test]
+    fn fields_select_keys_of_records_but_not_of_failures() {
+        let record = json!({"status": "active", "details": {"ported": "1"}, "x": 1});
+        let picked = select_fields(record, &["details.ported".into(), "status".into()], false);
+        assert_eq!(
+            picked.to_string(),
+            r#"{"details.ported":"1","status":"active"}"#
+        );
+        let failure = json!({"error": 20, "errorDescription": "SMS not found"});
+        assert_eq!(
+            select_fields(failure.clone(), &["status".into()], false),
+            failure
+        );
     }
 
     #[test]

@@ -14,7 +14,7 @@ use crate::endpoint::MAX_VALUE_LEN;
 use crate::error::LookupError;
 use crate::exit_codes;
 use crate::json_out::{outcome_json, write_json_line};
-use crate::model::Record;
+use crate::model::{Record, RecordKind};
 use crate::printer::{escape_control, preview, Outcome, PrintStyle, Printer};
 use crate::progress::{BatchProgress, LiveView};
 use crate::summary::Tally;
@@ -150,7 +150,10 @@ fn report_problem(outcome: &Outcome) {
     let problem = match (&outcome.result, &outcome.verdict) {
         (Err(error), _) => error.to_string(),
         (Ok(_), Some(verdict)) => verdict.message.clone(),
-        (Ok(_), None) => return,
+        (Ok(record), None) => match kind_mismatch(outcome.kind, record) {
+            Some(warning) => warning,
+            None => return,
+        },
     };
     report(format_args!(
         "{} {}: {}",
@@ -158,6 +161,29 @@ fn report_problem(outcome: &Outcome) {
         preview(&outcome.query),
         escape_control(&problem)
     ));
+}
+
+/// A short-form path can be answered with another kind of record (the spec does not
+/// say how a deployment tells `/sms/{reference}` from `/sms/{task_id}`); the record is
+/// shown as what it is, and the user is told.
+fn kind_mismatch(kind: LookupKind, record: &Record) -> Option<String> {
+    let expected = kind.record_kind();
+    (record.kind != expected).then(|| {
+        format!(
+            "warning: the answer is {} record, not {} record; the service may have read a \
+             short-form path differently (try --paths explicit)",
+            article(record.kind),
+            article(expected)
+        )
+    })
+}
+
+fn article(kind: RecordKind) -> &'static str {
+    match kind {
+        RecordKind::Sms => "an SMS",
+        RecordKind::Task => "a task",
+        RecordKind::Hlr => "an HLR",
+    }
 }
 
 impl Worker {

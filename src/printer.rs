@@ -47,10 +47,10 @@ use std::io::{self, Write};
 
 use crate::cli::OutputFormat;
 use crate::delimited::{self, Delimiter};
-use crate::display::field_value;
+use crate::display::{is_known_name, value_of};
 use crate::endpoint::LookupKind;
 use crate::error::LookupError;
-use crate::json_out::{outcome_json, write_json_line};
+use crate::json_out::{outcome_json, select_fields, write_json_line};
 use crate::model::Record;
 use crate::table::{columns_for, record_table, RowsTable, TableStyle};
 use crate::wait::Verdict;
@@ -106,6 +106,8 @@ pub struct Printer<W: Write> {
     kind: LookupKind,
     rows: Option<RowsTable>,
     header_written: bool,
+    /// Field names already warned about.
+    warned: Vec<String>,
 }
 
 impl<W: Write> Printer<W> {
@@ -116,21 +118,23 @@ impl<W: Write> Printer<W> {
             kind,
             rows: None,
             header_written: false,
+            warned: Vec::new(),
         }
     }
 
     pub fn print(&mut self, outcome: &Outcome) -> io::Result<()> {
+        if let Ok(record) = &outcome.result {
+            self.warn_about_unknown_names(record);
+        }
         if let Some(name) = &self.style.field {
-            let value = outcome
-                .result
-                .as_ref()
-                .ok()
-                .and_then(|r| field_value(r, name));
+            let value = outcome.result.as_ref().ok().and_then(|r| value_of(r, name));
             return writeln!(self.out, "{}", escape_control(&value.unwrap_or_default()));
         }
         match self.style.format {
             OutputFormat::Json => {
-                write_json_line(&mut self.out, &outcome_json(outcome, self.style.normalize))?
+                let value = outcome_json(outcome, self.style.normalize);
+                let value = select_fields(value, &self.style.fields, self.style.normalize);
+                write_json_line(&mut self.out, &value)?
             }
             OutputFormat::Csv => self.delimited(outcome, Delimiter::Comma)?,
             OutputFormat::Tsv => self.delimited(outcome, Delimiter::Tab)?,
@@ -160,6 +164,22 @@ impl<W: Write> Printer<W> {
             self.out.flush()?;
         }
         Ok(())
+    }
+
+    /// `--field stauts` would print empty lines forever: a name that no record of
+    /// this kind knows gets one warning on stderr.
+    fn warn_about_unknown_names(&mut self, record: &Record) {
+        let names = self.style.field.iter().chain(&self.style.fields);
+        for name in names {
+            if !is_known_name(record, name) && !self.warned.contains(name) {
+                crate::app::report(format_args!(
+                    "warning: {} records have no field `{}`",
+                    record.kind.name(),
+                    escape_control(name)
+                ));
+                self.warned.push(name.clone());
+            }
+        }
     }
 
     fn delimited(&mut self, outcome: &Outcome, delimiter: Delimiter) -> io::Result<()> {

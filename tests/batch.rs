@@ -364,3 +364,58 @@ fn stdin_is_streamed_results_come_before_it_ends() {
     assert_eq!(rest.len(), 1);
     assert!(child.wait().unwrap().success());
 }
+
+#[test]
+fn a_mistyped_field_name_is_warned_about_once() {
+    let server = TestServer::start(record_for);
+    let out = smsstat_at(&server.base)
+        .args(["--field", "stauts", "sms", "1", "2"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "\n\n");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.matches("no field `stauts`").count(), 1, "{stderr}");
+    // A known field that this record lacks is not a typo.
+    let out = smsstat_at(&server.base)
+        .args(["--field", "time_dr", "sms", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}
+
+#[test]
+fn derived_values_reach_csv_and_field() {
+    let server = TestServer::fixed(Canned::json(
+        200,
+        r#"{"sent":"10","delivered":"7","undeliverable":1,"expired":0,"unknown":0,"totalprice":"1.0","currency":"EUR"}"#,
+    ));
+    smsstat_at(&server.base)
+        .args(["--field", "pending", "task", "5"])
+        .assert()
+        .success()
+        .stdout("2\n");
+    smsstat_at(&server.base)
+        .args([
+            "-o",
+            "csv",
+            "--fields",
+            "delivered,delivery_rate",
+            "task",
+            "5",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("5,7,70.0%"));
+}
+
+#[test]
+fn json_with_fields_keeps_only_those_keys() {
+    let server = TestServer::start(faulty);
+    let out = smsstat_at(&server.base)
+        .args(["--json", "--fields", "status,id", "sms", "3", "5"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text, "{\"status\":\"delivered\",\"id\":\"3\"}\n{\"error\":20,\"errorDescription\":\"SMS not found\"}\n");
+}

@@ -297,7 +297,14 @@ fn retry_after_sets_the_pause_before_the_retry() {
         }
     });
     let started = Instant::now();
-    smsstat_at(&server.base).args(["--retries", "1", "sms", "1"]).assert().success();
+    smsstat_at(&server.base)
+        .args(["--retries", "1", "sms", "1"])
+        .assert()
+        .success();
     // Without Retry-After the first backoff is at most 300 ms.
-    assert!(started.elapsed() >= Duration::from_secs(1), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() >= Duration::from_secs(1),
+        "{:?}",
+        started.elapsed()
+    );
 }

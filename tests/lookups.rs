@@ -371,3 +371,21 @@ fn json_keeps_numbers_exactly_as_sent() {
         .success()
         .stdout(format!("{body}\n"));
 }
+
+#[test]
+fn an_answer_of_another_kind_is_shown_as_what_it_is_with_a_warning() {
+    // A deployment that reads /sms/{x} as an SMS ID even when a task was meant.
+    let server = TestServer::start(|url| {
+        if url.contains("/task/") {
+            Canned::text(404, "Not Found")
+        } else {
+            Canned::json(200, SMS)
+        }
+    });
+    smsstat_at(&server.base)
+        .args(["task", "6"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Delivery report"))
+        .stderr(predicate::str::contains("an SMS record, not a task record"));
+}
