@@ -12,10 +12,37 @@ use crate::model::Record;
 /// What the key is replaced by.
 pub const MASK: &str = "****";
 
+/// Replaces the key as sent, in any ASCII letter case, and percent-encoded (a server
+/// echoing it in a URL, say a `Location`), by the mask.
 fn scrub_string(text: &mut String, key: &str) {
-    if !key.is_empty() && text.contains(key) {
-        *text = text.replace(key, MASK);
+    if key.is_empty() {
+        return;
     }
+    let encoded =
+        percent_encoding::utf8_percent_encode(key, percent_encoding::NON_ALPHANUMERIC).to_string();
+    replace_ignoring_case(text, key);
+    if encoded != key {
+        replace_ignoring_case(text, &encoded);
+    }
+}
+
+fn replace_ignoring_case(text: &mut String, needle: &str) {
+    // ASCII lowercasing keeps every byte where it was, so positions found in the
+    // lowered copy are positions in the original.
+    let lowered = text.to_ascii_lowercase();
+    let needle = needle.to_ascii_lowercase();
+    if !lowered.contains(&needle) {
+        return;
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = 0;
+    for (at, _) in lowered.match_indices(&needle) {
+        out.push_str(&text[rest..at]);
+        out.push_str(MASK);
+        rest = at + needle.len();
+    }
+    out.push_str(&text[rest..]);
+    *text = out;
 }
 
 /// Strings anywhere in a JSON value, object keys included.
@@ -96,6 +123,16 @@ mod tests {
             json!({"a": "x acc-secret-7f3 y", "acc-secret-7f3": [1, {"b": "acc-secret-7f3"}]});
         scrub_value(&mut value, KEY);
         assert_eq!(value, json!({"a": "x **** y", "****": [1, {"b": "****"}]}));
+    }
+
+    #[test]
+    fn other_cases_and_percent_encoding_too() {
+        let mut text = "ACC-SECRET-7F3 and acc%2Dsecret%2D7f3 and Acc-Secret-7f3!".to_string();
+        scrub_string(&mut text, KEY);
+        assert_eq!(text, "**** and **** and ****!");
+        let mut plain = "nothing here".to_string();
+        scrub_string(&mut plain, KEY);
+        assert_eq!(plain, "nothing here");
     }
 
     #[test]
