@@ -47,7 +47,7 @@ never\t''"
 complete -c smsstat -n "__fish_smsstat_needs_command" -l config -d 'Config file to read instead of $XDG_CONFIG_HOME/smsstat/config.toml (must exist)' -r -F
 complete -c smsstat -n "__fish_smsstat_needs_command" -l profile -d 'Profile of the config file to use ([profiles.NAME]; without it, `default` if the file has one)' -r
 complete -c smsstat -n "__fish_smsstat_needs_command" -l wait-timeout -d 'How long --wait waits at most: 90, 500ms, 2m [default: 10m]' -r
-complete -c smsstat -n "__fish_smsstat_needs_command" -l interval -d 'Pause between polls of --wait (longer after errors) [default: 2s]' -r
+complete -c smsstat -n "__fish_smsstat_needs_command" -l interval -d 'Pause between polls of --wait, at least 100ms (longer after errors, or when the server asks with Retry-After) [default: 2s]' -r
 complete -c smsstat -n "__fish_smsstat_needs_command" -l until -d 'Statuses that end --wait, replacing the built-in pending lists (SMS, HLR)' -r
 complete -c smsstat -n "__fish_smsstat_needs_command" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
 complete -c smsstat -n "__fish_smsstat_needs_command" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
@@ -93,7 +93,7 @@ never\t''"
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l config -d 'Config file to read instead of $XDG_CONFIG_HOME/smsstat/config.toml (must exist)' -r -F
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l profile -d 'Profile of the config file to use ([profiles.NAME]; without it, `default` if the file has one)' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l wait-timeout -d 'How long --wait waits at most: 90, 500ms, 2m [default: 10m]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l interval -d 'Pause between polls of --wait (longer after errors) [default: 2s]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l interval -d 'Pause between polls of --wait, at least 100ms (longer after errors, or when the server asks with Retry-After) [default: 2s]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l until -d 'Statuses that end --wait, replacing the built-in pending lists (SMS, HLR)' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
@@ -128,7 +128,7 @@ never\t''"
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l config -d 'Config file to read instead of $XDG_CONFIG_HOME/smsstat/config.toml (must exist)' -r -F
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l profile -d 'Profile of the config file to use ([profiles.NAME]; without it, `default` if the file has one)' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l wait-timeout -d 'How long --wait waits at most: 90, 500ms, 2m [default: 10m]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l interval -d 'Pause between polls of --wait (longer after errors) [default: 2s]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l interval -d 'Pause between polls of --wait, at least 100ms (longer after errors, or when the server asks with Retry-After) [default: 2s]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l until -d 'Statuses that end --wait, replacing the built-in pending lists (SMS, HLR)' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
@@ -163,7 +163,7 @@ never\t''"
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l config -d 'Config file to read instead of $XDG_CONFIG_HOME/smsstat/config.toml (must exist)' -r -F
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l profile -d 'Profile of the config file to use ([profiles.NAME]; without it, `default` if the file has one)' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l wait-timeout -d 'How long --wait waits at most: 90, 500ms, 2m [default: 10m]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l interval -d 'Pause between polls of --wait (longer after errors) [default: 2s]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l interval -d 'Pause between polls of --wait, at least 100ms (longer after errors, or when the server asks with Retry-After) [default: 2s]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l until -d 'Statuses that end --wait, replacing the built-in pending lists (SMS, HLR)' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
@@ -198,7 +198,7 @@ never\t''"
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l config -d 'Config file to read instead of $XDG_CONFIG_HOME/smsstat/config.toml (must exist)' -r -F
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l profile -d 'Profile of the config file to use ([profiles.NAME]; without it, `default` if the file has one)' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l wait-timeout -d 'How long --wait waits at most: 90, 500ms, 2m [default: 10m]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l interval -d 'Pause between polls of --wait (longer after errors) [default: 2s]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l interval -d 'Pause between polls of --wait, at least 100ms (longer after errors, or when the server asks with Retry-After) [default: 2s]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l until -d 'Statuses that end --wait, replacing the built-in pending lists (SMS, HLR)' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
@@ -233,7 +233,7 @@ never\t''"
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l config -d 'Config file to read instead of $XDG_CONFIG_HOME/smsstat/config.toml (must exist)' -r -F
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l profile -d 'Profile of the config file to use ([profiles.NAME]; without it, `default` if the file has one)' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l wait-timeout -d 'How long --wait waits at most: 90, 500ms, 2m [default: 10m]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l interval -d 'Pause between polls of --wait (longer after errors) [default: 2s]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l interval -d 'Pause between polls of --wait, at least 100ms (longer after errors, or when the server asks with Retry-After) [default: 2s]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l until -d 'Statuses that end --wait, replacing the built-in pending lists (SMS, HLR)' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
@@ -282,7 +282,7 @@ never\t''"
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l config -d 'Config file to read instead of $XDG_CONFIG_HOME/smsstat/config.toml (must exist)' -r -F
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l profile -d 'Profile of the config file to use ([profiles.NAME]; without it, `default` if the file has one)' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l wait-timeout -d 'How long --wait waits at most: 90, 500ms, 2m [default: 10m]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l interval -d 'Pause between polls of --wait (longer after errors) [default: 2s]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l interval -d 'Pause between polls of --wait, at least 100ms (longer after errors, or when the server asks with Retry-After) [default: 2s]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l until -d 'Statuses that end --wait, replacing the built-in pending lists (SMS, HLR)' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
@@ -317,7 +317,7 @@ never\t''"
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l config -d 'Config file to read instead of $XDG_CONFIG_HOME/smsstat/config.toml (must exist)' -r -F
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l profile -d 'Profile of the config file to use ([profiles.NAME]; without it, `default` if the file has one)' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l wait-timeout -d 'How long --wait waits at most: 90, 500ms, 2m [default: 10m]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l interval -d 'Pause between polls of --wait (longer after errors) [default: 2s]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l interval -d 'Pause between polls of --wait, at least 100ms (longer after errors, or when the server asks with Retry-After) [default: 2s]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l until -d 'Statuses that end --wait, replacing the built-in pending lists (SMS, HLR)' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
@@ -354,7 +354,7 @@ never\t''"
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l config -d 'Config file to read instead of $XDG_CONFIG_HOME/smsstat/config.toml (must exist)' -r -F
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l profile -d 'Profile of the config file to use ([profiles.NAME]; without it, `default` if the file has one)' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l wait-timeout -d 'How long --wait waits at most: 90, 500ms, 2m [default: 10m]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l interval -d 'Pause between polls of --wait (longer after errors) [default: 2s]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l interval -d 'Pause between polls of --wait, at least 100ms (longer after errors, or when the server asks with Retry-After) [default: 2s]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l until -d 'Statuses that end --wait, replacing the built-in pending lists (SMS, HLR)' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
@@ -391,7 +391,7 @@ never\t''"
 complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l config -d 'Config file to read instead of $XDG_CONFIG_HOME/smsstat/config.toml (must exist)' -r -F
 complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l profile -d 'Profile of the config file to use ([profiles.NAME]; without it, `default` if the file has one)' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l wait-timeout -d 'How long --wait waits at most: 90, 500ms, 2m [default: 10m]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l interval -d 'Pause between polls of --wait (longer after errors) [default: 2s]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l interval -d 'Pause between polls of --wait, at least 100ms (longer after errors, or when the server asks with Retry-After) [default: 2s]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l until -d 'Statuses that end --wait, replacing the built-in pending lists (SMS, HLR)' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
@@ -426,7 +426,7 @@ never\t''"
 complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l config -d 'Config file to read instead of $XDG_CONFIG_HOME/smsstat/config.toml (must exist)' -r -F
 complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l profile -d 'Profile of the config file to use ([profiles.NAME]; without it, `default` if the file has one)' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l wait-timeout -d 'How long --wait waits at most: 90, 500ms, 2m [default: 10m]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l interval -d 'Pause between polls of --wait (longer after errors) [default: 2s]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l interval -d 'Pause between polls of --wait, at least 100ms (longer after errors, or when the server asks with Retry-After) [default: 2s]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l until -d 'Statuses that end --wait, replacing the built-in pending lists (SMS, HLR)' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r

@@ -163,8 +163,9 @@ pub struct GlobalArgs {
     #[arg(long, value_name = "DURATION", value_parser = parse_duration, global = true, help_heading = "Waiting")]
     pub wait_timeout: Option<std::time::Duration>,
 
-    /// Pause between polls of --wait (longer after errors) [default: 2s]
-    #[arg(long, value_name = "DURATION", value_parser = parse_duration, global = true, help_heading = "Waiting")]
+    /// Pause between polls of --wait, at least 100ms (longer after errors, or when the
+    /// server asks with Retry-After) [default: 2s]
+    #[arg(long, value_name = "DURATION", value_parser = parse_interval, global = true, help_heading = "Waiting")]
     pub interval: Option<std::time::Duration>,
 
     /// Statuses that end --wait, replacing the built-in pending lists (SMS, HLR)
@@ -195,6 +196,17 @@ pub struct GlobalArgs {
     /// With --wait: print one JSON line per observed change instead of the final record only
     #[arg(long, global = true, requires = "wait", help_heading = "Waiting")]
     pub follow: bool,
+}
+
+/// Polling faster than this only loads the gateway.
+fn parse_interval(text: &str) -> Result<std::time::Duration, String> {
+    let interval = parse_duration(text)?;
+    if interval < std::time::Duration::from_millis(100) {
+        return Err(format!(
+            "`{text}` is too short a poll interval; at least 100ms"
+        ));
+    }
+    Ok(interval)
 }
 
 fn parse_ratio(text: &str) -> Result<f64, String> {

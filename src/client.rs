@@ -86,6 +86,29 @@ impl Client {
     /// Looks one value up: the explicit path first and, when the deployment has no such
     /// route (404 without a JSON error body), the short form.
     pub fn lookup(&self, kind: LookupKind, value: &str) -> Result<Record, LookupError> {
+        self.lookup_until(kind, value, None).0
+    }
+
+    /// `lookup`, finished by `deadline` (requests and retry pauses are cut to fit),
+    /// with the last `Retry-After` the server asked for, for callers that poll.
+    pub fn lookup_until(
+        &self,
+        kind: LookupKind,
+        value: &str,
+        deadline: Option<Instant>,
+    ) -> (Result<Record, LookupError>, Option<Duration>) {
+        let mut retry_after = None;
+        let result = self.lookup_inner(kind, value, deadline, &mut retry_after);
+        (result, retry_after)
+    }
+
+    fn lookup_inner(
+        &self,
+        kind: LookupKind,
+        value: &str,
+        deadline: Option<Instant>,
+        retry_after: &mut Option<Duration>,
+    ) -> Result<Record, LookupError> {
         kind.validate(value)?;
         if self.debug_panic {
             // The payload stands for data from an answer: the hook must not show it.
@@ -94,7 +117,8 @@ impl Client {
         let paths = kind.paths(value, self.paths);
         let last = paths.len() - 1;
         for (i, path) in paths.iter().enumerate() {
-            let answer = self.get_with_retries(path)?;
+            let answer = self.get_with_retries(path, deadline)?;
+            *retry_after = answer.retry_after;
             let parsed = parse_object(&answer.body);
             let route_missing = answer.status == 404 && !is_service_error(&parsed);
             if route_missing && i < last {
@@ -110,12 +134,25 @@ impl Client {
         unreachable!("paths() always yields at least one path")
     }
 
-    fn get_with_retries(&self, path: &str) -> Result<Answer, LookupError> {
+    fn get_with_retries(
+        &self,
+        path: &str,
+        deadline: Option<Instant>,
+    ) -> Result<Answer, LookupError> {
         let url = format!("{}{path}", self.base_url);
         let mut backoff = Backoff::new();
         let mut attempt = 0;
         loop {
-            let result = self.get_once(&url);
+            let timeout = match deadline {
+                Some(deadline) => self
+                    .timeout
+                    .min(deadline.saturating_duration_since(Instant::now())),
+                None => self.timeout,
+            };
+            if timeout.is_zero() {
+                return Err(LookupError::Timeout(self.timeout));
+            }
+            let result = self.get_once(&url, timeout);
             let (reason, retry_after) = match &result {
                 Ok(answer) if is_transient_status(answer.status) => {
                     (format!("HTTP {}", answer.status), answer.retry_after)
@@ -130,6 +167,10 @@ impl Client {
             }
             attempt += 1;
             let delay = backoff.next_delay(retry_after);
+            if deadline.is_some_and(|d| Instant::now() + delay >= d) {
+                // No time left for another try: the caller's deadline wins.
+                return result;
+            }
             self.trace(format_args!(
                 "retry {attempt}/{} in {} after {}",
                 self.retries,
@@ -140,10 +181,13 @@ impl Client {
         }
     }
 
-    fn get_once(&self, url: &str) -> Result<Answer, LookupError> {
+    fn get_once(&self, url: &str, timeout: Duration) -> Result<Answer, LookupError> {
         let started = Instant::now();
         self.trace(format_args!("GET {}", escape_control(url)));
         let mut request = self.agent.get(url);
+        if timeout < self.timeout {
+            request = request.config().timeout_global(Some(timeout)).build();
+        }
         if let Some(key) = &self.api_key {
             request = request.header(self.api_key_header.clone(), key.expose());
         }
@@ -154,7 +198,9 @@ impl Client {
                 .iter()
                 .for_each(|line| self.trace(format_args!("{line}")));
         }
-        let mut response = request.call().map_err(|e| self.transport_error(e))?;
+        let mut response = request
+            .call()
+            .map_err(|e| self.transport_error(e, timeout))?;
         let status = response.status();
         if self.verbose > 1 {
             let lines = trace::response_lines(response.headers(), self.secrets());
@@ -181,7 +227,7 @@ impl Client {
             .with_config()
             .limit(self.max_body)
             .read_to_vec()
-            .map_err(|e| self.transport_error(e))?;
+            .map_err(|e| self.transport_error(e, timeout))?;
         self.trace(format_args!(
             "{} {} in {} ({} bytes)",
             status.as_u16(),
@@ -197,11 +243,11 @@ impl Client {
         })
     }
 
-    fn transport_error(&self, error: ureq::Error) -> LookupError {
+    fn transport_error(&self, error: ureq::Error, timeout: Duration) -> LookupError {
         match error {
-            ureq::Error::Timeout(_) => LookupError::Timeout(self.timeout),
+            ureq::Error::Timeout(_) => LookupError::Timeout(timeout),
             ureq::Error::Io(e) if e.kind() == std::io::ErrorKind::TimedOut => {
-                LookupError::Timeout(self.timeout)
+                LookupError::Timeout(timeout)
             }
             ureq::Error::Io(e) => match tls_error(&e) {
                 Some(tls) => LookupError::Unreachable(format!("TLS: {tls}")),

@@ -71,6 +71,8 @@ pub struct Config {
     /// `--wait` settings; None without `--wait`.
     pub wait: Option<WaitSettings>,
     pub follow: bool,
+    /// `--until`: statuses that count as final (with or without `--wait`).
+    pub until: Vec<String>,
     pub expect: Expectation,
 }
 
@@ -145,6 +147,7 @@ pub fn construct_config(
             until: lowercase(&args.until),
         }),
         follow: args.follow,
+        until: lowercase(&args.until),
         expect: Expectation {
             statuses: lowercase(&args.expect),
             delivered_ratio: args.expect_delivered,

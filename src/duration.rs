@@ -2,8 +2,19 @@
 
 use std::time::Duration;
 
-/// Parses `10` (seconds), `1.5` (seconds), `500ms`, `2s`, `1m 30s`.
+/// Longer durations are surely typos, and would overflow clock arithmetic.
+const MAX_DURATION: Duration = Duration::from_secs(366 * 24 * 3600);
+
+/// Parses `10` (seconds), `1.5` (seconds), `500ms`, `2s`, `1m 30s`; at most a year.
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    let duration = parse_any_duration(text)?;
+    if duration > MAX_DURATION {
+        return Err(format!("`{}` is longer than a year", text.trim()));
+    }
+    Ok(duration)
+}
+
+fn parse_any_duration(text: &str) -> Result<Duration, String> {
     let text = text.trim();
     if text.is_empty() {
         return Err("empty duration (try 10, 500ms or 2s)".into());
@@ -52,6 +63,8 @@ mod tests {
         assert!(parse_duration("").is_err());
         assert!(parse_duration("-1").is_err());
         assert!(parse_duration("soon").is_err());
+        assert!(parse_duration("1e19").is_err());
+        assert!(parse_duration("400days").is_err());
     }
 
     #[test]

@@ -4,6 +4,7 @@
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 use crate::app::{interrupt_flag, report, was_interrupted};
 use crate::batch::{self, Input};
@@ -33,6 +34,10 @@ struct Worker {
     follow: Option<Follow>,
     live: Option<Arc<LiveView>>,
     stop: Arc<AtomicBool>,
+    /// When `--wait` ends for every lookup of the run.
+    wait_deadline: Option<Instant>,
+    /// `--until`: what counts as final, with or without `--wait`.
+    until: Vec<String>,
 }
 
 /// `--follow`: change lines are printed by the workers as they are seen.
@@ -42,7 +47,7 @@ struct Follow {
 }
 
 pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
-    if let Err(message) = check_expectation_fits(kind, &config.expect) {
+    if let Err(message) = check_expectation_fits(kind, &config.expect, &config.until) {
         report(format_args!("{message}"));
         return exit_codes::USAGE;
     }
@@ -66,6 +71,8 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
         }),
         live: live.clone(),
         stop: Arc::clone(&stop),
+        wait_deadline: config.wait.as_ref().map(|w| Instant::now() + w.timeout),
+        until: config.until.clone(),
     });
     let follow = config.follow;
     // Not locked for the whole run: `--follow` workers print to stdout too.
@@ -104,11 +111,21 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
     tally.first_failure().unwrap_or(exit_codes::SUCCESS)
 }
 
-fn check_expectation_fits(kind: LookupKind, expect: &Expectation) -> Result<(), String> {
+fn check_expectation_fits(
+    kind: LookupKind,
+    expect: &Expectation,
+    until: &[String],
+) -> Result<(), String> {
     let task = kind == LookupKind::Task;
     if task && !expect.statuses.is_empty() {
         return Err(
             "--expect applies to sms and hlr lookups; for tasks use --expect-delivered RATIO"
+                .into(),
+        );
+    }
+    if task && !until.is_empty() {
+        return Err(
+            "--until applies to sms and hlr lookups; a task is final when nothing is pending"
                 .into(),
         );
     }
@@ -204,7 +221,7 @@ impl Worker {
             let verdict = result
                 .as_ref()
                 .ok()
-                .and_then(|r| wait::verdict(r, &[], &self.expect, None));
+                .and_then(|r| wait::verdict(r, &self.until, &self.expect, None));
             return Outcome {
                 verdict,
                 ..Outcome::new(self.kind, query, result)
@@ -215,11 +232,13 @@ impl Worker {
             .live
             .as_ref()
             .map(|live| live.line(&format!("{} {}", self.kind.name(), escape_control(&query))));
+        let deadline = self.wait_deadline.unwrap_or_else(Instant::now);
         let watched = wait::watch(
             &self.client,
             self.kind,
             &query,
             settings,
+            deadline,
             &self.stop,
             |record, polls| {
                 if let Some(line) = &line {

@@ -163,24 +163,25 @@ pub struct Watched {
     pub interrupted: bool,
 }
 
-/// Polls `query` until its record is final, a non-transient failure occurs, the wait
-/// times out or `stop` is raised. `observe` sees every successful poll.
+/// Polls `query` until its record is final, a non-transient failure occurs,
+/// `deadline` passes (shared by every lookup of a batch, and binding on requests in
+/// flight too) or `stop` is raised. `observe` sees every successful poll.
 pub fn watch(
     client: &Client,
     kind: LookupKind,
     query: &str,
     settings: &WaitSettings,
+    deadline: Instant,
     stop: &AtomicBool,
     mut observe: impl FnMut(&Record, u32),
 ) -> Watched {
     let started = Instant::now();
-    let deadline = started + settings.timeout;
     let mut interval = settings.interval;
     let mut polls = 0;
     let mut last: Option<Result<Record, LookupError>> = None;
     loop {
         polls += 1;
-        let result = client.lookup(kind, query);
+        let (result, retry_after) = client.lookup_until(kind, query, Some(deadline));
         match &result {
             Ok(record) => {
                 observe(record, polls);
@@ -200,9 +201,16 @@ pub fn watch(
         if now >= deadline {
             return done(last.expect("set above"), started, polls, false);
         }
-        let pause = interval.min(deadline - now);
+        // The server's wish (Retry-After) is a floor, as long as the deadline allows.
+        let pause = interval
+            .max(retry_after.unwrap_or_default())
+            .min(deadline - now);
         if !sleep_unless(stop, pause) {
             return done(last.expect("set above"), started, polls, true);
+        }
+        if Instant::now() >= deadline {
+            // The pause used the time left: another poll would only time out.
+            return done(last.expect("set above"), started, polls, false);
         }
     }
 }

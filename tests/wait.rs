@@ -344,3 +344,106 @@ fn ctrl_c_during_a_wait_prints_the_last_state_and_exits_130() {
     let last: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(PENDING.contains(&status(&last).as_str()), "{last}");
 }
+
+#[test]
+fn wait_timeout_binds_requests_in_flight_too() {
+    // A server that accepts and never answers: each poll would take the whole
+    // --timeout; the wait must still end at its own timeout.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        let held: Vec<_> = listener.incoming().flatten().collect();
+        drop(held);
+    });
+    let started = Instant::now();
+    smsstat_at(&base)
+        .args([
+            "--timeout",
+            "30s",
+            "--wait",
+            "--wait-timeout",
+            "1s",
+            "sms",
+            "1",
+        ])
+        .timeout(Duration::from_secs(20))
+        .assert()
+        .code(75);
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(4), "took {took:?}");
+}
+
+#[test]
+fn the_wait_timeout_is_shared_by_a_whole_batch() {
+    let ids: Vec<String> = late_ids(|_| true)
+        .into_iter()
+        .take(10)
+        .map(|(id, _)| id)
+        .collect();
+    let server = sim(Duration::from_secs(3600));
+    let input: String = ids.iter().map(|id| format!("{id}\n")).collect();
+    let started = Instant::now();
+    let out = smsstat_at(&server.base_url())
+        .args([
+            "-j",
+            "2",
+            "--wait",
+            "--wait-timeout",
+            "1s",
+            "--interval",
+            "100ms",
+            "--json",
+            "sms",
+            "-",
+        ])
+        .write_stdin(input)
+        .timeout(Duration::from_secs(20))
+        .output()
+        .unwrap();
+    let took = started.elapsed();
+    assert_eq!(out.status.code(), Some(81));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).lines().count(),
+        ids.len()
+    );
+    // Ten lookups on two workers: per-lookup clocks would take five seconds.
+    assert!(took < Duration::from_secs(3), "took {took:?}");
+}
+
+#[test]
+fn retry_after_slows_the_polls_down() {
+    let server = common::TestServer::fixed(
+        common::Canned::text(503, "<html>busy</html>").header("Retry-After", "2"),
+    );
+    smsstat_at(&server.base)
+        .args([
+            "--wait",
+            "--wait-timeout",
+            "3s",
+            "--interval",
+            "100ms",
+            "sms",
+            "1",
+        ])
+        .timeout(Duration::from_secs(20))
+        .assert()
+        .code(69);
+    // Honoured: polls at 0 s and 2 s; doubling from 100 ms alone would make five.
+    assert!(server.urls().len() <= 3, "{} polls", server.urls().len());
+}
+
+#[test]
+fn absurd_durations_and_intervals_are_usage_errors() {
+    smsstat_at("http://127.0.0.1:9")
+        .args(["--wait", "--wait-timeout", "1e19", "sms", "1"])
+        .assert()
+        .code(64);
+    smsstat_at("http://127.0.0.1:9")
+        .args(["--wait", "--interval", "0", "sms", "1"])
+        .assert()
+        .code(64);
+    smsstat_at("http://127.0.0.1:9")
+        .args(["--until", "delivered", "task", "1"])
+        .assert()
+        .code(64);
+}
