@@ -228,6 +228,7 @@ impl Client {
             .limit(self.max_body)
             .read_to_vec()
             .map_err(|e| self.transport_error(e, timeout))?;
+        let body = self.without_key(body);
         self.trace(format_args!(
             "{} {} in {} ({} bytes)",
             status.as_u16(),
@@ -241,6 +242,20 @@ impl Client {
             location,
             body,
         })
+    }
+
+    /// The body with the key masked before anything reads it: a message that quotes
+    /// the first bytes of a body cannot then show part of the key either.
+    fn without_key(&self, body: Vec<u8>) -> Vec<u8> {
+        let Some(key) = self.api_key.as_ref().map(ApiKey::expose) else {
+            return body;
+        };
+        let mut text = match String::from_utf8(body) {
+            Ok(text) => text,
+            Err(err) => String::from_utf8_lossy(err.as_bytes()).into_owned(),
+        };
+        crate::redact::scrub_string(&mut text, key);
+        text.into_bytes()
     }
 
     fn transport_error(&self, error: ureq::Error, timeout: Duration) -> LookupError {

@@ -5,7 +5,9 @@ use std::io::Write;
 use crate::exit_codes;
 
 pub fn install_panic_hook() {
-    if std::env::var_os("RUST_BACKTRACE").is_some() {
+    // As Rust itself reads it: unset, empty or "0" means no details.
+    let details = std::env::var_os("RUST_BACKTRACE").is_some_and(|v| !v.is_empty() && v != "0");
+    if details {
         // The developer asked for details: keep the default report, but still exit 70.
         let default = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {

@@ -8,6 +8,7 @@ use std::time::Instant;
 
 use crate::app::{interrupt_flag, report, was_interrupted};
 use crate::batch::{self, Input};
+use crate::cli::OutputFormat;
 use crate::client::Client;
 use crate::config::Config;
 use crate::endpoint::LookupKind;
@@ -15,7 +16,7 @@ use crate::endpoint::MAX_VALUE_LEN;
 use crate::error::LookupError;
 use crate::exit_codes;
 use crate::json_out::{outcome_json, write_json_line};
-use crate::model::{Record, RecordKind};
+use crate::model::{Record, RecordKind, TaskCounters};
 use crate::printer::{escape_control, preview, Outcome, PrintStyle, Printer};
 use crate::progress::{BatchProgress, LiveView};
 use crate::summary::Tally;
@@ -47,6 +48,15 @@ struct Follow {
 }
 
 pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
+    if config.follow
+        && (config.field.is_some()
+            || matches!(config.output, OutputFormat::Csv | OutputFormat::Tsv))
+    {
+        report(format_args!(
+            "--follow prints JSON lines; it does not combine with -o csv/tsv or --field"
+        ));
+        return exit_codes::USAGE;
+    }
     if let Err(message) = check_expectation_fits(kind, &config.expect, &config.until) {
         report(format_args!("{message}"));
         return exit_codes::USAGE;
@@ -57,9 +67,14 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
     // Only one thing draws on a terminal's stderr at a time; -v traces and --follow
     // lines would be garbled by redraws.
     let quiet_terminal = config.stderr_is_terminal && config.verbose == 0 && !config.follow;
-    let live = (quiet_terminal && config.wait.is_some()).then(|| Arc::new(LiveView::new()));
+    let live =
+        (quiet_terminal && config.wait.is_some()).then(|| Arc::new(LiveView::new(config.utf8)));
     let total = (!values.iter().any(|v| v == "-")).then_some(values.len() as u64);
-    let mut progress = BatchProgress::new(quiet_terminal && live.is_none() && !single, total);
+    let mut progress = BatchProgress::new(
+        quiet_terminal && live.is_none() && !single,
+        total,
+        config.utf8,
+    );
     let worker = Arc::new(Worker {
         client: Client::new(config),
         kind,
@@ -88,7 +103,9 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
             progress.advance();
             let print = || {
                 report_problem(&outcome);
-                if follow {
+                // Following, the records were printed as they changed; a lookup that
+                // failed still gets its line.
+                if follow && outcome.result.is_ok() {
                     return Ok(());
                 }
                 printer.print(&outcome)
@@ -100,6 +117,10 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
         },
     );
     progress.finish();
+    if let Some(live) = &live {
+        // Lines of lookups abandoned at Ctrl-C would otherwise stay on screen.
+        live.clear();
+    }
     // A reader that went away (`| head -1`) is not an error: it leaves the exit code be.
     let _ = printer.finish();
     if tally.total() > 1 && (config.stderr_is_terminal || config.verbose > 0) {
@@ -149,7 +170,12 @@ fn jobs_for(config: &Config, values: &[String]) -> usize {
 
 fn print_style(config: &Config, single: bool) -> PrintStyle {
     PrintStyle {
-        format: config.output,
+        // --follow is a stream of JSON lines, failures included.
+        format: if config.follow {
+            OutputFormat::Json
+        } else {
+            config.output
+        },
         fields: config.fields.clone(),
         field: config.field.clone(),
         normalize: config.normalize,
@@ -167,10 +193,16 @@ fn report_problem(outcome: &Outcome) {
     let problem = match (&outcome.result, &outcome.verdict) {
         (Err(error), _) => error.to_string(),
         (Ok(_), Some(verdict)) => verdict.message.clone(),
-        (Ok(record), None) => match kind_mismatch(outcome.kind, record) {
-            Some(warning) => warning,
-            None => return,
-        },
+        (Ok(record), None) => {
+            for warning in record_warnings(outcome.kind, record) {
+                report(format_args!(
+                    "{} {}: {warning}",
+                    outcome.kind.name(),
+                    preview(&outcome.query)
+                ));
+            }
+            return;
+        }
     };
     report(format_args!(
         "{} {}: {}",
@@ -178,6 +210,19 @@ fn report_problem(outcome: &Outcome) {
         preview(&outcome.query),
         escape_control(&problem)
     ));
+}
+
+/// What a person should know about a record that is not an error: another kind of
+/// record than asked, or task counters that cannot all be true.
+fn record_warnings(kind: LookupKind, record: &Record) -> Vec<String> {
+    let counters = (record.kind == RecordKind::Task)
+        .then(|| TaskCounters::of(record).and_then(|c| crate::taskbar::problem(&c)))
+        .flatten()
+        .map(|problem| format!("warning: task {problem}; treated as final"));
+    kind_mismatch(kind, record)
+        .into_iter()
+        .chain(counters)
+        .collect()
 }
 
 /// A short-form path can be answered with another kind of record (the spec does not
@@ -251,7 +296,13 @@ impl Worker {
             },
         );
         let verdict = match &watched.result {
-            Ok(_) if watched.interrupted => None,
+            Ok(record) if watched.interrupted => Some(wait::Verdict {
+                code: exit_codes::INTERRUPTED,
+                message: format!(
+                    "interrupted; last seen: {}",
+                    live_status(record, &settings.until)
+                ),
+            }),
             Ok(record) => {
                 wait::verdict(record, &settings.until, &self.expect, Some(watched.waited))
             }

@@ -39,7 +39,20 @@ pub fn is_unsafe(c: char) -> bool {
     c.is_control() || is_bidi_control(c)
 }
 
+/// Bidirectional controls, and invisible characters that can hide or split text
+/// (zero-width space and joiners, line/paragraph separators, byte-order mark).
 fn is_bidi_control(c: char) -> bool {
+    is_invisible(c) || is_direction_control(c)
+}
+
+fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{200b}'..='\u{200d}' | '\u{2028}' | '\u{2029}' | '\u{2060}' | '\u{feff}'
+    )
+}
+
+fn is_direction_control(c: char) -> bool {
     matches!(c, '\u{200e}' | '\u{200f}' | '\u{061c}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 

@@ -19,14 +19,14 @@ pub struct BatchProgress {
 
 impl BatchProgress {
     /// `allowed`: stderr is a terminal and nothing else draws there (no -v, no live view).
-    pub fn new(allowed: bool, total: Option<u64>) -> BatchProgress {
+    pub fn new(allowed: bool, total: Option<u64>, utf8: bool) -> BatchProgress {
         let bar = ProgressBar::with_draw_target(total, ProgressDrawTarget::hidden());
         let template = match total {
-            Some(_) => "{bar:30} {pos}/{len} lookups, {per_sec}, eta {eta}",
-            None => "{spinner} {pos} lookups, {per_sec}",
+            Some(_) => "{bar:30} {pos}/{len} lookups, {per_sec:.0}, eta {eta}",
+            None => "{spinner} {pos} lookups, {per_sec:.0}",
         };
         if let Ok(style) = ProgressStyle::with_template(template) {
-            bar.set_style(style);
+            bar.set_style(glyphs(style, utf8));
         }
         BatchProgress {
             bar,
@@ -61,20 +61,32 @@ impl BatchProgress {
     }
 }
 
+/// Block and braille glyphs on a UTF-8 terminal, plain ASCII elsewhere.
+fn glyphs(style: ProgressStyle, utf8: bool) -> ProgressStyle {
+    if utf8 {
+        style
+    } else {
+        style.progress_chars("#>-").tick_chars("|/-\\ ")
+    }
+}
+
 /// `--wait` on a terminal: one redrawn line per lookup being polled.
 pub struct LiveView {
     multi: MultiProgress,
+    utf8: bool,
 }
 
 /// The line of one polled lookup; cleared when the lookup ends.
 pub struct LiveLine {
     bar: ProgressBar,
+    separator: &'static str,
 }
 
 impl LiveView {
-    pub fn new() -> LiveView {
+    pub fn new(utf8: bool) -> LiveView {
         LiveView {
             multi: MultiProgress::with_draw_target(ProgressDrawTarget::stderr()),
+            utf8,
         }
     }
 
@@ -83,21 +95,22 @@ impl LiveView {
         self.multi.suspend(f)
     }
 
+    pub fn clear(&self) {
+        let _ = self.multi.clear();
+    }
+
     pub fn line(&self, label: &str) -> LiveLine {
         let bar = self.multi.add(ProgressBar::new_spinner());
         if let Ok(style) = ProgressStyle::with_template("{spinner} {prefix} {msg} ({elapsed})") {
-            bar.set_style(style);
+            bar.set_style(glyphs(style, self.utf8));
         }
         bar.set_prefix(label.to_string());
         bar.set_message("looking up");
         bar.enable_steady_tick(TICK);
-        LiveLine { bar }
-    }
-}
-
-impl Default for LiveView {
-    fn default() -> Self {
-        Self::new()
+        LiveLine {
+            bar,
+            separator: if self.utf8 { "·" } else { "-" },
+        }
     }
 }
 
@@ -108,7 +121,8 @@ impl LiveLine {
         } else {
             format!("{polls} polls")
         };
-        self.bar.set_message(format!("{status} · {polls}"));
+        self.bar
+            .set_message(format!("{status} {} {polls}", self.separator));
     }
 }
 
@@ -124,7 +138,7 @@ mod tests {
 
     #[test]
     fn a_bar_that_is_not_allowed_is_never_shown() {
-        let mut progress = BatchProgress::new(false, Some(3));
+        let mut progress = BatchProgress::new(false, Some(3), true);
         progress.started -= SHOW_AFTER * 2;
         progress.advance();
         assert!(!progress.is_shown());
@@ -132,7 +146,7 @@ mod tests {
 
     #[test]
     fn an_allowed_bar_waits_a_second() {
-        let mut progress = BatchProgress::new(true, Some(3));
+        let mut progress = BatchProgress::new(true, Some(3), false);
         progress.advance();
         assert!(!progress.is_shown());
         progress.started -= SHOW_AFTER * 2;

@@ -14,7 +14,7 @@ pub const MASK: &str = "****";
 
 /// Replaces the key as sent, in any ASCII letter case, and percent-encoded (a server
 /// echoing it in a URL, say a `Location`), by the mask.
-fn scrub_string(text: &mut String, key: &str) {
+pub fn scrub_string(text: &mut String, key: &str) {
     if key.is_empty() {
         return;
     }

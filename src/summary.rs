@@ -20,6 +20,9 @@ impl Tally {
             (Ok(_), Some(verdict)) if verdict.code == exit_codes::STILL_PENDING => {
                 "still pending".into()
             }
+            (Ok(_), Some(verdict)) if verdict.code == exit_codes::INTERRUPTED => {
+                "interrupted".into()
+            }
             (Ok(_), Some(_)) => "expectation not met".into(),
             (Ok(_), None) => {
                 self.ok += 1;

@@ -133,22 +133,24 @@ fn unmet_expectation(record: &Record, expect: &Expectation) -> Option<Verdict> {
             return Some(Verdict {
                 code: exit_codes::EXPECTATION_NOT_MET,
                 message: format!(
-                    "final status is {status:?}, expected {}",
+                    "final status is \"{status}\", expected {}",
                     expect.statuses.join(" or ")
                 ),
             });
         }
     }
     if let Some(wanted) = expect.delivered_ratio {
-        let ratio = TaskCounters::of(record).and_then(|c| c.delivered_ratio());
+        let counters = TaskCounters::of(record);
+        let ratio = counters.and_then(|c| c.delivered_ratio());
         if ratio.is_none_or(|r| r + 1e-9 < wanted) {
-            let got = ratio.map_or("unknown".into(), |r| format!("{:.1}%", r * 100.0));
+            let got = match (counters, ratio) {
+                (None, _) => "no readable counters".to_string(),
+                (Some(_), None) => "nothing sent (sent is 0)".to_string(),
+                (Some(_), Some(r)) => format!("delivered {:.1}% of sent", r * 100.0),
+            };
             return Some(Verdict {
                 code: exit_codes::EXPECTATION_NOT_MET,
-                message: format!(
-                    "delivered {got} of sent, expected at least {:.1}%",
-                    wanted * 100.0
-                ),
+                message: format!("{got}, expected at least {:.1}% delivered", wanted * 100.0),
             });
         }
     }

@@ -419,3 +419,18 @@ fn json_with_fields_keeps_only_those_keys() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert_eq!(text, "{\"status\":\"delivered\",\"id\":\"3\"}\n{\"error\":20,\"errorDescription\":\"SMS not found\"}\n");
 }
+
+#[test]
+fn task_counters_that_do_not_add_up_are_told_in_every_format() {
+    let server = TestServer::fixed(Canned::json(
+        200,
+        r#"{"sent":3,"delivered":5,"undeliverable":0,"expired":0,"unknown":0}"#,
+    ));
+    for format in ["json", "csv", "table"] {
+        smsstat_at(&server.base)
+            .args(["-o", format, "task", "6"])
+            .assert()
+            .success()
+            .stderr(predicate::str::contains("counters do not add up"));
+    }
+}

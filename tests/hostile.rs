@@ -89,6 +89,16 @@ fn a_key_echoed_in_an_error_body_is_never_printed() {
 }
 
 #[test]
+fn no_part_of_the_key_shows_in_a_quoted_body_start() {
+    // An unreadable body is quoted by its first bytes; the key starts inside them.
+    let body = format!("{}{KEY} and more", "x".repeat(30));
+    let server = TestServer::fixed(Canned::text(200, &body));
+    let run = with_key(&server.base, &["sms", "1"]);
+    assert_eq!(run.code, 65);
+    assert!(!run.stderr.contains(&KEY[..6]), "{}", run.stderr);
+}
+
+#[test]
 fn a_key_echoed_in_a_record_is_never_printed() {
     let body = format!(r#"{{"status":"delivered","note":"sent with {KEY}","{KEY}":"x"}}"#);
     let server = TestServer::fixed(Canned::json(200, &body).header("Set-Cookie", KEY));
@@ -613,6 +623,16 @@ fn a_panic_is_one_line_and_70_without_its_payload() {
     );
     assert!(out.stdout.is_empty());
     assert!(server.urls().is_empty());
+
+    // RUST_BACKTRACE=0 means no details, as for Rust itself.
+    let out = smsstat_at(&server.base)
+        .env("SMSSTAT_DEBUG_PANIC", "1")
+        .env("RUST_BACKTRACE", "0")
+        .args(["sms-ref", marker])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(70));
+    assert!(!String::from_utf8_lossy(&out.stderr).contains(marker));
 
     // A batch whose workers panic ends too, at once, rather than hanging.
     smsstat_at(&server.base)

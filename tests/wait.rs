@@ -338,7 +338,11 @@ fn ctrl_c_during_a_wait_prints_the_last_state_and_exits_130() {
         .status()
         .unwrap();
     assert!(killed.success());
-    let _ = lines.count();
+    let rest: Vec<String> = lines.map_while(Result::ok).collect();
+    assert!(
+        rest.iter().any(|l| l.contains("interrupted; last seen")),
+        "{rest:?}"
+    );
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(130));
     let last: Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -444,6 +448,30 @@ fn absurd_durations_and_intervals_are_usage_errors() {
         .code(64);
     smsstat_at("http://127.0.0.1:9")
         .args(["--until", "delivered", "task", "1"])
+        .assert()
+        .code(64);
+}
+
+#[test]
+fn follow_gives_a_failed_lookup_its_line_and_refuses_csv() {
+    let server = sim(Duration::ZERO);
+    let out = smsstat_at(&server.base_url())
+        .args(["--wait", "--follow", "--normalize", "sms", "1000000", "42"])
+        .timeout(Duration::from_secs(20))
+        .output()
+        .unwrap();
+    let lines: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(lines
+        .iter()
+        .any(|l| l["query"] == "1000000" && l["error"] == 20));
+    assert_eq!(out.status.code(), Some(20));
+    smsstat_at(&server.base_url())
+        .args(["--wait", "--follow", "-o", "csv", "sms", "42"])
         .assert()
         .code(64);
 }
