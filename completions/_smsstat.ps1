@@ -252,6 +252,7 @@ Register-ArgumentCompleter -Native -CommandName 'smsstat' -ScriptBlock {
             [CompletionResult]::new('--string-numbers', '--string-numbers', [CompletionResultType]::ParameterName, 'Send numeric fields as JSON strings ("price": "0.23")')
             [CompletionResult]::new('--omit-error', '--omit-error', [CompletionResultType]::ParameterName, 'Leave the `error` field out of successful answers')
             [CompletionResult]::new('--extra-fields', '--extra-fields', [CompletionResultType]::ParameterName, 'Add fields the spec does not list (id on SMS; name_en, brand, name on HLR)')
+            [CompletionResult]::new('--no-errors-text', '--no-errors-text', [CompletionResultType]::ParameterName, 'Add `"errorDescription": "No errors"` to successful answers that carry `error`')
             [CompletionResult]::new('--base-url', '--base-url', [CompletionResultType]::ParameterName, 'Base URL of the service, e.g. https://gateway.example/rest')
             [CompletionResult]::new('--api-key-header', '--api-key-header', [CompletionResultType]::ParameterName, 'Name of the request header that carries the API key [default: X-API-KEY]')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]')

@@ -243,6 +243,7 @@ set edit:completion:arg-completer[smsstat] = {|@words|
             cand --string-numbers 'Send numeric fields as JSON strings ("price": "0.23")'
             cand --omit-error 'Leave the `error` field out of successful answers'
             cand --extra-fields 'Add fields the spec does not list (id on SMS; name_en, brand, name on HLR)'
+            cand --no-errors-text 'Add `"errorDescription": "No errors"` to successful answers that carry `error`'
             cand --base-url 'Base URL of the service, e.g. https://gateway.example/rest'
             cand --api-key-header 'Name of the request header that carries the API key [default: X-API-KEY]'
             cand --timeout 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]'

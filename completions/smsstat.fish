@@ -260,6 +260,9 @@ never\t'On no record'"
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l extra-fields -d 'Add fields the spec does not list (id on SMS; name_en, brand, name on HLR)' -r -f -a "mixed\t'Per record, decided by its ID (the default: realistic variety)'
 always\t'On every record'
 never\t'On no record'"
+complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l no-errors-text -d 'Add `"errorDescription": "No errors"` to successful answers that carry `error`' -r -f -a "mixed\t'Per record, decided by its ID (the default: realistic variety)'
+always\t'On every record'
+never\t'On no record'"
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l base-url -d 'Base URL of the service, e.g. https://gateway.example/rest' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l api-key-header -d 'Name of the request header that carries the API key [default: X-API-KEY]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l timeout -d 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]' -r

@@ -368,4 +368,8 @@ pub struct SimArgs {
     /// Add fields the spec does not list (id on SMS; name_en, brand, name on HLR)
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = Oddity::Mixed)]
     pub extra_fields: Oddity,
+
+    /// Add `"errorDescription": "No errors"` to successful answers that carry `error`
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = Oddity::Mixed)]
+    pub no_errors_text: Oddity,
 }

@@ -335,6 +335,26 @@ fn omit_error_can_be_forced_either_way() {
 }
 
 #[test]
+fn no_errors_text_can_be_forced_either_way() {
+    let always = sim(|o| {
+        o.no_errors_text = Oddity::Always;
+        o.omit_error = Oddity::Never;
+    });
+    let never = sim(|o| o.no_errors_text = Oddity::Never);
+    for path in ["/sms/3", "/sms/task/3", "/hlr/3"] {
+        assert_eq!(
+            always.record(path)["errorDescription"],
+            "No errors",
+            "{path}"
+        );
+        assert!(
+            never.record(path).get("errorDescription").is_none(),
+            "{path}"
+        );
+    }
+}
+
+#[test]
 fn extra_fields_can_be_forced_either_way() {
     let always = sim(|o| o.extra_fields = Oddity::Always);
     let never = sim(|o| o.extra_fields = Oddity::Never);

@@ -86,6 +86,7 @@ pub struct Quirks {
     pub string_numbers: Oddity,
     pub omit_error: Oddity,
     pub extra_fields: Oddity,
+    pub no_errors_text: Oddity,
 }
 
 impl Quirks {
@@ -95,6 +96,7 @@ impl Quirks {
             string_numbers: Oddity::Never,
             omit_error: Oddity::Never,
             extra_fields: Oddity::Never,
+            no_errors_text: Oddity::Never,
         }
     }
 
@@ -168,7 +170,7 @@ impl Shape {
             return;
         }
         map.insert("error".into(), self.count("error", 0));
-        if prng::unit(NO_ERRORS_TEXT, self.key) < 0.3 {
+        if decide(self.quirks.no_errors_text, 0.3, NO_ERRORS_TEXT, self.key) {
             map.insert("errorDescription".into(), "No errors".into());
         }
     }

@@ -13,6 +13,7 @@ fn always() -> Quirks {
         string_numbers: Oddity::Always,
         omit_error: Oddity::Always,
         extra_fields: Oddity::Always,
+        no_errors_text: Oddity::Always,
     }
 }
 
@@ -138,6 +139,7 @@ fn mixed_oddities_vary_between_records() {
         string_numbers: Oddity::Mixed,
         omit_error: Oddity::Mixed,
         extra_fields: Oddity::Mixed,
+        no_errors_text: Oddity::Mixed,
     };
     let records: Vec<_> = (1..=200)
         .map(|id| record(Kind::Sms, id, 1.0, mixed))

@@ -46,6 +46,7 @@ pub struct SimOptions {
     pub string_numbers: Oddity,
     pub omit_error: Oddity,
     pub extra_fields: Oddity,
+    pub no_errors_text: Oddity,
 }
 
 impl SimOptions {
@@ -60,6 +61,7 @@ impl SimOptions {
             string_numbers: args.string_numbers,
             omit_error: args.omit_error,
             extra_fields: args.extra_fields,
+            no_errors_text: args.no_errors_text,
         }
     }
 
@@ -75,6 +77,7 @@ impl SimOptions {
             string_numbers: Oddity::Mixed,
             omit_error: Oddity::Mixed,
             extra_fields: Oddity::Mixed,
+            no_errors_text: Oddity::Mixed,
         }
     }
 

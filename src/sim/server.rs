@@ -75,6 +75,7 @@ impl Shared {
                 string_numbers: options.string_numbers,
                 omit_error: options.omit_error,
                 extra_fields: options.extra_fields,
+                no_errors_text: options.no_errors_text,
             },
             started: Instant::now(),
             requests: AtomicU64::new(0),
