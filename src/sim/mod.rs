@@ -131,6 +131,13 @@ impl SimServer {
 /// line on stdout is `LISTENING_PREFIX` and the base URL, for scripts to parse.
 pub fn serve(args: &SimArgs) -> io::Result<()> {
     let server = SimServer::start(SimOptions::from_args(args))?;
+    if !server.addr().ip().is_loopback() {
+        eprintln!(
+            "smsstat sim: warning: listening on {}, reachable from other machines; \
+             the simulator is meant for loopback",
+            server.addr()
+        );
+    }
     let url = server.base_url();
     let key = match args.api_key {
         Some(_) => "SMSSTAT_API_KEY=<your --api-key> ",
