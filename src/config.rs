@@ -100,7 +100,9 @@ pub fn construct_config(
     let header_name = args.api_key_header.as_deref().unwrap_or(DEFAULT_KEY_HEADER);
     let api_key_header = HeaderName::from_bytes(header_name.as_bytes()).map_err(|_| {
         ConfigError(format!(
-            "--api-key-header: `{header_name}` is not a valid header name"
+            "`{}` is not a valid header name for the API key (set by --api-key-header, \
+             SMSSTAT_API_KEY_HEADER or api_key_header in the config file)",
+            crate::printer::escape_control(header_name)
         ))
     })?;
     let jobs = args.jobs.unwrap_or(DEFAULT_JOBS);
