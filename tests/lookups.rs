@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{smsstat, smsstat_at, Canned, TestServer, HLR, SMS, TASK};
+use common::{smsstat, smsstat_at, success_stdout, Canned, TestServer, HLR, SMS, TASK};
 use predicates::prelude::*;
 use serde_json::Value;
 
@@ -32,14 +32,7 @@ fn each_command_asks_its_explicit_path() {
 #[test]
 fn sms_table_shows_labelled_fields_in_spec_order() {
     let server = answering(SMS);
-    let out = smsstat_at(&server.base)
-        .args(["sms", "42"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(out).unwrap();
+    let text = success_stdout(&server.base, &["sms", "42"]);
     let order = [
         "Phone number",
         "Reference",
@@ -85,14 +78,7 @@ fn task_counters_as_strings_are_shown() {
 #[test]
 fn hlr_details_flattened_and_extras_after_known_fields() {
     let server = answering(HLR);
-    let out = smsstat_at(&server.base)
-        .args(["hlr", "174568"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(out).unwrap();
+    let text = success_stdout(&server.base, &["hlr", "174568"]);
     assert!(
         text.contains("Ported") && text.contains("Roaming"),
         "{text}"
@@ -121,14 +107,7 @@ fn null_details_do_not_fail() {
 fn json_keeps_every_field_and_its_type() {
     let body = r#"{"status":"delivered","price":"0.23","id":"211","error":"0","weird":{"a":[1,true,null]},"n":7}"#;
     let server = answering(body);
-    let out = smsstat_at(&server.base)
-        .args(["--json", "sms", "211"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(out).unwrap();
+    let text = success_stdout(&server.base, &["--json", "sms", "211"]);
     assert_eq!(text, format!("{body}\n"));
 }
 

@@ -8,17 +8,11 @@ use std::time::{Duration, Instant};
 use common::smsstat_at;
 use predicates::prelude::*;
 use serde_json::Value;
-use smsstat::sim::data::{settle_fraction, Kind};
+use smsstat::sim::data::{settle_fraction, Kind, PENDING_SMS_STATUSES};
 use smsstat::sim::{SimOptions, SimServer};
 
-const PENDING: [&str; 6] = [
-    "sent",
-    "enroute",
-    "accepted",
-    "queued",
-    "scheduled",
-    "pending",
-];
+/// What the simulator shows before a record settles.
+const PENDING: &[&str] = PENDING_SMS_STATUSES;
 
 fn sim(settle: Duration) -> SimServer {
     SimServer::start(SimOptions {
@@ -52,6 +46,16 @@ fn final_statuses() -> Vec<(u64, String)> {
         .enumerate()
         .map(|(i, r)| (i as u64 + 1, status(r)))
         .collect()
+}
+
+/// The first ID whose final status satisfies `wanted`.
+fn first_id(finals: &[(u64, String)], wanted: impl Fn(&str) -> bool) -> String {
+    finals
+        .iter()
+        .find(|(_, s)| wanted(s))
+        .expect("such an SMS")
+        .0
+        .to_string()
 }
 
 /// SMS IDs that settle in the second half of the settle period (so they are still
@@ -122,12 +126,7 @@ fn wait_times_out_while_pending_with_81() {
 #[test]
 fn expect_without_wait() {
     let finals = final_statuses();
-    let delivered = finals
-        .iter()
-        .find(|(_, s)| s == "delivered")
-        .unwrap()
-        .0
-        .to_string();
+    let delivered = first_id(&finals, |s| s == "delivered");
     let settled = sim(Duration::ZERO);
     let base = settled.base_url();
     smsstat_at(&base)
@@ -220,18 +219,8 @@ fn batch_wait_ends_when_every_lookup_is_final() {
 #[test]
 fn batch_wait_exit_code_is_the_first_failure_in_input_order() {
     let finals = final_statuses();
-    let delivered = finals
-        .iter()
-        .find(|(_, s)| s == "delivered")
-        .unwrap()
-        .0
-        .to_string();
-    let other = finals
-        .iter()
-        .find(|(_, s)| s != "delivered" && s != "unknown")
-        .unwrap()
-        .0
-        .to_string();
+    let delivered = first_id(&finals, |s| s == "delivered");
+    let other = first_id(&finals, |s| s != "delivered" && s != "unknown");
     let server = sim(Duration::ZERO);
     let base = server.base_url();
     smsstat_at(&base)

@@ -208,3 +208,15 @@ pub fn smsstat_at(base: &str) -> Command {
 pub const SMS: &str = r#"{"error":0,"msisdn":"380501234567","reference":"ref-42","time_in":"2026-11-01 10:00:00","time_sent":"2026-11-01 10:00:01","time_dr":"2026-11-01 10:00:05","status":"delivered","price":0.23,"currency":"EUR"}"#;
 pub const TASK: &str = r#"{"error":"0","originator":"Shop","body":"Sale!","validity":"72","sent":"10","delivered":7,"undeliverable":"1","expired":1,"unknown":"1","totalprice":"2.30","currency":"USD"}"#;
 pub const HLR: &str = r#"{"id":"174568","reference":"chk-1","msisdn":"380501234567","network":"25503","status":"active","details":{"ported":"0","roaming":"1"},"createdDatetime":"2017-03-03T13:04:56+00:00","statusDatetime":"2017-03-03T13:04:58+00:00","name_en":"Ukraine","brand":"Kyivstar"}"#;
+
+/// Runs the binary against `base` with `args`, asserts success, returns stdout.
+pub fn success_stdout(base: &str, args: &[&str]) -> String {
+    let out = smsstat_at(base)
+        .args(args)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out).expect("UTF-8 output")
+}
