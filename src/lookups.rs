@@ -48,16 +48,7 @@ struct Follow {
 }
 
 pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
-    if config.follow
-        && (config.field.is_some()
-            || matches!(config.output, OutputFormat::Csv | OutputFormat::Tsv))
-    {
-        report(format_args!(
-            "--follow prints JSON lines; it does not combine with -o csv/tsv or --field"
-        ));
-        return exit_codes::USAGE;
-    }
-    if let Err(message) = check_expectation_fits(kind, &config.expect, &config.until) {
+    if let Err(message) = check_combinations(config, kind) {
         report(format_args!("{message}"));
         return exit_codes::USAGE;
     }
@@ -75,20 +66,7 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
         total,
         config.utf8,
     );
-    let worker = Arc::new(Worker {
-        client: Client::new(config),
-        kind,
-        wait: config.wait.clone(),
-        expect: config.expect.clone(),
-        follow: config.follow.then(|| Follow {
-            normalize: config.normalize,
-            out: Mutex::new(io::stdout()),
-        }),
-        live: live.clone(),
-        stop: Arc::clone(&stop),
-        wait_deadline: config.wait.as_ref().map(|w| Instant::now() + w.timeout),
-        until: config.until.clone(),
-    });
+    let worker = Arc::new(Worker::new(config, kind, live.clone(), Arc::clone(&stop)));
     let follow = config.follow;
     // Not locked for the whole run: `--follow` workers print to stdout too.
     let mut printer = Printer::new(io::stdout(), print_style(config, single), kind);
@@ -132,11 +110,15 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
     tally.first_failure().unwrap_or(exit_codes::SUCCESS)
 }
 
-fn check_expectation_fits(
-    kind: LookupKind,
-    expect: &Expectation,
-    until: &[String],
-) -> Result<(), String> {
+/// Options that make no sense together are usage errors, not silently ignored.
+fn check_combinations(config: &Config, kind: LookupKind) -> Result<(), String> {
+    let delimited = matches!(config.output, OutputFormat::Csv | OutputFormat::Tsv);
+    if config.follow && (config.field.is_some() || delimited) {
+        return Err(
+            "--follow prints JSON lines; it does not combine with -o csv/tsv or --field".into(),
+        );
+    }
+    let (expect, until) = (&config.expect, &config.until);
     let task = kind == LookupKind::Task;
     if task && !expect.statuses.is_empty() {
         return Err(
@@ -249,6 +231,29 @@ fn article(kind: RecordKind) -> &'static str {
 }
 
 impl Worker {
+    fn new(
+        config: &Config,
+        kind: LookupKind,
+        live: Option<Arc<LiveView>>,
+        stop: Arc<AtomicBool>,
+    ) -> Worker {
+        Worker {
+            client: Client::new(config),
+            kind,
+            wait: config.wait.clone(),
+            expect: config.expect.clone(),
+            follow: config.follow.then(|| Follow {
+                normalize: config.normalize,
+                out: Mutex::new(io::stdout()),
+            }),
+            live,
+            stop,
+            // One deadline for the whole run: a batch wait ends when the timeout passes.
+            wait_deadline: config.wait.as_ref().map(|w| Instant::now() + w.timeout),
+            until: config.until.clone(),
+        }
+    }
+
     fn outcome(&self, input: Input) -> Outcome {
         let query = match input {
             Ok(query) => query,
