@@ -222,7 +222,7 @@ fn parse_ratio(text: &str) -> Result<f64, String> {
 pub enum Command {
     /// Delivery status of SMS messages by their numeric ID
     #[command(
-        after_help = "Examples:\n  smsstat sms 42\n  smsstat --json sms 42 43 44\n  smsstat sms - < ids.txt"
+        after_help = "Examples:\n  smsstat sms 42\n  smsstat --json sms 42 43 44\n  smsstat sms - < ids.txt\n  smsstat --wait --wait-timeout 2m --expect delivered sms 42"
     )]
     Sms(LookupArgs),
 
@@ -233,11 +233,15 @@ pub enum Command {
     SmsRef(LookupArgs),
 
     /// Aggregate counters of multi-recipient SMS tasks
-    #[command(after_help = "Examples:\n  smsstat task 7\n  smsstat -o csv task 7 8 9")]
+    #[command(
+        after_help = "Examples:\n  smsstat task 7\n  smsstat -o csv task 7 8 9\n  smsstat --wait --expect-delivered 0.95 task 7"
+    )]
     Task(LookupArgs),
 
     /// Result of HLR requests (phone-number lookups) by their ID
-    #[command(after_help = "Examples:\n  smsstat hlr 3001\n  smsstat --field status hlr 3001")]
+    #[command(
+        after_help = "Examples:\n  smsstat hlr 3001\n  smsstat --field status hlr 3001\n  smsstat --wait --expect active,absent hlr 3001"
+    )]
     Hlr(LookupArgs),
 
     /// Result of HLR requests by the client's reference

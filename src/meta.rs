@@ -28,7 +28,9 @@ pub fn man_page() -> io::Result<Vec<u8>> {
     man.render_synopsis_section(&mut page)?;
     man.render_description_section(&mut page)?;
     man.render_options_section(&mut page)?;
-    man.render_subcommands_section(&mut page)?;
+    // One page for all: the subcommands are described here, with their examples,
+    // rather than pointing at smsstat-sms(1) pages that are not installed.
+    page.extend_from_slice(commands_section().as_bytes());
     page.extend_from_slice(extra_sections().as_bytes());
     man.render_version_section(&mut page)?;
     Ok(without_repeated_preamble(page))
@@ -61,6 +63,27 @@ const ENVIRONMENT: &[(&str, &str)] = &[
     ("CLICOLOR_FORCE", "When set and not 0, colour in auto mode even when stdout is not a terminal."),
     ("LC_ALL, LC_CTYPE, LANG", "The first one set decides whether the terminal is UTF-8 (box drawing and block characters) or ASCII."),
 ];
+
+fn commands_section() -> String {
+    let mut roff = String::from(".SH COMMANDS\n");
+    let cli = Cli::command();
+    for sub in cli.get_subcommands().filter(|s| s.get_name() != "help") {
+        let about = sub.get_about().map(|a| a.to_string()).unwrap_or_default();
+        roff.push_str(&format!(
+            ".TP\n\\fBsmsstat {}\\fR\n{}\n",
+            escape_roff(sub.get_name()),
+            escape_roff(&about)
+        ));
+        if let Some(examples) = sub.get_after_help() {
+            roff.push_str(".RS\n.nf\n");
+            for line in examples.to_string().lines() {
+                roff.push_str(&format!("{}\n", escape_roff(line)));
+            }
+            roff.push_str(".fi\n.RE\n");
+        }
+    }
+    roff
+}
 
 fn extra_sections() -> String {
     let mut roff = String::from(".SH \"EXIT STATUS\"\n.nf\n");
