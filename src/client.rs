@@ -3,6 +3,7 @@
 //! answer into a record or a typed error.
 
 use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value};
@@ -27,6 +28,9 @@ const MAX_HEADER_BYTES: usize = 64 * 1024;
 
 pub struct Client {
     agent: Agent,
+    /// Set when the deployment answered an explicit path with "no such route": the
+    /// rest of the run goes straight to the short form (one kind of lookup per run).
+    explicit_route_missing: AtomicBool,
     base_url: String,
     api_key: Option<ApiKey>,
     api_key_header: HeaderName,
@@ -70,6 +74,7 @@ impl Client {
         );
         Client {
             agent,
+            explicit_route_missing: AtomicBool::new(false),
             base_url: config.base_url.clone(),
             api_key: config.api_key.clone(),
             api_key_header: config.api_key_header.clone(),
@@ -114,7 +119,11 @@ impl Client {
             // The payload stands for data from an answer: the hook must not show it.
             panic!("SMSSTAT_DEBUG_PANIC: deliberate panic looking up {value}");
         }
-        let paths = kind.paths(value, self.paths);
+        let mut paths = kind.paths(value, self.paths);
+        if paths.len() > 1 && self.explicit_route_missing.load(Ordering::Relaxed) {
+            // Learnt on an earlier lookup: this deployment has only the short form.
+            paths.remove(0);
+        }
         let last = paths.len() - 1;
         for (i, path) in paths.iter().enumerate() {
             let answer = self.get_with_retries(path, deadline)?;
@@ -122,6 +131,7 @@ impl Client {
             let parsed = parse_object(&answer.body);
             let route_missing = answer.status == 404 && !is_service_error(&parsed);
             if route_missing && i < last {
+                self.explicit_route_missing.store(true, Ordering::Relaxed);
                 self.trace(format_args!("no route {path} here; trying the short form"));
                 continue;
             }

@@ -368,3 +368,22 @@ fn an_answer_of_another_kind_is_shown_as_what_it_is_with_a_warning() {
         .stdout(predicate::str::contains("Delivery report"))
         .stderr(predicate::str::contains("an SMS record, not a task record"));
 }
+
+#[test]
+fn a_missing_explicit_route_is_learnt_once_per_run() {
+    let server = TestServer::start(|url| {
+        if url.contains("/reference/") {
+            Canned::text(404, "Not Found")
+        } else {
+            Canned::json(200, SMS)
+        }
+    });
+    smsstat_at(&server.base)
+        .args(["-j", "1", "sms-ref", "a", "b", "c"])
+        .assert()
+        .success();
+    assert_eq!(
+        server.urls(),
+        ["/sms/reference/a", "/sms/a", "/sms/b", "/sms/c"]
+    );
+}
