@@ -86,7 +86,11 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
                 if follow && outcome.result.is_ok() {
                     return Ok(());
                 }
-                printer.print(&outcome)
+                let printed = printer.print(&outcome);
+                for warning in printer.take_warnings() {
+                    report(format_args!("{warning}"));
+                }
+                printed
             };
             match &live {
                 Some(live) => live.suspend(print),

@@ -121,6 +121,7 @@ pub struct Printer<W: Write> {
     header_written: bool,
     /// Field names already warned about.
     warned: Vec<String>,
+    warnings: Vec<String>,
 }
 
 impl<W: Write> Printer<W> {
@@ -132,6 +133,7 @@ impl<W: Write> Printer<W> {
             rows: None,
             header_written: false,
             warned: Vec::new(),
+            warnings: Vec::new(),
         }
     }
 
@@ -185,7 +187,7 @@ impl<W: Write> Printer<W> {
         let names = self.style.field.iter().chain(&self.style.fields);
         for name in names {
             if !is_known_name(record, name) && !self.warned.contains(name) {
-                crate::app::report(format_args!(
+                self.warnings.push(format!(
                     "warning: {} records have no field `{}`",
                     record.kind.name(),
                     escape_control(name)
@@ -193,6 +195,12 @@ impl<W: Write> Printer<W> {
                 self.warned.push(name.clone());
             }
         }
+    }
+
+    /// Warnings found while printing, for the caller to show on stderr (the printer
+    /// itself writes only its output).
+    pub fn take_warnings(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.warnings)
     }
 
     fn delimited(&mut self, outcome: &Outcome, delimiter: Delimiter) -> io::Result<()> {
