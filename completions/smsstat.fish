@@ -48,7 +48,7 @@ complete -c smsstat -n "__fish_smsstat_needs_command" -l config -d 'Config file 
 complete -c smsstat -n "__fish_smsstat_needs_command" -l profile -d 'Profile of the config file to use ([profiles.NAME]; without it, `default` if the file has one)' -r
 complete -c smsstat -n "__fish_smsstat_needs_command" -l wait-timeout -d 'How long --wait waits at most: 90, 500ms, 2m [default: 10m]' -r
 complete -c smsstat -n "__fish_smsstat_needs_command" -l interval -d 'Pause between polls of --wait, at least 100ms (longer after errors, or when the server asks with Retry-After) [default: 2s]' -r
-complete -c smsstat -n "__fish_smsstat_needs_command" -l until -d 'Statuses that end --wait, replacing the built-in pending lists (SMS, HLR)' -r
+complete -c smsstat -n "__fish_smsstat_needs_command" -l until -d 'Statuses that count as final (SMS, HLR), replacing the built-in pending lists, for --wait and --expect alike' -r
 complete -c smsstat -n "__fish_smsstat_needs_command" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
 complete -c smsstat -n "__fish_smsstat_needs_command" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
 complete -c smsstat -n "__fish_smsstat_needs_command" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
@@ -94,7 +94,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l config -d 'Confi
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l profile -d 'Profile of the config file to use ([profiles.NAME]; without it, `default` if the file has one)' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l wait-timeout -d 'How long --wait waits at most: 90, 500ms, 2m [default: 10m]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l interval -d 'Pause between polls of --wait, at least 100ms (longer after errors, or when the server asks with Retry-After) [default: 2s]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l until -d 'Statuses that end --wait, replacing the built-in pending lists (SMS, HLR)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l until -d 'Statuses that count as final (SMS, HLR), replacing the built-in pending lists, for --wait and --expect alike' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
@@ -129,7 +129,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l config -d 'C
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l profile -d 'Profile of the config file to use ([profiles.NAME]; without it, `default` if the file has one)' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l wait-timeout -d 'How long --wait waits at most: 90, 500ms, 2m [default: 10m]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l interval -d 'Pause between polls of --wait, at least 100ms (longer after errors, or when the server asks with Retry-After) [default: 2s]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l until -d 'Statuses that end --wait, replacing the built-in pending lists (SMS, HLR)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l until -d 'Statuses that count as final (SMS, HLR), replacing the built-in pending lists, for --wait and --expect alike' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
@@ -164,7 +164,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l config -d 'Conf
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l profile -d 'Profile of the config file to use ([profiles.NAME]; without it, `default` if the file has one)' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l wait-timeout -d 'How long --wait waits at most: 90, 500ms, 2m [default: 10m]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l interval -d 'Pause between polls of --wait, at least 100ms (longer after errors, or when the server asks with Retry-After) [default: 2s]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l until -d 'Statuses that end --wait, replacing the built-in pending lists (SMS, HLR)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l until -d 'Statuses that count as final (SMS, HLR), replacing the built-in pending lists, for --wait and --expect alike' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
@@ -199,7 +199,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l config -d 'Confi
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l profile -d 'Profile of the config file to use ([profiles.NAME]; without it, `default` if the file has one)' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l wait-timeout -d 'How long --wait waits at most: 90, 500ms, 2m [default: 10m]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l interval -d 'Pause between polls of --wait, at least 100ms (longer after errors, or when the server asks with Retry-After) [default: 2s]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l until -d 'Statuses that end --wait, replacing the built-in pending lists (SMS, HLR)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l until -d 'Statuses that count as final (SMS, HLR), replacing the built-in pending lists, for --wait and --expect alike' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
@@ -234,7 +234,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l config -d 'C
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l profile -d 'Profile of the config file to use ([profiles.NAME]; without it, `default` if the file has one)' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l wait-timeout -d 'How long --wait waits at most: 90, 500ms, 2m [default: 10m]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l interval -d 'Pause between polls of --wait, at least 100ms (longer after errors, or when the server asks with Retry-After) [default: 2s]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l until -d 'Statuses that end --wait, replacing the built-in pending lists (SMS, HLR)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l until -d 'Statuses that count as final (SMS, HLR), replacing the built-in pending lists, for --wait and --expect alike' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
@@ -286,7 +286,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l config -d 'Confi
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l profile -d 'Profile of the config file to use ([profiles.NAME]; without it, `default` if the file has one)' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l wait-timeout -d 'How long --wait waits at most: 90, 500ms, 2m [default: 10m]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l interval -d 'Pause between polls of --wait, at least 100ms (longer after errors, or when the server asks with Retry-After) [default: 2s]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l until -d 'Statuses that end --wait, replacing the built-in pending lists (SMS, HLR)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l until -d 'Statuses that count as final (SMS, HLR), replacing the built-in pending lists, for --wait and --expect alike' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
@@ -321,7 +321,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_s
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l profile -d 'Profile of the config file to use ([profiles.NAME]; without it, `default` if the file has one)' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l wait-timeout -d 'How long --wait waits at most: 90, 500ms, 2m [default: 10m]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l interval -d 'Pause between polls of --wait, at least 100ms (longer after errors, or when the server asks with Retry-After) [default: 2s]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l until -d 'Statuses that end --wait, replacing the built-in pending lists (SMS, HLR)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l until -d 'Statuses that count as final (SMS, HLR), replacing the built-in pending lists, for --wait and --expect alike' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
@@ -358,7 +358,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l profile -d 'Profile of the config file to use ([profiles.NAME]; without it, `default` if the file has one)' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l wait-timeout -d 'How long --wait waits at most: 90, 500ms, 2m [default: 10m]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l interval -d 'Pause between polls of --wait, at least 100ms (longer after errors, or when the server asks with Retry-After) [default: 2s]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l until -d 'Statuses that end --wait, replacing the built-in pending lists (SMS, HLR)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l until -d 'Statuses that count as final (SMS, HLR), replacing the built-in pending lists, for --wait and --expect alike' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
@@ -395,7 +395,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l config -
 complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l profile -d 'Profile of the config file to use ([profiles.NAME]; without it, `default` if the file has one)' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l wait-timeout -d 'How long --wait waits at most: 90, 500ms, 2m [default: 10m]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l interval -d 'Pause between polls of --wait, at least 100ms (longer after errors, or when the server asks with Retry-After) [default: 2s]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l until -d 'Statuses that end --wait, replacing the built-in pending lists (SMS, HLR)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l until -d 'Statuses that count as final (SMS, HLR), replacing the built-in pending lists, for --wait and --expect alike' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
@@ -430,7 +430,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l config -d 'Confi
 complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l profile -d 'Profile of the config file to use ([profiles.NAME]; without it, `default` if the file has one)' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l wait-timeout -d 'How long --wait waits at most: 90, 500ms, 2m [default: 10m]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l interval -d 'Pause between polls of --wait, at least 100ms (longer after errors, or when the server asks with Retry-After) [default: 2s]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l until -d 'Statuses that end --wait, replacing the built-in pending lists (SMS, HLR)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l until -d 'Statuses that count as final (SMS, HLR), replacing the built-in pending lists, for --wait and --expect alike' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'

@@ -168,7 +168,8 @@ pub struct GlobalArgs {
     #[arg(long, value_name = "DURATION", value_parser = parse_interval, global = true, help_heading = "Waiting")]
     pub interval: Option<std::time::Duration>,
 
-    /// Statuses that end --wait, replacing the built-in pending lists (SMS, HLR)
+    /// Statuses that count as final (SMS, HLR), replacing the built-in pending lists,
+    /// for --wait and --expect alike
     #[arg(
         long,
         value_name = "STATUS,...",
