@@ -120,20 +120,24 @@ struct Window {
     moved: Condvar,
 }
 
-/// Runs `work` over `inputs` on `jobs` threads and calls `emit` with each result in
-/// input order. When `stop` is raised (Ctrl-C, or `emit` failing), no new work is
-/// started and the finished results are still handed out in order. Returns whether
-/// every input was processed.
-pub fn run_ordered<T, W, E>(
+/// Runs `work` over `inputs` (with their index) on `jobs` threads and calls `emit`
+/// with each result in input order. When `stop` is raised (Ctrl-C, or `emit`
+/// failing), no new work is started; the finished results are still handed out in
+/// order, and a job still running after a grace period is handed out as
+/// `abandoned(index)` makes it (None: output ends before it). Returns whether every
+/// input was processed.
+pub fn run_ordered<T, W, A, E>(
     inputs: impl Iterator<Item = Input> + Send + 'static,
     jobs: usize,
     stop: Arc<AtomicBool>,
     work: W,
+    mut abandoned: A,
     mut emit: E,
 ) -> bool
 where
     T: Send + 'static,
-    W: Fn(Input) -> T + Send + Sync + 'static,
+    W: Fn(usize, Input) -> T + Send + Sync + 'static,
+    A: FnMut(usize) -> Option<T>,
     E: FnMut(T) -> io::Result<()>,
 {
     let window = Arc::new(Window {
@@ -166,7 +170,7 @@ where
             if stop.load(Ordering::SeqCst) {
                 return;
             }
-            if done_tx.send((index, work(input))).is_err() {
+            if done_tx.send((index, work(index, input))).is_err() {
                 return;
             }
         });
@@ -204,15 +208,16 @@ where
     if !stop.load(Ordering::SeqCst) {
         return true;
     }
-    // Stopped: lookups still running after the grace period are abandoned (the
-    // process is about to end). The finished ones are handed out in order up to the
-    // first abandoned one, so the output stays a prefix of the input: a script
-    // pairing output lines with input lines is never misled by a gap.
+    // Stopped: jobs still running after the grace period are abandoned (the process
+    // is about to end). Results are handed out in order, an abandoned job as
+    // `abandoned` makes it, up to the first job that never started: the output stays
+    // a prefix of the input, so a script pairing output with input lines is never
+    // misled by a gap.
     window.moved.notify_all();
     while let Ok((index, result)) = done_rx.try_recv() {
         pending.insert(index, result);
     }
-    while let Some(result) = pending.remove(&next) {
+    while let Some(result) = pending.remove(&next).or_else(|| abandoned(next)) {
         next += 1;
         if emit(result).is_err() {
             break;
@@ -261,12 +266,13 @@ mod tests {
             inputs(values(500)),
             8,
             Arc::new(AtomicBool::new(false)),
-            |input| {
+            |_, input| {
                 let n: u64 = input.unwrap().parse().unwrap();
                 // Later inputs finish first often: a real test of the reordering.
                 thread::sleep(Duration::from_micros((500 - n) % 7 * 100));
                 n
             },
+            |_| None,
             |n| {
                 seen.push(n);
                 Ok(())
@@ -308,7 +314,8 @@ mod tests {
             inputs(values(10_000)),
             4,
             Arc::new(AtomicBool::new(false)),
-            |input| input,
+            |_, input| input,
+            |_| None,
             |_| {
                 count += 1;
                 if count == 3 {

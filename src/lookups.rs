@@ -1,6 +1,7 @@
 //! The lookup subcommands: values in, one outcome per value out, in order, with the
 //! batch exit-code rule; `--wait`/`--expect` decide verdicts on the records.
 
+use std::collections::HashMap;
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -39,6 +40,8 @@ struct Worker {
     wait_deadline: Option<Instant>,
     /// `--until`: what counts as final, with or without `--wait`.
     until: Vec<String>,
+    /// Lookups under way by input index: the value and the last record seen.
+    in_flight: Mutex<HashMap<usize, (String, Option<Record>)>>,
 }
 
 /// `--follow`: change lines are printed by the workers as they are seen.
@@ -67,6 +70,7 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
         config.utf8,
     );
     let worker = Arc::new(Worker::new(config, kind, live.clone(), Arc::clone(&stop)));
+    let abandoning = Arc::clone(&worker);
     let follow = config.follow;
     // Not locked for the whole run: `--follow` workers print to stdout too.
     let mut printer = Printer::new(io::stdout(), print_style(config, single), kind);
@@ -75,7 +79,8 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
         batch::inputs(values),
         jobs,
         stop,
-        move |input| worker.outcome(input),
+        move |index, input| worker.outcome(index, input),
+        |index| abandoning.abandoned(index),
         |outcome| {
             tally.add(&outcome);
             progress.advance();
@@ -255,16 +260,69 @@ impl Worker {
             // One deadline for the whole run: a batch wait ends when the timeout passes.
             wait_deadline: config.wait.as_ref().map(|w| Instant::now() + w.timeout),
             until: config.until.clone(),
+            in_flight: Mutex::new(HashMap::new()),
         }
     }
 
-    fn outcome(&self, input: Input) -> Outcome {
+    /// The outcome of input number `index`; while it runs, its last state is kept in
+    /// `in_flight` so that Ctrl-C can still show it (`abandoned`).
+    fn outcome(&self, index: usize, input: Input) -> Outcome {
         let query = match input {
             Ok(query) => query,
             Err(bad) => {
                 return Outcome::new(self.kind, bad.shown, Err(LookupError::Usage(bad.reason)))
             }
         };
+        self.track(index, Some(preview(&query)), None);
+        let outcome = self.look_up(index, query);
+        self.in_flight_map().remove(&index);
+        outcome
+    }
+
+    /// What to print for a lookup still running when Ctrl-C's grace period ended: its
+    /// last state seen, marked interrupted.
+    fn abandoned(&self, index: usize) -> Option<Outcome> {
+        let (query, last) = self.in_flight_map().remove(&index)?;
+        let outcome = match last {
+            Some(record) => Outcome {
+                verdict: Some(self.interrupted(&record)),
+                ..Outcome::new(self.kind, query, Ok(record))
+            },
+            None => Outcome::new(self.kind, query, Err(LookupError::Interrupted)),
+        };
+        Some(outcome)
+    }
+
+    fn interrupted(&self, record: &Record) -> wait::Verdict {
+        wait::Verdict {
+            code: exit_codes::INTERRUPTED,
+            message: format!(
+                "interrupted; last seen: {}",
+                live_status(record, &self.until)
+            ),
+        }
+    }
+
+    fn in_flight_map(&self) -> std::sync::MutexGuard<'_, HashMap<usize, (String, Option<Record>)>> {
+        self.in_flight.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Starts tracking (`query` given) or records the last state seen.
+    fn track(&self, index: usize, query: Option<String>, record: Option<&Record>) {
+        let mut map = self.in_flight_map();
+        match query {
+            Some(query) => {
+                map.insert(index, (query, None));
+            }
+            None => {
+                if let Some(entry) = map.get_mut(&index) {
+                    entry.1 = record.cloned();
+                }
+            }
+        }
+    }
+
+    fn look_up(&self, index: usize, query: String) -> Outcome {
         if query.len() > MAX_VALUE_LEN {
             // Refused before sending; echoing megabytes back helps nobody.
             let result = self.client.lookup(self.kind, &query);
@@ -295,6 +353,7 @@ impl Worker {
             deadline,
             &self.stop,
             |record, polls| {
+                self.track(index, None, Some(record));
                 if let Some(line) = &line {
                     line.update(&live_status(record, &settings.until), polls);
                 }
@@ -305,13 +364,7 @@ impl Worker {
             },
         );
         let verdict = match &watched.result {
-            Ok(record) if watched.interrupted => Some(wait::Verdict {
-                code: exit_codes::INTERRUPTED,
-                message: format!(
-                    "interrupted; last seen: {}",
-                    live_status(record, &settings.until)
-                ),
-            }),
+            Ok(record) if watched.interrupted => Some(self.interrupted(record)),
             Ok(record) => {
                 wait::verdict(record, &settings.until, &self.expect, Some(watched.waited))
             }

@@ -434,3 +434,53 @@ fn task_counters_that_do_not_add_up_are_told_in_every_format() {
             .stderr(predicate::str::contains("counters do not add up"));
     }
 }
+
+#[test]
+fn ctrl_c_shows_a_hung_lookup_as_interrupted_and_keeps_the_finished_ones() {
+    let server = TestServer::start(|url| {
+        if url.ends_with("/hang") {
+            std::thread::sleep(Duration::from_secs(30));
+        }
+        record_for(url)
+    });
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("smsstat"))
+        .args([
+            "--base-url",
+            &server.base,
+            "--json",
+            "-j",
+            "4",
+            "sms-ref",
+            "a",
+            "hang",
+            "c",
+            "d",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    stdout.read_line(&mut first).unwrap();
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let rest: Vec<Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(&l.unwrap()).unwrap())
+        .collect();
+    assert_eq!(child.wait().unwrap().code(), Some(130));
+    assert_eq!(serde_json::from_str::<Value>(&first).unwrap()["id"], "a");
+    assert_eq!(rest.len(), 3, "{rest:?}");
+    assert_eq!(
+        (rest[0]["query"].as_str(), rest[0]["error"].as_i64()),
+        (Some("hang"), Some(130))
+    );
+    assert_eq!(
+        (rest[1]["id"].as_str(), rest[2]["id"].as_str()),
+        (Some("c"), Some("d"))
+    );
+}

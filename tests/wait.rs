@@ -464,3 +464,55 @@ fn follow_gives_a_failed_lookup_its_line_and_refuses_csv() {
         .assert()
         .code(64);
 }
+
+#[test]
+fn ctrl_c_during_a_poll_in_flight_still_prints_the_last_state() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let polls = AtomicUsize::new(0);
+    let server = common::TestServer::start(move |_| {
+        if polls.fetch_add(1, Ordering::SeqCst) > 0 {
+            std::thread::sleep(Duration::from_secs(30));
+        }
+        common::Canned::json(200, r#"{"status":"enroute","msisdn":"380501234567"}"#)
+    });
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("smsstat"))
+        .args([
+            "--base-url",
+            &server.base,
+            "-v",
+            "--json",
+            "--wait",
+            "--interval",
+            "100ms",
+            "sms",
+            "1",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    // The second GET is the poll that hangs.
+    assert!(lines
+        .by_ref()
+        .map_while(Result::ok)
+        .filter(|l| l.contains("GET "))
+        .nth(1)
+        .is_some());
+    let killed = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let rest: Vec<String> = lines.map_while(Result::ok).collect();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130));
+    let last: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(last["status"], "enroute");
+    assert!(
+        rest.iter().any(|l| l.contains("interrupted; last seen")),
+        "{rest:?}"
+    );
+}
