@@ -1,24 +1,24 @@
 //! The blocking HTTP layer: one shared ureq agent (keep-alive pool), a bound on every
-//! request, retries of transient failures, a cap on body size, and the reading of an
-//! answer into a record or a typed error.
+//! request, retries of transient failures and a cap on body size. What an answer
+//! means is `answer`'s concern.
 
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use serde_json::{Map, Value};
-use ureq::http::{HeaderName, StatusCode};
+use ureq::http::HeaderName;
 use ureq::unversioned::transport::DefaultConnector;
 use ureq::Agent;
 
 use crate::resolve::CachingResolver;
 
+use crate::answer::{interpret, is_service_error, parse_object};
 use crate::cli::PathStyle;
 use crate::config::{ApiKey, Config};
 use crate::duration::format_duration;
 use crate::endpoint::LookupKind;
 use crate::error::LookupError;
-use crate::model::{error_description, error_field, ErrorField, Record, RecordKind};
+use crate::model::Record;
 use crate::printer::escape_control;
 use crate::retry::Backoff;
 use crate::trace;
@@ -135,7 +135,7 @@ impl Client {
                 self.trace(format_args!("no route {path} here; trying the short form"));
                 continue;
             }
-            let mut result = interpret(answer, parsed, kind.record_kind());
+            let mut result = interpret(answer.status, answer.location, parsed, kind.record_kind());
             crate::mask::mask_result(&mut result, self.mask_msisdn);
             // A server may echo the key anywhere; it never reaches any output.
             crate::redact::scrub_result(&mut result, self.api_key.as_ref());
@@ -326,142 +326,9 @@ fn parse_retry_after(value: &str) -> Option<Duration> {
     value.trim().parse::<u64>().ok().map(Duration::from_secs)
 }
 
-/// The body as a JSON object, or why it is not one.
-fn parse_object(body: &[u8]) -> Result<Map<String, Value>, String> {
-    if body.iter().all(u8::is_ascii_whitespace) {
-        return Err("empty body".into());
-    }
-    match serde_json::from_slice::<Value>(body) {
-        Ok(Value::Object(map)) => Ok(map),
-        Ok(other) => Err(format!("JSON {} instead of an object", json_type(&other))),
-        Err(_) => Err(format!("not JSON (starts with `{}`)", preview(body))),
-    }
-}
-
-/// How an answer is read, without the network: an HTTP status, the `Location` header
-/// (for 3xx) and the body (already within the cap) become a record or a typed error.
-/// Pure, so the parser can be property-tested and fuzzed.
-pub fn read_answer(
-    status: u16,
-    location: Option<String>,
-    body: &[u8],
-    expected: RecordKind,
-) -> Result<Record, LookupError> {
-    let parsed = parse_object(body);
-    let answer = Answer {
-        status,
-        retry_after: None,
-        location,
-        body: Vec::new(),
-    };
-    interpret(answer, parsed, expected)
-}
-
-fn is_service_error(parsed: &Result<Map<String, Value>, String>) -> bool {
-    matches!(parsed, Ok(map) if error_field(map) != ErrorField::Success)
-}
-
-/// The JSON body is the authority: a service error in it wins over the HTTP status;
-/// without one, the status decides.
-fn interpret(
-    answer: Answer,
-    parsed: Result<Map<String, Value>, String>,
-    expected: RecordKind,
-) -> Result<Record, LookupError> {
-    if let Ok(map) = &parsed {
-        if let ErrorField::Failure { code, shown } = error_field(map) {
-            return Err(LookupError::Service {
-                code,
-                shown_code: shown,
-                description: error_description(map),
-                body: Box::new(map.clone()),
-            });
-        }
-    }
-    let status = answer.status;
-    match status {
-        200..=299 => parsed
-            .map(|map| Record::classify(map, expected))
-            .map_err(LookupError::Unreadable),
-        401 | 403 => Err(LookupError::NotAuthorised(status)),
-        500..=599 => Err(LookupError::Unavailable(format!(
-            "HTTP {status} {}",
-            StatusCode::from_u16(status)
-                .ok()
-                .and_then(|s| s.canonical_reason())
-                .unwrap_or("")
-        ))),
-        _ => Err(LookupError::UnexpectedHttp {
-            status,
-            location: answer.location.map(|l| escape_control(&l).into_owned()),
-        }),
-    }
-}
-
-fn json_type(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    }
-}
-
-/// The first few characters of a body, safe to show in a terminal.
-fn preview(body: &[u8]) -> String {
-    let text = String::from_utf8_lossy(&body[..body.len().min(40)]);
-    escape_control(text.trim()).into_owned()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn answer(status: u16, body: &str) -> (Answer, Result<Map<String, Value>, String>) {
-        let answer = Answer {
-            status,
-            retry_after: None,
-            location: None,
-            body: body.as_bytes().to_vec(),
-        };
-        let parsed = parse_object(&answer.body);
-        (answer, parsed)
-    }
-
-    fn code(status: u16, body: &str) -> u8 {
-        let (answer, parsed) = answer(status, body);
-        match interpret(answer, parsed, RecordKind::Sms) {
-            Ok(_) => 0,
-            Err(e) => e.exit_code(),
-        }
-    }
-
-    #[test]
-    fn body_error_wins_over_status() {
-        assert_eq!(
-            code(404, r#"{"error":20,"errorDescription":"SMS not found"}"#),
-            20
-        );
-        assert_eq!(code(200, r#"{"error":"30"}"#), 30);
-        assert_eq!(code(500, r#"{"error":1}"#), 1);
-        assert_eq!(code(200, r#"{"error":500}"#), 79);
-    }
-
-    #[test]
-    fn status_decides_without_json_error() {
-        assert_eq!(code(200, r#"{"status":"delivered"}"#), 0);
-        assert_eq!(code(200, "<html>hi</html>"), 65);
-        assert_eq!(code(200, ""), 65);
-        assert_eq!(code(200, "[1,2]"), 65);
-        assert_eq!(code(502, "<html>bad gateway</html>"), 69);
-        assert_eq!(code(401, ""), 77);
-        assert_eq!(code(403, "{}"), 77);
-        assert_eq!(code(404, "Not Found"), 76);
-        assert_eq!(code(302, ""), 76);
-        assert_eq!(code(418, ""), 76);
-    }
 
     #[test]
     fn retry_after_seconds() {

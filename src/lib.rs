@@ -1,5 +1,6 @@
 //! smsstat: status inspector for an SMS gateway's read API.
 
+pub mod answer;
 pub mod app;
 pub mod batch;
 pub mod cli;

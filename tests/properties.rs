@@ -12,8 +12,8 @@ use percent_encoding::percent_decode_str;
 use proptest::prelude::*;
 use serde_json::{Map, Value};
 
+use smsstat::answer::read_answer;
 use smsstat::cli::{OutputFormat, PathStyle};
-use smsstat::client::read_answer;
 use smsstat::config::ApiKey;
 use smsstat::endpoint::LookupKind;
 use smsstat::error::LookupError;

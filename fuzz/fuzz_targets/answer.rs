@@ -6,7 +6,7 @@
 use libfuzzer_sys::fuzz_target;
 
 use smsstat::cli::OutputFormat;
-use smsstat::client::read_answer;
+use smsstat::answer::read_answer;
 use smsstat::endpoint::LookupKind;
 use smsstat::printer::{is_unsafe, Outcome, PrintStyle, Printer};
 use smsstat::table::TableStyle;
