@@ -11,6 +11,8 @@ use crate::printer::escape_control;
 
 /// The body as a JSON object, or why it is not one.
 pub fn parse_object(body: &[u8]) -> Result<Map<String, Value>, String> {
+    // Some proxies and Windows-made answers put a UTF-8 byte-order mark first.
+    let body = body.strip_prefix(b"\xef\xbb\xbf").unwrap_or(body);
     if body.iter().all(u8::is_ascii_whitespace) {
         return Err("empty body".into());
     }
@@ -116,6 +118,7 @@ mod tests {
     #[test]
     fn status_decides_without_json_error() {
         assert_eq!(code(200, r#"{"status":"delivered"}"#), 0);
+        assert_eq!(code(200, "\u{feff}{\"status\":\"delivered\"}"), 0);
         assert_eq!(code(200, "<html>hi</html>"), 65);
         assert_eq!(code(200, ""), 65);
         assert_eq!(code(200, "[1,2]"), 65);
