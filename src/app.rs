@@ -3,6 +3,7 @@
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
+use std::time::Duration;
 
 use crate::cli::{Cli, Command};
 use crate::config::construct_config;
@@ -45,7 +46,7 @@ pub fn run(cli: Cli, facts: ParseFacts) -> u8 {
     // Kept alive until the lookups are done: `--demo` serves from this process.
     let demo = match global
         .demo
-        .then(|| SimServer::start(SimOptions::demo()))
+        .then(|| SimServer::start(demo_options(global.wait)))
         .transpose()
     {
         Ok(demo) => demo,
@@ -65,6 +66,20 @@ pub fn run(cli: Cli, facts: ParseFacts) -> u8 {
             report(format_args!("{err}"));
             exit_codes::CONFIG
         }
+    }
+}
+
+/// The `--demo` simulator: records final at once, except under `--wait`, where they
+/// settle within a few seconds so that the wait has something to show.
+fn demo_options(wait: bool) -> SimOptions {
+    let settle = if wait {
+        Duration::from_secs(4)
+    } else {
+        Duration::ZERO
+    };
+    SimOptions {
+        settle,
+        ..SimOptions::demo()
     }
 }
 

@@ -516,3 +516,30 @@ fn ctrl_c_during_a_poll_in_flight_still_prints_the_last_state() {
         "{rest:?}"
     );
 }
+
+#[test]
+fn demo_with_wait_shows_records_settling() {
+    let (id, final_status) = late_ids(|_| true).into_iter().next().unwrap();
+    let out = common::smsstat()
+        .args([
+            "--demo",
+            "--wait",
+            "--follow",
+            "--normalize",
+            "--interval",
+            "200ms",
+            "sms",
+            &id,
+        ])
+        .timeout(Duration::from_secs(20))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let lines: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(lines.len() >= 2, "{lines:?}");
+    assert_eq!(status(lines.last().unwrap()), final_status);
+}
