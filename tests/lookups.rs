@@ -387,3 +387,20 @@ fn a_missing_explicit_route_is_learnt_once_per_run() {
         ["/sms/reference/a", "/sms/a", "/sms/b", "/sms/c"]
     );
 }
+
+#[test]
+fn ipv6_loopback_base_urls_work() {
+    use smsstat::sim::{SimOptions, SimServer};
+    let server = SimServer::start(SimOptions {
+        listen: "[::1]:0".parse().unwrap(),
+        ..SimOptions::demo()
+    })
+    .expect("IPv6 loopback");
+    let base = server.base_url();
+    assert!(base.starts_with("http://[::1]:"), "{base}");
+    let text = success_stdout(
+        &format!("{base}/rest/"),
+        &["--field", "reference", "sms", "42"],
+    );
+    assert_eq!(text, "ref-42\n");
+}
