@@ -3,6 +3,8 @@
 //! faults HTTP cannot show.
 #![allow(dead_code)]
 
+pub mod process;
+
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::{Arc, Mutex};
