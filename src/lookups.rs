@@ -343,7 +343,7 @@ impl Worker {
         let line = self
             .live
             .as_ref()
-            .map(|live| live.line(&format!("{} {}", self.kind.name(), escape_control(&query))));
+            .map(|live| live.line(index, &format!("{} {}", self.kind.name(), preview(&query))));
         let deadline = self.wait_deadline.unwrap_or_else(Instant::now);
         let watched = wait::watch(
             &self.client,

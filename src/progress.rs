@@ -1,6 +1,7 @@
 //! Progress for people on stderr: a bar for batches that take a while, and a live
 //! view of the lookups `--wait` is polling. Both only on a terminal, never in pipes.
 
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -70,16 +71,21 @@ fn glyphs(style: ProgressStyle, utf8: bool) -> ProgressStyle {
     }
 }
 
-/// `--wait` on a terminal: one redrawn line per lookup being polled.
+/// `--wait` on a terminal: one redrawn line per lookup being polled, in input order.
 pub struct LiveView {
     multi: MultiProgress,
     utf8: bool,
+    /// Input indices of the lines shown, top to bottom (the bars' order in `multi`).
+    shown: Arc<Mutex<Vec<usize>>>,
 }
 
-/// The line of one polled lookup; cleared when the lookup ends.
+/// The line of one polled lookup; removed when the lookup ends.
 pub struct LiveLine {
     bar: ProgressBar,
     separator: &'static str,
+    index: usize,
+    multi: MultiProgress,
+    shown: Arc<Mutex<Vec<usize>>>,
 }
 
 impl LiveView {
@@ -87,6 +93,7 @@ impl LiveView {
         LiveView {
             multi: MultiProgress::with_draw_target(ProgressDrawTarget::stderr()),
             utf8,
+            shown: Arc::default(),
         }
     }
 
@@ -99,8 +106,14 @@ impl LiveView {
         let _ = self.multi.clear();
     }
 
-    pub fn line(&self, label: &str) -> LiveLine {
-        let bar = self.multi.add(ProgressBar::new_spinner());
+    /// A line for input number `index`, placed among the others by input order
+    /// (workers start lookups in a racy order).
+    pub fn line(&self, index: usize, label: &str) -> LiveLine {
+        let mut shown = self.shown.lock().unwrap_or_else(|e| e.into_inner());
+        let position = shown.partition_point(|&i| i < index);
+        shown.insert(position, index);
+        let bar = self.multi.insert(position, ProgressBar::new_spinner());
+        drop(shown);
         if let Ok(style) = ProgressStyle::with_template("{spinner} {prefix} {msg} ({elapsed})") {
             bar.set_style(glyphs(style, self.utf8));
         }
@@ -110,6 +123,9 @@ impl LiveView {
         LiveLine {
             bar,
             separator: if self.utf8 { "·" } else { "-" },
+            index,
+            multi: self.multi.clone(),
+            shown: Arc::clone(&self.shown),
         }
     }
 }
@@ -128,13 +144,33 @@ impl LiveLine {
 
 impl Drop for LiveLine {
     fn drop(&mut self) {
+        let mut shown = self.shown.lock().unwrap_or_else(|e| e.into_inner());
+        shown.retain(|&i| i != self.index);
         self.bar.finish_and_clear();
+        self.multi.remove(&self.bar);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn live_lines_keep_input_order_whatever_the_start_order() {
+        let live = LiveView {
+            multi: MultiProgress::with_draw_target(ProgressDrawTarget::hidden()),
+            utf8: true,
+            shown: Arc::default(),
+        };
+        let third = live.line(7, "sms 7");
+        let first = live.line(2, "sms 2");
+        let second = live.line(5, "sms 5");
+        assert_eq!(*live.shown.lock().unwrap(), [2, 5, 7]);
+        drop(first);
+        assert_eq!(*live.shown.lock().unwrap(), [5, 7]);
+        drop((second, third));
+        assert!(live.shown.lock().unwrap().is_empty());
+    }
 
     #[test]
     fn a_bar_that_is_not_allowed_is_never_shown() {
