@@ -18,7 +18,8 @@ use crate::duration::parse_duration;
 use crate::error::ConfigError;
 
 /// The keys a config file may set; the same at the top level and in a profile.
-pub const KEYS: &str = "base_url, api_key, api_key_file, api_key_header, timeout, retries, output";
+pub const KEYS: &str =
+    "base_url, api_key, api_key_file, api_key_header, timeout, retries, output, ca_cert";
 
 /// One layer of settings: the top level of the file, or one profile.
 #[derive(Debug, Default, Clone, PartialEq, Deserialize)]
@@ -33,6 +34,8 @@ pub struct FileSettings {
     pub retries: Option<u32>,
     #[serde(default, deserialize_with = "output_setting")]
     pub output: Option<OutputFormat>,
+    /// PEM file of the CAs to trust (relative to the config file; `~/` is home).
+    pub ca_cert: Option<PathBuf>,
 }
 
 /// The whole document. The top-level keys repeat `FileSettings` because serde cannot
@@ -49,6 +52,7 @@ struct Document {
     retries: Option<u32>,
     #[serde(default, deserialize_with = "output_setting")]
     output: Option<OutputFormat>,
+    ca_cert: Option<PathBuf>,
     #[serde(default)]
     profiles: BTreeMap<String, FileSettings>,
 }
@@ -129,6 +133,7 @@ pub fn load(path: &Path, given_by: Option<&str>) -> Result<Option<ConfigFile>, C
         timeout: document.timeout,
         retries: document.retries,
         output: document.output,
+        ca_cert: document.ca_cert,
     };
     Ok(Some(ConfigFile {
         path: path.to_path_buf(),

@@ -109,6 +109,14 @@ fn settings(
             origins.retries.to_string(),
         ),
         ("output", format_name(output), origins.output.to_string()),
+        (
+            "ca_cert",
+            args.ca_cert.as_ref().map_or_else(
+                || "(none: the built-in roots are trusted)".into(),
+                |path| path.display().to_string(),
+            ),
+            origins.ca_cert.to_string(),
+        ),
     ]
 }
 

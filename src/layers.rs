@@ -29,6 +29,7 @@ pub struct Origins {
     pub timeout: Origin,
     pub retries: Origin,
     pub output: Origin,
+    pub ca_cert: Origin,
 }
 
 /// What resolving the layers found, for `config show` and for warnings.
@@ -107,6 +108,12 @@ pub fn apply(args: &mut GlobalArgs, sources: &CliSources) -> Result<Resolution, 
             |l| l.retries,
         ),
         output: fill_output(args, sources, &layers)?,
+        ca_cert: fill_path(
+            &mut args.ca_cert,
+            cli(sources.ca_cert, "--ca-cert", "SMSSTAT_CA_CERT"),
+            &layers,
+            |l| l.ca_cert.clone(),
+        ),
     };
     Ok(Resolution {
         file_found: file.is_some(),
@@ -198,6 +205,22 @@ fn fill<T>(
     Origin::Default
 }
 
+/// `fill` for a path: one from the file is taken relative to the file.
+fn fill_path(
+    value: &mut Option<PathBuf>,
+    cli: Option<Origin>,
+    layers: &[(&FileSettings, Origin)],
+    get: impl Fn(&FileSettings) -> Option<PathBuf>,
+) -> Origin {
+    let origin = fill(value, cli, layers, get);
+    if matches!(origin, Origin::Profile { .. } | Origin::File(_)) {
+        *value = value
+            .as_deref()
+            .map(|path| file_setting_path(path, &origin));
+    }
+    origin
+}
+
 /// The key from the first layer that has `api_key` or `api_key_file` (one layer may
 /// not have both: which one was meant would be a guess).
 fn fill_api_key(
@@ -222,7 +245,7 @@ fn fill_api_key(
                 return Ok((origin.clone(), None));
             }
             (None, Some(path)) => {
-                let path = key_file_path(path, origin);
+                let path = file_setting_path(path, origin);
                 args.api_key = Some(read_key_file(&path, origin)?);
                 if config_file::readable_by_others(config_file::file_mode(&path)) {
                     let mode = config_file::file_mode(&path);
@@ -236,9 +259,10 @@ fn fill_api_key(
     Ok((Origin::Default, None))
 }
 
-/// `~/` is the home directory; a relative path is relative to the config file, so
+/// A path from the config file (`api_key_file`, `ca_cert`): `~/` is the home
+/// directory; a relative path is relative to the config file, so
 /// the file means the same wherever smsstat is started.
-fn key_file_path(path: &Path, origin: &Origin) -> PathBuf {
+fn file_setting_path(path: &Path, origin: &Origin) -> PathBuf {
     if let Ok(rest) = path.strip_prefix("~") {
         if let Ok(home) = etcetera::home_dir() {
             return home.join(rest);
@@ -313,11 +337,11 @@ mod tests {
     fn key_file_paths_are_relative_to_the_config_file() {
         let origin = Origin::File(PathBuf::from("/etc/smsstat/config.toml"));
         assert_eq!(
-            key_file_path(Path::new("key.txt"), &origin),
+            file_setting_path(Path::new("key.txt"), &origin),
             PathBuf::from("/etc/smsstat/key.txt")
         );
         assert_eq!(
-            key_file_path(Path::new("/run/secrets/k"), &origin),
+            file_setting_path(Path::new("/run/secrets/k"), &origin),
             PathBuf::from("/run/secrets/k")
         );
     }

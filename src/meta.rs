@@ -100,7 +100,8 @@ fn extra_sections() -> String {
     roff.push_str(concat!(
         ".SH FILES\n.TP\n\\fI$XDG_CONFIG_HOME/smsstat/config.toml\\fR\n",
         "The config file (~/.config/smsstat/config.toml when XDG_CONFIG_HOME is unset): \n",
-        "top\\-level keys base_url, api_key, api_key_file, api_key_header, timeout, retries and output \n",
+        "top\\-level keys base_url, api_key, api_key_file, api_key_header, timeout, retries, output \n",
+        "and ca_cert ",
         "are defaults; [profiles.NAME] tables override them. Precedence: flag, environment, \n",
         "profile, top level, built\\-in default. \\fBsmsstat config show\\fR shows where each \n",
         "setting came from.\n",

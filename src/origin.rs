@@ -23,6 +23,7 @@ pub struct CliSources {
     pub timeout: ArgSource,
     pub retries: ArgSource,
     pub output: ArgSource,
+    pub ca_cert: ArgSource,
     pub profile: ArgSource,
     pub config: ArgSource,
 }

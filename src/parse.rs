@@ -61,6 +61,7 @@ fn cli_sources(matches: &clap::ArgMatches) -> CliSources {
         base_url: source("base_url"),
         api_key: source("api_key"),
         api_key_header: source("api_key_header"),
+        ca_cert: source("ca_cert"),
         timeout: source("timeout"),
         retries: source("retries"),
         output: source("output"),

@@ -135,3 +135,39 @@ fn an_https_redirect_to_http_is_not_followed() {
     assert_eq!(server.requests(), 1);
     assert!(target.seen().is_empty(), "the http target was contacted");
 }
+
+#[test]
+fn a_profile_can_name_its_ca_relative_to_the_config_file() {
+    let pki = Pki::new();
+    let server = TlsServer::start(&pki, http_json(SMS));
+    let config_home = tempfile::tempdir().unwrap();
+    let config_dir = config_home.path().join("smsstat");
+    std::fs::create_dir_all(&config_dir).unwrap();
+    write(&config_dir, "staging-ca.pem", &pki.ca_pem);
+    let profile = format!(
+        "[profiles.staging]\nbase_url = \"{}\"\nca_cert = \"staging-ca.pem\"\n",
+        server.base
+    );
+    write(&config_dir, "config.toml", &profile);
+
+    let run = |args: &[&str]| {
+        let mut cmd = common::smsstat();
+        cmd.env("XDG_CONFIG_HOME", config_home.path())
+            .args(["--profile", "staging"])
+            .args(args);
+        cmd
+    };
+    run(&["--field", "status", "sms", "42"])
+        .assert()
+        .success()
+        .stdout("delivered\n");
+    run(&["config", "show"]).assert().success().stdout(
+        predicate::str::contains("staging-ca.pem").and(predicate::str::contains("profile staging")),
+    );
+    // A flag still wins over the profile.
+    let other = Pki::new();
+    let other_ca = write(config_home.path(), "other.pem", &other.ca_pem);
+    run(&["--ca-cert", &other_ca, "sms", "42"])
+        .assert()
+        .code(69);
+}
