@@ -321,9 +321,17 @@ fn is_transient_status(status: u16) -> bool {
     matches!(status, 429 | 502 | 503 | 504)
 }
 
-/// `Retry-After` in seconds; the HTTP-date form is rare for APIs and falls back to backoff.
+/// `Retry-After` as seconds or as an HTTP date (a date in the past means now).
 fn parse_retry_after(value: &str) -> Option<Duration> {
-    value.trim().parse::<u64>().ok().map(Duration::from_secs)
+    let value = value.trim();
+    if let Ok(seconds) = value.parse::<u64>() {
+        return Some(Duration::from_secs(seconds));
+    }
+    let at = httpdate::parse_http_date(value).ok()?;
+    Some(
+        at.duration_since(std::time::SystemTime::now())
+            .unwrap_or_default(),
+    )
 }
 
 #[cfg(test)]
@@ -333,6 +341,20 @@ mod tests {
     #[test]
     fn retry_after_seconds() {
         assert_eq!(parse_retry_after(" 3 "), Some(Duration::from_secs(3)));
-        assert_eq!(parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT"), None);
+        assert_eq!(parse_retry_after("soon"), None);
+    }
+
+    #[test]
+    fn retry_after_dates() {
+        assert_eq!(
+            parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT"),
+            Some(Duration::ZERO)
+        );
+        let later = std::time::SystemTime::now() + Duration::from_secs(120);
+        let wait = parse_retry_after(&httpdate::fmt_http_date(later)).unwrap();
+        assert!(
+            wait > Duration::from_secs(100) && wait <= Duration::from_secs(120),
+            "{wait:?}"
+        );
     }
 }
