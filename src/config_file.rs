@@ -25,6 +25,7 @@ pub const KEYS: &str =
 #[derive(Debug, Default, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FileSettings {
+    #[serde(default, deserialize_with = "base_url_setting")]
     pub base_url: Option<String>,
     pub api_key: Option<String>,
     pub api_key_file: Option<PathBuf>,
@@ -43,6 +44,7 @@ pub struct FileSettings {
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Document {
+    #[serde(default, deserialize_with = "base_url_setting")]
     base_url: Option<String>,
     api_key: Option<String>,
     api_key_file: Option<PathBuf>,
@@ -233,6 +235,14 @@ fn duration_setting<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Duration>,
         return Err(serde::de::Error::custom("the timeout must be more than 0"));
     }
     Ok(Some(duration))
+}
+
+/// `base_url = "https://host/rest"`, checked here so that an error names its line.
+fn base_url_setting<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    let text = String::deserialize(d)?;
+    crate::config::validate_base_url(&text)
+        .map(|_| Some(text))
+        .map_err(|err| serde::de::Error::custom(err.0))
 }
 
 /// `output = "json"`: the same names as `-o`.

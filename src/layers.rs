@@ -9,7 +9,6 @@ use std::path::{Path, PathBuf};
 use clap::ValueEnum;
 
 use crate::cli::{GlobalArgs, OutputFormat};
-use crate::config::validate_base_url;
 use crate::config_file::{self, ConfigFile, FileSettings};
 use crate::error::ConfigError;
 use crate::origin::{ArgSource, CliSources, Origin};
@@ -75,12 +74,6 @@ pub fn apply(args: &mut GlobalArgs, sources: &CliSources) -> Result<Resolution, 
         &layers,
         |l| l.base_url.clone(),
     );
-    if matches!(base_url, Origin::Profile { .. } | Origin::File(_)) {
-        if let Some(url) = &args.base_url {
-            validate_base_url(url)
-                .map_err(|err| ConfigError(format!("{err} (base_url from {base_url})")))?;
-        }
-    }
     let (api_key, api_key_file) = fill_api_key(args, sources, &layers, &mut warnings)?;
     let origins = Origins {
         base_url,

@@ -342,5 +342,9 @@ fn an_invalid_base_url_in_the_file_names_where_it_came_from() {
         .args(["--profile", "x", "sms", "1"])
         .assert()
         .code(78)
-        .stderr(predicate::str::contains("base_url from profile x in"));
+        .stderr(
+            predicate::str::contains("line 2")
+                .and(predicate::str::contains("profiles.x.base_url"))
+                .and(predicate::str::contains("ftp://h/")),
+        );
 }
