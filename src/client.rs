@@ -160,7 +160,7 @@ impl Client {
                 None => self.timeout,
             };
             if timeout.is_zero() {
-                return Err(LookupError::Timeout(self.timeout));
+                return Err(LookupError::WaitOver);
             }
             let result = self.get_once(&url, timeout);
             let (reason, retry_after) = match &result {

@@ -40,6 +40,10 @@ pub enum LookupError {
     #[error("timed out after {}", format_duration(*.0))]
     Timeout(Duration),
 
+    /// The run's `--wait` timeout passed before this lookup could be sent.
+    #[error("not looked up: the --wait timeout had passed")]
+    WaitOver,
+
     #[error("unexpected HTTP answer: {status}{}", location.as_deref().map(|l| format!(" redirecting to {l} (redirects are not followed)")).unwrap_or_default())]
     UnexpectedHttp {
         status: u16,
@@ -63,7 +67,7 @@ impl LookupError {
             LookupError::Usage(_) => exit_codes::USAGE,
             LookupError::Unreadable(_) => exit_codes::UNREADABLE,
             LookupError::Unavailable(_) | LookupError::Unreachable(_) => exit_codes::UNAVAILABLE,
-            LookupError::Timeout(_) => exit_codes::TIMEOUT,
+            LookupError::Timeout(_) | LookupError::WaitOver => exit_codes::TIMEOUT,
             LookupError::UnexpectedHttp { .. } => exit_codes::UNEXPECTED_HTTP,
             LookupError::NotAuthorised(_) => exit_codes::NOT_AUTHORISED,
             LookupError::Interrupted => exit_codes::INTERRUPTED,
@@ -79,7 +83,7 @@ impl LookupError {
             LookupError::Unreadable(_) => "unreadable".into(),
             LookupError::Unavailable(_) => "unavailable".into(),
             LookupError::Unreachable(_) => "unreachable".into(),
-            LookupError::Timeout(_) => "timed out".into(),
+            LookupError::Timeout(_) | LookupError::WaitOver => "timed out".into(),
             LookupError::UnexpectedHttp { .. } => "unexpected HTTP answer".into(),
             LookupError::NotAuthorised(_) => "not authorised".into(),
             LookupError::Interrupted => "interrupted".into(),

@@ -141,7 +141,15 @@ pub struct TaskCounters {
 impl TaskCounters {
     /// The counters, when `sent` is readable; a missing outcome counter counts as 0.
     pub fn of(record: &Record) -> Option<TaskCounters> {
-        let count = |name: &str| record.get(name).and_then(lenient_i64);
+        // No task counts beyond 10^15 messages; clamping keeps every sum of counters
+        // within i64 (and u64), whatever a server sends.
+        const LIMIT: i64 = 1_000_000_000_000_000;
+        let count = |name: &str| {
+            record
+                .get(name)
+                .and_then(lenient_i64)
+                .map(|n| n.clamp(-LIMIT, LIMIT))
+        };
         Some(TaskCounters {
             sent: count("sent")?,
             delivered: count("delivered").unwrap_or(0),
@@ -331,6 +339,20 @@ mod tests {
         assert_eq!(counters.delivered_ratio(), Some(0.6));
         let odd = Record::classify(map(json!({"sent": 1, "delivered": 3})), RecordKind::Task);
         assert!(!TaskCounters::of(&odd).unwrap().consistent());
+    }
+
+    #[test]
+    fn huge_counters_cannot_overflow() {
+        let record = Record::classify(
+            map(
+                json!({"sent": i64::MIN, "delivered": i64::MAX, "undeliverable": "1e30", "expired": i64::MAX, "unknown": i64::MAX}),
+            ),
+            RecordKind::Task,
+        );
+        let counters = TaskCounters::of(&record).unwrap();
+        assert!(counters.pending() < 0);
+        assert!(!counters.consistent());
+        assert!(crate::taskbar::problem(&counters).is_some());
     }
 
     #[test]

@@ -68,6 +68,9 @@ use crate::model::Record;
 use crate::table::{columns_for, record_table, RowsTable, TableStyle};
 use crate::wait::Verdict;
 
+/// Rows per printed table in a batch: one page of a long run.
+pub const TABLE_PAGE_ROWS: usize = 500;
+
 /// What one lookup came to.
 #[derive(Debug)]
 pub struct Outcome {
@@ -167,11 +170,15 @@ impl<W: Write> Printer<W> {
             }
             OutputFormat::Table => {
                 let kind = self.kind.record_kind();
-                self.rows
-                    .get_or_insert_with(|| {
-                        RowsTable::new(kind, &self.style.fields, self.style.table)
-                    })
-                    .add(outcome);
+                let rows = self.rows.get_or_insert_with(|| {
+                    RowsTable::new(kind, &self.style.fields, self.style.table)
+                });
+                rows.add(outcome);
+                // Column widths need the rows, so a table waits for them; in pages,
+                // memory stays bounded however long the input.
+                if rows.table().row_count() >= TABLE_PAGE_ROWS {
+                    self.flush_rows()?;
+                }
             }
         }
         if self.style.format != OutputFormat::Table {
@@ -212,10 +219,14 @@ impl<W: Write> Printer<W> {
         delimited::write_outcome(&mut self.out, outcome, &columns, delimiter)
     }
 
-    pub fn finish(&mut self) -> io::Result<()> {
+    fn flush_rows(&mut self) -> io::Result<()> {
         if let Some(rows) = self.rows.take() {
             writeln!(self.out, "{}", rows.table())?;
         }
         self.out.flush()
+    }
+
+    pub fn finish(&mut self) -> io::Result<()> {
+        self.flush_rows()
     }
 }

@@ -104,6 +104,7 @@ fn scrub_error(error: &mut LookupError, key: &str) {
         | LookupError::Internal(text) => scrub_string(text, key),
         LookupError::UnexpectedHttp { location: None, .. }
         | LookupError::Timeout(_)
+        | LookupError::WaitOver
         | LookupError::NotAuthorised(_)
         | LookupError::Interrupted => {}
     }

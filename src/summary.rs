@@ -5,6 +5,10 @@ use crate::error::LookupError;
 use crate::exit_codes;
 use crate::printer::Outcome;
 
+/// Distinct failure kinds named in the summary; the rest are counted together.
+const MAX_LABELS: usize = 8;
+const OTHER: &str = "other failures";
+
 #[derive(Debug, Default)]
 pub struct Tally {
     ok: usize,
@@ -30,6 +34,15 @@ impl Tally {
             }
         };
         self.first_failure.get_or_insert(outcome.exit_code());
+        // Labels carry service text: a server that words every error differently
+        // must not grow the summary (or the time to build it) without bound.
+        let label = if self.failures.len() >= MAX_LABELS
+            && !self.failures.iter().any(|(l, _)| *l == label)
+        {
+            OTHER.to_string()
+        } else {
+            label
+        };
         match self.failures.iter_mut().find(|(l, _)| *l == label) {
             Some((_, count)) => *count += 1,
             None => self.failures.push((label, 1)),
@@ -111,6 +124,22 @@ mod tests {
         assert_eq!(tally.first_failure(), Some(75));
         assert_eq!(tally.total(), 5);
         assert_eq!(tally.summary(), "2 ok, 1 timed out, 2 sms not found (20)");
+    }
+
+    #[test]
+    fn distinct_service_texts_do_not_grow_the_summary() {
+        let mut tally = Tally::default();
+        for n in 0..1000 {
+            tally.add(&failed(LookupError::Service {
+                code: Some(20),
+                shown_code: "20".into(),
+                description: Some(format!("SMS {n} not found")),
+                body: Default::default(),
+            }));
+        }
+        assert_eq!(tally.total(), 1000);
+        assert!(tally.summary().len() < 400, "{}", tally.summary());
+        assert!(tally.summary().contains("other failures"));
     }
 
     #[test]

@@ -204,9 +204,10 @@ pub fn watch(
             return done(last.expect("set above"), started, polls, false);
         }
         // The server's wish (Retry-After) is a floor, as long as the deadline allows.
-        let pause = interval
-            .max(retry_after.unwrap_or_default())
-            .min(deadline - now);
+        let wish = retry_after
+            .unwrap_or_default()
+            .min(crate::retry::MAX_RETRY_AFTER);
+        let pause = interval.max(wish).min(deadline - now);
         if !sleep_unless(stop, pause) {
             return done(last.expect("set above"), started, polls, true);
         }

@@ -484,3 +484,19 @@ fn ctrl_c_shows_a_hung_lookup_as_interrupted_and_keeps_the_finished_ones() {
         (Some("c"), Some("d"))
     );
 }
+
+#[test]
+fn long_table_output_comes_in_pages() {
+    let server = TestServer::start(record_for);
+    let input: String = (1..=1200).map(|i| format!("{i}\n")).collect();
+    let out = smsstat_at(&server.base)
+        .args(["sms", "-"])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    // 500 + 500 + 200 rows: three tables, each with its header.
+    assert_eq!(text.matches("Query").count(), 3);
+    assert!(text.contains("│ 1200 "), "the last row is there");
+}
