@@ -160,7 +160,7 @@ pub struct GlobalArgs {
     pub wait: bool,
 
     /// How long --wait waits at most: 90, 500ms, 2m [default: 10m]
-    #[arg(long, value_name = "DURATION", value_parser = parse_duration, global = true, help_heading = "Waiting")]
+    #[arg(long, value_name = "DURATION", value_parser = parse_wait_timeout, global = true, help_heading = "Waiting")]
     pub wait_timeout: Option<std::time::Duration>,
 
     /// Pause between polls of --wait, at least 100ms (longer after errors, or when the
@@ -174,6 +174,7 @@ pub struct GlobalArgs {
         long,
         value_name = "STATUS,...",
         value_delimiter = ',',
+        value_parser = parse_status,
         global = true,
         help_heading = "Waiting"
     )]
@@ -185,6 +186,7 @@ pub struct GlobalArgs {
         long,
         value_name = "STATUS,...",
         value_delimiter = ',',
+        value_parser = parse_status,
         global = true,
         help_heading = "Waiting"
     )]
@@ -197,6 +199,24 @@ pub struct GlobalArgs {
     /// With --wait: print one JSON line per observed change instead of the final record only
     #[arg(long, global = true, requires = "wait", help_heading = "Waiting")]
     pub follow: bool,
+}
+
+/// A wait that cannot poll even once is a mistake, not a check.
+fn parse_wait_timeout(text: &str) -> Result<std::time::Duration, String> {
+    let timeout = parse_duration(text)?;
+    if timeout.is_zero() {
+        return Err("the wait timeout must be more than 0".into());
+    }
+    Ok(timeout)
+}
+
+/// An empty status (`--expect "$UNSET"`) would silently turn a CI gate off.
+fn parse_status(text: &str) -> Result<String, String> {
+    let status = text.trim();
+    if status.is_empty() {
+        return Err("an empty status: name at least one (e.g. delivered)".into());
+    }
+    Ok(status.to_string())
 }
 
 /// Polling faster than this only loads the gateway.

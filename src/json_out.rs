@@ -38,9 +38,16 @@ pub fn outcome_json(outcome: &Outcome, normalize: bool) -> Value {
 }
 
 /// `--json --fields a,b`: only those fields of a record, in that order (plus `kind`,
-/// `query` and `error` when normalized); a dotted name such as `details.ported`
-/// becomes a key of its own. Failures are left whole: they are few and small.
-pub fn select_fields(value: Value, fields: &[String], normalize: bool) -> Value {
+/// `query` and `error` when normalized). A dotted name such as `details.ported` keeps
+/// its nesting (`{"details":{"ported":"1"}}`, for `jq .details.ported`); a name the
+/// record lacks is asked of `derived` (the table view's `delivery_rate`, ...).
+/// Failures are left whole: they are few and small.
+pub fn select_fields(
+    value: Value,
+    fields: &[String],
+    normalize: bool,
+    derived: impl Fn(&str) -> Option<String>,
+) -> Value {
     let Value::Object(map) = value else {
         return value;
     };
@@ -59,16 +66,39 @@ pub fn select_fields(value: Value, fields: &[String], normalize: bool) -> Value 
         .copied()
         .chain(fields.iter().map(String::as_str))
     {
-        let mut parts = name.split('.');
-        let mut found = parts.next().and_then(|head| map.get(head));
-        for part in parts {
-            found = found.and_then(|v| v.get(part));
-        }
+        let path: Vec<&str> = name.split('.').collect();
+        let found = map
+            .get(path[0])
+            .and_then(|head| {
+                path[1..]
+                    .iter()
+                    .try_fold(head, |value, part| value.get(part))
+            })
+            .cloned()
+            .or_else(|| derived(name).map(Value::String));
         if let Some(found) = found {
-            picked.insert(name.to_string(), found.clone());
+            insert_at(&mut picked, &path, found);
         }
     }
     Value::Object(picked)
+}
+
+/// Puts `value` at `path` inside `map`, making the objects on the way.
+fn insert_at(map: &mut Map<String, Value>, path: &[&str], value: Value) {
+    match path {
+        [] => {}
+        [last] => {
+            map.insert(last.to_string(), value);
+        }
+        [head, rest @ ..] => {
+            let child = map
+                .entry(head.to_string())
+                .or_insert_with(|| Value::Object(Map::new()));
+            if let Value::Object(child) = child {
+                insert_at(child, rest, value);
+            }
+        }
+    }
 }
 
 /// A failure as an object with a non-zero `error`: the service's code for service
@@ -241,14 +271,19 @@ mod tests {
     #[test]
     fn fields_select_keys_of_records_but_not_of_failures() {
         let record = json!({"status": "active", "details": {"ported": "1"}, "x": 1});
-        let picked = select_fields(record, &["details.ported".into(), "status".into()], false);
+        let picked = select_fields(
+            record,
+            &["details.ported".into(), "status".into(), "rate".into()],
+            false,
+            |name| (name == "rate").then(|| "70.0%".to_string()),
+        );
         assert_eq!(
             picked.to_string(),
-            r#"{"details.ported":"1","status":"active"}"#
+            r#"{"details":{"ported":"1"},"status":"active","rate":"70.0%"}"#
         );
         let failure = json!({"error": 20, "errorDescription": "SMS not found"});
         assert_eq!(
-            select_fields(failure.clone(), &["status".into()], false),
+            select_fields(failure.clone(), &["status".into()], false, |_| None),
             failure
         );
     }

@@ -207,9 +207,14 @@ fn report_problem(outcome: &Outcome) {
 /// record than asked, or task counters that cannot all be true.
 fn record_warnings(kind: LookupKind, record: &Record) -> Vec<String> {
     let counters = (record.kind == RecordKind::Task)
-        .then(|| TaskCounters::of(record).and_then(|c| crate::taskbar::problem(&c)))
-        .flatten()
-        .map(|problem| format!("warning: task {problem}; treated as final"));
+        .then(|| match TaskCounters::of(record) {
+            Some(counters) => crate::taskbar::problem(&counters)
+                .map(|problem| format!("warning: task {problem}; treated as final")),
+            None => {
+                Some("warning: the task's `sent` counter is not a number; treated as final".into())
+            }
+        })
+        .flatten();
     kind_mismatch(kind, record)
         .into_iter()
         .chain(counters)

@@ -151,7 +151,11 @@ impl<W: Write> Printer<W> {
         match self.style.format {
             OutputFormat::Json => {
                 let value = outcome_json(outcome, self.style.normalize);
-                let value = select_fields(value, &self.style.fields, self.style.normalize);
+                let derived = |name: &str| {
+                    let record = outcome.result.as_ref().ok()?;
+                    crate::glance::derived_value(record, name, true)
+                };
+                let value = select_fields(value, &self.style.fields, self.style.normalize, derived);
                 write_json_line(&mut self.out, &value)?
             }
             OutputFormat::Csv => self.delimited(outcome, Delimiter::Comma)?,

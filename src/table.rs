@@ -27,9 +27,18 @@ fn new_table(style: TableStyle) -> Table {
     } else {
         table.force_no_tty();
     }
-    table.set_content_arrangement(ContentArrangement::Dynamic);
+    // Wrap to the terminal's width, unless it reports none (0x0 under some `docker -t`
+    // and `script` setups), where wrapping would squeeze every column to one letter.
+    let arrangement = match table.width() {
+        Some(width) if width < MIN_WRAP_WIDTH => ContentArrangement::Disabled,
+        _ => ContentArrangement::Dynamic,
+    };
+    table.set_content_arrangement(arrangement);
     table
 }
+
+/// Narrower "terminals" are reporting no real size.
+const MIN_WRAP_WIDTH: u16 = 20;
 
 fn value_cell(key: &str, value: &str, style: TableStyle) -> Cell {
     let cell = Cell::new(escape_control(value));

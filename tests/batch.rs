@@ -500,3 +500,16 @@ fn long_table_output_comes_in_pages() {
     assert_eq!(text.matches("Query").count(), 3);
     assert!(text.contains("│ 1200 "), "the last row is there");
 }
+
+#[test]
+fn unreadable_task_counters_are_told() {
+    let server = TestServer::fixed(Canned::json(
+        200,
+        r#"{"sent":"x","delivered":0,"totalprice":1}"#,
+    ));
+    smsstat_at(&server.base)
+        .args(["--json", "task", "4"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("`sent` counter is not a number"));
+}

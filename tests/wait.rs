@@ -543,3 +543,19 @@ fn demo_with_wait_shows_records_settling() {
     assert!(lines.len() >= 2, "{lines:?}");
     assert_eq!(status(lines.last().unwrap()), final_status);
 }
+
+#[test]
+fn empty_statuses_and_a_zero_wait_are_usage_errors() {
+    // `--expect "$UNSET"` must not turn a CI gate off.
+    for args in [
+        &["--expect", "", "sms", "1"][..],
+        &["--expect", ",", "sms", "1"],
+        &["--until", "", "sms", "1"],
+        &["--wait", "--wait-timeout", "0", "sms", "1"],
+    ] {
+        smsstat_at("http://127.0.0.1:9")
+            .args(args)
+            .assert()
+            .code(64);
+    }
+}
