@@ -47,13 +47,15 @@ pub fn interpret(
     parsed: Result<Map<String, Value>, String>,
     expected: RecordKind,
 ) -> Result<Record, LookupError> {
-    if let Ok(map) = &parsed {
+    if let Ok(map) = parsed.as_ref() {
         if let ErrorField::Failure { code, shown } = error_field(map) {
+            let description = error_description(map);
+            let body = Box::new(parsed.unwrap_or_default());
             return Err(LookupError::Service {
                 code,
                 shown_code: shown,
-                description: error_description(map),
-                body: Box::new(map.clone()),
+                description,
+                body,
             });
         }
     }

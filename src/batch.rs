@@ -114,7 +114,7 @@ fn read_line_bounded(
 }
 
 /// Shared between the feeder and the collector: the index of the next outcome to
-/// hand out, and whether to stop.
+/// hand out, which bounds how far ahead the feeder may read.
 struct Window {
     next_out: Mutex<usize>,
     moved: Condvar,

@@ -45,10 +45,22 @@ pub fn write_outcome(
         Err(error) => {
             row.extend(columns.iter().map(|_| String::new()));
             row.push(error_code(error));
-            row.push(error.to_string());
+            row.push(error_text(error));
         }
     }
     write_row(out, &row, delimiter)
+}
+
+/// The service's own text for service errors (as `--json` shows it), smsstat's
+/// message for local failures.
+fn error_text(error: &LookupError) -> String {
+    match error {
+        LookupError::Service {
+            description: Some(text),
+            ..
+        } => text.clone(),
+        other => other.to_string(),
+    }
 }
 
 /// The service's own code for service errors, smsstat's exit code for local failures.

@@ -13,7 +13,6 @@ use crate::cli::OutputFormat;
 use crate::client::Client;
 use crate::config::Config;
 use crate::endpoint::LookupKind;
-use crate::endpoint::MAX_VALUE_LEN;
 use crate::error::LookupError;
 use crate::exit_codes;
 use crate::json_out::{outcome_json, write_json_line};
@@ -54,6 +53,17 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
     if let Err(message) = check_combinations(config, kind) {
         report(format_args!("{message}"));
         return exit_codes::USAGE;
+    }
+    for status in config.expect.statuses.iter().chain(&config.until) {
+        if !wait::is_known_status(kind.record_kind(), status) {
+            // Any status string is valid (servers have their own), but a typo would
+            // make a CI gate fail forever: say so once.
+            report(format_args!(
+                "warning: `{}` is not a status smsstat knows for {} records",
+                escape_control(status),
+                kind.record_kind().name()
+            ));
+        }
     }
     let single = values.len() == 1 && values[0] != "-";
     let jobs = jobs_for(config, &values);
@@ -328,10 +338,9 @@ impl Worker {
     }
 
     fn look_up(&self, index: usize, query: String) -> Outcome {
-        if query.len() > MAX_VALUE_LEN {
-            // Refused before sending; echoing megabytes back helps nobody.
-            let result = self.client.lookup(self.kind, &query);
-            return Outcome::new(self.kind, preview(&query), result);
+        if let Err(refused) = self.kind.validate(&query) {
+            // Refused before sending; a value is shown cut (echoing megabytes helps nobody).
+            return Outcome::new(self.kind, preview(&query), Err(refused));
         }
         let Some(settings) = &self.wait else {
             let result = self.client.lookup(self.kind, &query);
@@ -358,11 +367,11 @@ impl Worker {
             deadline,
             &self.stop,
             |record, polls| {
-                self.track(index, None, Some(record));
                 if let Some(line) = &line {
                     line.update(&live_status(record, &settings.until), polls);
                 }
                 if last_seen.as_ref() != Some(record) {
+                    self.track(index, None, Some(record));
                     self.print_change(&query, record);
                     last_seen = Some(record.clone());
                 }

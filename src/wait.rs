@@ -25,6 +25,28 @@ pub const SMS_PENDING: [&str; 8] = [
 /// HLR statuses that mean "no result yet".
 pub const HLR_PENDING: [&str; 2] = ["sent", ""];
 
+/// Final SMS statuses seen in the field (see the field notes); others may exist.
+pub const SMS_FINAL: [&str; 6] = [
+    "delivered",
+    "undeliverable",
+    "expired",
+    "rejected",
+    "failed",
+    "unknown",
+];
+/// Final HLR statuses of the spec.
+pub const HLR_FINAL: [&str; 4] = ["absent", "active", "unknown", "failed"];
+
+/// Whether `status` is one smsstat knows for this kind of record (for typo warnings).
+pub fn is_known_status(kind: RecordKind, status: &str) -> bool {
+    let known = |lists: &[&[&str]]| lists.iter().any(|list| list.contains(&status));
+    match kind {
+        RecordKind::Sms => known(&[&SMS_PENDING, &SMS_FINAL]),
+        RecordKind::Hlr => known(&[&HLR_PENDING, &HLR_FINAL]),
+        RecordKind::Task => true,
+    }
+}
+
 /// Longest pause between polls after repeated transient errors.
 const MAX_INTERVAL: Duration = Duration::from_secs(30);
 /// Granularity at which a pause notices Ctrl-C.

@@ -559,3 +559,18 @@ fn empty_statuses_and_a_zero_wait_are_usage_errors() {
             .code(64);
     }
 }
+
+#[test]
+fn a_mistyped_expected_status_is_warned_about() {
+    let server = sim(Duration::ZERO);
+    smsstat_at(&server.base_url())
+        .args(["--expect", "deliverd", "sms", "1"])
+        .assert()
+        .stderr(predicate::str::contains(
+            "`deliverd` is not a status smsstat knows",
+        ));
+    smsstat_at(&server.base_url())
+        .args(["--expect", "delivered,undeliverable", "sms", "1"])
+        .assert()
+        .stderr(predicate::str::contains("not a status").not());
+}
