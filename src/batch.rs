@@ -283,6 +283,52 @@ mod tests {
     }
 
     #[test]
+    fn the_reorder_window_bounds_how_far_input_is_read_ahead() {
+        use std::sync::atomic::AtomicUsize;
+        let (jobs, total) = (2, 10_000);
+        let limit = jobs * WINDOW_PER_JOB;
+        let read = Arc::new(AtomicUsize::new(0));
+        let counted = Arc::clone(&read);
+        let inputs = (0..total).map(move |i| {
+            counted.fetch_add(1, Ordering::SeqCst);
+            Ok(i.to_string())
+        });
+        let observed = Arc::clone(&read);
+        let mut emitted = 0;
+        run_ordered(
+            inputs,
+            jobs,
+            Arc::new(AtomicBool::new(false)),
+            move |index, _| {
+                if index == 0 {
+                    // The first lookup is slow: everything behind it waits in the window.
+                    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+                    while observed.load(Ordering::SeqCst) < limit {
+                        assert!(std::time::Instant::now() < deadline, "feeder stalled");
+                        thread::yield_now();
+                    }
+                    for _ in 0..100 {
+                        let ahead = observed.load(Ordering::SeqCst);
+                        assert!(
+                            ahead <= limit + jobs + 2,
+                            "read {ahead} ahead of a window of {limit}"
+                        );
+                        thread::sleep(Duration::from_millis(2));
+                    }
+                }
+                index
+            },
+            |_| None,
+            |_| {
+                emitted += 1;
+                Ok(())
+            },
+        );
+        assert_eq!(emitted, total);
+        assert_eq!(read.load(Ordering::SeqCst), total);
+    }
+
+    #[test]
     fn long_lines_are_cut_and_the_rest_skipped() {
         let mut input = io::Cursor::new(format!("{}\nnext\nlast", "x".repeat(100)));
         let mut line = Vec::new();
