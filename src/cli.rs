@@ -160,12 +160,12 @@ pub struct GlobalArgs {
     pub wait: bool,
 
     /// How long --wait waits at most: 90, 500ms, 2m [default: 10m]
-    #[arg(long, value_name = "DURATION", value_parser = parse_wait_timeout, global = true, help_heading = "Waiting")]
+    #[arg(long, value_name = "DURATION", value_parser = parse_wait_timeout, requires = "wait", global = true, help_heading = "Waiting")]
     pub wait_timeout: Option<std::time::Duration>,
 
     /// Pause between polls of --wait, at least 100ms (longer after errors, or when the
     /// server asks with Retry-After) [default: 2s]
-    #[arg(long, value_name = "DURATION", value_parser = parse_interval, global = true, help_heading = "Waiting")]
+    #[arg(long, value_name = "DURATION", value_parser = parse_interval, requires = "wait", global = true, help_heading = "Waiting")]
     pub interval: Option<std::time::Duration>,
 
     /// Statuses that count as final (SMS, HLR), replacing the built-in pending lists,

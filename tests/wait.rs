@@ -286,11 +286,18 @@ fn follow_prints_a_line_per_change() {
 }
 
 #[test]
-fn follow_needs_wait() {
-    smsstat_at("http://127.0.0.1:9")
-        .args(["--follow", "sms", "1"])
-        .assert()
-        .code(64);
+fn follow_interval_and_wait_timeout_need_wait() {
+    for flag in [
+        &["--follow"][..],
+        &["--interval", "1s"],
+        &["--wait-timeout", "1m"],
+    ] {
+        smsstat_at("http://127.0.0.1:9")
+            .args(flag)
+            .args(["sms", "1"])
+            .assert()
+            .code(64);
+    }
 }
 
 #[test]
