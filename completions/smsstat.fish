@@ -28,7 +28,7 @@ complete -c smsstat -n "__fish_smsstat_needs_command" -l base-url -d 'Base URL o
 complete -c smsstat -n "__fish_smsstat_needs_command" -l api-key -d 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)' -r
 complete -c smsstat -n "__fish_smsstat_needs_command" -l api-key-header -d 'Name of the request header that carries the API key [default: X-API-KEY]' -r
 complete -c smsstat -n "__fish_smsstat_needs_command" -l timeout -d 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]' -r
-complete -c smsstat -n "__fish_smsstat_needs_command" -l retries -d 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried [default: 2]' -r
+complete -c smsstat -n "__fish_smsstat_needs_command" -l retries -d 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried, 0 to 20 [default: 2]' -r
 complete -c smsstat -n "__fish_smsstat_needs_command" -l paths -d 'Which request paths to use: explicit (/sms/reference/R), short (/sms/R), or auto (explicit, then short when the explicit route does not exist)' -r -f -a "auto\t''
 explicit\t''
 short\t''"
@@ -74,7 +74,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l base-url -d 'Bas
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l api-key -d 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l api-key-header -d 'Name of the request header that carries the API key [default: X-API-KEY]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l timeout -d 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l retries -d 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried [default: 2]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l retries -d 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried, 0 to 20 [default: 2]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l paths -d 'Which request paths to use: explicit (/sms/reference/R), short (/sms/R), or auto (explicit, then short when the explicit route does not exist)' -r -f -a "auto\t''
 explicit\t''
 short\t''"
@@ -109,7 +109,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l base-url -d 
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l api-key -d 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l api-key-header -d 'Name of the request header that carries the API key [default: X-API-KEY]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l timeout -d 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l retries -d 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried [default: 2]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l retries -d 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried, 0 to 20 [default: 2]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l paths -d 'Which request paths to use: explicit (/sms/reference/R), short (/sms/R), or auto (explicit, then short when the explicit route does not exist)' -r -f -a "auto\t''
 explicit\t''
 short\t''"
@@ -144,7 +144,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l base-url -d 'Ba
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l api-key -d 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l api-key-header -d 'Name of the request header that carries the API key [default: X-API-KEY]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l timeout -d 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l retries -d 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried [default: 2]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l retries -d 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried, 0 to 20 [default: 2]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l paths -d 'Which request paths to use: explicit (/sms/reference/R), short (/sms/R), or auto (explicit, then short when the explicit route does not exist)' -r -f -a "auto\t''
 explicit\t''
 short\t''"
@@ -179,7 +179,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l base-url -d 'Bas
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l api-key -d 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l api-key-header -d 'Name of the request header that carries the API key [default: X-API-KEY]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l timeout -d 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l retries -d 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried [default: 2]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l retries -d 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried, 0 to 20 [default: 2]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l paths -d 'Which request paths to use: explicit (/sms/reference/R), short (/sms/R), or auto (explicit, then short when the explicit route does not exist)' -r -f -a "auto\t''
 explicit\t''
 short\t''"
@@ -214,7 +214,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l base-url -d 
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l api-key -d 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l api-key-header -d 'Name of the request header that carries the API key [default: X-API-KEY]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l timeout -d 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l retries -d 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried [default: 2]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l retries -d 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried, 0 to 20 [default: 2]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l paths -d 'Which request paths to use: explicit (/sms/reference/R), short (/sms/R), or auto (explicit, then short when the explicit route does not exist)' -r -f -a "auto\t''
 explicit\t''
 short\t''"
@@ -266,7 +266,7 @@ never\t'On no record'"
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l base-url -d 'Base URL of the service, e.g. https://gateway.example/rest' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l api-key-header -d 'Name of the request header that carries the API key [default: X-API-KEY]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l timeout -d 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l retries -d 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried [default: 2]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l retries -d 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried, 0 to 20 [default: 2]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l paths -d 'Which request paths to use: explicit (/sms/reference/R), short (/sms/R), or auto (explicit, then short when the explicit route does not exist)' -r -f -a "auto\t''
 explicit\t''
 short\t''"
@@ -301,7 +301,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_s
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l api-key -d 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l api-key-header -d 'Name of the request header that carries the API key [default: X-API-KEY]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l timeout -d 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l retries -d 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried [default: 2]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l retries -d 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried, 0 to 20 [default: 2]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l paths -d 'Which request paths to use: explicit (/sms/reference/R), short (/sms/R), or auto (explicit, then short when the explicit route does not exist)' -r -f -a "auto\t''
 explicit\t''
 short\t''"
@@ -338,7 +338,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l api-key -d 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l api-key-header -d 'Name of the request header that carries the API key [default: X-API-KEY]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l timeout -d 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l retries -d 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried [default: 2]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l retries -d 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried, 0 to 20 [default: 2]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l paths -d 'Which request paths to use: explicit (/sms/reference/R), short (/sms/R), or auto (explicit, then short when the explicit route does not exist)' -r -f -a "auto\t''
 explicit\t''
 short\t''"
@@ -375,7 +375,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l base-url
 complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l api-key -d 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l api-key-header -d 'Name of the request header that carries the API key [default: X-API-KEY]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l timeout -d 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l retries -d 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried [default: 2]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l retries -d 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried, 0 to 20 [default: 2]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l paths -d 'Which request paths to use: explicit (/sms/reference/R), short (/sms/R), or auto (explicit, then short when the explicit route does not exist)' -r -f -a "auto\t''
 explicit\t''
 short\t''"
@@ -410,7 +410,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l base-url -d 'Bas
 complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l api-key -d 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l api-key-header -d 'Name of the request header that carries the API key [default: X-API-KEY]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l timeout -d 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l retries -d 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried [default: 2]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l retries -d 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried, 0 to 20 [default: 2]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l paths -d 'Which request paths to use: explicit (/sms/reference/R), short (/sms/R), or auto (explicit, then short when the explicit route does not exist)' -r -f -a "auto\t''
 explicit\t''
 short\t''"

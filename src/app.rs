@@ -93,7 +93,7 @@ fn serve_simulator(mut args: crate::cli::SimArgs, facts: ParseFacts) -> u8 {
     match crate::sim::serve(&args) {
         Ok(()) => exit_codes::SUCCESS,
         Err(err) => {
-            report(format_args!("sim: {err} (listening on {})", args.listen));
+            report(format_args!("sim: cannot serve on {}: {err}", args.listen));
             exit_codes::CONFIG
         }
     }

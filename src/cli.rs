@@ -72,8 +72,9 @@ pub struct GlobalArgs {
     #[arg(long, env = "SMSSTAT_TIMEOUT", value_name = "DURATION", value_parser = parse_duration, global = true)]
     pub timeout: Option<Duration>,
 
-    /// How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried [default: 2]
-    #[arg(long, env = "SMSSTAT_RETRIES", value_name = "N", global = true)]
+    /// How often a transient failure (refused, reset, timeout, 429/502/503/504) is
+    /// retried, 0 to 20 [default: 2]
+    #[arg(long, env = "SMSSTAT_RETRIES", value_name = "N", value_parser = clap::value_parser!(u32).range(0..=20), global = true)]
     pub retries: Option<u32>,
 
     /// Which request paths to use: explicit (/sms/reference/R), short (/sms/R), or auto

@@ -15,6 +15,8 @@ use crate::wait::{Expectation, WaitSettings};
 
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 pub const DEFAULT_RETRIES: u32 = 2;
+/// With backoff capped at 10 s, more retries would only stretch a failing run.
+pub const MAX_RETRIES: u32 = 20;
 pub const DEFAULT_JOBS: usize = 8;
 pub const DEFAULT_MAX_BODY: u64 = 4 * 1024 * 1024;
 pub const DEFAULT_KEY_HEADER: &str = "X-API-KEY";
@@ -115,6 +117,12 @@ pub fn construct_config(
     if max_body == 0 {
         return Err(ConfigError("--max-body must be at least 1 byte".into()));
     }
+    let retries = args.retries.unwrap_or(DEFAULT_RETRIES);
+    if retries > MAX_RETRIES {
+        return Err(ConfigError(format!(
+            "retries must be between 0 and {MAX_RETRIES}"
+        )));
+    }
     let timeout = args.timeout.unwrap_or(DEFAULT_TIMEOUT);
     if timeout.is_zero() {
         return Err(ConfigError("--timeout must be more than 0".into()));
@@ -129,7 +137,7 @@ pub fn construct_config(
         api_key: api_key.map(ApiKey),
         api_key_header,
         timeout,
-        retries: args.retries.unwrap_or(DEFAULT_RETRIES),
+        retries,
         paths: args.paths,
         output,
         fields: args.fields.clone(),

@@ -206,6 +206,10 @@ fn usage_errors_are_64() {
         .assert()
         .code(64);
     smsstat_at(&server.base).args(["sms"]).assert().code(64);
+    smsstat_at(&server.base)
+        .args(["--retries", "21", "sms", "1"])
+        .assert()
+        .code(64);
     smsstat().assert().code(64);
     assert!(server.urls().is_empty(), "nothing is sent for bad input");
 }
