@@ -61,7 +61,7 @@ fn yes_no(value: &Value) -> String {
     }
 }
 
-fn row(key: &str, label: &str, value: String) -> Row {
+pub(crate) fn row(key: &str, label: &str, value: String) -> Row {
     Row {
         key: key.to_owned(),
         label: label.to_owned(),

@@ -1,4 +1,5 @@
-//! Typed errors of the library; `anyhow` is used only at the edge (main).
+//! Typed errors of the library. The edge (`main`, `app`) turns them into one stderr
+//! line and an exit code; no error type-erasure is needed for that.
 
 use std::time::Duration;
 

@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use crate::display::Row;
+use crate::display::{row, Row};
 use crate::model::{plain_text, Record, RecordKind, TaskCounters};
 use crate::networks;
 use crate::taskbar;
@@ -183,14 +183,6 @@ pub fn format_seconds(seconds: i64) -> String {
         text.push_str(&format!(" {:02}{next_unit}", seconds % size / next_size));
     }
     text
-}
-
-fn row(key: &str, label: &str, value: String) -> Row {
-    Row {
-        key: key.to_owned(),
-        label: label.to_owned(),
-        value,
-    }
 }
 
 #[cfg(test)]

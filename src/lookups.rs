@@ -46,7 +46,6 @@ struct Worker {
 /// `--follow`: change lines are printed by the workers as they are seen.
 struct Follow {
     normalize: bool,
-    out: Mutex<io::Stdout>,
 }
 
 pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
@@ -266,9 +265,8 @@ impl Worker {
             kind,
             wait: config.wait.clone(),
             expect: config.expect.clone(),
-            follow: config.follow.then(|| Follow {
+            follow: config.follow.then_some(Follow {
                 normalize: config.normalize,
-                out: Mutex::new(io::stdout()),
             }),
             live,
             stop,
@@ -288,7 +286,7 @@ impl Worker {
                 return Outcome::new(self.kind, bad.shown, Err(LookupError::Usage(bad.reason)))
             }
         };
-        self.track(index, Some(preview(&query)), None);
+        self.start_tracking(index, preview(&query));
         let outcome = self.look_up(index, query);
         self.in_flight_map().remove(&index);
         outcome
@@ -322,18 +320,13 @@ impl Worker {
         self.in_flight.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Starts tracking (`query` given) or records the last state seen.
-    fn track(&self, index: usize, query: Option<String>, record: Option<&Record>) {
-        let mut map = self.in_flight_map();
-        match query {
-            Some(query) => {
-                map.insert(index, (query, None));
-            }
-            None => {
-                if let Some(entry) = map.get_mut(&index) {
-                    entry.1 = record.cloned();
-                }
-            }
+    fn start_tracking(&self, index: usize, shown_query: String) {
+        self.in_flight_map().insert(index, (shown_query, None));
+    }
+
+    fn track_last_seen(&self, index: usize, record: &Record) {
+        if let Some(entry) = self.in_flight_map().get_mut(&index) {
+            entry.1 = Some(record.clone());
         }
     }
 
@@ -371,7 +364,7 @@ impl Worker {
                     line.update(&live_status(record, &settings.until), polls);
                 }
                 if last_seen.as_ref() != Some(record) {
-                    self.track(index, None, Some(record));
+                    self.track_last_seen(index, record);
                     self.print_change(&query, record);
                     last_seen = Some(record.clone());
                 }
@@ -394,8 +387,9 @@ impl Worker {
         let Some(follow) = &self.follow else { return };
         let outcome = Outcome::new(self.kind, query.to_string(), Ok(record.clone()));
         let line = outcome_json(&outcome, follow.normalize);
-        let mut out = follow.out.lock().unwrap_or_else(|e| e.into_inner());
-        if write_json_line(&mut *out, &line)
+        // One locked write per line: lines of concurrent workers never interleave.
+        let mut out = io::stdout().lock();
+        if write_json_line(&mut out, &line)
             .and_then(|_| out.flush())
             .is_err()
         {
