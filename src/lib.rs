@@ -1,39 +1,13 @@
 //! smsstat: status inspector for an SMS gateway's read API.
+#![forbid(unsafe_code)]
 
-pub mod answer;
-pub mod app;
-pub mod batch;
-pub mod cli;
-pub mod client;
-pub mod config;
-pub mod config_file;
-pub mod config_show;
-pub mod delimited;
-pub mod display;
-pub mod duration;
-pub mod endpoint;
-pub mod error;
-pub mod exit_codes;
-pub mod glance;
-pub mod hygiene;
-pub mod json_out;
-pub mod layers;
-pub mod lookups;
-pub mod mask;
-pub mod meta;
-pub mod model;
-pub mod networks;
-pub mod origin;
-pub mod parse;
-pub mod printer;
-pub mod progress;
-pub mod redact;
-pub mod resolve;
-pub mod retry;
-pub mod sim;
-pub mod summary;
-pub mod table;
-pub mod taskbar;
-pub mod tls;
-pub mod trace;
-pub mod wait;
+mod cli;
+mod domain;
+mod http;
+mod output;
+mod run;
+mod settings;
+mod sim;
+pub mod testkit;
+
+pub use run::app::main;

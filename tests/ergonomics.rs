@@ -107,7 +107,7 @@ fn every_flag_has_a_doc_comment() {
             check(sub, &format!("{path} {}", sub.get_name()));
         }
     }
-    check(&smsstat::cli::Cli::command(), "smsstat");
+    check(&smsstat::testkit::Cli::command(), "smsstat");
 }
 
 #[test]

@@ -7,7 +7,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use smsstat::sim::{SimOptions, SimServer};
+use smsstat::testkit::{SimOptions, SimServer};
 
 const LOOKUPS: u64 = 10_000;
 /// IDs from here up do not exist in the simulator (404, error 20).

@@ -390,7 +390,7 @@ fn a_missing_explicit_route_is_learnt_once_per_run() {
 
 #[test]
 fn ipv6_loopback_base_urls_work() {
-    use smsstat::sim::{SimOptions, SimServer};
+    use smsstat::testkit::{SimOptions, SimServer};
     let server = SimServer::start(SimOptions {
         listen: "[::1]:0".parse().unwrap(),
         ..SimOptions::demo()

@@ -12,14 +12,14 @@ use percent_encoding::percent_decode_str;
 use proptest::prelude::*;
 use serde_json::{Map, Value};
 
-use smsstat::answer::read_answer;
-use smsstat::cli::{OutputFormat, PathStyle};
-use smsstat::config::ApiKey;
-use smsstat::endpoint::LookupKind;
-use smsstat::error::LookupError;
-use smsstat::json_out::{outcome_json, write_json_line};
-use smsstat::printer::{is_unsafe, Outcome, PrintStyle, Printer};
-use smsstat::table::TableStyle;
+use smsstat::testkit::read_answer;
+use smsstat::testkit::ApiKey;
+use smsstat::testkit::LookupError;
+use smsstat::testkit::LookupKind;
+use smsstat::testkit::TableStyle;
+use smsstat::testkit::{is_unsafe, Outcome, PrintStyle, Printer};
+use smsstat::testkit::{outcome_json, write_json_line};
+use smsstat::testkit::{OutputFormat, PathStyle};
 
 const KINDS: [LookupKind; 5] = [
     LookupKind::Sms,
@@ -290,8 +290,8 @@ fn check_answer(
 ) -> Result<(), TestCaseError> {
     let mut result = read_answer(status, location, body, kind.record_kind());
     // What `Client::lookup` does next, before any output.
-    smsstat::mask::mask_result(&mut result, true);
-    smsstat::redact::scrub_result(&mut result, Some(&ApiKey::new("acc-0123456789")));
+    smsstat::testkit::mask_result(&mut result, true);
+    smsstat::testkit::scrub_result(&mut result, Some(&ApiKey::new("acc-0123456789")));
     let outcome = Outcome::new(kind, query, result);
     prop_assert!(
         is_documented(outcome.exit_code()),

@@ -8,11 +8,11 @@ use std::sync::{mpsc, Arc, Barrier};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use smsstat::cli::Oddity;
-use smsstat::sim::data::PENDING_SMS_STATUSES as PENDING_SMS;
-use smsstat::sim::data::{settle_fraction, Kind};
-use smsstat::sim::data::{FINAL_HLR_STATUSES as FINAL_HLR, FINAL_SMS_STATUSES as FINAL_SMS};
-use smsstat::sim::{SimOptions, SimServer, API_KEY_HEADER, LISTENING_PREFIX};
+use smsstat::testkit::Oddity;
+use smsstat::testkit::PENDING_SMS_STATUSES as PENDING_SMS;
+use smsstat::testkit::{settle_fraction, Kind};
+use smsstat::testkit::{SimOptions, SimServer, API_KEY_HEADER, LISTENING_PREFIX};
+use smsstat::testkit::{FINAL_HLR_STATUSES as FINAL_HLR, FINAL_SMS_STATUSES as FINAL_SMS};
 
 const COUNTERS: [&str; 4] = ["delivered", "undeliverable", "expired", "unknown"];
 

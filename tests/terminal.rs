@@ -6,7 +6,7 @@ mod common;
 use common::process::run_cmd;
 use common::{smsstat_at, Canned, RawServer, TestServer};
 use serde_json::{json, Value};
-use smsstat::printer::is_unsafe;
+use smsstat::testkit::is_unsafe;
 
 // ---------------------------------------------------------------- terminal safety
 

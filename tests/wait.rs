@@ -8,11 +8,11 @@ use std::time::{Duration, Instant};
 use common::smsstat_at;
 use predicates::prelude::*;
 use serde_json::Value;
-use smsstat::sim::data::{settle_fraction, Kind, PENDING_SMS_STATUSES};
-use smsstat::sim::{SimOptions, SimServer};
+use smsstat::testkit::{settle_fraction, Kind, PENDING_SMS_STATUSES};
+use smsstat::testkit::{SimOptions, SimServer};
 
 /// What the simulator shows before a record settles.
-const PENDING: &[&str] = PENDING_SMS_STATUSES;
+use PENDING_SMS_STATUSES as PENDING;
 
 fn sim(settle: Duration) -> SimServer {
     SimServer::start(SimOptions {

@@ -5,11 +5,11 @@
 
 use libfuzzer_sys::fuzz_target;
 
-use smsstat::cli::OutputFormat;
-use smsstat::answer::read_answer;
-use smsstat::endpoint::LookupKind;
-use smsstat::printer::{is_unsafe, Outcome, PrintStyle, Printer};
-use smsstat::table::TableStyle;
+use smsstat::testkit::OutputFormat;
+use smsstat::testkit::read_answer;
+use smsstat::testkit::LookupKind;
+use smsstat::testkit::{is_unsafe, Outcome, PrintStyle, Printer};
+use smsstat::testkit::TableStyle;
 
 const KINDS: [LookupKind; 5] = [
     LookupKind::Sms,
@@ -40,7 +40,7 @@ fuzz_target!(|data: &[u8]| {
     let body = &data[4 + location_len..];
 
     let mut result = read_answer(status, location, body, kind.record_kind());
-    smsstat::mask::mask_result(&mut result, data[2] & 0x40 != 0);
+    smsstat::testkit::mask_result(&mut result, data[2] & 0x40 != 0);
     let outcome = Outcome::new(kind, "42".into(), result);
     let code = outcome.exit_code();
     assert!(

@@ -1,13 +1,16 @@
 //! The simulated records: every field is a pure function of the kind, the ID, how
 //! far the record has progressed towards its final state, and the oddity settings.
 
+use std::sync::LazyLock;
 use std::time::{Duration, UNIX_EPOCH};
 
 use serde_json::{Map, Value};
 
 use super::networks;
 use super::prng::{self, Dice};
-use crate::cli::Oddity;
+use super::Oddity;
+use crate::domain::record::RecordKind;
+use crate::domain::status::{self, Phase};
 
 pub use super::hlr::FINAL_HLR_STATUSES;
 
@@ -91,6 +94,7 @@ pub struct Quirks {
 
 impl Quirks {
     /// Spec-shaped records: numbers as numbers, error present, no extra fields.
+    #[cfg(test)]
     pub fn none() -> Self {
         Quirks {
             string_numbers: Oddity::Never,
@@ -199,22 +203,12 @@ pub fn error_body(code: u32, description: &str, code_as_string: bool) -> String 
     Value::Object(map).to_string()
 }
 
-pub const FINAL_SMS_STATUSES: &[&str] = &[
-    "delivered",
-    "undeliverable",
-    "expired",
-    "unknown",
-    "rejected",
-    "failed",
-];
-pub const PENDING_SMS_STATUSES: &[&str] = &[
-    "sent",
-    "enroute",
-    "accepted",
-    "queued",
-    "scheduled",
-    "pending",
-];
+/// The statuses the simulator settles SMS to, in the status table's order (the
+/// weights below follow it).
+pub static FINAL_SMS_STATUSES: LazyLock<Vec<&'static str>> =
+    LazyLock::new(|| status::names(RecordKind::Sms, Phase::Final).collect());
+pub static PENDING_SMS_STATUSES: LazyLock<Vec<&'static str>> =
+    LazyLock::new(|| status::names(RecordKind::Sms, Phase::Pending).collect());
 const SMS_WEIGHTS: [u32; 6] = [80, 7, 4, 3, 3, 3];
 
 /// Currency and the range of a message's price in it, in thousandths.
@@ -250,7 +244,7 @@ fn sms(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
         .zip(SMS_WEIGHTS)
         .collect();
     let final_status = *dice.weighted(&weighted);
-    let pending_status = *dice.pick(PENDING_SMS_STATUSES);
+    let pending_status = *dice.pick(&PENDING_SMS_STATUSES);
     let &(currency, low, high) = dice.weighted(CURRENCIES);
     let price = match final_status {
         "rejected" | "failed" => 0,

@@ -1,17 +1,24 @@
 //! Simulated HLR records: a real-looking subscriber on a real network, `sent` until
 //! the request settles, then active (mostly), absent, unknown or failed.
 
+use std::sync::LazyLock;
+
 use serde_json::{Map, Value};
+
+use crate::domain::record::RecordKind;
+use crate::domain::status::{self, Phase};
 
 use super::data::{iso_time, Kind, Shape, EPOCH};
 use super::networks::{self, Network};
 use super::prng::Dice;
 
-pub const FINAL_HLR_STATUSES: &[&str] = &["active", "absent", "unknown", "failed"];
+/// The statuses the simulator settles HLR requests to, in the status table's order.
+pub static FINAL_HLR_STATUSES: LazyLock<Vec<&'static str>> =
+    LazyLock::new(|| status::names(RecordKind::Hlr, Phase::Final).collect());
 const HLR_WEIGHTS: [u32; 4] = [70, 15, 10, 5];
 
 /// What the HLR found out about a subscriber, fixed per ID.
-struct Outcome {
+struct Subscriber {
     msisdn: String,
     serving: &'static Network,
     ported: bool,
@@ -22,7 +29,7 @@ struct Outcome {
     answered: u64,
 }
 
-fn outcome(id: u64) -> Outcome {
+fn subscriber(id: u64) -> Subscriber {
     let mut dice = Dice::new(Kind::Hlr.salt(), id);
     let (home, msisdn) = networks::subscriber(&mut dice);
     let ported = dice.chance(0.12);
@@ -41,7 +48,7 @@ fn outcome(id: u64) -> Outcome {
     let status = *dice.weighted(&weighted);
     let created = EPOCH + id * 41 + dice.range(0, 40);
     let answered = created + dice.range(1, 20);
-    Outcome {
+    Subscriber {
         msisdn,
         serving,
         ported,
@@ -59,7 +66,7 @@ fn flag(on: bool) -> Value {
 
 /// Complete only for active subscribers, partial for the other answers, and `null`
 /// while pending or when the request failed (as the field notes report).
-fn details(status: &str, outcome: &Outcome, with_imsi: bool) -> Value {
+fn details(status: &str, outcome: &Subscriber, with_imsi: bool) -> Value {
     let mut map = Map::new();
     match status {
         "active" => {
@@ -79,7 +86,7 @@ fn details(status: &str, outcome: &Outcome, with_imsi: bool) -> Value {
 }
 
 pub(super) fn hlr(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
-    let outcome = outcome(id);
+    let outcome = subscriber(id);
     let status = if settled { outcome.status } else { "sent" };
     let network = match status {
         "active" | "absent" => outcome.serving.mccmnc,
@@ -139,7 +146,7 @@ mod tests {
         }
         let active = seen.iter().filter(|s| *s == "active").count();
         assert!(active > 1000, "active should dominate: {active}");
-        for status in FINAL_HLR_STATUSES {
+        for status in FINAL_HLR_STATUSES.iter() {
             assert!(seen.iter().any(|s| s == status), "{status} never seen");
         }
     }

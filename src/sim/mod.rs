@@ -14,12 +14,12 @@
 //! `Not Found` (unknown path), 405 with error 4 (not GET/HEAD), 404 with the
 //! not-found error, 200 with the record. `--latency` delays every answer.
 
-pub mod data;
+pub(crate) mod data;
 mod hlr;
-pub mod http;
+
 mod networks;
 mod prng;
-pub mod routes;
+pub(crate) mod routes;
 mod server;
 
 use std::io::{self, Write};
@@ -27,9 +27,16 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::cli::{Oddity, SimArgs};
+/// How often the simulator applies one of the field notes' oddities.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Oddity {
+    /// Per record, decided by its ID (realistic variety).
+    Mixed,
+    Always,
+    Never,
+}
 
-pub use server::{API_KEY_HEADER, UNAVAILABLE_HTML};
+pub use server::API_KEY_HEADER;
 
 /// The first line `smsstat sim` prints, followed by the base URL.
 pub const LISTENING_PREFIX: &str = "smsstat sim listening on ";
@@ -50,21 +57,6 @@ pub struct SimOptions {
 }
 
 impl SimOptions {
-    pub fn from_args(args: &SimArgs) -> Self {
-        SimOptions {
-            listen: args.listen,
-            settle: args.settle,
-            api_key: args.api_key.clone(),
-            latency: args.latency,
-            fail_rate: args.fail_rate,
-            seed: args.seed,
-            string_numbers: args.string_numbers,
-            omit_error: args.omit_error,
-            extra_fields: args.extra_fields,
-            no_errors_text: args.no_errors_text,
-        }
-    }
-
     /// The in-process simulator behind `--demo`: ephemeral loopback port, records final at once.
     pub fn demo() -> Self {
         SimOptions {
@@ -95,7 +87,7 @@ impl SimOptions {
 
 /// A running simulator; serves until dropped, `shutdown` or the end of the process.
 pub struct SimServer {
-    http: http::HttpServer,
+    http: httpcore::HttpServer,
 }
 
 impl SimServer {
@@ -104,8 +96,8 @@ impl SimServer {
     pub fn start(options: SimOptions) -> io::Result<SimServer> {
         options.validate()?;
         let shared = Arc::new(server::Shared::new(&options));
-        let handler: http::Handler = Arc::new(move |request| shared.handle(request));
-        let http = http::HttpServer::bind(options.listen, handler)?;
+        let handler: httpcore::Handler = Arc::new(move |request| shared.handle(request));
+        let http = httpcore::HttpServer::bind(options.listen, handler)?;
         Ok(SimServer { http })
     }
 
@@ -129,8 +121,9 @@ impl SimServer {
 
 /// `smsstat sim`: serves in the foreground until the process is ended. The first
 /// line on stdout is `LISTENING_PREFIX` and the base URL, for scripts to parse.
-pub fn serve(args: &SimArgs) -> io::Result<()> {
-    let server = SimServer::start(SimOptions::from_args(args))?;
+pub fn serve(options: SimOptions) -> io::Result<()> {
+    let keyed = options.api_key.is_some();
+    let server = SimServer::start(options)?;
     if !server.addr().ip().is_loopback() {
         eprintln!(
             "smsstat sim: warning: listening on {}, reachable from other machines; \
@@ -139,9 +132,10 @@ pub fn serve(args: &SimArgs) -> io::Result<()> {
         );
     }
     let url = server.base_url();
-    let key = match args.api_key {
-        Some(_) => "SMSSTAT_API_KEY=<your --api-key> ",
-        None => "",
+    let key = if keyed {
+        "SMSSTAT_API_KEY=<your --api-key> "
+    } else {
+        ""
     };
     let banner = format!("{LISTENING_PREFIX}{url}\ntry: {key}smsstat --base-url {url} sms 42\n");
     // One write, and its failure ignored: a script that reads the first line and

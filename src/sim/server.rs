@@ -6,11 +6,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use super::data::{self, Quirks};
-use super::http::{HttpRequest, HttpResponse};
 use super::prng;
 use super::routes::{self, Lookup};
+use super::Oddity;
 use super::SimOptions;
-use crate::cli::Oddity;
+use httpcore::{HttpRequest, HttpResponse};
 
 pub const API_KEY_HEADER: &str = "X-API-KEY";
 pub const UNAVAILABLE_HTML: &str =

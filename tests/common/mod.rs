@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 
 use assert_cmd::Command;
-use smsstat::sim::http::{Handler, HttpRequest, HttpResponse, HttpServer};
+use httpcore::{Handler, HttpRequest, HttpResponse, HttpServer};
 
 /// One canned answer.
 #[derive(Clone, Debug)]

@@ -1,0 +1,410 @@
+//! Every clap definition of smsstat, and nothing else: the parsed `Cli` is turned
+//! into a resolved `Config` by `config::construct_config`.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use clap::builder::PossibleValue;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+pub use crate::domain::format::OutputFormat;
+pub use crate::domain::lookup::PathStyle;
+
+use crate::domain::duration::parse_duration;
+
+pub const EXIT_CODES_HELP: &str = "\
+Exit codes:
+  0      success
+  1-63   the service's non-zero error code, passed through
+         (10 HLR not found, 20 SMS not found, 30 task not found, 1 invalid API key, ...)
+  64     usage error
+  65     the answer is not a readable JSON record
+  69     service unavailable (connection failed, 5xx without a JSON error body)
+  70     internal error
+  75     timed out (after retries)
+  76     unexpected HTTP answer (3xx, 4xx other than 401/403, without a JSON error body)
+  77     not authorised (401/403 without a JSON error body)
+  78     configuration error
+  79     service error code outside 1-63
+  80     expectation not met (--expect, --expect-delivered)
+  81     still pending (--expect without --wait, or --wait timed out)
+  130    interrupted (Ctrl-C)
+With several lookups, the exit code is that of the first failed lookup in input order.";
+
+/// Status inspector for an SMS gateway's read API.
+///
+/// Looks up the delivery status of an SMS, the counters of a multi-recipient SMS task
+/// and the result of an HLR request, and prints them as tables for people or JSON for
+/// scripts. The exit code passes the service's error code through.
+#[derive(Debug, Parser)]
+#[command(name = "smsstat", version, after_help = EXIT_CODES_HELP, args_override_self = true)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Args)]
+pub struct GlobalArgs {
+    /// Base URL of the service, e.g. https://gateway.example/rest
+    #[arg(long, env = "SMSSTAT_BASE_URL", value_name = "URL", global = true)]
+    pub base_url: Option<String>,
+
+    /// API key sent with every request (prefer the SMSSTAT_API_KEY environment variable:
+    /// a command-line key is visible to other users in the process list)
+    #[arg(
+        long,
+        env = "SMSSTAT_API_KEY",
+        hide_env_values = true,
+        value_name = "KEY",
+        global = true
+    )]
+    pub api_key: Option<String>,
+
+    /// Name of the request header that carries the API key [default: X-API-KEY]
+    #[arg(
+        long,
+        env = "SMSSTAT_API_KEY_HEADER",
+        value_name = "NAME",
+        global = true
+    )]
+    pub api_key_header: Option<String>,
+
+    /// Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]
+    #[arg(long, env = "SMSSTAT_TIMEOUT", value_name = "DURATION", value_parser = parse_duration, global = true)]
+    pub timeout: Option<Duration>,
+
+    /// How often a transient failure (refused, reset, timeout, 429/502/503/504) is
+    /// retried, 0 to 20 [default: 2]
+    #[arg(long, env = "SMSSTAT_RETRIES", value_name = "N", value_parser = clap::value_parser!(u32).range(0..=20), global = true)]
+    pub retries: Option<u32>,
+
+    /// Which request paths to use: explicit (/sms/reference/R), short (/sms/R), or auto
+    /// (explicit, then short when the explicit route does not exist)
+    #[arg(long, value_enum, value_name = "STYLE", default_value_t = PathStyle::Auto, global = true)]
+    pub paths: PathStyle,
+
+    /// Print the service's JSON, one compact line per lookup (short for -o json)
+    #[arg(long, global = true, conflicts_with = "output")]
+    pub json: bool,
+
+    /// Output format (SMSSTAT_OUTPUT in the environment sets it too) [default: table]
+    #[arg(short = 'o', long, value_enum, value_name = "FORMAT", global = true)]
+    pub output: Option<OutputFormat>,
+
+    /// Fields to show, comma-separated (e.g. status,time_dr): table and csv/tsv columns, or
+    /// the keys kept in JSON records
+    #[arg(long, value_name = "A,B,...", value_delimiter = ',', global = true)]
+    pub fields: Vec<String>,
+
+    /// Print only this field's bare value, one line per lookup
+    #[arg(long, value_name = "NAME", global = true, conflicts_with = "fields")]
+    pub field: Option<String>,
+
+    /// With JSON output: typed, uniform records (numbers as numbers, error always
+    /// present, ported/roaming as booleans, plus kind and query)
+    #[arg(long, global = true)]
+    pub normalize: bool,
+
+    /// How many lookups run at once [default: 8]
+    #[arg(short = 'j', long, value_name = "N", global = true)]
+    pub jobs: Option<usize>,
+
+    /// Largest answer body accepted, in bytes [default: 4194304]
+    #[arg(long, value_name = "BYTES", global = true)]
+    pub max_body: Option<u64>,
+
+    /// PEM file of the CA certificates to trust for https, instead of the built-in
+    /// roots (for a gateway behind a private CA); verification is always on
+    #[arg(long, env = "SMSSTAT_CA_CERT", value_name = "PATH", global = true)]
+    pub ca_cert: Option<std::path::PathBuf>,
+
+    /// Show the request line, status, latency and retries on stderr (never the API key)
+    #[arg(short, long, action = clap::ArgAction::Count, global = true)]
+    pub verbose: u8,
+
+    /// When to colour the output (NO_COLOR in the environment means never)
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto, global = true)]
+    pub color: ColorChoice,
+
+    /// Run against a built-in simulator on a loopback port: no configuration needed
+    #[arg(long, global = true)]
+    pub demo: bool,
+
+    /// Mask phone numbers (msisdn) in every output format, except the country code
+    /// and the last 2 digits: 380501234567 becomes 380*******67
+    #[arg(long, global = true)]
+    pub mask_msisdn: bool,
+
+    /// Config file to read instead of $XDG_CONFIG_HOME/smsstat/config.toml (must exist)
+    #[arg(
+        long,
+        env = "SMSSTAT_CONFIG",
+        value_name = "PATH",
+        global = true,
+        help_heading = "Configuration"
+    )]
+    pub config: Option<std::path::PathBuf>,
+
+    /// Profile of the config file to use ([profiles.NAME]; without it, `default` if the
+    /// file has one)
+    #[arg(
+        long,
+        env = "SMSSTAT_PROFILE",
+        value_name = "NAME",
+        global = true,
+        help_heading = "Configuration"
+    )]
+    pub profile: Option<String>,
+
+    /// Poll until each record is final (SMS/HLR status no longer pending, task with
+    /// nothing pending), then print it
+    #[arg(long, global = true, help_heading = "Waiting")]
+    pub wait: bool,
+
+    /// How long --wait waits at most: 90, 500ms, 2m [default: 10m]
+    #[arg(long, value_name = "DURATION", value_parser = parse_wait_timeout, requires = "wait", global = true, help_heading = "Waiting")]
+    pub wait_timeout: Option<std::time::Duration>,
+
+    /// Pause between polls of --wait, at least 100ms (longer after errors, or when the
+    /// server asks with Retry-After) [default: 2s]
+    #[arg(long, value_name = "DURATION", value_parser = parse_interval, requires = "wait", global = true, help_heading = "Waiting")]
+    pub interval: Option<std::time::Duration>,
+
+    /// Statuses that count as final (SMS, HLR), replacing the built-in pending lists,
+    /// for --wait and --expect alike
+    #[arg(
+        long,
+        value_name = "STATUS,...",
+        value_delimiter = ',',
+        value_parser = parse_status,
+        global = true,
+        help_heading = "Waiting"
+    )]
+    pub until: Vec<String>,
+
+    /// Succeed only when the final status is one of these (SMS, HLR): exit 80 when
+    /// final and different, 81 when still pending
+    #[arg(
+        long,
+        value_name = "STATUS,...",
+        value_delimiter = ',',
+        value_parser = parse_status,
+        global = true,
+        help_heading = "Waiting"
+    )]
+    pub expect: Vec<String>,
+
+    /// Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it
+    #[arg(long, value_name = "RATIO", value_parser = parse_ratio, global = true, help_heading = "Waiting")]
+    pub expect_delivered: Option<f64>,
+
+    /// With --wait: print one JSON line per observed change instead of the final record only
+    #[arg(long, global = true, requires = "wait", help_heading = "Waiting")]
+    pub follow: bool,
+}
+
+/// A wait that cannot poll even once is a mistake, not a check.
+fn parse_wait_timeout(text: &str) -> Result<std::time::Duration, String> {
+    let timeout = parse_duration(text)?;
+    if timeout.is_zero() {
+        return Err("the wait timeout must be more than 0".into());
+    }
+    Ok(timeout)
+}
+
+/// An empty status (`--expect "$UNSET"`) would silently turn a CI gate off.
+fn parse_status(text: &str) -> Result<String, String> {
+    let status = text.trim();
+    if status.is_empty() {
+        return Err("an empty status: name at least one (e.g. delivered)".into());
+    }
+    Ok(status.to_string())
+}
+
+/// Polling faster than this only loads the gateway.
+fn parse_interval(text: &str) -> Result<std::time::Duration, String> {
+    let interval = parse_duration(text)?;
+    if interval < std::time::Duration::from_millis(100) {
+        return Err(format!(
+            "`{text}` is too short a poll interval; at least 100ms"
+        ));
+    }
+    Ok(interval)
+}
+
+fn parse_ratio(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(ratio) if (0.0..=1.0).contains(&ratio) => Ok(ratio),
+        _ => Err(format!(
+            "`{text}` is not a ratio between 0 and 1 (e.g. 0.95)"
+        )),
+    }
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Delivery status of SMS messages by their numeric ID
+    #[command(
+        after_help = "Examples:\n  smsstat sms 42\n  smsstat --json sms 42 43 44\n  smsstat sms - < ids.txt\n  smsstat --wait --wait-timeout 2m --expect delivered sms 42"
+    )]
+    Sms(LookupArgs),
+
+    /// Delivery status of SMS messages by the client's reference
+    #[command(
+        after_help = "Examples:\n  smsstat sms-ref order-1234\n  smsstat --json sms-ref 'ext id/17'"
+    )]
+    SmsRef(LookupArgs),
+
+    /// Aggregate counters of multi-recipient SMS tasks
+    #[command(
+        after_help = "Examples:\n  smsstat task 7\n  smsstat -o csv task 7 8 9\n  smsstat --wait --expect-delivered 0.95 task 7"
+    )]
+    Task(LookupArgs),
+
+    /// Result of HLR requests (phone-number lookups) by their ID
+    #[command(
+        after_help = "Examples:\n  smsstat hlr 3001\n  smsstat --field status hlr 3001\n  smsstat --wait --expect active,absent hlr 3001"
+    )]
+    Hlr(LookupArgs),
+
+    /// Result of HLR requests by the client's reference
+    #[command(
+        after_help = "Examples:\n  smsstat hlr-ref check-7\n  smsstat --json hlr-ref ref-3001 | jq .network"
+    )]
+    HlrRef(LookupArgs),
+
+    /// Serve the whole status API on loopback with simulated data (until Ctrl-C)
+    #[command(
+        after_help = "Examples:\n  smsstat sim\n  smsstat sim --listen 127.0.0.1:0 --settle 0\n  smsstat sim --fail-rate 0.2 --latency 50ms --seed 7"
+    )]
+    Sim(SimArgs),
+
+    /// Inspect the settings: where each one comes from (flag, environment, profile, file)
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  smsstat config show\n  smsstat --profile prod config show\n  SMSSTAT_CONFIG=./ci.toml smsstat config show"
+    )]
+    Config(ConfigCommand),
+
+    /// Print a shell completion script to stdout
+    #[command(
+        after_help = "Examples:\n  smsstat completions bash > ~/.local/share/bash-completion/completions/smsstat\n  smsstat completions zsh > ~/.zfunc/_smsstat\n  smsstat completions fish > ~/.config/fish/completions/smsstat.fish"
+    )]
+    Completions(CompletionsArgs),
+
+    /// Print the man page (roff) to stdout
+    #[command(
+        after_help = "Examples:\n  smsstat man | man -l -\n  smsstat man > ~/.local/share/man/man1/smsstat.1"
+    )]
+    Man,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ConfigCommand {
+    /// Print every resolved setting, its value and where it came from (the key masked);
+    /// exit 78 when the settings could not run a lookup
+    #[command(
+        after_help = "Examples:\n  smsstat config show\n  smsstat --profile staging config show\n  smsstat --config ./ci.toml config show"
+    )]
+    Show,
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for
+    #[arg(value_enum, value_name = "SHELL")]
+    pub shell: clap_complete::Shell,
+}
+
+#[derive(Debug, Args)]
+pub struct LookupArgs {
+    /// Values to look up; `-` reads them from stdin, one per line (blank lines and
+    /// # comments skipped)
+    #[arg(required = true, value_name = "VALUE")]
+    pub values: Vec<String>,
+}
+
+/// Names on the command line for the domain's choices (the domain knows no clap).
+macro_rules! value_enum {
+    ($type:ty: $($variant:ident => $name:literal),+ $(,)?) => {
+        impl ValueEnum for $type {
+            fn value_variants<'a>() -> &'a [Self] {
+                &[$(<$type>::$variant),+]
+            }
+
+            fn to_possible_value(&self) -> Option<PossibleValue> {
+                Some(PossibleValue::new(match self {
+                    $(<$type>::$variant => $name),+
+                }))
+            }
+        }
+    };
+}
+
+value_enum!(PathStyle: Auto => "auto", Explicit => "explicit", Short => "short");
+value_enum!(OutputFormat: Table => "table", Json => "json", Csv => "csv", Tsv => "tsv");
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+/// How often the simulator applies one of the field notes' oddities.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Oddity {
+    /// Per record, decided by its ID (the default: realistic variety)
+    Mixed,
+    /// On every record
+    Always,
+    /// On no record
+    Never,
+}
+
+#[derive(Debug, Args, Clone)]
+#[command(next_help_heading = "Simulator")]
+pub struct SimArgs {
+    /// Address to listen on (port 0 picks a free port)
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8765")]
+    pub listen: SocketAddr,
+
+    /// Time after start by which every record has reached its final state (0: final at once)
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration, default_value = "5s")]
+    pub settle: Duration,
+
+    /// Require this key in the X-API-KEY header (error 1 otherwise); by default any key or none is accepted
+    #[arg(long, value_name = "KEY")]
+    pub api_key: Option<String>,
+
+    /// Delay added before every answer
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration, default_value = "0")]
+    pub latency: Duration,
+
+    /// Fraction of requests answered with 503 and an HTML body (0.0 to 1.0)
+    #[arg(long, value_name = "FRACTION", default_value_t = 0.0)]
+    pub fail_rate: f64,
+
+    /// Seed of the fault sequence (fail-rate decisions)
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub seed: u64,
+
+    /// Send numeric fields as JSON strings ("price": "0.23")
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = Oddity::Mixed)]
+    pub string_numbers: Oddity,
+
+    /// Leave the `error` field out of successful answers
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = Oddity::Mixed)]
+    pub omit_error: Oddity,
+
+    /// Add fields the spec does not list (id on SMS; name_en, brand, name on HLR)
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = Oddity::Mixed)]
+    pub extra_fields: Oddity,
+
+    /// Add `"errorDescription": "No errors"` to successful answers that carry `error`
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = Oddity::Mixed)]
+    pub no_errors_text: Oddity,
+}

@@ -1,0 +1,119 @@
+//! `smsstat completions SHELL` and `smsstat man`: generated from the clap definition,
+//! so they can never disagree with the real flags. The committed copies in
+//! `completions/` are checked against these by `tests/ergonomics.rs`.
+
+use std::io;
+
+use clap::CommandFactory;
+use clap_complete::Shell;
+
+use crate::cli::{Cli, EXIT_CODES_HELP};
+
+/// The completion script for `shell`.
+pub fn completion_script(shell: Shell) -> Vec<u8> {
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "smsstat", &mut script);
+    script
+}
+
+/// The man page, roff source of section 1: clap's sections, then the exit status,
+/// environment and files, which an operator looks for in a man page.
+pub fn man_page() -> io::Result<Vec<u8>> {
+    let man = clap_mangen::Man::new(Cli::command());
+    let mut page = Vec::new();
+    man.render_title(&mut page)?;
+    man.render_name_section(&mut page)?;
+    man.render_synopsis_section(&mut page)?;
+    man.render_description_section(&mut page)?;
+    man.render_options_section(&mut page)?;
+    // One page for all: the subcommands are described here, with their examples,
+    // rather than pointing at smsstat-sms(1) pages that are not installed.
+    page.extend_from_slice(commands_section().as_bytes());
+    page.extend_from_slice(extra_sections().as_bytes());
+    man.render_version_section(&mut page)?;
+    Ok(without_repeated_preamble(page))
+}
+
+/// Each section rendered on its own starts with roff's apostrophe definition; once,
+/// at the top, is enough.
+fn without_repeated_preamble(page: Vec<u8>) -> Vec<u8> {
+    const PREAMBLE: &str = ".ie \\n(.g .ds Aq \\(aq\n.el .ds Aq '\n";
+    let text = String::from_utf8_lossy(&page);
+    match text.split_once(PREAMBLE) {
+        Some((before, after)) => {
+            format!("{before}{PREAMBLE}{}", after.replace(PREAMBLE, "")).into_bytes()
+        }
+        None => page,
+    }
+}
+
+/// Environment variables a user can set, with what each does.
+const ENVIRONMENT: &[(&str, &str)] = &[
+    ("SMSSTAT_BASE_URL", "Base URL of the service (as --base-url)."),
+    ("SMSSTAT_API_KEY", "API key sent with every request (as --api-key, but not visible in the process list)."),
+    ("SMSSTAT_API_KEY_HEADER", "Header that carries the key (as --api-key-header)."),
+    ("SMSSTAT_TIMEOUT", "Bound on each request (as --timeout)."),
+    ("SMSSTAT_RETRIES", "Retries of transient failures (as --retries)."),
+    ("SMSSTAT_OUTPUT", "Output format (as -o); --json and -o win over it."),
+    ("SMSSTAT_CONFIG", "Config file to read (as --config)."),
+    ("SMSSTAT_PROFILE", "Profile of the config file (as --profile)."),
+    ("NO_COLOR", "When non-empty, no colour in auto mode."),
+    ("CLICOLOR_FORCE", "When set and not 0, colour in auto mode even when stdout is not a terminal."),
+    ("LC_ALL, LC_CTYPE, LANG", "The first one set decides whether the terminal is UTF-8 (box drawing and block characters) or ASCII."),
+];
+
+fn commands_section() -> String {
+    let mut roff = String::from(".SH COMMANDS\n");
+    let cli = Cli::command();
+    for sub in cli.get_subcommands().filter(|s| s.get_name() != "help") {
+        let about = sub.get_about().map(|a| a.to_string()).unwrap_or_default();
+        roff.push_str(&format!(
+            ".TP\n\\fBsmsstat {}\\fR\n{}\n",
+            escape_roff(sub.get_name()),
+            escape_roff(&about)
+        ));
+        if let Some(examples) = sub.get_after_help() {
+            roff.push_str(".RS\n.nf\n");
+            for line in examples.to_string().lines() {
+                roff.push_str(&format!("{}\n", escape_roff(line)));
+            }
+            roff.push_str(".fi\n.RE\n");
+        }
+    }
+    roff
+}
+
+fn extra_sections() -> String {
+    let mut roff = String::from(".SH \"EXIT STATUS\"\n.nf\n");
+    let codes = EXIT_CODES_HELP.lines().skip(1);
+    codes.for_each(|line| roff.push_str(&format!("{}\n", escape_roff(line))));
+    roff.push_str(".fi\n.SH ENVIRONMENT\n");
+    for (name, meaning) in ENVIRONMENT {
+        roff.push_str(&format!(
+            ".TP\n\\fB{}\\fR\n{}\n",
+            escape_roff(name),
+            escape_roff(meaning)
+        ));
+    }
+    roff.push_str(concat!(
+        ".SH FILES\n.TP\n\\fI$XDG_CONFIG_HOME/smsstat/config.toml\\fR\n",
+        "The config file (~/.config/smsstat/config.toml when XDG_CONFIG_HOME is unset): \n",
+        "top\\-level keys base_url, api_key, api_key_file, api_key_header, timeout, retries, output \n",
+        "and ca_cert ",
+        "are defaults; [profiles.NAME] tables override them. Precedence: flag, environment, \n",
+        "profile, top level, built\\-in default. \\fBsmsstat config show\\fR shows where each \n",
+        "setting came from.\n",
+    ));
+    roff
+}
+
+/// Backslashes and hyphens as roff wants them; a leading dot or quote would start a
+/// request, so it is guarded.
+fn escape_roff(text: &str) -> String {
+    let escaped = text.replace('\\', "\\e").replace('-', "\\-");
+    if escaped.starts_with(['.', '\'']) {
+        format!("\\&{escaped}")
+    } else {
+        escaped
+    }
+}

@@ -1,0 +1,102 @@
+//! Command-line parsing with smsstat's exit codes: clap's usage errors become 64
+//! (clap's own 2 would collide with a service error code).
+
+use std::ffi::OsString;
+
+use clap::parser::ValueSource;
+use clap::{CommandFactory, FromArgMatches};
+
+use crate::cli::Cli;
+use crate::domain::exit_codes;
+
+/// What `main` learnt while parsing that the `Cli` itself does not hold.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct ParseFacts {
+    /// `--api-key` was given on the command line (visible in the process list).
+    pub api_key_in_argv: bool,
+    /// Flag or environment, for the options a config file can also set.
+    pub sources: CliSources,
+}
+
+/// How clap got a global option's value (its `env` merges flag and environment, so
+/// the parser records which one it was).
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub enum ArgSource {
+    #[default]
+    Unset,
+    Flag,
+    Env,
+}
+
+/// The sources of the options that a config file can also set.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct CliSources {
+    pub base_url: ArgSource,
+    pub api_key: ArgSource,
+    pub api_key_header: ArgSource,
+    pub timeout: ArgSource,
+    pub retries: ArgSource,
+    pub output: ArgSource,
+    pub ca_cert: ArgSource,
+    pub profile: ArgSource,
+    pub config: ArgSource,
+}
+
+/// Parses the arguments; on `--help`/`--version` or a usage error, prints what clap
+/// prints and returns the exit code to end with.
+pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<(Cli, ParseFacts), u8> {
+    let parsed = Cli::command()
+        .try_get_matches_from(args)
+        .and_then(|matches| Cli::from_arg_matches(&matches).map(|cli| (cli, matches)));
+    match parsed {
+        Ok((cli, matches)) => {
+            let sources = cli_sources(&matches);
+            let api_key_in_argv = sources.api_key == ArgSource::Flag;
+            Ok((
+                cli,
+                ParseFacts {
+                    api_key_in_argv,
+                    sources,
+                },
+            ))
+        }
+        Err(err) => {
+            let _ = err.print();
+            Err(if err.use_stderr() {
+                exit_codes::USAGE
+            } else {
+                exit_codes::SUCCESS
+            })
+        }
+    }
+}
+
+/// Whether each file-settable option came from a flag or the environment. Global
+/// options given after the subcommand are recorded in the subcommand's matches (and
+/// a nested subcommand's, for `config show`), so every level is asked.
+fn cli_sources(matches: &clap::ArgMatches) -> CliSources {
+    let source = |id: &str| {
+        let mut level = Some(matches);
+        let mut found = ArgSource::Unset;
+        while let Some(m) = level {
+            match m.value_source(id) {
+                Some(ValueSource::CommandLine) => return ArgSource::Flag,
+                Some(ValueSource::EnvVariable) => found = ArgSource::Env,
+                _ => {}
+            }
+            level = m.subcommand().map(|(_, sub)| sub);
+        }
+        found
+    };
+    CliSources {
+        base_url: source("base_url"),
+        api_key: source("api_key"),
+        api_key_header: source("api_key_header"),
+        ca_cert: source("ca_cert"),
+        timeout: source("timeout"),
+        retries: source("retries"),
+        output: source("output"),
+        profile: source("profile"),
+        config: source("config"),
+    }
+}

@@ -1,0 +1,99 @@
+//! Typed errors of the library. The edge (`main`, `app`) turns them into one stderr
+//! line and an exit code; no error type-erasure is needed for that.
+
+use std::time::Duration;
+
+use serde_json::{Map, Value};
+use thiserror::Error;
+
+use crate::domain::duration::format_duration;
+use crate::domain::exit_codes;
+
+/// Why one lookup did not produce a record.
+#[derive(Debug, Error)]
+pub enum LookupError {
+    /// The service answered with a non-zero `error` in a JSON body.
+    #[error("{} (service error {shown_code})", description.as_deref().unwrap_or("no description"))]
+    Service {
+        /// The code as a number, when it is one.
+        code: Option<i64>,
+        /// The code as the service sent it, for messages.
+        shown_code: String,
+        description: Option<String>,
+        /// The whole body, printed as is by `--json` (boxed: it is rare and large).
+        body: Box<Map<String, Value>>,
+    },
+
+    #[error("{0}")]
+    Usage(String),
+
+    #[error("unreadable answer: {0}")]
+    Unreadable(String),
+
+    /// A failure that may pass: refused, reset, 5xx. Retried.
+    #[error("service unavailable: {0}")]
+    Unavailable(String),
+
+    /// A failure that will not pass by retrying: unknown host, TLS refused.
+    #[error("service unreachable: {0}")]
+    Unreachable(String),
+
+    #[error("timed out after {}", format_duration(*.0))]
+    Timeout(Duration),
+
+    /// The run's `--wait` timeout passed before this lookup could be sent.
+    #[error("not looked up: the --wait timeout had passed")]
+    WaitOver,
+
+    #[error("unexpected HTTP answer: {status}{}", location.as_deref().map(|l| format!(" redirecting to {l} (redirects are not followed)")).unwrap_or_default())]
+    UnexpectedHttp {
+        status: u16,
+        location: Option<String>,
+    },
+
+    #[error("not authorised: HTTP {0} (check the API key)")]
+    NotAuthorised(u16),
+
+    #[error("interrupted")]
+    Interrupted,
+
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl LookupError {
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            LookupError::Service { code, .. } => exit_codes::for_service_code(*code),
+            LookupError::Usage(_) => exit_codes::USAGE,
+            LookupError::Unreadable(_) => exit_codes::UNREADABLE,
+            LookupError::Unavailable(_) | LookupError::Unreachable(_) => exit_codes::UNAVAILABLE,
+            LookupError::Timeout(_) | LookupError::WaitOver => exit_codes::TIMEOUT,
+            LookupError::UnexpectedHttp { .. } => exit_codes::UNEXPECTED_HTTP,
+            LookupError::NotAuthorised(_) => exit_codes::NOT_AUTHORISED,
+            LookupError::Interrupted => exit_codes::INTERRUPTED,
+            LookupError::Internal(_) => exit_codes::INTERNAL,
+        }
+    }
+
+    /// Short category for summaries: `not found (20)`, `timed out`.
+    pub fn category(&self) -> String {
+        match self {
+            LookupError::Service { shown_code, .. } => format!("service error {shown_code}"),
+            LookupError::Usage(_) => "invalid".into(),
+            LookupError::Unreadable(_) => "unreadable".into(),
+            LookupError::Unavailable(_) => "unavailable".into(),
+            LookupError::Unreachable(_) => "unreachable".into(),
+            LookupError::Timeout(_) | LookupError::WaitOver => "timed out".into(),
+            LookupError::UnexpectedHttp { .. } => "unexpected HTTP answer".into(),
+            LookupError::NotAuthorised(_) => "not authorised".into(),
+            LookupError::Interrupted => "interrupted".into(),
+            LookupError::Internal(_) => "internal error".into(),
+        }
+    }
+}
+
+/// A setting that cannot be used (exit 78).
+#[derive(Debug, Error)]
+#[error("{0}")]
+pub struct ConfigError(pub String);

@@ -1,0 +1,9 @@
+//! The output formats a run can print.
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OutputFormat {
+    Table,
+    Json,
+    Csv,
+    Tsv,
+}

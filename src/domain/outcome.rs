@@ -1,0 +1,37 @@
+//! What one lookup came to: the record or the error, and the verdict on it.
+
+use crate::domain::error::LookupError;
+use crate::domain::lookup::LookupKind;
+use crate::domain::record::Record;
+use crate::domain::verdict::Verdict;
+
+/// What one lookup came to.
+#[derive(Debug)]
+pub struct Outcome {
+    pub kind: LookupKind,
+    pub query: String,
+    pub result: Result<Record, LookupError>,
+    /// An unmet `--expect` or a record still pending (exit 80/81); the record is
+    /// still printed.
+    pub verdict: Option<Verdict>,
+}
+
+impl Outcome {
+    pub fn new(kind: LookupKind, query: String, result: Result<Record, LookupError>) -> Outcome {
+        Outcome {
+            kind,
+            query,
+            result,
+            verdict: None,
+        }
+    }
+
+    /// The exit code this outcome asks for, 0 when it is a plain success.
+    pub fn exit_code(&self) -> u8 {
+        match (&self.result, &self.verdict) {
+            (Err(error), _) => error.exit_code(),
+            (Ok(_), Some(verdict)) => verdict.code,
+            (Ok(_), None) => crate::domain::exit_codes::SUCCESS,
+        }
+    }
+}

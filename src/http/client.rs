@@ -1,0 +1,375 @@
+//! The blocking HTTP layer: one shared ureq agent (keep-alive pool), a bound on every
+//! request, retries of transient failures and a cap on body size. What an answer
+//! means is `answer`'s concern.
+
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use ureq::http::HeaderName;
+use ureq::unversioned::transport::DefaultConnector;
+use ureq::Agent;
+
+use crate::http::resolve::CachingResolver;
+
+use crate::cli::PathStyle;
+use crate::domain::duration::format_duration;
+use crate::domain::error::LookupError;
+use crate::domain::lookup::LookupKind;
+use crate::domain::record::Record;
+use crate::domain::sanitize::escape_control;
+use crate::http::answer::{interpret, is_service_error, parse_object};
+use crate::http::retry::Backoff;
+use crate::http::trace;
+use crate::settings::config::Config;
+use crate::settings::secret::ApiKey;
+
+/// Response headers larger than this are refused: a status answer needs a few hundred bytes.
+const MAX_HEADER_BYTES: usize = 64 * 1024;
+
+pub struct Client {
+    agent: Agent,
+    /// Set when the deployment answered an explicit path with "no such route": the
+    /// rest of the run goes straight to the short form (one kind of lookup per run).
+    explicit_route_missing: AtomicBool,
+    base_url: String,
+    api_key: Option<ApiKey>,
+    api_key_header: HeaderName,
+    timeout: Duration,
+    retries: u32,
+    paths: PathStyle,
+    max_body: u64,
+    verbose: u8,
+    mask_msisdn: bool,
+    /// `SMSSTAT_DEBUG_PANIC=1`: a deliberate panic in a lookup, to test the panic hook.
+    debug_panic: bool,
+}
+
+/// An HTTP answer, body already read (within the cap).
+struct Answer {
+    status: u16,
+    retry_after: Option<Duration>,
+    location: Option<String>,
+    body: Vec<u8>,
+}
+
+impl Client {
+    pub fn new(config: &Config) -> Client {
+        let agent_config = Agent::config_builder()
+            .http_status_as_error(false)
+            // Redirects are refused, never followed: a redirect could carry the key to
+            // another origin or downgrade https to http (exit 76 shows the Location).
+            .max_redirects(0)
+            .timeout_global(Some(config.timeout))
+            .max_response_header_size(MAX_HEADER_BYTES)
+            .max_idle_connections_per_host(config.jobs.max(1))
+            .user_agent(concat!("smsstat/", env!("CARGO_PKG_VERSION")))
+            .accept("application/json")
+            // Verification always on; --ca-cert only changes which roots are trusted.
+            .tls_config(crate::http::tls::tls_config(config.ca_certs.as_ref()))
+            .build();
+        let agent = Agent::with_parts(
+            agent_config,
+            DefaultConnector::default(),
+            CachingResolver::default(),
+        );
+        Client {
+            agent,
+            explicit_route_missing: AtomicBool::new(false),
+            base_url: config.base_url.clone(),
+            api_key: config.api_key.clone(),
+            api_key_header: config.api_key_header.clone(),
+            timeout: config.timeout,
+            retries: config.retries,
+            paths: config.paths,
+            max_body: config.max_body,
+            verbose: config.verbose,
+            mask_msisdn: config.mask_msisdn,
+            debug_panic: debug_panic_requested(),
+        }
+    }
+
+    /// Looks one value up: the explicit path first and, when the deployment has no such
+    /// route (404 without a JSON error body), the short form.
+    pub fn lookup(&self, kind: LookupKind, value: &str) -> Result<Record, LookupError> {
+        self.lookup_until(kind, value, None).0
+    }
+
+    /// `lookup`, finished by `deadline` (requests and retry pauses are cut to fit),
+    /// with the last `Retry-After` the server asked for, for callers that poll.
+    pub fn lookup_until(
+        &self,
+        kind: LookupKind,
+        value: &str,
+        deadline: Option<Instant>,
+    ) -> (Result<Record, LookupError>, Option<Duration>) {
+        let mut retry_after = None;
+        let result = self.lookup_inner(kind, value, deadline, &mut retry_after);
+        (result, retry_after)
+    }
+
+    fn lookup_inner(
+        &self,
+        kind: LookupKind,
+        value: &str,
+        deadline: Option<Instant>,
+        retry_after: &mut Option<Duration>,
+    ) -> Result<Record, LookupError> {
+        kind.validate(value)?;
+        if self.debug_panic {
+            // The payload stands for data from an answer: the hook must not show it.
+            panic!("SMSSTAT_DEBUG_PANIC: deliberate panic looking up {value}");
+        }
+        let mut paths = kind.paths(value, self.paths);
+        if paths.len() > 1 && self.explicit_route_missing.load(Ordering::Relaxed) {
+            // Learnt on an earlier lookup: this deployment has only the short form.
+            paths.remove(0);
+        }
+        let last = paths.len() - 1;
+        for (i, path) in paths.iter().enumerate() {
+            let answer = self.get_with_retries(path, deadline)?;
+            *retry_after = answer.retry_after;
+            let parsed = parse_object(&answer.body);
+            let route_missing = answer.status == 404 && !is_service_error(&parsed);
+            if route_missing && i < last {
+                self.explicit_route_missing.store(true, Ordering::Relaxed);
+                self.trace(format_args!("no route {path} here; trying the short form"));
+                continue;
+            }
+            let mut result = interpret(answer.status, answer.location, parsed, kind.record_kind());
+            crate::domain::msisdn::mask_result(&mut result, self.mask_msisdn);
+            // A server may echo the key anywhere; it never reaches any output.
+            crate::http::redact::scrub_result(&mut result, self.api_key.as_ref());
+            return result;
+        }
+        unreachable!("paths() always yields at least one path")
+    }
+
+    fn get_with_retries(
+        &self,
+        path: &str,
+        deadline: Option<Instant>,
+    ) -> Result<Answer, LookupError> {
+        let url = format!("{}{path}", self.base_url);
+        let mut backoff = Backoff::new();
+        let mut attempt = 0;
+        loop {
+            let timeout = match deadline {
+                Some(deadline) => self
+                    .timeout
+                    .min(deadline.saturating_duration_since(Instant::now())),
+                None => self.timeout,
+            };
+            if timeout.is_zero() {
+                return Err(LookupError::WaitOver);
+            }
+            let result = self.get_once(&url, timeout);
+            let (reason, retry_after) = match &result {
+                Ok(answer) if is_transient_status(answer.status) => {
+                    (format!("HTTP {}", answer.status), answer.retry_after)
+                }
+                Err(err @ (LookupError::Timeout(_) | LookupError::Unavailable(_))) => {
+                    (err.to_string(), None)
+                }
+                _ => return result,
+            };
+            if attempt >= self.retries {
+                return result;
+            }
+            attempt += 1;
+            let delay = backoff.next_delay(retry_after);
+            if deadline.is_some_and(|d| Instant::now() + delay >= d) {
+                // No time left for another try: the caller's deadline wins.
+                return result;
+            }
+            self.trace(format_args!(
+                "retry {attempt}/{} in {} after {}",
+                self.retries,
+                format_duration(delay),
+                reason
+            ));
+            std::thread::sleep(delay);
+        }
+    }
+
+    fn get_once(&self, url: &str, timeout: Duration) -> Result<Answer, LookupError> {
+        let started = Instant::now();
+        self.trace(format_args!("GET {}", escape_control(url)));
+        let mut request = self.agent.get(url);
+        if timeout < self.timeout {
+            request = request.config().timeout_global(Some(timeout)).build();
+        }
+        if let Some(key) = &self.api_key {
+            request = request.header(self.api_key_header.clone(), key.expose());
+        }
+        if self.verbose > 1 {
+            let lines =
+                trace::request_lines(&trace::AGENT_HEADERS, request.headers_ref(), self.secrets());
+            lines
+                .iter()
+                .for_each(|line| self.trace(format_args!("{line}")));
+        }
+        let mut response = request
+            .call()
+            .map_err(|e| self.transport_error(e, timeout))?;
+        let status = response.status();
+        if self.verbose > 1 {
+            let lines = trace::response_lines(response.headers(), self.secrets());
+            lines
+                .iter()
+                .for_each(|line| self.trace(format_args!("{line}")));
+        }
+        let header = |name: &str| {
+            response
+                .headers()
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_owned)
+        };
+        let retry_after = header("retry-after").and_then(|v| parse_retry_after(&v));
+        // Lossy rather than `to_str`: a Location with non-ASCII bytes is still shown
+        // (escaped) in the message, not silently dropped.
+        let location = response
+            .headers()
+            .get("location")
+            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+        let body = response
+            .body_mut()
+            .with_config()
+            .limit(self.max_body)
+            .read_to_vec()
+            .map_err(|e| self.transport_error(e, timeout))?;
+        let body = self.without_key(body);
+        self.trace(format_args!(
+            "{} {} in {} ({} bytes)",
+            status.as_u16(),
+            status.canonical_reason().unwrap_or(""),
+            format_duration(started.elapsed()),
+            body.len()
+        ));
+        Ok(Answer {
+            status: status.as_u16(),
+            retry_after,
+            location,
+            body,
+        })
+    }
+
+    /// The body with the key masked before anything reads it: a message that quotes
+    /// the first bytes of a body cannot then show part of the key either.
+    fn without_key(&self, body: Vec<u8>) -> Vec<u8> {
+        let Some(key) = self.api_key.as_ref().map(ApiKey::expose) else {
+            return body;
+        };
+        let mut text = match String::from_utf8(body) {
+            Ok(text) => text,
+            Err(err) => String::from_utf8_lossy(err.as_bytes()).into_owned(),
+        };
+        crate::http::redact::scrub_string(&mut text, key);
+        text.into_bytes()
+    }
+
+    fn transport_error(&self, error: ureq::Error, timeout: Duration) -> LookupError {
+        match error {
+            ureq::Error::Timeout(_) => LookupError::Timeout(timeout),
+            ureq::Error::Io(e) if e.kind() == std::io::ErrorKind::TimedOut => {
+                LookupError::Timeout(timeout)
+            }
+            ureq::Error::Io(e) => match tls_error(&e) {
+                Some(tls) => LookupError::Unreachable(format!("TLS: {tls}")),
+                None => LookupError::Unavailable(e.to_string()),
+            },
+            ureq::Error::HostNotFound => LookupError::Unreachable("host not found".into()),
+            ureq::Error::ConnectionFailed => LookupError::Unavailable("connection failed".into()),
+            ureq::Error::Tls(reason) => LookupError::Unreachable(format!("TLS: {reason}")),
+            ureq::Error::BodyExceedsLimit(limit) => LookupError::Unreadable(format!(
+                "body larger than {limit} bytes (raise --max-body if this is expected)"
+            )),
+            ureq::Error::Protocol(ureq_proto::Error::HttpParseTooManyHeaders) => {
+                LookupError::Unreadable("response headers too large (too many header lines)".into())
+            }
+            ureq::Error::Protocol(e) => LookupError::Unreadable(format!("malformed HTTP: {e}")),
+            ureq::Error::LargeResponseHeader(_, _) => {
+                LookupError::Unreadable("response headers too large".into())
+            }
+            other => LookupError::Unavailable(other.to_string()),
+        }
+    }
+
+    fn secrets(&self) -> trace::Secrets<'_> {
+        trace::Secrets {
+            key_header: &self.api_key_header,
+            key: self.api_key.as_ref(),
+        }
+    }
+
+    fn trace(&self, line: std::fmt::Arguments<'_>) {
+        if self.verbose > 0 {
+            let _ = writeln!(std::io::stderr().lock(), "smsstat: {line}");
+        }
+    }
+}
+
+/// For developers only (tests/hostile.rs uses it): `SMSSTAT_DEBUG_PANIC=1` makes every
+/// lookup panic on its worker thread, so the hook above can be tested on the real
+/// binary. Not in `--help`: it is no use to anyone else.
+#[cfg(debug_assertions)]
+fn debug_panic_requested() -> bool {
+    std::env::var_os("SMSSTAT_DEBUG_PANIC").is_some_and(|v| v == "1")
+}
+
+/// Release builds ship no panic trigger.
+#[cfg(not(debug_assertions))]
+fn debug_panic_requested() -> bool {
+    false
+}
+
+/// rustls reports through io errors; a certificate or protocol problem is told from
+/// a network one, because retrying it is pointless.
+fn tls_error(error: &std::io::Error) -> Option<&rustls::Error> {
+    error
+        .get_ref()
+        .and_then(|e| e.downcast_ref::<rustls::Error>())
+}
+
+fn is_transient_status(status: u16) -> bool {
+    matches!(status, 429 | 502 | 503 | 504)
+}
+
+/// `Retry-After` as seconds or as an HTTP date (a date in the past means now).
+fn parse_retry_after(value: &str) -> Option<Duration> {
+    let value = value.trim();
+    if let Ok(seconds) = value.parse::<u64>() {
+        return Some(Duration::from_secs(seconds));
+    }
+    let at = httpdate::parse_http_date(value).ok()?;
+    Some(
+        at.duration_since(std::time::SystemTime::now())
+            .unwrap_or_default(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retry_after_seconds() {
+        assert_eq!(parse_retry_after(" 3 "), Some(Duration::from_secs(3)));
+        assert_eq!(parse_retry_after("soon"), None);
+    }
+
+    #[test]
+    fn retry_after_dates() {
+        assert_eq!(
+            parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT"),
+            Some(Duration::ZERO)
+        );
+        let later = std::time::SystemTime::now() + Duration::from_secs(120);
+        let wait = parse_retry_after(&httpdate::fmt_http_date(later)).unwrap();
+        assert!(
+            wait > Duration::from_secs(100) && wait <= Duration::from_secs(120),
+            "{wait:?}"
+        );
+    }
+}

@@ -1,0 +1,119 @@
+//! CSV and TSV: a header row of field names, then one row per lookup.
+
+use std::io::{self, Write};
+
+use crate::domain::error::LookupError;
+use crate::domain::outcome::Outcome;
+use crate::domain::sanitize::escape_control;
+use crate::output::rows::value_of;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Delimiter {
+    Comma,
+    Tab,
+}
+
+/// The header: the value looked up, the chosen fields, then the error code and text.
+pub fn write_header(
+    out: &mut impl Write,
+    columns: &[String],
+    delimiter: Delimiter,
+) -> io::Result<()> {
+    let mut header = vec!["query".to_string()];
+    header.extend(columns.iter().cloned());
+    header.push("error".into());
+    header.push("errorDescription".into());
+    write_row(out, &header, delimiter)
+}
+
+pub fn write_outcome(
+    out: &mut impl Write,
+    outcome: &Outcome,
+    columns: &[String],
+    delimiter: Delimiter,
+) -> io::Result<()> {
+    let mut row = vec![outcome.query.clone()];
+    match &outcome.result {
+        Ok(record) => {
+            row.extend(
+                columns
+                    .iter()
+                    .map(|c| value_of(record, c).unwrap_or_default()),
+            );
+            row.push("0".into());
+            row.push(String::new());
+        }
+        Err(error) => {
+            row.extend(columns.iter().map(|_| String::new()));
+            row.push(error_code(error));
+            row.push(error_text(error));
+        }
+    }
+    write_row(out, &row, delimiter)
+}
+
+/// The service's own text for service errors (as `--json` shows it), smsstat's
+/// message for local failures.
+fn error_text(error: &LookupError) -> String {
+    match error {
+        LookupError::Service {
+            description: Some(text),
+            ..
+        } => text.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// The service's own code for service errors, smsstat's exit code for local failures.
+fn error_code(error: &LookupError) -> String {
+    match error {
+        LookupError::Service { shown_code, .. } => shown_code.clone(),
+        local => local.exit_code().to_string(),
+    }
+}
+
+fn write_row(out: &mut impl Write, values: &[String], delimiter: Delimiter) -> io::Result<()> {
+    let (separator, quote): (&str, fn(&str) -> String) = match delimiter {
+        Delimiter::Comma => (",", csv_field),
+        // TSV cannot quote: tabs and newlines are already escaped as \x09, \x0a.
+        Delimiter::Tab => ("\t", |v| v.to_string()),
+    };
+    let line: Vec<String> = values.iter().map(|v| quote(&escape_control(v))).collect();
+    writeln!(out, "{}", line.join(separator))
+}
+
+/// RFC 4180 quoting: quoted when it holds a comma, a quote or edge spaces.
+fn csv_field(value: &str) -> String {
+    let needs_quotes = value.contains([',', '"']) || value.starts_with(' ') || value.ends_with(' ');
+    if needs_quotes {
+        format!("\"{}\"", value.replace('"', "\"\""))
+    } else {
+        value.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(values: &[&str], delimiter: Delimiter) -> String {
+        let values: Vec<String> = values.iter().map(|s| s.to_string()).collect();
+        let mut out = Vec::new();
+        write_row(&mut out, &values, delimiter).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn csv_quotes_what_needs_it() {
+        assert_eq!(
+            row(&["a", "b,c", "say \"hi\"", " x"], Delimiter::Comma),
+            "a,\"b,c\",\"say \"\"hi\"\"\",\" x\"\n"
+        );
+    }
+
+    #[test]
+    fn control_characters_are_escaped_in_both() {
+        assert_eq!(row(&["a\nb", "c\td"], Delimiter::Tab), "a\\x0ab\tc\\x09d\n");
+        assert_eq!(row(&["\u{1b}[2J"], Delimiter::Comma), "\\x1b[2J\n");
+    }
+}

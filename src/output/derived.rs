@@ -1,0 +1,326 @@
+//! Records a person can read at a glance (table output only; JSON stays raw): SMS
+//! latencies, the HLR network decoded into country and operator, and a task's
+//! delivery rate, pending count and counter check. The task bar is in `taskbar`.
+
+use serde_json::Value;
+
+use crate::domain::networks;
+use crate::domain::record::{plain_text, Record, RecordKind};
+use crate::domain::task::{self, TaskCounters};
+use crate::output::rows::{row, Row};
+
+/// Keys of the derived rows; `--fields` picks them like real fields in tables.
+pub const SEND_LATENCY: &str = "send_latency";
+pub const DELIVERY_LATENCY: &str = "delivery_latency";
+pub const DELIVERY_RATE: &str = "delivery_rate";
+pub const PENDING: &str = "pending";
+pub const COUNTERS_CHECK: &str = "counters_check";
+pub const DERIVED: [&str; 5] = [
+    SEND_LATENCY,
+    DELIVERY_LATENCY,
+    DELIVERY_RATE,
+    PENDING,
+    COUNTERS_CHECK,
+];
+
+/// The record's rows with the network decoded and the derived rows added after the
+/// fields they are computed from.
+pub fn enrich(mut rows: Vec<Row>, record: &Record, utf8: bool) -> Vec<Row> {
+    if let Some(network) = rows.iter_mut().find(|r| r.key == "network") {
+        if let Some(decoded) = network_text(record, utf8) {
+            network.value = decoded;
+        }
+    }
+    let (anchors, derived): (&[&str], Vec<Row>) = match record.kind {
+        RecordKind::Sms => (&["time_in", "time_sent", "time_dr"], sms_rows(record)),
+        RecordKind::Task => (
+            &["sent", "delivered", "undeliverable", "expired", "unknown"],
+            task_rows(record),
+        ),
+        RecordKind::Hlr => (&[], Vec::new()),
+    };
+    let at = rows
+        .iter()
+        .rposition(|r| anchors.contains(&r.key.as_str()))
+        .map_or(rows.len(), |i| i + 1);
+    rows.splice(at..at, derived);
+    rows
+}
+
+/// A derived or decoded value by key, for the one-row-per-lookup table.
+pub fn derived_value(record: &Record, key: &str, utf8: bool) -> Option<String> {
+    if key == "network" {
+        return network_text(record, utf8);
+    }
+    let rows = match record.kind {
+        RecordKind::Sms => sms_rows(record),
+        RecordKind::Task => task_rows(record),
+        RecordKind::Hlr => return None,
+    };
+    rows.into_iter().find(|r| r.key == key).map(|r| r.value)
+}
+
+fn sms_rows(record: &Record) -> Vec<Row> {
+    let latency = |from: &str, to: &str| {
+        let start = timestamp(record.get(from)?)?;
+        let end = timestamp(record.get(to)?)?;
+        // A report dated before the message was received is a clock problem, not a
+        // latency: showing a negative or absurd number would mislead.
+        (end >= start).then(|| format_seconds(end - start))
+    };
+    let mut rows = Vec::new();
+    if let Some(value) = latency("time_in", "time_sent") {
+        rows.push(row(SEND_LATENCY, "Send latency", value));
+    }
+    if let Some(value) = latency("time_in", "time_dr") {
+        rows.push(row(DELIVERY_LATENCY, "Delivery latency", value));
+    }
+    rows
+}
+
+fn task_rows(record: &Record) -> Vec<Row> {
+    let Some(counters) = TaskCounters::of(record) else {
+        return Vec::new();
+    };
+    let mut rows = Vec::new();
+    if let Some(pending) = task::pending(&counters) {
+        rows.push(row(PENDING, "Pending", pending.to_string()));
+    }
+    if let Some(rate) = task::delivery_rate(&counters) {
+        let value = format!("{rate:.1}% ({} of {})", counters.delivered, counters.sent);
+        rows.push(row(DELIVERY_RATE, "Delivery rate", value));
+    }
+    if let Some(problem) = task::problem(&counters) {
+        rows.push(row(COUNTERS_CHECK, "Warning", problem));
+    }
+    rows
+}
+
+/// `25503 · Ukraine · Kyivstar`: the record's own `name_en` and `brand` when it has
+/// them, else the embedded MCC/MNC table. None when `network` is not an MCC+MNC.
+pub fn network_text(record: &Record, utf8: bool) -> Option<String> {
+    let code = plain_text(record.get("network")?).trim().to_string();
+    if !(5..=6).contains(&code.len()) || !code.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let own = |key: &str| {
+        record
+            .get(key)
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned)
+    };
+    let listed = networks::lookup(&code);
+    let country = own("name_en")
+        .or_else(|| listed.map(|n| n.country.to_owned()))
+        .or_else(|| networks::country_of(&code).map(str::to_owned));
+    let operator = own("brand").or_else(|| listed.map(|n| n.operator.to_owned()));
+    let separator = if utf8 { " · " } else { " / " };
+    let mut parts = vec![code];
+    parts.extend(
+        country
+            .into_iter()
+            .chain(operator)
+            .filter(|s| !s.is_empty()),
+    );
+    Some(parts.join(separator))
+}
+
+/// Seconds since 1970-01-01 of a `YYYY-MM-DD HH:MM:SS` time without a zone (both
+/// ends of a latency are in the same unknown zone, so the difference is right).
+pub fn timestamp(value: &Value) -> Option<i64> {
+    let text = value.as_str()?.trim();
+    let bytes = text.as_bytes();
+    if bytes.len() != 19
+        || bytes[4] != b'-'
+        || bytes[7] != b'-'
+        || !matches!(bytes[10], b' ' | b'T')
+        || bytes[13] != b':'
+        || bytes[16] != b':'
+    {
+        return None;
+    }
+    let number = |range: std::ops::Range<usize>| -> Option<i64> {
+        let part = text.get(range)?;
+        part.bytes()
+            .all(|b| b.is_ascii_digit())
+            .then(|| part.parse().ok())?
+    };
+    let (year, month, day) = (number(0..4)?, number(5..7)?, number(8..10)?);
+    let (hour, minute, second) = (number(11..13)?, number(14..16)?, number(17..19)?);
+    // `0000-00-00 00:00:00` and the like stand for "not yet": not a time.
+    if !(1..=12).contains(&month) || !(1..=31).contains(&day) || hour > 23 || minute > 59 {
+        return None;
+    }
+    if second > 60 || year == 0 {
+        return None;
+    }
+    Some(days_from_civil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second)
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
+    let y = if month <= 2 { year - 1 } else { year };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (month + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// `4s`, `1m 05s`, `2h 03m`, `3d 04h`: the two largest units, enough to read a
+/// latency without counting digits.
+pub fn format_seconds(seconds: i64) -> String {
+    const UNITS: [(i64, &str); 4] = [(86_400, "d"), (3600, "h"), (60, "m"), (1, "s")];
+    let Some(first) = UNITS.iter().position(|(size, _)| seconds >= *size) else {
+        return "0s".into();
+    };
+    let (size, unit) = UNITS[first];
+    let mut text = format!("{}{unit}", seconds / size);
+    if let Some((next_size, next_unit)) = UNITS.get(first + 1) {
+        text.push_str(&format!(" {:02}{next_unit}", seconds % size / next_size));
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn record(kind: RecordKind, value: Value) -> Record {
+        Record::of_kind(kind, value)
+    }
+
+    fn value_of(rows: &[Row], key: &str) -> Option<String> {
+        rows.iter().find(|r| r.key == key).map(|r| r.value.clone())
+    }
+
+    #[test]
+    fn timestamps_are_parsed_by_hand() {
+        assert_eq!(timestamp(&json!("1970-01-01 00:00:00")), Some(0));
+        assert_eq!(timestamp(&json!("2000-03-01 00:00:01")), Some(951_868_801));
+        assert_eq!(
+            timestamp(&json!("2024-02-29T12:00:00")),
+            Some(1_709_208_000)
+        );
+        for bad in [
+            "",
+            "0000-00-00 00:00:00",
+            "2024-13-01 00:00:00",
+            "2024-01-01",
+            "x",
+        ] {
+            assert_eq!(timestamp(&json!(bad)), None, "{bad}");
+        }
+        assert_eq!(timestamp(&json!(17)), None);
+    }
+
+    #[test]
+    fn durations_show_two_units() {
+        assert_eq!(format_seconds(0), "0s");
+        assert_eq!(format_seconds(4), "4s");
+        assert_eq!(format_seconds(65), "1m 05s");
+        assert_eq!(format_seconds(7380), "2h 03m");
+        assert_eq!(format_seconds(3 * 86_400 + 4 * 3600 + 59), "3d 04h");
+    }
+
+    #[test]
+    fn sms_latencies_across_midnight_and_missing_ones() {
+        let r = record(
+            RecordKind::Sms,
+            json!({"time_in": "2026-12-31 23:59:58", "time_sent": "2027-01-01 00:00:01",
+                   "time_dr": "", "status": "sent"}),
+        );
+        let rows = sms_rows(&r);
+        assert_eq!(value_of(&rows, SEND_LATENCY).as_deref(), Some("3s"));
+        assert_eq!(value_of(&rows, DELIVERY_LATENCY), None);
+    }
+
+    #[test]
+    fn negative_latency_is_not_shown() {
+        let r = record(
+            RecordKind::Sms,
+            json!({"time_in": "2026-11-01 10:00:05", "time_dr": "2026-11-01 10:00:00"}),
+        );
+        assert!(sms_rows(&r).is_empty());
+    }
+
+    #[test]
+    fn derived_rows_follow_their_sources() {
+        let r = record(
+            RecordKind::Sms,
+            json!({"time_in": "2026-11-01 10:00:00", "time_dr": "2026-11-01 10:00:04",
+                   "status": "delivered"}),
+        );
+        let rows = vec![
+            row("time_in", "Received", String::new()),
+            row("time_dr", "Delivery report", String::new()),
+            row("status", "Status", String::new()),
+        ];
+        let keys: Vec<_> = enrich(rows, &r, true).into_iter().map(|r| r.key).collect();
+        assert_eq!(keys, ["time_in", "time_dr", DELIVERY_LATENCY, "status"]);
+        assert_eq!(
+            derived_value(&r, DELIVERY_LATENCY, true).as_deref(),
+            Some("4s")
+        );
+    }
+
+    #[test]
+    fn network_from_the_service_fields_first() {
+        let r = record(
+            RecordKind::Hlr,
+            json!({"network": "25503", "name_en": "Ukraina", "brand": "KS"}),
+        );
+        assert_eq!(
+            network_text(&r, true).as_deref(),
+            Some("25503 · Ukraina · KS")
+        );
+    }
+
+    #[test]
+    fn network_from_the_embedded_table_otherwise() {
+        let r = record(RecordKind::Hlr, json!({"network": 25503}));
+        assert_eq!(
+            network_text(&r, true).as_deref(),
+            Some("25503 · Ukraine · Kyivstar")
+        );
+        assert_eq!(
+            network_text(&r, false).as_deref(),
+            Some("25503 / Ukraine / Kyivstar")
+        );
+        let unlisted = record(RecordKind::Hlr, json!({"network": "25590"}));
+        assert_eq!(
+            network_text(&unlisted, true).as_deref(),
+            Some("25590 · Ukraine")
+        );
+        let odd = record(RecordKind::Hlr, json!({"network": ""}));
+        assert_eq!(network_text(&odd, true), None);
+    }
+
+    #[test]
+    fn task_rate_pending_and_check() {
+        let r = record(
+            RecordKind::Task,
+            json!({"sent": "10", "delivered": 6, "undeliverable": "1", "expired": 1}),
+        );
+        let rows = task_rows(&r);
+        assert_eq!(value_of(&rows, PENDING).as_deref(), Some("2"));
+        assert_eq!(
+            value_of(&rows, DELIVERY_RATE).as_deref(),
+            Some("60.0% (6 of 10)")
+        );
+        assert_eq!(value_of(&rows, COUNTERS_CHECK), None);
+        let over = record(
+            RecordKind::Task,
+            json!({"sent": 3, "delivered": 3, "unknown": 1}),
+        );
+        let rows = task_rows(&over);
+        assert_eq!(value_of(&rows, PENDING), None);
+        assert!(value_of(&rows, COUNTERS_CHECK)
+            .unwrap()
+            .contains("more than sent"));
+    }
+}

@@ -1,0 +1,314 @@
+//! JSON output: the service's body as sent (`--json`), or typed uniform records
+//! (`--normalize`); local failures become objects of the same shape.
+
+use std::io::{self, Write};
+
+use serde_json::{Map, Value};
+
+use crate::domain::error::LookupError;
+use crate::domain::outcome::Outcome;
+use crate::domain::record::{lenient_bool, lenient_f64, lenient_i64, Record, RecordKind};
+use crate::domain::sanitize::is_unsafe;
+
+/// Fields that are numbers in the spec, sent as numbers or strings by real servers.
+fn numeric_fields(kind: RecordKind) -> &'static [&'static str] {
+    match kind {
+        RecordKind::Sms => &["price"],
+        RecordKind::Task => &[
+            "validity",
+            "sent",
+            "delivered",
+            "undeliverable",
+            "expired",
+            "unknown",
+            "totalprice",
+        ],
+        RecordKind::Hlr => &[],
+    }
+}
+
+/// The JSON document printed for one lookup.
+pub fn outcome_json(outcome: &Outcome, normalize: bool) -> Value {
+    let kind = outcome.kind.record_kind();
+    match (&outcome.result, normalize) {
+        (Ok(record), false) => Value::Object(record.fields.clone()),
+        (Ok(record), true) => Value::Object(normalize_record(record, &outcome.query)),
+        (Err(LookupError::Service { body, .. }), false) => Value::Object((**body).clone()),
+        (Err(error), _) => Value::Object(failure_object(error, kind, &outcome.query, normalize)),
+    }
+}
+
+/// `--json --fields a,b`: only those fields of a record, in that order (plus `kind`,
+/// `query` and `error` when normalized). A dotted name such as `details.ported` keeps
+/// its nesting (`{"details":{"ported":"1"}}`, for `jq .details.ported`); a name the
+/// record lacks is asked of `derived` (the table view's `delivery_rate`, ...).
+/// Failures are left whole: they are few and small.
+pub fn select_fields(
+    value: Value,
+    fields: &[String],
+    normalize: bool,
+    derived: impl Fn(&str) -> Option<String>,
+) -> Value {
+    let Value::Object(map) = value else {
+        return value;
+    };
+    let is_failure =
+        crate::domain::record::error_field(&map) != crate::domain::record::ErrorField::Success;
+    if fields.is_empty() || is_failure {
+        return Value::Object(map);
+    }
+    let always: &[&str] = if normalize {
+        &["kind", "query", "error"]
+    } else {
+        &[]
+    };
+    let mut picked = Map::new();
+    for name in always
+        .iter()
+        .copied()
+        .chain(fields.iter().map(String::as_str))
+    {
+        let path: Vec<&str> = name.split('.').collect();
+        let found = map
+            .get(path[0])
+            .and_then(|head| {
+                path[1..]
+                    .iter()
+                    .try_fold(head, |value, part| value.get(part))
+            })
+            .cloned()
+            .or_else(|| derived(name).map(Value::String));
+        if let Some(found) = found {
+            insert_at(&mut picked, &path, found);
+        }
+    }
+    Value::Object(picked)
+}
+
+/// Puts `value` at `path` inside `map`, making the objects on the way.
+fn insert_at(map: &mut Map<String, Value>, path: &[&str], value: Value) {
+    match path {
+        [] => {}
+        [last] => {
+            map.insert(last.to_string(), value);
+        }
+        [head, rest @ ..] => {
+            let child = map
+                .entry(head.to_string())
+                .or_insert_with(|| Value::Object(Map::new()));
+            if let Value::Object(child) = child {
+                insert_at(child, rest, value);
+            }
+        }
+    }
+}
+
+/// A failure as an object with a non-zero `error`: the service's code for service
+/// errors, smsstat's exit code (65-79) for local failures, marked `"source":"smsstat"`.
+fn failure_object(
+    error: &LookupError,
+    kind: RecordKind,
+    query: &str,
+    normalize: bool,
+) -> Map<String, Value> {
+    let mut map = Map::new();
+    if normalize {
+        map.insert("kind".into(), kind.name().into());
+        map.insert("query".into(), query.into());
+    }
+    match error {
+        LookupError::Service {
+            code,
+            shown_code,
+            description,
+            ..
+        } => {
+            let code = code
+                .map(Value::from)
+                .unwrap_or_else(|| shown_code.clone().into());
+            map.insert("error".into(), code);
+            map.insert("errorDescription".into(), description.clone().into());
+        }
+        local => {
+            map.insert("error".into(), local.exit_code().into());
+            map.insert("errorDescription".into(), local.to_string().into());
+            if !normalize {
+                map.insert("query".into(), query.into());
+            }
+            map.insert("source".into(), "smsstat".into());
+        }
+    }
+    map
+}
+
+fn normalize_record(record: &Record, query: &str) -> Map<String, Value> {
+    let mut map = Map::new();
+    map.insert("kind".into(), record.kind.name().into());
+    map.insert("query".into(), query.into());
+    map.insert("error".into(), 0.into());
+    let numeric = numeric_fields(record.kind);
+    for (key, value) in &record.fields {
+        let typed = match key.as_str() {
+            // `error` is always 0 here, and "No errors" comes only from some servers.
+            "error" | "errorDescription" => continue,
+            "details" => normalize_details(value),
+            k if numeric.contains(&k) => number(value),
+            k if DIGIT_STRINGS.contains(&k) => text(value),
+            _ => value.clone(),
+        };
+        map.insert(key.clone(), typed);
+    }
+    map
+}
+
+/// Identifiers and phone numbers are strings of digits in the spec, but some servers
+/// send them as numbers: always strings here, so that leading zeros and long values
+/// survive and every record has the same types.
+const DIGIT_STRINGS: [&str; 4] = ["id", "msisdn", "network", "reference"];
+
+fn text(value: &Value) -> Value {
+    match value {
+        Value::Number(n) => Value::String(n.to_string()),
+        other => other.clone(),
+    }
+}
+
+fn number(value: &Value) -> Value {
+    if let Some(i) = lenient_i64(value) {
+        return i.into();
+    }
+    lenient_f64(value)
+        .and_then(serde_json::Number::from_f64)
+        .map(Value::Number)
+        .unwrap_or_else(|| value.clone())
+}
+
+fn normalize_details(details: &Value) -> Value {
+    let Value::Object(map) = details else {
+        return Value::Null;
+    };
+    let typed = map.iter().map(|(k, v)| {
+        let v = match k.as_str() {
+            "ported" | "roaming" => lenient_bool(v).map(Value::Bool).unwrap_or(Value::Null),
+            _ => v.clone(),
+        };
+        (k.clone(), v)
+    });
+    Value::Object(typed.collect())
+}
+
+/// One compact line. C1 controls, DEL and bidi overrides are legal raw in JSON
+/// strings but dangerous in a terminal, so they are written as `\uXXXX` escapes:
+/// the value a parser reads is unchanged.
+pub fn write_json_line(out: &mut impl Write, value: &Value) -> io::Result<()> {
+    let text = value.to_string();
+    if text.chars().any(is_unsafe) {
+        let mut escaped = String::with_capacity(text.len() + 16);
+        for c in text.chars() {
+            if is_unsafe(c) {
+                escaped.push_str(&format!("\\u{:04x}", c as u32));
+            } else {
+                escaped.push(c);
+            }
+        }
+        writeln!(out, "{escaped}")
+    } else {
+        writeln!(out, "{text}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::lookup::LookupKind;
+    use serde_json::json;
+
+    fn outcome(kind: LookupKind, result: Result<Record, LookupError>) -> Outcome {
+        Outcome::new(kind, "42".into(), result)
+    }
+
+    fn sms(value: Value) -> Record {
+        Record {
+            kind: RecordKind::Sms,
+            fields: value.as_object().cloned().unwrap(),
+        }
+    }
+
+    #[test]
+    fn raw_json_keeps_types_and_order() {
+        let o = outcome(
+            LookupKind::Sms,
+            Ok(sms(json!({"price": "0.23", "zeta": 1, "alpha": null}))),
+        );
+        assert_eq!(
+            outcome_json(&o, false).to_string(),
+            r#"{"price":"0.23","zeta":1,"alpha":null}"#
+        );
+    }
+
+    #[test]
+    fn normalized_json_is_typed() {
+        let o = outcome(
+            LookupKind::Sms,
+            Ok(sms(
+                json!({"error": "0", "errorDescription": "No errors", "price": "0.23", "id": 7}),
+            )),
+        );
+        let v = outcome_json(&o, true);
+        assert_eq!(
+            v,
+            json!({"kind": "sms", "query": "42", "error": 0, "price": 0.23, "id": "7"})
+        );
+        let hlr = Record {
+            kind: RecordKind::Hlr,
+            fields: json!({"details": {"ported": "1", "roaming": "0"}})
+                .as_object()
+                .cloned()
+                .unwrap(),
+        };
+        let v = outcome_json(&outcome(LookupKind::Hlr, Ok(hlr)), true);
+        assert_eq!(v["details"], json!({"ported": true, "roaming": false}));
+    }
+
+    #[test]
+    fn fields_select_keys_of_records_but_not_of_failures() {
+        let record = json!({"status": "active", "details": {"ported": "1"}, "x": 1});
+        let picked = select_fields(
+            record,
+            &["details.ported".into(), "status".into(), "rate".into()],
+            false,
+            |name| (name == "rate").then(|| "70.0%".to_string()),
+        );
+        assert_eq!(
+            picked.to_string(),
+            r#"{"details":{"ported":"1"},"status":"active","rate":"70.0%"}"#
+        );
+        let failure = json!({"error": 20, "errorDescription": "SMS not found"});
+        assert_eq!(
+            select_fields(failure.clone(), &["status".into()], false, |_| None),
+            failure
+        );
+    }
+
+    #[test]
+    fn local_failures_have_the_documented_shape() {
+        let o = outcome(
+            LookupKind::Sms,
+            Err(LookupError::Unavailable("refused".into())),
+        );
+        let v = outcome_json(&o, false);
+        assert_eq!(v["error"], 69);
+        assert_eq!(v["query"], "42");
+        assert_eq!(v["source"], "smsstat");
+    }
+
+    #[test]
+    fn terminal_controls_are_escaped_in_json_lines() {
+        let mut out = Vec::new();
+        write_json_line(&mut out, &json!({"s": "a\u{1b}]0;x\u{7}\u{202e}\u{9b}"})).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(!text.chars().any(|c| is_unsafe(c) && c != '\n'));
+        let back: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(back["s"], "a\u{1b}]0;x\u{7}\u{202e}\u{9b}");
+    }
+}

@@ -1,0 +1,13 @@
+//! Everything written for people and scripts: tables, JSON, CSV/TSV, progress and
+//! live view, summaries. Writes to the `impl Write` it is handed.
+
+pub(crate) mod delimited;
+pub(crate) mod derived;
+pub(crate) mod json;
+pub(crate) mod messages;
+pub(crate) mod printer;
+pub(crate) mod progress;
+pub(crate) mod rows;
+pub(crate) mod summary;
+pub(crate) mod table;
+pub(crate) mod taskbar;

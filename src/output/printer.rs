@@ -1,0 +1,149 @@
+//! Output: every byte smsstat writes to stdout goes through here.
+
+use std::io::{self, Write};
+
+use crate::cli::OutputFormat;
+use crate::domain::lookup::LookupKind;
+use crate::domain::outcome::Outcome;
+use crate::domain::record::Record;
+use crate::domain::sanitize::escape_control;
+use crate::output::delimited::{self, Delimiter};
+use crate::output::json::{outcome_json, select_fields, write_json_line};
+use crate::output::rows::{is_known_name, value_of};
+use crate::output::table::{columns_for, record_table, RowsTable, TableStyle};
+
+/// Rows per printed table in a batch: one page of a long run.
+pub const TABLE_PAGE_ROWS: usize = 500;
+
+/// Output settings, resolved once from the `Config`.
+#[derive(Debug, Clone)]
+pub struct PrintStyle {
+    pub format: OutputFormat,
+    pub fields: Vec<String>,
+    pub field: Option<String>,
+    pub normalize: bool,
+    pub table: TableStyle,
+    /// One value given on the command line: a record view rather than rows.
+    pub single: bool,
+}
+
+/// Writes outcomes as they come, in the order given; only the row table waits for
+/// `finish`, because its column widths depend on every row.
+pub struct Printer<W: Write> {
+    out: W,
+    style: PrintStyle,
+    kind: LookupKind,
+    rows: Option<RowsTable>,
+    header_written: bool,
+    /// Field names already warned about.
+    warned: Vec<String>,
+    warnings: Vec<String>,
+}
+
+impl<W: Write> Printer<W> {
+    pub fn new(out: W, style: PrintStyle, kind: LookupKind) -> Printer<W> {
+        Printer {
+            out,
+            style,
+            kind,
+            rows: None,
+            header_written: false,
+            warned: Vec::new(),
+            warnings: Vec::new(),
+        }
+    }
+
+    pub fn print(&mut self, outcome: &Outcome) -> io::Result<()> {
+        if let Ok(record) = &outcome.result {
+            self.warn_about_unknown_names(record);
+        }
+        if let Some(name) = &self.style.field {
+            let value = outcome.result.as_ref().ok().and_then(|r| value_of(r, name));
+            return writeln!(self.out, "{}", escape_control(&value.unwrap_or_default()));
+        }
+        match self.style.format {
+            OutputFormat::Json => {
+                let value = outcome_json(outcome, self.style.normalize);
+                let derived = |name: &str| {
+                    let record = outcome.result.as_ref().ok()?;
+                    crate::output::derived::derived_value(record, name, true)
+                };
+                let value = select_fields(value, &self.style.fields, self.style.normalize, derived);
+                write_json_line(&mut self.out, &value)?
+            }
+            OutputFormat::Csv => self.delimited(outcome, Delimiter::Comma)?,
+            OutputFormat::Tsv => self.delimited(outcome, Delimiter::Tab)?,
+            OutputFormat::Table if self.style.single => {
+                if let Ok(record) = &outcome.result {
+                    let table = record_table(record, &self.style.fields, self.style.table);
+                    writeln!(self.out, "{table}")?;
+                    // The task bar sums the whole record: not shown when rows were picked.
+                    let TableStyle { utf8, color } = self.style.table;
+                    let bar = crate::output::taskbar::task_bar(record, utf8, color);
+                    if let Some(bar) = bar.filter(|_| self.style.fields.is_empty()) {
+                        writeln!(self.out, "{bar}")?;
+                    }
+                }
+            }
+            OutputFormat::Table => {
+                let kind = self.kind.record_kind();
+                let rows = self.rows.get_or_insert_with(|| {
+                    RowsTable::new(kind, &self.style.fields, self.style.table)
+                });
+                rows.add(outcome);
+                // Column widths need the rows, so a table waits for them; in pages,
+                // memory stays bounded however long the input.
+                if rows.table().row_count() >= TABLE_PAGE_ROWS {
+                    self.flush_rows()?;
+                }
+            }
+        }
+        if self.style.format != OutputFormat::Table {
+            // Scripts read line by line: a finished lookup must not wait in a buffer.
+            self.out.flush()?;
+        }
+        Ok(())
+    }
+
+    /// `--field stauts` would print empty lines forever: a name that no record of
+    /// this kind knows gets one warning on stderr.
+    fn warn_about_unknown_names(&mut self, record: &Record) {
+        let names = self.style.field.iter().chain(&self.style.fields);
+        for name in names {
+            if !is_known_name(record, name) && !self.warned.contains(name) {
+                self.warnings.push(format!(
+                    "warning: {} records have no field `{}`",
+                    record.kind.name(),
+                    escape_control(name)
+                ));
+                self.warned.push(name.clone());
+            }
+        }
+    }
+
+    /// Warnings found while printing, for the caller to show on stderr (the printer
+    /// itself writes only its output).
+    pub fn take_warnings(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.warnings)
+    }
+
+    fn delimited(&mut self, outcome: &Outcome, delimiter: Delimiter) -> io::Result<()> {
+        let columns = columns_for(self.kind.record_kind(), &self.style.fields);
+        if !self.header_written {
+            delimited::write_header(&mut self.out, &columns, delimiter)?;
+            self.header_written = true;
+        }
+        delimited::write_outcome(&mut self.out, outcome, &columns, delimiter)
+    }
+
+    fn flush_rows(&mut self) -> io::Result<()> {
+        if let Some(rows) = self.rows.take() {
+            writeln!(self.out, "{}", rows.table())?;
+        }
+        self.out.flush()
+    }
+
+    pub fn finish(&mut self) -> io::Result<()> {
+        self.flush_rows()
+    }
+}

@@ -1,0 +1,165 @@
+//! A record as a person reads it: labelled rows in the spec's order, HLR details
+//! flattened, extra fields after the known ones, status values classified for colour.
+
+use serde_json::Value;
+
+use crate::domain::record::{lenient_bool, plain_text, Record};
+
+/// One labelled line of a record. `key` is the name `--fields` and `--field` use.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Row {
+    pub key: String,
+    pub label: String,
+    pub value: String,
+}
+
+/// Fields that say nothing on a successful record.
+const ERROR_FIELDS: [&str; 2] = ["error", "errorDescription"];
+
+pub fn record_rows(record: &Record) -> Vec<Row> {
+    let known = record.kind.known_fields();
+    let mut rows = Vec::new();
+    for (key, label) in known {
+        match (*key, record.get(key)) {
+            (_, None) => {}
+            ("details", Some(details)) => rows.extend(detail_rows(details)),
+            (_, Some(value)) => rows.push(row(key, label, plain_text(value))),
+        }
+    }
+    for (key, value) in &record.fields {
+        let is_known = known.iter().any(|(k, _)| k == key);
+        if !is_known && !ERROR_FIELDS.contains(&key.as_str()) {
+            rows.push(row(key, key, plain_text(value)));
+        }
+    }
+    rows
+}
+
+/// `details` flattened: ported and roaming as yes/no, the rest under `details.NAME`.
+fn detail_rows(details: &Value) -> Vec<Row> {
+    let Value::Object(map) = details else {
+        return vec![row("details", "Details", "none".into())];
+    };
+    map.iter()
+        .map(|(name, value)| {
+            let key = format!("details.{name}");
+            match name.as_str() {
+                "ported" => row(&key, "Ported", yes_no(value)),
+                "roaming" => row(&key, "Roaming", yes_no(value)),
+                "imsi" => row(&key, "IMSI", plain_text(value)),
+                _ => row(&key, &key, plain_text(value)),
+            }
+        })
+        .collect()
+}
+
+fn yes_no(value: &Value) -> String {
+    match lenient_bool(value) {
+        Some(true) => "yes".into(),
+        Some(false) => "no".into(),
+        None => plain_text(value),
+    }
+}
+
+pub(crate) fn row(key: &str, label: &str, value: String) -> Row {
+    Row {
+        key: key.to_owned(),
+        label: label.to_owned(),
+        value,
+    }
+}
+
+/// A field's raw value by name; `details.ported` reaches into objects.
+pub fn field_value(record: &Record, name: &str) -> Option<String> {
+    let mut parts = name.split('.');
+    let mut value = record.get(parts.next()?)?;
+    for part in parts {
+        value = value.get(part)?;
+    }
+    Some(plain_text(value))
+}
+
+/// A field's value for `--field` and CSV/TSV: the raw field when the record has it,
+/// else a derived one (`delivery_rate`, `send_latency`, ...).
+pub fn value_of(record: &Record, name: &str) -> Option<String> {
+    field_value(record, name).or_else(|| crate::output::derived::derived_value(record, name, true))
+}
+
+/// Whether `name` means something for this kind of record, present or not: a known
+/// field, a detail, a derived value, or a field this very record has. Anything else
+/// is most likely a typo worth a warning.
+pub fn is_known_name(record: &Record, name: &str) -> bool {
+    let head = name.split('.').next().unwrap_or(name);
+    record.fields.contains_key(head)
+        || record
+            .kind
+            .known_fields()
+            .iter()
+            .any(|(key, _)| *key == head)
+        || ERROR_FIELDS.contains(&head)
+        || crate::output::derived::DERIVED.contains(&name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::record::RecordKind;
+    use serde_json::json;
+
+    fn record(kind: RecordKind, value: Value) -> Record {
+        Record::of_kind(kind, value)
+    }
+
+    #[test]
+    fn known_fields_first_then_extras_without_error_fields() {
+        let r = record(
+            RecordKind::Sms,
+            json!({"error": 0, "status": "delivered", "zzz": 1, "msisdn": "380501234567"}),
+        );
+        let keys: Vec<_> = record_rows(&r).into_iter().map(|r| r.key).collect();
+        assert_eq!(keys, ["msisdn", "status", "zzz"]);
+    }
+
+    #[test]
+    fn hlr_details_are_flattened() {
+        let r = record(
+            RecordKind::Hlr,
+            json!({"status": "active", "details": {"ported": "1", "roaming": "0", "imsi": "2550"}}),
+        );
+        let rows = record_rows(&r);
+        let find = |k: &str| rows.iter().find(|r| r.key == k).unwrap().value.clone();
+        assert_eq!(find("details.ported"), "yes");
+        assert_eq!(find("details.roaming"), "no");
+        assert_eq!(find("details.imsi"), "2550");
+    }
+
+    #[test]
+    fn null_details_say_none() {
+        let r = record(
+            RecordKind::Hlr,
+            json!({"status": "failed", "details": null}),
+        );
+        assert!(record_rows(&r).contains(&row("details", "Details", "none".into())));
+    }
+
+    #[test]
+    fn dotted_field_names_reach_into_details() {
+        let r = record(
+            RecordKind::Hlr,
+            json!({"details": {"ported": "1"}, "price": 0.5}),
+        );
+        assert_eq!(field_value(&r, "details.ported").as_deref(), Some("1"));
+        assert_eq!(field_value(&r, "price").as_deref(), Some("0.5"));
+        assert_eq!(field_value(&r, "nope"), None);
+    }
+
+    #[test]
+    fn typos_are_told_from_absent_fields() {
+        let r = record(RecordKind::Sms, json!({"status": "enroute", "extra": 1}));
+        for name in ["status", "time_dr", "extra", "delivery_latency", "error"] {
+            assert!(is_known_name(&r, name), "{name}");
+        }
+        assert!(!is_known_name(&r, "stauts"));
+        assert!(!is_known_name(&r, "network"), "an HLR field on an SMS");
+    }
+}

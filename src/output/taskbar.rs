@@ -1,0 +1,229 @@
+//! A task's counters as numbers a person can trust, and as a one-line stacked bar
+//! (delivered / undeliverable / expired / unknown / pending) with a legend, so the
+//! state of a send is seen before it is read.
+
+use std::fmt::Write as _;
+
+use crate::domain::record::Record;
+use crate::domain::task::{finals, pending, TaskCounters};
+
+/// Cells of the bar: wide enough to show 1 in 40, narrow enough for any terminal.
+pub const BAR_WIDTH: usize = 40;
+
+/// One segment of the bar: its name, how many, its glyphs and its colour.
+struct Segment {
+    name: &'static str,
+    count: u64,
+    glyph: char,
+    ascii: char,
+    /// ANSI SGR foreground colour, matching the status colours of the tables.
+    sgr: &'static str,
+}
+
+/// The bar and its legend, two lines; None when there is nothing to draw (nothing
+/// sent, or a negative counter).
+pub fn task_bar(record: &Record, utf8: bool, color: bool) -> Option<String> {
+    let counters = TaskCounters::of(record)?;
+    if counters.sent < 0 || finals(&counters).iter().any(|c| *c < 0) {
+        return None;
+    }
+    // Counters that add up to more than `sent` are drawn as they are, nothing pending:
+    // the warning row says why.
+    let still_pending = pending(&counters).unwrap_or(0);
+    let counts = [
+        counters.delivered,
+        counters.undeliverable,
+        counters.expired,
+        counters.unknown,
+        still_pending,
+    ]
+    .map(|c| c.max(0) as u64);
+    let segments = segments(counts);
+    let widths = split(&counts, BAR_WIDTH)?;
+    let paint = |text: String, sgr: &str| {
+        if color {
+            format!("\u{1b}[{sgr}m{text}\u{1b}[0m")
+        } else {
+            text
+        }
+    };
+    let glyph = |s: &Segment| if utf8 { s.glyph } else { s.ascii };
+    let mut bar = String::new();
+    let mut legend = String::new();
+    for (segment, width) in segments.iter().zip(widths) {
+        if width > 0 {
+            bar.push_str(&paint(
+                glyph(segment).to_string().repeat(width),
+                segment.sgr,
+            ));
+        }
+        let mark = paint(glyph(segment).to_string(), segment.sgr);
+        let _ = write!(
+            legend,
+            "{}{mark} {} {}",
+            if legend.is_empty() { "" } else { "  " },
+            segment.name,
+            segment.count
+        );
+    }
+    Some(format!("{bar}\n{legend}"))
+}
+
+fn segments(counts: [u64; 5]) -> [Segment; 5] {
+    let [delivered, undeliverable, expired, unknown, pending] = counts;
+    [
+        Segment {
+            name: "delivered",
+            count: delivered,
+            glyph: '█',
+            ascii: '#',
+            sgr: "32",
+        },
+        Segment {
+            name: "undeliverable",
+            count: undeliverable,
+            glyph: '▓',
+            ascii: 'x',
+            sgr: "31",
+        },
+        Segment {
+            name: "expired",
+            count: expired,
+            glyph: '▒',
+            ascii: '-',
+            sgr: "33",
+        },
+        Segment {
+            name: "unknown",
+            count: unknown,
+            glyph: '░',
+            ascii: '?',
+            sgr: "33",
+        },
+        Segment {
+            name: "pending",
+            count: pending,
+            glyph: '·',
+            ascii: '.',
+            sgr: "34",
+        },
+    ]
+}
+
+/// Splits `width` cells in proportion to `counts` (largest remainder), giving every
+/// non-zero count at least one cell so that a single failure is never invisible.
+/// None when all counts are zero.
+pub fn split(counts: &[u64], width: usize) -> Option<Vec<usize>> {
+    let total: u64 = counts.iter().sum();
+    if total == 0 {
+        return None;
+    }
+    let exact: Vec<f64> = counts
+        .iter()
+        .map(|c| *c as f64 * width as f64 / total as f64)
+        .collect();
+    let mut cells: Vec<usize> = counts
+        .iter()
+        .zip(&exact)
+        .map(|(c, e)| {
+            if *c > 0 {
+                (e.floor() as usize).max(1)
+            } else {
+                0
+            }
+        })
+        .collect();
+    // Hand out or take back cells one at a time, where the rounding was furthest off.
+    while cells.iter().sum::<usize>() < width {
+        let i = (0..cells.len()).filter(|i| counts[*i] > 0).max_by(|a, b| {
+            (exact[*a] - cells[*a] as f64).total_cmp(&(exact[*b] - cells[*b] as f64))
+        })?;
+        cells[i] += 1;
+    }
+    while cells.iter().sum::<usize>() > width {
+        let i = (0..cells.len()).filter(|i| cells[*i] > 1).max_by(|a, b| {
+            (cells[*a] as f64 - exact[*a]).total_cmp(&(cells[*b] as f64 - exact[*b]))
+        })?;
+        cells[i] -= 1;
+    }
+    Some(cells)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::record::RecordKind;
+    use crate::domain::task::{delivery_rate, problem};
+    use serde_json::json;
+
+    fn task(value: serde_json::Value) -> Record {
+        Record {
+            kind: RecordKind::Task,
+            fields: value.as_object().cloned().unwrap(),
+        }
+    }
+
+    #[test]
+    fn split_is_proportional_and_fills_the_width() {
+        assert_eq!(split(&[7, 1, 1, 1, 0], 40), Some(vec![28, 4, 4, 4, 0]));
+        assert_eq!(split(&[0, 0, 0, 0, 0], 40), None);
+        let tiny = split(&[998, 1, 1, 0, 0], 40).unwrap();
+        assert_eq!(tiny.iter().sum::<usize>(), 40);
+        assert_eq!(&tiny[1..], &[1, 1, 0, 0]);
+        let thirds = split(&[1, 1, 1], 10).unwrap();
+        assert_eq!(thirds.iter().sum::<usize>(), 10);
+    }
+
+    #[test]
+    fn counters_read_leniently() {
+        let c =
+            TaskCounters::of(&task(json!({"sent": "10", "delivered": 7, "unknown": "1"}))).unwrap();
+        assert_eq!(pending(&c), Some(2));
+        assert_eq!(delivery_rate(&c), Some(70.0));
+        assert_eq!(problem(&c), None);
+        assert_eq!(TaskCounters::of(&task(json!({"delivered": 1}))), None);
+        let zero = TaskCounters::of(&task(json!({"sent": 0}))).unwrap();
+        assert_eq!(delivery_rate(&zero), None);
+    }
+
+    #[test]
+    fn negative_counters_are_a_problem() {
+        let c = TaskCounters::of(&task(json!({"sent": 5, "expired": -1}))).unwrap();
+        assert_eq!(pending(&c), None);
+        assert!(problem(&c).unwrap().contains("expired is -1"));
+        assert_eq!(
+            task_bar(&task(json!({"sent": 5, "expired": -1})), true, false),
+            None
+        );
+    }
+
+    #[test]
+    fn bar_in_utf8_and_ascii() {
+        let r = task(
+            json!({"sent": 10, "delivered": 5, "undeliverable": 1, "expired": 1, "unknown": 1}),
+        );
+        let utf8 = task_bar(&r, true, false).unwrap();
+        let (bar, legend) = utf8.split_once('\n').unwrap();
+        assert_eq!(bar.chars().count(), BAR_WIDTH);
+        assert_eq!(
+            bar,
+            format!(
+                "{}{}{}{}{}",
+                "█".repeat(20),
+                "▓".repeat(4),
+                "▒".repeat(4),
+                "░".repeat(4),
+                "·".repeat(8)
+            )
+        );
+        assert_eq!(
+            legend,
+            "█ delivered 5  ▓ undeliverable 1  ▒ expired 1  ░ unknown 1  · pending 2"
+        );
+        let ascii = task_bar(&r, false, false).unwrap();
+        assert!(ascii.is_ascii());
+        assert!(ascii.starts_with(&"#".repeat(20)));
+        let coloured = task_bar(&r, true, true).unwrap();
+        assert!(coloured.contains("\u{1b}[32m"));
+    }
+}

@@ -1,0 +1,118 @@
+//! Subcommand handlers: each takes the resolved `Config` and returns an exit code.
+
+use std::process::ExitCode;
+use std::time::Duration;
+
+use crate::cli::parse::{parse_args, ParseFacts};
+use crate::cli::{Cli, Command, SimArgs};
+use crate::domain::exit_codes;
+use crate::domain::lookup::LookupKind;
+use crate::output::messages::{report, warn};
+use crate::settings::config::construct_config;
+use crate::sim::{Oddity, SimOptions, SimServer};
+
+/// The whole program: arguments in, exit code out. Errors are printed once, here or
+/// by the handler that met them.
+pub fn main() -> ExitCode {
+    crate::run::panic_hook::install();
+    let code = match parse_args(std::env::args_os()) {
+        Ok((cli, facts)) => run(cli, facts),
+        Err(code) => code,
+    };
+    ExitCode::from(code)
+}
+
+fn run(cli: Cli, facts: ParseFacts) -> u8 {
+    let Cli {
+        mut global,
+        command,
+    } = cli;
+    let (kind, values) = match command {
+        Command::Sim(args) => return serve_simulator(args, facts),
+        Command::Completions(args) => return crate::run::docs::completions(args.shell),
+        Command::Man => return crate::run::docs::man(),
+        Command::Config(_) => return crate::run::config_show::run(global, facts.sources),
+        Command::Sms(args) => (LookupKind::Sms, args.values),
+        Command::SmsRef(args) => (LookupKind::SmsRef, args.values),
+        Command::Task(args) => (LookupKind::Task, args.values),
+        Command::Hlr(args) => (LookupKind::Hlr, args.values),
+        Command::HlrRef(args) => (LookupKind::HlrRef, args.values),
+    };
+    if facts.api_key_in_argv {
+        warn(
+            "--api-key on the command line is visible to other users in the process list; \
+              prefer the SMSSTAT_API_KEY environment variable or a key file \
+              (api_key_file in the config file, chmod 600)",
+        );
+    }
+    // Kept alive until the lookups are done: `--demo` serves from this process.
+    let demo = match global
+        .demo
+        .then(|| SimServer::start(demo_options(global.wait)))
+        .transpose()
+    {
+        Ok(demo) => demo,
+        Err(err) => {
+            report(format_args!("cannot start the demo simulator: {err}"));
+            return exit_codes::INTERNAL;
+        }
+    };
+    // The config file fills what flags and environment left unset (exit 78 if invalid).
+    let resolved =
+        crate::settings::layers::apply(&mut global, &facts.sources).and_then(|resolution| {
+            resolution.warnings.iter().for_each(|w| warn(w));
+            construct_config(&global, demo.as_ref().map(SimServer::base_url))
+        });
+    match resolved {
+        Ok(config) => crate::run::lookups::run(&config, kind, values),
+        Err(err) => {
+            report(format_args!("{err}"));
+            exit_codes::CONFIG
+        }
+    }
+}
+
+/// The `--demo` simulator: records final at once, except under `--wait`, where they
+/// settle within a few seconds so that the wait has something to show.
+fn demo_options(wait: bool) -> SimOptions {
+    let settle = if wait {
+        Duration::from_secs(4)
+    } else {
+        Duration::ZERO
+    };
+    SimOptions {
+        settle,
+        ..SimOptions::demo()
+    }
+}
+
+fn serve_simulator(args: SimArgs, facts: ParseFacts) -> u8 {
+    // The simulator's --api-key shares its name with the lookups' key, so clap also
+    // fills it from SMSSTAT_API_KEY; a key the user exported for lookups must not
+    // turn on the simulator's key check.
+    let api_key = args.api_key.filter(|_| facts.api_key_in_argv);
+    let oddity = |choice: crate::cli::Oddity| match choice {
+        crate::cli::Oddity::Mixed => Oddity::Mixed,
+        crate::cli::Oddity::Always => Oddity::Always,
+        crate::cli::Oddity::Never => Oddity::Never,
+    };
+    let options = SimOptions {
+        listen: args.listen,
+        settle: args.settle,
+        api_key,
+        latency: args.latency,
+        fail_rate: args.fail_rate,
+        seed: args.seed,
+        string_numbers: oddity(args.string_numbers),
+        omit_error: oddity(args.omit_error),
+        extra_fields: oddity(args.extra_fields),
+        no_errors_text: oddity(args.no_errors_text),
+    };
+    match crate::sim::serve(options) {
+        Ok(()) => exit_codes::SUCCESS,
+        Err(err) => {
+            report(format_args!("sim: cannot serve on {}: {err}", args.listen));
+            exit_codes::CONFIG
+        }
+    }
+}

@@ -1,0 +1,11 @@
+//! Subcommand handlers, the batch engine, waiting and interrupts: the only layer
+//! that sees every other one.
+
+pub(crate) mod app;
+pub(crate) mod batch;
+pub(crate) mod config_show;
+pub(crate) mod docs;
+pub(crate) mod interrupt;
+pub(crate) mod lookups;
+pub(crate) mod panic_hook;
+pub(crate) mod wait;

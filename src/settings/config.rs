@@ -1,0 +1,254 @@
+//! The parsed command line resolved once into a `Config`: defaults, environment,
+//! terminal and colour decisions all happen here, and nowhere else.
+
+use std::env;
+use std::io::IsTerminal;
+use std::time::Duration;
+
+use ureq::http::{HeaderName, HeaderValue, Uri};
+
+use crate::cli::{ColorChoice, GlobalArgs, OutputFormat, PathStyle};
+use crate::domain::error::ConfigError;
+use crate::domain::verdict::{Expectation, WaitSettings};
+use crate::settings::ca::CaCerts;
+use crate::settings::secret::ApiKey;
+
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+pub const DEFAULT_RETRIES: u32 = 2;
+/// With backoff capped at 10 s, more retries would only stretch a failing run.
+pub const MAX_RETRIES: u32 = 20;
+pub const DEFAULT_JOBS: usize = 8;
+pub const DEFAULT_MAX_BODY: u64 = 4 * 1024 * 1024;
+pub const DEFAULT_KEY_HEADER: &str = "X-API-KEY";
+pub const DEFAULT_WAIT_TIMEOUT: Duration = Duration::from_secs(600);
+pub const DEFAULT_INTERVAL: Duration = Duration::from_secs(2);
+/// More workers than this only add open connections, not speed.
+const MAX_JOBS: usize = 256;
+
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Validated http(s) URL without a trailing slash.
+    pub base_url: String,
+    pub api_key: Option<ApiKey>,
+    pub api_key_header: HeaderName,
+    pub timeout: Duration,
+    pub retries: u32,
+    pub paths: PathStyle,
+    pub output: OutputFormat,
+    pub fields: Vec<String>,
+    pub field: Option<String>,
+    pub normalize: bool,
+    pub jobs: usize,
+    pub max_body: u64,
+    /// `--ca-cert`: the only roots trusted for https; None means the built-in ones.
+    pub ca_certs: Option<CaCerts>,
+    pub verbose: u8,
+    pub color: bool,
+    /// Box-drawing characters in tables (ASCII when the locale is not UTF-8).
+    pub utf8: bool,
+    pub stderr_is_terminal: bool,
+    /// `--mask-msisdn`: phone numbers masked in every output.
+    pub mask_msisdn: bool,
+    /// `--wait` settings; None without `--wait`.
+    pub wait: Option<WaitSettings>,
+    pub follow: bool,
+    /// `--until`: statuses that count as final (with or without `--wait`).
+    pub until: Vec<String>,
+    pub expect: Expectation,
+}
+
+/// Resolves the command line. `base_url_override` is the `--demo` simulator's address.
+pub fn construct_config(
+    args: &GlobalArgs,
+    base_url_override: Option<String>,
+) -> Result<Config, ConfigError> {
+    let base_url = match base_url_override.or_else(|| args.base_url.clone()) {
+        Some(url) => validate_base_url(&url)?,
+        None => {
+            return Err(ConfigError(
+                "no service address: set SMSSTAT_BASE_URL or pass --base-url \
+                 (e.g. https://gateway.example/rest), or try --demo"
+                    .into(),
+            ))
+        }
+    };
+    let api_key = args.api_key.clone().filter(|k| !k.is_empty());
+    if let Some(key) = &api_key {
+        HeaderValue::from_str(key).map_err(|_| {
+            ConfigError("the API key contains characters a header cannot carry".into())
+        })?;
+    }
+    let header_name = args.api_key_header.as_deref().unwrap_or(DEFAULT_KEY_HEADER);
+    let api_key_header = HeaderName::from_bytes(header_name.as_bytes()).map_err(|_| {
+        ConfigError(format!(
+            "`{}` is not a valid header name for the API key (set by --api-key-header, \
+             SMSSTAT_API_KEY_HEADER or api_key_header in the config file)",
+            crate::domain::sanitize::escape_control(header_name)
+        ))
+    })?;
+    let jobs = args.jobs.unwrap_or(DEFAULT_JOBS);
+    if jobs == 0 || jobs > MAX_JOBS {
+        return Err(ConfigError(format!(
+            "--jobs must be between 1 and {MAX_JOBS}"
+        )));
+    }
+    let max_body = args.max_body.unwrap_or(DEFAULT_MAX_BODY);
+    if max_body == 0 {
+        return Err(ConfigError("--max-body must be at least 1 byte".into()));
+    }
+    let retries = args.retries.unwrap_or(DEFAULT_RETRIES);
+    if retries > MAX_RETRIES {
+        return Err(ConfigError(format!(
+            "retries must be between 0 and {MAX_RETRIES}"
+        )));
+    }
+    let timeout = args.timeout.unwrap_or(DEFAULT_TIMEOUT);
+    if timeout.is_zero() {
+        return Err(ConfigError("--timeout must be more than 0".into()));
+    }
+    let output = if args.json {
+        OutputFormat::Json
+    } else {
+        args.output.unwrap_or(OutputFormat::Table)
+    };
+    Ok(Config {
+        base_url,
+        api_key: api_key.map(ApiKey::new),
+        api_key_header,
+        timeout,
+        retries,
+        paths: args.paths,
+        output,
+        fields: args.fields.clone(),
+        field: args.field.clone(),
+        normalize: args.normalize,
+        jobs,
+        max_body,
+        ca_certs: args.ca_cert.as_deref().map(CaCerts::load).transpose()?,
+        verbose: args.verbose,
+        color: use_color(args.color, std::io::stdout().is_terminal()),
+        utf8: locale_is_utf8(),
+        stderr_is_terminal: std::io::stderr().is_terminal(),
+        mask_msisdn: args.mask_msisdn,
+        wait: args.wait.then(|| WaitSettings {
+            timeout: args.wait_timeout.unwrap_or(DEFAULT_WAIT_TIMEOUT),
+            interval: args.interval.unwrap_or(DEFAULT_INTERVAL),
+            until: lowercase(&args.until),
+        }),
+        follow: args.follow,
+        until: lowercase(&args.until),
+        expect: Expectation {
+            statuses: lowercase(&args.expect),
+            delivered_ratio: args.expect_delivered,
+        },
+    })
+}
+
+fn lowercase(values: &[String]) -> Vec<String> {
+    values
+        .iter()
+        .map(|v| v.trim().to_ascii_lowercase())
+        .filter(|v| !v.is_empty())
+        .collect()
+}
+
+/// Accepts `http(s)://host[:port][/prefix][/]`; returns it without the trailing slash.
+pub fn validate_base_url(url: &str) -> Result<String, ConfigError> {
+    let hint = "set SMSSTAT_BASE_URL or --base-url to e.g. https://gateway.example/rest";
+    let invalid = |why: &str| ConfigError(format!("invalid base URL `{url}`: {why}; {hint}"));
+    let uri: Uri = url.parse().map_err(|_| invalid("not a URL"))?;
+    match uri.scheme_str() {
+        Some("http") | Some("https") => {}
+        _ => return Err(invalid("only http:// and https:// are supported")),
+    }
+    let authority = uri.authority().ok_or_else(|| invalid("no host"))?;
+    if authority.host().is_empty() {
+        return Err(invalid("no host"));
+    }
+    if let Some(port) = port_text(authority.as_str()) {
+        if !matches!(port.parse::<u16>(), Ok(1..)) {
+            return Err(invalid("the port must be a number from 1 to 65535"));
+        }
+    }
+    if authority.as_str().contains('@') {
+        return Err(invalid(
+            "credentials in the URL are not supported; use the API key",
+        ));
+    }
+    if uri.query().is_some() || url.contains('#') {
+        return Err(invalid("a query or fragment cannot be a base"));
+    }
+    Ok(url.trim_end_matches('/').to_string())
+}
+
+/// The first of LC_ALL, LC_CTYPE, LANG that is set decides, as in POSIX.
+fn locale_is_utf8() -> bool {
+    ["LC_ALL", "LC_CTYPE", "LANG"]
+        .iter()
+        .find_map(|name| env::var(name).ok().filter(|v| !v.is_empty()))
+        .is_some_and(|v| {
+            let v = v.to_ascii_lowercase();
+            v.contains("utf-8") || v.contains("utf8")
+        })
+}
+
+/// The port part of `host:port` or `[v6]:port`, when there is a colon for one.
+fn port_text(authority: &str) -> Option<&str> {
+    let after_host = authority
+        .rfind(']')
+        .map_or(authority, |i| &authority[i + 1..]);
+    after_host.rfind(':').map(|i| &after_host[i + 1..])
+}
+
+/// `--color` wins; in auto mode NO_COLOR turns colour off, CLICOLOR_FORCE on, and
+/// otherwise only a terminal gets colour.
+pub fn use_color(choice: ColorChoice, stdout_is_terminal: bool) -> bool {
+    // no-color.org: NO_COLOR set to anything non-empty (even "0") means no colour;
+    // CLICOLOR_FORCE forces it unless empty or "0".
+    let no_color = env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    let force = env::var_os("CLICOLOR_FORCE").is_some_and(|v| !v.is_empty() && v != "0");
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto if no_color => false,
+        ColorChoice::Auto if force => true,
+        ColorChoice::Auto => stdout_is_terminal,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base_urls_with_prefix_and_slash() {
+        assert_eq!(
+            validate_base_url("https://h.example/rest/").unwrap(),
+            "https://h.example/rest"
+        );
+        assert_eq!(
+            validate_base_url("http://127.0.0.1:8080").unwrap(),
+            "http://127.0.0.1:8080"
+        );
+        assert!(validate_base_url("http://[::1]:8080/rest").is_ok());
+        assert!(validate_base_url("HTTPS://H.example/rest").is_ok());
+    }
+
+    #[test]
+    fn bad_base_urls_are_refused() {
+        for url in [
+            "http://127.0.0.1:0",
+            "http://127.0.0.1:99999",
+            "http://h:/x",
+            "HTTP://h:notaport/",
+            "ftp://h/x",
+            "h.example/rest",
+            "",
+            "https://",
+            "http://u:p@h/",
+            "http://h/?a=1",
+        ] {
+            assert!(validate_base_url(url).is_err(), "{url} accepted");
+        }
+    }
+}

@@ -1,0 +1,326 @@
+//! The TOML config file: `$XDG_CONFIG_HOME/smsstat/config.toml` (the platform's config
+//! dir), or `--config PATH`. Top-level keys are defaults for every profile;
+//! `[profiles.NAME]` tables override them. Unknown keys are errors, so a typo never
+//! silently falls back to a default.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use clap::ValueEnum;
+use serde::{Deserialize, Deserializer};
+use thiserror::Error;
+
+use crate::cli::OutputFormat;
+use crate::domain::duration::parse_duration;
+use crate::domain::error::ConfigError;
+
+/// The keys a config file may set; the same at the top level and in a profile.
+pub const KEYS: &str =
+    "base_url, api_key, api_key_file, api_key_header, timeout, retries, output, ca_cert";
+
+/// One layer of settings: the top level of the file, or one profile.
+#[derive(Debug, Default, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileSettings {
+    #[serde(default, deserialize_with = "base_url_setting")]
+    pub base_url: Option<String>,
+    pub api_key: Option<String>,
+    pub api_key_file: Option<PathBuf>,
+    pub api_key_header: Option<String>,
+    #[serde(default, deserialize_with = "duration_setting")]
+    pub timeout: Option<Duration>,
+    pub retries: Option<u32>,
+    #[serde(default, deserialize_with = "output_setting")]
+    pub output: Option<OutputFormat>,
+    /// PEM file of the CAs to trust (relative to the config file; `~/` is home).
+    pub ca_cert: Option<PathBuf>,
+}
+
+/// The whole document. The top-level keys repeat `FileSettings` because serde cannot
+/// combine `flatten` with `deny_unknown_fields`, and unknown keys must be refused.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Document {
+    #[serde(default, deserialize_with = "base_url_setting")]
+    base_url: Option<String>,
+    api_key: Option<String>,
+    api_key_file: Option<PathBuf>,
+    api_key_header: Option<String>,
+    #[serde(default, deserialize_with = "duration_setting")]
+    timeout: Option<Duration>,
+    retries: Option<u32>,
+    #[serde(default, deserialize_with = "output_setting")]
+    output: Option<OutputFormat>,
+    ca_cert: Option<PathBuf>,
+    #[serde(default)]
+    profiles: BTreeMap<String, FileSettings>,
+}
+
+/// A config file, read and checked.
+#[derive(Debug, Clone)]
+pub struct ConfigFile {
+    pub path: PathBuf,
+    pub top: FileSettings,
+    pub profiles: BTreeMap<String, FileSettings>,
+    /// Unix permission bits, for the warning about keys readable by others.
+    pub mode: Option<u32>,
+}
+
+/// Why a config file cannot be used (exit 78). Messages name the file, and the line
+/// and key when the file itself is wrong.
+#[derive(Debug, Error)]
+pub enum ConfigFileError {
+    #[error("config file {} does not exist (given by {given_by})", path.display())]
+    Missing { path: PathBuf, given_by: String },
+
+    #[error("cannot read config file {}: {source}", path.display())]
+    Unreadable { path: PathBuf, source: io::Error },
+
+    #[error("config file {}, line {line}{}: {message}{}", path.display(),
+        key.as_deref().map(|k| format!(", key `{k}`")).unwrap_or_default(),
+        hint.as_deref().map(|h| format!(" ({h})")).unwrap_or_default())]
+    Invalid {
+        path: PathBuf,
+        line: usize,
+        key: Option<String>,
+        message: String,
+        hint: Option<String>,
+    },
+}
+
+impl From<ConfigFileError> for ConfigError {
+    fn from(error: ConfigFileError) -> ConfigError {
+        ConfigError(error.to_string())
+    }
+}
+
+/// `$XDG_CONFIG_HOME/smsstat/config.toml` (`~/.config/...` when unset; the Windows
+/// config dir on Windows). None when there is no home directory to anchor it.
+pub fn default_path() -> Option<PathBuf> {
+    use etcetera::BaseStrategy;
+    let strategy = etcetera::choose_base_strategy().ok()?;
+    Some(strategy.config_dir().join("smsstat").join("config.toml"))
+}
+
+/// Reads and checks a config file. A missing file is `Ok(None)` unless the user named
+/// it (`given_by` is the flag or variable that did).
+pub fn load(path: &Path, given_by: Option<&str>) -> Result<Option<ConfigFile>, ConfigFileError> {
+    let text = match fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(err) if err.kind() == io::ErrorKind::NotFound => {
+            return match given_by {
+                Some(given_by) => Err(ConfigFileError::Missing {
+                    path: path.to_path_buf(),
+                    given_by: given_by.to_string(),
+                }),
+                None => Ok(None),
+            };
+        }
+        Err(source) => {
+            return Err(ConfigFileError::Unreadable {
+                path: path.to_path_buf(),
+                source,
+            })
+        }
+    };
+    let document: Document = toml::from_str(&text).map_err(|err| invalid(path, &text, &err))?;
+    let top = FileSettings {
+        base_url: document.base_url,
+        api_key: document.api_key,
+        api_key_file: document.api_key_file,
+        api_key_header: document.api_key_header,
+        timeout: document.timeout,
+        retries: document.retries,
+        output: document.output,
+        ca_cert: document.ca_cert,
+    };
+    Ok(Some(ConfigFile {
+        path: path.to_path_buf(),
+        top,
+        profiles: document.profiles,
+        mode: file_mode(path),
+    }))
+}
+
+impl ConfigFile {
+    /// Whether any layer of the file holds a key itself (not a path to one).
+    pub fn holds_key(&self) -> bool {
+        std::iter::once(&self.top)
+            .chain(self.profiles.values())
+            .any(|layer| layer.api_key.is_some())
+    }
+}
+
+/// The permission bits of a file, on systems that have them.
+pub fn file_mode(path: &Path) -> Option<u32> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        fs::metadata(path)
+            .ok()
+            .map(|m| m.permissions().mode() & 0o777)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        None
+    }
+}
+
+/// True when group or others may read or write the file: a key in it is not secret.
+pub fn readable_by_others(mode: Option<u32>) -> bool {
+    mode.is_some_and(|mode| mode & 0o077 != 0)
+}
+
+/// A TOML error turned into file, line and key: the parser's span gives the place.
+fn invalid(path: &Path, text: &str, err: &toml::de::Error) -> ConfigFileError {
+    let start = err.span().map_or(0, |span| span.start.min(text.len()));
+    let line = text[..start].matches('\n').count() + 1;
+    let message = err.message().trim().to_string();
+    let hint = message
+        .contains("unknown field")
+        .then(|| format!("valid keys are {KEYS}; profiles go in [profiles.NAME] tables"));
+    ConfigFileError::Invalid {
+        path: path.to_path_buf(),
+        line,
+        key: key_at(text, start),
+        message,
+        hint,
+    }
+}
+
+/// The dotted key written on the line of `offset` (`profiles.prod.timeout`): the name
+/// before `=`, under the last `[table]` header above it.
+fn key_at(text: &str, offset: usize) -> Option<String> {
+    let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let line = text[line_start..].lines().next().unwrap_or("");
+    let (name, _) = line.split_once('=')?;
+    let name = name.trim().trim_matches(['"', '\'']);
+    if name.is_empty() || name.starts_with('#') {
+        return None;
+    }
+    let table = text[..line_start]
+        .lines()
+        .rev()
+        .map(str::trim)
+        .find(|l| l.starts_with('[') && l.ends_with(']'))
+        .map(|header| header.trim_matches(['[', ']']).trim().to_string());
+    Some(match table {
+        Some(table) => format!("{table}.{name}"),
+        None => name.to_string(),
+    })
+}
+
+/// `timeout = 10`, `timeout = 2.5` or `timeout = "500ms"`, as on the command line.
+fn duration_setting<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Duration>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Raw {
+        Integer(u64),
+        Float(f64),
+        Text(String),
+    }
+    let text = match Raw::deserialize(d).map_err(|_| {
+        serde::de::Error::custom("expected a duration: a number of seconds or text such as \"2s\"")
+    })? {
+        Raw::Integer(n) => n.to_string(),
+        Raw::Float(f) => f.to_string(),
+        Raw::Text(text) => text,
+    };
+    let duration = parse_duration(&text).map_err(serde::de::Error::custom)?;
+    if duration.is_zero() {
+        return Err(serde::de::Error::custom("the timeout must be more than 0"));
+    }
+    Ok(Some(duration))
+}
+
+/// `base_url = "https://host/rest"`, checked here so that an error names its line.
+fn base_url_setting<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    let text = String::deserialize(d)?;
+    crate::settings::config::validate_base_url(&text)
+        .map(|_| Some(text))
+        .map_err(|err| serde::de::Error::custom(err.0))
+}
+
+/// `output = "json"`: the same names as `-o`.
+fn output_setting<'de, D: Deserializer<'de>>(d: D) -> Result<Option<OutputFormat>, D::Error> {
+    let text = String::deserialize(d)?;
+    OutputFormat::from_str(&text, true).map(Some).map_err(|_| {
+        serde::de::Error::custom(format!(
+            "`{text}` is not an output format: expected table, json, csv or tsv"
+        ))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<ConfigFile, ConfigFileError> {
+        use std::io::Write;
+        let mut file = tempfile::NamedTempFile::new().unwrap();
+        file.write_all(text.as_bytes()).unwrap();
+        load(file.path(), Some("--config")).map(Option::unwrap)
+    }
+
+    #[test]
+    fn top_level_and_profiles() {
+        let file = parse(
+            "base_url = \"https://a.example/rest\"\ntimeout = \"2s\"\n\n\
+             [profiles.prod]\nretries = 5\noutput = \"json\"\ntimeout = 3\n",
+        )
+        .unwrap();
+        assert_eq!(file.top.timeout, Some(Duration::from_secs(2)));
+        let prod = &file.profiles["prod"];
+        assert_eq!(prod.retries, Some(5));
+        assert_eq!(prod.output, Some(OutputFormat::Json));
+        assert_eq!(prod.timeout, Some(Duration::from_secs(3)));
+        assert!(!file.holds_key());
+    }
+
+    #[test]
+    fn unknown_keys_name_line_and_key() {
+        let err = parse("retries = 1\n[profiles.prod]\nbase_ur = \"x\"\n").unwrap_err();
+        let text = err.to_string();
+        assert!(text.contains("line 3"), "{text}");
+        assert!(text.contains("key `profiles.prod.base_ur`"), "{text}");
+        assert!(text.contains("valid keys are"), "{text}");
+    }
+
+    #[test]
+    fn bad_values_name_line_and_key() {
+        let err = parse("# comment\n\ntimeout = \"soon\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("line 3, key `timeout`"), "{err}");
+        let err = parse("output = \"xml\"\n").unwrap_err().to_string();
+        assert!(err.contains("not an output format"), "{err}");
+        let err = parse("retries = -1\n").unwrap_err().to_string();
+        assert!(err.contains("line 1, key `retries`"), "{err}");
+    }
+
+    #[test]
+    fn syntax_errors_have_a_line() {
+        let err = parse("retries = 1\nbase_url = \n").unwrap_err().to_string();
+        assert!(err.contains("line 2"), "{err}");
+    }
+
+    #[test]
+    fn missing_files() {
+        let path = Path::new("/nonexistent/smsstat/config.toml");
+        assert!(load(path, None).unwrap().is_none());
+        let err = load(path, Some("--config")).unwrap_err().to_string();
+        assert!(err.contains("does not exist (given by --config)"), "{err}");
+    }
+
+    #[test]
+    fn modes_readable_by_others() {
+        assert!(readable_by_others(Some(0o644)));
+        assert!(readable_by_others(Some(0o640)));
+        assert!(!readable_by_others(Some(0o600)));
+        assert!(!readable_by_others(None));
+    }
+}

@@ -1,0 +1,9 @@
+//! Settings in layers (flag > environment > profile > file > default), where each
+//! came from, the config file, and the API key as a secret type.
+
+pub(crate) mod ca;
+pub(crate) mod config;
+pub(crate) mod file;
+pub(crate) mod layers;
+pub(crate) mod origin;
+pub(crate) mod secret;

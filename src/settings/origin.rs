@@ -1,0 +1,52 @@
+//! Where a setting came from, for `smsstat config show` and for messages that must
+//! name the place to fix.
+
+use std::fmt;
+use std::path::PathBuf;
+
+use crate::cli::parse::ArgSource;
+
+/// Where one resolved setting came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origin {
+    /// A command-line flag, e.g. `--base-url`.
+    Flag(&'static str),
+    /// An environment variable, e.g. `SMSSTAT_BASE_URL`.
+    Env(&'static str),
+    /// A `[profiles.NAME]` table of a config file.
+    Profile {
+        name: String,
+        file: PathBuf,
+    },
+    /// The top level of a config file (defaults for every profile).
+    File(PathBuf),
+    /// The built-in simulator of `--demo`.
+    Demo,
+    Default,
+}
+
+impl Origin {
+    /// The origin of a value clap parsed, or None when clap had none.
+    pub fn of_arg(source: ArgSource, flag: &'static str, env: &'static str) -> Option<Origin> {
+        match source {
+            ArgSource::Unset => None,
+            ArgSource::Flag => Some(Origin::Flag(flag)),
+            ArgSource::Env => Some(Origin::Env(env)),
+        }
+    }
+}
+
+impl fmt::Display for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Origin::Flag(flag) => write!(f, "flag {flag}"),
+            Origin::Env(name) => write!(f, "env {name}"),
+            Origin::Profile { name, file } => {
+                write!(f, "profile {name} in {}", file.display())
+            }
+            Origin::File(file) => write!(f, "file {}", file.display()),
+            Origin::Demo => f.write_str("--demo simulator"),
+            Origin::Default => f.write_str("default"),
+        }
+    }
+}

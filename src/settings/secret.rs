@@ -1,0 +1,59 @@
+//! The API key as a secret type, and the one way it is ever shown: masked.
+
+use std::fmt;
+
+/// The API key. It has no `Display`, and its `Debug` is redacted, so it cannot end up
+/// in a message by accident.
+#[derive(Clone)]
+pub struct ApiKey(String);
+
+impl ApiKey {
+    pub fn new(key: impl Into<String>) -> ApiKey {
+        ApiKey(key.into())
+    }
+
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for ApiKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("ApiKey(****)")
+    }
+}
+
+/// Keys shorter than this are masked whole: 7 visible characters of a short key
+/// would be most of it.
+const MIN_PARTLY_SHOWN: usize = 10;
+
+/// `acc-****7f3`: the first 4 and last 3 characters, so two keys can be told apart
+/// without showing either.
+pub fn mask_key(key: &str) -> String {
+    let chars: Vec<char> = key.chars().collect();
+    if chars.len() < MIN_PARTLY_SHOWN {
+        return "****".into();
+    }
+    let head: String = chars[..4].iter().collect();
+    let tail: String = chars[chars.len() - 3..].iter().collect();
+    format!("{head}****{tail}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_are_masked() {
+        assert_eq!(mask_key("acc-12345-abcdef-7f3"), "acc-****7f3");
+        assert_eq!(mask_key("0123456789"), "0123****789");
+        assert_eq!(mask_key("short-key"), "****");
+        assert_eq!(mask_key(""), "****");
+    }
+
+    #[test]
+    fn api_key_debug_is_redacted() {
+        let key = ApiKey("secret-value".into());
+        assert!(!format!("{key:?}").contains("secret"));
+    }
+}

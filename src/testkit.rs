@@ -1,0 +1,21 @@
+//! What the integration tests and the fuzz target need from the library, in one
+//! place: everything else is private to the crate.
+
+pub use crate::cli::args::Cli;
+pub use crate::domain::error::LookupError;
+pub use crate::domain::format::OutputFormat;
+pub use crate::domain::lookup::{LookupKind, PathStyle};
+pub use crate::domain::msisdn::mask_result;
+pub use crate::domain::outcome::Outcome;
+pub use crate::domain::sanitize::is_unsafe;
+pub use crate::http::answer::read_answer;
+pub use crate::http::redact::scrub_result;
+pub use crate::output::json::{outcome_json, write_json_line};
+pub use crate::output::printer::{PrintStyle, Printer};
+pub use crate::output::table::TableStyle;
+pub use crate::settings::secret::ApiKey;
+pub use crate::sim::data::{
+    settle_fraction, Kind, FINAL_HLR_STATUSES, FINAL_SMS_STATUSES, PENDING_SMS_STATUSES,
+};
+pub use crate::sim::Oddity;
+pub use crate::sim::{SimOptions, SimServer, API_KEY_HEADER, LISTENING_PREFIX};
