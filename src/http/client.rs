@@ -12,10 +12,10 @@ use ureq::Agent;
 
 use crate::http::resolve::CachingResolver;
 
-use crate::cli::PathStyle;
 use crate::domain::duration::format_duration;
 use crate::domain::error::LookupError;
 use crate::domain::lookup::LookupKind;
+use crate::domain::lookup::PathStyle;
 use crate::domain::record::Record;
 use crate::domain::sanitize::escape_control;
 use crate::http::answer::{interpret, is_service_error, parse_object};

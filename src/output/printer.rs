@@ -2,7 +2,7 @@
 
 use std::io::{self, Write};
 
-use crate::cli::OutputFormat;
+use crate::domain::format::OutputFormat;
 use crate::domain::lookup::LookupKind;
 use crate::domain::outcome::Outcome;
 use crate::domain::record::Record;

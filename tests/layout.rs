@@ -1,0 +1,170 @@
+//! The dependency direction of `src/`, checked on the code itself: each folder may
+//! import only the folders listed for it (README, "Architecture"), and the
+//! top-level modules form no cycle. Reads every `crate::` path of every file, test
+//! modules left out (a test may reach anywhere).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// Each top-level module and the modules it may import. `testkit` is the door for
+/// tests; `lib` only declares the modules.
+const ALLOWED: &[(&str, &[&str])] = &[
+    ("domain", &[]),
+    ("cli", &["domain"]),
+    ("output", &["domain"]),
+    ("sim", &["domain"]),
+    ("settings", &["cli", "domain"]),
+    ("http", &["domain", "settings", "output"]),
+    (
+        "run",
+        &["domain", "cli", "settings", "http", "output", "sim"],
+    ),
+    (
+        "testkit",
+        &["domain", "cli", "settings", "http", "output", "sim", "run"],
+    ),
+    ("lib", &["run"]),
+    ("main", &[]),
+];
+
+fn rust_files(dir: &Path, found: &mut Vec<PathBuf>) {
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, found);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            found.push(path);
+        }
+    }
+}
+
+/// The top-level module a file belongs to: `src/http/client.rs` -> `http`.
+fn top_module(src: &Path, file: &Path) -> String {
+    let relative = file.strip_prefix(src).unwrap();
+    let first = relative.components().next().unwrap().as_os_str();
+    first.to_string_lossy().trim_end_matches(".rs").to_string()
+}
+
+/// The code of a file without its test modules and comments.
+fn non_test_code(text: &str) -> String {
+    let code = match text.find("#[cfg(test)]\nmod ") {
+        Some(at) => &text[..at],
+        None => text,
+    };
+    code.lines()
+        .filter(|line| !line.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Every top-level module named by a `crate::` path, including inside `use
+/// crate::{a::x, b::y}` groups.
+fn imported_modules(code: &str) -> BTreeSet<String> {
+    let mut found = BTreeSet::new();
+    let mut rest = code;
+    while let Some(at) = rest.find("crate::") {
+        rest = &rest[at + "crate::".len()..];
+        if let Some(group) = rest.strip_prefix('{') {
+            // Items at the group's own depth: `a::x, b::{c, d}` names a and b.
+            let mut depth = 0;
+            let mut item_start = true;
+            for (i, c) in group.char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' if depth == 0 => break,
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => item_start = true,
+                    c if item_start && !c.is_whitespace() => {
+                        item_start = false;
+                        let name: String = group[i..]
+                            .chars()
+                            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                            .collect();
+                        found.insert(name);
+                    }
+                    _ => {}
+                }
+            }
+        } else {
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            found.insert(name);
+        }
+    }
+    found
+}
+
+fn graph() -> BTreeMap<String, BTreeSet<String>> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for file in files {
+        let top = top_module(&src, &file);
+        let code = non_test_code(&fs::read_to_string(&file).unwrap());
+        let imports = graph.entry(top.clone()).or_default();
+        imports.extend(imported_modules(&code).into_iter().filter(|m| *m != top));
+    }
+    graph
+}
+
+#[test]
+fn every_import_follows_the_direction_table() {
+    let mut wrong = Vec::new();
+    for (module, imports) in graph() {
+        let Some((_, allowed)) = ALLOWED.iter().find(|(name, _)| *name == module) else {
+            wrong.push(format!("{module}: not in the direction table"));
+            continue;
+        };
+        for import in imports.iter().filter(|i| !allowed.contains(&i.as_str())) {
+            wrong.push(format!("{module} imports {import}"));
+        }
+    }
+    assert!(wrong.is_empty(), "imports against the table: {wrong:#?}");
+}
+
+#[test]
+fn top_level_modules_form_no_cycle() {
+    let graph = graph();
+    // Depth-first search; a module met again while still on the path closes a cycle.
+    fn visit<'a>(
+        node: &'a str,
+        graph: &'a BTreeMap<String, BTreeSet<String>>,
+        path: &mut Vec<&'a str>,
+        done: &mut BTreeSet<&'a str>,
+    ) -> Option<Vec<String>> {
+        if let Some(at) = path.iter().position(|n| *n == node) {
+            return Some(path[at..].iter().map(|n| n.to_string()).collect());
+        }
+        if !done.insert(node) {
+            return None;
+        }
+        path.push(node);
+        for next in graph.get(node).into_iter().flatten() {
+            if let Some(cycle) = visit(next, graph, path, done) {
+                return Some(cycle);
+            }
+        }
+        path.pop();
+        None
+    }
+    let mut done = BTreeSet::new();
+    for node in graph.keys() {
+        let cycle = visit(node, &graph, &mut Vec::new(), &mut done);
+        assert!(cycle.is_none(), "import cycle: {cycle:?}");
+    }
+}
+
+#[test]
+fn the_checker_sees_grouped_and_inline_paths() {
+    let code =
+        "use crate::domain::x;\nuse crate::{http::a, output::b::{c, d}};\nlet v = crate::run::f();";
+    let found: Vec<String> = imported_modules(code).into_iter().collect();
+    assert_eq!(found, ["domain", "http", "output", "run"]);
+    let without_tests =
+        non_test_code("use crate::a;\n#[cfg(test)]\nmod tests {\n use crate::b;\n}");
+    assert_eq!(imported_modules(&without_tests).len(), 1);
+}
