@@ -7,6 +7,7 @@ use std::time::Duration;
 use clap::builder::PossibleValue;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use super::settings;
 pub use crate::domain::format::OutputFormat;
 pub use crate::domain::lookup::PathStyle;
 
@@ -49,14 +50,14 @@ pub struct Cli {
 #[derive(Debug, Args)]
 pub struct GlobalArgs {
     /// Base URL of the service, e.g. https://gateway.example/rest
-    #[arg(long, env = "SMSSTAT_BASE_URL", value_name = "URL", global = true)]
+    #[arg(long, env = settings::BASE_URL.env, value_name = "URL", global = true)]
     pub base_url: Option<String>,
 
     /// API key sent with every request (prefer the SMSSTAT_API_KEY environment variable:
     /// a command-line key is visible to other users in the process list)
     #[arg(
         long,
-        env = "SMSSTAT_API_KEY",
+        env = settings::API_KEY.env,
         hide_env_values = true,
         value_name = "KEY",
         global = true
@@ -66,19 +67,19 @@ pub struct GlobalArgs {
     /// Name of the request header that carries the API key [default: X-API-KEY]
     #[arg(
         long,
-        env = "SMSSTAT_API_KEY_HEADER",
+        env = settings::API_KEY_HEADER.env,
         value_name = "NAME",
         global = true
     )]
     pub api_key_header: Option<String>,
 
     /// Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]
-    #[arg(long, env = "SMSSTAT_TIMEOUT", value_name = "DURATION", value_parser = parse_duration, global = true)]
+    #[arg(long, env = settings::TIMEOUT.env, value_name = "DURATION", value_parser = parse_duration, global = true)]
     pub timeout: Option<Duration>,
 
     /// How often a transient failure (refused, reset, timeout, 429/502/503/504) is
     /// retried, 0 to 20 [default: 2]
-    #[arg(long, env = "SMSSTAT_RETRIES", value_name = "N", value_parser = clap::value_parser!(u32).range(0..=20), global = true)]
+    #[arg(long, env = settings::RETRIES.env, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=20), global = true)]
     pub retries: Option<u32>,
 
     /// Which request paths to use: explicit (/sms/reference/R), short (/sms/R), or auto
@@ -118,7 +119,7 @@ pub struct GlobalArgs {
 
     /// PEM file of the CA certificates to trust for https, instead of the built-in
     /// roots (for a gateway behind a private CA); verification is always on
-    #[arg(long, env = "SMSSTAT_CA_CERT", value_name = "PATH", global = true)]
+    #[arg(long, env = settings::CA_CERT.env, value_name = "PATH", global = true)]
     pub ca_cert: Option<std::path::PathBuf>,
 
     /// Show the request line, status, latency and retries on stderr (never the API key)
@@ -141,7 +142,7 @@ pub struct GlobalArgs {
     /// Config file to read instead of $XDG_CONFIG_HOME/smsstat/config.toml (must exist)
     #[arg(
         long,
-        env = "SMSSTAT_CONFIG",
+        env = settings::CONFIG.env,
         value_name = "PATH",
         global = true,
         help_heading = "Configuration"
@@ -152,7 +153,7 @@ pub struct GlobalArgs {
     /// file has one)
     #[arg(
         long,
-        env = "SMSSTAT_PROFILE",
+        env = settings::PROFILE.env,
         value_name = "NAME",
         global = true,
         help_heading = "Configuration"

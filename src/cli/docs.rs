@@ -7,6 +7,7 @@ use std::io;
 use clap::CommandFactory;
 use clap_complete::Shell;
 
+use crate::cli::settings::{file_keys, SETTINGS};
 use crate::cli::{Cli, EXIT_CODES_HELP};
 
 /// The completion script for `shell`.
@@ -47,16 +48,8 @@ fn without_repeated_preamble(page: Vec<u8>) -> Vec<u8> {
     }
 }
 
-/// Environment variables a user can set, with what each does.
-const ENVIRONMENT: &[(&str, &str)] = &[
-    ("SMSSTAT_BASE_URL", "Base URL of the service (as --base-url)."),
-    ("SMSSTAT_API_KEY", "API key sent with every request (as --api-key, but not visible in the process list)."),
-    ("SMSSTAT_API_KEY_HEADER", "Header that carries the key (as --api-key-header)."),
-    ("SMSSTAT_TIMEOUT", "Bound on each request (as --timeout)."),
-    ("SMSSTAT_RETRIES", "Retries of transient failures (as --retries)."),
-    ("SMSSTAT_OUTPUT", "Output format (as -o); --json and -o win over it."),
-    ("SMSSTAT_CONFIG", "Config file to read (as --config)."),
-    ("SMSSTAT_PROFILE", "Profile of the config file (as --profile)."),
+/// Environment variables that are not settings of the table, with what each does.
+const OTHER_ENVIRONMENT: &[(&str, &str)] = &[
     ("NO_COLOR", "When non-empty, no colour in auto mode."),
     ("CLICOLOR_FORCE", "When set and not 0, colour in auto mode even when stdout is not a terminal."),
     ("LC_ALL, LC_CTYPE, LANG", "The first one set decides whether the terminal is UTF-8 (box drawing and block characters) or ASCII."),
@@ -88,21 +81,22 @@ fn extra_sections() -> String {
     let codes = EXIT_CODES_HELP.lines().skip(1);
     codes.for_each(|line| roff.push_str(&format!("{}\n", escape_roff(line))));
     roff.push_str(".fi\n.SH ENVIRONMENT\n");
-    for (name, meaning) in ENVIRONMENT {
+    let settings = SETTINGS.iter().map(|s| (s.env, s.about));
+    for (name, meaning) in settings.chain(OTHER_ENVIRONMENT.iter().copied()) {
         roff.push_str(&format!(
             ".TP\n\\fB{}\\fR\n{}\n",
             escape_roff(name),
             escape_roff(meaning)
         ));
     }
-    roff.push_str(concat!(
-        ".SH FILES\n.TP\n\\fI$XDG_CONFIG_HOME/smsstat/config.toml\\fR\n",
-        "The config file (~/.config/smsstat/config.toml when XDG_CONFIG_HOME is unset): \n",
-        "top\\-level keys base_url, api_key, api_key_file, api_key_header, timeout, retries, output \n",
-        "and ca_cert ",
-        "are defaults; [profiles.NAME] tables override them. Precedence: flag, environment, \n",
-        "profile, top level, built\\-in default. \\fBsmsstat config show\\fR shows where each \n",
-        "setting came from.\n",
+    let keys: Vec<&str> = file_keys().collect();
+    roff.push_str(&format!(
+        ".SH FILES\n.TP\n\\fI$XDG_CONFIG_HOME/smsstat/config.toml\\fR\n\
+         The config file (~/.config/smsstat/config.toml when XDG_CONFIG_HOME is unset): \n\
+         top\\-level keys {} are defaults; [profiles.NAME] tables override them. \n\
+         Precedence: flag, environment, profile, top level, built\\-in default. \n\
+         \\fBsmsstat config show\\fR shows where each setting came from.\n",
+        escape_roff(&keys.join(", "))
     ));
     roff
 }

@@ -1,16 +1,18 @@
 //! Command-line parsing with smsstat's exit codes: clap's usage errors become 64
 //! (clap's own 2 would collide with a service error code).
 
+use std::collections::BTreeMap;
 use std::ffi::OsString;
 
 use clap::parser::ValueSource;
 use clap::{CommandFactory, FromArgMatches};
 
+use crate::cli::settings::{self, Setting, SETTINGS};
 use crate::cli::Cli;
 use crate::domain::exit_codes;
 
 /// What `main` learnt while parsing that the `Cli` itself does not hold.
-#[derive(Debug, Default, Clone, Copy)]
+#[derive(Debug, Default, Clone)]
 pub struct ParseFacts {
     /// `--api-key` was given on the command line (visible in the process list).
     pub api_key_in_argv: bool,
@@ -28,18 +30,14 @@ pub enum ArgSource {
     Env,
 }
 
-/// The sources of the options that a config file can also set.
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-pub struct CliSources {
-    pub base_url: ArgSource,
-    pub api_key: ArgSource,
-    pub api_key_header: ArgSource,
-    pub timeout: ArgSource,
-    pub retries: ArgSource,
-    pub output: ArgSource,
-    pub ca_cert: ArgSource,
-    pub profile: ArgSource,
-    pub config: ArgSource,
+/// Flag or environment, for every setting of the table.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct CliSources(BTreeMap<&'static str, ArgSource>);
+
+impl CliSources {
+    pub fn of(&self, setting: &Setting) -> ArgSource {
+        self.0.get(setting.key).copied().unwrap_or_default()
+    }
 }
 
 /// Parses the arguments; on `--help`/`--version` or a usage error, prints what clap
@@ -51,7 +49,7 @@ pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<(Cli, Pars
     match parsed {
         Ok((cli, matches)) => {
             let sources = cli_sources(&matches);
-            let api_key_in_argv = sources.api_key == ArgSource::Flag;
+            let api_key_in_argv = sources.of(&settings::API_KEY) == ArgSource::Flag;
             Ok((
                 cli,
                 ParseFacts {
@@ -88,15 +86,5 @@ fn cli_sources(matches: &clap::ArgMatches) -> CliSources {
         }
         found
     };
-    CliSources {
-        base_url: source("base_url"),
-        api_key: source("api_key"),
-        api_key_header: source("api_key_header"),
-        ca_cert: source("ca_cert"),
-        timeout: source("timeout"),
-        retries: source("retries"),
-        output: source("output"),
-        profile: source("profile"),
-        config: source("config"),
-    }
+    CliSources(SETTINGS.iter().map(|s| (s.key, source(s.key))).collect())
 }

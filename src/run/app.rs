@@ -23,10 +23,7 @@ pub fn main() -> ExitCode {
 }
 
 fn run(cli: Cli, facts: ParseFacts) -> u8 {
-    let Cli {
-        mut global,
-        command,
-    } = cli;
+    let Cli { global, command } = cli;
     let (kind, values) = match command {
         Command::Sim(args) => return serve_simulator(args, facts),
         Command::Completions(args) => return crate::run::docs::completions(args.shell),
@@ -58,11 +55,11 @@ fn run(cli: Cli, facts: ParseFacts) -> u8 {
         }
     };
     // The config file fills what flags and environment left unset (exit 78 if invalid).
-    let resolved =
-        crate::settings::layers::apply(&mut global, &facts.sources).and_then(|resolution| {
-            resolution.warnings.iter().for_each(|w| warn(w));
-            construct_config(&global, demo.as_ref().map(SimServer::base_url))
-        });
+    let resolved = crate::settings::layers::apply(&global, &facts.sources).and_then(|resolution| {
+        resolution.warnings.iter().for_each(|w| warn(w));
+        let demo_url = demo.as_ref().map(SimServer::base_url);
+        construct_config(&global, &resolution.values, demo_url)
+    });
     match resolved {
         Ok(config) => crate::run::lookups::run(&config, kind, values),
         Err(err) => {

@@ -4,23 +4,17 @@
 
 use std::io::{self, Write};
 
-use clap::ValueEnum;
-
 use crate::cli::parse::CliSources;
-use crate::cli::{GlobalArgs, OutputFormat};
-use crate::domain::duration::format_duration;
+use crate::cli::GlobalArgs;
 use crate::domain::exit_codes;
 use crate::domain::sanitize::escape_control;
 use crate::output::messages::report;
-use crate::settings::config::{
-    construct_config, DEFAULT_KEY_HEADER, DEFAULT_RETRIES, DEFAULT_TIMEOUT,
-};
-use crate::settings::layers::{self, Resolution};
-use crate::settings::origin::Origin;
-use crate::settings::secret::mask_key;
+use crate::settings::config::construct_config;
+use crate::settings::layers;
+use crate::settings::show::{rows, ShowRow};
 
-pub fn run(mut args: GlobalArgs, sources: CliSources) -> u8 {
-    let resolution = match layers::apply(&mut args, &sources) {
+pub fn run(args: GlobalArgs, sources: CliSources) -> u8 {
+    let resolution = match layers::apply(&args, &sources) {
         Ok(resolution) => resolution,
         Err(err) => {
             report(format_args!("{err}"));
@@ -30,13 +24,13 @@ pub fn run(mut args: GlobalArgs, sources: CliSources) -> u8 {
     for warning in &resolution.warnings {
         report(format_args!("warning: {warning}"));
     }
-    let lines = render(&settings(&args, &sources, &resolution));
+    let lines = render(&rows(&args, &resolution));
     // A reader that went away is not an error.
     let _ = io::stdout().lock().write_all(lines.as_bytes());
     // With --demo a lookup would start the simulator on a free port: any loopback
     // address stands for it in the check.
     let demo = args.demo.then(|| "http://127.0.0.1".to_string());
-    match construct_config(&args, demo) {
+    match construct_config(&args, &resolution.values, demo) {
         Ok(_) => exit_codes::SUCCESS,
         Err(err) => {
             report(format_args!("{err}"));
@@ -45,95 +39,15 @@ pub fn run(mut args: GlobalArgs, sources: CliSources) -> u8 {
     }
 }
 
-/// (setting, value, where from) for every row of the listing.
-fn settings(
-    args: &GlobalArgs,
-    sources: &CliSources,
-    resolution: &Resolution,
-) -> Vec<(&'static str, String, String)> {
-    let origins = &resolution.origins;
-    let file = match (&resolution.file_path, resolution.file_found) {
-        (Some(path), true) => path.display().to_string(),
-        (Some(path), false) => format!("{} (not found)", path.display()),
-        (None, _) => "(no config directory)".into(),
-    };
-    let file_origin =
-        Origin::of_arg(sources.config, "--config", "SMSSTAT_CONFIG").unwrap_or(Origin::Default);
-    let (profile, profile_origin) = match &resolution.profile {
-        Some((name, origin)) => (name.clone(), origin.clone()),
-        None => ("(none)".into(), Origin::Default),
-    };
-    let api_key = match (&args.api_key, &resolution.api_key_file) {
-        (Some(key), Some(path)) => format!("{} (read from {})", mask_key(key), path.display()),
-        (Some(key), None) => mask_key(key),
-        (None, _) => "(none: no key is sent)".into(),
-    };
-    let output = if args.json {
-        OutputFormat::Json
-    } else {
-        args.output.unwrap_or(OutputFormat::Table)
-    };
-    vec![
-        ("config file", file, file_origin.to_string()),
-        ("profile", profile, profile_origin.to_string()),
-        if args.demo {
-            (
-                "base_url",
-                "(the built-in simulator, on a free loopback port)".into(),
-                Origin::Demo.to_string(),
-            )
-        } else {
-            (
-                "base_url",
-                args.base_url.clone().unwrap_or_else(|| "(not set)".into()),
-                origins.base_url.to_string(),
-            )
-        },
-        ("api_key", api_key, origins.api_key.to_string()),
-        (
-            "api_key_header",
-            args.api_key_header
-                .clone()
-                .unwrap_or_else(|| DEFAULT_KEY_HEADER.into()),
-            origins.api_key_header.to_string(),
-        ),
-        (
-            "timeout",
-            format_duration(args.timeout.unwrap_or(DEFAULT_TIMEOUT)),
-            origins.timeout.to_string(),
-        ),
-        (
-            "retries",
-            args.retries.unwrap_or(DEFAULT_RETRIES).to_string(),
-            origins.retries.to_string(),
-        ),
-        ("output", format_name(output), origins.output.to_string()),
-        (
-            "ca_cert",
-            args.ca_cert.as_ref().map_or_else(
-                || "(none: the built-in roots are trusted)".into(),
-                |path| path.display().to_string(),
-            ),
-            origins.ca_cert.to_string(),
-        ),
-    ]
-}
-
-fn format_name(format: OutputFormat) -> String {
-    format
-        .to_possible_value()
-        .map_or_else(String::new, |v| v.get_name().to_string())
-}
-
 /// Three aligned columns under a header; values escaped like every other output.
-fn render(rows: &[(&str, String, String)]) -> String {
+fn render(rows: &[ShowRow]) -> String {
     let rows: Vec<(String, String, String)> = rows
         .iter()
-        .map(|(name, value, from)| {
+        .map(|row| {
             (
-                name.to_string(),
-                escape_control(value).into_owned(),
-                escape_control(from).into_owned(),
+                row.setting.to_string(),
+                escape_control(&row.value).into_owned(),
+                escape_control(&row.origin.to_string()).into_owned(),
             )
         })
         .collect();
@@ -154,12 +68,18 @@ fn render(rows: &[(&str, String, String)]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::settings::origin::Origin;
 
     #[test]
     fn columns_are_aligned() {
+        let row = |setting, value: &str, origin| ShowRow {
+            setting,
+            value: value.into(),
+            origin,
+        };
         let text = render(&[
-            ("a", "1".into(), "default".into()),
-            ("long name", "value".into(), "flag --x".into()),
+            row("a", "1", Origin::Default),
+            row("long name", "value", Origin::Flag("--x")),
         ]);
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], "SETTING    VALUE  FROM");

@@ -11,6 +11,7 @@ use crate::cli::{ColorChoice, GlobalArgs, OutputFormat, PathStyle};
 use crate::domain::error::ConfigError;
 use crate::domain::verdict::{Expectation, WaitSettings};
 use crate::settings::ca::CaCerts;
+use crate::settings::layers::Layered;
 use crate::settings::secret::ApiKey;
 
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -60,9 +61,10 @@ pub struct Config {
 /// Resolves the command line. `base_url_override` is the `--demo` simulator's address.
 pub fn construct_config(
     args: &GlobalArgs,
+    values: &Layered,
     base_url_override: Option<String>,
 ) -> Result<Config, ConfigError> {
-    let base_url = match base_url_override.or_else(|| args.base_url.clone()) {
+    let base_url = match base_url_override.or_else(|| values.base_url.clone()) {
         Some(url) => validate_base_url(&url)?,
         None => {
             return Err(ConfigError(
@@ -72,13 +74,16 @@ pub fn construct_config(
             ))
         }
     };
-    let api_key = args.api_key.clone().filter(|k| !k.is_empty());
+    let api_key = values.api_key.clone().filter(|k| !k.is_empty());
     if let Some(key) = &api_key {
         HeaderValue::from_str(key).map_err(|_| {
             ConfigError("the API key contains characters a header cannot carry".into())
         })?;
     }
-    let header_name = args.api_key_header.as_deref().unwrap_or(DEFAULT_KEY_HEADER);
+    let header_name = values
+        .api_key_header
+        .as_deref()
+        .unwrap_or(DEFAULT_KEY_HEADER);
     let api_key_header = HeaderName::from_bytes(header_name.as_bytes()).map_err(|_| {
         ConfigError(format!(
             "`{}` is not a valid header name for the API key (set by --api-key-header, \
@@ -96,21 +101,17 @@ pub fn construct_config(
     if max_body == 0 {
         return Err(ConfigError("--max-body must be at least 1 byte".into()));
     }
-    let retries = args.retries.unwrap_or(DEFAULT_RETRIES);
+    let retries = values.retries.unwrap_or(DEFAULT_RETRIES);
     if retries > MAX_RETRIES {
         return Err(ConfigError(format!(
             "retries must be between 0 and {MAX_RETRIES}"
         )));
     }
-    let timeout = args.timeout.unwrap_or(DEFAULT_TIMEOUT);
+    let timeout = values.timeout.unwrap_or(DEFAULT_TIMEOUT);
     if timeout.is_zero() {
         return Err(ConfigError("--timeout must be more than 0".into()));
     }
-    let output = if args.json {
-        OutputFormat::Json
-    } else {
-        args.output.unwrap_or(OutputFormat::Table)
-    };
+    let output = values.output.unwrap_or(OutputFormat::Table);
     Ok(Config {
         base_url,
         api_key: api_key.map(ApiKey::new),
@@ -124,7 +125,7 @@ pub fn construct_config(
         normalize: args.normalize,
         jobs,
         max_body,
-        ca_certs: args.ca_cert.as_deref().map(CaCerts::load).transpose()?,
+        ca_certs: values.ca_cert.as_deref().map(CaCerts::load).transpose()?,
         verbose: args.verbose,
         color: use_color(args.color, std::io::stdout().is_terminal()),
         utf8: locale_is_utf8(),

@@ -13,50 +13,55 @@ use clap::ValueEnum;
 use serde::{Deserialize, Deserializer};
 use thiserror::Error;
 
+use crate::cli::settings::file_keys;
 use crate::cli::OutputFormat;
 use crate::domain::duration::parse_duration;
 use crate::domain::error::ConfigError;
 
-/// The keys a config file may set; the same at the top level and in a profile.
-pub const KEYS: &str =
-    "base_url, api_key, api_key_file, api_key_header, timeout, retries, output, ca_cert";
+/// One layer's settings and the whole document, from one list of fields: the top
+/// level repeats a layer's keys because serde cannot combine `flatten` with
+/// `deny_unknown_fields`, and unknown keys must be refused.
+macro_rules! file_layers {
+    ($($(#[$attr:meta])* $name:ident: $type:ty,)+) => {
+        /// One layer of settings: the top level of the file, or one profile.
+        #[derive(Debug, Default, Clone, PartialEq, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct FileSettings {
+            $($(#[$attr])* pub $name: Option<$type>,)+
+        }
 
-/// One layer of settings: the top level of the file, or one profile.
-#[derive(Debug, Default, Clone, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct FileSettings {
-    #[serde(default, deserialize_with = "base_url_setting")]
-    pub base_url: Option<String>,
-    pub api_key: Option<String>,
-    pub api_key_file: Option<PathBuf>,
-    pub api_key_header: Option<String>,
-    #[serde(default, deserialize_with = "duration_setting")]
-    pub timeout: Option<Duration>,
-    pub retries: Option<u32>,
-    #[serde(default, deserialize_with = "output_setting")]
-    pub output: Option<OutputFormat>,
-    /// PEM file of the CAs to trust (relative to the config file; `~/` is home).
-    pub ca_cert: Option<PathBuf>,
+        #[derive(Debug, Default, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Document {
+            $($(#[$attr])* $name: Option<$type>,)+
+            #[serde(default)]
+            profiles: BTreeMap<String, FileSettings>,
+        }
+
+        impl Document {
+            fn split(self) -> (FileSettings, BTreeMap<String, FileSettings>) {
+                (FileSettings { $($name: self.$name,)+ }, self.profiles)
+            }
+        }
+
+        #[cfg(test)]
+        const FIELDS: &[&str] = &[$(stringify!($name)),+];
+    };
 }
 
-/// The whole document. The top-level keys repeat `FileSettings` because serde cannot
-/// combine `flatten` with `deny_unknown_fields`, and unknown keys must be refused.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Document {
+file_layers! {
     #[serde(default, deserialize_with = "base_url_setting")]
-    base_url: Option<String>,
-    api_key: Option<String>,
-    api_key_file: Option<PathBuf>,
-    api_key_header: Option<String>,
+    base_url: String,
+    api_key: String,
+    api_key_file: PathBuf,
+    api_key_header: String,
     #[serde(default, deserialize_with = "duration_setting")]
-    timeout: Option<Duration>,
-    retries: Option<u32>,
+    timeout: Duration,
+    retries: u32,
     #[serde(default, deserialize_with = "output_setting")]
-    output: Option<OutputFormat>,
-    ca_cert: Option<PathBuf>,
-    #[serde(default)]
-    profiles: BTreeMap<String, FileSettings>,
+    output: OutputFormat,
+    /// PEM file of the CAs to trust (relative to the config file; `~/` is home).
+    ca_cert: PathBuf,
 }
 
 /// A config file, read and checked.
@@ -127,20 +132,11 @@ pub fn load(path: &Path, given_by: Option<&str>) -> Result<Option<ConfigFile>, C
         }
     };
     let document: Document = toml::from_str(&text).map_err(|err| invalid(path, &text, &err))?;
-    let top = FileSettings {
-        base_url: document.base_url,
-        api_key: document.api_key,
-        api_key_file: document.api_key_file,
-        api_key_header: document.api_key_header,
-        timeout: document.timeout,
-        retries: document.retries,
-        output: document.output,
-        ca_cert: document.ca_cert,
-    };
+    let (top, profiles) = document.split();
     Ok(Some(ConfigFile {
         path: path.to_path_buf(),
         top,
-        profiles: document.profiles,
+        profiles,
         mode: file_mode(path),
     }))
 }
@@ -180,9 +176,13 @@ fn invalid(path: &Path, text: &str, err: &toml::de::Error) -> ConfigFileError {
     let start = err.span().map_or(0, |span| span.start.min(text.len()));
     let line = text[..start].matches('\n').count() + 1;
     let message = err.message().trim().to_string();
-    let hint = message
-        .contains("unknown field")
-        .then(|| format!("valid keys are {KEYS}; profiles go in [profiles.NAME] tables"));
+    let hint = message.contains("unknown field").then(|| {
+        let keys: Vec<&str> = file_keys().collect();
+        format!(
+            "valid keys are {}; profiles go in [profiles.NAME] tables",
+            keys.join(", ")
+        )
+    });
     ConfigFileError::Invalid {
         path: path.to_path_buf(),
         line,
@@ -306,6 +306,16 @@ mod tests {
     fn syntax_errors_have_a_line() {
         let err = parse("retries = 1\nbase_url = \n").unwrap_err().to_string();
         assert!(err.contains("line 2"), "{err}");
+    }
+
+    #[test]
+    fn the_file_has_exactly_the_keys_of_the_settings_table() {
+        let keys: Vec<&str> = file_keys().collect();
+        let mut fields = FIELDS.to_vec();
+        fields.sort_unstable();
+        let mut sorted = keys.clone();
+        sorted.sort_unstable();
+        assert_eq!(fields, sorted);
     }
 
     #[test]

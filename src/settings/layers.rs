@@ -3,12 +3,17 @@
 //! (whose file-settable options have no clap defaults for exactly this reason); this
 //! fills what is still unset from the config file and records where each came from.
 
+use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use clap::ValueEnum;
 
 use crate::cli::parse::{ArgSource, CliSources};
+use crate::cli::settings::{
+    Setting, API_KEY, API_KEY_HEADER, BASE_URL, CA_CERT, CONFIG, OUTPUT, PROFILE, RETRIES, TIMEOUT,
+};
 use crate::cli::{GlobalArgs, OutputFormat};
 use crate::domain::error::ConfigError;
 use crate::settings::file::{self as config_file, ConfigFile, FileSettings};
@@ -16,30 +21,42 @@ use crate::settings::origin::Origin;
 
 /// The profile used when none is named, if the file has it (as aws-cli does).
 pub const DEFAULT_PROFILE: &str = "default";
-/// `-o`'s environment variable, read here rather than by clap: clap would count it as
-/// given and refuse it beside `--json`.
-pub const OUTPUT_ENV: &str = "SMSSTAT_OUTPUT";
 
-/// Where each file-settable setting came from.
-#[derive(Debug, Clone)]
-pub struct Origins {
-    pub base_url: Origin,
-    pub api_key: Origin,
-    pub api_key_header: Origin,
-    pub timeout: Origin,
-    pub retries: Origin,
-    pub output: Origin,
-    pub ca_cert: Origin,
+/// Where each setting of the table came from.
+#[derive(Debug, Clone, Default)]
+pub struct Origins(BTreeMap<&'static str, Origin>);
+
+impl Origins {
+    pub fn of(&self, setting: &Setting) -> Origin {
+        self.0.get(setting.key).cloned().unwrap_or(Origin::Default)
+    }
+}
+
+/// The file-settable settings after the layers (flag > environment > profile > top
+/// level of the file); None means the built-in default. What was typed stays in
+/// `GlobalArgs`.
+#[derive(Debug, Clone, Default)]
+pub struct Layered {
+    pub base_url: Option<String>,
+    pub api_key: Option<String>,
+    pub api_key_header: Option<String>,
+    pub timeout: Option<Duration>,
+    pub retries: Option<u32>,
+    pub output: Option<OutputFormat>,
+    pub ca_cert: Option<PathBuf>,
 }
 
 /// What resolving the layers found, for `config show` and for warnings.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Resolution {
     /// The config file looked for (given, or the default path).
     pub file_path: Option<PathBuf>,
     pub file_found: bool,
+    /// What named the config file (flag, environment or the default path).
+    pub config_origin: Origin,
     /// The profile used, and what chose it.
     pub profile: Option<(String, Origin)>,
+    pub values: Layered,
     pub origins: Origins,
     /// The file the key was read from, when it came from `api_key_file`.
     pub api_key_file: Option<PathBuf>,
@@ -47,10 +64,11 @@ pub struct Resolution {
     pub warnings: Vec<String>,
 }
 
-/// Fills `args` from the config file and reports where every setting came from.
-pub fn apply(args: &mut GlobalArgs, sources: &CliSources) -> Result<Resolution, ConfigError> {
+/// Resolves the file-settable settings through the layers and reports where every
+/// one came from.
+pub fn apply(args: &GlobalArgs, sources: &CliSources) -> Result<Resolution, ConfigError> {
     let (file_path, given_by) = match &args.config {
-        Some(path) => (Some(path.clone()), Some(given_by(sources.config))),
+        Some(path) => (Some(path.clone()), Some(given_by(sources.of(&CONFIG)))),
         None => (config_file::default_path(), None),
     };
     let file = match &file_path {
@@ -58,71 +76,49 @@ pub fn apply(args: &mut GlobalArgs, sources: &CliSources) -> Result<Resolution, 
         None => None,
     };
     let profile = choose_profile(args, sources, file.as_ref(), file_path.as_deref())?;
-    let layers = layers(
-        file.as_ref(),
-        profile.as_ref().map(|(name, _)| name.as_str()),
-    );
-    let mut warnings = Vec::new();
+    let mut filler = Filler {
+        sources,
+        layers: layers(
+            file.as_ref(),
+            profile.as_ref().map(|(name, _)| name.as_str()),
+        ),
+        origins: Origins::default(),
+        warnings: Vec::new(),
+    };
     if let Some(file) = &file {
         if file.holds_key() && config_file::readable_by_others(file.mode) {
-            warnings.push(exposed_key_warning("config file", &file.path, file.mode));
+            let warning = exposed_key_warning("config file", &file.path, file.mode);
+            filler.warnings.push(warning);
         }
     }
-    let cli = |source, flag, env| Origin::of_arg(source, flag, env);
-    let base_url = fill(
-        &mut args.base_url,
-        cli(sources.base_url, "--base-url", "SMSSTAT_BASE_URL"),
-        &layers,
-        |l| l.base_url.clone(),
-    );
-    let (api_key, api_key_file) = fill_api_key(args, sources, &layers, &mut warnings)?;
-    let origins = Origins {
-        base_url,
+    let (api_key, api_key_file) = filler.api_key(args)?;
+    let values = Layered {
+        base_url: filler.fill(&BASE_URL, args.base_url.clone(), |l| l.base_url.clone()),
         api_key,
-        api_key_header: fill(
-            &mut args.api_key_header,
-            cli(
-                sources.api_key_header,
-                "--api-key-header",
-                "SMSSTAT_API_KEY_HEADER",
-            ),
-            &layers,
-            |l| l.api_key_header.clone(),
-        ),
-        timeout: fill(
-            &mut args.timeout,
-            cli(sources.timeout, "--timeout", "SMSSTAT_TIMEOUT"),
-            &layers,
-            |l| l.timeout,
-        ),
-        retries: fill(
-            &mut args.retries,
-            cli(sources.retries, "--retries", "SMSSTAT_RETRIES"),
-            &layers,
-            |l| l.retries,
-        ),
-        output: fill_output(args, sources, &layers)?,
-        ca_cert: fill_path(
-            &mut args.ca_cert,
-            cli(sources.ca_cert, "--ca-cert", "SMSSTAT_CA_CERT"),
-            &layers,
-            |l| l.ca_cert.clone(),
-        ),
+        api_key_header: filler.fill(&API_KEY_HEADER, args.api_key_header.clone(), |l| {
+            l.api_key_header.clone()
+        }),
+        timeout: filler.fill(&TIMEOUT, args.timeout, |l| l.timeout),
+        retries: filler.fill(&RETRIES, args.retries, |l| l.retries),
+        output: filler.output(args)?,
+        ca_cert: filler.path(&CA_CERT, args.ca_cert.clone(), |l| l.ca_cert.clone()),
     };
     Ok(Resolution {
+        config_origin: Origin::of_arg(sources.of(&CONFIG), &CONFIG).unwrap_or(Origin::Default),
         file_found: file.is_some(),
         file_path,
         profile,
-        origins,
+        values,
+        origins: filler.origins,
         api_key_file,
-        warnings,
+        warnings: filler.warnings,
     })
 }
 
 fn given_by(source: ArgSource) -> &'static str {
     match source {
-        ArgSource::Env => "SMSSTAT_CONFIG",
-        _ => "--config",
+        ArgSource::Env => CONFIG.env,
+        _ => CONFIG.flag,
     }
 }
 
@@ -139,8 +135,8 @@ fn choose_profile(
         let has_default = file.is_some_and(|f| f.profiles.contains_key(DEFAULT_PROFILE));
         return Ok(has_default.then(|| (DEFAULT_PROFILE.to_string(), Origin::Default)));
     };
-    let origin = Origin::of_arg(sources.profile, "--profile", "SMSSTAT_PROFILE")
-        .unwrap_or(Origin::Flag("--profile"));
+    let origin =
+        Origin::of_arg(sources.of(&PROFILE), &PROFILE).unwrap_or(Origin::Flag("--profile"));
     let Some(file) = file else {
         return Err(ConfigError(format!(
             "profile `{name}` ({origin}) needs a config file, but there is none at {}",
@@ -180,77 +176,115 @@ fn layers<'a>(
     layers
 }
 
-/// Keeps a value clap found; else takes the first layer that has one.
-fn fill<T>(
-    value: &mut Option<T>,
-    cli: Option<Origin>,
-    layers: &[(&FileSettings, Origin)],
-    get: impl Fn(&FileSettings) -> Option<T>,
-) -> Origin {
-    if value.is_some() {
-        return cli.unwrap_or(Origin::Default);
+/// Fills settings from the layers, recording where each value came from.
+struct Filler<'a> {
+    sources: &'a CliSources,
+    /// The file's layers, highest precedence first.
+    layers: Vec<(&'a FileSettings, Origin)>,
+    origins: Origins,
+    warnings: Vec<String>,
+}
+
+impl Filler<'_> {
+    /// The value clap found (flag or environment), else the first layer's.
+    fn fill<T>(
+        &mut self,
+        setting: &Setting,
+        typed: Option<T>,
+        get: impl Fn(&FileSettings) -> Option<T>,
+    ) -> Option<T> {
+        let (value, origin) = match typed {
+            Some(value) => {
+                let origin = Origin::of_arg(self.sources.of(setting), setting);
+                (Some(value), origin.unwrap_or(Origin::Default))
+            }
+            None => self
+                .layers
+                .iter()
+                .find_map(|(layer, origin)| get(layer).map(|v| (Some(v), origin.clone())))
+                .unwrap_or((None, Origin::Default)),
+        };
+        self.origins.0.insert(setting.key, origin);
+        value
     }
-    for (layer, origin) in layers {
-        if let Some(found) = get(layer) {
-            *value = Some(found);
-            return origin.clone();
+
+    /// `fill` for a path: one from the file is taken relative to the file.
+    fn path(
+        &mut self,
+        setting: &Setting,
+        typed: Option<PathBuf>,
+        get: impl Fn(&FileSettings) -> Option<PathBuf>,
+    ) -> Option<PathBuf> {
+        let value = self.fill(setting, typed, get);
+        let origin = self.origins.of(setting);
+        value.map(|path| match origin {
+            Origin::Profile { .. } | Origin::File(_) => file_setting_path(&path, &origin),
+            _ => path,
+        })
+    }
+
+    /// The key from the flag or environment, else from the first layer that has
+    /// `api_key` or `api_key_file` (one layer may not have both: which one was meant
+    /// would be a guess). Also the file it was read from.
+    fn api_key(
+        &mut self,
+        args: &GlobalArgs,
+    ) -> Result<(Option<String>, Option<PathBuf>), ConfigError> {
+        if let Some(key) = &args.api_key {
+            return Ok((self.fill(&API_KEY, Some(key.clone()), |_| None), None));
         }
-    }
-    Origin::Default
-}
-
-/// `fill` for a path: one from the file is taken relative to the file.
-fn fill_path(
-    value: &mut Option<PathBuf>,
-    cli: Option<Origin>,
-    layers: &[(&FileSettings, Origin)],
-    get: impl Fn(&FileSettings) -> Option<PathBuf>,
-) -> Origin {
-    let origin = fill(value, cli, layers, get);
-    if matches!(origin, Origin::Profile { .. } | Origin::File(_)) {
-        *value = value
-            .as_deref()
-            .map(|path| file_setting_path(path, &origin));
-    }
-    origin
-}
-
-/// The key from the first layer that has `api_key` or `api_key_file` (one layer may
-/// not have both: which one was meant would be a guess).
-fn fill_api_key(
-    args: &mut GlobalArgs,
-    sources: &CliSources,
-    layers: &[(&FileSettings, Origin)],
-    warnings: &mut Vec<String>,
-) -> Result<(Origin, Option<PathBuf>), ConfigError> {
-    if args.api_key.is_some() {
-        let origin = Origin::of_arg(sources.api_key, "--api-key", "SMSSTAT_API_KEY");
-        return Ok((origin.unwrap_or(Origin::Default), None));
-    }
-    for (layer, origin) in layers {
-        match (&layer.api_key, &layer.api_key_file) {
-            (Some(_), Some(_)) => {
-                return Err(ConfigError(format!(
-                    "both api_key and api_key_file are set in {origin}; keep one"
-                )))
-            }
-            (Some(key), None) => {
-                args.api_key = Some(key.clone());
-                return Ok((origin.clone(), None));
-            }
-            (None, Some(path)) => {
-                let path = file_setting_path(path, origin);
-                args.api_key = Some(read_key_file(&path, origin)?);
-                if config_file::readable_by_others(config_file::file_mode(&path)) {
-                    let mode = config_file::file_mode(&path);
-                    warnings.push(exposed_key_warning("API key file", &path, mode));
+        let (found, origin) = match self
+            .layers
+            .iter()
+            .find(|(layer, _)| layer.api_key.is_some() || layer.api_key_file.is_some())
+        {
+            Some((layer, origin)) => (
+                (layer.api_key.clone(), layer.api_key_file.clone()),
+                origin.clone(),
+            ),
+            None => return Ok((self.fill(&API_KEY, None, |_| None), None)),
+        };
+        self.origins.0.insert(API_KEY.key, origin.clone());
+        match found {
+            (Some(_), Some(_)) => Err(ConfigError(format!(
+                "both api_key and api_key_file are set in {origin}; keep one"
+            ))),
+            (Some(key), None) => Ok((Some(key), None)),
+            (_, path) => {
+                let path = file_setting_path(&path.unwrap_or_default(), &origin);
+                let key = read_key_file(&path, &origin)?;
+                let mode = config_file::file_mode(&path);
+                if config_file::readable_by_others(mode) {
+                    let warning = exposed_key_warning("API key file", &path, mode);
+                    self.warnings.push(warning);
                 }
-                return Ok((origin.clone(), Some(path)));
+                Ok((Some(key), Some(path)))
             }
-            (None, None) => {}
         }
     }
-    Ok((Origin::Default, None))
+
+    /// `--json` and `-o` first, then `SMSSTAT_OUTPUT`, then the file. The variable
+    /// is read here rather than by clap: clap would count it as given and refuse it
+    /// beside `--json`.
+    fn output(&mut self, args: &GlobalArgs) -> Result<Option<OutputFormat>, ConfigError> {
+        if args.json {
+            self.origins.0.insert(OUTPUT.key, Origin::Flag("--json"));
+            return Ok(Some(OutputFormat::Json));
+        }
+        if args.output.is_none() {
+            if let Some(text) = std::env::var(OUTPUT.env).ok().filter(|v| !v.is_empty()) {
+                let format = OutputFormat::from_str(&text, true).map_err(|_| {
+                    ConfigError(format!(
+                        "{}=`{text}` is not an output format: expected table, json, csv or tsv",
+                        OUTPUT.env
+                    ))
+                })?;
+                self.origins.0.insert(OUTPUT.key, Origin::Env(OUTPUT.env));
+                return Ok(Some(format));
+            }
+        }
+        Ok(self.fill(&OUTPUT, args.output, |l| l.output))
+    }
 }
 
 /// A path from the config file (`api_key_file`, `ca_cert`): `~/` is the home
@@ -287,30 +321,6 @@ fn read_key_file(path: &Path, origin: &Origin) -> Result<String, ConfigError> {
         )));
     }
     Ok(key.to_string())
-}
-
-/// `--json` and `-o` first, then `SMSSTAT_OUTPUT`, then the file.
-fn fill_output(
-    args: &mut GlobalArgs,
-    sources: &CliSources,
-    layers: &[(&FileSettings, Origin)],
-) -> Result<Origin, ConfigError> {
-    if args.json {
-        return Ok(Origin::Flag("--json"));
-    }
-    if args.output.is_none() {
-        if let Some(text) = std::env::var(OUTPUT_ENV).ok().filter(|v| !v.is_empty()) {
-            let format = OutputFormat::from_str(&text, true).map_err(|_| {
-                ConfigError(format!(
-                    "{OUTPUT_ENV}=`{text}` is not an output format: expected table, json, csv or tsv"
-                ))
-            })?;
-            args.output = Some(format);
-            return Ok(Origin::Env(OUTPUT_ENV));
-        }
-    }
-    let cli = Origin::of_arg(sources.output, "--output", OUTPUT_ENV);
-    Ok(fill(&mut args.output, cli, layers, |l| l.output))
 }
 
 fn exposed_key_warning(what: &str, path: &Path, mode: Option<u32>) -> String {
@@ -355,24 +365,21 @@ mod tests {
             name: "p".into(),
             file: "f".into(),
         };
-        let layers = vec![(&profile, p.clone()), (&top, Origin::File("f".into()))];
-        let mut retries = None;
-        assert_eq!(fill(&mut retries, None, &layers, |l| l.retries), p);
-        assert_eq!(retries, Some(5));
-        let mut flagged = Some(9);
-        let flag = Origin::Flag("--retries");
-        assert_eq!(
-            fill(&mut flagged, Some(flag.clone()), &layers, |l| l.retries),
-            flag
-        );
-        assert_eq!(flagged, Some(9));
-        let mut timeout = None;
-        let origin = fill(&mut timeout, None, &layers, |l| l.timeout);
-        assert_eq!(origin, Origin::File("f".into()));
-        let mut header: Option<String> = None;
-        assert_eq!(
-            fill(&mut header, None, &layers, |l| l.api_key_header.clone()),
-            Origin::Default
-        );
+        let sources = CliSources::default();
+        let mut filler = Filler {
+            sources: &sources,
+            layers: vec![(&profile, p.clone()), (&top, Origin::File("f".into()))],
+            origins: Origins::default(),
+            warnings: Vec::new(),
+        };
+        assert_eq!(filler.fill(&RETRIES, None, |l| l.retries), Some(5));
+        assert_eq!(filler.origins.of(&RETRIES), p);
+        assert_eq!(filler.fill(&RETRIES, Some(9), |l| l.retries), Some(9));
+        let timeout = filler.fill(&TIMEOUT, None, |l| l.timeout);
+        assert_eq!(timeout, Some(std::time::Duration::from_secs(3)));
+        assert_eq!(filler.origins.of(&TIMEOUT), Origin::File("f".into()));
+        let header = filler.fill(&API_KEY_HEADER, None, |l| l.api_key_header.clone());
+        assert_eq!(header, None);
+        assert_eq!(filler.origins.of(&API_KEY_HEADER), Origin::Default);
     }
 }

@@ -7,3 +7,4 @@ pub(crate) mod file;
 pub(crate) mod layers;
 pub(crate) mod origin;
 pub(crate) mod secret;
+pub(crate) mod show;

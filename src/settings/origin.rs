@@ -5,33 +5,32 @@ use std::fmt;
 use std::path::PathBuf;
 
 use crate::cli::parse::ArgSource;
+use crate::cli::settings::Setting;
 
 /// Where one resolved setting came from.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub enum Origin {
     /// A command-line flag, e.g. `--base-url`.
     Flag(&'static str),
     /// An environment variable, e.g. `SMSSTAT_BASE_URL`.
     Env(&'static str),
     /// A `[profiles.NAME]` table of a config file.
-    Profile {
-        name: String,
-        file: PathBuf,
-    },
+    Profile { name: String, file: PathBuf },
     /// The top level of a config file (defaults for every profile).
     File(PathBuf),
     /// The built-in simulator of `--demo`.
     Demo,
+    #[default]
     Default,
 }
 
 impl Origin {
     /// The origin of a value clap parsed, or None when clap had none.
-    pub fn of_arg(source: ArgSource, flag: &'static str, env: &'static str) -> Option<Origin> {
+    pub fn of_arg(source: ArgSource, setting: &Setting) -> Option<Origin> {
         match source {
             ArgSource::Unset => None,
-            ArgSource::Flag => Some(Origin::Flag(flag)),
-            ArgSource::Env => Some(Origin::Env(env)),
+            ArgSource::Flag => Some(Origin::Flag(setting.flag)),
+            ArgSource::Env => Some(Origin::Env(setting.env)),
         }
     }
 }

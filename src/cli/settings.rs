@@ -1,0 +1,90 @@
+//! The one table of the settings that can come from a flag, the environment or the
+//! config file. The clap definitions take their environment names from it, and the
+//! config file's keys, the origins, `config show` and the man page are derived from
+//! it: a new setting starts here.
+
+/// One setting: its name in the config file and `config show` (also clap's argument
+/// id), its flag and environment variable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Setting {
+    pub key: &'static str,
+    pub flag: &'static str,
+    pub env: &'static str,
+    /// Whether the config file can set it (`config` and `profile` choose the file).
+    pub in_file: bool,
+    /// What it does, for the man page's ENVIRONMENT section.
+    pub about: &'static str,
+}
+
+macro_rules! settings {
+    ($($name:ident: $key:literal, $flag:literal, $env:literal, $in_file:literal, $about:literal;)+) => {
+        $(pub const $name: Setting = Setting {
+            key: $key,
+            flag: $flag,
+            env: $env,
+            in_file: $in_file,
+            about: $about,
+        };)+
+        /// In the order `config show` lists them.
+        pub const SETTINGS: &[Setting] = &[$($name),+];
+    };
+}
+
+settings! {
+    CONFIG: "config", "--config", "SMSSTAT_CONFIG", false,
+        "Config file to read (as --config).";
+    PROFILE: "profile", "--profile", "SMSSTAT_PROFILE", false,
+        "Profile of the config file (as --profile).";
+    BASE_URL: "base_url", "--base-url", "SMSSTAT_BASE_URL", true,
+        "Base URL of the service (as --base-url).";
+    API_KEY: "api_key", "--api-key", "SMSSTAT_API_KEY", true,
+        "API key sent with every request (as --api-key, but not visible in the process list).";
+    API_KEY_HEADER: "api_key_header", "--api-key-header", "SMSSTAT_API_KEY_HEADER", true,
+        "Header that carries the key (as --api-key-header).";
+    TIMEOUT: "timeout", "--timeout", "SMSSTAT_TIMEOUT", true,
+        "Bound on each request (as --timeout).";
+    RETRIES: "retries", "--retries", "SMSSTAT_RETRIES", true,
+        "Retries of transient failures (as --retries).";
+    OUTPUT: "output", "--output", "SMSSTAT_OUTPUT", true,
+        "Output format (as -o); --json and -o win over it.";
+    CA_CERT: "ca_cert", "--ca-cert", "SMSSTAT_CA_CERT", true,
+        "PEM file of the CA certificates to trust for https (as --ca-cert).";
+}
+
+/// Config-file keys that are not settings of their own: a file holding the key.
+pub const FILE_ONLY_KEYS: &[&str] = &["api_key_file"];
+
+/// Every key a config file may set, in the order of the table.
+pub fn file_keys() -> impl Iterator<Item = &'static str> {
+    SETTINGS
+        .iter()
+        .filter(|s| s.in_file)
+        .map(|s| s.key)
+        .chain(FILE_ONLY_KEYS.iter().copied())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn every_setting_is_a_global_argument_with_its_flag() {
+        let command = crate::cli::Cli::command();
+        for setting in SETTINGS {
+            let arg = command
+                .get_arguments()
+                .find(|a| a.get_id() == setting.key)
+                .unwrap_or_else(|| panic!("no argument {}", setting.key));
+            assert_eq!(
+                arg.get_long().map(|l| format!("--{l}")).as_deref(),
+                Some(setting.flag)
+            );
+            // SMSSTAT_OUTPUT is read by the settings layer, not by clap (it must not
+            // count as given beside --json).
+            if setting.key != OUTPUT.key {
+                assert_eq!(arg.get_env().and_then(|e| e.to_str()), Some(setting.env));
+            }
+        }
+    }
+}

@@ -1,0 +1,108 @@
+//! The data of `smsstat config show`: one row per setting of the table, with its
+//! resolved value (the key masked) and where it came from.
+
+use clap::ValueEnum;
+
+use crate::cli::settings::{Setting, CONFIG, SETTINGS};
+use crate::cli::GlobalArgs;
+use crate::domain::duration::format_duration;
+use crate::domain::format::OutputFormat;
+use crate::settings::config::{DEFAULT_KEY_HEADER, DEFAULT_RETRIES, DEFAULT_TIMEOUT};
+use crate::settings::layers::Resolution;
+use crate::settings::origin::Origin;
+use crate::settings::secret::mask_key;
+
+/// One line of the listing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShowRow {
+    pub setting: &'static str,
+    pub value: String,
+    pub origin: Origin,
+}
+
+/// Every setting of the table, in its order.
+pub fn rows(args: &GlobalArgs, resolution: &Resolution) -> Vec<ShowRow> {
+    SETTINGS
+        .iter()
+        .map(|setting| {
+            let (value, origin) = value(setting, args, resolution);
+            ShowRow {
+                // The file's own row reads as what it is, not as the flag's name.
+                setting: if setting == &CONFIG {
+                    "config file"
+                } else {
+                    setting.key
+                },
+                value,
+                origin,
+            }
+        })
+        .collect()
+}
+
+fn value(setting: &Setting, args: &GlobalArgs, resolution: &Resolution) -> (String, Origin) {
+    let values = &resolution.values;
+    let origin = resolution.origins.of(setting);
+    let value = match setting.key {
+        "config" => {
+            let shown = match (&resolution.file_path, resolution.file_found) {
+                (Some(path), true) => path.display().to_string(),
+                (Some(path), false) => format!("{} (not found)", path.display()),
+                (None, _) => "(no config directory)".into(),
+            };
+            return (shown, resolution.config_origin.clone());
+        }
+        "profile" => {
+            return match &resolution.profile {
+                Some((name, origin)) => (name.clone(), origin.clone()),
+                None => ("(none)".into(), Origin::Default),
+            }
+        }
+        "base_url" if args.demo => {
+            let shown = "(the built-in simulator, on a free loopback port)";
+            return (shown.into(), Origin::Demo);
+        }
+        "base_url" => values
+            .base_url
+            .clone()
+            .unwrap_or_else(|| "(not set)".into()),
+        "api_key" => match (&values.api_key, &resolution.api_key_file) {
+            (Some(key), Some(path)) => format!("{} (read from {})", mask_key(key), path.display()),
+            (Some(key), None) => mask_key(key),
+            (None, _) => "(none: no key is sent)".into(),
+        },
+        "api_key_header" => values
+            .api_key_header
+            .clone()
+            .unwrap_or_else(|| DEFAULT_KEY_HEADER.into()),
+        "timeout" => format_duration(values.timeout.unwrap_or(DEFAULT_TIMEOUT)),
+        "retries" => values.retries.unwrap_or(DEFAULT_RETRIES).to_string(),
+        "output" => format_name(values.output.unwrap_or(OutputFormat::Table)),
+        "ca_cert" => values.ca_cert.as_ref().map_or_else(
+            || "(none: the built-in roots are trusted)".into(),
+            |path| path.display().to_string(),
+        ),
+        other => format!("(no display for {other})"),
+    };
+    (value, origin)
+}
+
+fn format_name(format: OutputFormat) -> String {
+    format
+        .to_possible_value()
+        .map_or_else(String::new, |v| v.get_name().to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_setting_of_the_table_has_a_display() {
+        let resolution = Resolution::default();
+        let args = <crate::cli::Cli as clap::Parser>::parse_from(["smsstat", "sms", "1"]).global;
+        for row in rows(&args, &resolution) {
+            assert!(!row.value.starts_with("(no display"), "{}", row.setting);
+        }
+    }
+}
