@@ -4,6 +4,7 @@
 pub(crate) mod duration;
 pub(crate) mod error;
 pub(crate) mod exit_codes;
+pub(crate) mod fields;
 pub(crate) mod format;
 pub(crate) mod lookup;
 pub(crate) mod msisdn;

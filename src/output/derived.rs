@@ -4,24 +4,25 @@
 
 use serde_json::Value;
 
+use crate::domain::fields;
 use crate::domain::networks;
 use crate::domain::record::{plain_text, Record, RecordKind};
 use crate::domain::task::{self, TaskCounters};
 use crate::output::rows::{row, Row};
 
-/// Keys of the derived rows; `--fields` picks them like real fields in tables.
+/// Keys of the derived rows (labels in `domain::fields`); `--fields` picks them like
+/// real fields in tables.
 pub const SEND_LATENCY: &str = "send_latency";
 pub const DELIVERY_LATENCY: &str = "delivery_latency";
 pub const DELIVERY_RATE: &str = "delivery_rate";
 pub const PENDING: &str = "pending";
 pub const COUNTERS_CHECK: &str = "counters_check";
-pub const DERIVED: [&str; 5] = [
-    SEND_LATENCY,
-    DELIVERY_LATENCY,
-    DELIVERY_RATE,
-    PENDING,
-    COUNTERS_CHECK,
-];
+
+/// A derived row, labelled as the field schema says.
+fn derived_row(kind: RecordKind, key: &str, value: String) -> Row {
+    let label = fields::find(kind, key).map_or(key, |f| f.label);
+    row(key, label, value)
+}
 
 /// The record's rows with the network decoded and the derived rows added after the
 /// fields they are computed from.
@@ -70,10 +71,10 @@ fn sms_rows(record: &Record) -> Vec<Row> {
     };
     let mut rows = Vec::new();
     if let Some(value) = latency("time_in", "time_sent") {
-        rows.push(row(SEND_LATENCY, "Send latency", value));
+        rows.push(derived_row(RecordKind::Sms, SEND_LATENCY, value));
     }
     if let Some(value) = latency("time_in", "time_dr") {
-        rows.push(row(DELIVERY_LATENCY, "Delivery latency", value));
+        rows.push(derived_row(RecordKind::Sms, DELIVERY_LATENCY, value));
     }
     rows
 }
@@ -84,14 +85,14 @@ fn task_rows(record: &Record) -> Vec<Row> {
     };
     let mut rows = Vec::new();
     if let Some(pending) = task::pending(&counters) {
-        rows.push(row(PENDING, "Pending", pending.to_string()));
+        rows.push(derived_row(RecordKind::Task, PENDING, pending.to_string()));
     }
     if let Some(rate) = task::delivery_rate(&counters) {
         let value = format!("{rate:.1}% ({} of {})", counters.delivered, counters.sent);
-        rows.push(row(DELIVERY_RATE, "Delivery rate", value));
+        rows.push(derived_row(RecordKind::Task, DELIVERY_RATE, value));
     }
     if let Some(problem) = task::problem(&counters) {
-        rows.push(row(COUNTERS_CHECK, "Warning", problem));
+        rows.push(derived_row(RecordKind::Task, COUNTERS_CHECK, problem));
     }
     rows
 }

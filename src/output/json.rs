@@ -6,26 +6,10 @@ use std::io::{self, Write};
 use serde_json::{Map, Value};
 
 use crate::domain::error::LookupError;
+use crate::domain::fields::{self, FieldType};
 use crate::domain::outcome::Outcome;
 use crate::domain::record::{lenient_bool, lenient_f64, lenient_i64, Record, RecordKind};
 use crate::domain::sanitize::is_unsafe;
-
-/// Fields that are numbers in the spec, sent as numbers or strings by real servers.
-fn numeric_fields(kind: RecordKind) -> &'static [&'static str] {
-    match kind {
-        RecordKind::Sms => &["price"],
-        RecordKind::Task => &[
-            "validity",
-            "sent",
-            "delivered",
-            "undeliverable",
-            "expired",
-            "unknown",
-            "totalprice",
-        ],
-        RecordKind::Hlr => &[],
-    }
-}
 
 /// The JSON document printed for one lookup.
 pub fn outcome_json(outcome: &Outcome, normalize: bool) -> Value {
@@ -146,14 +130,15 @@ fn normalize_record(record: &Record, query: &str) -> Map<String, Value> {
     map.insert("kind".into(), record.kind.name().into());
     map.insert("query".into(), query.into());
     map.insert("error".into(), 0.into());
-    let numeric = numeric_fields(record.kind);
     for (key, value) in &record.fields {
         let typed = match key.as_str() {
             // `error` is always 0 here, and "No errors" comes only from some servers.
             "error" | "errorDescription" => continue,
             "details" => normalize_details(value),
-            k if numeric.contains(&k) => number(value),
-            k if DIGIT_STRINGS.contains(&k) => text(value),
+            k if fields::find(record.kind, k).is_some_and(|f| f.ty == FieldType::Number) => {
+                number(value)
+            }
+            k if fields::is_digits(k) => text(value),
             _ => value.clone(),
         };
         map.insert(key.clone(), typed);
@@ -164,8 +149,6 @@ fn normalize_record(record: &Record, query: &str) -> Map<String, Value> {
 /// Identifiers and phone numbers are strings of digits in the spec, but some servers
 /// send them as numbers: always strings here, so that leading zeros and long values
 /// survive and every record has the same types.
-const DIGIT_STRINGS: [&str; 4] = ["id", "msisdn", "network", "reference"];
-
 fn text(value: &Value) -> Value {
     match value {
         Value::Number(n) => Value::String(n.to_string()),

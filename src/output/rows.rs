@@ -3,6 +3,7 @@
 
 use serde_json::Value;
 
+use crate::domain::fields::{self, FieldType, ERROR_FIELDS};
 use crate::domain::record::{lenient_bool, plain_text, Record};
 
 /// One labelled line of a record. `key` is the name `--fields` and `--field` use.
@@ -13,21 +14,17 @@ pub struct Row {
     pub value: String,
 }
 
-/// Fields that say nothing on a successful record.
-const ERROR_FIELDS: [&str; 2] = ["error", "errorDescription"];
-
 pub fn record_rows(record: &Record) -> Vec<Row> {
-    let known = record.kind.known_fields();
     let mut rows = Vec::new();
-    for (key, label) in known {
-        match (*key, record.get(key)) {
+    for field in fields::sent(record.kind) {
+        match (field.ty, record.get(field.key)) {
             (_, None) => {}
-            ("details", Some(details)) => rows.extend(detail_rows(details)),
-            (_, Some(value)) => rows.push(row(key, label, plain_text(value))),
+            (FieldType::Details, Some(details)) => rows.extend(detail_rows(details)),
+            (_, Some(value)) => rows.push(row(field.key, field.label, plain_text(value))),
         }
     }
     for (key, value) in &record.fields {
-        let is_known = known.iter().any(|(k, _)| k == key);
+        let is_known = fields::find(record.kind, key).is_some();
         if !is_known && !ERROR_FIELDS.contains(&key.as_str()) {
             rows.push(row(key, key, plain_text(value)));
         }
@@ -90,14 +87,7 @@ pub fn value_of(record: &Record, name: &str) -> Option<String> {
 /// is most likely a typo worth a warning.
 pub fn is_known_name(record: &Record, name: &str) -> bool {
     let head = name.split('.').next().unwrap_or(name);
-    record.fields.contains_key(head)
-        || record
-            .kind
-            .known_fields()
-            .iter()
-            .any(|(key, _)| *key == head)
-        || ERROR_FIELDS.contains(&head)
-        || crate::output::derived::DERIVED.contains(&name)
+    record.fields.contains_key(head) || fields::is_known(record.kind, name)
 }
 
 #[cfg(test)]

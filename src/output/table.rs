@@ -3,6 +3,7 @@
 
 use comfy_table::{presets, Cell, Color, ContentArrangement, Table};
 
+use crate::domain::fields;
 use crate::domain::outcome::Outcome;
 use crate::domain::record::RecordKind;
 use crate::domain::sanitize::escape_control;
@@ -90,13 +91,9 @@ impl RowsTable {
     pub fn new(kind: RecordKind, fields: &[String], style: TableStyle) -> RowsTable {
         let columns = columns_for(kind, fields);
         let mut table = new_table(style);
-        let labels = kind.known_fields();
         let mut header = vec!["Query".to_string()];
         header.extend(columns.iter().map(|key| {
-            labels
-                .iter()
-                .find(|(k, _)| k == key)
-                .map_or_else(|| key.clone(), |(_, label)| label.to_string())
+            fields::find(kind, key).map_or_else(|| key.clone(), |f| f.label.to_string())
         }));
         header.push("Error".into());
         table.set_header(header);
@@ -139,7 +136,10 @@ impl RowsTable {
 
 pub fn columns_for(kind: RecordKind, fields: &[String]) -> Vec<String> {
     if fields.is_empty() {
-        kind.main_columns().iter().map(|c| c.to_string()).collect()
+        fields::default_columns(kind)
+            .into_iter()
+            .map(str::to_string)
+            .collect()
     } else {
         fields.to_vec()
     }

@@ -1,0 +1,161 @@
+//! The one field schema: every field smsstat knows for each kind of record (sent by
+//! the service, or derived from what it sent), its label in tables, its type, and
+//! whether it is a column of the one-row-per-lookup table by default. Tables, CSV,
+//! the field-name checks and the JSON normaliser read it.
+
+use crate::domain::record::RecordKind;
+
+/// What a field holds, for the JSON normaliser and for derived values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum FieldType {
+    Text,
+    /// An identifier or phone number: digits, kept as a string (leading zeros).
+    Digits,
+    Number,
+    Time,
+    Status,
+    /// The HLR `details` object.
+    Details,
+    /// Computed by smsstat from the fields the service sent.
+    Derived,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Field {
+    pub kind: RecordKind,
+    pub key: &'static str,
+    pub label: &'static str,
+    pub ty: FieldType,
+    /// Position among the default columns of the row table, if it is one.
+    pub column: Option<u8>,
+}
+
+const fn field(
+    kind: RecordKind,
+    key: &'static str,
+    label: &'static str,
+    ty: FieldType,
+    column: Option<u8>,
+) -> Field {
+    Field {
+        kind,
+        key,
+        label,
+        ty,
+        column,
+    }
+}
+
+use FieldType::{Derived, Details, Digits, Number, Status, Text, Time};
+use RecordKind::{Hlr, Sms, Task};
+
+/// In the spec's order, which is the order of the record view. SMS `id` and the HLR
+/// operator fields are not in the spec, but real servers send them.
+pub(crate) const FIELDS: &[Field] = &[
+    field(Sms, "id", "ID", Digits, None),
+    field(Sms, "msisdn", "Phone number", Digits, Some(0)),
+    field(Sms, "reference", "Reference", Digits, Some(1)),
+    field(Sms, "time_in", "Received", Time, None),
+    field(Sms, "time_sent", "Sent", Time, None),
+    field(Sms, "time_dr", "Delivery report", Time, Some(3)),
+    field(Sms, "status", "Status", Status, Some(2)),
+    field(Sms, "price", "Price", Number, Some(4)),
+    field(Sms, "currency", "Currency", Text, Some(5)),
+    field(Sms, "send_latency", "Send latency", Derived, None),
+    field(Sms, "delivery_latency", "Delivery latency", Derived, None),
+    field(Task, "originator", "Originator", Text, None),
+    field(Task, "body", "Text", Text, None),
+    field(Task, "validity", "Validity", Number, None),
+    field(Task, "sent", "Sent", Number, Some(0)),
+    field(Task, "delivered", "Delivered", Number, Some(1)),
+    field(Task, "undeliverable", "Undeliverable", Number, Some(2)),
+    field(Task, "expired", "Expired", Number, Some(3)),
+    field(Task, "unknown", "Unknown", Number, Some(4)),
+    field(Task, "totalprice", "Total price", Number, Some(5)),
+    field(Task, "currency", "Currency", Text, Some(6)),
+    field(Task, "pending", "Pending", Derived, None),
+    field(Task, "delivery_rate", "Delivery rate", Derived, None),
+    field(Task, "counters_check", "Warning", Derived, None),
+    field(Hlr, "id", "ID", Digits, None),
+    field(Hlr, "reference", "Reference", Digits, Some(1)),
+    field(Hlr, "msisdn", "Phone number", Digits, Some(0)),
+    field(Hlr, "network", "Network", Digits, Some(2)),
+    field(Hlr, "name_en", "Country", Text, None),
+    field(Hlr, "brand", "Operator", Text, None),
+    field(Hlr, "name", "Operator name", Text, None),
+    field(Hlr, "status", "Status", Status, Some(3)),
+    field(Hlr, "details", "Details", Details, None),
+    field(Hlr, "createdDatetime", "Created", Time, None),
+    field(Hlr, "statusDatetime", "Status time", Time, Some(4)),
+];
+
+/// Fields every answer may carry, that say nothing on a successful record.
+pub(crate) const ERROR_FIELDS: [&str; 2] = ["error", "errorDescription"];
+
+/// The fields the service sends for a kind, in the spec's order.
+pub(crate) fn sent(kind: RecordKind) -> impl Iterator<Item = &'static Field> {
+    FIELDS
+        .iter()
+        .filter(move |f| f.kind == kind && f.ty != Derived)
+}
+
+/// A field of a kind by its key.
+pub(crate) fn find(kind: RecordKind, key: &str) -> Option<&'static Field> {
+    FIELDS.iter().find(|f| f.kind == kind && f.key == key)
+}
+
+/// The default columns of the row table.
+pub(crate) fn default_columns(kind: RecordKind) -> Vec<&'static str> {
+    let mut columns: Vec<&Field> = FIELDS
+        .iter()
+        .filter(|f| f.kind == kind && f.column.is_some())
+        .collect();
+    columns.sort_by_key(|f| f.column);
+    columns.into_iter().map(|f| f.key).collect()
+}
+
+/// Whether `name` means something for this kind of record (`details.ported` by its
+/// head): a field of the schema or an error field.
+pub(crate) fn is_known(kind: RecordKind, name: &str) -> bool {
+    let head = name.split('.').next().unwrap_or(name);
+    ERROR_FIELDS.contains(&head) || find(kind, head).is_some()
+}
+
+/// Whether a key holds digits to be kept as a string, in any kind of record.
+pub(crate) fn is_digits(key: &str) -> bool {
+    FIELDS.iter().any(|f| f.key == key && f.ty == Digits)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_columns_are_in_their_order() {
+        assert_eq!(
+            default_columns(Sms),
+            [
+                "msisdn",
+                "reference",
+                "status",
+                "time_dr",
+                "price",
+                "currency"
+            ]
+        );
+        assert_eq!(
+            default_columns(Hlr),
+            ["msisdn", "reference", "network", "status", "statusDatetime"]
+        );
+    }
+
+    #[test]
+    fn keys_are_unique_per_kind() {
+        for (i, a) in FIELDS.iter().enumerate() {
+            let twice = FIELDS[i + 1..]
+                .iter()
+                .any(|b| a.kind == b.kind && a.key == b.key);
+            assert!(!twice, "{} twice", a.key);
+        }
+    }
+}
