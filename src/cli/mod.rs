@@ -5,5 +5,6 @@ pub(crate) mod args;
 pub(crate) mod docs;
 pub(crate) mod parse;
 pub(crate) mod settings;
+mod values;
 
 pub(crate) use args::*;

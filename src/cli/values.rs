@@ -1,0 +1,88 @@
+//! How flag values are read: the checks clap runs on them, the exit-code text of
+//! `--help`, and the command-line names of the domain's choices.
+
+use std::time::Duration;
+
+use clap::builder::PossibleValue;
+use clap::ValueEnum;
+
+use crate::domain::duration::parse_duration;
+use crate::domain::format::OutputFormat;
+use crate::domain::lookup::PathStyle;
+
+pub const EXIT_CODES_HELP: &str = "\
+Exit codes:
+  0      success
+  1-63   the service's non-zero error code, passed through
+         (10 HLR not found, 20 SMS not found, 30 task not found, 1 invalid API key, ...)
+  64     usage error
+  65     the answer is not a readable JSON record
+  69     service unavailable (connection failed, 5xx without a JSON error body)
+  70     internal error
+  75     timed out (after retries)
+  76     unexpected HTTP answer (3xx, 4xx other than 401/403, without a JSON error body)
+  77     not authorised (401/403 without a JSON error body)
+  78     configuration error
+  79     service error code outside 1-63
+  80     expectation not met (--expect, --expect-delivered)
+  81     still pending (--expect without --wait, or --wait timed out)
+  130    interrupted (Ctrl-C)
+With several lookups, the exit code is that of the first failed lookup in input order.";
+
+/// A wait that cannot poll even once is a mistake, not a check.
+pub fn parse_wait_timeout(text: &str) -> Result<Duration, String> {
+    let timeout = parse_duration(text)?;
+    if timeout.is_zero() {
+        return Err("the wait timeout must be more than 0".into());
+    }
+    Ok(timeout)
+}
+
+/// An empty status (`--expect "$UNSET"`) would silently turn a CI gate off.
+pub fn parse_status(text: &str) -> Result<String, String> {
+    let status = text.trim();
+    if status.is_empty() {
+        return Err("an empty status: name at least one (e.g. delivered)".into());
+    }
+    Ok(status.to_string())
+}
+
+/// Polling faster than this only loads the gateway.
+pub fn parse_interval(text: &str) -> Result<Duration, String> {
+    let interval = parse_duration(text)?;
+    if interval < Duration::from_millis(100) {
+        return Err(format!(
+            "`{text}` is too short a poll interval; at least 100ms"
+        ));
+    }
+    Ok(interval)
+}
+
+pub fn parse_ratio(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(ratio) if (0.0..=1.0).contains(&ratio) => Ok(ratio),
+        _ => Err(format!(
+            "`{text}` is not a ratio between 0 and 1 (e.g. 0.95)"
+        )),
+    }
+}
+
+/// Names on the command line for the domain's choices (the domain knows no clap).
+macro_rules! value_enum {
+    ($type:ty: $($variant:ident => $name:literal),+ $(,)?) => {
+        impl ValueEnum for $type {
+            fn value_variants<'a>() -> &'a [Self] {
+                &[$(<$type>::$variant),+]
+            }
+
+            fn to_possible_value(&self) -> Option<PossibleValue> {
+                Some(PossibleValue::new(match self {
+                    $(<$type>::$variant => $name),+
+                }))
+            }
+        }
+    };
+}
+
+value_enum!(PathStyle: Auto => "auto", Explicit => "explicit", Short => "short");
+value_enum!(OutputFormat: Table => "table", Json => "json", Csv => "csv", Tsv => "tsv");
