@@ -45,99 +45,22 @@ const RU: (&str, &str) = ("Russia", "Россия");
 const FR: (&str, &str) = ("France", "Франция");
 const PL: (&str, &str) = ("Poland", "Польша");
 
+#[rustfmt::skip]
 pub static NETWORKS: &[Network] = &[
-    net(
-        "25503",
-        UA,
-        "Kyivstar",
-        "Kyivstar GSM JSC",
-        ("380", &["67", "68", "96", "97", "98"], 7),
-    ),
-    net(
-        "25501",
-        UA,
-        "Vodafone",
-        "PrJSC VF Ukraine",
-        ("380", &["50", "66", "95", "99"], 7),
-    ),
-    net(
-        "25506",
-        UA,
-        "lifecell",
-        "Lifecell LLC",
-        ("380", &["63", "73", "93"], 7),
-    ),
-    net(
-        "23410",
-        GB,
-        "O2",
-        "Telefonica UK Limited",
-        ("44", &["77", "78"], 8),
-    ),
-    net(
-        "23415",
-        GB,
-        "Vodafone",
-        "Vodafone Limited",
-        ("44", &["74", "75"], 8),
-    ),
-    net(
-        "26201",
-        DE,
-        "Telekom",
-        "Telekom Deutschland GmbH",
-        ("49", &["151", "160", "170", "171", "175"], 8),
-    ),
-    net(
-        "26202",
-        DE,
-        "Vodafone",
-        "Vodafone GmbH",
-        ("49", &["152", "162", "172", "173", "174"], 8),
-    ),
-    net(
-        "310260",
-        US,
-        "T-Mobile",
-        "T-Mobile USA, Inc.",
-        ("1", &["206", "425", "646", "917"], 7),
-    ),
-    net(
-        "310410",
-        US,
-        "AT&T",
-        "AT&T Mobility LLC",
-        ("1", &["214", "312", "404"], 7),
-    ),
-    net(
-        "25001",
-        RU,
-        "MTS",
-        "Mobile TeleSystems PJSC",
-        ("7", &["910", "915", "916", "985"], 7),
-    ),
-    net(
-        "25099",
-        RU,
-        "Beeline",
-        "PJSC VimpelCom",
-        ("7", &["903", "905", "906", "909"], 7),
-    ),
+    net("25503", UA, "Kyivstar", "Kyivstar GSM JSC", ("380", &["67", "68", "96", "97", "98"], 7)),
+    net("25501", UA, "Vodafone", "PrJSC VF Ukraine", ("380", &["50", "66", "95", "99"], 7)),
+    net("25506", UA, "lifecell", "Lifecell LLC", ("380", &["63", "73", "93"], 7)),
+    net("23410", GB, "O2", "Telefonica UK Limited", ("44", &["77", "78"], 8)),
+    net("23415", GB, "Vodafone", "Vodafone Limited", ("44", &["74", "75"], 8)),
+    net("26201", DE, "Telekom", "Telekom Deutschland GmbH", ("49", &["151", "160", "170", "171", "175"], 8)),
+    net("26202", DE, "Vodafone", "Vodafone GmbH", ("49", &["152", "162", "172", "173", "174"], 8)),
+    net("310260", US, "T-Mobile", "T-Mobile USA, Inc.", ("1", &["206", "425", "646", "917"], 7)),
+    net("310410", US, "AT&T", "AT&T Mobility LLC", ("1", &["214", "312", "404"], 7)),
+    net("25001", RU, "MTS", "Mobile TeleSystems PJSC", ("7", &["910", "915", "916", "985"], 7)),
+    net("25099", RU, "Beeline", "PJSC VimpelCom", ("7", &["903", "905", "906", "909"], 7)),
     net("20801", FR, "Orange", "Orange S.A.", ("33", &["6", "7"], 8)),
-    net(
-        "20810",
-        FR,
-        "SFR",
-        "Societe Francaise du Radiotelephone",
-        ("33", &["6"], 8),
-    ),
-    net(
-        "26001",
-        PL,
-        "Plus",
-        "Polkomtel Sp. z o.o.",
-        ("48", &["601", "691"], 6),
-    ),
+    net("20810", FR, "SFR", "Societe Francaise du Radiotelephone", ("33", &["6"], 8)),
+    net("26001", PL, "Plus", "Polkomtel Sp. z o.o.", ("48", &["601", "691"], 6)),
 ];
 
 /// A subscriber: its home network and its number (international, no plus sign).
