@@ -77,43 +77,73 @@ fn next_request(
     let (request, body_len, keep_alive) = match head {
         Ok(head) => head,
         Err(status) => {
-            out.clear();
-            write_response(out, &HttpResponse::plain(status), true, false, false);
-            let _ = stream.write_all(out);
+            refuse(stream, out, status);
             return Some(After::Linger);
         }
     };
     if body_len > inner.limits.max_body {
-        out.clear();
-        write_response(out, &HttpResponse::plain(413), true, false, false);
-        let _ = stream.write_all(out);
+        refuse(stream, out, 413);
         return Some(After::Linger);
     }
+    if !discard_body(stream, buf, filled, head_len, body_len, &request) {
+        return Some(After::Close);
+    }
+    Some(respond(stream, &request, keep_alive, *filled, inner, out))
+}
 
-    // Discard the body: first what is buffered, then the rest from the socket.
+/// Answers an error status; the connection then lingers and closes.
+fn refuse(stream: &mut TcpStream, out: &mut Vec<u8>, status: u16) {
+    out.clear();
+    write_response(out, &HttpResponse::plain(status), true, false, false);
+    let _ = stream.write_all(out);
+}
+
+/// Discards the body: first what is buffered, then the rest from the socket. False
+/// when the client went away first.
+fn discard_body(
+    stream: &mut TcpStream,
+    buf: &mut [u8],
+    filled: &mut usize,
+    head_len: usize,
+    body_len: u64,
+    request: &HttpRequest,
+) -> bool {
     let buffered = (*filled - head_len) as u64;
     let consumed = head_len + body_len.min(buffered) as usize;
     buf.copy_within(consumed..*filled, 0);
     *filled -= consumed;
-    if body_len > buffered {
-        let expects_continue = request
-            .header("Expect")
-            .is_some_and(|v| v.eq_ignore_ascii_case("100-continue"));
-        if expects_continue && request.version >= 1 {
-            let _ = stream.write_all(b"HTTP/1.1 100 Continue\r\n\r\n");
-        }
-        let mut rest = body_len - buffered;
-        while rest > 0 {
-            let want = rest.min(buf.len() as u64) as usize;
-            match stream.read(&mut buf[..want]) {
-                Ok(0) | Err(_) => return Some(After::Close),
-                Ok(n) => rest -= n as u64,
-            }
+    if body_len <= buffered {
+        return true;
+    }
+    let expects_continue = request
+        .header("Expect")
+        .is_some_and(|v| v.eq_ignore_ascii_case("100-continue"));
+    if expects_continue && request.version >= 1 {
+        let _ = stream.write_all(b"HTTP/1.1 100 Continue\r\n\r\n");
+    }
+    let mut rest = body_len - buffered;
+    while rest > 0 {
+        let want = rest.min(buf.len() as u64) as usize;
+        match stream.read(&mut buf[..want]) {
+            Ok(0) | Err(_) => return false,
+            Ok(n) => rest -= n as u64,
         }
     }
+    true
+}
 
+/// Runs the handler (a panic in it is a 500 and the end of the connection) and
+/// writes the answer; `pipelined` bytes are already waiting behind this request.
+fn respond(
+    stream: &mut TcpStream,
+    request: &HttpRequest,
+    keep_alive: bool,
+    pipelined: usize,
+    inner: &Inner,
+    out: &mut Vec<u8>,
+) -> After {
     let handler = &inner.handler;
-    let (response, keep_alive) = match panic::catch_unwind(AssertUnwindSafe(|| handler(&request))) {
+    let (response, keep_alive) = match panic::catch_unwind(AssertUnwindSafe(|| handler(request))) {
         Ok(response) => (response, keep_alive),
         Err(_) => (HttpResponse::plain(500), false),
     };
@@ -129,13 +159,13 @@ fn next_request(
         is_head,
     );
     if stream.write_all(out).is_err() {
-        return Some(After::Close);
+        return After::Close;
     }
-    Some(match (keep_alive, *filled) {
+    match (keep_alive, pipelined) {
         (true, _) => After::KeepAlive,
         (false, 0) => After::Close,
         (false, _) => After::Linger,
-    })
+    }
 }
 
 /// The owned request, its body length and whether the connection may be kept open;
