@@ -62,6 +62,7 @@ Register-ArgumentCompleter -Native -CommandName 'smsstat' -ScriptBlock {
             [CompletionResult]::new('hlr-ref', 'hlr-ref', [CompletionResultType]::ParameterValue, 'Result of HLR requests by the client''s reference')
             [CompletionResult]::new('sim', 'sim', [CompletionResultType]::ParameterValue, 'Serve the whole status API on loopback with simulated data (until Ctrl-C)')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Inspect the settings: where each one comes from (flag, environment, profile, file)')
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check that this setup can work: settings, name, connection, TLS, the key, latency, routes and proxy, step by step (exit: the first failing step''s code)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script to stdout')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff) to stdout')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -369,6 +370,41 @@ Register-ArgumentCompleter -Native -CommandName 'smsstat' -ScriptBlock {
         'smsstat;config;help;help' {
             break
         }
+        'smsstat;check' {
+            [CompletionResult]::new('--base-url', '--base-url', [CompletionResultType]::ParameterName, 'Base URL of the service, e.g. https://gateway.example/rest')
+            [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)')
+            [CompletionResult]::new('--api-key-header', '--api-key-header', [CompletionResultType]::ParameterName, 'Name of the request header that carries the API key [default: X-API-KEY]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]')
+            [CompletionResult]::new('--retries', '--retries', [CompletionResultType]::ParameterName, 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried, 0 to 20 [default: 2]')
+            [CompletionResult]::new('--paths', '--paths', [CompletionResultType]::ParameterName, 'Which request paths to use: explicit (/sms/reference/R), short (/sms/R), or auto (explicit, then short when the explicit route does not exist)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format (SMSSTAT_OUTPUT in the environment sets it too) [default: table]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format (SMSSTAT_OUTPUT in the environment sets it too) [default: table]')
+            [CompletionResult]::new('--fields', '--fields', [CompletionResultType]::ParameterName, 'Fields to show, comma-separated (e.g. status,time_dr): table and csv/tsv columns, or the keys kept in JSON records')
+            [CompletionResult]::new('--field', '--field', [CompletionResultType]::ParameterName, 'Print only this field''s bare value, one line per lookup')
+            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'How many lookups run at once [default: 8]')
+            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'How many lookups run at once [default: 8]')
+            [CompletionResult]::new('--max-body', '--max-body', [CompletionResultType]::ParameterName, 'Largest answer body accepted, in bytes [default: 4194304]')
+            [CompletionResult]::new('--ca-cert', '--ca-cert', [CompletionResultType]::ParameterName, 'PEM file of the CA certificates to trust for https, instead of the built-in roots (for a gateway behind a private CA); verification is always on')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output (NO_COLOR in the environment means never)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file to read instead of $XDG_CONFIG_HOME/smsstat/config.toml (must exist)')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile of the config file to use ([profiles.NAME]; without it, `default` if the file has one)')
+            [CompletionResult]::new('--wait-timeout', '--wait-timeout', [CompletionResultType]::ParameterName, 'How long --wait waits at most: 90, 500ms, 2m [default: 10m]')
+            [CompletionResult]::new('--interval', '--interval', [CompletionResultType]::ParameterName, 'Pause between polls of --wait, at least 100ms (longer after errors, or when the server asks with Retry-After) [default: 2s]')
+            [CompletionResult]::new('--until', '--until', [CompletionResultType]::ParameterName, 'Statuses that count as final (SMS, HLR), replacing the built-in pending lists, for --wait and --expect alike')
+            [CompletionResult]::new('--expect', '--expect', [CompletionResultType]::ParameterName, 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending')
+            [CompletionResult]::new('--expect-delivered', '--expect-delivered', [CompletionResultType]::ParameterName, 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the service''s JSON, one compact line per lookup (short for -o json)')
+            [CompletionResult]::new('--normalize', '--normalize', [CompletionResultType]::ParameterName, 'With JSON output: typed, uniform records (numbers as numbers, error always present, ported/roaming as booleans, plus kind and query)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Show the request line, status, latency and retries on stderr (never the API key)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Show the request line, status, latency and retries on stderr (never the API key)')
+            [CompletionResult]::new('--demo', '--demo', [CompletionResultType]::ParameterName, 'Run against a built-in simulator on a loopback port: no configuration needed')
+            [CompletionResult]::new('--mask-msisdn', '--mask-msisdn', [CompletionResultType]::ParameterName, 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67')
+            [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it')
+            [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'With --wait: print one JSON line per observed change instead of the final record only')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
         'smsstat;completions' {
             [CompletionResult]::new('--base-url', '--base-url', [CompletionResultType]::ParameterName, 'Base URL of the service, e.g. https://gateway.example/rest')
             [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)')
@@ -447,6 +483,7 @@ Register-ArgumentCompleter -Native -CommandName 'smsstat' -ScriptBlock {
             [CompletionResult]::new('hlr-ref', 'hlr-ref', [CompletionResultType]::ParameterValue, 'Result of HLR requests by the client''s reference')
             [CompletionResult]::new('sim', 'sim', [CompletionResultType]::ParameterValue, 'Serve the whole status API on loopback with simulated data (until Ctrl-C)')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Inspect the settings: where each one comes from (flag, environment, profile, file)')
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check that this setup can work: settings, name, connection, TLS, the key, latency, routes and proxy, step by step (exit: the first failing step''s code)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script to stdout')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff) to stdout')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -475,6 +512,9 @@ Register-ArgumentCompleter -Native -CommandName 'smsstat' -ScriptBlock {
             break
         }
         'smsstat;help;config;show' {
+            break
+        }
+        'smsstat;help;check' {
             break
         }
         'smsstat;help;completions' {

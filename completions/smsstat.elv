@@ -59,6 +59,7 @@ set edit:completion:arg-completer[smsstat] = {|@words|
             cand hlr-ref 'Result of HLR requests by the client''s reference'
             cand sim 'Serve the whole status API on loopback with simulated data (until Ctrl-C)'
             cand config 'Inspect the settings: where each one comes from (flag, environment, profile, file)'
+            cand check 'Check that this setup can work: settings, name, connection, TLS, the key, latency, routes and proxy, step by step (exit: the first failing step''s code)'
             cand completions 'Print a shell completion script to stdout'
             cand man 'Print the man page (roff) to stdout'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -354,6 +355,40 @@ set edit:completion:arg-completer[smsstat] = {|@words|
         }
         &'smsstat;config;help;help'= {
         }
+        &'smsstat;check'= {
+            cand --base-url 'Base URL of the service, e.g. https://gateway.example/rest'
+            cand --api-key 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)'
+            cand --api-key-header 'Name of the request header that carries the API key [default: X-API-KEY]'
+            cand --timeout 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]'
+            cand --retries 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried, 0 to 20 [default: 2]'
+            cand --paths 'Which request paths to use: explicit (/sms/reference/R), short (/sms/R), or auto (explicit, then short when the explicit route does not exist)'
+            cand -o 'Output format (SMSSTAT_OUTPUT in the environment sets it too) [default: table]'
+            cand --output 'Output format (SMSSTAT_OUTPUT in the environment sets it too) [default: table]'
+            cand --fields 'Fields to show, comma-separated (e.g. status,time_dr): table and csv/tsv columns, or the keys kept in JSON records'
+            cand --field 'Print only this field''s bare value, one line per lookup'
+            cand -j 'How many lookups run at once [default: 8]'
+            cand --jobs 'How many lookups run at once [default: 8]'
+            cand --max-body 'Largest answer body accepted, in bytes [default: 4194304]'
+            cand --ca-cert 'PEM file of the CA certificates to trust for https, instead of the built-in roots (for a gateway behind a private CA); verification is always on'
+            cand --color 'When to colour the output (NO_COLOR in the environment means never)'
+            cand --config 'Config file to read instead of $XDG_CONFIG_HOME/smsstat/config.toml (must exist)'
+            cand --profile 'Profile of the config file to use ([profiles.NAME]; without it, `default` if the file has one)'
+            cand --wait-timeout 'How long --wait waits at most: 90, 500ms, 2m [default: 10m]'
+            cand --interval 'Pause between polls of --wait, at least 100ms (longer after errors, or when the server asks with Retry-After) [default: 2s]'
+            cand --until 'Statuses that count as final (SMS, HLR), replacing the built-in pending lists, for --wait and --expect alike'
+            cand --expect 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending'
+            cand --expect-delivered 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it'
+            cand --json 'Print the service''s JSON, one compact line per lookup (short for -o json)'
+            cand --normalize 'With JSON output: typed, uniform records (numbers as numbers, error always present, ported/roaming as booleans, plus kind and query)'
+            cand -v 'Show the request line, status, latency and retries on stderr (never the API key)'
+            cand --verbose 'Show the request line, status, latency and retries on stderr (never the API key)'
+            cand --demo 'Run against a built-in simulator on a loopback port: no configuration needed'
+            cand --mask-msisdn 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
+            cand --wait 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
+            cand --follow 'With --wait: print one JSON line per observed change instead of the final record only'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
         &'smsstat;completions'= {
             cand --base-url 'Base URL of the service, e.g. https://gateway.example/rest'
             cand --api-key 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)'
@@ -430,6 +465,7 @@ set edit:completion:arg-completer[smsstat] = {|@words|
             cand hlr-ref 'Result of HLR requests by the client''s reference'
             cand sim 'Serve the whole status API on loopback with simulated data (until Ctrl-C)'
             cand config 'Inspect the settings: where each one comes from (flag, environment, profile, file)'
+            cand check 'Check that this setup can work: settings, name, connection, TLS, the key, latency, routes and proxy, step by step (exit: the first failing step''s code)'
             cand completions 'Print a shell completion script to stdout'
             cand man 'Print the man page (roff) to stdout'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -450,6 +486,8 @@ set edit:completion:arg-completer[smsstat] = {|@words|
             cand show 'Print every resolved setting, its value and where it came from (the key masked); exit 78 when the settings could not run a lookup'
         }
         &'smsstat;help;config;show'= {
+        }
+        &'smsstat;help;check'= {
         }
         &'smsstat;help;completions'= {
         }

@@ -67,6 +67,7 @@ complete -c smsstat -n "__fish_smsstat_needs_command" -f -a "hlr" -d 'Result of 
 complete -c smsstat -n "__fish_smsstat_needs_command" -f -a "hlr-ref" -d 'Result of HLR requests by the client\'s reference'
 complete -c smsstat -n "__fish_smsstat_needs_command" -f -a "sim" -d 'Serve the whole status API on loopback with simulated data (until Ctrl-C)'
 complete -c smsstat -n "__fish_smsstat_needs_command" -f -a "config" -d 'Inspect the settings: where each one comes from (flag, environment, profile, file)'
+complete -c smsstat -n "__fish_smsstat_needs_command" -f -a "check" -d 'Check that this setup can work: settings, name, connection, TLS, the key, latency, routes and proxy, step by step (exit: the first failing step\'s code)'
 complete -c smsstat -n "__fish_smsstat_needs_command" -f -a "completions" -d 'Print a shell completion script to stdout'
 complete -c smsstat -n "__fish_smsstat_needs_command" -f -a "man" -d 'Print the man page (roff) to stdout'
 complete -c smsstat -n "__fish_smsstat_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -371,6 +372,41 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "show" -d 'Print every resolved setting, its value and where it came from (the key masked); exit 78 when the settings could not run a lookup'
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l base-url -d 'Base URL of the service, e.g. https://gateway.example/rest' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l api-key -d 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l api-key-header -d 'Name of the request header that carries the API key [default: X-API-KEY]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l timeout -d 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l retries -d 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried, 0 to 20 [default: 2]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l paths -d 'Which request paths to use: explicit (/sms/reference/R), short (/sms/R), or auto (explicit, then short when the explicit route does not exist)' -r -f -a "auto\t''
+explicit\t''
+short\t''"
+complete -c smsstat -n "__fish_smsstat_using_subcommand check" -s o -l output -d 'Output format (SMSSTAT_OUTPUT in the environment sets it too) [default: table]' -r -f -a "table\t''
+json\t''
+csv\t''
+tsv\t''"
+complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l fields -d 'Fields to show, comma-separated (e.g. status,time_dr): table and csv/tsv columns, or the keys kept in JSON records' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l field -d 'Print only this field\'s bare value, one line per lookup' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand check" -s j -l jobs -d 'How many lookups run at once [default: 8]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l max-body -d 'Largest answer body accepted, in bytes [default: 4194304]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l ca-cert -d 'PEM file of the CA certificates to trust for https, instead of the built-in roots (for a gateway behind a private CA); verification is always on' -r -F
+complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l color -d 'When to colour the output (NO_COLOR in the environment means never)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l config -d 'Config file to read instead of $XDG_CONFIG_HOME/smsstat/config.toml (must exist)' -r -F
+complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l profile -d 'Profile of the config file to use ([profiles.NAME]; without it, `default` if the file has one)' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l wait-timeout -d 'How long --wait waits at most: 90, 500ms, 2m [default: 10m]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l interval -d 'Pause between polls of --wait, at least 100ms (longer after errors, or when the server asks with Retry-After) [default: 2s]' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l until -d 'Statuses that count as final (SMS, HLR), replacing the built-in pending lists, for --wait and --expect alike' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
+complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l normalize -d 'With JSON output: typed, uniform records (numbers as numbers, error always present, ported/roaming as booleans, plus kind and query)'
+complete -c smsstat -n "__fish_smsstat_using_subcommand check" -s v -l verbose -d 'Show the request line, status, latency and retries on stderr (never the API key)'
+complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l demo -d 'Run against a built-in simulator on a loopback port: no configuration needed'
+complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l mask-msisdn -d 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
+complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l wait -d 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
+complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
+complete -c smsstat -n "__fish_smsstat_using_subcommand check" -s h -l help -d 'Print help'
 complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l base-url -d 'Base URL of the service, e.g. https://gateway.example/rest' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l api-key -d 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l api-key-header -d 'Name of the request header that carries the API key [default: X-API-KEY]' -r
@@ -441,14 +477,15 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l mask-msisdn -d '
 complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l wait -d 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
 complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
 complete -c smsstat -n "__fish_smsstat_using_subcommand man" -s h -l help -d 'Print help'
-complete -c smsstat -n "__fish_smsstat_using_subcommand help; and not __fish_seen_subcommand_from sms sms-ref task hlr hlr-ref sim config completions man help" -f -a "sms" -d 'Delivery status of SMS messages by their numeric ID'
-complete -c smsstat -n "__fish_smsstat_using_subcommand help; and not __fish_seen_subcommand_from sms sms-ref task hlr hlr-ref sim config completions man help" -f -a "sms-ref" -d 'Delivery status of SMS messages by the client\'s reference'
-complete -c smsstat -n "__fish_smsstat_using_subcommand help; and not __fish_seen_subcommand_from sms sms-ref task hlr hlr-ref sim config completions man help" -f -a "task" -d 'Aggregate counters of multi-recipient SMS tasks'
-complete -c smsstat -n "__fish_smsstat_using_subcommand help; and not __fish_seen_subcommand_from sms sms-ref task hlr hlr-ref sim config completions man help" -f -a "hlr" -d 'Result of HLR requests (phone-number lookups) by their ID'
-complete -c smsstat -n "__fish_smsstat_using_subcommand help; and not __fish_seen_subcommand_from sms sms-ref task hlr hlr-ref sim config completions man help" -f -a "hlr-ref" -d 'Result of HLR requests by the client\'s reference'
-complete -c smsstat -n "__fish_smsstat_using_subcommand help; and not __fish_seen_subcommand_from sms sms-ref task hlr hlr-ref sim config completions man help" -f -a "sim" -d 'Serve the whole status API on loopback with simulated data (until Ctrl-C)'
-complete -c smsstat -n "__fish_smsstat_using_subcommand help; and not __fish_seen_subcommand_from sms sms-ref task hlr hlr-ref sim config completions man help" -f -a "config" -d 'Inspect the settings: where each one comes from (flag, environment, profile, file)'
-complete -c smsstat -n "__fish_smsstat_using_subcommand help; and not __fish_seen_subcommand_from sms sms-ref task hlr hlr-ref sim config completions man help" -f -a "completions" -d 'Print a shell completion script to stdout'
-complete -c smsstat -n "__fish_smsstat_using_subcommand help; and not __fish_seen_subcommand_from sms sms-ref task hlr hlr-ref sim config completions man help" -f -a "man" -d 'Print the man page (roff) to stdout'
-complete -c smsstat -n "__fish_smsstat_using_subcommand help; and not __fish_seen_subcommand_from sms sms-ref task hlr hlr-ref sim config completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c smsstat -n "__fish_smsstat_using_subcommand help; and not __fish_seen_subcommand_from sms sms-ref task hlr hlr-ref sim config check completions man help" -f -a "sms" -d 'Delivery status of SMS messages by their numeric ID'
+complete -c smsstat -n "__fish_smsstat_using_subcommand help; and not __fish_seen_subcommand_from sms sms-ref task hlr hlr-ref sim config check completions man help" -f -a "sms-ref" -d 'Delivery status of SMS messages by the client\'s reference'
+complete -c smsstat -n "__fish_smsstat_using_subcommand help; and not __fish_seen_subcommand_from sms sms-ref task hlr hlr-ref sim config check completions man help" -f -a "task" -d 'Aggregate counters of multi-recipient SMS tasks'
+complete -c smsstat -n "__fish_smsstat_using_subcommand help; and not __fish_seen_subcommand_from sms sms-ref task hlr hlr-ref sim config check completions man help" -f -a "hlr" -d 'Result of HLR requests (phone-number lookups) by their ID'
+complete -c smsstat -n "__fish_smsstat_using_subcommand help; and not __fish_seen_subcommand_from sms sms-ref task hlr hlr-ref sim config check completions man help" -f -a "hlr-ref" -d 'Result of HLR requests by the client\'s reference'
+complete -c smsstat -n "__fish_smsstat_using_subcommand help; and not __fish_seen_subcommand_from sms sms-ref task hlr hlr-ref sim config check completions man help" -f -a "sim" -d 'Serve the whole status API on loopback with simulated data (until Ctrl-C)'
+complete -c smsstat -n "__fish_smsstat_using_subcommand help; and not __fish_seen_subcommand_from sms sms-ref task hlr hlr-ref sim config check completions man help" -f -a "config" -d 'Inspect the settings: where each one comes from (flag, environment, profile, file)'
+complete -c smsstat -n "__fish_smsstat_using_subcommand help; and not __fish_seen_subcommand_from sms sms-ref task hlr hlr-ref sim config check completions man help" -f -a "check" -d 'Check that this setup can work: settings, name, connection, TLS, the key, latency, routes and proxy, step by step (exit: the first failing step\'s code)'
+complete -c smsstat -n "__fish_smsstat_using_subcommand help; and not __fish_seen_subcommand_from sms sms-ref task hlr hlr-ref sim config check completions man help" -f -a "completions" -d 'Print a shell completion script to stdout'
+complete -c smsstat -n "__fish_smsstat_using_subcommand help; and not __fish_seen_subcommand_from sms sms-ref task hlr hlr-ref sim config check completions man help" -f -a "man" -d 'Print the man page (roff) to stdout'
+complete -c smsstat -n "__fish_smsstat_using_subcommand help; and not __fish_seen_subcommand_from sms sms-ref task hlr hlr-ref sim config check completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "show" -d 'Print every resolved setting, its value and where it came from (the key masked); exit 78 when the settings could not run a lookup'

@@ -234,6 +234,13 @@ pub enum Command {
     )]
     Config(ConfigCommand),
 
+    /// Check that this setup can work: settings, name, connection, TLS, the key,
+    /// latency, routes and proxy, step by step (exit: the first failing step's code)
+    #[command(
+        after_help = "Examples:\n  smsstat check\n  smsstat --profile prod check\n  smsstat --json check | jq .steps\n  smsstat --demo check"
+    )]
+    Check,
+
     /// Print a shell completion script to stdout
     #[command(
         after_help = "Examples:\n  smsstat completions bash > ~/.local/share/bash-completion/completions/smsstat\n  smsstat completions zsh > ~/.zfunc/_smsstat\n  smsstat completions fish > ~/.config/fish/completions/smsstat.fish"

@@ -3,6 +3,7 @@
 
 pub(crate) mod app;
 pub(crate) mod batch;
+pub(crate) mod check;
 pub(crate) mod config_show;
 pub(crate) mod docs;
 pub(crate) mod interrupt;

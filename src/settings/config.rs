@@ -183,7 +183,7 @@ pub fn validate_base_url(url: &str) -> Result<String, ConfigError> {
 }
 
 /// The first of LC_ALL, LC_CTYPE, LANG that is set decides, as in POSIX.
-fn locale_is_utf8() -> bool {
+pub(crate) fn locale_is_utf8() -> bool {
     ["LC_ALL", "LC_CTYPE", "LANG"]
         .iter()
         .find_map(|name| env::var(name).ok().filter(|v| !v.is_empty()))

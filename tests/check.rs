@@ -1,0 +1,132 @@
+//! `smsstat check` against real loopback servers: every step that can fail, and the
+//! exit code of the first failing one.
+
+mod common;
+
+use common::{refused_base, smsstat, smsstat_at, Canned, TestServer};
+use serde_json::Value;
+use smsstat::testkit::{SimOptions, SimServer};
+
+/// The JSON report of `check`, and the exit code.
+fn check_json(mut cmd: assert_cmd::Command) -> (Value, i32) {
+    let out = cmd.args(["--json", "check"]).output().unwrap();
+    let report: Value = serde_json::from_slice(&out.stdout).expect("one JSON document");
+    (report, out.status.code().unwrap_or(-1))
+}
+
+fn step<'a>(report: &'a Value, name: &str) -> &'a Value {
+    report["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["step"] == name)
+        .unwrap_or_else(|| panic!("no step {name} in {report}"))
+}
+
+fn status(report: &Value, name: &str) -> String {
+    step(report, name)["status"].as_str().unwrap().to_string()
+}
+
+#[test]
+fn a_working_simulator_passes_every_step() {
+    let sim = SimServer::start(SimOptions::demo()).unwrap();
+    let (report, code) = check_json(smsstat_at(&sim.base_url()));
+    assert_eq!(code, 0, "{report}");
+    assert_eq!(report["ok"], true);
+    let names: Vec<&str> = report["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["step"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["settings", "name", "connect", "tls", "key", "latency", "paths", "proxy"]
+    );
+    for name in ["settings", "name", "connect", "key", "latency", "paths"] {
+        assert_eq!(status(&report, name), "ok", "{name}: {report}");
+    }
+    assert_eq!(status(&report, "tls"), "skipped");
+    let key = step(&report, "key")["detail"].as_str().unwrap();
+    assert!(key.contains("service error 20"), "{key}");
+}
+
+#[test]
+fn demo_works_without_any_setting() {
+    let out = smsstat().args(["--demo", "check"]).assert().code(0);
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(text.contains("--demo simulator"), "{text}");
+    assert_eq!(text.lines().count(), 8, "{text}");
+}
+
+#[test]
+fn no_base_url_is_a_configuration_error() {
+    let (report, code) = check_json(smsstat());
+    assert_eq!(code, 78);
+    assert_eq!(status(&report, "settings"), "failed");
+    assert_eq!(status(&report, "connect"), "skipped");
+    assert_eq!(step(&report, "settings")["exit"], 78);
+}
+
+#[test]
+fn a_refused_connection_fails_the_connect_step() {
+    let (report, code) = check_json(smsstat_at(&refused_base()));
+    assert_eq!(code, 69);
+    assert_eq!(status(&report, "name"), "ok");
+    assert_eq!(status(&report, "connect"), "failed");
+    assert_eq!(status(&report, "key"), "skipped");
+}
+
+#[test]
+fn tls_to_a_plain_http_server_fails_the_tls_step() {
+    let sim = SimServer::start(SimOptions::demo()).unwrap();
+    let https = sim.base_url().replace("http://", "https://");
+    let (report, code) = check_json(smsstat_at(&https));
+    assert_eq!(code, 69, "{report}");
+    assert_eq!(status(&report, "connect"), "ok");
+    assert_eq!(status(&report, "tls"), "failed");
+    assert_eq!(status(&report, "key"), "skipped");
+}
+
+#[test]
+fn an_invalid_key_fails_with_the_service_code() {
+    let sim = SimServer::start(SimOptions {
+        api_key: Some("the-right-key-0123456789".into()),
+        ..SimOptions::demo()
+    })
+    .unwrap();
+    let mut cmd = smsstat_at(&sim.base_url());
+    cmd.env("SMSSTAT_API_KEY", "a-wrong-key-0123456789");
+    let (report, code) = check_json(cmd);
+    assert_eq!(code, 1, "{report}");
+    assert_eq!(status(&report, "key"), "failed");
+    let detail = step(&report, "key")["detail"].as_str().unwrap();
+    assert!(detail.contains("service error 1"), "{detail}");
+    assert!(
+        !report.to_string().contains("a-wrong-key"),
+        "the key is never shown"
+    );
+}
+
+#[test]
+fn a_deployment_without_explicit_routes_still_passes() {
+    let server = TestServer::start(|url| {
+        if url.starts_with("/sms/reference/") {
+            Canned::text(404, "Not Found")
+        } else {
+            Canned::json(404, r#"{"error":20,"errorDescription":"SMS not found"}"#)
+        }
+    });
+    let (report, code) = check_json(smsstat_at(&server.base));
+    assert_eq!(code, 0, "{report}");
+    let paths = step(&report, "paths")["detail"].as_str().unwrap();
+    assert!(paths.contains("short forms"), "{paths}");
+}
+
+#[test]
+fn a_401_fails_the_key_step_with_77() {
+    let server = TestServer::fixed(Canned::text(401, "Unauthorized"));
+    let (report, code) = check_json(smsstat_at(&server.base));
+    assert_eq!(code, 77, "{report}");
+    assert_eq!(status(&report, "key"), "failed");
+}
