@@ -138,6 +138,10 @@ fn colour_rules() {
         !run(&[], &[("NO_COLOR", "0"), ("CLICOLOR_FORCE", "1")]),
         "any NO_COLOR"
     );
+    // Observable without a terminal only against CLICOLOR_FORCE: both win over it.
+    assert!(!run(&[], &[("CLICOLOR", "0"), ("CLICOLOR_FORCE", "1")]));
+    assert!(!run(&[], &[("TERM", "dumb"), ("CLICOLOR_FORCE", "1")]));
+    assert!(run(&[], &[("CLICOLOR", "1"), ("CLICOLOR_FORCE", "1")]));
 }
 
 #[test]

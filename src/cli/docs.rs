@@ -51,6 +51,8 @@ fn without_repeated_preamble(page: Vec<u8>) -> Vec<u8> {
 /// Environment variables that are not settings of the table, with what each does.
 const OTHER_ENVIRONMENT: &[(&str, &str)] = &[
     ("NO_COLOR", "When non-empty, no colour in auto mode."),
+    ("CLICOLOR", "When 0, no colour in auto mode."),
+    ("TERM", "When dumb, no colour in auto mode."),
     ("CLICOLOR_FORCE", "When set and not 0, colour in auto mode even when stdout is not a terminal."),
     ("LC_ALL, LC_CTYPE, LANG", "The first one set decides whether the terminal is UTF-8 (box drawing and block characters) or ASCII."),
 ];

@@ -201,12 +201,14 @@ fn port_text(authority: &str) -> Option<&str> {
     after_host.rfind(':').map(|i| &after_host[i + 1..])
 }
 
-/// `--color` wins; in auto mode NO_COLOR turns colour off, CLICOLOR_FORCE on, and
-/// otherwise only a terminal gets colour.
+/// `--color` wins; in auto mode NO_COLOR, CLICOLOR=0 and TERM=dumb turn colour off,
+/// CLICOLOR_FORCE on, and otherwise only a terminal gets colour.
 pub fn use_color(choice: ColorChoice, stdout_is_terminal: bool) -> bool {
     // no-color.org: NO_COLOR set to anything non-empty (even "0") means no colour;
-    // CLICOLOR_FORCE forces it unless empty or "0".
-    let no_color = env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    // CLICOLOR_FORCE forces it unless empty or "0" (bixense.com/clicolors).
+    let no_color = env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
+        || env::var_os("CLICOLOR").is_some_and(|v| v == "0")
+        || env::var_os("TERM").is_some_and(|v| v == "dumb");
     let force = env::var_os("CLICOLOR_FORCE").is_some_and(|v| !v.is_empty() && v != "0");
     match choice {
         ColorChoice::Always => true,

@@ -181,6 +181,8 @@ pub fn smsstat() -> Command {
         "SMSSTAT_OUTPUT",
         "NO_COLOR",
         "CLICOLOR_FORCE",
+        "CLICOLOR",
+        "TERM",
         "RUST_BACKTRACE",
         "LC_ALL",
         "LC_CTYPE",
