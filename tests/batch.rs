@@ -369,16 +369,25 @@ fn stdin_is_streamed_results_come_before_it_ends() {
 }
 
 #[test]
-fn a_mistyped_field_name_is_warned_about_once() {
+fn a_mistyped_field_name_is_a_usage_error_and_an_unknown_one_a_warning() {
     let server = TestServer::start(record_for);
-    let out = smsstat_at(&server.base)
+    smsstat_at(&server.base)
         .args(["--field", "stauts", "sms", "1", "2"])
+        .assert()
+        .code(64)
+        .stdout("")
+        .stderr(predicate::str::contains("did you mean `status`?"));
+    assert!(server.urls().is_empty(), "nothing is looked up");
+    // A name far from every known one may be a field of the service's own: it is
+    // looked up, and warned about once when the records lack it.
+    let out = smsstat_at(&server.base)
+        .args(["--field", "zebra", "sms", "1", "2"])
         .output()
         .unwrap();
     assert!(out.status.success());
     assert_eq!(String::from_utf8_lossy(&out.stdout), "\n\n");
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(stderr.matches("no field `stauts`").count(), 1, "{stderr}");
+    assert_eq!(stderr.matches("no field `zebra`").count(), 1, "{stderr}");
     // A known field that this record lacks is not a typo.
     let out = smsstat_at(&server.base)
         .args(["--field", "time_dr", "sms", "1"])

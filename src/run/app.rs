@@ -4,10 +4,11 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use crate::cli::parse::{parse_args, ParseFacts};
-use crate::cli::{Cli, Command, SimArgs};
+use crate::cli::{Cli, Command, GlobalArgs, SimArgs};
 use crate::domain::exit_codes;
 use crate::domain::lookup::LookupKind;
 use crate::output::messages::{report, warn};
+use crate::run::usage;
 use crate::settings::config::construct_config;
 use crate::sim::{Oddity, SimOptions, SimServer};
 
@@ -36,6 +37,16 @@ fn run(cli: Cli, facts: ParseFacts) -> u8 {
         Command::Hlr(args) => (LookupKind::Hlr, args.values),
         Command::HlrRef(args) => (LookupKind::HlrRef, args.values),
     };
+    look_up(global, facts, kind, values)
+}
+
+/// A lookup subcommand: usage checks, the `--demo` simulator, the settings, then the
+/// batch.
+fn look_up(global: GlobalArgs, facts: ParseFacts, kind: LookupKind, values: Vec<String>) -> u8 {
+    if let Err(message) = usage::check_options(&global, &facts.sources) {
+        report(format_args!("error: {message}"));
+        return exit_codes::USAGE;
+    }
     if facts.api_key_in_argv {
         warn(
             "--api-key on the command line is visible to other users in the process list; \
@@ -61,13 +72,29 @@ fn run(cli: Cli, facts: ParseFacts) -> u8 {
         let demo_url = demo.as_ref().map(SimServer::base_url);
         construct_config(&global, &resolution.values, demo_url)
     });
-    match resolved {
-        Ok(config) => crate::run::lookups::run(&config, kind, values),
+    let mut config = match resolved {
+        Ok(config) => config,
         Err(err) => {
             report(format_args!("{err}"));
-            exit_codes::CONFIG
+            return exit_codes::CONFIG;
         }
+    };
+    let names =
+        usage::check_normalize(config.normalize, config.output, config.follow).and_then(|()| {
+            let record = kind.record_kind();
+            config.fields = usage::resolve_names(record, &config.fields)?;
+            let field = config
+                .field
+                .take()
+                .map(|f| usage::resolve_names(record, &[f]));
+            config.field = field.transpose()?.and_then(|mut one| one.pop());
+            Ok(())
+        });
+    if let Err(message) = names {
+        report(format_args!("error: {message}"));
+        return exit_codes::USAGE;
     }
+    crate::run::lookups::run(&config, kind, values)
 }
 
 /// The `--demo` simulator: records final at once, except under `--wait`, where they

@@ -9,4 +9,5 @@ pub(crate) mod docs;
 pub(crate) mod interrupt;
 pub(crate) mod lookups;
 pub(crate) mod panic_hook;
+pub(crate) mod usage;
 pub(crate) mod wait;
