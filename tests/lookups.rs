@@ -254,11 +254,11 @@ fn short_form_is_tried_when_the_explicit_route_is_missing() {
         }
     });
     smsstat_at(&server.base)
-        .args(["sms-ref", "r 1"])
+        .args(["sms-ref", "ref-42"])
         .assert()
         .success()
         .stdout(predicate::str::contains("delivered"));
-    assert_eq!(server.urls(), ["/sms/reference/r%201", "/sms/r%201"]);
+    assert_eq!(server.urls(), ["/sms/reference/ref-42", "/sms/ref-42"]);
     // A task record from the short form is shown as a task, by its fields.
     smsstat_at(&server.base)
         .args(["task", "t9"])

@@ -19,8 +19,9 @@ impl RecordKind {
         }
     }
 
-    /// Known fields in the spec's order, with the labels shown in tables. SMS `id` and
-    /// the HLR operator fields are not in the spec but real servers send them.
+    /// Known fields in the spec's order, with the labels shown in tables. SMS `id`,
+    /// the HLR operator fields and the v1 variant's task counters (`total`,
+    /// `queued`, `accepted`, `enroute`) are not in the spec but real servers send them.
     pub fn known_fields(self) -> &'static [(&'static str, &'static str)] {
         match self {
             RecordKind::Sms => &[
@@ -38,7 +39,11 @@ impl RecordKind {
                 ("originator", "Originator"),
                 ("body", "Text"),
                 ("validity", "Validity"),
+                ("total", "Total"),
                 ("sent", "Sent"),
+                ("queued", "Queued"),
+                ("accepted", "Accepted"),
+                ("enroute", "En route"),
                 ("delivered", "Delivered"),
                 ("undeliverable", "Undeliverable"),
                 ("expired", "Expired"),
@@ -52,9 +57,12 @@ impl RecordKind {
                 ("msisdn", "Phone number"),
                 ("network", "Network"),
                 ("name_en", "Country"),
+                ("country_name", "Country"),
                 ("brand", "Operator"),
+                ("brand_name", "Operator"),
                 ("name", "Operator name"),
                 ("status", "Status"),
+                ("ported", "Ported"),
                 ("details", "Details"),
                 ("createdDatetime", "Created"),
                 ("statusDatetime", "Status time"),
@@ -99,7 +107,13 @@ impl Record {
     /// another kind of record is still shown right; `expected` breaks ties.
     pub fn classify(fields: Map<String, Value>, expected: RecordKind) -> Record {
         let has = |names: &[&str]| names.iter().any(|n| fields.contains_key(*n));
-        let kind = if has(&["totalprice", "delivered", "undeliverable", "originator"]) {
+        let kind = if has(&[
+            "totalprice",
+            "delivered",
+            "undeliverable",
+            "originator",
+            "total",
+        ]) {
             RecordKind::Task
         } else if has(&["network", "details", "createdDatetime", "statusDatetime"]) {
             RecordKind::Hlr

@@ -16,7 +16,11 @@ fn numeric_fields(kind: RecordKind) -> &'static [&'static str] {
         RecordKind::Sms => &["price"],
         RecordKind::Task => &[
             "validity",
+            "total",
             "sent",
+            "queued",
+            "accepted",
+            "enroute",
             "delivered",
             "undeliverable",
             "expired",
@@ -136,6 +140,10 @@ fn failure_object(
                 map.insert("query".into(), query.into());
             }
             map.insert("source".into(), "smsstat".into());
+            // Not the record asked for, but nothing is hidden: what came back is kept.
+            if let LookupError::WrongRecord { record, .. } = local {
+                map.insert("record".into(), Value::Object((**record).clone()));
+            }
         }
     }
     map
@@ -152,6 +160,10 @@ fn normalize_record(record: &Record, query: &str) -> Map<String, Value> {
             // `error` is always 0 here, and "No errors" comes only from some servers.
             "error" | "errorDescription" => continue,
             "details" => normalize_details(value),
+            // v1 HLR records send `ported` at the top, as 0 or 1.
+            "ported" if record.kind == RecordKind::Hlr => {
+                lenient_bool(value).map(Value::Bool).unwrap_or(Value::Null)
+            }
             k if numeric.contains(&k) => number(value),
             k if DIGIT_STRINGS.contains(&k) => text(value),
             _ => value.clone(),

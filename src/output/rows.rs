@@ -23,6 +23,8 @@ pub fn record_rows(record: &Record) -> Vec<Row> {
         match (*key, record.get(key)) {
             (_, None) => {}
             ("details", Some(details)) => rows.extend(detail_rows(details)),
+            // v1 HLR records send `ported` at the top, as 0 or 1.
+            ("ported", Some(value)) => rows.push(row(key, label, yes_no(value))),
             (_, Some(value)) => rows.push(row(key, label, plain_text(value))),
         }
     }
