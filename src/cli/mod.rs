@@ -4,5 +4,6 @@
 pub(crate) mod args;
 pub(crate) mod docs;
 pub(crate) mod parse;
+pub(crate) mod sim_args;
 
 pub(crate) use args::*;
