@@ -124,7 +124,7 @@ fn forced_oddities_apply_to_every_record() {
         assert!(sms["price"].is_string());
         // The ID, or the phone number as BSG-style answers have it.
         assert!(
-            sms["id"] == id.to_string() || sms["id"] == sms["msisdn"],
+            sms["id"].as_str() == Some(id.to_string().as_str()) || sms["id"] == sms["msisdn"],
             "{sms:?}"
         );
         let task = record(Kind::Task, id, 1.0, always());
