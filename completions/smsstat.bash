@@ -1144,7 +1144,7 @@ _smsstat() {
             return 0
             ;;
         smsstat__subcmd__sim)
-            opts="-o -j -v -h --listen --settle --api-key --latency --fail-rate --seed --string-numbers --omit-error --extra-fields --no-errors-text --base-url --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --help"
+            opts="-o -j -v -h --listen --settle --api-key --latency --fail-rate --seed --string-numbers --omit-error --extra-fields --no-errors-text --errors-with-200 --rate-limit --task-counters --base-url --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1188,6 +1188,14 @@ _smsstat() {
                     ;;
                 --no-errors-text)
                     COMPREPLY=($(compgen -W "mixed always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --rate-limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --task-counters)
+                    COMPREPLY=($(compgen -W "spec v1" -- "${cur}"))
                     return 0
                     ;;
                 --base-url)

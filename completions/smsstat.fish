@@ -50,7 +50,7 @@ complete -c smsstat -n "__fish_smsstat_needs_command" -l wait-timeout -d 'How lo
 complete -c smsstat -n "__fish_smsstat_needs_command" -l interval -d 'Pause between polls of --wait, at least 100ms (longer after errors, or when the server asks with Retry-After) [default: 2s]' -r
 complete -c smsstat -n "__fish_smsstat_needs_command" -l until -d 'Statuses that count as final (SMS, HLR), replacing the built-in pending lists, for --wait and --expect alike' -r
 complete -c smsstat -n "__fish_smsstat_needs_command" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
-complete -c smsstat -n "__fish_smsstat_needs_command" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
+complete -c smsstat -n "__fish_smsstat_needs_command" -l expect-delivered -d 'Succeed only when delivered/total (delivered/sent without `total`) reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
 complete -c smsstat -n "__fish_smsstat_needs_command" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
 complete -c smsstat -n "__fish_smsstat_needs_command" -l normalize -d 'With JSON output: typed, uniform records (numbers as numbers, error always present, ported/roaming as booleans, plus kind and query)'
 complete -c smsstat -n "__fish_smsstat_needs_command" -s v -l verbose -d 'Show the request line, status, latency and retries on stderr (never the API key)'
@@ -97,7 +97,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l wait-timeout -d 
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l interval -d 'Pause between polls of --wait, at least 100ms (longer after errors, or when the server asks with Retry-After) [default: 2s]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l until -d 'Statuses that count as final (SMS, HLR), replacing the built-in pending lists, for --wait and --expect alike' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l expect-delivered -d 'Succeed only when delivered/total (delivered/sent without `total`) reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l normalize -d 'With JSON output: typed, uniform records (numbers as numbers, error always present, ported/roaming as booleans, plus kind and query)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -s v -l verbose -d 'Show the request line, status, latency and retries on stderr (never the API key)'
@@ -132,7 +132,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l wait-timeout
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l interval -d 'Pause between polls of --wait, at least 100ms (longer after errors, or when the server asks with Retry-After) [default: 2s]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l until -d 'Statuses that count as final (SMS, HLR), replacing the built-in pending lists, for --wait and --expect alike' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l expect-delivered -d 'Succeed only when delivered/total (delivered/sent without `total`) reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l normalize -d 'With JSON output: typed, uniform records (numbers as numbers, error always present, ported/roaming as booleans, plus kind and query)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -s v -l verbose -d 'Show the request line, status, latency and retries on stderr (never the API key)'
@@ -167,7 +167,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l wait-timeout -d
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l interval -d 'Pause between polls of --wait, at least 100ms (longer after errors, or when the server asks with Retry-After) [default: 2s]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l until -d 'Statuses that count as final (SMS, HLR), replacing the built-in pending lists, for --wait and --expect alike' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l expect-delivered -d 'Succeed only when delivered/total (delivered/sent without `total`) reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l normalize -d 'With JSON output: typed, uniform records (numbers as numbers, error always present, ported/roaming as booleans, plus kind and query)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -s v -l verbose -d 'Show the request line, status, latency and retries on stderr (never the API key)'
@@ -202,7 +202,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l wait-timeout -d 
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l interval -d 'Pause between polls of --wait, at least 100ms (longer after errors, or when the server asks with Retry-After) [default: 2s]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l until -d 'Statuses that count as final (SMS, HLR), replacing the built-in pending lists, for --wait and --expect alike' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l expect-delivered -d 'Succeed only when delivered/total (delivered/sent without `total`) reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l normalize -d 'With JSON output: typed, uniform records (numbers as numbers, error always present, ported/roaming as booleans, plus kind and query)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -s v -l verbose -d 'Show the request line, status, latency and retries on stderr (never the API key)'
@@ -237,7 +237,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l wait-timeout
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l interval -d 'Pause between polls of --wait, at least 100ms (longer after errors, or when the server asks with Retry-After) [default: 2s]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l until -d 'Statuses that count as final (SMS, HLR), replacing the built-in pending lists, for --wait and --expect alike' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l expect-delivered -d 'Succeed only when delivered/total (delivered/sent without `total`) reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l normalize -d 'With JSON output: typed, uniform records (numbers as numbers, error always present, ported/roaming as booleans, plus kind and query)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -s v -l verbose -d 'Show the request line, status, latency and retries on stderr (never the API key)'
@@ -264,6 +264,9 @@ never\t'On no record'"
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l no-errors-text -d 'Add `"errorDescription": "No errors"` to successful answers that carry `error`' -r -f -a "mixed\t'Per record, decided by its ID (the default: realistic variety)'
 always\t'On every record'
 never\t'On no record'"
+complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l rate-limit -d 'Answer more than N requests a second with 429 and `Retry-After`' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l task-counters -d 'Shape of task records: `spec` (sent is the total) or `v1` (adds total, queued, accepted, enroute)' -r -f -a "spec\t'The spec\'s counters: sent, delivered, undeliverable, expired, unknown'
+v1\t'The v1 variant\'s: total and the in-flight queued, accepted, enroute too'"
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l base-url -d 'Base URL of the service, e.g. https://gateway.example/rest' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l api-key-header -d 'Name of the request header that carries the API key [default: X-API-KEY]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l timeout -d 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]' -r
@@ -289,7 +292,8 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l wait-timeout -d 
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l interval -d 'Pause between polls of --wait, at least 100ms (longer after errors, or when the server asks with Retry-After) [default: 2s]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l until -d 'Statuses that count as final (SMS, HLR), replacing the built-in pending lists, for --wait and --expect alike' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l expect-delivered -d 'Succeed only when delivered/total (delivered/sent without `total`) reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l errors-with-200 -d 'Answer service errors with HTTP 200 and the JSON error body, as the live service does (unknown paths then answer error 4)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l normalize -d 'With JSON output: typed, uniform records (numbers as numbers, error always present, ported/roaming as booleans, plus kind and query)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -s v -l verbose -d 'Show the request line, status, latency and retries on stderr (never the API key)'
@@ -324,7 +328,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_s
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l interval -d 'Pause between polls of --wait, at least 100ms (longer after errors, or when the server asks with Retry-After) [default: 2s]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l until -d 'Statuses that count as final (SMS, HLR), replacing the built-in pending lists, for --wait and --expect alike' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l expect-delivered -d 'Succeed only when delivered/total (delivered/sent without `total`) reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l normalize -d 'With JSON output: typed, uniform records (numbers as numbers, error always present, ported/roaming as booleans, plus kind and query)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -s v -l verbose -d 'Show the request line, status, latency and retries on stderr (never the API key)'
@@ -361,7 +365,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l interval -d 'Pause between polls of --wait, at least 100ms (longer after errors, or when the server asks with Retry-After) [default: 2s]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l until -d 'Statuses that count as final (SMS, HLR), replacing the built-in pending lists, for --wait and --expect alike' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l expect-delivered -d 'Succeed only when delivered/total (delivered/sent without `total`) reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l normalize -d 'With JSON output: typed, uniform records (numbers as numbers, error always present, ported/roaming as booleans, plus kind and query)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -s v -l verbose -d 'Show the request line, status, latency and retries on stderr (never the API key)'
@@ -398,7 +402,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l wait-timeout -
 complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l interval -d 'Pause between polls of --wait, at least 100ms (longer after errors, or when the server asks with Retry-After) [default: 2s]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l until -d 'Statuses that count as final (SMS, HLR), replacing the built-in pending lists, for --wait and --expect alike' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l expect-delivered -d 'Succeed only when delivered/total (delivered/sent without `total`) reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l normalize -d 'With JSON output: typed, uniform records (numbers as numbers, error always present, ported/roaming as booleans, plus kind and query)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand check" -s v -l verbose -d 'Show the request line, status, latency and retries on stderr (never the API key)'
@@ -433,7 +437,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l wait-tim
 complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l interval -d 'Pause between polls of --wait, at least 100ms (longer after errors, or when the server asks with Retry-After) [default: 2s]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l until -d 'Statuses that count as final (SMS, HLR), replacing the built-in pending lists, for --wait and --expect alike' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l expect-delivered -d 'Succeed only when delivered/total (delivered/sent without `total`) reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l normalize -d 'With JSON output: typed, uniform records (numbers as numbers, error always present, ported/roaming as booleans, plus kind and query)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -s v -l verbose -d 'Show the request line, status, latency and retries on stderr (never the API key)'
@@ -468,7 +472,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l wait-timeout -d 
 complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l interval -d 'Pause between polls of --wait, at least 100ms (longer after errors, or when the server asks with Retry-After) [default: 2s]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l until -d 'Statuses that count as final (SMS, HLR), replacing the built-in pending lists, for --wait and --expect alike' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l expect-delivered -d 'Succeed only when delivered/total (delivered/sent without `total`) reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l normalize -d 'With JSON output: typed, uniform records (numbers as numbers, error always present, ported/roaming as booleans, plus kind and query)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand man" -s v -l verbose -d 'Show the request line, status, latency and retries on stderr (never the API key)'

@@ -1,7 +1,6 @@
 //! Every clap definition of smsstat, and nothing else: the parsed `Cli` is turned
 //! into a resolved `Config` by `settings::config::construct_config`.
 
-use std::net::SocketAddr;
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -11,6 +10,8 @@ pub use super::values::EXIT_CODES_HELP;
 use super::values::{parse_interval, parse_ratio, parse_status, parse_wait_timeout};
 pub use crate::domain::format::OutputFormat;
 pub use crate::domain::lookup::PathStyle;
+
+pub use crate::cli::sim_args::{Oddity, SimArgs, TaskCounterShape};
 
 use crate::domain::duration::parse_duration;
 
@@ -180,7 +181,8 @@ pub struct GlobalArgs {
     )]
     pub expect: Vec<String>,
 
-    /// Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it
+    /// Succeed only when delivered/total (delivered/sent without `total`) reaches RATIO
+    /// (tasks), e.g. 0.95: exit 80 below it
     #[arg(long, value_name = "RATIO", value_parser = parse_ratio, global = true, help_heading = "Waiting")]
     pub expect_delivered: Option<f64>,
 
@@ -284,59 +286,4 @@ pub enum ColorChoice {
     Auto,
     Always,
     Never,
-}
-
-/// How often the simulator applies one of the field notes' oddities.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Oddity {
-    /// Per record, decided by its ID (the default: realistic variety)
-    Mixed,
-    /// On every record
-    Always,
-    /// On no record
-    Never,
-}
-
-#[derive(Debug, Args, Clone)]
-#[command(next_help_heading = "Simulator")]
-pub struct SimArgs {
-    /// Address to listen on (port 0 picks a free port)
-    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8765")]
-    pub listen: SocketAddr,
-
-    /// Time after start by which every record has reached its final state (0: final at once)
-    #[arg(long, value_name = "DURATION", value_parser = parse_duration, default_value = "5s")]
-    pub settle: Duration,
-
-    /// Require this key in the X-API-KEY header (error 1 otherwise); by default any key or none is accepted
-    #[arg(long, value_name = "KEY")]
-    pub api_key: Option<String>,
-
-    /// Delay added before every answer
-    #[arg(long, value_name = "DURATION", value_parser = parse_duration, default_value = "0")]
-    pub latency: Duration,
-
-    /// Fraction of requests answered with 503 and an HTML body (0.0 to 1.0)
-    #[arg(long, value_name = "FRACTION", default_value_t = 0.0)]
-    pub fail_rate: f64,
-
-    /// Seed of the fault sequence (fail-rate decisions)
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    pub seed: u64,
-
-    /// Send numeric fields as JSON strings ("price": "0.23")
-    #[arg(long, value_enum, value_name = "WHEN", default_value_t = Oddity::Mixed)]
-    pub string_numbers: Oddity,
-
-    /// Leave the `error` field out of successful answers
-    #[arg(long, value_enum, value_name = "WHEN", default_value_t = Oddity::Mixed)]
-    pub omit_error: Oddity,
-
-    /// Add fields the spec does not list (id on SMS; name_en, brand, name on HLR)
-    #[arg(long, value_enum, value_name = "WHEN", default_value_t = Oddity::Mixed)]
-    pub extra_fields: Oddity,
-
-    /// Add `"errorDescription": "No errors"` to successful answers that carry `error`
-    #[arg(long, value_enum, value_name = "WHEN", default_value_t = Oddity::Mixed)]
-    pub no_errors_text: Oddity,
 }

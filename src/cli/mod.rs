@@ -5,6 +5,7 @@ pub(crate) mod args;
 pub(crate) mod docs;
 pub(crate) mod parse;
 pub(crate) mod settings;
+pub(crate) mod sim_args;
 mod values;
 
 pub(crate) use args::*;

@@ -14,12 +14,13 @@ pub const EXIT_CODES_HELP: &str = "\
 Exit codes:
   0      success
   1-63   the service's non-zero error code, passed through
-         (10 HLR not found, 20 SMS not found, 30 task not found, 1 invalid API key, ...)
+         (10 HLR not found, 20 SMS not found, 30 task not found, 1 invalid API key, ...;
+         deployments use other codes too)
   64     usage error
-  65     the answer is not a readable JSON record
+  65     the answer is not a readable JSON record, or not the record asked for
   69     service unavailable (connection failed, 5xx without a JSON error body)
   70     internal error
-  75     timed out (after retries)
+  75     temporary failure: timed out, or still rate limited (429), after retries
   76     unexpected HTTP answer (3xx, 4xx other than 401/403, without a JSON error body)
   77     not authorised (401/403 without a JSON error body)
   78     configuration error

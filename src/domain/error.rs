@@ -45,14 +45,31 @@ pub enum LookupError {
     #[error("not looked up: the --wait timeout had passed")]
     WaitOver,
 
-    #[error("unexpected HTTP answer: {status}{}", location.as_deref().map(|l| format!(" redirecting to {l} (redirects are not followed)")).unwrap_or_default())]
+    /// A 429 that outlived the retries is a temporary failure (exit 75), not an
+    /// unexpected answer: the same call later will likely succeed.
+    #[error("{}{}{}", if *status == 429 { "rate limited: HTTP 429 (still after the retries; try again later)".to_string() } else { format!("unexpected HTTP answer: {status}") }, location.as_deref().map(|l| format!(" redirecting to {l} (redirects are not followed)")).unwrap_or_default(), said(message))]
     UnexpectedHttp {
         status: u16,
         location: Option<String>,
+        /// The service's own words from a body not in the spec's shape
+        /// (`message`, `errors`), already escaped and cut.
+        message: Option<String>,
     },
 
-    #[error("not authorised: HTTP {0} (check the API key)")]
-    NotAuthorised(u16),
+    #[error("not authorised: HTTP {status} (check the API key){}", said(message))]
+    NotAuthorised {
+        status: u16,
+        message: Option<String>,
+    },
+
+    /// The answer is a record, but not the one asked for (another kind, another
+    /// reference): short forms overlap, so a deployment may answer another record.
+    /// Kept whole so `--json` still shows what came back.
+    #[error("{message}")]
+    WrongRecord {
+        message: String,
+        record: Box<Map<String, Value>>,
+    },
 
     #[error("interrupted")]
     Interrupted,
@@ -69,8 +86,10 @@ impl LookupError {
             LookupError::Unreadable(_) => exit_codes::UNREADABLE,
             LookupError::Unavailable(_) | LookupError::Unreachable(_) => exit_codes::UNAVAILABLE,
             LookupError::Timeout(_) | LookupError::WaitOver => exit_codes::TIMEOUT,
+            LookupError::UnexpectedHttp { status: 429, .. } => exit_codes::TIMEOUT,
             LookupError::UnexpectedHttp { .. } => exit_codes::UNEXPECTED_HTTP,
-            LookupError::NotAuthorised(_) => exit_codes::NOT_AUTHORISED,
+            LookupError::NotAuthorised { .. } => exit_codes::NOT_AUTHORISED,
+            LookupError::WrongRecord { .. } => exit_codes::UNREADABLE,
             LookupError::Interrupted => exit_codes::INTERRUPTED,
             LookupError::Internal(_) => exit_codes::INTERNAL,
         }
@@ -85,12 +104,22 @@ impl LookupError {
             LookupError::Unavailable(_) => "unavailable".into(),
             LookupError::Unreachable(_) => "unreachable".into(),
             LookupError::Timeout(_) | LookupError::WaitOver => "timed out".into(),
+            LookupError::UnexpectedHttp { status: 429, .. } => "rate limited".into(),
             LookupError::UnexpectedHttp { .. } => "unexpected HTTP answer".into(),
-            LookupError::NotAuthorised(_) => "not authorised".into(),
+            LookupError::NotAuthorised { .. } => "not authorised".into(),
+            LookupError::WrongRecord { .. } => "another record".into(),
             LookupError::Interrupted => "interrupted".into(),
             LookupError::Internal(_) => "internal error".into(),
         }
     }
+}
+
+/// `: the service said "..."`, when it said something.
+fn said(message: &Option<String>) -> String {
+    message
+        .as_deref()
+        .map(|m| format!(": the service said \"{m}\""))
+        .unwrap_or_default()
 }
 
 /// A setting that cannot be used (exit 78).

@@ -16,6 +16,8 @@ pub(crate) enum FieldType {
     Status,
     /// The HLR `details` object.
     Details,
+    /// A yes/no sent as 1/0, "1"/"0" or a boolean.
+    Flag,
     /// Computed by smsstat from the fields the service sent.
     Derived,
 }
@@ -46,7 +48,7 @@ const fn field(
     }
 }
 
-use FieldType::{Derived, Details, Digits, Number, Status, Text, Time};
+use FieldType::{Derived, Details, Digits, Flag, Number, Status, Text, Time};
 use RecordKind::{Hlr, Sms, Task};
 
 /// In the spec's order, which is the order of the record view. SMS `id` and the HLR
@@ -66,7 +68,12 @@ pub(crate) const FIELDS: &[Field] = &[
     field(Task, "originator", "Originator", Text, None),
     field(Task, "body", "Text", Text, None),
     field(Task, "validity", "Validity", Number, None),
+    // The v1 variant's counters: `total` messages, three kinds still in flight.
+    field(Task, "total", "Total", Number, None),
     field(Task, "sent", "Sent", Number, Some(0)),
+    field(Task, "queued", "Queued", Number, None),
+    field(Task, "accepted", "Accepted", Number, None),
+    field(Task, "enroute", "En route", Number, None),
     field(Task, "delivered", "Delivered", Number, Some(1)),
     field(Task, "undeliverable", "Undeliverable", Number, Some(2)),
     field(Task, "expired", "Expired", Number, Some(3)),
@@ -81,9 +88,13 @@ pub(crate) const FIELDS: &[Field] = &[
     field(Hlr, "msisdn", "Phone number", Digits, Some(0)),
     field(Hlr, "network", "Network", Digits, Some(2)),
     field(Hlr, "name_en", "Country", Text, None),
+    // The v1 variant's names for country and operator, and `ported` at the top.
+    field(Hlr, "country_name", "Country", Text, None),
     field(Hlr, "brand", "Operator", Text, None),
+    field(Hlr, "brand_name", "Operator", Text, None),
     field(Hlr, "name", "Operator name", Text, None),
     field(Hlr, "status", "Status", Status, Some(3)),
+    field(Hlr, "ported", "Ported", Flag, None),
     field(Hlr, "details", "Details", Details, None),
     field(Hlr, "createdDatetime", "Created", Time, None),
     field(Hlr, "statusDatetime", "Status time", Time, Some(4)),

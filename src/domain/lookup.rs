@@ -3,7 +3,7 @@
 use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 
 use crate::domain::error::LookupError;
-use crate::domain::record::RecordKind;
+use crate::domain::record::{plain_text, Record, RecordKind};
 
 /// Longest value accepted; longer ones are surely a mistake (a pasted file?) and
 /// would only earn a 414 from a proxy.
@@ -54,6 +54,66 @@ impl LookupKind {
             LookupKind::Task => RecordKind::Task,
             LookupKind::Hlr | LookupKind::HlrRef => RecordKind::Hlr,
         }
+    }
+
+    /// Every kind, in a fixed order (`index` is the position).
+    pub const ALL: [LookupKind; 5] = [
+        LookupKind::Sms,
+        LookupKind::SmsRef,
+        LookupKind::Task,
+        LookupKind::Hlr,
+        LookupKind::HlrRef,
+    ];
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    fn by_reference(self) -> bool {
+        matches!(self, LookupKind::SmsRef | LookupKind::HlrRef)
+    }
+
+    /// Whether `record` is what this lookup asked for. Short forms overlap
+    /// (`/sms/{reference}` with a numeric reference is also `/sms/{id}`, and
+    /// `/sms/{task_id}` is an SMS ID too), so a deployment may answer another record;
+    /// the message says what was asked and what came back.
+    pub fn check_answer(self, value: &str, record: &Record) -> Result<(), String> {
+        let wanted = self.record_kind();
+        let task_like = ["sent", "total", "delivered", "totalprice", "originator"]
+            .iter()
+            .any(|f| record.fields.contains_key(*f));
+        // A bare `{"status":...}` is classified as what was asked; a task has no
+        // status of its own, so that cannot be a task record.
+        let is_status_only_task =
+            record.kind == RecordKind::Task && record.get("status").is_some() && !task_like;
+        if record.kind != wanted || (wanted == RecordKind::Task && is_status_only_task) {
+            let got = if is_status_only_task {
+                "a record with a status, not task counters".to_string()
+            } else {
+                format!("{} record", article(record.kind))
+            };
+            return Err(format!(
+                "asked for {} record, the answer is {got} (short forms overlap; \
+                 `--paths explicit` avoids them)",
+                article(wanted)
+            ));
+        }
+        if self.by_reference() {
+            if let Some(reference) = record.get("reference") {
+                let reference = plain_text(reference);
+                if reference.trim() != value.trim() {
+                    return Err(format!(
+                        "asked for reference `{}`, the answer is the record of reference `{}` \
+                         (short forms overlap: /{}/{{reference}} is also /{}/{{id}})",
+                        crate::domain::sanitize::preview(value),
+                        crate::domain::sanitize::preview(&reference),
+                        wanted.name(),
+                        wanted.name()
+                    ));
+                }
+            }
+        }
+        Ok(())
     }
 
     fn explicit_prefix(self) -> &'static str {
@@ -114,6 +174,14 @@ impl LookupKind {
     }
 }
 
+fn article(kind: RecordKind) -> &'static str {
+    match kind {
+        RecordKind::Sms => "an SMS",
+        RecordKind::Task => "a task",
+        RecordKind::Hlr => "an HLR",
+    }
+}
+
 /// Percent-encodes a value as exactly one path segment; `.` and `..` are encoded too,
 /// so that no client, proxy or server normalises them into a different path.
 pub fn encode_segment(value: &str) -> String {
@@ -162,6 +230,48 @@ mod tests {
         assert_eq!(encode_segment(".."), "%2E%2E");
         assert_eq!(encode_segment("."), "%2E");
         assert_eq!(encode_segment("a.b-c_d~e"), "a.b-c_d~e");
+    }
+
+    fn answer(kind: RecordKind, value: serde_json::Value) -> Record {
+        Record::of_kind(kind, value)
+    }
+
+    #[test]
+    fn another_reference_is_not_the_record_asked_for() {
+        let other = answer(
+            RecordKind::Sms,
+            serde_json::json!({"reference": "someone-elses-order", "status": "delivered"}),
+        );
+        let err = LookupKind::SmsRef
+            .check_answer("12345", &other)
+            .unwrap_err();
+        assert!(
+            err.contains("`12345`") && err.contains("`someone-elses-order`"),
+            "{err}"
+        );
+        let own = answer(RecordKind::Sms, serde_json::json!({"reference": "12345"}));
+        assert!(LookupKind::SmsRef.check_answer("12345", &own).is_ok());
+        // No reference field: nothing to compare, the record stands.
+        let bare = answer(RecordKind::Sms, serde_json::json!({"status": "sent"}));
+        assert!(LookupKind::SmsRef.check_answer("12345", &bare).is_ok());
+        // An ID lookup does not compare references.
+        assert!(LookupKind::Sms.check_answer("12345", &other).is_ok());
+    }
+
+    #[test]
+    fn each_lookup_must_answer_its_own_kind() {
+        let sms = answer(RecordKind::Sms, serde_json::json!({"status": "delivered"}));
+        let err = LookupKind::Task.check_answer("6", &sms).unwrap_err();
+        assert!(
+            err.starts_with("asked for a task record, the answer is an SMS record"),
+            "{err}"
+        );
+        assert!(LookupKind::Hlr.check_answer("6", &sms).is_err());
+        let status_only = answer(RecordKind::Task, serde_json::json!({"status": "delivered"}));
+        assert!(LookupKind::Task.check_answer("6", &status_only).is_err());
+        let task = answer(RecordKind::Task, serde_json::json!({"sent": 3}));
+        assert!(LookupKind::Task.check_answer("6", &task).is_ok());
+        assert_eq!(LookupKind::ALL.map(LookupKind::index), [0, 1, 2, 3, 4]);
     }
 
     #[test]

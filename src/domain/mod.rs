@@ -14,4 +14,5 @@ pub(crate) mod record;
 pub(crate) mod sanitize;
 pub(crate) mod status;
 pub(crate) mod task;
+pub(crate) mod timestamp;
 pub(crate) mod verdict;

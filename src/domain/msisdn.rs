@@ -106,6 +106,7 @@ pub fn mask_result(result: &mut Result<Record, LookupError>, enabled: bool) {
     match result {
         Ok(record) => mask_fields(&mut record.fields),
         Err(LookupError::Service { body, .. }) => mask_fields(body),
+        Err(LookupError::WrongRecord { record, .. }) => mask_fields(record),
         Err(_) => {}
     }
 }

@@ -32,7 +32,13 @@ impl Record {
     /// another kind of record is still shown right; `expected` breaks ties.
     pub fn classify(fields: Map<String, Value>, expected: RecordKind) -> Record {
         let has = |names: &[&str]| names.iter().any(|n| fields.contains_key(*n));
-        let kind = if has(&["totalprice", "delivered", "undeliverable", "originator"]) {
+        let kind = if has(&[
+            "totalprice",
+            "delivered",
+            "undeliverable",
+            "originator",
+            "total",
+        ]) {
             RecordKind::Task
         } else if has(&["network", "details", "createdDatetime", "statusDatetime"]) {
             RecordKind::Hlr

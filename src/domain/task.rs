@@ -11,10 +11,19 @@ pub struct TaskCounters {
     pub undeliverable: i64,
     pub expired: i64,
     pub unknown: i64,
+    /// The v1 variant's number of messages; there `sent` is only one stage of them.
+    pub total: Option<i64>,
+    /// The v1 variant's in-flight counters, `queued`, `accepted`, `enroute` (0 when
+    /// absent).
+    pub in_flight: [i64; 3],
 }
 
+/// The v1 variant's in-flight counters, in the order of `TaskCounters::in_flight`.
+pub const IN_FLIGHT: [&str; 3] = ["queued", "accepted", "enroute"];
+
 impl TaskCounters {
-    /// The counters, when `sent` is readable; a missing outcome counter counts as 0.
+    /// The counters, when `total` or `sent` is readable; a missing outcome counter
+    /// counts as 0.
     pub fn of(record: &Record) -> Option<TaskCounters> {
         // No task counts beyond 10^15 messages; clamping keeps every sum of counters
         // within i64 (and u64), whatever a server sends.
@@ -25,46 +34,61 @@ impl TaskCounters {
                 .and_then(lenient_i64)
                 .map(|n| n.clamp(-LIMIT, LIMIT))
         };
+        let total = count("total");
         Some(TaskCounters {
-            sent: count("sent")?,
+            sent: match total {
+                // v1 records may leave `sent` out; `total` carries the rules then.
+                Some(_) => count("sent").unwrap_or(0),
+                None => count("sent")?,
+            },
             delivered: count("delivered").unwrap_or(0),
             undeliverable: count("undeliverable").unwrap_or(0),
             expired: count("expired").unwrap_or(0),
             unknown: count("unknown").unwrap_or(0),
+            total,
+            in_flight: IN_FLIGHT.map(|name| count(name).unwrap_or(0)),
         })
     }
 
-    /// The spec does not say how the counters relate; smsstat assumes `sent` is the
-    /// total and the other four are outcomes, so the rest is still pending. Negative
-    /// means the counters are inconsistent.
+    /// The number of messages: `total` when the record has it (v1), else `sent`
+    /// (the spec does not say how the counters relate; smsstat assumes `sent` is the
+    /// total then).
+    pub fn messages(&self) -> i64 {
+        self.total.unwrap_or(self.sent)
+    }
+
+    /// The name of the counter `messages` comes from, for messages.
+    pub fn messages_name(&self) -> &'static str {
+        if self.total.is_some() {
+            "total"
+        } else {
+            "sent"
+        }
+    }
+
+    /// Messages not yet in a final state: the number of messages less the four final
+    /// outcomes. Negative means the counters are inconsistent.
     pub fn pending(&self) -> i64 {
-        self.sent - self.delivered - self.undeliverable - self.expired - self.unknown
+        self.messages() - finals(self).iter().sum::<i64>()
     }
 
     pub fn consistent(&self) -> bool {
-        self.pending() >= 0
-            && [
-                self.delivered,
-                self.undeliverable,
-                self.expired,
-                self.unknown,
-            ]
-            .iter()
-            .all(|n| *n >= 0)
+        self.pending() >= 0 && finals(self).iter().all(|n| *n >= 0)
     }
 
-    /// delivered / sent, when anything was sent.
+    /// delivered / messages, when there are any.
     pub fn delivered_ratio(&self) -> Option<f64> {
-        (self.sent > 0).then(|| self.delivered as f64 / self.sent as f64)
+        let messages = self.messages();
+        (messages > 0).then(|| self.delivered as f64 / messages as f64)
     }
 }
 
-/// Sent but not yet in a final state; None when the counters do not add up.
+/// Not yet in a final state; None when the counters do not add up.
 pub fn pending(counters: &TaskCounters) -> Option<i64> {
-    (counters.sent >= 0 && counters.consistent()).then(|| counters.pending())
+    (counters.messages() >= 0 && counters.consistent()).then(|| counters.pending())
 }
 
-/// delivered / sent in percent; None for a task that sent nothing.
+/// delivered / messages in percent; None for a task without messages.
 pub fn delivery_rate(counters: &TaskCounters) -> Option<f64> {
     counters.delivered_ratio().map(|ratio| ratio * 100.0)
 }
@@ -81,16 +105,19 @@ pub fn problem(c: &TaskCounters) -> Option<String> {
         ("undeliverable", c.undeliverable),
         ("expired", c.expired),
         ("unknown", c.unknown),
+        ("total", c.total.unwrap_or(0)),
     ];
-    if let Some((name, value)) = named.iter().find(|(_, v)| *v < 0) {
+    let in_flight = IN_FLIGHT.iter().copied().zip(c.in_flight);
+    if let Some((name, value)) = named.into_iter().chain(in_flight).find(|(_, v)| *v < 0) {
         return Some(format!("counters do not add up: {name} is {value}"));
     }
     let finished: i64 = finals(c).iter().sum();
-    (finished > c.sent).then(|| {
+    (finished > c.messages()).then(|| {
         format!(
             "counters do not add up: delivered+undeliverable+expired+unknown = {finished}, \
-             more than sent {}",
-            c.sent
+             more than {} {}",
+            c.messages_name(),
+            c.messages()
         )
     })
 }
@@ -117,6 +144,28 @@ mod tests {
         assert_eq!(counters.delivered_ratio(), Some(0.6));
         let odd = Record::classify(map(json!({"sent": 1, "delivered": 3})), RecordKind::Task);
         assert!(!TaskCounters::of(&odd).unwrap().consistent());
+    }
+
+    #[test]
+    fn v1_counters_count_from_total() {
+        let record = Record::classify(
+            map(
+                json!({"error":0,"originator":"BSG","body":"Hello","validity":72,
+                "totalprice":2.3,"currency":"EUR","sent":6,"total":10,"queued":2,
+                "accepted":1,"enroute":1,"delivered":4,"expired":0,"undeliverable":1,
+                "unknown":1}),
+            ),
+            RecordKind::Task,
+        );
+        let counters = TaskCounters::of(&record).unwrap();
+        assert_eq!(counters.pending(), 4);
+        assert_eq!(counters.in_flight.iter().sum::<i64>(), 4);
+        assert_eq!(pending(&counters), Some(4));
+        assert_eq!(counters.delivered_ratio(), Some(0.4));
+        assert_eq!(problem(&counters), None);
+        let over = Record::classify(map(json!({"total": 3, "delivered": 4})), RecordKind::Task);
+        let problem = problem(&TaskCounters::of(&over).unwrap()).unwrap();
+        assert!(problem.contains("more than total 3"), "{problem}");
     }
 
     #[test]

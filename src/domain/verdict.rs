@@ -118,8 +118,12 @@ fn unmet_expectation(record: &Record, expect: &Expectation) -> Option<Verdict> {
         if ratio.is_none_or(|r| r + 1e-9 < wanted) {
             let got = match (counters, ratio) {
                 (None, _) => "no readable counters".to_string(),
-                (Some(_), None) => "nothing sent (sent is 0)".to_string(),
-                (Some(_), Some(r)) => format!("delivered {:.1}% of sent", r * 100.0),
+                (Some(c), None) => {
+                    format!("no messages ({} is {})", c.messages_name(), c.messages())
+                }
+                (Some(c), Some(r)) => {
+                    format!("delivered {:.1}% of {}", r * 100.0, c.messages_name())
+                }
             };
             return Some(Verdict {
                 code: exit_codes::EXPECTATION_NOT_MET,
@@ -227,6 +231,34 @@ mod tests {
         assert_eq!(
             verdict(&sms("enroute"), &[], &Expectation::default(), None),
             None
+        );
+    }
+
+    #[test]
+    fn v1_task_waits_on_its_in_flight_counters() {
+        let v1 = |queued: i64, delivered: i64, undeliverable: i64| {
+            record(
+                RecordKind::Task,
+                json!({"sent": 6, "total": 10, "queued": queued, "accepted": 0, "enroute": 0,
+                       "delivered": delivered, "expired": 0, "undeliverable": undeliverable,
+                       "unknown": 1}),
+            )
+        };
+        let gate = Expectation {
+            statuses: vec![],
+            delivered_ratio: Some(0.5),
+        };
+        let pending = v1(4, 4, 1);
+        assert_eq!(stage(&pending, &[]), Stage::Pending("4 pending".into()));
+        assert_eq!(verdict(&pending, &[], &gate, None).unwrap().code, 81);
+        let settled = v1(0, 4, 5);
+        assert_eq!(stage(&settled, &[]), Stage::Final);
+        let unmet = verdict(&settled, &[], &gate, None).unwrap();
+        assert_eq!(unmet.code, 80);
+        assert!(
+            unmet.message.contains("40.0% of total"),
+            "{}",
+            unmet.message
         );
     }
 

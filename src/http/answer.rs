@@ -35,10 +35,6 @@ pub fn read_answer(
     interpret(status, location, parse_object(body), expected)
 }
 
-pub fn is_service_error(parsed: &Result<Map<String, Value>, String>) -> bool {
-    matches!(parsed, Ok(map) if error_field(map) != ErrorField::Success)
-}
-
 /// The JSON body is the authority: a service error in it wins over the HTTP status;
 /// without one, the status decides.
 pub fn interpret(
@@ -59,22 +55,88 @@ pub fn interpret(
             });
         }
     }
+    let message = parsed.as_ref().ok().and_then(service_message);
     match status {
         200..=299 => parsed
             .map(|map| Record::classify(map, expected))
             .map_err(LookupError::Unreadable),
-        401 | 403 => Err(LookupError::NotAuthorised(status)),
+        401 | 403 => Err(LookupError::NotAuthorised { status, message }),
         500..=599 => Err(LookupError::Unavailable(format!(
-            "HTTP {status} {}",
+            "HTTP {status} {}{}",
             StatusCode::from_u16(status)
                 .ok()
                 .and_then(|s| s.canonical_reason())
-                .unwrap_or("")
+                .unwrap_or(""),
+            message
+                .map(|m| format!(": the service said \"{m}\""))
+                .unwrap_or_default()
         ))),
         _ => Err(LookupError::UnexpectedHttp {
             status,
             location: location.map(|l| escape_control(&l).into_owned()),
+            message,
         }),
+    }
+}
+
+/// Longest service message carried into an error line: enough for a sentence and
+/// a few field errors, not a page.
+pub const MAX_MESSAGE_CHARS: usize = 200;
+
+/// What a body outside the spec's shape says, for the error line: `message` (v1:
+/// `{"code":401,"message":"..."}`) and the field errors of `errors` (422:
+/// `{"errors":{"phone":["required"]}}`), escaped for a terminal and cut.
+pub fn service_message(map: &Map<String, Value>) -> Option<String> {
+    let text = |value: &Value| match value {
+        Value::String(s) => s.trim().to_string(),
+        Value::Array(items) => items
+            .iter()
+            .map(crate::domain::record::plain_text)
+            .collect::<Vec<_>>()
+            .join(", "),
+        other => crate::domain::record::plain_text(other),
+    };
+    let mut parts: Vec<String> = map
+        .get("message")
+        .map(text)
+        .filter(|t| !t.is_empty())
+        .into_iter()
+        .collect();
+    if let Some(errors) = map.get("errors") {
+        let detail = match errors {
+            Value::Object(fields) => fields
+                .iter()
+                .map(|(name, value)| format!("{name}: {}", text(value)))
+                .collect::<Vec<_>>()
+                .join("; "),
+            other => text(other),
+        };
+        if !detail.is_empty() {
+            parts.push(format!("({detail})"));
+        }
+    }
+    if parts.is_empty() {
+        return None;
+    }
+    let joined = parts.join(" ");
+    let mut cut: String = joined.chars().take(MAX_MESSAGE_CHARS).collect();
+    if joined.chars().nth(MAX_MESSAGE_CHARS).is_some() {
+        cut.push('…');
+    }
+    Some(escape_control(&cut).into_owned())
+}
+
+/// The gateway answers a route it does not have with error 4 ("Invalid request or
+/// API method does not exists"), with HTTP 200 or 404: on an explicit path that
+/// means the deployment lacks the route, like a bare 404.
+pub fn is_missing_route(status: u16, parsed: &Result<Map<String, Value>, String>) -> bool {
+    match parsed {
+        Ok(map) => match error_field(map) {
+            ErrorField::Failure { code: Some(4), .. } => true,
+            ErrorField::Failure { .. } => false,
+            ErrorField::Success => status == 404,
+        },
+        Err(_) => status == 404,
     }
 }
 
@@ -130,5 +192,49 @@ mod tests {
         assert_eq!(code(404, "Not Found"), 76);
         assert_eq!(code(302, ""), 76);
         assert_eq!(code(418, ""), 76);
+        assert_eq!(code(429, ""), 75);
+    }
+
+    fn message(status: u16, body: &str) -> String {
+        read_answer(status, None, body.as_bytes(), RecordKind::Sms)
+            .unwrap_err()
+            .to_string()
+    }
+
+    #[test]
+    fn messages_outside_the_spec_shape_are_carried() {
+        assert_eq!(
+            message(401, r#"{"code":401,"message":"Unauthorized"}"#),
+            "not authorised: HTTP 401 (check the API key): the service said \"Unauthorized\""
+        );
+        assert!(message(404, r#"{"code":404,"message":"Not found"}"#)
+            .ends_with("the service said \"Not found\""));
+        assert!(message(
+            422,
+            r#"{"message":"The given data was invalid.","errors":{"phone":["required"]}}"#
+        )
+        .ends_with("\"The given data was invalid. (phone: required)\""));
+        let long = format!(r#"{{"message":"{}\u001b[2J"}}"#, "x".repeat(500));
+        let shown = message(400, &long);
+        assert!(!shown.contains('\u{1b}'), "{shown}");
+        assert!(shown.chars().count() < MAX_MESSAGE_CHARS + 80, "{shown}");
+        let escaped = message(400, r#"{"message":"a\u001b[2Jb"}"#);
+        assert!(escaped.contains("a\\x1b[2Jb"), "{escaped}");
+    }
+
+    #[test]
+    fn error_4_and_bare_404_are_missing_routes() {
+        let parsed = |body: &str| parse_object(body.as_bytes());
+        let route4 =
+            r#"{"error":4,"errorDescription":"Invalid request or API method does not exists"}"#;
+        assert!(is_missing_route(200, &parsed(route4)));
+        assert!(is_missing_route(404, &parsed(route4)));
+        assert!(is_missing_route(404, &parsed("Not Found")));
+        assert!(is_missing_route(
+            404,
+            &parsed(r#"{"code":404,"message":"Not found"}"#)
+        ));
+        assert!(!is_missing_route(404, &parsed(r#"{"error":20}"#)));
+        assert!(!is_missing_route(200, &parsed(r#"{"status":"sent"}"#)));
     }
 }

@@ -3,7 +3,7 @@
 //! means is `answer`'s concern.
 
 use std::io::Write;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 use ureq::http::HeaderName;
@@ -18,7 +18,7 @@ use crate::domain::lookup::LookupKind;
 use crate::domain::lookup::PathStyle;
 use crate::domain::record::Record;
 use crate::domain::sanitize::escape_control;
-use crate::http::answer::{interpret, is_service_error, parse_object};
+use crate::http::answer::{interpret, is_missing_route, parse_object};
 use crate::http::retry::Backoff;
 use crate::http::trace;
 use crate::settings::config::Config;
@@ -29,9 +29,9 @@ const MAX_HEADER_BYTES: usize = 64 * 1024;
 
 pub struct Client {
     agent: Agent,
-    /// Set when the deployment answered an explicit path with "no such route": the
-    /// rest of the run goes straight to the short form (one kind of lookup per run).
-    explicit_route_missing: AtomicBool,
+    /// What explicit paths answered so far, per lookup kind: the run goes straight to
+    /// the short form only on consistent evidence that the route is missing.
+    routes: RouteEvidence,
     base_url: String,
     api_key: Option<ApiKey>,
     api_key_header: HeaderName,
@@ -75,7 +75,7 @@ impl Client {
         );
         Client {
             agent,
-            explicit_route_missing: AtomicBool::new(false),
+            routes: RouteEvidence::default(),
             base_url: config.base_url.clone(),
             api_key: config.api_key.clone(),
             api_key_header: config.api_key_header.clone(),
@@ -121,8 +121,8 @@ impl Client {
             panic!("SMSSTAT_DEBUG_PANIC: deliberate panic looking up {value}");
         }
         let mut paths = kind.paths(value, self.paths);
-        if paths.len() > 1 && self.explicit_route_missing.load(Ordering::Relaxed) {
-            // Learnt on an earlier lookup: this deployment has only the short form.
+        if paths.len() > 1 && self.routes.explicit_missing(kind) {
+            // Learnt on earlier lookups: this deployment has only the short form.
             paths.remove(0);
         }
         let last = paths.len() - 1;
@@ -130,13 +130,23 @@ impl Client {
             let answer = self.get_with_retries(path, deadline)?;
             *retry_after = answer.retry_after;
             let parsed = parse_object(&answer.body);
-            let route_missing = answer.status == 404 && !is_service_error(&parsed);
-            if route_missing && i < last {
-                self.explicit_route_missing.store(true, Ordering::Relaxed);
-                self.trace(format_args!("no route {path} here; trying the short form"));
-                continue;
+            if i < last {
+                // Only explicit paths with a short form behind them are evidence.
+                let missing = is_missing_route(answer.status, &parsed);
+                self.routes.note(kind, missing);
+                if missing {
+                    self.trace(format_args!("no route {path} here; trying the short form"));
+                    continue;
+                }
             }
-            let mut result = interpret(answer.status, answer.location, parsed, kind.record_kind());
+            let mut result = interpret(answer.status, answer.location, parsed, kind.record_kind())
+                .and_then(|record| match kind.check_answer(value, &record) {
+                    Ok(()) => Ok(record),
+                    Err(message) => Err(LookupError::WrongRecord {
+                        message,
+                        record: Box::new(record.fields),
+                    }),
+                });
             crate::domain::msisdn::mask_result(&mut result, self.mask_msisdn);
             // A server may echo the key anywhere; it never reaches any output.
             crate::http::redact::scrub_result(&mut result, self.api_key.as_ref());
@@ -307,6 +317,31 @@ impl Client {
         if self.verbose > 0 {
             let _ = writeln!(std::io::stderr().lock(), "smsstat: {line}");
         }
+    }
+}
+
+/// Missing-route and served answers of explicit paths, per lookup kind. One stray
+/// answer (an HTML 404 from a proxy) must not switch a whole run to short forms,
+/// where `/sms/{x}` may answer another record: it takes two missing-route answers of
+/// the same kind and none served.
+#[derive(Default)]
+struct RouteEvidence {
+    missing: [AtomicU32; 5],
+    served: [AtomicU32; 5],
+}
+
+impl RouteEvidence {
+    const ENOUGH: u32 = 2;
+
+    fn note(&self, kind: LookupKind, missing: bool) {
+        let counts = if missing { &self.missing } else { &self.served };
+        counts[kind.index()].fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn explicit_missing(&self, kind: LookupKind) -> bool {
+        let i = kind.index();
+        self.served[i].load(Ordering::Relaxed) == 0
+            && self.missing[i].load(Ordering::Relaxed) >= Self::ENOUGH
     }
 }
 

@@ -97,6 +97,10 @@ fn scrub_error(error: &mut LookupError, key: &str) {
             location: Some(location),
             ..
         } => scrub_string(location, key),
+        LookupError::WrongRecord { message, record } => {
+            scrub_string(message, key);
+            scrub_map(record, key);
+        }
         LookupError::Usage(text)
         | LookupError::Unreadable(text)
         | LookupError::Unavailable(text)
@@ -105,7 +109,7 @@ fn scrub_error(error: &mut LookupError, key: &str) {
         LookupError::UnexpectedHttp { location: None, .. }
         | LookupError::Timeout(_)
         | LookupError::WaitOver
-        | LookupError::NotAuthorised(_)
+        | LookupError::NotAuthorised { .. }
         | LookupError::Interrupted => {}
     }
 }
@@ -152,6 +156,7 @@ mod tests {
         let mut result = Err(LookupError::UnexpectedHttp {
             status: 302,
             location: Some("http://x/?k=acc-secret-7f3".into()),
+            message: None,
         });
         scrub_result(&mut result, Some(&key));
         assert!(!result.unwrap_err().to_string().contains(KEY));

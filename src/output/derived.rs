@@ -8,6 +8,7 @@ use crate::domain::fields;
 use crate::domain::networks;
 use crate::domain::record::{plain_text, Record, RecordKind};
 use crate::domain::task::{self, TaskCounters};
+use crate::domain::timestamp::timestamp;
 use crate::output::rows::{row, Row};
 
 /// Keys of the derived rows (labels in `domain::fields`); `--fields` picks them like
@@ -35,7 +36,17 @@ pub fn enrich(mut rows: Vec<Row>, record: &Record, utf8: bool) -> Vec<Row> {
     let (anchors, derived): (&[&str], Vec<Row>) = match record.kind {
         RecordKind::Sms => (&["time_in", "time_sent", "time_dr"], sms_rows(record)),
         RecordKind::Task => (
-            &["sent", "delivered", "undeliverable", "expired", "unknown"],
+            &[
+                "total",
+                "sent",
+                "queued",
+                "accepted",
+                "enroute",
+                "delivered",
+                "undeliverable",
+                "expired",
+                "unknown",
+            ],
             task_rows(record),
         ),
         RecordKind::Hlr => (&[], Vec::new()),
@@ -88,7 +99,11 @@ fn task_rows(record: &Record) -> Vec<Row> {
         rows.push(derived_row(RecordKind::Task, PENDING, pending.to_string()));
     }
     if let Some(rate) = task::delivery_rate(&counters) {
-        let value = format!("{rate:.1}% ({} of {})", counters.delivered, counters.sent);
+        let value = format!(
+            "{rate:.1}% ({} of {})",
+            counters.delivered,
+            counters.messages()
+        );
         rows.push(derived_row(RecordKind::Task, DELIVERY_RATE, value));
     }
     if let Some(problem) = task::problem(&counters) {
@@ -97,8 +112,9 @@ fn task_rows(record: &Record) -> Vec<Row> {
     rows
 }
 
-/// `25503 · Ukraine · Kyivstar`: the record's own `name_en` and `brand` when it has
-/// them, else the embedded MCC/MNC table. None when `network` is not an MCC+MNC.
+/// `25503 · Ukraine · Kyivstar`: the record's own `name_en` and `brand` (v1:
+/// `country_name`, `brand_name`) when it has them, else the embedded MCC/MNC table.
+/// None when `network` is not an MCC+MNC.
 pub fn network_text(record: &Record, utf8: bool) -> Option<String> {
     let code = plain_text(record.get("network")?).trim().to_string();
     if !(5..=6).contains(&code.len()) || !code.bytes().all(|b| b.is_ascii_digit()) {
@@ -114,9 +130,12 @@ pub fn network_text(record: &Record, utf8: bool) -> Option<String> {
     };
     let listed = networks::lookup(&code);
     let country = own("name_en")
+        .or_else(|| own("country_name"))
         .or_else(|| listed.map(|n| n.country.to_owned()))
         .or_else(|| networks::country_of(&code).map(str::to_owned));
-    let operator = own("brand").or_else(|| listed.map(|n| n.operator.to_owned()));
+    let operator = own("brand")
+        .or_else(|| own("brand_name"))
+        .or_else(|| listed.map(|n| n.operator.to_owned()));
     let separator = if utf8 { " · " } else { " / " };
     let mut parts = vec![code];
     parts.extend(
@@ -126,49 +145,6 @@ pub fn network_text(record: &Record, utf8: bool) -> Option<String> {
             .filter(|s| !s.is_empty()),
     );
     Some(parts.join(separator))
-}
-
-/// Seconds since 1970-01-01 of a `YYYY-MM-DD HH:MM:SS` time without a zone (both
-/// ends of a latency are in the same unknown zone, so the difference is right).
-pub fn timestamp(value: &Value) -> Option<i64> {
-    let text = value.as_str()?.trim();
-    let bytes = text.as_bytes();
-    if bytes.len() != 19
-        || bytes[4] != b'-'
-        || bytes[7] != b'-'
-        || !matches!(bytes[10], b' ' | b'T')
-        || bytes[13] != b':'
-        || bytes[16] != b':'
-    {
-        return None;
-    }
-    let number = |range: std::ops::Range<usize>| -> Option<i64> {
-        let part = text.get(range)?;
-        part.bytes()
-            .all(|b| b.is_ascii_digit())
-            .then(|| part.parse().ok())?
-    };
-    let (year, month, day) = (number(0..4)?, number(5..7)?, number(8..10)?);
-    let (hour, minute, second) = (number(11..13)?, number(14..16)?, number(17..19)?);
-    // `0000-00-00 00:00:00` and the like stand for "not yet": not a time.
-    if !(1..=12).contains(&month) || !(1..=31).contains(&day) || hour > 23 || minute > 59 {
-        return None;
-    }
-    if second > 60 || year == 0 {
-        return None;
-    }
-    Some(days_from_civil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second)
-}
-
-/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
-    let y = if month <= 2 { year - 1 } else { year };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (month + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + day - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
 }
 
 /// `4s`, `1m 05s`, `2h 03m`, `3d 04h`: the two largest units, enough to read a
@@ -200,23 +176,15 @@ mod tests {
     }
 
     #[test]
-    fn timestamps_are_parsed_by_hand() {
-        assert_eq!(timestamp(&json!("1970-01-01 00:00:00")), Some(0));
-        assert_eq!(timestamp(&json!("2000-03-01 00:00:01")), Some(951_868_801));
-        assert_eq!(
-            timestamp(&json!("2024-02-29T12:00:00")),
-            Some(1_709_208_000)
+    fn latencies_from_iso_times_with_offsets() {
+        let r = record(
+            RecordKind::Sms,
+            json!({"time_in": "2017-03-03T13:35:42+02:00", "time_sent": "2017-03-03T11:35:45Z",
+                   "time_dr": "2017-03-03T13:36:50+02:00"}),
         );
-        for bad in [
-            "",
-            "0000-00-00 00:00:00",
-            "2024-13-01 00:00:00",
-            "2024-01-01",
-            "x",
-        ] {
-            assert_eq!(timestamp(&json!(bad)), None, "{bad}");
-        }
-        assert_eq!(timestamp(&json!(17)), None);
+        let rows = sms_rows(&r);
+        assert_eq!(value_of(&rows, SEND_LATENCY).as_deref(), Some("3s"));
+        assert_eq!(value_of(&rows, DELIVERY_LATENCY).as_deref(), Some("1m 08s"));
     }
 
     #[test]

@@ -120,6 +120,10 @@ fn failure_object(
                 map.insert("query".into(), query.into());
             }
             map.insert("source".into(), "smsstat".into());
+            // Not the record asked for, but nothing is hidden: what came back is kept.
+            if let LookupError::WrongRecord { record, .. } = local {
+                map.insert("record".into(), Value::Object((**record).clone()));
+            }
         }
     }
     map
@@ -135,6 +139,9 @@ fn normalize_record(record: &Record, query: &str) -> Map<String, Value> {
             // `error` is always 0 here, and "No errors" comes only from some servers.
             "error" | "errorDescription" => continue,
             "details" => normalize_details(value),
+            k if fields::find(record.kind, k).is_some_and(|f| f.ty == FieldType::Flag) => {
+                lenient_bool(value).map(Value::Bool).unwrap_or(Value::Null)
+            }
             k if fields::find(record.kind, k).is_some_and(|f| f.ty == FieldType::Number) => {
                 number(value)
             }

@@ -20,6 +20,7 @@ pub fn record_rows(record: &Record) -> Vec<Row> {
         match (field.ty, record.get(field.key)) {
             (_, None) => {}
             (FieldType::Details, Some(details)) => rows.extend(detail_rows(details)),
+            (FieldType::Flag, Some(value)) => rows.push(row(field.key, field.label, yes_no(value))),
             (_, Some(value)) => rows.push(row(field.key, field.label, plain_text(value))),
         }
     }

@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use crate::domain::record::Record;
-use crate::domain::task::{finals, pending, TaskCounters};
+use crate::domain::task::{finals, pending, TaskCounters, IN_FLIGHT};
 
 /// Cells of the bar: wide enough to show 1 in 40, narrow enough for any terminal.
 pub const BAR_WIDTH: usize = 40;
@@ -24,7 +24,7 @@ struct Segment {
 /// sent, or a negative counter).
 pub fn task_bar(record: &Record, utf8: bool, color: bool) -> Option<String> {
     let counters = TaskCounters::of(record)?;
-    if counters.sent < 0 || finals(&counters).iter().any(|c| *c < 0) {
+    if counters.messages() < 0 || finals(&counters).iter().any(|c| *c < 0) {
         return None;
     }
     // Counters that add up to more than `sent` are drawn as they are, nothing pending:
@@ -66,7 +66,22 @@ pub fn task_bar(record: &Record, utf8: bool, color: bool) -> Option<String> {
             segment.count
         );
     }
+    legend.push_str(&in_flight(&counters));
     Some(format!("{bar}\n{legend}"))
+}
+
+/// ` (queued 2, accepted 1, enroute 1)` after the pending count, for v1 records
+/// that say where their pending messages are; empty otherwise.
+fn in_flight(counters: &TaskCounters) -> String {
+    if counters.in_flight.iter().all(|c| *c <= 0) {
+        return String::new();
+    }
+    let parts: Vec<String> = IN_FLIGHT
+        .iter()
+        .zip(counters.in_flight)
+        .map(|(name, count)| format!("{name} {count}"))
+        .collect();
+    format!(" ({})", parts.join(", "))
 }
 
 fn segments(counts: [u64; 5]) -> [Segment; 5] {
@@ -194,6 +209,21 @@ mod tests {
         assert_eq!(
             task_bar(&task(json!({"sent": 5, "expired": -1})), true, false),
             None
+        );
+    }
+
+    #[test]
+    fn v1_bar_counts_from_total_and_names_the_in_flight() {
+        let r = task(
+            json!({"sent": 6, "total": 10, "queued": 2, "accepted": 1, "enroute": 1,
+                   "delivered": 4, "expired": 0, "undeliverable": 1, "unknown": 1}),
+        );
+        let drawn = task_bar(&r, true, false).unwrap();
+        let (bar, legend) = drawn.split_once('\n').unwrap();
+        assert_eq!(bar.chars().filter(|c| *c == '·').count(), 16);
+        assert!(
+            legend.ends_with("· pending 4 (queued 2, accepted 1, enroute 1)"),
+            "{legend}"
         );
     }
 

@@ -132,6 +132,9 @@ fn serve_simulator(args: SimArgs, facts: ParseFacts) -> u8 {
         omit_error: oddity(args.omit_error),
         extra_fields: oddity(args.extra_fields),
         no_errors_text: oddity(args.no_errors_text),
+        errors_with_200: args.errors_with_200,
+        rate_limit: args.rate_limit,
+        task_v1: args.task_counters == crate::cli::args::TaskCounterShape::V1,
     };
     match crate::sim::serve(options) {
         Ok(()) => exit_codes::SUCCESS,

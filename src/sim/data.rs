@@ -53,6 +53,7 @@ const STRING_NUMBERS: u64 = 0x57A1_0000;
 const OMIT_ERROR: u64 = 0x0E44_0000;
 const EXTRA_FIELDS: u64 = 0xE47A_0000;
 const NO_ERRORS_TEXT: u64 = 0x4E0E_0000;
+const MSISDN_AS_ID: u64 = 0x1D15_0000;
 
 /// The numeric ID behind a path value: digits only, within range.
 pub fn parse_id(raw: &str) -> Option<u64> {
@@ -90,6 +91,8 @@ pub struct Quirks {
     pub omit_error: Oddity,
     pub extra_fields: Oddity,
     pub no_errors_text: Oddity,
+    /// Task records of the v1 variant: `total` and the in-flight counters.
+    pub task_v1: bool,
 }
 
 impl Quirks {
@@ -101,6 +104,7 @@ impl Quirks {
             omit_error: Oddity::Never,
             extra_fields: Oddity::Never,
             no_errors_text: Oddity::Never,
+            task_v1: false,
         }
     }
 
@@ -147,6 +151,12 @@ impl Shape {
 
     pub(super) fn extras(&self) -> bool {
         decide(self.quirks.extra_fields, 0.5, EXTRA_FIELDS, self.key)
+    }
+
+    /// Among records with extra fields, a third carry the MSISDN as their `id`, as
+    /// BSG-style answers do.
+    pub(super) fn msisdn_as_id(&self) -> bool {
+        self.extras() && prng::unit(MSISDN_AS_ID, self.key) < 1.0 / 3.0
     }
 
     pub(super) fn count(&self, field: &str, value: u64) -> Value {
@@ -267,7 +277,7 @@ fn sms(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
     let not_yet_sent = matches!(status, "queued" | "scheduled");
     let mut map = Map::new();
     shape.put_error(&mut map);
-    map.insert("msisdn".into(), msisdn.into());
+    map.insert("msisdn".into(), msisdn.clone().into());
     map.insert("reference".into(), format!("ref-{id}").into());
     map.insert("time_in".into(), sms_time(time_in).into());
     let sent = if not_yet_sent {
@@ -284,7 +294,9 @@ fn sms(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
     map.insert("status".into(), status.into());
     map.insert("price".into(), shape.price("price", price));
     map.insert("currency".into(), currency.into());
-    if shape.extras() {
+    if shape.msisdn_as_id() {
+        map.insert("id".into(), msisdn.into());
+    } else if shape.extras() {
         map.insert("id".into(), id.to_string().into());
     }
     map
@@ -335,12 +347,33 @@ fn task(id: u64, progress: f64, shape: &Shape) -> Map<String, Value> {
     map.insert("originator".into(), originator.into());
     map.insert("body".into(), body.into());
     map.insert("validity".into(), shape.count("validity", 72));
-    map.insert("sent".into(), shape.count("sent", counters[0]));
+    // Reports trickle in: each counter grows linearly up to its final value.
+    let so_far = counters[1..]
+        .iter()
+        .map(|n| (*n as f64 * progress).floor() as u64);
+    let so_far: Vec<u64> = so_far.collect();
+    if shape.quirks.task_v1 {
+        // v1: `total` is the number of messages, `sent` those past the in-flight
+        // stages; the rest is queued, accepted or en route.
+        let total = counters[0];
+        let done: u64 = so_far.iter().sum();
+        let in_flight = total - done;
+        let enroute = in_flight / 2;
+        let accepted = (in_flight - enroute) / 2;
+        map.insert("sent".into(), shape.count("sent", done));
+        map.insert("total".into(), shape.count("total", total));
+        map.insert(
+            "queued".into(),
+            shape.count("queued", in_flight - enroute - accepted),
+        );
+        map.insert("accepted".into(), shape.count("accepted", accepted));
+        map.insert("enroute".into(), shape.count("enroute", enroute));
+    } else {
+        map.insert("sent".into(), shape.count("sent", counters[0]));
+    }
     let names = ["delivered", "undeliverable", "expired", "unknown"];
-    for (name, total) in names.into_iter().zip(&counters[1..]) {
-        // Reports trickle in: each counter grows linearly up to its final value.
-        let so_far = (*total as f64 * progress).floor() as u64;
-        map.insert(name.into(), shape.count(name, so_far));
+    for (name, count) in names.into_iter().zip(so_far) {
+        map.insert(name.into(), shape.count(name, count));
     }
     map.insert("totalprice".into(), shape.price("totalprice", total_price));
     map.insert("currency".into(), currency.into());

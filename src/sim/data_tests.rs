@@ -14,6 +14,7 @@ fn always() -> Quirks {
         omit_error: Oddity::Always,
         extra_fields: Oddity::Always,
         no_errors_text: Oddity::Always,
+        task_v1: false,
     }
 }
 
@@ -121,7 +122,11 @@ fn forced_oddities_apply_to_every_record() {
         let sms = record(Kind::Sms, id, 1.0, always());
         assert!(sms.get("error").is_none());
         assert!(sms["price"].is_string());
-        assert_eq!(sms["id"], id.to_string());
+        // The ID, or the phone number as BSG-style answers have it.
+        assert!(
+            sms["id"].as_str() == Some(id.to_string().as_str()) || sms["id"] == sms["msisdn"],
+            "{sms:?}"
+        );
         let task = record(Kind::Task, id, 1.0, always());
         assert!(task["sent"].is_string() && task["totalprice"].is_string());
         let hlr = record(Kind::Hlr, id, 1.0, always());
@@ -140,6 +145,7 @@ fn mixed_oddities_vary_between_records() {
         omit_error: Oddity::Mixed,
         extra_fields: Oddity::Mixed,
         no_errors_text: Oddity::Mixed,
+        task_v1: false,
     };
     let records: Vec<_> = (1..=200)
         .map(|id| record(Kind::Sms, id, 1.0, mixed))
@@ -150,6 +156,51 @@ fn mixed_oddities_vary_between_records() {
     for count in [without_error, string_price, with_id] {
         assert!(count > 20 && count < 180, "{count}");
     }
+}
+
+#[test]
+fn some_records_with_extra_fields_carry_the_msisdn_as_id() {
+    let as_msisdn = |kind: Kind| {
+        (1..=300)
+            .map(|id| record(kind, id, 1.0, always()))
+            .filter(|r| r["id"] == r["msisdn"])
+            .count()
+    };
+    for kind in [Kind::Sms, Kind::Hlr] {
+        let count = as_msisdn(kind);
+        assert!(count > 30 && count < 200, "{kind:?}: {count}");
+    }
+    let plain = (1..=300).map(|id| record(Kind::Hlr, id, 1.0, Quirks::none()));
+    assert!(plain.into_iter().all(|r| r["id"] != r["msisdn"]));
+}
+
+#[test]
+fn v1_task_records_add_total_and_in_flight_counters() {
+    let v1 = Quirks {
+        task_v1: true,
+        ..Quirks::none()
+    };
+    let counter = |r: &Map<String, Value>, name: &str| num(&r[name]) as u64;
+    for id in 1..=100 {
+        for progress in [0.0, 0.5, 1.0] {
+            let task = record(Kind::Task, id, progress, v1);
+            let finals: u64 = ["delivered", "undeliverable", "expired", "unknown"]
+                .iter()
+                .map(|n| counter(&task, n))
+                .sum();
+            let in_flight: u64 = ["queued", "accepted", "enroute"]
+                .iter()
+                .map(|n| counter(&task, n))
+                .sum();
+            assert_eq!(finals + in_flight, counter(&task, "total"), "{task:?}");
+            assert_eq!(counter(&task, "sent"), finals);
+            if progress == 1.0 {
+                assert_eq!(in_flight, 0);
+            }
+        }
+    }
+    let spec = record(Kind::Task, 1, 1.0, Quirks::none());
+    assert!(spec.get("total").is_none() && spec.get("queued").is_none());
 }
 
 #[test]

@@ -101,7 +101,12 @@ pub(super) fn hlr(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
 
     let mut map = Map::new();
     shape.put_error(&mut map);
-    map.insert("id".into(), id.to_string().into());
+    let own_id = if shape.msisdn_as_id() {
+        outcome.msisdn.clone()
+    } else {
+        id.to_string()
+    };
+    map.insert("id".into(), own_id.into());
     map.insert("reference".into(), format!("ref-{id}").into());
     map.insert("msisdn".into(), outcome.msisdn.clone().into());
     map.insert("network".into(), network.into());

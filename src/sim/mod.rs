@@ -9,10 +9,13 @@
 //! final status, task counters filling up linearly, HLR `sent` → final).
 //! Routes and how the short forms are told apart: see [`routes`].
 //!
-//! Answers, in order of precedence: 503 with an HTML page (`--fail-rate`), 401 with
+//! Answers, in order of precedence: 429 with `Retry-After` (`--rate-limit`), 503
+//! with an HTML page (`--fail-rate`), 401 with
 //! error 1 (`--api-key` not matched by `X-API-KEY`), 404 with the plain text
 //! `Not Found` (unknown path), 405 with error 4 (not GET/HEAD), 404 with the
 //! not-found error, 200 with the record. `--latency` delays every answer.
+//! `--errors-with-200` answers the JSON errors with HTTP 200, like the live service,
+//! and unknown paths with error 4 ("Invalid request or API method does not exists").
 
 pub(crate) mod data;
 mod hlr;
@@ -54,6 +57,13 @@ pub struct SimOptions {
     pub omit_error: Oddity,
     pub extra_fields: Oddity,
     pub no_errors_text: Oddity,
+    /// Service errors with HTTP 200 and the JSON error body, as the live service
+    /// answers (unknown paths then answer error 4 too).
+    pub errors_with_200: bool,
+    /// More than this many requests in one second get 429 with `Retry-After`.
+    pub rate_limit: Option<u32>,
+    /// Task records of the v1 variant: `total`, `queued`, `accepted`, `enroute`.
+    pub task_v1: bool,
 }
 
 impl SimOptions {
@@ -70,6 +80,9 @@ impl SimOptions {
             omit_error: Oddity::Mixed,
             extra_fields: Oddity::Mixed,
             no_errors_text: Oddity::Mixed,
+            errors_with_200: false,
+            rate_limit: None,
+            task_v1: false,
         }
     }
 
@@ -80,6 +93,9 @@ impl SimOptions {
                 "--fail-rate must be between 0.0 and 1.0, not {}",
                 self.fail_rate
             ));
+        }
+        if self.rate_limit == Some(0) {
+            return invalid("--rate-limit must be at least 1 request a second".into());
         }
         Ok(())
     }

@@ -1,8 +1,10 @@
 //! The request pipeline: latency, injected failure, API key, route, method, record.
 //! Each connection is served on its own thread (see [`super::http`]); they share
-//! nothing mutable but one atomic counter, so they never wait on each other.
+//! nothing mutable but one atomic counter and, under `--rate-limit`, the count of
+//! the current second.
 
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use super::data::{self, Quirks};
@@ -15,6 +17,10 @@ use httpcore::{HttpRequest, HttpResponse};
 pub const API_KEY_HEADER: &str = "X-API-KEY";
 pub const UNAVAILABLE_HTML: &str =
     "<html><body><h1>503 Service Temporarily Unavailable</h1></body></html>";
+/// The live service's answer for a route it does not have.
+pub const NO_ROUTE: (u32, &str) = (4, "Invalid request or API method does not exists");
+/// The v1 variant's rate-limit body.
+pub const RATE_LIMITED_JSON: &str = r#"{"message":"Too Many Attempts."}"#;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BodyType {
@@ -39,6 +45,8 @@ pub struct Answer {
     pub status: u16,
     pub body_type: BodyType,
     pub body: String,
+    /// Seconds for a `Retry-After` header.
+    pub retry_after: Option<u64>,
 }
 
 impl Answer {
@@ -47,6 +55,16 @@ impl Answer {
             status,
             body_type: BodyType::Json,
             body,
+            retry_after: None,
+        }
+    }
+
+    fn plain(status: u16, body_type: BodyType, body: &str) -> Self {
+        Answer {
+            status,
+            body_type,
+            body: body.into(),
+            retry_after: None,
         }
     }
 }
@@ -59,6 +77,10 @@ pub struct Shared {
     fail_rate: f64,
     seed: u64,
     quirks: Quirks,
+    errors_with_200: bool,
+    rate_limit: Option<u32>,
+    /// The second since start being counted, and its requests so far.
+    window: Mutex<(u64, u32)>,
     started: Instant,
     requests: AtomicU64,
 }
@@ -76,7 +98,11 @@ impl Shared {
                 omit_error: options.omit_error,
                 extra_fields: options.extra_fields,
                 no_errors_text: options.no_errors_text,
+                task_v1: options.task_v1,
             },
+            errors_with_200: options.errors_with_200,
+            rate_limit: options.rate_limit,
+            window: Mutex::new((0, 0)),
             started: Instant::now(),
             requests: AtomicU64::new(0),
         }
@@ -89,23 +115,42 @@ impl Shared {
             std::thread::sleep(self.latency);
         }
         let key = request.header(API_KEY_HEADER);
-        let answer = self.answer(&request.method, &request.target, key);
-        HttpResponse::new(
+        let answer = match self.over_rate_limit() {
+            Some(wait) => Answer {
+                retry_after: Some(wait),
+                ..Answer::json(429, RATE_LIMITED_JSON.into())
+            },
+            None => self.answer(&request.method, &request.target, key),
+        };
+        let response = HttpResponse::new(
             answer.status,
             answer.body_type.content_type(),
             answer.body.into_bytes(),
-        )
+        );
+        match answer.retry_after {
+            Some(seconds) => response.with_header("Retry-After", seconds.to_string()),
+            None => response,
+        }
+    }
+
+    /// `--rate-limit N`: the seconds to wait when this request is beyond the N
+    /// allowed in the current second since start.
+    fn over_rate_limit(&self) -> Option<u64> {
+        let limit = self.rate_limit?;
+        let second = self.started.elapsed().as_secs();
+        let mut window = self.window.lock().unwrap_or_else(|e| e.into_inner());
+        if window.0 != second {
+            *window = (second, 0);
+        }
+        window.1 = window.1.saturating_add(1);
+        (window.1 > limit).then_some(1)
     }
 
     /// The whole decision for one request, in the order a real gateway behind a
     /// proxy would make it.
     pub fn answer(&self, method: &str, target: &str, key: Option<&str>) -> Answer {
         if self.injected_failure() {
-            return Answer {
-                status: 503,
-                body_type: BodyType::Html,
-                body: UNAVAILABLE_HTML.into(),
-            };
+            return Answer::plain(503, BodyType::Html, UNAVAILABLE_HTML);
         }
         if let Some(expected) = &self.api_key {
             if key != Some(expected.as_str()) {
@@ -113,11 +158,11 @@ impl Shared {
             }
         }
         let Some(lookup) = routes::route(target) else {
-            return Answer {
-                status: 404,
-                body_type: BodyType::Text,
-                body: "Not Found".into(),
-            };
+            if self.errors_with_200 {
+                let (code, text) = NO_ROUTE;
+                return self.error(404, code, text, self.always_strings());
+            }
+            return Answer::plain(404, BodyType::Text, "Not Found");
         };
         if !matches!(method, "GET" | "HEAD") {
             let text = "Invalid request or method does not exist";
@@ -139,6 +184,7 @@ impl Shared {
     }
 
     fn error(&self, status: u16, code: u32, text: &str, as_string: bool) -> Answer {
+        let status = if self.errors_with_200 { 200 } else { status };
         Answer::json(status, data::error_body(code, text, as_string))
     }
 

@@ -1,0 +1,430 @@
+//! The answers real gateways give (issue 11), each served over loopback by a canned
+//! test server and read in every output format it affects: table, JSON, CSV.
+
+mod common;
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use common::{smsstat_at, Canned, TestServer};
+use serde_json::Value;
+
+const UNKNOWN_SMS: &str = r#"{"error":0,"errorDescription":"No errors","id":"380501111111","msisdn":"380501111111","reference":"successSend1488548141","time_in":"2017-03-03 13:35:42","time_sent":"2017-03-03 13:35:42","time_dr":"2017-03-03 13:35:42","status":"unknown","price":0,"currency":"EUR"}"#;
+const V1_TASK: &str = r#"{"error":0,"originator":"BSG","body":"Hello","validity":72,"totalprice":2.3,"currency":"EUR","sent":6,"total":10,"queued":2,"accepted":1,"enroute":1,"delivered":4,"expired":0,"undeliverable":1,"unknown":1}"#;
+const V1_TASK_SETTLED: &str = r#"{"error":0,"originator":"BSG","body":"Hello","validity":72,"totalprice":2.3,"currency":"EUR","sent":10,"total":10,"queued":0,"accepted":0,"enroute":0,"delivered":4,"expired":0,"undeliverable":5,"unknown":1}"#;
+const NO_ROUTE: &str =
+    r#"{"error":4,"errorDescription":"Invalid request or API method does not exists"}"#;
+const V1_HLR: &str = r#"{"id":"380501234567","reference":"chk-1","msisdn":"380501234567","network":"25503","status":"active","ported":1,"country_name":"Ukraina","brand_name":"KS-brand","details":{"roaming":0}}"#;
+const ISO_SMS: &str = r#"{"msisdn":"380501234567","reference":"iso-1","time_in":"2017-03-03T13:35:42+02:00","time_sent":"2017-03-03T11:35:45Z","time_dr":"2017-03-03T13:36:50+02:00","status":"delivered"}"#;
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn run(base: &str, args: &[&str]) -> Run {
+    let out = smsstat_at(base).args(args).output().unwrap();
+    Run {
+        code: out.status.code().unwrap(),
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+    }
+}
+
+fn json(run: &Run) -> Value {
+    serde_json::from_str(run.stdout.trim()).unwrap_or_else(|e| panic!("{e}: {}", run.stdout))
+}
+
+/// The CSV data row of a one-lookup run, split on commas (the values tested have none).
+fn csv_row(run: &Run) -> Vec<String> {
+    let line = run.stdout.lines().nth(1).expect("a data row");
+    line.split(',').map(str::to_owned).collect()
+}
+
+// ------------------------------------------------------------- 1. unknown is final
+
+#[test]
+fn unknown_sms_is_final_for_expect_and_wait() {
+    let server = TestServer::fixed(Canned::json(200, UNKNOWN_SMS));
+    let expect = run(&server.base, &["--expect", "delivered", "sms", "1"]);
+    assert_eq!(expect.code, 80, "{}", expect.stderr);
+    assert!(expect.stderr.contains("\"unknown\""), "{}", expect.stderr);
+    assert_eq!(
+        run(&server.base, &["--expect", "delivered,unknown", "sms", "1"]).code,
+        0
+    );
+    let before = server.urls().len();
+    let waited = run(&server.base, &["--wait", "--json", "sms", "1"]);
+    assert_eq!(waited.code, 0, "{}", waited.stderr);
+    assert_eq!(json(&waited)["status"], "unknown");
+    assert_eq!(server.urls().len() - before, 1, "--wait returns at once");
+    let table = run(&server.base, &["--wait", "sms", "1"]);
+    assert!(table.stdout.contains("unknown"), "{}", table.stdout);
+    let csv = run(
+        &server.base,
+        &["-o", "csv", "--fields", "status", "sms", "1"],
+    );
+    assert_eq!(csv_row(&csv), ["1", "unknown", "0", ""]);
+}
+
+// ------------------------------------------------------------- 2. v1 task counters
+
+#[test]
+fn v1_task_counts_pending_and_rate_from_total_in_every_format() {
+    let server = TestServer::fixed(Canned::json(200, V1_TASK));
+    let table = run(&server.base, &["task", "6"]);
+    assert_eq!(table.code, 0, "{}", table.stderr);
+    for shown in [
+        "40.0% (4 of 10)",
+        "Queued",
+        "En route",
+        "Total",
+        "· pending 4 (queued 2, accepted 1, enroute 1)",
+    ] {
+        assert!(table.stdout.contains(shown), "{shown}:\n{}", table.stdout);
+    }
+    let pending_row = table
+        .stdout
+        .lines()
+        .find(|l| l.contains("Pending"))
+        .unwrap();
+    assert!(pending_row.contains(" 4 "), "{pending_row}");
+    assert!(!table.stderr.contains("do not add up"), "{}", table.stderr);
+    let raw = json(&run(&server.base, &["--json", "task", "6"]));
+    assert_eq!(raw["total"], 10);
+    assert_eq!(raw["queued"], 2);
+    let picked = json(&run(
+        &server.base,
+        &["--json", "--fields", "pending,delivery_rate", "task", "6"],
+    ));
+    assert_eq!(picked["pending"], "4");
+    assert_eq!(picked["delivery_rate"], "40.0% (4 of 10)");
+    let csv = run(
+        &server.base,
+        &[
+            "-o",
+            "csv",
+            "--fields",
+            "total,queued,pending,delivery_rate",
+            "task",
+            "6",
+        ],
+    );
+    assert_eq!(
+        csv_row(&csv),
+        ["6", "10", "2", "4", "40.0% (4 of 10)", "0", ""]
+    );
+}
+
+#[test]
+fn v1_task_expectation_is_pending_then_unmet() {
+    let pending = TestServer::fixed(Canned::json(200, V1_TASK));
+    let early = run(&pending.base, &["--expect-delivered", "0.5", "task", "6"]);
+    assert_eq!(early.code, 81, "{}", early.stderr);
+    assert!(early.stderr.contains("4 pending"), "{}", early.stderr);
+    let settled = TestServer::fixed(Canned::json(200, V1_TASK_SETTLED));
+    let late = run(&settled.base, &["--expect-delivered", "0.5", "task", "6"]);
+    assert_eq!(late.code, 80, "{}", late.stderr);
+    assert!(late.stderr.contains("40.0% of total"), "{}", late.stderr);
+}
+
+#[test]
+fn wait_keeps_waiting_while_v1_counters_are_in_flight() {
+    let polls = AtomicUsize::new(0);
+    let server = TestServer::start(move |_| {
+        if polls.fetch_add(1, Ordering::SeqCst) < 2 {
+            Canned::json(200, V1_TASK)
+        } else {
+            Canned::json(200, V1_TASK_SETTLED)
+        }
+    });
+    let waited = run(
+        &server.base,
+        &["--wait", "--interval", "100ms", "--json", "task", "6"],
+    );
+    assert_eq!(waited.code, 0, "{}", waited.stderr);
+    assert_eq!(json(&waited)["queued"], 0);
+    assert_eq!(server.urls().len(), 3);
+}
+
+// ------------------------------------------------------------- 3. other error shapes
+
+fn assert_service_words(canned: Canned, command: &[&str], code: i32, words: &str) {
+    let server = TestServer::fixed(canned);
+    let table = run(&server.base, command);
+    assert_eq!(table.code, code, "{}", table.stderr);
+    assert!(table.stderr.contains(words), "{}", table.stderr);
+    let mut args = vec!["--json"];
+    args.extend_from_slice(command);
+    let failure = json(&run(&server.base, &args));
+    assert_eq!(failure["error"], code);
+    assert_eq!(failure["source"], "smsstat");
+    let text = failure["errorDescription"].as_str().unwrap();
+    assert!(text.contains(words), "{text}");
+    let mut args = vec!["-o", "csv", "--fields", "status"];
+    args.extend_from_slice(command);
+    let csv = run(&server.base, &args);
+    let line = csv.stdout.lines().nth(1).unwrap();
+    assert!(
+        // CSV doubles the quotes inside a quoted field.
+        line.contains(&format!(",{code},")) && line.contains(&words.replace('"', "\"\"")),
+        "{line}"
+    );
+}
+
+#[test]
+fn v1_error_bodies_carry_the_service_message() {
+    assert_service_words(
+        Canned::json(401, r#"{"code":401,"message":"Unauthorized"}"#),
+        &["sms", "1"],
+        77,
+        "the service said \"Unauthorized\"",
+    );
+    assert_service_words(
+        Canned::json(404, r#"{"code":404,"message":"Not found"}"#),
+        &["sms", "1"],
+        76,
+        "the service said \"Not found\"",
+    );
+    assert_service_words(
+        Canned::json(
+            422,
+            r#"{"message":"The given data was invalid.","errors":{"phone":["required"]}}"#,
+        ),
+        &["hlr", "1"],
+        76,
+        "The given data was invalid. (phone: required)",
+    );
+}
+
+#[test]
+fn service_messages_are_escaped_and_cut() {
+    let body = format!(r#"{{"message":"\u001b[2J{}"}}"#, "x".repeat(5000));
+    let server = TestServer::fixed(Canned::json(400, &body));
+    let out = run(&server.base, &["sms", "1"]);
+    assert_eq!(out.code, 76);
+    assert!(!out.stderr.contains('\u{1b}'), "{}", out.stderr);
+    assert!(out.stderr.contains("\\x1b[2J"), "{}", out.stderr);
+    assert!(out.stderr.len() < 600, "{}", out.stderr.len());
+}
+
+#[test]
+fn a_final_429_after_the_retries_is_a_temporary_failure() {
+    let server = TestServer::fixed(
+        Canned::json(429, r#"{"message":"Too Many Attempts."}"#).header("Retry-After", "0"),
+    );
+    let table = run(&server.base, &["--retries", "1", "sms", "1"]);
+    assert_eq!(table.code, 75, "{}", table.stderr);
+    assert!(table.stderr.contains("rate limited"), "{}", table.stderr);
+    assert!(
+        table.stderr.contains("Too Many Attempts."),
+        "{}",
+        table.stderr
+    );
+    assert_eq!(server.urls().len(), 2, "retried once");
+    let failure = json(&run(&server.base, &["--json", "sms", "1"]));
+    assert_eq!(failure["error"], 75);
+    let csv = run(&server.base, &["-o", "csv", "sms", "1"]);
+    assert!(csv.stdout.lines().nth(1).unwrap().contains(",75,"));
+}
+
+#[test]
+fn error_4_on_an_explicit_path_is_a_missing_route() {
+    for status in [200, 404] {
+        let server = TestServer::start(move |url| {
+            if url.starts_with("/sms/reference/") {
+                Canned::json(status, NO_ROUTE)
+            } else {
+                Canned::json(200, r#"{"reference":"order-17","status":"delivered"}"#)
+            }
+        });
+        let out = run(&server.base, &["--json", "sms-ref", "order-17"]);
+        assert_eq!(out.code, 0, "HTTP {status}: {}", out.stderr);
+        assert_eq!(json(&out)["status"], "delivered");
+        assert_eq!(server.urls(), ["/sms/reference/order-17", "/sms/order-17"]);
+    }
+    // Pinned to the explicit form, error 4 is the service's answer, passed through.
+    let server = TestServer::fixed(Canned::json(200, NO_ROUTE));
+    assert_eq!(
+        run(&server.base, &["--paths", "explicit", "sms-ref", "x"]).code,
+        4
+    );
+}
+
+// ------------------------------------------------------------- 4. short forms
+
+const OTHER_REFERENCE: &str = r#"{"msisdn":"380501234567","reference":"someone-elses-order","time_in":"2017-03-03 13:35:42","status":"delivered"}"#;
+
+#[test]
+fn a_short_form_answering_another_reference_is_65_and_still_shown() {
+    let server = TestServer::start(|url| {
+        if url.starts_with("/sms/reference/") {
+            Canned::text(404, "Not Found")
+        } else {
+            Canned::json(200, OTHER_REFERENCE)
+        }
+    });
+    let table = run(&server.base, &["sms-ref", "12345"]);
+    assert_eq!(table.code, 65, "{}", table.stderr);
+    assert!(table.stdout.is_empty(), "{}", table.stdout);
+    for said in ["`12345`", "`someone-elses-order`"] {
+        assert!(table.stderr.contains(said), "{}", table.stderr);
+    }
+    let shown = json(&run(&server.base, &["--json", "sms-ref", "12345"]));
+    assert_eq!(shown["error"], 65);
+    assert_eq!(shown["record"]["reference"], "someone-elses-order");
+    let csv = run(
+        &server.base,
+        &["-o", "csv", "--fields", "reference", "sms-ref", "12345"],
+    );
+    let line = csv.stdout.lines().nth(1).unwrap();
+    assert!(line.starts_with("12345,,65,"), "{line}");
+    // The same check under --paths short.
+    assert_eq!(
+        run(&server.base, &["--paths", "short", "sms-ref", "12345"]).code,
+        65
+    );
+}
+
+#[test]
+fn a_task_lookup_answered_with_an_sms_record_is_65() {
+    let server = TestServer::fixed(Canned::json(200, OTHER_REFERENCE));
+    let out = run(&server.base, &["--paths", "short", "task", "6"]);
+    assert_eq!(out.code, 65, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("asked for a task record, the answer is an SMS record"),
+        "{}",
+        out.stderr
+    );
+    let hlr = run(&server.base, &["hlr", "6"]);
+    assert_eq!(hlr.code, 65, "{}", hlr.stderr);
+}
+
+#[test]
+fn one_stray_404_does_not_switch_the_run_to_short_forms() {
+    let stray = AtomicUsize::new(0);
+    let server = TestServer::start(move |url| {
+        if url.starts_with("/sms/task/") {
+            if stray.fetch_add(1, Ordering::SeqCst) == 0 {
+                Canned::text(404, "<html>proxy: not found</html>")
+            } else {
+                Canned::json(200, V1_TASK)
+            }
+        } else {
+            Canned::json(200, OTHER_REFERENCE)
+        }
+    });
+    let out = run(&server.base, &["-j", "1", "--json", "task", "6", "7", "8"]);
+    assert_eq!(out.code, 65, "{}", out.stderr);
+    let lines: Vec<Value> = out
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines[0]["error"], 65);
+    assert_eq!(lines[1]["total"], 10);
+    assert_eq!(lines[2]["total"], 10);
+    assert_eq!(
+        server.urls(),
+        ["/sms/task/6", "/sms/6", "/sms/task/7", "/sms/task/8"]
+    );
+}
+
+#[test]
+fn two_missing_routes_and_none_served_switch_to_short_forms() {
+    let server = TestServer::start(|url| {
+        if url.starts_with("/sms/task/") {
+            Canned::text(404, "Not Found")
+        } else {
+            Canned::json(200, V1_TASK)
+        }
+    });
+    let out = run(&server.base, &["-j", "1", "task", "6", "7", "8"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(
+        server.urls(),
+        ["/sms/task/6", "/sms/6", "/sms/task/7", "/sms/7", "/sms/8"]
+    );
+}
+
+// ------------------------------------------------------------- 5. smaller facts
+
+#[test]
+fn v1_hlr_names_and_integer_ported_are_decoded() {
+    let server = TestServer::fixed(Canned::json(200, V1_HLR));
+    let table = run(&server.base, &["hlr", "1"]);
+    assert_eq!(table.code, 0, "{}", table.stderr);
+    assert!(
+        table.stdout.contains("25503 · Ukraina · KS-brand"),
+        "{}",
+        table.stdout
+    );
+    let ported = table.stdout.lines().find(|l| l.contains("Ported")).unwrap();
+    assert!(ported.contains("yes"), "{ported}");
+    let rows = run(&server.base, &["hlr", "1", "1"]);
+    assert!(
+        rows.stdout.contains("25503 · Ukraina · KS-brand"),
+        "{}",
+        rows.stdout
+    );
+    let normalized = json(&run(&server.base, &["--json", "--normalize", "hlr", "1"]));
+    assert_eq!(normalized["ported"], true);
+    assert_eq!(normalized["details"]["roaming"], false);
+    let raw = json(&run(&server.base, &["--json", "hlr", "1"]));
+    assert_eq!(raw["ported"], 1);
+    let csv = run(
+        &server.base,
+        &["-o", "csv", "--fields", "network,ported", "hlr", "1"],
+    );
+    assert_eq!(csv_row(&csv), ["1", "25503", "1", "0", ""]);
+}
+
+#[test]
+fn iso_times_with_offsets_still_give_latencies() {
+    let server = TestServer::fixed(Canned::json(200, ISO_SMS));
+    let table = run(&server.base, &["sms", "1"]);
+    let delivery = table
+        .stdout
+        .lines()
+        .find(|l| l.contains("Delivery latency"))
+        .unwrap_or_else(|| panic!("{}", table.stdout));
+    assert!(delivery.contains("1m 08s"), "{delivery}");
+    let csv = run(
+        &server.base,
+        &[
+            "-o",
+            "csv",
+            "--fields",
+            "send_latency,delivery_latency",
+            "sms",
+            "1",
+        ],
+    );
+    assert_eq!(csv_row(&csv), ["1", "3s", "1m 08s", "0", ""]);
+    let picked = json(&run(
+        &server.base,
+        &["--json", "--fields", "delivery_latency", "sms", "1"],
+    ));
+    assert_eq!(picked["delivery_latency"], "1m 08s");
+}
+
+#[test]
+fn deployment_error_codes_pass_through_unchanged() {
+    let server = TestServer::fixed(Canned::json(
+        200,
+        r#"{"error":60,"errorDescription":"HLR not found"}"#,
+    ));
+    let table = run(&server.base, &["hlr", "1"]);
+    assert_eq!(table.code, 60);
+    assert!(table.stderr.contains("HLR not found"), "{}", table.stderr);
+    assert_eq!(
+        json(&run(&server.base, &["--json", "hlr", "1"]))["error"],
+        60
+    );
+    let csv = run(
+        &server.base,
+        &["-o", "csv", "--fields", "status", "hlr", "1"],
+    );
+    assert_eq!(csv_row(&csv), ["1", "", "60", "HLR not found"]);
+}
