@@ -7,7 +7,6 @@ use std::io::{self, Write};
 use std::net::{TcpStream, ToSocketAddrs};
 use std::time::Instant;
 
-use serde_json::{json, Value};
 use ureq::http::Uri;
 
 use crate::cli::parse::CliSources;
@@ -18,13 +17,15 @@ use crate::domain::error::LookupError;
 use crate::domain::exit_codes;
 use crate::domain::format::OutputFormat;
 use crate::domain::lookup::{LookupKind, PathStyle};
-use crate::domain::sanitize::escape_control;
 use crate::http::client::Client;
 use crate::output::messages::report;
 use crate::settings::config::{construct_config, Config};
 use crate::settings::layers::{self, Resolution};
 use crate::settings::origin::Origin;
 use crate::sim::{SimOptions, SimServer};
+
+mod report;
+use report::{as_checklist, as_json};
 
 /// An ID no deployment has: its lookup must answer the service's "not found".
 const MISSING_ID: &str = "0";
@@ -362,43 +363,6 @@ fn without_credentials(url: &str) -> String {
         },
         None => url.to_string(),
     }
-}
-
-fn as_checklist(steps: &[Step], utf8: bool) -> String {
-    let width = ALL_STEPS.iter().map(|s| s.len()).max().unwrap_or(0);
-    let mut out = String::new();
-    for step in steps {
-        let mark = match (step.state, utf8) {
-            (State::Ok, true) => "✓",
-            (State::Failed, true) => "✗",
-            (State::Skipped, true) => "-",
-            (State::Ok, false) => "ok",
-            (State::Failed, false) => "FAIL",
-            (State::Skipped, false) => "--",
-        };
-        out.push_str(&format!(
-            "{mark:>4} {:width$}  {}\n",
-            step.name,
-            escape_control(&step.detail)
-        ));
-    }
-    out
-}
-
-fn as_json(steps: &[Step]) -> Value {
-    let items: Vec<Value> = steps
-        .iter()
-        .map(|step| {
-            let state = match step.state {
-                State::Ok => "ok",
-                State::Failed => "failed",
-                State::Skipped => "skipped",
-            };
-            json!({"step": step.name, "status": state, "detail": step.detail, "exit": step.code})
-        })
-        .collect();
-    let exit = first_failure(steps);
-    json!({"ok": exit == exit_codes::SUCCESS, "exit": exit, "steps": items})
 }
 
 #[cfg(test)]
