@@ -308,3 +308,28 @@ fn without_mask_msisdn_the_number_is_shown() {
     let out = stdout_of(smsstat_at(&server.base).args(["--field", "msisdn", "sms", "1"]));
     assert_eq!(out.trim(), "380501234567");
 }
+
+#[test]
+fn each_command_lists_only_the_options_it_uses() {
+    let help = |args: &[&str]| -> String {
+        let out = smsstat().args(args).arg("--help").assert().success();
+        String::from_utf8_lossy(&out.get_output().stdout).into_owned()
+    };
+    for sub in [&["sim"][..], &["man"], &["completions"]] {
+        let text = help(sub);
+        for lookup_flag in ["--wait", "--fields", "--base-url", "--jobs"] {
+            assert!(!text.contains(lookup_flag), "{sub:?} lists {lookup_flag}");
+        }
+    }
+    let config = help(&["config", "show"]);
+    assert!(config.contains("--base-url") && config.contains("--profile"));
+    assert!(!config.contains("--wait") && !config.contains("--fields"));
+    let lookup = help(&["sms"]);
+    assert!(lookup.contains("--wait") && lookup.contains("--fields"));
+    // Hidden is not refused: lookup options still work before or after the lookup.
+    let sim = common::refused_base();
+    smsstat()
+        .args(["sms", "--base-url", &sim, "--retries", "0", "1"])
+        .assert()
+        .code(69);
+}

@@ -4,23 +4,22 @@
 
 use std::io;
 
-use clap::CommandFactory;
 use clap_complete::Shell;
 
 use crate::cli::settings::{file_keys, SETTINGS};
-use crate::cli::{Cli, EXIT_CODES_HELP};
+use crate::cli::EXIT_CODES_HELP;
 
 /// The completion script for `shell`.
 pub fn completion_script(shell: Shell) -> Vec<u8> {
     let mut script = Vec::new();
-    clap_complete::generate(shell, &mut Cli::command(), "smsstat", &mut script);
+    clap_complete::generate(shell, &mut super::command(), "smsstat", &mut script);
     script
 }
 
 /// The man page, roff source of section 1: clap's sections, then the exit status,
 /// environment and files, which an operator looks for in a man page.
 pub fn man_page() -> io::Result<Vec<u8>> {
-    let man = clap_mangen::Man::new(Cli::command());
+    let man = clap_mangen::Man::new(super::command());
     let mut page = Vec::new();
     man.render_title(&mut page)?;
     man.render_name_section(&mut page)?;
@@ -59,7 +58,7 @@ const OTHER_ENVIRONMENT: &[(&str, &str)] = &[
 
 fn commands_section() -> String {
     let mut roff = String::from(".SH COMMANDS\n");
-    let cli = Cli::command();
+    let cli = super::command();
     for sub in cli.get_subcommands().filter(|s| s.get_name() != "help") {
         let about = sub.get_about().map(|a| a.to_string()).unwrap_or_default();
         roff.push_str(&format!(

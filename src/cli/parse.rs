@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::ffi::OsString;
 
 use clap::parser::ValueSource;
-use clap::{CommandFactory, FromArgMatches};
+use clap::FromArgMatches;
 
 use crate::cli::settings::{self, Setting, SETTINGS};
 use crate::cli::Cli;
@@ -43,7 +43,7 @@ impl CliSources {
 /// Parses the arguments; on `--help`/`--version` or a usage error, prints what clap
 /// prints and returns the exit code to end with.
 pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<(Cli, ParseFacts), u8> {
-    let parsed = Cli::command()
+    let parsed = super::command()
         .try_get_matches_from(args)
         .and_then(|matches| Cli::from_arg_matches(&matches).map(|cli| (cli, matches)));
     match parsed {
