@@ -267,75 +267,22 @@ never\t'On no record'"
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l rate-limit -d 'Answer more than N requests a second with 429 and `Retry-After`' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l task-counters -d 'Shape of task records: `spec` (sent is the total) or `v1` (adds total, queued, accepted, enroute)' -r -f -a "spec\t'The spec\'s counters: sent, delivered, undeliverable, expired, unknown'
 v1\t'The v1 variant\'s: total and the in-flight queued, accepted, enroute too'"
-complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l base-url -d 'Base URL of the service, e.g. https://gateway.example/rest' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l api-key-header -d 'Name of the request header that carries the API key [default: X-API-KEY]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l timeout -d 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l retries -d 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried, 0 to 20 [default: 2]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l paths -d 'Which request paths to use: explicit (/sms/reference/R), short (/sms/R), or auto (explicit, then short when the explicit route does not exist)' -r -f -a "auto\t''
-explicit\t''
-short\t''"
-complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -s o -l output -d 'Output format (SMSSTAT_OUTPUT in the environment sets it too) [default: table]' -r -f -a "table\t''
-json\t''
-csv\t''
-tsv\t''"
-complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l fields -d 'Fields to show, comma-separated (e.g. status,time_dr): table and csv/tsv columns, or the keys kept in JSON records' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l field -d 'Print only this field\'s bare value, one line per lookup' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -s j -l jobs -d 'How many lookups run at once [default: 8]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l max-body -d 'Largest answer body accepted, in bytes [default: 4194304]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l ca-cert -d 'PEM file of the CA certificates to trust for https, instead of the built-in roots (for a gateway behind a private CA); verification is always on' -r -F
-complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l color -d 'When to colour the output (NO_COLOR in the environment means never)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l config -d 'Config file to read instead of $XDG_CONFIG_HOME/smsstat/config.toml (must exist)' -r -F
-complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l profile -d 'Profile of the config file to use ([profiles.NAME]; without it, `default` if the file has one)' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l wait-timeout -d 'How long --wait waits at most: 90, 500ms, 2m [default: 10m]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l interval -d 'Pause between polls of --wait, at least 100ms (longer after errors, or when the server asks with Retry-After) [default: 2s]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l until -d 'Statuses that count as final (SMS, HLR), replacing the built-in pending lists, for --wait and --expect alike' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l expect-delivered -d 'Succeed only when delivered/total (delivered/sent without `total`) reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l errors-with-200 -d 'Answer service errors with HTTP 200 and the JSON error body, as the live service does (unknown paths then answer error 4)'
-complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
-complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l normalize -d 'With JSON output: typed, uniform records (numbers as numbers, error always present, ported/roaming as booleans, plus kind and query)'
-complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -s v -l verbose -d 'Show the request line, status, latency and retries on stderr (never the API key)'
-complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l demo -d 'Run against a built-in simulator on a loopback port: no configuration needed'
-complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l mask-msisdn -d 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
-complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l wait -d 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
-complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l base-url -d 'Base URL of the service, e.g. https://gateway.example/rest' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l api-key -d 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l api-key-header -d 'Name of the request header that carries the API key [default: X-API-KEY]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l timeout -d 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l retries -d 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried, 0 to 20 [default: 2]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l paths -d 'Which request paths to use: explicit (/sms/reference/R), short (/sms/R), or auto (explicit, then short when the explicit route does not exist)' -r -f -a "auto\t''
-explicit\t''
-short\t''"
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -s o -l output -d 'Output format (SMSSTAT_OUTPUT in the environment sets it too) [default: table]' -r -f -a "table\t''
 json\t''
 csv\t''
 tsv\t''"
-complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l fields -d 'Fields to show, comma-separated (e.g. status,time_dr): table and csv/tsv columns, or the keys kept in JSON records' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l field -d 'Print only this field\'s bare value, one line per lookup' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -s j -l jobs -d 'How many lookups run at once [default: 8]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l max-body -d 'Largest answer body accepted, in bytes [default: 4194304]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l ca-cert -d 'PEM file of the CA certificates to trust for https, instead of the built-in roots (for a gateway behind a private CA); verification is always on' -r -F
-complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l color -d 'When to colour the output (NO_COLOR in the environment means never)' -r -f -a "auto\t''
-always\t''
-never\t''"
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l config -d 'Config file to read instead of $XDG_CONFIG_HOME/smsstat/config.toml (must exist)' -r -F
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l profile -d 'Profile of the config file to use ([profiles.NAME]; without it, `default` if the file has one)' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l wait-timeout -d 'How long --wait waits at most: 90, 500ms, 2m [default: 10m]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l interval -d 'Pause between polls of --wait, at least 100ms (longer after errors, or when the server asks with Retry-After) [default: 2s]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l until -d 'Statuses that count as final (SMS, HLR), replacing the built-in pending lists, for --wait and --expect alike' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l expect-delivered -d 'Succeed only when delivered/total (delivered/sent without `total`) reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
-complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l normalize -d 'With JSON output: typed, uniform records (numbers as numbers, error always present, ported/roaming as booleans, plus kind and query)'
-complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -s v -l verbose -d 'Show the request line, status, latency and retries on stderr (never the API key)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l demo -d 'Run against a built-in simulator on a loopback port: no configuration needed'
-complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l mask-msisdn -d 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
-complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l wait -d 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
-complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -s h -l help -d 'Print help'
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -f -a "show" -d 'Print every resolved setting, its value and where it came from (the key masked); exit 78 when the settings could not run a lookup'
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -344,35 +291,15 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l api-key-header -d 'Name of the request header that carries the API key [default: X-API-KEY]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l timeout -d 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l retries -d 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried, 0 to 20 [default: 2]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l paths -d 'Which request paths to use: explicit (/sms/reference/R), short (/sms/R), or auto (explicit, then short when the explicit route does not exist)' -r -f -a "auto\t''
-explicit\t''
-short\t''"
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -s o -l output -d 'Output format (SMSSTAT_OUTPUT in the environment sets it too) [default: table]' -r -f -a "table\t''
 json\t''
 csv\t''
 tsv\t''"
-complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l fields -d 'Fields to show, comma-separated (e.g. status,time_dr): table and csv/tsv columns, or the keys kept in JSON records' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l field -d 'Print only this field\'s bare value, one line per lookup' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -s j -l jobs -d 'How many lookups run at once [default: 8]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l max-body -d 'Largest answer body accepted, in bytes [default: 4194304]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l ca-cert -d 'PEM file of the CA certificates to trust for https, instead of the built-in roots (for a gateway behind a private CA); verification is always on' -r -F
-complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l color -d 'When to colour the output (NO_COLOR in the environment means never)' -r -f -a "auto\t''
-always\t''
-never\t''"
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l config -d 'Config file to read instead of $XDG_CONFIG_HOME/smsstat/config.toml (must exist)' -r -F
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l profile -d 'Profile of the config file to use ([profiles.NAME]; without it, `default` if the file has one)' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l wait-timeout -d 'How long --wait waits at most: 90, 500ms, 2m [default: 10m]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l interval -d 'Pause between polls of --wait, at least 100ms (longer after errors, or when the server asks with Retry-After) [default: 2s]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l until -d 'Statuses that count as final (SMS, HLR), replacing the built-in pending lists, for --wait and --expect alike' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l expect-delivered -d 'Succeed only when delivered/total (delivered/sent without `total`) reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
-complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l normalize -d 'With JSON output: typed, uniform records (numbers as numbers, error always present, ported/roaming as booleans, plus kind and query)'
-complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -s v -l verbose -d 'Show the request line, status, latency and retries on stderr (never the API key)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l demo -d 'Run against a built-in simulator on a loopback port: no configuration needed'
-complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l mask-msisdn -d 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
-complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l wait -d 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
-complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "show" -d 'Print every resolved setting, its value and where it came from (the key masked); exit 78 when the settings could not run a lookup'
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -381,105 +308,18 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l api-key -d 'AP
 complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l api-key-header -d 'Name of the request header that carries the API key [default: X-API-KEY]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l timeout -d 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l retries -d 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried, 0 to 20 [default: 2]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l paths -d 'Which request paths to use: explicit (/sms/reference/R), short (/sms/R), or auto (explicit, then short when the explicit route does not exist)' -r -f -a "auto\t''
-explicit\t''
-short\t''"
 complete -c smsstat -n "__fish_smsstat_using_subcommand check" -s o -l output -d 'Output format (SMSSTAT_OUTPUT in the environment sets it too) [default: table]' -r -f -a "table\t''
 json\t''
 csv\t''
 tsv\t''"
-complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l fields -d 'Fields to show, comma-separated (e.g. status,time_dr): table and csv/tsv columns, or the keys kept in JSON records' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l field -d 'Print only this field\'s bare value, one line per lookup' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand check" -s j -l jobs -d 'How many lookups run at once [default: 8]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l max-body -d 'Largest answer body accepted, in bytes [default: 4194304]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l ca-cert -d 'PEM file of the CA certificates to trust for https, instead of the built-in roots (for a gateway behind a private CA); verification is always on' -r -F
-complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l color -d 'When to colour the output (NO_COLOR in the environment means never)' -r -f -a "auto\t''
-always\t''
-never\t''"
 complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l config -d 'Config file to read instead of $XDG_CONFIG_HOME/smsstat/config.toml (must exist)' -r -F
 complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l profile -d 'Profile of the config file to use ([profiles.NAME]; without it, `default` if the file has one)' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l wait-timeout -d 'How long --wait waits at most: 90, 500ms, 2m [default: 10m]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l interval -d 'Pause between polls of --wait, at least 100ms (longer after errors, or when the server asks with Retry-After) [default: 2s]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l until -d 'Statuses that count as final (SMS, HLR), replacing the built-in pending lists, for --wait and --expect alike' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l expect-delivered -d 'Succeed only when delivered/total (delivered/sent without `total`) reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
-complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l normalize -d 'With JSON output: typed, uniform records (numbers as numbers, error always present, ported/roaming as booleans, plus kind and query)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand check" -s v -l verbose -d 'Show the request line, status, latency and retries on stderr (never the API key)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l demo -d 'Run against a built-in simulator on a loopback port: no configuration needed'
-complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l mask-msisdn -d 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
-complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l wait -d 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
-complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
 complete -c smsstat -n "__fish_smsstat_using_subcommand check" -s h -l help -d 'Print help'
-complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l base-url -d 'Base URL of the service, e.g. https://gateway.example/rest' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l api-key -d 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l api-key-header -d 'Name of the request header that carries the API key [default: X-API-KEY]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l timeout -d 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l retries -d 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried, 0 to 20 [default: 2]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l paths -d 'Which request paths to use: explicit (/sms/reference/R), short (/sms/R), or auto (explicit, then short when the explicit route does not exist)' -r -f -a "auto\t''
-explicit\t''
-short\t''"
-complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -s o -l output -d 'Output format (SMSSTAT_OUTPUT in the environment sets it too) [default: table]' -r -f -a "table\t''
-json\t''
-csv\t''
-tsv\t''"
-complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l fields -d 'Fields to show, comma-separated (e.g. status,time_dr): table and csv/tsv columns, or the keys kept in JSON records' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l field -d 'Print only this field\'s bare value, one line per lookup' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -s j -l jobs -d 'How many lookups run at once [default: 8]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l max-body -d 'Largest answer body accepted, in bytes [default: 4194304]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l ca-cert -d 'PEM file of the CA certificates to trust for https, instead of the built-in roots (for a gateway behind a private CA); verification is always on' -r -F
-complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l color -d 'When to colour the output (NO_COLOR in the environment means never)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l config -d 'Config file to read instead of $XDG_CONFIG_HOME/smsstat/config.toml (must exist)' -r -F
-complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l profile -d 'Profile of the config file to use ([profiles.NAME]; without it, `default` if the file has one)' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l wait-timeout -d 'How long --wait waits at most: 90, 500ms, 2m [default: 10m]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l interval -d 'Pause between polls of --wait, at least 100ms (longer after errors, or when the server asks with Retry-After) [default: 2s]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l until -d 'Statuses that count as final (SMS, HLR), replacing the built-in pending lists, for --wait and --expect alike' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l expect-delivered -d 'Succeed only when delivered/total (delivered/sent without `total`) reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
-complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l normalize -d 'With JSON output: typed, uniform records (numbers as numbers, error always present, ported/roaming as booleans, plus kind and query)'
-complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -s v -l verbose -d 'Show the request line, status, latency and retries on stderr (never the API key)'
-complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l demo -d 'Run against a built-in simulator on a loopback port: no configuration needed'
-complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l mask-msisdn -d 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
-complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l wait -d 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
-complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
 complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -s h -l help -d 'Print help'
-complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l base-url -d 'Base URL of the service, e.g. https://gateway.example/rest' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l api-key -d 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l api-key-header -d 'Name of the request header that carries the API key [default: X-API-KEY]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l timeout -d 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l retries -d 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried, 0 to 20 [default: 2]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l paths -d 'Which request paths to use: explicit (/sms/reference/R), short (/sms/R), or auto (explicit, then short when the explicit route does not exist)' -r -f -a "auto\t''
-explicit\t''
-short\t''"
-complete -c smsstat -n "__fish_smsstat_using_subcommand man" -s o -l output -d 'Output format (SMSSTAT_OUTPUT in the environment sets it too) [default: table]' -r -f -a "table\t''
-json\t''
-csv\t''
-tsv\t''"
-complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l fields -d 'Fields to show, comma-separated (e.g. status,time_dr): table and csv/tsv columns, or the keys kept in JSON records' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l field -d 'Print only this field\'s bare value, one line per lookup' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand man" -s j -l jobs -d 'How many lookups run at once [default: 8]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l max-body -d 'Largest answer body accepted, in bytes [default: 4194304]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l ca-cert -d 'PEM file of the CA certificates to trust for https, instead of the built-in roots (for a gateway behind a private CA); verification is always on' -r -F
-complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l color -d 'When to colour the output (NO_COLOR in the environment means never)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l config -d 'Config file to read instead of $XDG_CONFIG_HOME/smsstat/config.toml (must exist)' -r -F
-complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l profile -d 'Profile of the config file to use ([profiles.NAME]; without it, `default` if the file has one)' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l wait-timeout -d 'How long --wait waits at most: 90, 500ms, 2m [default: 10m]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l interval -d 'Pause between polls of --wait, at least 100ms (longer after errors, or when the server asks with Retry-After) [default: 2s]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l until -d 'Statuses that count as final (SMS, HLR), replacing the built-in pending lists, for --wait and --expect alike' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l expect-delivered -d 'Succeed only when delivered/total (delivered/sent without `total`) reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
-complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l normalize -d 'With JSON output: typed, uniform records (numbers as numbers, error always present, ported/roaming as booleans, plus kind and query)'
-complete -c smsstat -n "__fish_smsstat_using_subcommand man" -s v -l verbose -d 'Show the request line, status, latency and retries on stderr (never the API key)'
-complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l demo -d 'Run against a built-in simulator on a loopback port: no configuration needed'
-complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l mask-msisdn -d 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
-complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l wait -d 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
-complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
 complete -c smsstat -n "__fish_smsstat_using_subcommand man" -s h -l help -d 'Print help'
 complete -c smsstat -n "__fish_smsstat_using_subcommand help; and not __fish_seen_subcommand_from sms sms-ref task hlr hlr-ref sim config check completions man help" -f -a "sms" -d 'Delivery status of SMS messages by their numeric ID'
 complete -c smsstat -n "__fish_smsstat_using_subcommand help; and not __fish_seen_subcommand_from sms sms-ref task hlr hlr-ref sim config check completions man help" -f -a "sms-ref" -d 'Delivery status of SMS messages by the client\'s reference'

@@ -12,7 +12,12 @@ use crate::cli::EXIT_CODES_HELP;
 /// The completion script for `shell`.
 pub fn completion_script(shell: Shell) -> Vec<u8> {
     let mut script = Vec::new();
-    clap_complete::generate(shell, &mut super::command(), "smsstat", &mut script);
+    clap_complete::generate(
+        shell,
+        &mut super::completion_command(),
+        "smsstat",
+        &mut script,
+    );
     script
 }
 
