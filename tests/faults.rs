@@ -71,11 +71,7 @@ fn ten_thousand_lookups_under_a_20_percent_fault_rate_lose_nothing() {
         .output()
         .unwrap();
     let took = started.elapsed();
-    let text = String::from_utf8(out.stdout).unwrap();
-    let lines: Vec<Value> = text
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("every line is JSON"))
-        .collect();
+    let lines = common::json_lines(&out.stdout);
     assert_eq!(lines.len(), values.len(), "one line per input");
 
     let codes: Vec<i64> = values
