@@ -8,9 +8,12 @@ use std::process::Stdio;
 use std::time::Duration;
 
 use common::process::{command, signal_when, Live, Signal, Stream};
-use common::{json_line, json_lines, smsstat_at, Canned, TestServer};
+use common::{json_line, json_lines, run_batch, smsstat_at, Canned, TestServer};
 use predicates::prelude::*;
 use serde_json::Value;
+
+/// A bound on a batch run, far above what it takes.
+const LIMIT: Duration = Duration::from_secs(60);
 
 /// The last path segment of a request URL: the value looked up.
 fn value_of(url: &str) -> String {
@@ -54,21 +57,19 @@ fn order_is_kept_under_concurrency_with_random_latency() {
         std::thread::sleep(Duration::from_millis(spread(url) % 15));
         record_for(url)
     });
-    let input: String = (1..=300).map(|i| format!("{i}\n")).collect();
-    let out = smsstat_at(&server.base)
-        .args(["--json", "-j", "8", "sms", "-"])
-        .write_stdin(input)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let ids: Vec<String> = json_lines(&out)
+    let values: Vec<u64> = (1..=300).collect();
+    let (out, _) = run_batch(
+        &server.base,
+        &["--json", "-j", "8", "sms", "-"],
+        &values,
+        LIMIT,
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let ids: Vec<u64> = json_lines(&out.stdout)
         .iter()
-        .map(|l| l["id"].as_str().unwrap().to_string())
+        .map(|l| l["id"].as_str().unwrap().parse().unwrap())
         .collect();
-    let expected: Vec<String> = (1..=300).map(|i| i.to_string()).collect();
-    assert_eq!(ids, expected);
+    assert_eq!(ids, values);
 }
 
 /// IDs by what the fault server does with them.
@@ -85,12 +86,9 @@ fn faulty(url: &str) -> Canned {
 #[test]
 fn exactly_one_line_per_input_under_faults() {
     let server = TestServer::start(faulty);
-    let input: String = (1..=200).map(|i| format!("{i}\n")).collect();
-    let out = smsstat_at(&server.base)
-        .args(["--json", "--normalize", "sms", "-"])
-        .write_stdin(input)
-        .output()
-        .unwrap();
+    let values: Vec<u64> = (1..=200).collect();
+    let args = ["--json", "--normalize", "sms", "-"];
+    let (out, _) = run_batch(&server.base, &args, &values, LIMIT);
     let records = json_lines(&out.stdout);
     assert_eq!(records.len(), 200);
     for (i, record) in records.iter().enumerate() {
@@ -437,12 +435,8 @@ fn ctrl_c_shows_a_hung_lookup_as_interrupted_and_keeps_the_finished_ones() {
 #[test]
 fn long_table_output_comes_in_pages() {
     let server = TestServer::start(record_for);
-    let input: String = (1..=1200).map(|i| format!("{i}\n")).collect();
-    let out = smsstat_at(&server.base)
-        .args(["sms", "-"])
-        .write_stdin(input)
-        .output()
-        .unwrap();
+    let values: Vec<u64> = (1..=1200).collect();
+    let (out, _) = run_batch(&server.base, &["sms", "-"], &values, LIMIT);
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     // 500 + 500 + 200 rows: three tables, each with its header.

@@ -4,7 +4,7 @@
 
 mod common;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::Value;
 use smsstat::sim::{SimOptions, SimServer};
@@ -53,24 +53,12 @@ fn ten_thousand_lookups_under_a_20_percent_fault_rate_lose_nothing() {
     })
     .expect("simulator");
     let values = values();
-    let stdin: String = values.iter().map(|v| format!("{v}\n")).collect();
-    let started = Instant::now();
-    let out = common::smsstat_at(&sim.base_url())
-        .args([
-            "--json",
-            "--normalize",
-            "--retries",
-            "0",
-            "-j",
-            "16",
-            "sms",
-            "-",
-        ])
-        .write_stdin(stdin)
-        .timeout(Duration::from_secs(120))
-        .output()
-        .unwrap();
-    let took = started.elapsed();
+    let (out, took) = common::run_batch(
+        &sim.base_url(),
+        &["--json", "--normalize", "-j", "16", "sms", "-"],
+        &values,
+        Duration::from_secs(120),
+    );
     let lines = common::json_lines(&out.stdout);
     assert_eq!(lines.len(), values.len(), "one line per input");
 

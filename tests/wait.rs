@@ -6,7 +6,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::process::{command, signal_when, Signal, Stream};
-use common::{json_line, json_lines, smsstat_at};
+use common::{json_line, json_lines, run_batch, smsstat_at};
 use predicates::prelude::*;
 use serde_json::Value;
 use smsstat::sim::data::{settle_fraction, Kind, PENDING_SMS_STATUSES};
@@ -359,10 +359,9 @@ fn the_wait_timeout_is_shared_by_a_whole_batch() {
         .map(|(id, _)| id)
         .collect();
     let server = sim(Duration::from_secs(3600));
-    let input: String = ids.iter().map(|id| format!("{id}\n")).collect();
-    let started = Instant::now();
-    let out = smsstat_at(&server.base_url())
-        .args([
+    let (out, took) = run_batch(
+        &server.base_url(),
+        &[
             "-j",
             "2",
             "--wait",
@@ -373,12 +372,10 @@ fn the_wait_timeout_is_shared_by_a_whole_batch() {
             "--json",
             "sms",
             "-",
-        ])
-        .write_stdin(input)
-        .timeout(Duration::from_secs(20))
-        .output()
-        .unwrap();
-    let took = started.elapsed();
+        ],
+        &ids,
+        Duration::from_secs(20),
+    );
     assert_eq!(out.status.code(), Some(81));
     assert_eq!(
         String::from_utf8_lossy(&out.stdout).lines().count(),

@@ -6,10 +6,13 @@
 
 pub mod process;
 
+use std::fmt::Display;
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
+use std::process::Output;
 use std::sync::{Arc, Mutex};
 use std::thread;
+use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
 use serde_json::Value;
@@ -248,6 +251,25 @@ pub fn success_stdout(base: &str, args: &[&str]) -> String {
         .stdout
         .clone();
     String::from_utf8(out).expect("UTF-8 output")
+}
+
+/// Runs the binary against `base` with `args` (which read stdin: `-`) and `values` on
+/// stdin, one a line, killed after `limit`: its output and how long it took.
+pub fn run_batch(
+    base: &str,
+    args: &[&str],
+    values: &[impl Display],
+    limit: Duration,
+) -> (Output, Duration) {
+    let input: String = values.iter().map(|v| format!("{v}\n")).collect();
+    let started = Instant::now();
+    let out = smsstat_at(base)
+        .args(args)
+        .write_stdin(input)
+        .timeout(limit)
+        .output()
+        .unwrap();
+    (out, started.elapsed())
 }
 
 /// Stdout (or any text) as JSON lines, one value a line. Fails naming the line when a
