@@ -4,13 +4,16 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader};
 use std::process::Stdio;
 use std::time::Duration;
 
-use common::{smsstat_at, Canned, TestServer};
+use common::process::{command, signal_when, Live, Signal, Stream};
+use common::{json_line, json_lines, run_batch, smsstat_at, Canned, TestServer};
 use predicates::prelude::*;
 use serde_json::Value;
+
+/// A bound on a batch run, far above what it takes.
+const LIMIT: Duration = Duration::from_secs(60);
 
 /// The last path segment of a request URL: the value looked up.
 fn value_of(url: &str) -> String {
@@ -33,14 +36,6 @@ fn spread(id: &str) -> u64 {
     })
 }
 
-fn lines(out: &[u8]) -> Vec<Value> {
-    String::from_utf8(out.to_vec())
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
-
 #[test]
 fn values_from_arguments_and_stdin_in_order() {
     let server = TestServer::start(record_for);
@@ -52,7 +47,7 @@ fn values_from_arguments_and_stdin_in_order() {
         .get_output()
         .stdout
         .clone();
-    let ids: Vec<Value> = lines(&out).iter().map(|l| l["id"].clone()).collect();
+    let ids: Vec<Value> = json_lines(&out).iter().map(|l| l["id"].clone()).collect();
     assert_eq!(ids, ["7", "1", "2", "3", "9"]);
 }
 
@@ -62,21 +57,19 @@ fn order_is_kept_under_concurrency_with_random_latency() {
         std::thread::sleep(Duration::from_millis(spread(url) % 15));
         record_for(url)
     });
-    let input: String = (1..=300).map(|i| format!("{i}\n")).collect();
-    let out = smsstat_at(&server.base)
-        .args(["--json", "-j", "8", "sms", "-"])
-        .write_stdin(input)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let ids: Vec<String> = lines(&out)
+    let values: Vec<u64> = (1..=300).collect();
+    let (out, _) = run_batch(
+        &server.base,
+        &["--json", "-j", "8", "sms", "-"],
+        &values,
+        LIMIT,
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let ids: Vec<u64> = json_lines(&out.stdout)
         .iter()
-        .map(|l| l["id"].as_str().unwrap().to_string())
+        .map(|l| l["id"].as_str().unwrap().parse().unwrap())
         .collect();
-    let expected: Vec<String> = (1..=300).map(|i| i.to_string()).collect();
-    assert_eq!(ids, expected);
+    assert_eq!(ids, values);
 }
 
 /// IDs by what the fault server does with them.
@@ -93,13 +86,10 @@ fn faulty(url: &str) -> Canned {
 #[test]
 fn exactly_one_line_per_input_under_faults() {
     let server = TestServer::start(faulty);
-    let input: String = (1..=200).map(|i| format!("{i}\n")).collect();
-    let out = smsstat_at(&server.base)
-        .args(["--json", "--normalize", "sms", "-"])
-        .write_stdin(input)
-        .output()
-        .unwrap();
-    let records = lines(&out.stdout);
+    let values: Vec<u64> = (1..=200).collect();
+    let args = ["--json", "--normalize", "sms", "-"];
+    let (out, _) = run_batch(&server.base, &args, &values, LIMIT);
+    let records = json_lines(&out.stdout);
     assert_eq!(records.len(), 200);
     for (i, record) in records.iter().enumerate() {
         let id = i as u64 + 1;
@@ -135,7 +125,7 @@ fn local_failures_in_json_have_the_documented_shape() {
         .args(["--json", "sms", "6"])
         .output()
         .unwrap();
-    let line = &lines(&out.stdout)[0];
+    let line = json_line(&out.stdout);
     assert_eq!(line["error"], 69);
     assert_eq!(line["query"], "6");
     assert_eq!(line["source"], "smsstat");
@@ -219,7 +209,7 @@ fn normalize_makes_typed_uniform_records() {
         .args(["--json", "--normalize", "hlr", "9"])
         .output()
         .unwrap();
-    let line = &lines(&out.stdout)[0];
+    let line = json_line(&out.stdout);
     assert_eq!(line["kind"], "hlr");
     assert_eq!(line["query"], "9");
     assert_eq!(line["error"], 0);
@@ -233,7 +223,7 @@ fn normalize_makes_typed_uniform_records() {
         .args(["--json", "--normalize", "task", "4"])
         .output()
         .unwrap();
-    let line = &lines(&out.stdout)[0];
+    let line = json_line(&out.stdout);
     assert_eq!(
         (
             line["sent"].as_i64(),
@@ -276,41 +266,20 @@ fn ctrl_c_flushes_finished_lookups_in_order_and_exits_130() {
         std::thread::sleep(Duration::from_millis(20));
         record_for(url)
     });
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("smsstat"))
-        .args(["--base-url", &server.base, "--json", "-j", "2", "sms", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
     // Stdin stays open: without Ctrl-C the batch would never end.
-    let _stdin = child.stdin.take().map(|mut stdin| {
-        use std::io::Write;
-        for i in 1..=50 {
-            writeln!(stdin, "{i}").unwrap();
-        }
-        stdin
-    });
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    let mut first = String::new();
-    stdout.read_line(&mut first).unwrap();
-    let status = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let rest: Vec<String> = stdout.lines().map(|l| l.unwrap()).collect();
-    let code = child.wait().unwrap().code();
-    assert_eq!(code, Some(130));
-    let ids: Vec<u64> = std::iter::once(first.trim_end().to_string())
-        .chain(rest)
-        .map(|l| {
-            serde_json::from_str::<Value>(&l).unwrap()["id"]
-                .as_str()
-                .unwrap()
-                .parse()
-                .unwrap()
-        })
+    let input: String = (1..=50).map(|i| format!("{i}\n")).collect();
+    let ended = signal_when(
+        command(&server.base, &["--json", "-j", "2", "sms", "-"]),
+        Some(&input),
+        Stream::Stdout,
+        |_| true,
+        Signal::Int,
+    );
+    assert_eq!(ended.code, Some(130), "{}", ended.stderr);
+    let ids: Vec<u64> = ended
+        .json_lines()
+        .iter()
+        .map(|l| l["id"].as_str().unwrap().parse().unwrap())
         .collect();
     let prefix: Vec<u64> = (1..=ids.len() as u64).collect();
     assert_eq!(ids, prefix, "a prefix of the input, in order");
@@ -332,7 +301,7 @@ fn a_runaway_stdin_line_is_refused_without_echoing_it() {
         "stderr echoes the line: {} bytes",
         out.stderr.len()
     );
-    let records = lines(&out.stdout);
+    let records = json_lines(&out.stdout);
     assert_eq!(records.len(), 3);
     assert_eq!(records[1]["error"], 64);
     assert!(records[1]["query"].as_str().unwrap().len() < 100);
@@ -345,27 +314,20 @@ fn a_runaway_stdin_line_is_refused_without_echoing_it() {
 
 #[test]
 fn stdin_is_streamed_results_come_before_it_ends() {
-    use std::io::Write;
     let server = TestServer::start(record_for);
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("smsstat"))
-        .args(["--base-url", &server.base, "--json", "sms", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    writeln!(stdin, "41").unwrap();
-    stdin.flush().unwrap();
+    let mut cmd = command(&server.base, &["--json", "sms", "-"]);
+    cmd.stdin(Stdio::piped());
+    let mut live = Live::spawn(cmd);
+    live.write_stdin("41\n");
     // stdin is still open: the first result must arrive anyway.
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    let mut first = String::new();
-    stdout.read_line(&mut first).unwrap();
-    assert_eq!(serde_json::from_str::<Value>(&first).unwrap()["id"], "41");
-    writeln!(stdin, "42").unwrap();
-    drop(stdin);
-    let rest: Vec<String> = stdout.lines().map(|l| l.unwrap()).collect();
-    assert_eq!(rest.len(), 1);
-    assert!(child.wait().unwrap().success());
+    let first = live.wait_for(Stream::Stdout, |_| true);
+    assert_eq!(json_line(&first)["id"], "41");
+    live.write_stdin("42\n");
+    live.close_stdin();
+    let ended = live.finish();
+    assert_eq!(ended.code, Some(0), "{}", ended.stderr);
+    let ids: Vec<Value> = ended.json_lines().iter().map(|l| l["id"].clone()).collect();
+    assert_eq!(ids, ["41", "42"]);
 }
 
 #[test]
@@ -455,44 +417,26 @@ fn ctrl_c_shows_a_hung_lookup_as_interrupted_and_keeps_the_finished_ones() {
         }
         record_for(url)
     });
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("smsstat"))
-        .args([
-            "--base-url",
+    let ended = signal_when(
+        command(
             &server.base,
-            "--json",
-            "-j",
-            "4",
-            "sms-ref",
-            "a",
-            "hang",
-            "c",
-            "d",
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    let mut first = String::new();
-    stdout.read_line(&mut first).unwrap();
-    let status = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let rest: Vec<Value> = stdout
-        .lines()
-        .map(|l| serde_json::from_str(&l.unwrap()).unwrap())
-        .collect();
-    assert_eq!(child.wait().unwrap().code(), Some(130));
-    assert_eq!(serde_json::from_str::<Value>(&first).unwrap()["id"], "a");
-    assert_eq!(rest.len(), 3, "{rest:?}");
+            &["--json", "-j", "4", "sms-ref", "a", "hang", "c", "d"],
+        ),
+        None,
+        Stream::Stdout,
+        |_| true,
+        Signal::Int,
+    );
+    assert_eq!(ended.code, Some(130), "{}", ended.stderr);
+    let lines = ended.json_lines();
+    assert_eq!(lines.len(), 4, "{lines:?}");
+    assert_eq!(lines[0]["id"], "a");
     assert_eq!(
-        (rest[0]["query"].as_str(), rest[0]["error"].as_i64()),
+        (lines[1]["query"].as_str(), lines[1]["error"].as_i64()),
         (Some("hang"), Some(130))
     );
     assert_eq!(
-        (rest[1]["id"].as_str(), rest[2]["id"].as_str()),
+        (lines[2]["id"].as_str(), lines[3]["id"].as_str()),
         (Some("c"), Some("d"))
     );
 }
@@ -500,12 +444,8 @@ fn ctrl_c_shows_a_hung_lookup_as_interrupted_and_keeps_the_finished_ones() {
 #[test]
 fn long_table_output_comes_in_pages() {
     let server = TestServer::start(record_for);
-    let input: String = (1..=1200).map(|i| format!("{i}\n")).collect();
-    let out = smsstat_at(&server.base)
-        .args(["sms", "-"])
-        .write_stdin(input)
-        .output()
-        .unwrap();
+    let values: Vec<u64> = (1..=1200).collect();
+    let (out, _) = run_batch(&server.base, &["sms", "-"], &values, LIMIT);
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     // 500 + 500 + 200 rows: three tables, each with its header.

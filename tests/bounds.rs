@@ -96,12 +96,8 @@ fn huge_response_headers_are_refused_with_a_clear_message() {
             cmd.args(["sms", "1"]);
             cmd
         });
-        assert!(
-            run.code == 65 || run.code == 76,
-            "{}: {}",
-            run.code,
-            run.stderr
-        );
+        // Not a readable record: 65.
+        assert_eq!(run.code, 65, "{}", run.stderr);
         assert!(run.stderr.contains("headers too large"), "{}", run.stderr);
     }
 }
@@ -138,6 +134,7 @@ fn the_timeout_ends_a_server_dripping_one_byte_a_second() {
             .code(75)
             .stderr(predicate::str::contains("timed out after 2s"));
         let took = started.elapsed();
-        assert!(took < Duration::from_secs(5), "took {took:?}");
+        // A bound, not a benchmark: the drip alone would take 40 s.
+        assert!(took < Duration::from_secs(20), "took {took:?}");
     }
 }

@@ -6,7 +6,7 @@ mod common;
 use std::path::Path;
 
 use clap::CommandFactory;
-use common::{smsstat, smsstat_at, Canned, TestServer, HLR, SMS, TASK};
+use common::{json_line, smsstat, smsstat_at, Canned, TestServer, HLR, SMS, TASK};
 use predicates::prelude::*;
 
 const KEY: &str = "acc-12345-secret-7f3";
@@ -294,7 +294,7 @@ fn mask_msisdn_in_table_json_csv_and_field() {
             "{out}"
         );
     }
-    let json: serde_json::Value = serde_json::from_str(outputs[2].trim()).unwrap();
+    let json = json_line(&outputs[2]);
     assert_eq!(json["msisdn"], masked);
     assert_eq!(json["price"], 0.23, "the rest stays raw");
     let hlr = answering(HLR);

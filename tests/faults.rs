@@ -4,7 +4,7 @@
 
 mod common;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::Value;
 use smsstat::testkit::{SimOptions, SimServer};
@@ -53,29 +53,13 @@ fn ten_thousand_lookups_under_a_20_percent_fault_rate_lose_nothing() {
     })
     .expect("simulator");
     let values = values();
-    let stdin: String = values.iter().map(|v| format!("{v}\n")).collect();
-    let started = Instant::now();
-    let out = common::smsstat_at(&sim.base_url())
-        .args([
-            "--json",
-            "--normalize",
-            "--retries",
-            "0",
-            "-j",
-            "16",
-            "sms",
-            "-",
-        ])
-        .write_stdin(stdin)
-        .timeout(Duration::from_secs(120))
-        .output()
-        .unwrap();
-    let took = started.elapsed();
-    let text = String::from_utf8(out.stdout).unwrap();
-    let lines: Vec<Value> = text
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("every line is JSON"))
-        .collect();
+    let (out, took) = common::run_batch(
+        &sim.base_url(),
+        &["--json", "--normalize", "-j", "16", "sms", "-"],
+        &values,
+        Duration::from_secs(120),
+    );
+    let lines = common::json_lines(&out.stdout);
     assert_eq!(lines.len(), values.len(), "one line per input");
 
     let codes: Vec<i64> = values

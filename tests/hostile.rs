@@ -12,9 +12,8 @@ use std::thread;
 use std::time::Duration;
 
 use common::process::{command, run_cmd, watch, Run};
-use common::{smsstat_at, Canned, TestServer, SMS};
+use common::{json_lines, smsstat_at, Canned, TestServer, SMS};
 use predicates::prelude::*;
-use serde_json::Value;
 
 const KEY: &str = "acc-hostile-secret-9z7";
 
@@ -202,11 +201,7 @@ fn a_non_utf8_stdin_line_fails_alone() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(64));
-    let lines: Vec<Value> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = json_lines(&out.stdout);
     assert_eq!(lines.len(), 3);
     assert_eq!(lines[0]["id"], "1");
     assert_eq!(lines[1]["error"], 64);

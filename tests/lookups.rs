@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{smsstat, smsstat_at, success_stdout, Canned, TestServer, HLR, SMS, TASK};
+use common::{json_lines, smsstat, smsstat_at, success_stdout, Canned, TestServer, HLR, SMS, TASK};
 use predicates::prelude::*;
 use serde_json::Value;
 
@@ -327,16 +327,7 @@ fn many_values_make_one_json_line_each_in_order() {
         .get_output()
         .stdout
         .clone();
-    let ids: Vec<String> = String::from_utf8(out)
-        .unwrap()
-        .lines()
-        .map(|l| {
-            serde_json::from_str::<Value>(l).unwrap()["id"]
-                .as_str()
-                .unwrap()
-                .to_string()
-        })
-        .collect();
+    let ids: Vec<Value> = json_lines(&out).iter().map(|l| l["id"].clone()).collect();
     assert_eq!(ids, ["3", "1", "2"]);
 }
 

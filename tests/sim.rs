@@ -1,6 +1,8 @@
 //! The simulator over real HTTP: in-process through `SimServer`, and once through
 //! the `smsstat sim` binary.
 
+mod common;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
@@ -33,9 +35,11 @@ struct Sim {
     agent: ureq::Agent,
 }
 
+/// A client for the simulator on loopback: no proxy, whatever the environment says.
 fn agent() -> ureq::Agent {
     ureq::Agent::config_builder()
         .http_status_as_error(false)
+        .proxy(None)
         .build()
         .into()
 }
@@ -462,6 +466,17 @@ fn shutdown_closes_the_port() {
 struct Running(Child);
 
 impl Running {
+    /// `smsstat sim` on an ephemeral port, settled at once, with `args` and the clean
+    /// environment of `common::clean_command` changed by `env`.
+    fn start(args: &[&str], env: &[(&str, &str)]) -> Running {
+        let mut cmd: Command = common::clean_command();
+        cmd.args(["sim", "--listen", "127.0.0.1:0", "--settle", "0"])
+            .args(args)
+            .envs(env.iter().copied())
+            .stdout(Stdio::piped());
+        Running(cmd.spawn().expect("smsstat sim starts"))
+    }
+
     /// The base URL from the first line, as a script would read it.
     fn base_url(&mut self) -> String {
         let stdout = self.0.stdout.as_mut().unwrap();
@@ -483,14 +498,7 @@ impl Drop for Running {
 
 #[test]
 fn sim_subcommand_serves_over_http() {
-    let binary = assert_cmd::cargo::cargo_bin("smsstat");
-    let child = Command::new(binary)
-        .args(["sim", "--listen", "127.0.0.1:0", "--settle", "0"])
-        .args(["--api-key", "k"])
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("smsstat sim starts");
-    let mut running = Running(child);
+    let mut running = Running::start(&["--api-key", "k"], &[]);
     let base = running.base_url();
 
     let agent = agent();
@@ -509,14 +517,7 @@ fn sim_subcommand_serves_over_http() {
 /// The lookups' SMSSTAT_API_KEY is often exported; it must not lock the simulator.
 #[test]
 fn an_exported_lookup_key_does_not_lock_the_simulator() {
-    let binary = assert_cmd::cargo::cargo_bin("smsstat");
-    let child = Command::new(binary)
-        .args(["sim", "--listen", "127.0.0.1:0", "--settle", "0"])
-        .env("SMSSTAT_API_KEY", "exported")
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("smsstat sim starts");
-    let mut running = Running(child);
+    let mut running = Running::start(&[], &[("SMSSTAT_API_KEY", "exported")]);
     let base = running.base_url();
     let reply = agent().get(format!("{base}/sms/42")).call().unwrap();
     assert_eq!(reply.status().as_u16(), 200);

@@ -4,7 +4,7 @@
 mod common;
 
 use common::process::run_cmd;
-use common::{smsstat_at, Canned, RawServer, TestServer};
+use common::{json_line, smsstat_at, Canned, RawServer, TestServer};
 use serde_json::{json, Value};
 use smsstat::testkit::is_unsafe;
 
@@ -90,7 +90,7 @@ fn json_keeps_the_exact_values_escaped_as_json() {
         let run = run_cmd(cmd);
         assert_eq!(run.code, 0);
         assert_terminal_safe("json line", &run.stdout, false);
-        let back: Value = serde_json::from_str(run.stdout.trim_end()).unwrap();
+        let back = json_line(&run.stdout);
         for (key, value) in record.as_object().unwrap() {
             assert_eq!(&back[key], value, "{key:?} changed");
         }
@@ -122,7 +122,7 @@ fn control_characters_in_error_descriptions_never_reach_the_terminal_raw() {
     }
     let mut cmd = smsstat_at(&server.base);
     cmd.args(["--json", "sms", "1"]);
-    let back: Value = serde_json::from_str(run_cmd(cmd).stdout.trim_end()).unwrap();
+    let back = json_line(run_cmd(cmd).stdout);
     assert_eq!(back, body);
 }
 

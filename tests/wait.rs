@@ -5,7 +5,8 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::smsstat_at;
+use common::process::{command, signal_when, Signal, Stream};
+use common::{json_line, json_lines, run_batch, smsstat_at};
 use predicates::prelude::*;
 use serde_json::Value;
 use smsstat::testkit::{settle_fraction, Kind, PENDING_SMS_STATUSES};
@@ -22,15 +23,6 @@ fn sim(settle: Duration) -> SimServer {
     .expect("simulator")
 }
 
-fn json_lines(base: &str, args: &[&str]) -> Vec<Value> {
-    let out = smsstat_at(base).arg("--json").args(args).output().unwrap();
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
-
 fn status(record: &Value) -> String {
     record["status"].as_str().unwrap_or_default().to_string()
 }
@@ -39,9 +31,12 @@ fn status(record: &Value) -> String {
 fn final_statuses() -> Vec<(u64, String)> {
     let settled = sim(Duration::ZERO);
     let ids: Vec<String> = (1..=100).map(|id: u64| id.to_string()).collect();
-    let mut args = vec!["sms"];
-    args.extend(ids.iter().map(String::as_str));
-    json_lines(&settled.base_url(), &args)
+    let out = smsstat_at(&settled.base_url())
+        .args(["--json", "sms"])
+        .args(&ids)
+        .output()
+        .unwrap();
+    json_lines(&out.stdout)
         .iter()
         .enumerate()
         .map(|(i, r)| (i as u64 + 1, status(r)))
@@ -153,7 +148,13 @@ fn expect_without_wait() {
 #[test]
 fn task_delivered_ratio_gate() {
     let server = sim(Duration::ZERO);
-    let task = &json_lines(&server.base_url(), &["task", "7"])[0];
+    let task = json_line(
+        smsstat_at(&server.base_url())
+            .args(["--json", "task", "7"])
+            .output()
+            .unwrap()
+            .stdout,
+    );
     let number = |name: &str| match &task[name] {
         Value::String(s) => s.parse::<f64>().unwrap(),
         other => other.as_f64().unwrap(),
@@ -204,11 +205,7 @@ fn batch_wait_ends_when_every_lookup_is_final() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let lines: Vec<Value> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = json_lines(&out.stdout);
     assert_eq!(lines.len(), ids.len());
     for (line, id) in lines.iter().zip(&ids) {
         assert_eq!(line["reference"], format!("ref-{id}"));
@@ -266,11 +263,7 @@ fn follow_prints_a_line_per_change() {
         .timeout(Duration::from_secs(20))
         .output()
         .unwrap();
-    let lines: Vec<Value> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = json_lines(&out.stdout);
     assert!(lines.len() >= 2, "{lines:?}");
     assert!(
         PENDING.contains(&status(&lines[0]).as_str()),
@@ -300,48 +293,33 @@ fn follow_interval_and_wait_timeout_need_wait() {
     }
 }
 
+/// Ctrl-C during `--wait --json -v` on `sms ID`, sent once a line of the trace
+/// satisfies `ready`: it exits 130 and tells it was interrupted; the last state seen,
+/// its one line of output.
+fn interrupt_wait(base: &str, id: &str, ready: impl FnMut(&str) -> bool) -> Value {
+    let args = ["-v", "--json", "--wait", "--interval", "100ms", "sms", id];
+    let ended = signal_when(
+        command(base, &args),
+        None,
+        Stream::Stderr,
+        ready,
+        Signal::Int,
+    );
+    assert_eq!(ended.code, Some(130), "{}", ended.stderr);
+    assert!(
+        ended.stderr.contains("interrupted; last seen"),
+        "{}",
+        ended.stderr
+    );
+    json_line(&ended.stdout)
+}
+
 #[test]
 fn ctrl_c_during_a_wait_prints_the_last_state_and_exits_130() {
-    use std::io::{BufRead, BufReader};
-    use std::process::Stdio;
     let (id, _) = late_ids(|_| true).into_iter().next().unwrap();
     let server = sim(Duration::from_secs(3600));
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("smsstat"))
-        .args([
-            "--base-url",
-            &server.base_url(),
-            "-v",
-            "--json",
-            "--wait",
-            "--interval",
-            "100ms",
-            "sms",
-            &id,
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
     // The first answer seen on the trace means the wait is under way.
-    let stderr = BufReader::new(child.stderr.take().unwrap());
-    let mut lines = stderr.lines();
-    assert!(lines
-        .by_ref()
-        .map_while(Result::ok)
-        .any(|l| l.contains("200 OK")));
-    let killed = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    let rest: Vec<String> = lines.map_while(Result::ok).collect();
-    assert!(
-        rest.iter().any(|l| l.contains("interrupted; last seen")),
-        "{rest:?}"
-    );
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(130));
-    let last: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let last = interrupt_wait(&server.base_url(), &id, |l| l.contains("200 OK"));
     assert!(PENDING.contains(&status(&last).as_str()), "{last}");
 }
 
@@ -381,10 +359,9 @@ fn the_wait_timeout_is_shared_by_a_whole_batch() {
         .map(|(id, _)| id)
         .collect();
     let server = sim(Duration::from_secs(3600));
-    let input: String = ids.iter().map(|id| format!("{id}\n")).collect();
-    let started = Instant::now();
-    let out = smsstat_at(&server.base_url())
-        .args([
+    let (out, took) = run_batch(
+        &server.base_url(),
+        &[
             "-j",
             "2",
             "--wait",
@@ -395,12 +372,10 @@ fn the_wait_timeout_is_shared_by_a_whole_batch() {
             "--json",
             "sms",
             "-",
-        ])
-        .write_stdin(input)
-        .timeout(Duration::from_secs(20))
-        .output()
-        .unwrap();
-    let took = started.elapsed();
+        ],
+        &ids,
+        Duration::from_secs(20),
+    );
     assert_eq!(out.status.code(), Some(81));
     assert_eq!(
         String::from_utf8_lossy(&out.stdout).lines().count(),
@@ -428,8 +403,10 @@ fn retry_after_slows_the_polls_down() {
         .timeout(Duration::from_secs(20))
         .assert()
         .code(69);
-    // Honoured: polls at 0 s and 2 s; doubling from 100 ms alone would make five.
-    assert!(server.urls().len() <= 3, "{} polls", server.urls().len());
+    // Honoured: polls at 0 s and 2 s, and the next one (4 s) would be past the 3 s
+    // wait; a 503 is transient, so the wait did poll again. Doubling from 100 ms
+    // alone would poll four times (0, 0.2, 0.6 and 1.4 s).
+    assert_eq!(server.urls().len(), 2, "polls: {:?}", server.urls());
 }
 
 #[test]
@@ -456,11 +433,7 @@ fn follow_gives_a_failed_lookup_its_line_and_refuses_csv() {
         .timeout(Duration::from_secs(20))
         .output()
         .unwrap();
-    let lines: Vec<Value> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = json_lines(&out.stdout);
     assert_eq!(lines.len(), 2, "{lines:?}");
     assert!(lines
         .iter()
@@ -474,8 +447,6 @@ fn follow_gives_a_failed_lookup_its_line_and_refuses_csv() {
 
 #[test]
 fn ctrl_c_during_a_poll_in_flight_still_prints_the_last_state() {
-    use std::io::{BufRead, BufReader};
-    use std::process::Stdio;
     use std::sync::atomic::{AtomicUsize, Ordering};
     let polls = AtomicUsize::new(0);
     let server = common::TestServer::start(move |_| {
@@ -484,44 +455,13 @@ fn ctrl_c_during_a_poll_in_flight_still_prints_the_last_state() {
         }
         common::Canned::json(200, r#"{"status":"enroute","msisdn":"380501234567"}"#)
     });
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("smsstat"))
-        .args([
-            "--base-url",
-            &server.base,
-            "-v",
-            "--json",
-            "--wait",
-            "--interval",
-            "100ms",
-            "sms",
-            "1",
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
     // The second GET is the poll that hangs.
-    assert!(lines
-        .by_ref()
-        .map_while(Result::ok)
-        .filter(|l| l.contains("GET "))
-        .nth(1)
-        .is_some());
-    let killed = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    let rest: Vec<String> = lines.map_while(Result::ok).collect();
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(130));
-    let last: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut gets = 0;
+    let last = interrupt_wait(&server.base, "1", |l| {
+        gets += usize::from(l.contains("GET "));
+        gets == 2
+    });
     assert_eq!(last["status"], "enroute");
-    assert!(
-        rest.iter().any(|l| l.contains("interrupted; last seen")),
-        "{rest:?}"
-    );
 }
 
 #[test]
@@ -542,11 +482,7 @@ fn demo_with_wait_shows_records_settling() {
         .output()
         .unwrap();
     assert!(out.status.success());
-    let lines: Vec<Value> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = json_lines(&out.stdout);
     assert!(lines.len() >= 2, "{lines:?}");
     assert_eq!(status(lines.last().unwrap()), final_status);
 }

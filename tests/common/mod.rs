@@ -1,17 +1,22 @@
 //! Real servers on loopback for the integration tests: an HTTP server (the simulator's
 //! own core) with canned answers, recording what it was asked, and raw sockets for
-//! faults HTTP cannot show.
+//! faults HTTP cannot show. And the one way to run the binary (a clean environment,
+//! see `clean_command`) and to read its JSON lines (`json_lines`).
 #![allow(dead_code)]
 
 pub mod process;
 
+use std::fmt::Display;
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
+use std::process::Output;
 use std::sync::{Arc, Mutex};
 use std::thread;
+use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
 use httpcore::{Handler, HttpRequest, HttpResponse, HttpServer};
+use serde_json::Value;
 
 /// One canned answer.
 #[derive(Clone, Debug)]
@@ -167,32 +172,52 @@ pub fn refused_base() -> String {
     format!("http://127.0.0.1:{port}")
 }
 
-/// The built binary, with a clean environment (no settings leak in from the machine).
-pub fn smsstat() -> Command {
-    let mut cmd = Command::cargo_bin("smsstat").expect("binary");
-    for var in [
-        "SMSSTAT_BASE_URL",
-        "SMSSTAT_API_KEY",
-        "SMSSTAT_PROFILE",
-        "SMSSTAT_CONFIG",
-        "SMSSTAT_API_KEY_HEADER",
-        "SMSSTAT_TIMEOUT",
-        "SMSSTAT_RETRIES",
-        "SMSSTAT_OUTPUT",
-        "NO_COLOR",
-        "CLICOLOR_FORCE",
-        "CLICOLOR",
-        "TERM",
-        "RUST_BACKTRACE",
-        "LC_ALL",
-        "LC_CTYPE",
-    ] {
-        cmd.env_remove(var);
+/// Every proxy variable (ureq reads them): a test talks to its loopback server directly.
+pub const PROXY_VARS: [&str; 8] = [
+    "http_proxy",
+    "HTTP_PROXY",
+    "https_proxy",
+    "HTTPS_PROXY",
+    "all_proxy",
+    "ALL_PROXY",
+    "no_proxy",
+    "NO_PROXY",
+];
+
+/// Other variables of the machine that change what the binary prints.
+const MACHINE_VARS: [&str; 7] = [
+    "RUST_BACKTRACE",
+    "NO_COLOR",
+    "CLICOLOR_FORCE",
+    "CLICOLOR",
+    "TERM",
+    "LC_ALL",
+    "LC_CTYPE",
+];
+
+/// The built binary as a std `Command`, with a clean environment: every `SMSSTAT_*`
+/// variable removed (whatever its name), every proxy variable, RUST_BACKTRACE, the
+/// colour and locale variables, then LANG=C.UTF-8 and an empty config home (the
+/// developer's own config file never leaks in). Every run of the binary in the tests
+/// starts here, through `smsstat()` (assert_cmd) or `process::command()` (spawned).
+pub fn clean_command() -> std::process::Command {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_smsstat"));
+    for (name, _) in std::env::vars_os() {
+        if name.to_string_lossy().starts_with("SMSSTAT_") {
+            cmd.env_remove(name);
+        }
     }
-    cmd.env("LANG", "C.UTF-8");
-    // An empty config dir: the developer's own config file never leaks into a test.
-    cmd.env("XDG_CONFIG_HOME", empty_config_home());
+    for name in PROXY_VARS.iter().chain(&MACHINE_VARS) {
+        cmd.env_remove(name);
+    }
+    cmd.env("LANG", "C.UTF-8")
+        .env("XDG_CONFIG_HOME", empty_config_home());
     cmd
+}
+
+/// The built binary with the clean environment of `clean_command`, for assert_cmd.
+pub fn smsstat() -> Command {
+    Command::from_std(clean_command())
 }
 
 /// A directory that exists and stays empty, inside cargo's target dir.
@@ -205,8 +230,13 @@ pub fn empty_config_home() -> std::path::PathBuf {
 /// The binary pointed at `base`, no retries unless a test asks.
 pub fn smsstat_at(base: &str) -> Command {
     let mut cmd = smsstat();
-    cmd.args(["--base-url", base, "--retries", "0"]);
+    cmd.args(at(base));
     cmd
+}
+
+/// The arguments that point the binary at `base` with no retries.
+fn at(base: &str) -> [&str; 4] {
+    ["--base-url", base, "--retries", "0"]
 }
 
 pub const SMS: &str = r#"{"error":0,"msisdn":"380501234567","reference":"ref-42","time_in":"2026-11-01 10:00:00","time_sent":"2026-11-01 10:00:01","time_dr":"2026-11-01 10:00:05","status":"delivered","price":0.23,"currency":"EUR"}"#;
@@ -223,4 +253,54 @@ pub fn success_stdout(base: &str, args: &[&str]) -> String {
         .stdout
         .clone();
     String::from_utf8(out).expect("UTF-8 output")
+}
+
+/// Runs the binary against `base` with `args` (which read stdin: `-`) and `values` on
+/// stdin, one a line, killed after `limit`: its output and how long it took.
+pub fn run_batch(
+    base: &str,
+    args: &[&str],
+    values: &[impl Display],
+    limit: Duration,
+) -> (Output, Duration) {
+    let input: String = values.iter().map(|v| format!("{v}\n")).collect();
+    let started = Instant::now();
+    let out = smsstat_at(base)
+        .args(args)
+        .write_stdin(input)
+        .timeout(limit)
+        .output()
+        .unwrap();
+    (out, started.elapsed())
+}
+
+/// Stdout (or any text) as JSON lines, one value a line. Fails naming the line when a
+/// line is not JSON or the text is not UTF-8.
+pub fn json_lines(out: impl AsRef<[u8]>) -> Vec<Value> {
+    let text = std::str::from_utf8(out.as_ref())
+        .unwrap_or_else(|e| panic!("output is not UTF-8 ({e}): {:?}", out.as_ref()));
+    text.lines()
+        .enumerate()
+        .map(|(i, line)| {
+            serde_json::from_str(line).unwrap_or_else(|e| {
+                panic!(
+                    "line {} is not JSON ({e}): {line:?}\nwhole output:\n{text}",
+                    i + 1
+                )
+            })
+        })
+        .collect()
+}
+
+/// Output that must be exactly one JSON line: its value.
+pub fn json_line(out: impl AsRef<[u8]>) -> Value {
+    let mut lines = json_lines(&out);
+    assert_eq!(
+        lines.len(),
+        1,
+        "expected one JSON line, got {}:\n{}",
+        lines.len(),
+        String::from_utf8_lossy(out.as_ref())
+    );
+    lines.remove(0)
 }
