@@ -207,6 +207,7 @@ fn every_style() -> Vec<PrintStyle> {
                         table: TableStyle {
                             color: false,
                             utf8: single,
+                            width: None,
                         },
                         single,
                     });
@@ -223,6 +224,7 @@ fn every_style() -> Vec<PrintStyle> {
             table: TableStyle {
                 color: false,
                 utf8: true,
+                width: None,
             },
             single: false,
         });

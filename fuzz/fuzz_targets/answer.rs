@@ -58,6 +58,7 @@ fuzz_target!(|data: &[u8]| {
                 table: TableStyle {
                     color: false,
                     utf8: single,
+                    width: None,
                 },
                 single,
             };

@@ -8,6 +8,7 @@ pub(crate) mod messages;
 pub(crate) mod printer;
 pub(crate) mod progress;
 pub(crate) mod rows;
+pub(crate) mod rows_table;
 pub(crate) mod summary;
 pub(crate) mod table;
 pub(crate) mod taskbar;

@@ -78,7 +78,7 @@ impl<W: Write> Printer<W> {
                     let table = record_table(record, &self.style.fields, self.style.table);
                     writeln!(self.out, "{table}")?;
                     // The task bar sums the whole record: not shown when rows were picked.
-                    let TableStyle { utf8, color } = self.style.table;
+                    let TableStyle { utf8, color, .. } = self.style.table;
                     let bar = crate::output::taskbar::task_bar(record, utf8, color);
                     if let Some(bar) = bar.filter(|_| self.style.fields.is_empty()) {
                         writeln!(self.out, "{bar}")?;
@@ -93,7 +93,7 @@ impl<W: Write> Printer<W> {
                 rows.add(outcome);
                 // Column widths need the rows, so a table waits for them; in pages,
                 // memory stays bounded however long the input.
-                if rows.table().row_count() >= TABLE_PAGE_ROWS {
+                if rows.len() >= TABLE_PAGE_ROWS {
                     self.flush_rows()?;
                 }
             }
@@ -138,7 +138,7 @@ impl<W: Write> Printer<W> {
 
     fn flush_rows(&mut self) -> io::Result<()> {
         if let Some(rows) = self.rows.take() {
-            writeln!(self.out, "{}", rows.table())?;
+            writeln!(self.out, "{}", rows.render(self.style.table.width))?;
         }
         self.out.flush()
     }

@@ -1,24 +1,26 @@
 //! Tables for people: a two-column record view for one lookup, one row per lookup
 //! for several.
 
-use comfy_table::{presets, Cell, Color, ContentArrangement, Table};
+use comfy_table::{presets, Cell, Color, ColumnConstraint, ContentArrangement, Table};
 
 use crate::domain::fields;
-use crate::domain::outcome::Outcome;
 use crate::domain::record::RecordKind;
 use crate::domain::sanitize::escape_control;
 use crate::domain::status::{self, Tone};
 use crate::output::derived;
-use crate::output::rows::{field_value, record_rows};
+use crate::output::rows::record_rows;
+pub use crate::output::rows_table::RowsTable;
 
 /// How tables look; decided once from the `Config`.
 #[derive(Debug, Clone, Copy)]
 pub struct TableStyle {
     pub color: bool,
     pub utf8: bool,
+    /// Columns of the terminal the row table is fitted to; None for a pipe or file.
+    pub width: Option<usize>,
 }
 
-fn new_table(style: TableStyle) -> Table {
+pub(super) fn new_table(style: TableStyle) -> Table {
     let mut table = Table::new();
     table.load_style(if style.utf8 {
         presets::UTF8_FULL_CONDENSED
@@ -30,20 +32,21 @@ fn new_table(style: TableStyle) -> Table {
     } else {
         table.force_no_tty();
     }
-    // Wrap to the terminal's width, unless it reports none (0x0 under some `docker -t`
-    // and `script` setups), where wrapping would squeeze every column to one letter.
-    let arrangement = match table.width() {
-        Some(width) if width < MIN_WRAP_WIDTH => ContentArrangement::Disabled,
-        _ => ContentArrangement::Dynamic,
-    };
-    table.set_content_arrangement(arrangement);
+    // Wrap to the terminal's width (settings decided it: COLUMNS, or the terminal's
+    // own; none for a pipe, or a 0x0 "terminal" under some `docker -t` setups).
+    match style.width {
+        Some(width) => {
+            table.set_width(u16::try_from(width).unwrap_or(u16::MAX));
+            table.set_content_arrangement(ContentArrangement::Dynamic);
+        }
+        None => {
+            table.set_content_arrangement(ContentArrangement::Disabled);
+        }
+    }
     table
 }
 
-/// Narrower "terminals" are reporting no real size.
-const MIN_WRAP_WIDTH: u16 = 20;
-
-fn value_cell(key: &str, value: &str, style: TableStyle) -> Cell {
+pub(super) fn value_cell(key: &str, value: &str, style: TableStyle) -> Cell {
     let cell = Cell::new(escape_control(value));
     let tone = match key {
         "status" => status::tone(value),
@@ -77,61 +80,11 @@ pub fn record_table(
             ]);
         }
     }
+    // Labels are never wrapped; values wrap, at word boundaries where they have some.
+    if let Some(labels) = table.column_mut(0) {
+        labels.set_constraint(ColumnConstraint::ContentWidth);
+    }
     table
-}
-
-/// One row per lookup; failed lookups are rows too, with the reason in the last column.
-pub struct RowsTable {
-    table: Table,
-    columns: Vec<String>,
-    style: TableStyle,
-}
-
-impl RowsTable {
-    pub fn new(kind: RecordKind, fields: &[String], style: TableStyle) -> RowsTable {
-        let columns = columns_for(kind, fields);
-        let mut table = new_table(style);
-        let mut header = vec!["Query".to_string()];
-        header.extend(columns.iter().map(|key| {
-            fields::find(kind, key).map_or_else(|| key.clone(), |f| f.label.to_string())
-        }));
-        header.push("Error".into());
-        table.set_header(header);
-        RowsTable {
-            table,
-            columns,
-            style,
-        }
-    }
-
-    pub fn add(&mut self, outcome: &Outcome) {
-        let mut cells = vec![Cell::new(escape_control(&outcome.query))];
-        match &outcome.result {
-            Ok(record) => {
-                for key in &self.columns {
-                    let value = derived::derived_value(record, key, self.style.utf8)
-                        .or_else(|| field_value(record, key))
-                        .unwrap_or_default();
-                    cells.push(value_cell(key, &value, self.style));
-                }
-                cells.push(Cell::new(""));
-            }
-            Err(error) => {
-                cells.extend(self.columns.iter().map(|_| Cell::new("")));
-                let cell = Cell::new(escape_control(&error.to_string()));
-                cells.push(if self.style.color {
-                    cell.fg(Color::Red)
-                } else {
-                    cell
-                });
-            }
-        }
-        self.table.add_row(cells);
-    }
-
-    pub fn table(&self) -> &Table {
-        &self.table
-    }
 }
 
 pub fn columns_for(kind: RecordKind, fields: &[String]) -> Vec<String> {

@@ -188,6 +188,7 @@ fn print_style(config: &Config, single: bool) -> PrintStyle {
         table: TableStyle {
             color: config.color,
             utf8: config.utf8,
+            width: config.width,
         },
         single,
     }

@@ -47,6 +47,9 @@ pub struct Config {
     pub color: bool,
     /// Box-drawing characters in tables (ASCII when the locale is not UTF-8).
     pub utf8: bool,
+    /// The terminal's width for tables: `COLUMNS`, else stdout's terminal size;
+    /// None when stdout is not a terminal and `COLUMNS` is unset.
+    pub width: Option<usize>,
     pub stderr_is_terminal: bool,
     /// `--mask-msisdn`: phone numbers masked in every output.
     pub mask_msisdn: bool,
@@ -129,6 +132,7 @@ pub fn construct_config(
         verbose: args.verbose,
         color: use_color(args.color, std::io::stdout().is_terminal()),
         utf8: locale_is_utf8(),
+        width: terminal_width(),
         stderr_is_terminal: std::io::stderr().is_terminal(),
         mask_msisdn: args.mask_msisdn,
         wait: args.wait.then(|| WaitSettings {
@@ -180,6 +184,15 @@ pub fn validate_base_url(url: &str) -> Result<String, ConfigError> {
         return Err(invalid("a query or fragment cannot be a base"));
     }
     Ok(url.trim_end_matches('/').to_string())
+}
+
+/// `COLUMNS` first (a user or script fixing the width), else the terminal's own.
+fn terminal_width() -> Option<usize> {
+    let columns = env::var("COLUMNS").ok().and_then(|c| c.trim().parse().ok());
+    columns
+        .filter(|&c: &usize| c > 0)
+        .or_else(|| comfy_table::Table::new().width().map(usize::from))
+        .filter(|&c| c >= 20)
 }
 
 /// The first of LC_ALL, LC_CTYPE, LANG that is set decides, as in POSIX.

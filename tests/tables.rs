@@ -1,0 +1,75 @@
+//! Tables that fit the terminal, at a fixed width through COLUMNS: tokens are never
+//! broken, empty columns are left out, long free text is cut with `…` and said so.
+
+mod common;
+
+use common::{smsstat_at, Canned, TestServer};
+
+fn long_error_server() -> TestServer {
+    TestServer::start(|url| {
+        if url.ends_with("/2") {
+            let text = "x ".repeat(200);
+            Canned::json(
+                404,
+                &format!(r#"{{"error":20,"errorDescription":"{text}"}}"#),
+            )
+        } else {
+            Canned::json(200, common::SMS)
+        }
+    })
+}
+
+fn table_at(width: &str, server: &TestServer, args: &[&str]) -> String {
+    let mut cmd = smsstat_at(&server.base);
+    cmd.env("COLUMNS", width).args(args);
+    let out = cmd.output().unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn tokens_are_never_broken_and_long_text_is_cut_and_said_so() {
+    let server = long_error_server();
+    let text = table_at("100", &server, &["sms", "1", "2"]);
+    for token in ["delivered", "380501234567", "2026-11-01 10:00:05"] {
+        assert!(text.contains(token), "{token} broken or missing:\n{text}");
+    }
+    assert!(text.contains('…'), "{text}");
+    assert!(text.contains("cut to fit the terminal: Error"), "{text}");
+    let widest = text.lines().map(|l| l.chars().count()).max().unwrap();
+    assert!(widest <= 100, "{widest} columns:\n{text}");
+}
+
+#[test]
+fn columns_empty_in_the_whole_page_are_left_out() {
+    let server = TestServer::fixed(Canned::json(200, common::SMS));
+    let text = table_at("200", &server, &["sms", "1", "2"]);
+    assert!(!text.contains("Error"), "an empty Error column:\n{text}");
+    let failing = long_error_server();
+    let text = table_at("200", &failing, &["sms", "1", "2"]);
+    assert!(text.contains("Error"), "{text}");
+}
+
+#[test]
+fn without_a_terminal_nothing_is_cut() {
+    let server = long_error_server();
+    let out = smsstat_at(&server.base)
+        .env_remove("COLUMNS")
+        .args(["sms", "1", "2"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains('…'), "{text}");
+    assert!(text.contains(&"x ".repeat(100)), "the error whole");
+}
+
+#[test]
+fn the_record_view_wraps_values_at_word_boundaries() {
+    let body = r#"{"status":"delivered","note":"alpha beta gamma delta epsilon zeta eta theta iota kappa"}"#;
+    let server = TestServer::fixed(Canned::json(200, body));
+    let text = table_at("40", &server, &["sms", "1"]);
+    for word in ["alpha", "epsilon", "kappa", "delivered"] {
+        assert!(text.contains(word), "{word} broken:\n{text}");
+    }
+    let widest = text.lines().map(|l| l.chars().count()).max().unwrap();
+    assert!(widest <= 40, "{widest} columns:\n{text}");
+}
