@@ -18,7 +18,8 @@ use crate::domain::error::LookupError;
 use crate::domain::lookup::LookupKind;
 use crate::domain::record::Record;
 use crate::domain::sanitize::escape_control;
-use crate::http::answer::{interpret, is_service_error, parse_object};
+use crate::http::answer::{interpret, is_service_error, parse_object_scrubbed};
+use crate::http::redact::Scrubber;
 use crate::http::retry::Backoff;
 use crate::http::trace;
 use crate::settings::config::Config;
@@ -35,6 +36,8 @@ pub struct Client {
     base_url: String,
     api_key: Option<ApiKey>,
     api_key_header: HeaderName,
+    /// The one scrubber: every answer and every trace line goes through it.
+    scrubber: Scrubber,
     timeout: Duration,
     retries: u32,
     paths: PathStyle,
@@ -78,6 +81,7 @@ impl Client {
             explicit_route_missing: AtomicBool::new(false),
             base_url: config.base_url.clone(),
             api_key: config.api_key.clone(),
+            scrubber: Scrubber::new(config.api_key.as_ref()),
             api_key_header: config.api_key_header.clone(),
             timeout: config.timeout,
             retries: config.retries,
@@ -129,7 +133,7 @@ impl Client {
         for (i, path) in paths.iter().enumerate() {
             let answer = self.get_with_retries(path, deadline)?;
             *retry_after = answer.retry_after;
-            let parsed = parse_object(&answer.body);
+            let parsed = parse_object_scrubbed(&answer.body, &self.scrubber);
             let route_missing = answer.status == 404 && !is_service_error(&parsed);
             if route_missing && i < last {
                 self.explicit_route_missing.store(true, Ordering::Relaxed);
@@ -138,8 +142,9 @@ impl Client {
             }
             let mut result = interpret(answer.status, answer.location, parsed, kind.record_kind());
             crate::domain::msisdn::mask_result(&mut result, self.mask_msisdn);
-            // A server may echo the key anywhere; it never reaches any output.
-            crate::http::redact::scrub_result(&mut result, self.api_key.as_ref());
+            // A server may echo the key anywhere; it never reaches any output. Parsed
+            // first, scrubbed after: numbers and field names stay as sent.
+            self.scrubber.scrub_result(&mut result);
             return result;
         }
         unreachable!("paths() always yields at least one path")
@@ -239,7 +244,6 @@ impl Client {
             .limit(self.max_body)
             .read_to_vec()
             .map_err(|e| self.transport_error(e, timeout))?;
-        let body = self.without_key(body);
         self.trace(format_args!(
             "{} {} in {} ({} bytes)",
             status.as_u16(),
@@ -253,20 +257,6 @@ impl Client {
             location,
             body,
         })
-    }
-
-    /// The body with the key masked before anything reads it: a message that quotes
-    /// the first bytes of a body cannot then show part of the key either.
-    fn without_key(&self, body: Vec<u8>) -> Vec<u8> {
-        let Some(key) = self.api_key.as_ref().map(ApiKey::expose) else {
-            return body;
-        };
-        let mut text = match String::from_utf8(body) {
-            Ok(text) => text,
-            Err(err) => String::from_utf8_lossy(err.as_bytes()).into_owned(),
-        };
-        crate::http::redact::scrub_string(&mut text, key);
-        text.into_bytes()
     }
 
     fn transport_error(&self, error: ureq::Error, timeout: Duration) -> LookupError {
@@ -299,12 +289,14 @@ impl Client {
     fn secrets(&self) -> trace::Secrets<'_> {
         trace::Secrets {
             key_header: &self.api_key_header,
-            key: self.api_key.as_ref(),
+            scrubber: &self.scrubber,
         }
     }
 
     fn trace(&self, line: std::fmt::Arguments<'_>) {
         if self.verbose > 0 {
+            let line = line.to_string();
+            let line = self.scrubber.scrub(&line);
             let _ = writeln!(std::io::stderr().lock(), "smsstat: {line}");
         }
     }

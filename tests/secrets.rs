@@ -1,0 +1,137 @@
+//! The key never appears in any output, and scrubbing it never changes what an answer
+//! means: through the built binary, against real loopback servers.
+
+mod common;
+
+use std::io::Write;
+
+use common::process::{run_cmd, Run};
+use common::{smsstat_at, Canned, RawServer, TestServer, SMS};
+use serde_json::Value;
+
+fn run_with_key(base: &str, key: &str, args: &[&str]) -> Run {
+    let mut cmd = smsstat_at(base);
+    cmd.env("SMSSTAT_API_KEY", key).args(args);
+    run_cmd(cmd)
+}
+
+fn assert_absent(run: &Run, needle: &str, what: &str) {
+    assert!(
+        !run.stdout.contains(needle) && !run.stderr.contains(needle),
+        "{needle} printed ({what}):\nstdout: {}\nstderr: {}",
+        run.stdout,
+        run.stderr
+    );
+}
+
+const MODES: [&[&str]; 6] = [
+    &[],
+    &["-vv"],
+    &["--json"],
+    &["-o", "csv"],
+    &["-o", "tsv"],
+    &["-vv", "--field", "status"],
+];
+
+#[test]
+fn a_percent_encoded_key_with_unreserved_characters_raw_is_never_printed() {
+    let key = "Zm9v-YmFy_ZQ+x/y==";
+    let echo = "Zm9v-YmFy_ZQ%2Bx%2Fy%3D%3D";
+    let body = format!(r#"{{"error":30,"errorDescription":"bad key {echo}"}}"#);
+    let server = TestServer::fixed(
+        Canned::json(200, &body)
+            .header("Location", &format!("https://x/?k={echo}"))
+            .header("X-Echo", &echo.to_lowercase())
+            .header(&format!("x-{}", "zm9v-ymfy_zq"), "1"),
+    );
+    for mode in MODES {
+        let args: Vec<&str> = mode.iter().copied().chain(["sms", "1"]).collect();
+        let run = run_with_key(&server.base, key, &args);
+        assert_eq!(run.code, 30, "{args:?}: {}", run.stderr);
+        for needle in [echo, &echo.to_lowercase(), key, "Zm9v-YmFy"] {
+            assert_absent(&run, needle, &format!("{args:?}"));
+        }
+    }
+}
+
+#[test]
+fn a_key_echoed_in_other_cases_and_encodings_in_headers_is_never_printed() {
+    let key = "acc-header-echo-5q1";
+    let server = TestServer::fixed(
+        Canned::json(200, SMS)
+            .header("X-Upper", "ACC-HEADER-ECHO-5Q1")
+            .header("X-Pct", "acc%2Dheader%2decho%2D5q1")
+            .header("X-B64", "Basic dXNlcjphY2MtaGVhZGVyLWVjaG8tNXEx")
+            .header("acc-header-echo-5q1", "as a name"),
+    );
+    let run = run_with_key(&server.base, key, &["-vv", "sms", "1"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains("< x-upper: ****"), "{}", run.stderr);
+    assert!(run.stderr.contains("< ****: as a name"), "{}", run.stderr);
+    for needle in [
+        "header-echo",
+        "HEADER-ECHO",
+        "header%2decho",
+        "dXNlcjphY2MtaGVhZGVy",
+    ] {
+        assert_absent(&run, needle, "-vv");
+    }
+}
+
+#[test]
+fn a_key_equal_to_an_error_code_keeps_the_code() {
+    let server = TestServer::fixed(Canned::json(200, r#"{"error":20}"#));
+    let run = run_with_key(&server.base, "20", &["sms", "1"]);
+    assert_eq!(run.code, 20, "{}", run.stderr);
+    let run = run_with_key(&server.base, "20", &["--json", "sms", "1"]);
+    assert_eq!(run.code, 20, "{}", run.stderr);
+    let json: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(json["error"], 20, "{}", run.stdout);
+}
+
+#[test]
+fn a_key_equal_to_a_number_or_a_field_name_changes_neither() {
+    let body = r#"{"id":1234567890,"status":"delivered","price":0.2}"#;
+    let server = TestServer::fixed(Canned::json(200, body));
+    let run = run_with_key(&server.base, "1234567890", &["--json", "sms", "1"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let json: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(json["id"], 1234567890_u64, "{}", run.stdout);
+    let run = run_with_key(&server.base, "status", &["--json", "sms", "1"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let json: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(json["status"], "delivered", "{}", run.stdout);
+}
+
+#[test]
+fn invalid_utf8_is_unreadable_with_or_without_a_key() {
+    let server = RawServer::start(|mut stream| {
+        let body = b"{\"status\":\"d\xffne\"}";
+        let head = format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+            body.len()
+        );
+        let _ = stream.write_all(head.as_bytes());
+        let _ = stream.write_all(body);
+    });
+    let without = run_cmd({
+        let mut cmd = smsstat_at(&server.base);
+        cmd.args(["sms", "1"]);
+        cmd
+    });
+    assert_eq!(without.code, 65, "{}", without.stderr);
+    let with = run_with_key(&server.base, "acc-some-key-123", &["sms", "1"]);
+    assert_eq!(with.code, 65, "{}", with.stderr);
+}
+
+#[test]
+fn a_non_json_body_quoting_the_key_shows_none_of_it() {
+    let key = "acc-preview-secret-77";
+    // The key straddles the 40 characters a message quotes.
+    let body = format!("<html>oops, you sent: 12345{key} and more</html>");
+    let server = TestServer::fixed(Canned::text(200, &body));
+    let run = run_with_key(&server.base, key, &["sms", "1"]);
+    assert_eq!(run.code, 65, "{}", run.stderr);
+    assert!(run.stderr.contains("****"), "{}", run.stderr);
+    assert_absent(&run, "acc-preview", "a cut preview");
+}
