@@ -135,3 +135,94 @@ fn a_non_json_body_quoting_the_key_shows_none_of_it() {
     assert!(run.stderr.contains("****"), "{}", run.stderr);
     assert_absent(&run, "acc-preview", "a cut preview");
 }
+
+// ---------------------------------------------------------------- key settings
+
+#[test]
+fn a_key_with_spaces_around_it_is_trimmed_with_a_warning_from_every_source() {
+    let key = "acc-trimmed-secret-42";
+    let server = TestServer::fixed(Canned::json(200, SMS));
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config.toml");
+    std::fs::write(&config, format!("api_key = \"  {key}\\n\"\n")).unwrap();
+    let config = config.to_str().unwrap().to_string();
+    let spaced = format!(" {key}\t\n");
+    let runs = [
+        ("env", {
+            let mut cmd = smsstat_at(&server.base);
+            cmd.env("SMSSTAT_API_KEY", &spaced).args(["sms", "1"]);
+            run_cmd(cmd)
+        }),
+        ("flag", {
+            let mut cmd = smsstat_at(&server.base);
+            cmd.args(["--api-key", &spaced, "sms", "1"]);
+            run_cmd(cmd)
+        }),
+        ("file", {
+            let mut cmd = smsstat_at(&server.base);
+            cmd.args(["--config", &config, "sms", "1"]);
+            run_cmd(cmd)
+        }),
+    ];
+    for (source, run) in runs {
+        assert_eq!(run.code, 0, "{source}: {}", run.stderr);
+        assert!(
+            run.stderr.contains("spaces or line breaks around it"),
+            "{source}: {}",
+            run.stderr
+        );
+        assert_absent(&run, key, source);
+    }
+    assert!(server
+        .seen()
+        .iter()
+        .all(|seen| seen.header("X-API-KEY") == Some(key)));
+}
+
+#[test]
+fn a_base_url_with_credentials_is_refused_without_echoing_them() {
+    for url in [
+        "https://user:pw-s3cr3t@gw.example/rest",
+        "https://gw.example/rest?api_key=s3cr3t-in-query",
+        "http://tok-s3cr3t@127.0.0.1:8080",
+    ] {
+        let run = run_cmd({
+            let mut cmd = common::smsstat();
+            cmd.args(["--base-url", url, "sms", "1"]);
+            cmd
+        });
+        assert_eq!(run.code, 78, "{url}: {}", run.stderr);
+        assert!(
+            run.stderr
+                .contains("credentials in the base URL are not supported"),
+            "{url}: {}",
+            run.stderr
+        );
+        assert_absent(&run, "s3cr3t", url);
+        assert!(!run.stderr.contains("the port"), "{}", run.stderr);
+    }
+}
+
+#[test]
+fn config_show_and_traces_show_at_most_the_last_four_characters() {
+    let server = TestServer::fixed(Canned::json(200, SMS));
+    for (key, shown) in [
+        ("acc-long-enough-key-9xyz", "****9xyz"),
+        ("short-key-abc12", "****"),
+    ] {
+        let run = run_with_key(&server.base, key, &["config", "show"]);
+        let line = run
+            .stdout
+            .lines()
+            .find(|l| l.starts_with("api_key "))
+            .unwrap_or_else(|| panic!("no api_key line: {}", run.stdout));
+        assert_eq!(line.split_whitespace().nth(1), Some(shown), "{line}");
+        let run = run_with_key(&server.base, key, &["-vv", "sms", "1"]);
+        assert!(
+            run.stderr.contains(&format!("> x-api-key: {shown}\n")),
+            "{}",
+            run.stderr
+        );
+        assert_absent(&run, &key[..key.len() - 1], "-vv");
+    }
+}

@@ -238,12 +238,17 @@ impl Client {
             .headers()
             .get("location")
             .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+        // ureq refuses a body that reaches its limit; one byte more makes `--max-body
+        // N` accept exactly N bytes, as documented.
         let body = response
             .body_mut()
             .with_config()
-            .limit(self.max_body)
+            .limit(self.max_body.saturating_add(1))
             .read_to_vec()
             .map_err(|e| self.transport_error(e, timeout))?;
+        if body.len() as u64 > self.max_body {
+            return Err(too_large(self.max_body));
+        }
         self.trace(format_args!(
             "{} {} in {} ({} bytes)",
             status.as_u16(),
@@ -272,9 +277,7 @@ impl Client {
             ureq::Error::HostNotFound => LookupError::Unreachable("host not found".into()),
             ureq::Error::ConnectionFailed => LookupError::Unavailable("connection failed".into()),
             ureq::Error::Tls(reason) => LookupError::Unreachable(format!("TLS: {reason}")),
-            ureq::Error::BodyExceedsLimit(limit) => LookupError::Unreadable(format!(
-                "body larger than {limit} bytes (raise --max-body if this is expected)"
-            )),
+            ureq::Error::BodyExceedsLimit(_) => too_large(self.max_body),
             ureq::Error::Protocol(ureq_proto::Error::HttpParseTooManyHeaders) => {
                 LookupError::Unreadable("response headers too large (too many header lines)".into())
             }
@@ -322,6 +325,12 @@ fn tls_error(error: &std::io::Error) -> Option<&rustls::Error> {
     error
         .get_ref()
         .and_then(|e| e.downcast_ref::<rustls::Error>())
+}
+
+fn too_large(max_body: u64) -> LookupError {
+    LookupError::Unreadable(format!(
+        "body larger than {max_body} bytes (raise --max-body if this is expected)"
+    ))
 }
 
 fn is_transient_status(status: u16) -> bool {

@@ -3,7 +3,6 @@
 //! (whose file-settable options have no clap defaults for exactly this reason); this
 //! fills what is still unset from the config file and records where each came from.
 
-use std::fs;
 use std::path::{Path, PathBuf};
 
 use clap::ValueEnum;
@@ -223,9 +222,11 @@ fn fill_api_key(
     layers: &[(&FileSettings, Origin)],
     warnings: &mut Vec<String>,
 ) -> Result<(Origin, Option<PathBuf>), ConfigError> {
-    if args.api_key.is_some() {
+    if let Some(key) = &mut args.api_key {
         let origin = Origin::of_arg(sources.api_key, "--api-key", "SMSSTAT_API_KEY");
-        return Ok((origin.unwrap_or(Origin::Default), None));
+        let origin = origin.unwrap_or(Origin::Default);
+        trim_key(key, &origin, warnings);
+        return Ok((origin, None));
     }
     for (layer, origin) in layers {
         match (&layer.api_key, &layer.api_key_file) {
@@ -235,7 +236,9 @@ fn fill_api_key(
                 )))
             }
             (Some(key), None) => {
-                args.api_key = Some(key.clone());
+                let mut key = key.clone();
+                trim_key(&mut key, origin, warnings);
+                args.api_key = Some(key);
                 return Ok((origin.clone(), None));
             }
             (None, Some(path)) => {
@@ -272,8 +275,20 @@ fn file_setting_path(path: &Path, origin: &Origin) -> PathBuf {
     }
 }
 
+/// Spaces or a line break around a pasted key are a copying accident, not part of the
+/// key: the trimmed key is what is sent (and masked), with a warning.
+fn trim_key(key: &mut String, origin: &Origin, warnings: &mut Vec<String>) {
+    let trimmed = key.trim();
+    if trimmed.len() != key.len() {
+        warnings.push(format!(
+            "the API key from {origin} has spaces or line breaks around it; they were removed"
+        ));
+        *key = trimmed.to_string();
+    }
+}
+
 fn read_key_file(path: &Path, origin: &Origin) -> Result<String, ConfigError> {
-    let text = fs::read_to_string(path).map_err(|err| {
+    let text = crate::settings::read::read_bounded_text(path).map_err(|err| {
         ConfigError(format!(
             "cannot read the API key file {} (api_key_file in {origin}): {err}",
             path.display()

@@ -6,4 +6,5 @@ pub(crate) mod config;
 pub(crate) mod file;
 pub(crate) mod layers;
 pub(crate) mod origin;
+pub(crate) mod read;
 pub(crate) mod secret;
