@@ -226,3 +226,38 @@ fn config_show_and_traces_show_at_most_the_last_four_characters() {
         assert_absent(&run, &key[..key.len() - 1], "-vv");
     }
 }
+
+// ---------------------------------------------------------------- privacy
+
+#[test]
+fn mask_msisdn_leaves_no_copy_of_the_number_in_any_format() {
+    let record = r#"{"id":"380501234567","msisdn":["380501234567",4915112345678],"network":"25503","status":"active","details":{"msisdn":"79161234567","ported":"0"},"createdDatetime":"2017-03-03T13:04:56+00:00"}"#;
+    let failure =
+        r#"{"error":31,"errorDescription":"unknown number 79161234567","msisdn":79161234567}"#;
+    let server = TestServer::start(move |url| {
+        if url.ends_with("/2") {
+            Canned::json(200, failure)
+        } else {
+            Canned::json(200, record)
+        }
+    });
+    let modes: [&[&str]; 6] = [
+        &[],
+        &["--json"],
+        &["--json", "--normalize"],
+        &["-o", "csv"],
+        &["-o", "tsv"],
+        &["--field", "id"],
+    ];
+    for mode in modes {
+        for (query, code) in [("1", 0), ("2", 31)] {
+            let mut cmd = smsstat_at(&server.base);
+            cmd.arg("--mask-msisdn").args(mode).args(["hlr", query]);
+            let run = run_cmd(cmd);
+            assert_eq!(run.code, code, "{mode:?} {query}: {}", run.stderr);
+            for number in ["380501234567", "4915112345678", "79161234567", "9161234567"] {
+                assert_absent(&run, number, &format!("{mode:?} {query}"));
+            }
+        }
+    }
+}
