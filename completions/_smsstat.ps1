@@ -51,6 +51,7 @@ Register-ArgumentCompleter -Native -CommandName 'smsstat' -ScriptBlock {
             [CompletionResult]::new('--mask-msisdn', '--mask-msisdn', [CompletionResultType]::ParameterName, 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67')
             [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it')
             [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'With --wait: print one JSON line per observed change instead of the final record only')
+            [CompletionResult]::new('--raw-cells', '--raw-cells', [CompletionResultType]::ParameterName, 'CSV/TSV: print cells exactly as sent, without the '' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -98,6 +99,7 @@ Register-ArgumentCompleter -Native -CommandName 'smsstat' -ScriptBlock {
             [CompletionResult]::new('--mask-msisdn', '--mask-msisdn', [CompletionResultType]::ParameterName, 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67')
             [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it')
             [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'With --wait: print one JSON line per observed change instead of the final record only')
+            [CompletionResult]::new('--raw-cells', '--raw-cells', [CompletionResultType]::ParameterName, 'CSV/TSV: print cells exactly as sent, without the '' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -133,6 +135,7 @@ Register-ArgumentCompleter -Native -CommandName 'smsstat' -ScriptBlock {
             [CompletionResult]::new('--mask-msisdn', '--mask-msisdn', [CompletionResultType]::ParameterName, 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67')
             [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it')
             [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'With --wait: print one JSON line per observed change instead of the final record only')
+            [CompletionResult]::new('--raw-cells', '--raw-cells', [CompletionResultType]::ParameterName, 'CSV/TSV: print cells exactly as sent, without the '' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -168,6 +171,7 @@ Register-ArgumentCompleter -Native -CommandName 'smsstat' -ScriptBlock {
             [CompletionResult]::new('--mask-msisdn', '--mask-msisdn', [CompletionResultType]::ParameterName, 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67')
             [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it')
             [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'With --wait: print one JSON line per observed change instead of the final record only')
+            [CompletionResult]::new('--raw-cells', '--raw-cells', [CompletionResultType]::ParameterName, 'CSV/TSV: print cells exactly as sent, without the '' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -203,6 +207,7 @@ Register-ArgumentCompleter -Native -CommandName 'smsstat' -ScriptBlock {
             [CompletionResult]::new('--mask-msisdn', '--mask-msisdn', [CompletionResultType]::ParameterName, 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67')
             [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it')
             [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'With --wait: print one JSON line per observed change instead of the final record only')
+            [CompletionResult]::new('--raw-cells', '--raw-cells', [CompletionResultType]::ParameterName, 'CSV/TSV: print cells exactly as sent, without the '' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -238,6 +243,7 @@ Register-ArgumentCompleter -Native -CommandName 'smsstat' -ScriptBlock {
             [CompletionResult]::new('--mask-msisdn', '--mask-msisdn', [CompletionResultType]::ParameterName, 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67')
             [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it')
             [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'With --wait: print one JSON line per observed change instead of the final record only')
+            [CompletionResult]::new('--raw-cells', '--raw-cells', [CompletionResultType]::ParameterName, 'CSV/TSV: print cells exactly as sent, without the '' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -282,6 +288,7 @@ Register-ArgumentCompleter -Native -CommandName 'smsstat' -ScriptBlock {
             [CompletionResult]::new('--mask-msisdn', '--mask-msisdn', [CompletionResultType]::ParameterName, 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67')
             [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it')
             [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'With --wait: print one JSON line per observed change instead of the final record only')
+            [CompletionResult]::new('--raw-cells', '--raw-cells', [CompletionResultType]::ParameterName, 'CSV/TSV: print cells exactly as sent, without the '' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -317,6 +324,7 @@ Register-ArgumentCompleter -Native -CommandName 'smsstat' -ScriptBlock {
             [CompletionResult]::new('--mask-msisdn', '--mask-msisdn', [CompletionResultType]::ParameterName, 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67')
             [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it')
             [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'With --wait: print one JSON line per observed change instead of the final record only')
+            [CompletionResult]::new('--raw-cells', '--raw-cells', [CompletionResultType]::ParameterName, 'CSV/TSV: print cells exactly as sent, without the '' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print every resolved setting, its value and where it came from (the key masked); exit 78 when the settings could not run a lookup')
@@ -354,6 +362,7 @@ Register-ArgumentCompleter -Native -CommandName 'smsstat' -ScriptBlock {
             [CompletionResult]::new('--mask-msisdn', '--mask-msisdn', [CompletionResultType]::ParameterName, 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67')
             [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it')
             [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'With --wait: print one JSON line per observed change instead of the final record only')
+            [CompletionResult]::new('--raw-cells', '--raw-cells', [CompletionResultType]::ParameterName, 'CSV/TSV: print cells exactly as sent, without the '' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -400,6 +409,7 @@ Register-ArgumentCompleter -Native -CommandName 'smsstat' -ScriptBlock {
             [CompletionResult]::new('--mask-msisdn', '--mask-msisdn', [CompletionResultType]::ParameterName, 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67')
             [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it')
             [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'With --wait: print one JSON line per observed change instead of the final record only')
+            [CompletionResult]::new('--raw-cells', '--raw-cells', [CompletionResultType]::ParameterName, 'CSV/TSV: print cells exactly as sent, without the '' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -435,6 +445,7 @@ Register-ArgumentCompleter -Native -CommandName 'smsstat' -ScriptBlock {
             [CompletionResult]::new('--mask-msisdn', '--mask-msisdn', [CompletionResultType]::ParameterName, 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67')
             [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it')
             [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'With --wait: print one JSON line per observed change instead of the final record only')
+            [CompletionResult]::new('--raw-cells', '--raw-cells', [CompletionResultType]::ParameterName, 'CSV/TSV: print cells exactly as sent, without the '' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break

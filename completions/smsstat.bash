@@ -98,7 +98,7 @@ _smsstat() {
 
     case "${cmd}" in
         smsstat)
-            opts="-o -j -v -h -V --base-url --api-key --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --help --version sms sms-ref task hlr hlr-ref sim config completions man help"
+            opts="-o -j -v -h -V --base-url --api-key --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --raw-cells --help --version sms sms-ref task hlr hlr-ref sim config completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -200,7 +200,7 @@ _smsstat() {
             return 0
             ;;
         smsstat__subcmd__completions)
-            opts="-o -j -v -h --base-url --api-key --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --help bash elvish fish powershell zsh"
+            opts="-o -j -v -h --base-url --api-key --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --raw-cells --help bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -302,7 +302,7 @@ _smsstat() {
             return 0
             ;;
         smsstat__subcmd__config)
-            opts="-o -j -v -h --base-url --api-key --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --help show help"
+            opts="-o -j -v -h --base-url --api-key --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --raw-cells --help show help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -446,7 +446,7 @@ _smsstat() {
             return 0
             ;;
         smsstat__subcmd__config__subcmd__show)
-            opts="-o -j -v -h --base-url --api-key --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --help"
+            opts="-o -j -v -h --base-url --api-key --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --raw-cells --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -716,7 +716,7 @@ _smsstat() {
             return 0
             ;;
         smsstat__subcmd__hlr)
-            opts="-o -j -v -h --base-url --api-key --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --help"
+            opts="-o -j -v -h --base-url --api-key --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --raw-cells --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -818,7 +818,7 @@ _smsstat() {
             return 0
             ;;
         smsstat__subcmd__hlr__subcmd__ref)
-            opts="-o -j -v -h --base-url --api-key --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --help"
+            opts="-o -j -v -h --base-url --api-key --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --raw-cells --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -920,7 +920,7 @@ _smsstat() {
             return 0
             ;;
         smsstat__subcmd__man)
-            opts="-o -j -v -h --base-url --api-key --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --help"
+            opts="-o -j -v -h --base-url --api-key --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --raw-cells --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1022,7 +1022,7 @@ _smsstat() {
             return 0
             ;;
         smsstat__subcmd__sim)
-            opts="-o -j -v -h --listen --settle --api-key --latency --fail-rate --seed --string-numbers --omit-error --extra-fields --no-errors-text --base-url --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --help"
+            opts="-o -j -v -h --listen --settle --api-key --latency --fail-rate --seed --string-numbers --omit-error --extra-fields --no-errors-text --base-url --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --raw-cells --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1160,7 +1160,7 @@ _smsstat() {
             return 0
             ;;
         smsstat__subcmd__sms)
-            opts="-o -j -v -h --base-url --api-key --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --help"
+            opts="-o -j -v -h --base-url --api-key --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --raw-cells --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1262,7 +1262,7 @@ _smsstat() {
             return 0
             ;;
         smsstat__subcmd__sms__subcmd__ref)
-            opts="-o -j -v -h --base-url --api-key --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --help"
+            opts="-o -j -v -h --base-url --api-key --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --raw-cells --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1364,7 +1364,7 @@ _smsstat() {
             return 0
             ;;
         smsstat__subcmd__task)
-            opts="-o -j -v -h --base-url --api-key --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --help"
+            opts="-o -j -v -h --base-url --api-key --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --raw-cells --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -48,6 +48,7 @@ set edit:completion:arg-completer[smsstat] = {|@words|
             cand --mask-msisdn 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
             cand --wait 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
             cand --follow 'With --wait: print one JSON line per observed change instead of the final record only'
+            cand --raw-cells 'CSV/TSV: print cells exactly as sent, without the '' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -94,6 +95,7 @@ set edit:completion:arg-completer[smsstat] = {|@words|
             cand --mask-msisdn 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
             cand --wait 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
             cand --follow 'With --wait: print one JSON line per observed change instead of the final record only'
+            cand --raw-cells 'CSV/TSV: print cells exactly as sent, without the '' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -128,6 +130,7 @@ set edit:completion:arg-completer[smsstat] = {|@words|
             cand --mask-msisdn 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
             cand --wait 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
             cand --follow 'With --wait: print one JSON line per observed change instead of the final record only'
+            cand --raw-cells 'CSV/TSV: print cells exactly as sent, without the '' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -162,6 +165,7 @@ set edit:completion:arg-completer[smsstat] = {|@words|
             cand --mask-msisdn 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
             cand --wait 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
             cand --follow 'With --wait: print one JSON line per observed change instead of the final record only'
+            cand --raw-cells 'CSV/TSV: print cells exactly as sent, without the '' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -196,6 +200,7 @@ set edit:completion:arg-completer[smsstat] = {|@words|
             cand --mask-msisdn 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
             cand --wait 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
             cand --follow 'With --wait: print one JSON line per observed change instead of the final record only'
+            cand --raw-cells 'CSV/TSV: print cells exactly as sent, without the '' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -230,6 +235,7 @@ set edit:completion:arg-completer[smsstat] = {|@words|
             cand --mask-msisdn 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
             cand --wait 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
             cand --follow 'With --wait: print one JSON line per observed change instead of the final record only'
+            cand --raw-cells 'CSV/TSV: print cells exactly as sent, without the '' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -273,6 +279,7 @@ set edit:completion:arg-completer[smsstat] = {|@words|
             cand --mask-msisdn 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
             cand --wait 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
             cand --follow 'With --wait: print one JSON line per observed change instead of the final record only'
+            cand --raw-cells 'CSV/TSV: print cells exactly as sent, without the '' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -307,6 +314,7 @@ set edit:completion:arg-completer[smsstat] = {|@words|
             cand --mask-msisdn 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
             cand --wait 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
             cand --follow 'With --wait: print one JSON line per observed change instead of the final record only'
+            cand --raw-cells 'CSV/TSV: print cells exactly as sent, without the '' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)'
             cand -h 'Print help'
             cand --help 'Print help'
             cand show 'Print every resolved setting, its value and where it came from (the key masked); exit 78 when the settings could not run a lookup'
@@ -343,6 +351,7 @@ set edit:completion:arg-completer[smsstat] = {|@words|
             cand --mask-msisdn 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
             cand --wait 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
             cand --follow 'With --wait: print one JSON line per observed change instead of the final record only'
+            cand --raw-cells 'CSV/TSV: print cells exactly as sent, without the '' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -385,6 +394,7 @@ set edit:completion:arg-completer[smsstat] = {|@words|
             cand --mask-msisdn 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
             cand --wait 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
             cand --follow 'With --wait: print one JSON line per observed change instead of the final record only'
+            cand --raw-cells 'CSV/TSV: print cells exactly as sent, without the '' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -419,6 +429,7 @@ set edit:completion:arg-completer[smsstat] = {|@words|
             cand --mask-msisdn 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
             cand --wait 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
             cand --follow 'With --wait: print one JSON line per observed change instead of the final record only'
+            cand --raw-cells 'CSV/TSV: print cells exactly as sent, without the '' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)'
             cand -h 'Print help'
             cand --help 'Print help'
         }

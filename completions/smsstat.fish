@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_smsstat_global_optspecs
-    string join \n base-url= api-key= api-key-header= timeout= retries= paths= json o/output= fields= field= normalize j/jobs= max-body= ca-cert= v/verbose color= demo mask-msisdn config= profile= wait wait-timeout= interval= until= expect= expect-delivered= follow h/help V/version
+    string join \n base-url= api-key= api-key-header= timeout= retries= paths= json o/output= fields= field= normalize j/jobs= max-body= ca-cert= v/verbose color= demo mask-msisdn config= profile= wait wait-timeout= interval= until= expect= expect-delivered= follow raw-cells h/help V/version
 end
 
 function __fish_smsstat_needs_command
@@ -58,6 +58,7 @@ complete -c smsstat -n "__fish_smsstat_needs_command" -l demo -d 'Run against a 
 complete -c smsstat -n "__fish_smsstat_needs_command" -l mask-msisdn -d 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
 complete -c smsstat -n "__fish_smsstat_needs_command" -l wait -d 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
 complete -c smsstat -n "__fish_smsstat_needs_command" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
+complete -c smsstat -n "__fish_smsstat_needs_command" -l raw-cells -d 'CSV/TSV: print cells exactly as sent, without the \' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)'
 complete -c smsstat -n "__fish_smsstat_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c smsstat -n "__fish_smsstat_needs_command" -s V -l version -d 'Print version'
 complete -c smsstat -n "__fish_smsstat_needs_command" -f -a "sms" -d 'Delivery status of SMS messages by their numeric ID'
@@ -104,6 +105,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l demo -d 'Run aga
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l mask-msisdn -d 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l wait -d 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l raw-cells -d 'CSV/TSV: print cells exactly as sent, without the \' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -s h -l help -d 'Print help'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l base-url -d 'Base URL of the service, e.g. https://gateway.example/rest' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l api-key -d 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)' -r
@@ -139,6 +141,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l demo -d 'Run
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l mask-msisdn -d 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l wait -d 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l raw-cells -d 'CSV/TSV: print cells exactly as sent, without the \' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -s h -l help -d 'Print help'
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l base-url -d 'Base URL of the service, e.g. https://gateway.example/rest' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l api-key -d 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)' -r
@@ -174,6 +177,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l demo -d 'Run ag
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l mask-msisdn -d 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l wait -d 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
+complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l raw-cells -d 'CSV/TSV: print cells exactly as sent, without the \' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -s h -l help -d 'Print help'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l base-url -d 'Base URL of the service, e.g. https://gateway.example/rest' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l api-key -d 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)' -r
@@ -209,6 +213,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l demo -d 'Run aga
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l mask-msisdn -d 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l wait -d 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l raw-cells -d 'CSV/TSV: print cells exactly as sent, without the \' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -s h -l help -d 'Print help'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l base-url -d 'Base URL of the service, e.g. https://gateway.example/rest' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l api-key -d 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)' -r
@@ -244,6 +249,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l demo -d 'Run
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l mask-msisdn -d 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l wait -d 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l raw-cells -d 'CSV/TSV: print cells exactly as sent, without the \' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -s h -l help -d 'Print help'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l listen -d 'Address to listen on (port 0 picks a free port)' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l settle -d 'Time after start by which every record has reached its final state (0: final at once)' -r
@@ -296,6 +302,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l demo -d 'Run aga
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l mask-msisdn -d 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l wait -d 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
+complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l raw-cells -d 'CSV/TSV: print cells exactly as sent, without the \' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l base-url -d 'Base URL of the service, e.g. https://gateway.example/rest' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l api-key -d 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)' -r
@@ -331,6 +338,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_s
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l mask-msisdn -d 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l wait -d 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l raw-cells -d 'CSV/TSV: print cells exactly as sent, without the \' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -s h -l help -d 'Print help'
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -f -a "show" -d 'Print every resolved setting, its value and where it came from (the key masked); exit 78 when the settings could not run a lookup'
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -368,6 +376,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l mask-msisdn -d 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l wait -d 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l raw-cells -d 'CSV/TSV: print cells exactly as sent, without the \' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "show" -d 'Print every resolved setting, its value and where it came from (the key masked); exit 78 when the settings could not run a lookup'
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -405,6 +414,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l demo -d 
 complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l mask-msisdn -d 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
 complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l wait -d 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
 complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
+complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l raw-cells -d 'CSV/TSV: print cells exactly as sent, without the \' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l base-url -d 'Base URL of the service, e.g. https://gateway.example/rest' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l api-key -d 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)' -r
@@ -440,6 +450,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l demo -d 'Run aga
 complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l mask-msisdn -d 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
 complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l wait -d 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
 complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
+complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l raw-cells -d 'CSV/TSV: print cells exactly as sent, without the \' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand man" -s h -l help -d 'Print help'
 complete -c smsstat -n "__fish_smsstat_using_subcommand help; and not __fish_seen_subcommand_from sms sms-ref task hlr hlr-ref sim config completions man help" -f -a "sms" -d 'Delivery status of SMS messages by their numeric ID'
 complete -c smsstat -n "__fish_smsstat_using_subcommand help; and not __fish_seen_subcommand_from sms sms-ref task hlr hlr-ref sim config completions man help" -f -a "sms-ref" -d 'Delivery status of SMS messages by the client\'s reference'

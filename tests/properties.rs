@@ -209,6 +209,7 @@ fn every_style() -> Vec<PrintStyle> {
                             utf8: single,
                         },
                         single,
+                        raw_cells: false,
                     });
                 }
             }
@@ -225,6 +226,7 @@ fn every_style() -> Vec<PrintStyle> {
                 utf8: true,
             },
             single: false,
+            raw_cells: false,
         });
     }
     styles

@@ -60,6 +60,7 @@ fuzz_target!(|data: &[u8]| {
                     utf8: single,
                 },
                 single,
+                raw_cells: false,
             };
             let mut out = Vec::new();
             let mut printer = Printer::new(&mut out, style, kind);

@@ -5,7 +5,7 @@ use comfy_table::{presets, Cell, Color, ContentArrangement, Table};
 
 use crate::domain::outcome::Outcome;
 use crate::domain::record::RecordKind;
-use crate::domain::sanitize::escape_control;
+use crate::domain::sanitize::{escape_cut, MAX_CELL_CHARS};
 use crate::domain::status::{self, Tone};
 use crate::output::derived;
 use crate::output::rows::{field_value, record_rows};
@@ -43,7 +43,7 @@ fn new_table(style: TableStyle) -> Table {
 const MIN_WRAP_WIDTH: u16 = 20;
 
 fn value_cell(key: &str, value: &str, style: TableStyle) -> Cell {
-    let cell = Cell::new(escape_control(value));
+    let cell = Cell::new(escape_cut(value, MAX_CELL_CHARS));
     let tone = match key {
         "status" => status::tone(value),
         derived::COUNTERS_CHECK => Tone::Doubtful,
@@ -71,7 +71,7 @@ pub fn record_table(
     for row in derived::enrich(record_rows(record), record, style.utf8) {
         if fields.is_empty() || fields.contains(&row.key) {
             table.add_row(vec![
-                Cell::new(escape_control(&row.label)),
+                Cell::new(escape_cut(&row.label, MAX_CELL_CHARS)),
                 value_cell(&row.key, &row.value, style),
             ]);
         }
@@ -96,7 +96,11 @@ impl RowsTable {
             labels
                 .iter()
                 .find(|(k, _)| k == key)
-                .map_or_else(|| key.clone(), |(_, label)| label.to_string())
+                // A `--fields` name is the user's text: escaped like a server's.
+                .map_or_else(
+                    || escape_cut(key, MAX_CELL_CHARS).into_owned(),
+                    |(_, label)| label.to_string(),
+                )
         }));
         header.push("Error".into());
         table.set_header(header);
@@ -108,7 +112,7 @@ impl RowsTable {
     }
 
     pub fn add(&mut self, outcome: &Outcome) {
-        let mut cells = vec![Cell::new(escape_control(&outcome.query))];
+        let mut cells = vec![Cell::new(escape_cut(&outcome.query, MAX_CELL_CHARS))];
         match &outcome.result {
             Ok(record) => {
                 for key in &self.columns {
@@ -121,7 +125,7 @@ impl RowsTable {
             }
             Err(error) => {
                 cells.extend(self.columns.iter().map(|_| Cell::new("")));
-                let cell = Cell::new(escape_control(&error.to_string()));
+                let cell = Cell::new(escape_cut(&error.to_string(), MAX_CELL_CHARS));
                 cells.push(if self.style.color {
                     cell.fg(Color::Red)
                 } else {

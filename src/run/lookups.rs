@@ -190,6 +190,7 @@ fn print_style(config: &Config, single: bool) -> PrintStyle {
             utf8: config.utf8,
         },
         single,
+        raw_cells: config.raw_cells,
     }
 }
 

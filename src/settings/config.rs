@@ -55,6 +55,8 @@ pub struct Config {
     /// `--until`: statuses that count as final (with or without `--wait`).
     pub until: Vec<String>,
     pub expect: Expectation,
+    /// `--raw-cells`: CSV/TSV cells without formula neutralisation.
+    pub raw_cells: bool,
 }
 
 /// Resolves the command line. `base_url_override` is the `--demo` simulator's address.
@@ -141,6 +143,7 @@ pub fn construct_config(
             statuses: lowercase(&args.expect),
             delivered_ratio: args.expect_delivered,
         },
+        raw_cells: args.raw_cells,
     })
 }
 
