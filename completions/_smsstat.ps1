@@ -51,6 +51,7 @@ Register-ArgumentCompleter -Native -CommandName 'smsstat' -ScriptBlock {
             [CompletionResult]::new('--mask-msisdn', '--mask-msisdn', [CompletionResultType]::ParameterName, 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67')
             [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it')
             [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'With --wait: print one JSON line per observed change instead of the final record only')
+            [CompletionResult]::new('--raw-cells', '--raw-cells', [CompletionResultType]::ParameterName, 'CSV/TSV: print cells exactly as sent, without the '' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -99,6 +100,7 @@ Register-ArgumentCompleter -Native -CommandName 'smsstat' -ScriptBlock {
             [CompletionResult]::new('--mask-msisdn', '--mask-msisdn', [CompletionResultType]::ParameterName, 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67')
             [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it')
             [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'With --wait: print one JSON line per observed change instead of the final record only')
+            [CompletionResult]::new('--raw-cells', '--raw-cells', [CompletionResultType]::ParameterName, 'CSV/TSV: print cells exactly as sent, without the '' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -134,6 +136,7 @@ Register-ArgumentCompleter -Native -CommandName 'smsstat' -ScriptBlock {
             [CompletionResult]::new('--mask-msisdn', '--mask-msisdn', [CompletionResultType]::ParameterName, 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67')
             [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it')
             [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'With --wait: print one JSON line per observed change instead of the final record only')
+            [CompletionResult]::new('--raw-cells', '--raw-cells', [CompletionResultType]::ParameterName, 'CSV/TSV: print cells exactly as sent, without the '' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -169,6 +172,7 @@ Register-ArgumentCompleter -Native -CommandName 'smsstat' -ScriptBlock {
             [CompletionResult]::new('--mask-msisdn', '--mask-msisdn', [CompletionResultType]::ParameterName, 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67')
             [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it')
             [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'With --wait: print one JSON line per observed change instead of the final record only')
+            [CompletionResult]::new('--raw-cells', '--raw-cells', [CompletionResultType]::ParameterName, 'CSV/TSV: print cells exactly as sent, without the '' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -204,6 +208,7 @@ Register-ArgumentCompleter -Native -CommandName 'smsstat' -ScriptBlock {
             [CompletionResult]::new('--mask-msisdn', '--mask-msisdn', [CompletionResultType]::ParameterName, 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67')
             [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it')
             [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'With --wait: print one JSON line per observed change instead of the final record only')
+            [CompletionResult]::new('--raw-cells', '--raw-cells', [CompletionResultType]::ParameterName, 'CSV/TSV: print cells exactly as sent, without the '' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -239,6 +244,7 @@ Register-ArgumentCompleter -Native -CommandName 'smsstat' -ScriptBlock {
             [CompletionResult]::new('--mask-msisdn', '--mask-msisdn', [CompletionResultType]::ParameterName, 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67')
             [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it')
             [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'With --wait: print one JSON line per observed change instead of the final record only')
+            [CompletionResult]::new('--raw-cells', '--raw-cells', [CompletionResultType]::ParameterName, 'CSV/TSV: print cells exactly as sent, without the '' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break

@@ -48,6 +48,7 @@ set edit:completion:arg-completer[smsstat] = {|@words|
             cand --mask-msisdn 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
             cand --wait 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
             cand --follow 'With --wait: print one JSON line per observed change instead of the final record only'
+            cand --raw-cells 'CSV/TSV: print cells exactly as sent, without the '' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -95,6 +96,7 @@ set edit:completion:arg-completer[smsstat] = {|@words|
             cand --mask-msisdn 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
             cand --wait 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
             cand --follow 'With --wait: print one JSON line per observed change instead of the final record only'
+            cand --raw-cells 'CSV/TSV: print cells exactly as sent, without the '' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -129,6 +131,7 @@ set edit:completion:arg-completer[smsstat] = {|@words|
             cand --mask-msisdn 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
             cand --wait 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
             cand --follow 'With --wait: print one JSON line per observed change instead of the final record only'
+            cand --raw-cells 'CSV/TSV: print cells exactly as sent, without the '' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -163,6 +166,7 @@ set edit:completion:arg-completer[smsstat] = {|@words|
             cand --mask-msisdn 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
             cand --wait 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
             cand --follow 'With --wait: print one JSON line per observed change instead of the final record only'
+            cand --raw-cells 'CSV/TSV: print cells exactly as sent, without the '' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -197,6 +201,7 @@ set edit:completion:arg-completer[smsstat] = {|@words|
             cand --mask-msisdn 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
             cand --wait 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
             cand --follow 'With --wait: print one JSON line per observed change instead of the final record only'
+            cand --raw-cells 'CSV/TSV: print cells exactly as sent, without the '' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -231,6 +236,7 @@ set edit:completion:arg-completer[smsstat] = {|@words|
             cand --mask-msisdn 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
             cand --wait 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
             cand --follow 'With --wait: print one JSON line per observed change instead of the final record only'
+            cand --raw-cells 'CSV/TSV: print cells exactly as sent, without the '' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)'
             cand -h 'Print help'
             cand --help 'Print help'
         }

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_smsstat_global_optspecs
-    string join \n base-url= api-key= api-key-header= timeout= retries= paths= json o/output= fields= field= normalize j/jobs= max-body= ca-cert= v/verbose color= demo mask-msisdn config= profile= wait wait-timeout= interval= until= expect= expect-delivered= follow h/help V/version
+    string join \n base-url= api-key= api-key-header= timeout= retries= paths= json o/output= fields= field= normalize j/jobs= max-body= ca-cert= v/verbose color= demo mask-msisdn config= profile= wait wait-timeout= interval= until= expect= expect-delivered= follow raw-cells h/help V/version
 end
 
 function __fish_smsstat_needs_command
@@ -58,6 +58,7 @@ complete -c smsstat -n "__fish_smsstat_needs_command" -l demo -d 'Run against a 
 complete -c smsstat -n "__fish_smsstat_needs_command" -l mask-msisdn -d 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
 complete -c smsstat -n "__fish_smsstat_needs_command" -l wait -d 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
 complete -c smsstat -n "__fish_smsstat_needs_command" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
+complete -c smsstat -n "__fish_smsstat_needs_command" -l raw-cells -d 'CSV/TSV: print cells exactly as sent, without the \' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)'
 complete -c smsstat -n "__fish_smsstat_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c smsstat -n "__fish_smsstat_needs_command" -s V -l version -d 'Print version'
 complete -c smsstat -n "__fish_smsstat_needs_command" -f -a "sms" -d 'Delivery status of SMS messages by their numeric ID'
@@ -105,6 +106,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l demo -d 'Run aga
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l mask-msisdn -d 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l wait -d 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l raw-cells -d 'CSV/TSV: print cells exactly as sent, without the \' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -s h -l help -d 'Print help'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l base-url -d 'Base URL of the service, e.g. https://gateway.example/rest' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l api-key -d 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)' -r
@@ -140,6 +142,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l demo -d 'Run
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l mask-msisdn -d 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l wait -d 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l raw-cells -d 'CSV/TSV: print cells exactly as sent, without the \' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -s h -l help -d 'Print help'
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l base-url -d 'Base URL of the service, e.g. https://gateway.example/rest' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l api-key -d 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)' -r
@@ -175,6 +178,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l demo -d 'Run ag
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l mask-msisdn -d 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l wait -d 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
+complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l raw-cells -d 'CSV/TSV: print cells exactly as sent, without the \' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -s h -l help -d 'Print help'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l base-url -d 'Base URL of the service, e.g. https://gateway.example/rest' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l api-key -d 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)' -r
@@ -210,6 +214,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l demo -d 'Run aga
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l mask-msisdn -d 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l wait -d 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l raw-cells -d 'CSV/TSV: print cells exactly as sent, without the \' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -s h -l help -d 'Print help'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l base-url -d 'Base URL of the service, e.g. https://gateway.example/rest' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l api-key -d 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)' -r
@@ -245,6 +250,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l demo -d 'Run
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l mask-msisdn -d 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l wait -d 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l raw-cells -d 'CSV/TSV: print cells exactly as sent, without the \' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -s h -l help -d 'Print help'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l listen -d 'Address to listen on (port 0 picks a free port)' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l settle -d 'Time after start by which every record has reached its final state (0: final at once)' -r

@@ -138,3 +138,132 @@ fn the_timeout_ends_a_server_dripping_one_byte_a_second() {
         assert!(took < Duration::from_secs(20), "took {took:?}");
     }
 }
+
+// ---------------------------------------------------------------- read exactly
+
+#[test]
+fn max_body_accepts_exactly_n_bytes() {
+    let body = r#"{"status":"delivered"}"#;
+    let server = common::TestServer::fixed(common::Canned::json(200, body));
+    let exact = body.len().to_string();
+    let one_less = (body.len() - 1).to_string();
+    let run = run_cmd({
+        let mut cmd = smsstat_at(&server.base);
+        cmd.args(["--max-body", &exact, "sms", "1"]);
+        cmd
+    });
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let run = run_cmd({
+        let mut cmd = smsstat_at(&server.base);
+        cmd.args(["--max-body", &one_less, "sms", "1"]);
+        cmd
+    });
+    assert_eq!(run.code, 65, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains(&format!("body larger than {one_less} bytes")),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn an_error_code_that_rounds_to_zero_is_not_success() {
+    for code in ["1e-400", "0.5", "1.0000000000000000001"] {
+        let body = format!(r#"{{"error":{code},"status":"delivered"}}"#);
+        let server = common::TestServer::fixed(common::Canned::json(200, &body));
+        let run = run_cmd({
+            let mut cmd = smsstat_at(&server.base);
+            cmd.args(["sms", "1"]);
+            cmd
+        });
+        assert_eq!(run.code, 79, "{code}: {}", run.stderr);
+        assert!(run.stderr.contains(code), "{code}: {}", run.stderr);
+    }
+}
+
+#[test]
+fn normalize_keeps_the_digits_of_an_out_of_range_counter() {
+    let body = r#"{"sent":12345678901234567890123,"delivered":"99999999999999999999","undeliverable":"3","totalprice":"0.10"}"#;
+    let server = common::TestServer::fixed(common::Canned::json(200, body));
+    let run = run_cmd({
+        let mut cmd = smsstat_at(&server.base);
+        cmd.args(["--json", "--normalize", "task", "1"]);
+        cmd
+    });
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains(r#""sent":12345678901234567890123"#)
+            && run.stdout.contains(r#""delivered":99999999999999999999"#)
+            && run.stdout.contains(r#""undeliverable":3"#)
+            && run.stdout.contains(r#""totalprice":0.10"#),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        !run.stdout.contains("9223372036854775807"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn an_unknown_host_is_not_retried() {
+    let run = run_cmd({
+        let mut cmd = common::smsstat();
+        cmd.args([
+            "--base-url",
+            "http://no-such-host.invalid",
+            "--retries",
+            "3",
+            "-v",
+            "sms",
+            "1",
+        ]);
+        cmd
+    });
+    assert_eq!(run.code, 69, "{}", run.stderr);
+    assert!(!run.stderr.contains("retry"), "{}", run.stderr);
+    assert_eq!(run.stderr.matches("GET ").count(), 1, "{}", run.stderr);
+}
+
+// ---------------------------------------------------------------- local files
+
+/// A FIFO nobody writes to: opening it for reading would block forever.
+fn fifo(dir: &std::path::Path) -> String {
+    let path = dir.join("fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&path)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    path.to_str().unwrap().to_string()
+}
+
+#[test]
+fn local_files_are_regular_and_bounded() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = fifo(dir.path());
+    let big = dir.path().join("big.toml");
+    std::fs::write(&big, format!("# {}\n", "x".repeat(2 << 20))).unwrap();
+    let big = big.to_str().unwrap().to_string();
+    for path in ["/dev/zero", fifo.as_str(), big.as_str()] {
+        let key_file = dir.path().join("with-key-file.toml");
+        std::fs::write(&key_file, format!("api_key_file = \"{path}\"\n")).unwrap();
+        let key_file = key_file.to_str().unwrap().to_string();
+        for args in [
+            vec!["--config", path, "sms", "1"],
+            vec!["--ca-cert", path, "sms", "1"],
+            vec!["--config", key_file.as_str(), "sms", "1"],
+        ] {
+            let (code, stderr, _, _) = watch(spawn("https://gw.example", &args));
+            assert_eq!(code, 78, "{args:?}: {stderr}");
+            let why = if path == big {
+                "larger than 1 MiB"
+            } else {
+                "not a regular file"
+            };
+            assert!(stderr.contains(why), "{args:?}: {stderr}");
+        }
+    }
+}

@@ -128,7 +128,7 @@ fn config_show_names_every_source_and_masks_the_key() {
     );
     assert_eq!(
         show_line(&output, "api_key"),
-        format!("api_key acc-****7f3 file {file}")
+        format!("api_key ****-7f3 file {file}")
     );
     assert_eq!(
         show_line(&output, "api_key_header"),

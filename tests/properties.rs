@@ -210,6 +210,7 @@ fn every_style() -> Vec<PrintStyle> {
                             width: None,
                         },
                         single,
+                        raw_cells: false,
                     });
                 }
             }
@@ -227,6 +228,7 @@ fn every_style() -> Vec<PrintStyle> {
                 width: None,
             },
             single: false,
+            raw_cells: false,
         });
     }
     styles

@@ -8,7 +8,7 @@ use common::{smsstat_at, Canned, TestServer};
 fn long_error_server() -> TestServer {
     TestServer::start(|url| {
         if url.ends_with("/2") {
-            let text = "x ".repeat(200);
+            let text = "x ".repeat(120);
             Canned::json(
                 404,
                 &format!(r#"{{"error":20,"errorDescription":"{text}"}}"#),

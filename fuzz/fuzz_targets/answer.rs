@@ -61,6 +61,7 @@ fuzz_target!(|data: &[u8]| {
                     width: None,
                 },
                 single,
+                raw_cells: false,
             };
             let mut out = Vec::new();
             let mut printer = Printer::new(&mut out, style, kind);

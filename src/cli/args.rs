@@ -189,6 +189,11 @@ pub struct GlobalArgs {
     /// With --wait: print one JSON line per observed change instead of the final record only
     #[arg(long, global = true, requires = "wait", help_heading = "Waiting")]
     pub follow: bool,
+
+    /// CSV/TSV: print cells exactly as sent, without the ' put before a cell that starts
+    /// with = + - @ tab or CR and is not a number (spreadsheet formula injection)
+    #[arg(long, global = true)]
+    pub raw_cells: bool,
 }
 
 #[derive(Debug, Subcommand)]

@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
+use std::io::Write;
 
 use clap::parser::ValueSource;
 use clap::FromArgMatches;
@@ -10,6 +11,7 @@ use clap::FromArgMatches;
 use crate::cli::settings::{self, Setting, SETTINGS};
 use crate::cli::Cli;
 use crate::domain::exit_codes;
+use crate::domain::sanitize::{escape_cut, MAX_LINE_CHARS};
 
 /// What `main` learnt while parsing that the `Cli` itself does not hold.
 #[derive(Debug, Default, Clone)]
@@ -58,13 +60,19 @@ pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<(Cli, Pars
                 },
             ))
         }
+        Err(err) if err.use_stderr() => {
+            // clap quotes the bad value raw: escaped like server text, line by line.
+            let text = err.render().to_string();
+            let mut stderr = std::io::stderr().lock();
+            for line in text.lines() {
+                let shown = escape_cut(line, MAX_LINE_CHARS);
+                let _ = writeln!(stderr, "{shown}");
+            }
+            Err(exit_codes::USAGE)
+        }
         Err(err) => {
             let _ = err.print();
-            Err(if err.use_stderr() {
-                exit_codes::USAGE
-            } else {
-                exit_codes::SUCCESS
-            })
+            Err(exit_codes::SUCCESS)
         }
     }
 }

@@ -83,16 +83,92 @@ fn mask_tail(value: &str, keep_front: usize) -> String {
         .collect()
 }
 
-/// Masks `msisdn` in a record's fields. The masked value is a string: a number sent
-/// as a JSON number cannot carry stars.
+/// Text this short is not masked where it merely occurs inside a longer value: it
+/// would hit dates and prices. (A field that *is* the number is masked whatever it is.)
+const MIN_FOUND_INSIDE: usize = 6;
+
+/// Masks the phone number wherever a record holds it: every value under a field named
+/// `msisdn` at any depth (a string, a number, or arrays and objects of them), and every
+/// other value that is, or contains, one of those numbers (real gateways repeat it in
+/// `id` or in an error description). Masked values are strings: a JSON number cannot
+/// carry stars. Field names are left as they are.
 fn mask_fields(fields: &mut Map<String, Value>) {
-    if let Some(value) = fields.get_mut("msisdn") {
-        let text = match value {
-            Value::String(s) => s.clone(),
-            Value::Number(n) => n.to_string(),
-            _ => return,
-        };
-        *value = Value::String(mask_msisdn(&text));
+    let mut numbers = Vec::new();
+    collect_numbers(fields, &mut numbers);
+    numbers.sort_by_key(|n: &String| std::cmp::Reverse(n.len()));
+    numbers.dedup();
+    for (name, value) in fields.iter_mut() {
+        mask_value(value, name == "msisdn", &numbers);
+    }
+}
+
+/// The texts of every value under a field named `msisdn`, at any depth.
+fn collect_numbers(fields: &Map<String, Value>, numbers: &mut Vec<String>) {
+    for (name, value) in fields {
+        if name == "msisdn" {
+            leaves(value, numbers);
+        } else {
+            nested_numbers(value, numbers);
+        }
+    }
+}
+
+fn nested_numbers(value: &Value, numbers: &mut Vec<String>) {
+    match value {
+        Value::Object(map) => collect_numbers(map, numbers),
+        Value::Array(items) => items.iter().for_each(|v| nested_numbers(v, numbers)),
+        _ => {}
+    }
+}
+
+fn leaves(value: &Value, numbers: &mut Vec<String>) {
+    match value {
+        Value::String(s) if !s.is_empty() => numbers.push(s.clone()),
+        Value::Number(n) => numbers.push(n.to_string()),
+        Value::Array(items) => items.iter().for_each(|v| leaves(v, numbers)),
+        Value::Object(map) => map.values().for_each(|v| leaves(v, numbers)),
+        _ => {}
+    }
+}
+
+fn mask_value(value: &mut Value, is_msisdn: bool, numbers: &[String]) {
+    match value {
+        Value::Array(items) => items
+            .iter_mut()
+            .for_each(|v| mask_value(v, is_msisdn, numbers)),
+        Value::Object(map) => map
+            .iter_mut()
+            .for_each(|(name, v)| mask_value(v, is_msisdn || name == "msisdn", numbers)),
+        Value::Number(n) => {
+            let text = n.to_string();
+            if is_msisdn || numbers.iter().any(|m| is_same_number(m, &text)) {
+                *value = Value::String(mask_msisdn(&text));
+            }
+        }
+        Value::String(text) => {
+            if is_msisdn || numbers.iter().any(|m| is_same_number(m, text)) {
+                *text = mask_msisdn(text);
+            } else {
+                mask_inside(text, numbers);
+            }
+        }
+        Value::Null | Value::Bool(_) => {}
+    }
+}
+
+/// The same number, with or without a leading `+` (`+380...` and `380...`).
+fn is_same_number(a: &str, b: &str) -> bool {
+    let bare = |s: &str| s.trim().trim_start_matches('+').to_string();
+    a.trim() == b.trim() || (!bare(a).is_empty() && bare(a) == bare(b))
+}
+
+/// Each long enough number where it appears inside a longer text.
+fn mask_inside(text: &mut String, numbers: &[String]) {
+    for number in numbers {
+        let number = number.trim().trim_start_matches('+');
+        if number.chars().count() >= MIN_FOUND_INSIDE && text.contains(number) {
+            *text = text.replace(number, &mask_msisdn(number));
+        }
     }
 }
 
@@ -105,7 +181,15 @@ pub fn mask_result(result: &mut Result<Record, LookupError>, enabled: bool) {
     }
     match result {
         Ok(record) => mask_fields(&mut record.fields),
-        Err(LookupError::Service { body, .. }) => mask_fields(body),
+        Err(LookupError::Service {
+            body, description, ..
+        }) => {
+            mask_fields(body);
+            // The description shown on stderr and in tables is the body's, masked.
+            if let Some(Value::String(text)) = body.get("errorDescription") {
+                *description = Some(text.clone());
+            }
+        }
         Err(LookupError::WrongRecord { record, .. }) => mask_fields(record),
         Err(_) => {}
     }
@@ -145,6 +229,38 @@ mod tests {
         assert_eq!(mask_msisdn("12"), "**");
         assert_eq!(mask_msisdn("abc-12345"), "*******45");
         assert_eq!(mask_msisdn(""), "");
+    }
+
+    #[test]
+    fn every_shape_and_every_copy_of_the_number() {
+        let mut fields = serde_json::json!({
+            "id": "380501234567",
+            "msisdn": ["380501234567", 4915112345678u64],
+            "other": {"msisdn": {"e164": "+12025550123"}},
+            "details": {"msisdn": "79161234567", "ported": "0"},
+            "note": "sent to 12025550123 at 10:00",
+            "copy": 79161234567u64,
+            "status": "delivered"
+        })
+        .as_object()
+        .cloned()
+        .unwrap();
+        mask_fields(&mut fields);
+        let text = serde_json::to_string(&fields).unwrap();
+        for number in [
+            "380501234567",
+            "4915112345678",
+            "12025550123",
+            "79161234567",
+        ] {
+            assert!(!text.contains(number), "{number} in {text}");
+        }
+        assert_eq!(fields["id"], "380*******67");
+        assert_eq!(fields["msisdn"][1], "49*********78");
+        assert_eq!(fields["other"]["msisdn"]["e164"], "+1********23");
+        assert_eq!(fields["note"], "sent to 1********23 at 10:00");
+        assert_eq!(fields["details"]["ported"], "0");
+        assert_eq!(fields["status"], "delivered");
     }
 
     #[test]

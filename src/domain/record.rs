@@ -75,7 +75,8 @@ pub enum ErrorField {
 }
 
 /// Absent, null and 0 (number or numeric string) mean success; anything else is a
-/// service error, even a code that is not a number (shown as sent, exit 79).
+/// service error, even a code that is not an integer (`1e-400`, `2.5`, `bad`: shown
+/// as sent, exit 79). Zero means exactly zero, not a number that rounds to it.
 pub fn error_field(fields: &Map<String, Value>) -> ErrorField {
     let value = match fields.get("error") {
         None | Some(Value::Null) => return ErrorField::Success,
@@ -98,22 +99,71 @@ pub fn error_description(fields: &Map<String, Value>) -> Option<String> {
         .map(str::to_owned)
 }
 
-/// An integer sent as a number or a numeric string (`72`, `"72"`, `72.0`).
+/// An integer sent as a number or a numeric string (`72`, `"72"`, `72.0`, `7.2e1`),
+/// read exactly from its digits (`1e-400` and `1.0000000000000000001` are not
+/// integers); beyond the i64 range it saturates.
 pub fn lenient_i64(value: &Value) -> Option<i64> {
+    integer_of(value).map(|(n, _)| n)
+}
+
+/// `lenient_i64`, but only when the integer fits i64 as sent (never saturated).
+pub fn exact_i64(value: &Value) -> Option<i64> {
+    integer_of(value).filter(|(_, fits)| *fits).map(|(n, _)| n)
+}
+
+fn integer_of(value: &Value) -> Option<(i64, bool)> {
     match value {
-        Value::Number(n) => n
-            .as_i64()
-            .or_else(|| n.as_f64().filter(|f| f.fract() == 0.0).map(|f| f as i64)),
-        Value::String(s) => {
-            let s = s.trim();
-            s.parse::<i64>().ok().or_else(|| {
-                s.parse::<f64>()
-                    .ok()
-                    .filter(|f| f.is_finite() && f.fract() == 0.0)
-                    .map(|f| f as i64)
-            })
-        }
+        // With serde_json's arbitrary_precision, a number's text is the digits sent.
+        Value::Number(n) => decimal_integer(&n.to_string()),
+        Value::String(s) => decimal_integer(s.trim()),
         _ => None,
+    }
+}
+
+/// The integer a decimal text spells exactly, saturated to i64, and whether it fit.
+fn decimal_integer(text: &str) -> Option<(i64, bool)> {
+    let (negative, unsigned) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text.strip_prefix('+').unwrap_or(text)),
+    };
+    let (mantissa, exponent) = match unsigned.find(['e', 'E']) {
+        Some(at) => (&unsigned[..at], unsigned[at + 1..].parse::<i64>().ok()?),
+        None => (unsigned, 0),
+    };
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let all_digits = whole
+        .bytes()
+        .chain(fraction.bytes())
+        .all(|b| b.is_ascii_digit());
+    if !all_digits || (whole.is_empty() && fraction.is_empty()) {
+        return None;
+    }
+    let digits = format!("{whole}{fraction}");
+    let significant = digits.trim_start_matches('0').trim_end_matches('0');
+    if significant.is_empty() {
+        return Some((0, true));
+    }
+    let trailing_zeros = digits.len() - digits.trim_end_matches('0').len();
+    // The value is `significant` × 10^scale.
+    let scale = exponent
+        .checked_sub(fraction.len() as i64)?
+        .checked_add(trailing_zeros as i64)?;
+    if scale < 0 {
+        return None;
+    }
+    let magnitude = (significant.len() as i64 + scale <= 19)
+        .then(|| {
+            significant
+                .parse::<i128>()
+                .ok()?
+                .checked_mul(10i128.pow(scale as u32))
+        })
+        .flatten();
+    let signed = magnitude.map(|m| if negative { -m } else { m });
+    match signed.and_then(|v| i64::try_from(v).ok()) {
+        Some(v) => Some((v, true)),
+        None if negative => Some((i64::MIN, false)),
+        None => Some((i64::MAX, false)),
     }
 }
 
@@ -187,6 +237,14 @@ mod tests {
                 shown: "40".into()
             }
         );
+        let tiny: Value = serde_json::from_str(r#"{"error": 1e-400}"#).unwrap();
+        assert_eq!(
+            error_field(tiny.as_object().unwrap()),
+            ErrorField::Failure {
+                code: None,
+                shown: "1e-400".into()
+            }
+        );
         assert_eq!(
             error_field(&map(json!({"error": "bad"}))),
             ErrorField::Failure {
@@ -203,6 +261,16 @@ mod tests {
         assert_eq!(lenient_i64(&json!(" 72 ")), Some(72));
         assert_eq!(lenient_i64(&json!(72.0)), Some(72));
         assert_eq!(lenient_i64(&json!("x")), None);
+        assert_eq!(lenient_i64(&json!("7.2e1")), Some(72));
+        assert_eq!(lenient_i64(&json!("-0.0")), Some(0));
+        assert_eq!(lenient_i64(&json!("1.5")), None);
+        assert_eq!(lenient_i64(&json!("1e30")), Some(i64::MAX));
+        assert_eq!(exact_i64(&json!("1e30")), None);
+        assert_eq!(exact_i64(&json!("-9223372036854775808")), Some(i64::MIN));
+        let tiny: Value = serde_json::from_str("1e-400").unwrap();
+        assert_eq!(lenient_i64(&tiny), None);
+        let near: Value = serde_json::from_str("1.0000000000000000001").unwrap();
+        assert_eq!(lenient_i64(&near), None);
         assert_eq!(lenient_f64(&json!("0.002")), Some(0.002));
         assert_eq!(lenient_f64(&json!(0.23)), Some(0.23));
         assert_eq!(lenient_bool(&json!("1")), Some(true));

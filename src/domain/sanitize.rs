@@ -25,6 +25,23 @@ pub fn escape_control(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// The most of one text a stderr line shows: a 1 MB error description must not
+/// flood a terminal or a CI log.
+pub const MAX_LINE_CHARS: usize = 1000;
+/// The most of one value a table cell shows (`--json` and CSV/TSV keep it whole).
+pub const MAX_CELL_CHARS: usize = 300;
+
+/// Escaped, and cut after `max` characters with a note of how much was left out.
+/// Cut before escaping, so a huge text is never copied whole.
+pub fn escape_cut(text: &str, max: usize) -> Cow<'_, str> {
+    let Some((cut_at, _)) = text.char_indices().nth(max) else {
+        return escape_control(text);
+    };
+    let left_out = text[cut_at..].chars().count();
+    let shown = escape_control(&text[..cut_at]);
+    Cow::Owned(format!("{shown}… ({left_out} more characters)"))
+}
+
 /// A value as shown in messages: escaped, and cut to a readable length (a pasted
 /// file must not flood the terminal).
 pub fn preview(text: &str) -> String {
@@ -36,23 +53,95 @@ pub fn preview(text: &str) -> String {
     escape_control(&shown).into_owned()
 }
 
+/// Characters shown as escapes: anything a terminal may act on, reorder, or render as
+/// nothing (so that two different texts look the same).
 pub fn is_unsafe(c: char) -> bool {
-    c.is_control() || is_bidi_control(c)
+    // C0, DEL and C1 controls.
+    c.is_control() || is_format(c) || is_invisible(c)
 }
 
-/// Bidirectional controls, and invisible characters that can hide or split text
-/// (zero-width space and joiners, line/paragraph separators, byte-order mark).
-fn is_bidi_control(c: char) -> bool {
-    is_invisible(c) || is_direction_control(c)
-}
-
-fn is_invisible(c: char) -> bool {
+/// Every Unicode format character (general category Cf, Unicode 15.1): bidi marks,
+/// embeddings, overrides and isolates, zero-width characters, invisible operators,
+/// the byte-order mark, interlinear annotation marks, and tag characters.
+fn is_format(c: char) -> bool {
     matches!(
         c,
-        '\u{200b}'..='\u{200d}' | '\u{2028}' | '\u{2029}' | '\u{2060}' | '\u{feff}'
+        '\u{00ad}'
+            | '\u{0600}'..='\u{0605}'
+            | '\u{061c}'
+            | '\u{06dd}'
+            | '\u{070f}'
+            | '\u{0890}'..='\u{0891}'
+            | '\u{08e2}'
+            | '\u{180e}'
+            | '\u{200b}'..='\u{200f}'
+            | '\u{202a}'..='\u{202e}'
+            | '\u{2060}'..='\u{206f}'
+            | '\u{feff}'
+            | '\u{fff9}'..='\u{fffb}'
+            | '\u{110bd}'
+            | '\u{110cd}'
+            | '\u{13430}'..='\u{1343f}'
+            | '\u{1bca0}'..='\u{1bca3}'
+            | '\u{1d173}'..='\u{1d17a}'
+            | '\u{e0000}'..='\u{e007f}'
     )
 }
 
-fn is_direction_control(c: char) -> bool {
-    matches!(c, '\u{200e}' | '\u{200f}' | '\u{061c}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+/// Not format characters, but drawn as nothing or as a line break: the line and
+/// paragraph separators, the combining grapheme joiner and the Hangul fillers.
+fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{2028}' | '\u{2029}' | '\u{034f}' | '\u{115f}' | '\u{1160}' | '\u{3164}' | '\u{ffa0}'
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_texts_are_cut_with_a_note() {
+        assert_eq!(escape_cut("abc", 3), "abc");
+        assert_eq!(escape_cut("abcd\u{1b}", 3), "abc… (2 more characters)");
+        assert_eq!(escape_cut("я\u{1b}яя", 2), "я\\x1b… (2 more characters)");
+        let huge = "x".repeat(1 << 20);
+        assert!(escape_cut(&huge, MAX_LINE_CHARS).len() < MAX_LINE_CHARS + 40);
+    }
+
+    #[test]
+    fn every_invisible_or_reordering_character_is_escaped() {
+        for c in [
+            '\u{1b}',
+            '\u{7f}',
+            '\u{85}',
+            '\u{9b}',
+            '\u{ad}',
+            '\u{200b}',
+            '\u{200e}',
+            '\u{202e}',
+            '\u{2066}',
+            '\u{2069}',
+            '\u{2064}',
+            '\u{feff}',
+            '\u{fffb}',
+            '\u{e0001}',
+            '\u{e0041}',
+            '\u{e007f}',
+            '\u{115f}',
+            '\u{3164}',
+            '\u{034f}',
+            '\u{2028}',
+            '\u{180e}',
+            '\u{1d173}',
+        ] {
+            assert!(is_unsafe(c), "{:x}", c as u32);
+            assert!(!escape_control(&format!("a{c}b")).contains(c));
+        }
+        for c in ['a', 'é', 'я', '中', '😀', '\u{fe0f}', '\u{05d0}'] {
+            assert!(!is_unsafe(c), "{:x}", c as u32);
+        }
+        assert_eq!(escape_control("x\u{e0041}"), "x\\u{e0041}");
+    }
 }

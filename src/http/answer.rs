@@ -8,9 +8,19 @@ use ureq::http::StatusCode;
 use crate::domain::error::LookupError;
 use crate::domain::record::{error_description, error_field, ErrorField, Record, RecordKind};
 use crate::domain::sanitize::escape_control;
+use crate::http::redact::Scrubber;
 
 /// The body as a JSON object, or why it is not one.
 pub fn parse_object(body: &[u8]) -> Result<Map<String, Value>, String> {
+    parse_object_scrubbed(body, &Scrubber::default())
+}
+
+/// `parse_object`, with the key taken out of the body's first bytes before a message
+/// quotes them (the whole body is scrubbed first, so a cut cannot split an echo).
+pub fn parse_object_scrubbed(
+    body: &[u8],
+    scrubber: &Scrubber,
+) -> Result<Map<String, Value>, String> {
     // Some proxies and Windows-made answers put a UTF-8 byte-order mark first.
     let body = body.strip_prefix(b"\xef\xbb\xbf").unwrap_or(body);
     if body.iter().all(u8::is_ascii_whitespace) {
@@ -19,7 +29,10 @@ pub fn parse_object(body: &[u8]) -> Result<Map<String, Value>, String> {
     match serde_json::from_slice::<Value>(body) {
         Ok(Value::Object(map)) => Ok(map),
         Ok(other) => Err(format!("JSON {} instead of an object", json_type(&other))),
-        Err(_) => Err(format!("not JSON (starts with `{}`)", preview(body))),
+        Err(_) => Err(format!(
+            "not JSON (starts with `{}`)",
+            preview(body, scrubber)
+        )),
     }
 }
 
@@ -152,9 +165,17 @@ fn json_type(value: &Value) -> &'static str {
 }
 
 /// The first few characters of a body, safe to show in a terminal.
-fn preview(body: &[u8]) -> String {
-    let text = String::from_utf8_lossy(&body[..body.len().min(40)]);
-    escape_control(text.trim()).into_owned()
+fn preview(body: &[u8], scrubber: &Scrubber) -> String {
+    const SHOWN: usize = 40;
+    let whole;
+    let text = if scrubber.is_active() {
+        whole = String::from_utf8_lossy(body);
+        scrubber.scrub(&whole)
+    } else {
+        String::from_utf8_lossy(&body[..body.len().min(SHOWN)])
+    };
+    let cut: String = text.trim_start().chars().take(SHOWN).collect();
+    escape_control(cut.trim()).into_owned()
 }
 
 #[cfg(test)]

@@ -18,7 +18,8 @@ use crate::domain::lookup::LookupKind;
 use crate::domain::lookup::PathStyle;
 use crate::domain::record::Record;
 use crate::domain::sanitize::escape_control;
-use crate::http::answer::{interpret, is_missing_route, parse_object};
+use crate::http::answer::{interpret, is_missing_route, parse_object_scrubbed};
+use crate::http::redact::Scrubber;
 use crate::http::retry::Backoff;
 use crate::http::trace;
 use crate::settings::config::Config;
@@ -35,6 +36,8 @@ pub struct Client {
     base_url: String,
     api_key: Option<ApiKey>,
     api_key_header: HeaderName,
+    /// The one scrubber: every answer and every trace line goes through it.
+    scrubber: Scrubber,
     timeout: Duration,
     retries: u32,
     paths: PathStyle,
@@ -78,6 +81,7 @@ impl Client {
             routes: RouteEvidence::default(),
             base_url: config.base_url.clone(),
             api_key: config.api_key.clone(),
+            scrubber: Scrubber::new(config.api_key.as_ref()),
             api_key_header: config.api_key_header.clone(),
             timeout: config.timeout,
             retries: config.retries,
@@ -129,7 +133,7 @@ impl Client {
         for (i, path) in paths.iter().enumerate() {
             let answer = self.get_with_retries(path, deadline)?;
             *retry_after = answer.retry_after;
-            let parsed = parse_object(&answer.body);
+            let parsed = parse_object_scrubbed(&answer.body, &self.scrubber);
             if i < last {
                 // Only explicit paths with a short form behind them are evidence.
                 let missing = is_missing_route(answer.status, &parsed);
@@ -148,8 +152,9 @@ impl Client {
                     }),
                 });
             crate::domain::msisdn::mask_result(&mut result, self.mask_msisdn);
-            // A server may echo the key anywhere; it never reaches any output.
-            crate::http::redact::scrub_result(&mut result, self.api_key.as_ref());
+            // A server may echo the key anywhere; it never reaches any output. Parsed
+            // first, scrubbed after: numbers and field names stay as sent.
+            self.scrubber.scrub_result(&mut result);
             return result;
         }
         unreachable!("paths() always yields at least one path")
@@ -243,13 +248,17 @@ impl Client {
             .headers()
             .get("location")
             .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+        // ureq refuses a body that reaches its limit; one byte more makes `--max-body
+        // N` accept exactly N bytes, as documented.
         let body = response
             .body_mut()
             .with_config()
-            .limit(self.max_body)
+            .limit(self.max_body.saturating_add(1))
             .read_to_vec()
             .map_err(|e| self.transport_error(e, timeout))?;
-        let body = self.without_key(body);
+        if body.len() as u64 > self.max_body {
+            return Err(too_large(self.max_body));
+        }
         self.trace(format_args!(
             "{} {} in {} ({} bytes)",
             status.as_u16(),
@@ -265,20 +274,6 @@ impl Client {
         })
     }
 
-    /// The body with the key masked before anything reads it: a message that quotes
-    /// the first bytes of a body cannot then show part of the key either.
-    fn without_key(&self, body: Vec<u8>) -> Vec<u8> {
-        let Some(key) = self.api_key.as_ref().map(ApiKey::expose) else {
-            return body;
-        };
-        let mut text = match String::from_utf8(body) {
-            Ok(text) => text,
-            Err(err) => String::from_utf8_lossy(err.as_bytes()).into_owned(),
-        };
-        crate::http::redact::scrub_string(&mut text, key);
-        text.into_bytes()
-    }
-
     fn transport_error(&self, error: ureq::Error, timeout: Duration) -> LookupError {
         match error {
             ureq::Error::Timeout(_) => LookupError::Timeout(timeout),
@@ -292,9 +287,7 @@ impl Client {
             ureq::Error::HostNotFound => LookupError::Unreachable("host not found".into()),
             ureq::Error::ConnectionFailed => LookupError::Unavailable("connection failed".into()),
             ureq::Error::Tls(reason) => LookupError::Unreachable(format!("TLS: {reason}")),
-            ureq::Error::BodyExceedsLimit(limit) => LookupError::Unreadable(format!(
-                "body larger than {limit} bytes (raise --max-body if this is expected)"
-            )),
+            ureq::Error::BodyExceedsLimit(_) => too_large(self.max_body),
             ureq::Error::Protocol(ureq_proto::Error::HttpParseTooManyHeaders) => {
                 LookupError::Unreadable("response headers too large (too many header lines)".into())
             }
@@ -309,12 +302,14 @@ impl Client {
     fn secrets(&self) -> trace::Secrets<'_> {
         trace::Secrets {
             key_header: &self.api_key_header,
-            key: self.api_key.as_ref(),
+            scrubber: &self.scrubber,
         }
     }
 
     fn trace(&self, line: std::fmt::Arguments<'_>) {
         if self.verbose > 0 {
+            let line = line.to_string();
+            let line = self.scrubber.scrub(&line);
             let _ = writeln!(std::io::stderr().lock(), "smsstat: {line}");
         }
     }
@@ -365,6 +360,12 @@ fn tls_error(error: &std::io::Error) -> Option<&rustls::Error> {
     error
         .get_ref()
         .and_then(|e| e.downcast_ref::<rustls::Error>())
+}
+
+fn too_large(max_body: u64) -> LookupError {
+    LookupError::Unreadable(format!(
+        "body larger than {max_body} bytes (raise --max-body if this is expected)"
+    ))
 }
 
 fn is_transient_status(status: u16) -> bool {

@@ -1,8 +1,22 @@
-//! The API key taken out of everything a server sends back. A hostile or careless
-//! server may echo the key (in an error description, a field, a `Location`); smsstat
-//! prints answers to terminals and CI logs, so every occurrence becomes `****` before
-//! any output sees it. Exactness of `--json` yields to this: a key is never printed.
+//! The one secret scrubber. A hostile or careless server may echo the key (in an error
+//! description, a field, a header, a `Location`); smsstat prints answers to terminals
+//! and CI logs, so every echo becomes `****` before any output sees it.
+//!
+//! It runs on text, never on the raw body: the body is parsed first, then string
+//! values, header names and values, and every message built from an answer are
+//! scrubbed. So a JSON number, a field name smsstat reads (`status`, `error`, ...) and
+//! the bytes smsstat parses are never changed by it (a key `20` cannot turn
+//! `{"error":20}` into something else). Any other field name that echoes the key is
+//! masked: it would be printed by `--json`.
+//!
+//! An echo is found in any ASCII letter case, raw, percent-encoded (every byte or only
+//! some, either hex case), JSON-escaped (`\uXXXX`, `\/`) or any mix of these, and
+//! base64/base64url-encoded (padded or not, at any alignment inside a longer blob).
 
+use std::borrow::Cow;
+
+use base64::engine::general_purpose::{STANDARD_NO_PAD, URL_SAFE_NO_PAD};
+use base64::Engine as _;
 use serde_json::{Map, Value};
 
 use crate::domain::error::LookupError;
@@ -12,162 +26,256 @@ use crate::settings::secret::ApiKey;
 /// What the key is replaced by.
 pub const MASK: &str = "****";
 
-/// Replaces the key as sent, in any ASCII letter case, and percent-encoded (a server
-/// echoing it in a URL, say a `Location`), by the mask.
-pub fn scrub_string(text: &mut String, key: &str) {
-    if key.is_empty() {
-        return;
-    }
-    let encoded =
-        percent_encoding::utf8_percent_encode(key, percent_encoding::NON_ALPHANUMERIC).to_string();
-    replace_ignoring_case(text, key);
-    if encoded != key {
-        replace_ignoring_case(text, &encoded);
-    }
+/// A base64 needle shorter than this would match ordinary text far too often.
+const MIN_BASE64_NEEDLE: usize = 4;
+
+/// The scrubber for one key (or for none: then it changes nothing).
+#[derive(Debug, Clone, Default)]
+pub struct Scrubber {
+    key: Vec<u8>,
+    /// The key's base64 and base64url forms at each of the three alignments.
+    base64: Vec<String>,
 }
 
-fn replace_ignoring_case(text: &mut String, needle: &str) {
-    // ASCII lowercasing keeps every byte where it was, so positions found in the
-    // lowered copy are positions in the original.
-    let lowered = text.to_ascii_lowercase();
-    let needle = needle.to_ascii_lowercase();
-    if !lowered.contains(&needle) {
-        return;
+impl Scrubber {
+    pub fn new(key: Option<&ApiKey>) -> Scrubber {
+        let key = key.map(ApiKey::expose).unwrap_or("").as_bytes().to_vec();
+        let base64 = base64_needles(&key);
+        Scrubber { key, base64 }
     }
-    let mut out = String::with_capacity(text.len());
-    let mut rest = 0;
-    for (at, _) in lowered.match_indices(&needle) {
-        out.push_str(&text[rest..at]);
-        out.push_str(MASK);
-        rest = at + needle.len();
-    }
-    out.push_str(&text[rest..]);
-    *text = out;
-}
 
-/// Strings anywhere in a JSON value, object keys included.
-pub fn scrub_value(value: &mut Value, key: &str) {
-    match value {
-        Value::String(s) => scrub_string(s, key),
-        Value::Array(items) => items.iter_mut().for_each(|v| scrub_value(v, key)),
-        Value::Object(map) => scrub_map(map, key),
-        Value::Null | Value::Bool(_) | Value::Number(_) => {}
+    pub fn is_active(&self) -> bool {
+        !self.key.is_empty()
     }
-}
 
-pub fn scrub_map(map: &mut Map<String, Value>, key: &str) {
-    if key.is_empty() {
-        return;
-    }
-    // Rebuilt rather than edited in place: a key may be renamed, and order is kept.
-    let entries = std::mem::take(map);
-    for (mut name, mut value) in entries {
-        scrub_string(&mut name, key);
-        scrub_value(&mut value, key);
-        map.insert(name, value);
-    }
-}
-
-/// The key taken out of one lookup's result, record or error.
-pub fn scrub_result(result: &mut Result<Record, LookupError>, key: Option<&ApiKey>) {
-    let Some(key) = key.map(ApiKey::expose).filter(|k| !k.is_empty()) else {
-        return;
-    };
-    match result {
-        Ok(record) => scrub_map(&mut record.fields, key),
-        Err(error) => scrub_error(error, key),
-    }
-}
-
-fn scrub_error(error: &mut LookupError, key: &str) {
-    match error {
-        LookupError::Service {
-            shown_code,
-            description,
-            body,
-            ..
-        } => {
-            scrub_string(shown_code, key);
-            if let Some(text) = description {
-                scrub_string(text, key);
+    /// The text with every echo of the key replaced by the mask.
+    pub fn scrub<'t>(&self, text: &'t str) -> Cow<'t, str> {
+        if !self.is_active() {
+            return Cow::Borrowed(text);
+        }
+        let mut spans = self.encoded_spans(text.as_bytes());
+        for needle in &self.base64 {
+            spans.extend(
+                text.match_indices(needle.as_str())
+                    .map(|(at, _)| (at, at + needle.len())),
+            );
+        }
+        if spans.is_empty() {
+            return Cow::Borrowed(text);
+        }
+        spans.sort_unstable();
+        let mut out = String::with_capacity(text.len());
+        let mut rest = 0;
+        for (start, end) in spans {
+            if end <= rest || !text.is_char_boundary(start) || !text.is_char_boundary(end) {
+                continue;
             }
-            scrub_map(body, key);
+            // Overlapping echoes merge into one mask.
+            if start >= rest {
+                out.push_str(&text[rest..start]);
+                out.push_str(MASK);
+            }
+            rest = end;
         }
-        LookupError::UnexpectedHttp {
-            location: Some(location),
-            ..
-        } => scrub_string(location, key),
-        LookupError::WrongRecord { message, record } => {
-            scrub_string(message, key);
-            scrub_map(record, key);
-        }
-        LookupError::Usage(text)
-        | LookupError::Unreadable(text)
-        | LookupError::Unavailable(text)
-        | LookupError::Unreachable(text)
-        | LookupError::Internal(text) => scrub_string(text, key),
-        LookupError::UnexpectedHttp { location: None, .. }
-        | LookupError::Timeout(_)
-        | LookupError::WaitOver
-        | LookupError::NotAuthorised { .. }
-        | LookupError::Interrupted => {}
+        out.push_str(&text[rest..]);
+        Cow::Owned(out)
     }
+
+    pub fn scrub_string(&self, text: &mut String) {
+        if let Cow::Owned(scrubbed) = self.scrub(text) {
+            *text = scrubbed;
+        }
+    }
+
+    /// Every string in a JSON value; numbers and known field names are left as sent.
+    pub fn scrub_value(&self, value: &mut Value) {
+        match value {
+            Value::String(s) => self.scrub_string(s),
+            Value::Array(items) => items.iter_mut().for_each(|v| self.scrub_value(v)),
+            Value::Object(map) => self.scrub_map(map),
+            Value::Null | Value::Bool(_) | Value::Number(_) => {}
+        }
+    }
+
+    pub fn scrub_map(&self, map: &mut Map<String, Value>) {
+        if !self.is_active() {
+            return;
+        }
+        map.values_mut().for_each(|v| self.scrub_value(v));
+        let echoes = |name: &String| !is_known_field(name) && self.scrub(name) != **name;
+        if map.keys().any(echoes) {
+            // Rebuilt rather than edited in place, so the order is kept.
+            *map = std::mem::take(map)
+                .into_iter()
+                .map(|(name, value)| match is_known_field(&name) {
+                    true => (name, value),
+                    false => (self.scrub(&name).into_owned(), value),
+                })
+                .collect();
+        }
+    }
+
+    /// The key taken out of one lookup's result, record or error.
+    pub fn scrub_result(&self, result: &mut Result<Record, LookupError>) {
+        if !self.is_active() {
+            return;
+        }
+        match result {
+            Ok(record) => self.scrub_map(&mut record.fields),
+            Err(error) => self.scrub_error(error),
+        }
+    }
+
+    fn scrub_error(&self, error: &mut LookupError) {
+        match error {
+            LookupError::Service {
+                shown_code,
+                description,
+                body,
+                ..
+            } => {
+                self.scrub_string(shown_code);
+                if let Some(text) = description {
+                    self.scrub_string(text);
+                }
+                self.scrub_map(body);
+            }
+            LookupError::UnexpectedHttp {
+                location, message, ..
+            } => {
+                for text in [location, message].into_iter().flatten() {
+                    self.scrub_string(text);
+                }
+            }
+            LookupError::NotAuthorised {
+                message: Some(text),
+                ..
+            } => self.scrub_string(text),
+            LookupError::WrongRecord { message, record } => {
+                self.scrub_string(message);
+                self.scrub_map(record);
+            }
+            LookupError::Usage(text)
+            | LookupError::Unreadable(text)
+            | LookupError::Unavailable(text)
+            | LookupError::Unreachable(text)
+            | LookupError::Internal(text) => self.scrub_string(text),
+            LookupError::Timeout(_)
+            | LookupError::WaitOver
+            | LookupError::NotAuthorised { message: None, .. }
+            | LookupError::Interrupted => {}
+        }
+    }
+
+    /// Where the key starts at each position, in whatever mix of raw bytes (any ASCII
+    /// case), `%XX` and JSON escapes it was written.
+    fn encoded_spans(&self, text: &[u8]) -> Vec<(usize, usize)> {
+        let mut spans = Vec::new();
+        let mut at = 0;
+        while at < text.len() {
+            match self.match_at(text, at) {
+                Some(end) => {
+                    spans.push((at, end));
+                    at = end;
+                }
+                None => at += 1,
+            }
+        }
+        spans
+    }
+
+    fn match_at(&self, text: &[u8], start: usize) -> Option<usize> {
+        let mut at = start;
+        for &want in &self.key {
+            at += one_byte(&text[at..], want)?;
+        }
+        Some(at)
+    }
+}
+
+/// A field smsstat reads or labels: renaming it would change what an answer means.
+fn is_known_field(name: &str) -> bool {
+    crate::domain::fields::ERROR_FIELDS.contains(&name)
+        || crate::domain::fields::FIELDS.iter().any(|f| f.key == name)
+}
+
+/// How many bytes of `text` spell the key byte `want` at its start, if they do.
+fn one_byte(text: &[u8], want: u8) -> Option<usize> {
+    let first = *text.first()?;
+    if first == b'%' {
+        if let Some(b) = text.get(1..3).and_then(hex_pair) {
+            if b.eq_ignore_ascii_case(&want) {
+                return Some(3);
+            }
+        }
+    }
+    if first == b'\\' {
+        if let Some(len) = json_escape(text, want) {
+            return Some(len);
+        }
+    }
+    first.eq_ignore_ascii_case(&want).then_some(1)
+}
+
+/// A JSON escape for an ASCII byte: `\uXXXX`, or `\/`, `\\`, `\"`.
+fn json_escape(text: &[u8], want: u8) -> Option<usize> {
+    match text.get(1)? {
+        b'u' => {
+            let hex = text.get(2..6)?;
+            let high = hex_pair(&hex[..2])?;
+            let low = hex_pair(&hex[2..])?;
+            (high == 0 && low.eq_ignore_ascii_case(&want)).then_some(6)
+        }
+        &c if matches!(c, b'/' | b'\\' | b'"') && c == want => Some(2),
+        _ => None,
+    }
+}
+
+fn hex_pair(pair: &[u8]) -> Option<u8> {
+    let digit = |b: u8| (b as char).to_digit(16);
+    Some((digit(pair[0])? * 16 + digit(pair[1])?) as u8)
+}
+
+/// The key's base64 (standard and URL-safe) as it appears at each of the three byte
+/// alignments inside a longer encoded blob: only the characters that depend on the
+/// key's bytes alone.
+fn base64_needles(key: &[u8]) -> Vec<String> {
+    let mut needles = Vec::new();
+    if key.is_empty() {
+        return needles;
+    }
+    for offset in 0..3 {
+        let mut shifted = vec![0u8; offset];
+        shifted.extend_from_slice(key);
+        let bits_before = offset * 8;
+        let bits_end = shifted.len() * 8;
+        let first = bits_before.div_ceil(6);
+        // A character is the key's alone when all its 6 bits are key bits; at
+        // alignment 0 the last (partial) one is too when the blob ends there.
+        let mut ends = vec![bits_end / 6];
+        if offset == 0 {
+            ends.push(bits_end.div_ceil(6));
+        }
+        for engine in [&STANDARD_NO_PAD, &URL_SAFE_NO_PAD] {
+            let encoded = engine.encode(&shifted);
+            for &last in &ends {
+                let Some(needle) = encoded.get(first..last.min(encoded.len())) else {
+                    continue;
+                };
+                if needle.len() >= MIN_BASE64_NEEDLE && !needles.iter().any(|n| n == needle) {
+                    needles.push(needle.to_string());
+                }
+            }
+        }
+    }
+    needles
+}
+
+/// `Scrubber::scrub_result` for a key given as such (tests and the fuzz target).
+pub fn scrub_result(result: &mut Result<Record, LookupError>, key: Option<&ApiKey>) {
+    Scrubber::new(key).scrub_result(result);
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::domain::record::RecordKind;
-    use serde_json::json;
-
-    const KEY: &str = "acc-secret-7f3";
-
-    #[test]
-    fn keys_and_values_at_any_depth() {
-        let mut value =
-            json!({"a": "x acc-secret-7f3 y", "acc-secret-7f3": [1, {"b": "acc-secret-7f3"}]});
-        scrub_value(&mut value, KEY);
-        assert_eq!(value, json!({"a": "x **** y", "****": [1, {"b": "****"}]}));
-    }
-
-    #[test]
-    fn other_cases_and_percent_encoding_too() {
-        let mut text = "ACC-SECRET-7F3 and acc%2Dsecret%2D7f3 and Acc-Secret-7f3!".to_string();
-        scrub_string(&mut text, KEY);
-        assert_eq!(text, "**** and **** and ****!");
-        let mut plain = "nothing here".to_string();
-        scrub_string(&mut plain, KEY);
-        assert_eq!(plain, "nothing here");
-    }
-
-    #[test]
-    fn errors_and_records() {
-        let key = ApiKey::new(KEY);
-        let body = json!({"error": 1, "errorDescription": "bad key acc-secret-7f3"});
-        let mut result: Result<Record, LookupError> = Err(LookupError::Service {
-            code: Some(1),
-            shown_code: "1".into(),
-            description: Some("bad key acc-secret-7f3".into()),
-            body: Box::new(body.as_object().cloned().unwrap()),
-        });
-        scrub_result(&mut result, Some(&key));
-        let text = format!("{:?}", result);
-        assert!(!text.contains(KEY), "{text}");
-        let mut result = Err(LookupError::UnexpectedHttp {
-            status: 302,
-            location: Some("http://x/?k=acc-secret-7f3".into()),
-            message: None,
-        });
-        scrub_result(&mut result, Some(&key));
-        assert!(!result.unwrap_err().to_string().contains(KEY));
-        let mut ok = Ok(Record {
-            kind: RecordKind::Sms,
-            fields: json!({"status": "acc-secret-7f3"})
-                .as_object()
-                .cloned()
-                .unwrap(),
-        });
-        scrub_result(&mut ok, Some(&key));
-        assert_eq!(ok.unwrap().fields["status"], "****");
-    }
-}
+#[path = "redact_tests.rs"]
+mod tests;

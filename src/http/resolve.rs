@@ -32,7 +32,15 @@ impl Resolver for CachingResolver {
                 return Ok(addrs.clone());
             }
         }
-        let addrs = self.inner.resolve(uri, config, timeout)?;
+        // A name that does not resolve will not resolve on a retry either: told
+        // apart from connection failures, which are retried.
+        let addrs = self
+            .inner
+            .resolve(uri, config, timeout)
+            .map_err(|e| match e {
+                ureq::Error::Io(_) => ureq::Error::HostNotFound,
+                other => other,
+            })?;
         *self.cache.lock().unwrap_or_else(|e| e.into_inner()) = Some((key, addrs.clone()));
         Ok(addrs)
     }

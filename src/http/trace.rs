@@ -5,7 +5,8 @@
 use ureq::http::{HeaderMap, HeaderName, HeaderValue};
 
 use crate::domain::sanitize::escape_control;
-use crate::settings::secret::{mask_key, ApiKey};
+use crate::http::redact::Scrubber;
+use crate::settings::secret::mask_key;
 
 /// Headers that carry credentials of some kind, whatever the key header is called.
 const SECRET_HEADERS: [&str; 4] = [
@@ -25,7 +26,7 @@ pub const AGENT_HEADERS: [(&str, &str); 2] = [
 #[derive(Debug, Clone, Copy)]
 pub struct Secrets<'a> {
     pub key_header: &'a HeaderName,
-    pub key: Option<&'a ApiKey>,
+    pub scrubber: &'a Scrubber,
 }
 
 /// The lines for the headers smsstat sends: the agent's defaults, then the request's own.
@@ -65,22 +66,16 @@ fn line(name: &str, value: &str, secrets: Secrets<'_>) -> String {
     } else if SECRET_HEADERS.iter().any(|s| name.eq_ignore_ascii_case(s)) {
         "****".to_string()
     } else {
-        scrub(value, secrets.key)
+        secrets.scrubber.scrub(value).into_owned()
     };
-    format!("{}: {}", escape_control(name), escape_control(&shown))
-}
-
-/// The value with every occurrence of the key replaced (a server may echo it).
-fn scrub(value: &str, key: Option<&ApiKey>) -> String {
-    match key.map(ApiKey::expose) {
-        Some(key) if !key.is_empty() && value.contains(key) => value.replace(key, "****"),
-        _ => value.to_string(),
-    }
+    let name = secrets.scrubber.scrub(name);
+    format!("{}: {}", escape_control(&name), escape_control(&shown))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::settings::secret::ApiKey;
 
     fn headers(pairs: &[(&'static str, &'static str)]) -> HeaderMap<HeaderValue> {
         let mut map = HeaderMap::new();
@@ -92,20 +87,18 @@ mod tests {
 
     #[test]
     fn the_key_never_appears() {
-        let key = ApiKey::new("acc-secret-key-7f3");
+        let scrubber = Scrubber::new(Some(&ApiKey::new("acc-secret-key-7f3")));
         let name = HeaderName::from_static("x-api-key");
         let secrets = Secrets {
             key_header: &name,
-            key: Some(&key),
+            scrubber: &scrubber,
         };
         let sent = headers(&[("x-api-key", "acc-secret-key-7f3")]);
         let lines = request_lines(&[("User-Agent", "smsstat/1")], Some(&sent), secrets);
-        assert_eq!(
-            lines,
-            ["> User-Agent: smsstat/1", "> x-api-key: acc-****7f3"]
-        );
+        assert_eq!(lines, ["> User-Agent: smsstat/1", "> x-api-key: ****-7f3"]);
         let got = headers(&[
-            ("x-echo", "you sent acc-secret-key-7f3"),
+            ("x-echo", "you sent ACC-secret-key%2D7f3"),
+            ("x-acc-secret-key-7f3", "1"),
             ("set-cookie", "s=1"),
             ("content-type", "application/json"),
         ]);
@@ -114,6 +107,7 @@ mod tests {
             lines,
             [
                 "< x-echo: you sent ****",
+                "< x-****: 1",
                 "< set-cookie: ****",
                 "< content-type: application/json"
             ]

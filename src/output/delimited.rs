@@ -1,5 +1,11 @@
 //! CSV and TSV: a header row of field names, then one row per lookup.
+//!
+//! A cell that starts with `=`, `+`, `-`, `@`, tab or CR and is not a number is
+//! prefixed with `'` (OWASP's advice against CSV injection): a spreadsheet opening
+//! the file would otherwise run a server's text as a formula. `--raw-cells` turns
+//! this off for pipelines that want the values as sent.
 
+use std::borrow::Cow;
 use std::io::{self, Write};
 
 use crate::domain::error::LookupError;
@@ -13,24 +19,28 @@ pub enum Delimiter {
     Tab,
 }
 
+/// How cells are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cells {
+    pub delimiter: Delimiter,
+    /// `--raw-cells`: formulas not neutralised.
+    pub raw: bool,
+}
+
 /// The header: the value looked up, the chosen fields, then the error code and text.
-pub fn write_header(
-    out: &mut impl Write,
-    columns: &[String],
-    delimiter: Delimiter,
-) -> io::Result<()> {
+pub fn write_header(out: &mut impl Write, columns: &[String], cells: Cells) -> io::Result<()> {
     let mut header = vec!["query".to_string()];
     header.extend(columns.iter().cloned());
     header.push("error".into());
     header.push("errorDescription".into());
-    write_row(out, &header, delimiter)
+    write_row(out, &header, cells)
 }
 
 pub fn write_outcome(
     out: &mut impl Write,
     outcome: &Outcome,
     columns: &[String],
-    delimiter: Delimiter,
+    cells: Cells,
 ) -> io::Result<()> {
     let mut row = vec![outcome.query.clone()];
     match &outcome.result {
@@ -49,7 +59,7 @@ pub fn write_outcome(
             row.push(error_text(error));
         }
     }
-    write_row(out, &row, delimiter)
+    write_row(out, &row, cells)
 }
 
 /// The service's own text for service errors (as `--json` shows it), smsstat's
@@ -72,14 +82,45 @@ fn error_code(error: &LookupError) -> String {
     }
 }
 
-fn write_row(out: &mut impl Write, values: &[String], delimiter: Delimiter) -> io::Result<()> {
-    let (separator, quote): (&str, fn(&str) -> String) = match delimiter {
+fn write_row(out: &mut impl Write, values: &[String], cells: Cells) -> io::Result<()> {
+    let (separator, quote): (&str, fn(&str) -> String) = match cells.delimiter {
         Delimiter::Comma => (",", csv_field),
         // TSV cannot quote: tabs and newlines are already escaped as \x09, \x0a.
         Delimiter::Tab => ("\t", |v| v.to_string()),
     };
-    let line: Vec<String> = values.iter().map(|v| quote(&escape_control(v))).collect();
+    let line: Vec<String> = values
+        .iter()
+        .map(|v| {
+            let v = if cells.raw { v.into() } else { neutralised(v) };
+            quote(&escape_control(&v))
+        })
+        .collect();
     writeln!(out, "{}", line.join(separator))
+}
+
+/// The cell with `'` in front when a spreadsheet would read it as a formula.
+fn neutralised(value: &str) -> Cow<'_, str> {
+    let risky = value.starts_with(['=', '+', '-', '@', '\t', '\r']);
+    if risky && !is_plain_number(value) {
+        Cow::Owned(format!("'{value}"))
+    } else {
+        Cow::Borrowed(value)
+    }
+}
+
+/// `-5`, `+3.20`, `-1e5`: a signed number a spreadsheet reads as the same number.
+fn is_plain_number(value: &str) -> bool {
+    let unsigned = value.strip_prefix(['+', '-']).unwrap_or(value);
+    let (mantissa, exponent) = match unsigned.split_once(['e', 'E']) {
+        Some((m, e)) => (m, Some(e.strip_prefix(['+', '-']).unwrap_or(e))),
+        None => (unsigned, None),
+    };
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    !whole.is_empty()
+        && digits(whole)
+        && digits(fraction)
+        && exponent.is_none_or(|e| !e.is_empty() && digits(e))
 }
 
 /// RFC 4180 quoting: quoted when it holds a comma, a quote or edge spaces.
@@ -97,10 +138,33 @@ mod tests {
     use super::*;
 
     fn row(values: &[&str], delimiter: Delimiter) -> String {
+        row_with(values, delimiter, false)
+    }
+
+    fn row_with(values: &[&str], delimiter: Delimiter, raw: bool) -> String {
         let values: Vec<String> = values.iter().map(|s| s.to_string()).collect();
         let mut out = Vec::new();
-        write_row(&mut out, &values, delimiter).unwrap();
+        write_row(&mut out, &values, Cells { delimiter, raw }).unwrap();
         String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn formulas_are_neutralised_unless_raw() {
+        let cells = [
+            "=1+1", "+cmd", "-2+3", "@SUM(A1)", "\tx", "\rx", "-5", "+3.20", "-1e5", "a=b",
+        ];
+        assert_eq!(
+            row(&cells, Delimiter::Comma),
+            "'=1+1,'+cmd,'-2+3,'@SUM(A1),'\\x09x,'\\x0dx,-5,+3.20,-1e5,a=b\n"
+        );
+        assert_eq!(
+            row(&["=HYPERLINK(\"x\")", "-"], Delimiter::Tab),
+            "'=HYPERLINK(\"x\")\t'-\n"
+        );
+        assert_eq!(
+            row_with(&["=1+1", "-x"], Delimiter::Comma, true),
+            "=1+1,-x\n"
+        );
     }
 
     #[test]

@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 use crate::domain::error::LookupError;
 use crate::domain::fields::{self, FieldType};
 use crate::domain::outcome::Outcome;
-use crate::domain::record::{lenient_bool, lenient_f64, lenient_i64, Record, RecordKind};
+use crate::domain::record::{exact_i64, lenient_bool, lenient_f64, Record, RecordKind};
 use crate::domain::sanitize::is_unsafe;
 
 /// The JSON document printed for one lookup.
@@ -163,9 +163,20 @@ fn text(value: &Value) -> Value {
     }
 }
 
+/// A number as an integer when it is one that fits, else with the digits sent: never
+/// a rounded or saturated number the server did not send.
 fn number(value: &Value) -> Value {
-    if let Some(i) = lenient_i64(value) {
+    if let Some(i) = exact_i64(value) {
         return i.into();
+    }
+    match value {
+        Value::Number(_) => return value.clone(),
+        Value::String(s) => {
+            if let Ok(n) = s.trim().parse::<serde_json::Number>() {
+                return Value::Number(n);
+            }
+        }
+        _ => {}
     }
     lenient_f64(value)
         .and_then(serde_json::Number::from_f64)

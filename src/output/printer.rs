@@ -7,7 +7,7 @@ use crate::domain::lookup::LookupKind;
 use crate::domain::outcome::Outcome;
 use crate::domain::record::Record;
 use crate::domain::sanitize::escape_control;
-use crate::output::delimited::{self, Delimiter};
+use crate::output::delimited::{self, Cells, Delimiter};
 use crate::output::json::{outcome_json, select_fields, write_json_line};
 use crate::output::rows::{is_known_name, value_of};
 use crate::output::table::{columns_for, record_table, RowsTable, TableStyle};
@@ -25,6 +25,8 @@ pub struct PrintStyle {
     pub table: TableStyle,
     /// One value given on the command line: a record view rather than rows.
     pub single: bool,
+    /// `--raw-cells`: CSV/TSV cells as sent, formulas not neutralised.
+    pub raw_cells: bool,
 }
 
 /// Writes outcomes as they come, in the order given; only the row table waits for
@@ -129,11 +131,15 @@ impl<W: Write> Printer<W> {
 
     fn delimited(&mut self, outcome: &Outcome, delimiter: Delimiter) -> io::Result<()> {
         let columns = columns_for(self.kind.record_kind(), &self.style.fields);
+        let cells = Cells {
+            delimiter,
+            raw: self.style.raw_cells,
+        };
         if !self.header_written {
-            delimited::write_header(&mut self.out, &columns, delimiter)?;
+            delimited::write_header(&mut self.out, &columns, cells)?;
             self.header_written = true;
         }
-        delimited::write_outcome(&mut self.out, outcome, &columns, delimiter)
+        delimited::write_outcome(&mut self.out, outcome, &columns, cells)
     }
 
     fn flush_rows(&mut self) -> io::Result<()> {

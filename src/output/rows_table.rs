@@ -8,7 +8,7 @@ use comfy_table::{Cell, Color, ContentArrangement};
 use crate::domain::fields::{self, FieldType};
 use crate::domain::outcome::Outcome;
 use crate::domain::record::RecordKind;
-use crate::domain::sanitize::escape_control;
+use crate::domain::sanitize::{escape_cut, MAX_CELL_CHARS};
 use crate::output::derived;
 use crate::output::rows::field_value;
 use crate::output::table::{columns_for, new_table, value_cell, TableStyle};
@@ -59,7 +59,8 @@ impl RowsTable {
         let mut header = vec!["Query".to_string()];
         for key in columns_for(kind, fields) {
             let field = fields::find(kind, &key);
-            header.push(field.map_or_else(|| key.clone(), |f| f.label.to_string()));
+            // A `--fields` name is the user's text: escaped like a server's.
+            header.push(field.map_or_else(|| cell_text(&key), |f| f.label.to_string()));
             // The service's own fields are text nobody promised to keep short.
             let free_text = field.is_none_or(|f| f.ty == FieldType::Text);
             columns.push(Column::Field { key, free_text });
@@ -75,7 +76,7 @@ impl RowsTable {
     }
 
     pub fn add(&mut self, outcome: &Outcome) {
-        let mut cells = vec![escape_control(&outcome.query).into_owned()];
+        let mut cells = vec![cell_text(&outcome.query)];
         let fields = self
             .columns
             .iter()
@@ -87,13 +88,13 @@ impl RowsTable {
                     let value = derived::derived_value(record, key, self.style.utf8)
                         .or_else(|| field_value(record, key))
                         .unwrap_or_default();
-                    escape_control(&value).into_owned()
+                    cell_text(&value)
                 }));
                 cells.push(String::new());
             }
             Err(error) => {
                 cells.extend(fields.map(|_| String::new()));
-                cells.push(escape_control(&error.to_string()).into_owned());
+                cells.push(cell_text(&error.to_string()));
             }
         }
         self.rows.push(cells);
@@ -167,6 +168,11 @@ impl RowsTable {
             }
         }
     }
+}
+
+/// A cell's text: escaped, and cut to a length any table can hold.
+fn cell_text(text: &str) -> String {
+    escape_cut(text, MAX_CELL_CHARS).into_owned()
 }
 
 /// `text` cut to `width` characters, the last one `…`.

@@ -5,7 +5,7 @@ use comfy_table::{presets, Cell, Color, ColumnConstraint, ContentArrangement, Ta
 
 use crate::domain::fields;
 use crate::domain::record::RecordKind;
-use crate::domain::sanitize::escape_control;
+use crate::domain::sanitize::{escape_cut, MAX_CELL_CHARS};
 use crate::domain::status::{self, Tone};
 use crate::output::derived;
 use crate::output::rows::record_rows;
@@ -47,7 +47,7 @@ pub(super) fn new_table(style: TableStyle) -> Table {
 }
 
 pub(super) fn value_cell(key: &str, value: &str, style: TableStyle) -> Cell {
-    let cell = Cell::new(escape_control(value));
+    let cell = Cell::new(escape_cut(value, MAX_CELL_CHARS));
     let tone = match key {
         "status" => status::tone(value),
         derived::COUNTERS_CHECK => Tone::Doubtful,
@@ -75,7 +75,7 @@ pub fn record_table(
     for row in derived::enrich(record_rows(record), record, style.utf8) {
         if fields.is_empty() || fields.contains(&row.key) {
             table.add_row(vec![
-                Cell::new(escape_control(&row.label)),
+                Cell::new(escape_cut(&row.label, MAX_CELL_CHARS)),
                 value_cell(&row.key, &row.value, style),
             ]);
         }

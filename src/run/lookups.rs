@@ -191,6 +191,7 @@ fn print_style(config: &Config, single: bool) -> PrintStyle {
             width: config.width,
         },
         single,
+        raw_cells: config.raw_cells,
     }
 }
 

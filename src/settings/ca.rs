@@ -33,7 +33,8 @@ impl CaCerts {
     /// Reads a PEM file of one or more CA certificates.
     pub fn load(path: &Path) -> Result<CaCerts, ConfigError> {
         let invalid = |why: String| ConfigError(format!("--ca-cert {}: {why}", path.display()));
-        let pem = std::fs::read(path).map_err(|e| invalid(format!("cannot read it: {e}")))?;
+        let pem = crate::settings::read::read_bounded(path)
+            .map_err(|e| invalid(format!("cannot read it: {e}")))?;
         let certs = certificates_in(&pem).map_err(invalid)?;
         Ok(CaCerts {
             path: path.to_path_buf(),

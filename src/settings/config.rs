@@ -59,6 +59,8 @@ pub struct Config {
     /// `--until`: statuses that count as final (with or without `--wait`).
     pub until: Vec<String>,
     pub expect: Expectation,
+    /// `--raw-cells`: CSV/TSV cells without formula neutralisation.
+    pub raw_cells: bool,
 }
 
 /// Resolves the command line. `base_url_override` is the `--demo` simulator's address.
@@ -146,6 +148,7 @@ pub fn construct_config(
             statuses: lowercase(&args.expect),
             delivered_ratio: args.expect_delivered,
         },
+        raw_cells: args.raw_cells,
     })
 }
 
@@ -160,7 +163,16 @@ fn lowercase(values: &[String]) -> Vec<String> {
 /// Accepts `http(s)://host[:port][/prefix][/]`; returns it without the trailing slash.
 pub fn validate_base_url(url: &str) -> Result<String, ConfigError> {
     let hint = "set SMSSTAT_BASE_URL or --base-url to e.g. https://gateway.example/rest";
-    let invalid = |why: &str| ConfigError(format!("invalid base URL `{url}`: {why}; {hint}"));
+    if has_credentials(url) {
+        // Not echoed: the point is that they must not end up in a log.
+        return Err(ConfigError(
+            "credentials in the base URL are not supported; use SMSSTAT_API_KEY \
+             (the URL is not shown: it holds a user, a password or a query)"
+                .into(),
+        ));
+    }
+    let shown = crate::domain::sanitize::preview(url);
+    let invalid = |why: &str| ConfigError(format!("invalid base URL `{shown}`: {why}; {hint}"));
     let uri: Uri = url.parse().map_err(|_| invalid("not a URL"))?;
     match uri.scheme_str() {
         Some("http") | Some("https") => {}
@@ -175,13 +187,8 @@ pub fn validate_base_url(url: &str) -> Result<String, ConfigError> {
             return Err(invalid("the port must be a number from 1 to 65535"));
         }
     }
-    if authority.as_str().contains('@') {
-        return Err(invalid(
-            "credentials in the URL are not supported; use the API key",
-        ));
-    }
-    if uri.query().is_some() || url.contains('#') {
-        return Err(invalid("a query or fragment cannot be a base"));
+    if url.contains('#') {
+        return Err(invalid("a fragment cannot be a base"));
     }
     Ok(url.trim_end_matches('/').to_string())
 }
@@ -193,6 +200,16 @@ fn terminal_width() -> Option<usize> {
         .filter(|&c: &usize| c > 0)
         .or_else(|| comfy_table::Table::new().width().map(usize::from))
         .filter(|&c| c >= 20)
+}
+
+/// A user or password (`user:pw@host`) or a query (`?api_key=...`), found on the
+/// raw text so that a URL too odd to parse is not echoed either.
+fn has_credentials(url: &str) -> bool {
+    let after_scheme = url.split_once("://").map_or(url, |(_, rest)| rest);
+    let authority_end = after_scheme
+        .find(['/', '?', '#'])
+        .unwrap_or(after_scheme.len());
+    after_scheme[..authority_end].contains('@') || url.contains('?')
 }
 
 /// The first of LC_ALL, LC_CTYPE, LANG that is set decides, as in POSIX.
@@ -263,8 +280,24 @@ mod tests {
             "https://",
             "http://u:p@h/",
             "http://h/?a=1",
+            "http://h/#x",
         ] {
             assert!(validate_base_url(url).is_err(), "{url} accepted");
+        }
+    }
+
+    #[test]
+    fn credentials_are_refused_without_being_echoed() {
+        for url in [
+            "https://user:s3cr3t@h.example/rest",
+            "https://s3cr3t@h.example",
+            "https://h.example/rest?api_key=s3cr3t",
+            "https://us er:s3cr3t@h.example:port/",
+        ] {
+            let message = validate_base_url(url).unwrap_err().0;
+            assert!(!message.contains("s3cr3t"), "{message}");
+            assert!(message.contains("credentials in the base URL"), "{message}");
+            assert!(!message.contains("the port"), "{message}");
         }
     }
 }

@@ -5,7 +5,6 @@
 
 use std::collections::BTreeMap;
 use std::fs;
-use std::io;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -17,6 +16,7 @@ use crate::cli::settings::file_keys;
 use crate::cli::OutputFormat;
 use crate::domain::duration::parse_duration;
 use crate::domain::error::ConfigError;
+use crate::settings::read::{read_bounded_text, LocalFileError};
 
 /// One layer's settings and the whole document, from one list of fields: the top
 /// level repeats a layer's keys because serde cannot combine `flatten` with
@@ -82,7 +82,10 @@ pub enum ConfigFileError {
     Missing { path: PathBuf, given_by: String },
 
     #[error("cannot read config file {}: {source}", path.display())]
-    Unreadable { path: PathBuf, source: io::Error },
+    Unreadable {
+        path: PathBuf,
+        source: LocalFileError,
+    },
 
     #[error("config file {}, line {line}{}: {message}{}", path.display(),
         key.as_deref().map(|k| format!(", key `{k}`")).unwrap_or_default(),
@@ -113,9 +116,9 @@ pub fn default_path() -> Option<PathBuf> {
 /// Reads and checks a config file. A missing file is `Ok(None)` unless the user named
 /// it (`given_by` is the flag or variable that did).
 pub fn load(path: &Path, given_by: Option<&str>) -> Result<Option<ConfigFile>, ConfigFileError> {
-    let text = match fs::read_to_string(path) {
+    let text = match read_bounded_text(path) {
         Ok(text) => text,
-        Err(err) if err.kind() == io::ErrorKind::NotFound => {
+        Err(err) if err.is_not_found() => {
             return match given_by {
                 Some(given_by) => Err(ConfigFileError::Missing {
                     path: path.to_path_buf(),

@@ -4,7 +4,6 @@
 //! fills what is still unset from the config file and records where each came from.
 
 use std::collections::BTreeMap;
-use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -231,7 +230,11 @@ impl Filler<'_> {
         args: &GlobalArgs,
     ) -> Result<(Option<String>, Option<PathBuf>), ConfigError> {
         if let Some(key) = &args.api_key {
-            return Ok((self.fill(&API_KEY, Some(key.clone()), |_| None), None));
+            let mut key = self.fill(&API_KEY, Some(key.clone()), |_| None);
+            if let Some(key) = &mut key {
+                trim_key(key, &self.origins.of(&API_KEY), &mut self.warnings);
+            }
+            return Ok((key, None));
         }
         let (found, origin) = match self
             .layers
@@ -249,7 +252,10 @@ impl Filler<'_> {
             (Some(_), Some(_)) => Err(ConfigError(format!(
                 "both api_key and api_key_file are set in {origin}; keep one"
             ))),
-            (Some(key), None) => Ok((Some(key), None)),
+            (Some(mut key), None) => {
+                trim_key(&mut key, &origin, &mut self.warnings);
+                Ok((Some(key), None))
+            }
             (_, path) => {
                 let path = file_setting_path(&path.unwrap_or_default(), &origin);
                 let key = read_key_file(&path, &origin)?;
@@ -306,8 +312,20 @@ fn file_setting_path(path: &Path, origin: &Origin) -> PathBuf {
     }
 }
 
+/// Spaces or a line break around a pasted key are a copying accident, not part of the
+/// key: the trimmed key is what is sent (and masked), with a warning.
+fn trim_key(key: &mut String, origin: &Origin, warnings: &mut Vec<String>) {
+    let trimmed = key.trim();
+    if trimmed.len() != key.len() {
+        warnings.push(format!(
+            "the API key from {origin} has spaces or line breaks around it; they were removed"
+        ));
+        *key = trimmed.to_string();
+    }
+}
+
 fn read_key_file(path: &Path, origin: &Origin) -> Result<String, ConfigError> {
-    let text = fs::read_to_string(path).map_err(|err| {
+    let text = crate::settings::read::read_bounded_text(path).map_err(|err| {
         ConfigError(format!(
             "cannot read the API key file {} (api_key_file in {origin}): {err}",
             path.display()

@@ -6,5 +6,6 @@ pub(crate) mod config;
 pub(crate) mod file;
 pub(crate) mod layers;
 pub(crate) mod origin;
+pub(crate) mod read;
 pub(crate) mod secret;
 pub(crate) mod show;

@@ -23,20 +23,22 @@ impl fmt::Debug for ApiKey {
     }
 }
 
-/// Keys shorter than this are masked whole: 7 visible characters of a short key
-/// would be most of it.
-const MIN_PARTLY_SHOWN: usize = 10;
+/// Keys shorter than this are masked whole: even 4 characters of a short key narrow
+/// it down too much.
+const MIN_PARTLY_SHOWN: usize = 16;
 
-/// `acc-****7f3`: the first 4 and last 3 characters, so two keys can be told apart
-/// without showing either.
+/// Characters shown at the end of a long key.
+const SHOWN_TAIL: usize = 4;
+
+/// `****-7f3`: at most the last 4 characters, so two keys can be told apart without
+/// showing either; nothing of a key shorter than 16 characters.
 pub fn mask_key(key: &str) -> String {
     let chars: Vec<char> = key.chars().collect();
     if chars.len() < MIN_PARTLY_SHOWN {
         return "****".into();
     }
-    let head: String = chars[..4].iter().collect();
-    let tail: String = chars[chars.len() - 3..].iter().collect();
-    format!("{head}****{tail}")
+    let tail: String = chars[chars.len() - SHOWN_TAIL..].iter().collect();
+    format!("****{tail}")
 }
 
 #[cfg(test)]
@@ -45,8 +47,9 @@ mod tests {
 
     #[test]
     fn keys_are_masked() {
-        assert_eq!(mask_key("acc-12345-abcdef-7f3"), "acc-****7f3");
-        assert_eq!(mask_key("0123456789"), "0123****789");
+        assert_eq!(mask_key("acc-12345-abcdef-7f3"), "****-7f3");
+        assert_eq!(mask_key("0123456789abcdef"), "****cdef");
+        assert_eq!(mask_key("0123456789abcde"), "****");
         assert_eq!(mask_key("short-key"), "****");
         assert_eq!(mask_key(""), "****");
     }
