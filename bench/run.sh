@@ -1,69 +1,411 @@
 #!/usr/bin/env bash
-# Benchmarks smsstat against curl on the same local server (the built-in simulator)
-# and prints ratios. Not part of CI: timings need a quiet machine.
+# Benchmarks smsstat against curl on two local servers side by side, nginx (a static
+# JSON record) and the built-in simulator (`smsstat sim`), and prints ratios with
+# PASS/MISS against the targets. Not part of CI: timings need a quiet machine.
 #
-#   bench/run.sh            # all benchmarks
-#   N_BATCH=2000 N_STREAM=100000 bench/run.sh
+#   bench/run.sh                         # everything, full sizes (a few minutes)
+#   QUICK=1 bench/run.sh                 # smoke run with small sizes
+#   BENCH_MD=/tmp/bench.md bench/run.sh  # also write the results as a markdown table
+#   SMSSTAT_BIN=path/to/smsstat bench/run.sh   # use that binary, do not build
 #
-# Needs: curl, GNU time (/usr/bin/time); wrk for the simulator's own throughput
-# (installed with apt-get when missing and running as root).
+# What it measures (smsstat vs curl, against nginx and against the simulator):
+#   1. one lookup, whole process: median wall of N_SINGLE runs, interleaved
+#      (`smsstat --json sms 42` vs `curl -s URL`)                 target <= 0.5x curl
+#   2. N_BATCH lookups: `smsstat -j 8 --json sms - < ids` vs
+#      `curl -Z --parallel-max 8 -K urls`: wall, best of REPS runs
+#      (interleaved)                                             target <= 0.7x curl
+#   3. CPU per lookup in (2): (user + sys) / lookups, best of REPS  target <= 1x curl
+#   4. the server's ceiling: `wrk -t2 -c16` on /sms/42 (what (2) could reach)
+#   5. N_STREAM small lookups streamed: peak RSS (GNU time %M), every line printed
+#                                                               target <= 16 MiB
+#   6. stalled head (nginx only): N_STALL lookups where /sms/1 is slow (nginx
+#      limit_rate drips its answer for about STALL_SECS seconds) while every other
+#      ID answers a ~STALL_MIB MiB JSON record at once; smsstat must print in input
+#      order, so the answers behind the head have to wait somewhere. At -j 8 and
+#      -j 32: peak RSS and the number of lines printed.
+#                                          target <= 256 MiB, N_STALL lines printed
+#
+# Sizes (environment): N_SINGLE (200), N_BATCH (20000), REPS (3), N_STREAM (100000),
+# N_STALL (3000), STALL_MIB (4), STALL_SECS (4), STALL_JOBS ("8 32"), WRK_SECS (5),
+# STALL_RSS_CAP_MIB (4096: a stalled-head run whose RSS passes this is killed and
+# counted as a MISS, so a runaway cannot take the machine down), PORT (18765; the
+# script uses PORT, PORT+1 and PORT+2 on 127.0.0.1). BENCH_STRICT=1 exits 1 when a
+# target is missed.
+#
+# Needs curl, GNU time (/usr/bin/time), nginx and wrk: installed with apt-get when
+# missing and running as root. Only loopback is used; the servers it starts are
+# stopped on exit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+PATH=$PATH:/usr/sbin:/sbin  # nginx lives there, outside a normal user's PATH
 
-N_SINGLE=${N_SINGLE:-200}      # whole-process runs of one lookup
-N_BATCH=${N_BATCH:-2000}       # lookups in the batch comparison
-N_STREAM=${N_STREAM:-100000}   # lookups in the streaming memory check
+if [ "${QUICK:-0}" = 1 ]; then
+  : "${N_SINGLE:=20}" "${N_BATCH:=2000}" "${REPS:=1}" "${N_STREAM:=5000}" "${N_STALL:=300}"
+  : "${STALL_SECS:=2}" "${WRK_SECS:=1}"
+fi
+N_SINGLE=${N_SINGLE:-200}          # whole-process runs of one lookup, per tool and server
+N_BATCH=${N_BATCH:-20000}          # lookups in the batch comparison
+REPS=${REPS:-3}                    # batch runs per tool and server; the best counts
+N_STREAM=${N_STREAM:-100000}       # lookups in the streaming memory check
+N_STALL=${N_STALL:-3000}           # lookups in the stalled-head check
+STALL_MIB=${STALL_MIB:-4}          # size of each answer behind the stalled head
+STALL_SECS=${STALL_SECS:-4}        # how long the head lookup takes
+STALL_JOBS=${STALL_JOBS:-"8 32"}   # -j values of the stalled-head check
+STALL_RSS_CAP_MIB=${STALL_RSS_CAP_MIB:-4096}
+STALL_TIME_LIMIT=${STALL_TIME_LIMIT:-600}  # seconds; a stalled-head run is killed after it
+WRK_SECS=${WRK_SECS:-5}
+JOBS=8
 PORT=${PORT:-18765}
-BASE="http://127.0.0.1:$PORT"
+SIM_PORT=$PORT NGINX_PORT=$((PORT + 1)) STALL_PORT=$((PORT + 2))
+SIM_BASE="http://127.0.0.1:$SIM_PORT"
+NGINX_BASE="http://127.0.0.1:$NGINX_PORT"
+STALL_BASE="http://127.0.0.1:$STALL_PORT"
 
-cargo build --release --quiet
-BIN=target/release/smsstat
-WORK=$(mktemp -d)
-cleanup() { kill "$SIM_PID" 2>/dev/null || true; rm -rf "$WORK"; }
-trap cleanup EXIT
+say() { printf '%s\n' "$*" >&2; }
+die() { say "bench: $*"; exit 1; }
 
-"$BIN" sim --listen "127.0.0.1:$PORT" --settle 0 >"$WORK/sim.log" &
-SIM_PID=$!
-for _ in $(seq 50); do grep -q listening "$WORK/sim.log" 2>/dev/null && break; sleep 0.1; done
+# ---------------------------------------------------------------- tools
+apt_updated=0
+apt_install() { # package...
+  [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null || return 1
+  if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null 2>&1; then
+    [ "$apt_updated" = 1 ] && return 1
+    apt_updated=1
+    apt-get update -qq >/dev/null 2>&1 || return 1
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null 2>&1 || return 1
+  fi
+}
+need() { # command package...
+  local cmd=$1; shift
+  [ -x "$cmd" ] || command -v "$cmd" >/dev/null && return 0
+  local pkg
+  for pkg in "$@"; do
+    say "installing $pkg (for $cmd)"
+    apt_install "$pkg" && { [ -x "$cmd" ] || command -v "$cmd" >/dev/null; } && return 0
+  done
+  die "$cmd is missing (install ${*:-it}; as root this script does it with apt-get)"
+}
+need curl curl
+need /usr/bin/time time
+need wrk wrk
+need nginx nginx-light nginx
+NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 
-now_ns() { date +%s%N; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
-
-echo "== one lookup, whole process, $N_SINGLE runs each"
-start=$(now_ns)
-for _ in $(seq "$N_SINGLE"); do "$BIN" --base-url "$BASE" --json sms 42 >/dev/null; done
-smsstat_ns=$(( $(now_ns) - start ))
-start=$(now_ns)
-for _ in $(seq "$N_SINGLE"); do curl -s "$BASE/sms/42" >/dev/null; done
-curl_ns=$(( $(now_ns) - start ))
-printf "smsstat %.2f ms/run, curl %.2f ms/run, smsstat/curl = %s (goal <= 1)\n" \
-  "$(ratio "$smsstat_ns" "$((N_SINGLE * 1000000))")" "$(ratio "$curl_ns" "$((N_SINGLE * 1000000))")" \
-  "$(ratio "$smsstat_ns" "$curl_ns")"
-
-echo "== $N_BATCH lookups: smsstat --json sms - vs curl -s -Z --parallel-max 8"
-seq 1 "$N_BATCH" >"$WORK/ids"
-sed "s|.*|url = \"$BASE/sms/&\"|" "$WORK/ids" >"$WORK/curl.cfg"
-start=$(now_ns)
-"$BIN" --base-url "$BASE" --json sms - <"$WORK/ids" >"$WORK/smsstat.out"
-smsstat_ns=$(( $(now_ns) - start ))
-start=$(now_ns)
-curl -s --no-progress-meter -Z --parallel-max 8 -K "$WORK/curl.cfg" >"$WORK/curl.out"
-curl_ns=$(( $(now_ns) - start ))
-lines=$(wc -l <"$WORK/smsstat.out")
-printf "smsstat %d ms (%d lines), curl %d ms, smsstat/curl = %s (goal <= 1)\n" \
-  $((smsstat_ns / 1000000)) "$lines" $((curl_ns / 1000000)) "$(ratio "$smsstat_ns" "$curl_ns")"
-
-echo "== $N_STREAM lookups streamed: peak memory"
-seq 1 "$N_STREAM" | /usr/bin/time -f "%M" -o "$WORK/rss" "$BIN" --base-url "$BASE" --json sms - | wc -l >"$WORK/count"
-rss_kib=$(tail -1 "$WORK/rss")
-printf "%d lines, peak RSS %.1f MiB (goal <= 20 MiB)\n" "$(cat "$WORK/count")" "$(ratio "$rss_kib" 1024)"
-
-echo "== simulator throughput (wrk, 2 threads, 16 keep-alive connections, 5 s)"
-if ! command -v wrk >/dev/null && [ "$(id -u)" = 0 ]; then
-  apt-get install -y -qq wrk >/dev/null 2>&1 || true
-fi
-if command -v wrk >/dev/null; then
-  wrk -t2 -c16 -d5s "$BASE/sms/42" | grep -E "Requests/sec|Non-2xx" || true
+if [ -n "${SMSSTAT_BIN:-}" ]; then
+  BIN=$SMSSTAT_BIN
 else
-  echo "wrk not available: skipped"
+  cargo build --release --locked --quiet
+  BIN=target/release/smsstat
 fi
+[ -x "$BIN" ] || die "no smsstat binary at $BIN"
+
+# Nothing from the caller's configuration may change what is measured.
+unset "${!SMSSTAT_@}"
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/smsstat-bench.XXXXXX")
+chmod 755 "$WORK"  # nginx workers may run as another user and must read www/
+export XDG_CONFIG_HOME=$WORK/xdg HOME=$WORK/home
+mkdir -p "$XDG_CONFIG_HOME" "$HOME" "$WORK/www" "$WORK/nginx"
+
+PIDS=()     # the servers
+RUNNING=()  # a stalled-head run in progress
+# shellcheck disable=SC2317  # called by the EXIT trap
+cleanup() {
+  local pid
+  for pid in "${RUNNING[@]}" "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${RUNNING[@]}" "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# ---------------------------------------------------------------- servers
+for p in "$SIM_PORT" "$NGINX_PORT" "$STALL_PORT"; do
+  if (: <"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
+    die "port $p on 127.0.0.1 is in use (set PORT to another base)"
+  fi
+done
+
+RECORD='"error":0,"msisdn":"380501234567","reference":"r42","time_in":"2024-01-01 00:00:00","time_sent":"2024-01-01 00:00:01","time_dr":"2024-01-01 00:00:05","status":"delivered","price":0.23,"currency":"EUR"'
+printf '{%s,"id":42}\n' "$RECORD" >"$WORK/www/small.json"
+# The stalled head's answer: a small record padded so that it takes about
+# STALL_SECS seconds at 1 KiB/s (nginx sends the first second's worth at once).
+{ printf '{%s,"id":1,"body":"' "$RECORD"
+  head -c $((STALL_SECS * 1024)) /dev/zero | tr '\0' 's'
+  printf '"}\n'; } >"$WORK/www/slow.json"
+# Every other ID in the stalled-head check: a valid record of STALL_MIB MiB.
+{ printf '{%s,"id":2,"body":"' "$RECORD"
+  head -c $((STALL_MIB * 1048576 - 512)) /dev/zero | tr '\0' 'b'
+  printf '"}\n'; } >"$WORK/www/big.json"
+chmod 644 "$WORK"/www/*.json
+
+cat >"$WORK/nginx/nginx.conf" <<EOF
+daemon off;
+master_process on;
+worker_processes auto;
+pid $WORK/nginx/nginx.pid;
+error_log $WORK/nginx/error.log warn;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  client_body_temp_path $WORK/nginx/body;
+  proxy_temp_path $WORK/nginx/proxy;
+  fastcgi_temp_path $WORK/nginx/fastcgi;
+  uwsgi_temp_path $WORK/nginx/uwsgi;
+  scgi_temp_path $WORK/nginx/scgi;
+  sendfile on;
+  tcp_nopush on;
+  tcp_nodelay on;
+  keepalive_requests 100000;
+  keepalive_timeout 60s;
+  types { }
+  default_type application/json;
+  etag off;
+  server {
+    listen 127.0.0.1:$NGINX_PORT;
+    root $WORK/www;
+    location ~ ^/sms/ { rewrite ^ /small.json break; }
+    location / { return 404; }
+  }
+  server {
+    listen 127.0.0.1:$STALL_PORT;
+    root $WORK/www;
+    location = /sms/1 {
+      limit_rate_after 0;
+      limit_rate 1024;
+      rewrite ^ /slow.json break;
+    }
+    location ~ ^/sms/ { rewrite ^ /big.json break; }
+    location / { return 404; }
+  }
+}
+EOF
+"$NGINX" -p "$WORK/nginx/" -e "$WORK/nginx/error.log" -c "$WORK/nginx/nginx.conf" \
+  >"$WORK/nginx/stdout.log" 2>&1 &
+PIDS+=($!)
+"$BIN" sim --listen "127.0.0.1:$SIM_PORT" --settle 0 >"$WORK/sim.log" 2>&1 &
+PIDS+=($!)
+
+wait_up() { # url name
+  local _
+  for _ in $(seq 100); do
+    curl -q -sf -o /dev/null --max-time 1 "$1" && return 0
+    sleep 0.1
+  done
+  say "$2 did not come up on $1:"
+  cat "$WORK/nginx/error.log" "$WORK/sim.log" >&2 2>/dev/null || true
+  exit 1
+}
+wait_up "$NGINX_BASE/sms/42" nginx
+wait_up "$STALL_BASE/sms/2" "nginx (stall server)"
+wait_up "$SIM_BASE/sms/42" "the simulator"
+
+# ---------------------------------------------------------------- helpers
+# stamp VAR: microseconds since the epoch into VAR, without forking (EPOCHREALTIME)
+stamp() { local t=$EPOCHREALTIME; printf -v "$1" '%d' "$((10#${t/[.,]/}))"; }
+fmt() { awk -v x="$1" -v d="${2:-2}" 'BEGIN { printf "%.*f", d, x }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "n/a"; else printf "%.2f", a / b }'; }
+# shellcheck disable=SC2317  # called through verdict
+le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 <= b + 0) }'; }
+# le_ratio a b limit: a / b <= limit, unrounded
+# shellcheck disable=SC2317  # called through verdict
+le_ratio() { awk -v a="$1" -v b="$2" -v l="$3" 'BEGIN { exit !(b > 0 && a / b <= l) }'; }
+thousands() { sed ':a;s/\B[0-9]\{3\}\>/,&/;ta' <<<"$1"; }
+verdict() { if "$@"; then echo PASS; else echo MISS; fi; }
+
+# measure cmd...: runs it under GNU time; sets M_WALL_US, M_CPU_S (user + sys),
+# M_RSS_KIB and M_RC. Redirections on the call apply to the command.
+measure() {
+  local start end user sys rss
+  stamp start
+  M_RC=0
+  /usr/bin/time -f '%U %S %M' -o "$WORK/time.out" "$@" || M_RC=$?
+  stamp end
+  read -r user sys rss < <(tail -n 1 "$WORK/time.out")
+  M_WALL_US=$((end - start))
+  M_CPU_S=$(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }')
+  M_RSS_KIB=$rss
+}
+
+ROWS=()   # benchmark|server|smsstat|curl|ratio|target|result
+MISSES=0
+row() {
+  ROWS+=("$1|$2|$3|$4|$5|$6|$7")
+  [ "$7" != MISS ] || MISSES=$((MISSES + 1))
+  printf '  %-6s %-24s %-20s %-22s %-22s %s\n' "$2" "$3" "$4" "$5" "$6" "$7" >&2
+}
+
+seq 1 "$N_BATCH" >"$WORK/ids.batch"
+seq 1 "$N_STREAM" >"$WORK/ids.stream"
+seq 1 "$N_STALL" >"$WORK/ids.stall"
+curl_cfg() { # base ids > config
+  sed "s|.*|url = \"$1/sms/&\"|" "$2"
+}
+
+declare -A BATCH_RATE_SMSSTAT BATCH_RATE_CURL
+
+load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo 0)
+if awk -v l="$load" -v n="$(nproc)" 'BEGIN { exit !(l > n / 4) }'; then
+  say "note: load average $load on $(nproc) cores before the run: timings will be noisy"
+fi
+
+# ---------------------------------------------------------------- 1. one lookup
+say "== one lookup, whole process: median of $N_SINGLE runs each, interleaved"
+median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+for server in nginx sim; do
+  [ "$server" = nginx ] && base=$NGINX_BASE || base=$SIM_BASE
+  "$BIN" --base-url "$base" --json sms 42 >/dev/null    # warm the page cache
+  curl -q -s "$base/sms/42" >/dev/null
+  s_runs=() c_runs=() t0=0 t1=0 t2=0
+  for _ in $(seq "$N_SINGLE"); do
+    stamp t0; "$BIN" --base-url "$base" --json sms 42 >/dev/null
+    stamp t1; curl -q -s "$base/sms/42" >/dev/null
+    stamp t2
+    s_runs+=($((t1 - t0))) c_runs+=($((t2 - t1)))
+  done
+  s_us=$(printf '%s\n' "${s_runs[@]}" | median)
+  c_us=$(printf '%s\n' "${c_runs[@]}" | median)
+  row "one lookup, whole process (median of $N_SINGLE runs)" "$server" \
+    "$(fmt "$(ratio "$s_us" 1000)") ms" "$(fmt "$(ratio "$c_us" 1000)") ms" \
+    "$(ratio "$s_us" "$c_us")" "<= 0.5" "$(verdict le_ratio "$s_us" "$c_us" 0.5)"
+done
+
+# ---------------------------------------------------------------- 2./3. batch
+say "== $N_BATCH lookups: smsstat -j $JOBS --json sms - vs curl -Z --parallel-max $JOBS, best of $REPS"
+min() { awk -v a="$1" -v b="$2" 'BEGIN { print (b == "" || a + 0 < b + 0) ? a : b }'; }
+for server in nginx sim; do
+  [ "$server" = nginx ] && base=$NGINX_BASE || base=$SIM_BASE
+  curl_cfg "$base" "$WORK/ids.batch" >"$WORK/curl.cfg"
+  s_wall="" s_cpu="" c_wall="" c_cpu="" note=""
+  for _ in $(seq "$REPS"); do
+    measure "$BIN" --base-url "$base" -j "$JOBS" --json sms - <"$WORK/ids.batch" >"$WORK/batch.smsstat"
+    s_wall=$(min "$M_WALL_US" "$s_wall") s_cpu=$(min "$M_CPU_S" "$s_cpu") s_rc=$M_RC
+    measure curl -q -s --no-progress-meter -Z --parallel-max "$JOBS" -K "$WORK/curl.cfg" >"$WORK/batch.curl"
+    c_wall=$(min "$M_WALL_US" "$c_wall") c_cpu=$(min "$M_CPU_S" "$c_cpu") c_rc=$M_RC
+    s_lines=$(wc -l <"$WORK/batch.smsstat")
+    c_answers=$(grep -o '"status"' "$WORK/batch.curl" | wc -l)
+    [ "$s_lines" = "$N_BATCH" ] && [ "$s_rc" = 0 ] || note=" (smsstat: $s_lines lines, exit $s_rc)"
+    [ "$c_answers" = "$N_BATCH" ] && [ "$c_rc" = 0 ] || note="$note (curl: $c_answers answers, exit $c_rc)"
+  done
+  r=$(ratio "$s_wall" "$c_wall")
+  res=$(verdict le_ratio "$s_wall" "$c_wall" 0.7); [ -z "$note" ] || res=MISS
+  row "$(thousands "$N_BATCH") lookups at -j $JOBS: wall (best of $REPS)$note" "$server" \
+    "$(thousands $((s_wall / 1000))) ms" "$(thousands $((c_wall / 1000))) ms" "$r" "<= 0.7" "$res"
+  s_per=$(awk -v c="$s_cpu" -v n="$N_BATCH" 'BEGIN { printf "%.1f", c * 1e6 / n }')
+  c_per=$(awk -v c="$c_cpu" -v n="$N_BATCH" 'BEGIN { printf "%.1f", c * 1e6 / n }')
+  r=$(ratio "$s_per" "$c_per")
+  row "CPU per lookup (user + sys) in $(thousands "$N_BATCH") lookups (best of $REPS)" "$server" \
+    "$s_per µs" "$c_per µs" "$r" "<= 1" "$(verdict le_ratio "$s_cpu" "$c_cpu" 1)"
+  BATCH_RATE_SMSSTAT[$server]=$((N_BATCH * 1000000 / s_wall))
+  BATCH_RATE_CURL[$server]=$((N_BATCH * 1000000 / c_wall))
+done
+
+# ---------------------------------------------------------------- 4. ceiling
+say "== the server's ceiling: wrk -t2 -c16 -d${WRK_SECS}s on /sms/42"
+for server in nginx sim; do
+  [ "$server" = nginx ] && base=$NGINX_BASE || base=$SIM_BASE
+  rps=$(wrk -t2 -c16 -d"${WRK_SECS}s" "$base/sms/42" | awk '/Requests\/sec/ { printf "%d", $2 }')
+  [[ "$rps" =~ ^[1-9][0-9]*$ ]] || die "wrk gave no rate for $base"
+  row "server ceiling (wrk -t2 -c16 -d${WRK_SECS}s); batch rates as a share of it" "$server" \
+    "$(thousands "${BATCH_RATE_SMSSTAT[$server]}")/s ($(ratio "${BATCH_RATE_SMSSTAT[$server]}" "$rps"))" \
+    "$(thousands "${BATCH_RATE_CURL[$server]}")/s ($(ratio "${BATCH_RATE_CURL[$server]}" "$rps"))" \
+    "ceiling $(thousands "$rps")/s" "info" "-"
+done
+
+# ---------------------------------------------------------------- 5. streaming
+say "== $N_STREAM small lookups streamed: peak RSS"
+for server in nginx sim; do
+  [ "$server" = nginx ] && base=$NGINX_BASE || base=$SIM_BASE
+  measure "$BIN" --base-url "$base" -j "$JOBS" --json sms - <"$WORK/ids.stream" >"$WORK/stream.smsstat"
+  s_rss=$M_RSS_KIB s_rc=$M_RC
+  s_lines=$(wc -l <"$WORK/stream.smsstat")
+  rm -f "$WORK/stream.smsstat"
+  curl_cfg "$base" "$WORK/ids.stream" >"$WORK/curl.cfg"
+  measure curl -q -s --no-progress-meter -Z --parallel-max "$JOBS" -K "$WORK/curl.cfg" >/dev/null
+  c_rss=$M_RSS_KIB
+  res=$(verdict le "$s_rss" $((16 * 1024)))
+  [ "$s_lines" = "$N_STREAM" ] && [ "$s_rc" = 0 ] || res=MISS
+  row "$(thousands "$N_STREAM") lookups streamed at -j $JOBS: peak RSS (lines printed)" "$server" \
+    "$(fmt "$(ratio "$s_rss" 1024)" 1) MiB ($(thousands "$s_lines"))" "$(fmt "$(ratio "$c_rss" 1024)" 1) MiB" \
+    "$(ratio "$s_rss" "$c_rss")" "<= 16 MiB, all lines" "$res"
+done
+
+# ---------------------------------------------------------------- 6. stalled head
+head_us=$(curl -q -s -o /dev/null -w '%{time_total}' "$STALL_BASE/sms/1" | awk '{ printf "%d", $1 * 1e6 }')
+say "== stalled head: $N_STALL lookups, /sms/1 takes $(fmt "$(ratio "$head_us" 1000000)" 1) s, the others answer $STALL_MIB MiB each"
+mkfifo "$WORK/stall.fifo"
+for jobs in $STALL_JOBS; do
+  wc -l <"$WORK/stall.fifo" >"$WORK/stall.count" &
+  wc_pid=$!
+  stamp start
+  /usr/bin/time -f '%M' -o "$WORK/time.out" "$BIN" --base-url "$STALL_BASE" -j "$jobs" \
+    --max-body 8388608 --timeout 60s --json sms - <"$WORK/ids.stall" >"$WORK/stall.fifo" &
+  time_pid=$!
+  RUNNING=("$time_pid" "$wc_pid")
+  # Watchdog: sample the RSS, and stop a run that passes the cap or the time limit.
+  killed="" max_seen=0 child=""
+  for _ in $(seq $((STALL_TIME_LIMIT * 20))); do
+    kill -0 "$time_pid" 2>/dev/null || break
+    [ -n "$child" ] || child=$(ps -o pid= --ppid "$time_pid" | tr -d ' ' | head -n 1)
+    if [ -n "$child" ]; then
+      rss=$(awk '/^VmRSS:/ { print $2 }' "/proc/$child/status" 2>/dev/null || true)
+      if [ -n "$rss" ] && [ "$rss" -gt "$max_seen" ]; then max_seen=$rss; fi
+      if [ -n "$rss" ] && [ "$rss" -gt $((STALL_RSS_CAP_MIB * 1024)) ]; then
+        killed="killed above $STALL_RSS_CAP_MIB MiB"; kill -9 "$child" 2>/dev/null || true; break
+      fi
+    fi
+    sleep 0.05
+  done
+  if [ -z "$killed" ] && kill -0 "$time_pid" 2>/dev/null; then
+    killed="killed after ${STALL_TIME_LIMIT}s"; [ -z "$child" ] || kill -9 "$child" 2>/dev/null || true
+  fi
+  rc=0; wait "$time_pid" || rc=$?
+  wait "$wc_pid" || true
+  RUNNING=()
+  stamp end
+  wall_us=$((end - start))
+  rss=$(tail -n 1 "$WORK/time.out")
+  [[ "$rss" =~ ^[0-9]+$ ]] || rss=$max_seen
+  [ "$rss" -ge "$max_seen" ] || rss=$max_seen
+  lines=$(tr -d ' ' <"$WORK/stall.count")
+  res=$(verdict le "$rss" $((256 * 1024)))
+  [ "$lines" = "$N_STALL" ] && [ "$rc" = 0 ] && [ -z "$killed" ] || res=MISS
+  detail="$(thousands "$lines")/$(thousands "$N_STALL") lines, $(fmt "$(ratio "$wall_us" 1000000)" 1) s"
+  [ "$rc" = 0 ] || detail="$detail, exit $rc"
+  [ -z "$killed" ] || detail="$detail, $killed"
+  peak="$(fmt "$(ratio "$rss" 1024)" 0) MiB"
+  [ -z "$killed" ] || peak=">= $peak"
+  row "stalled head, $(thousands "$N_STALL") x $STALL_MIB MiB answers at -j $jobs: peak RSS ($detail)" nginx \
+    "$peak" "" "" "<= 256 MiB, all lines" "$res"
+done
+
+# ---------------------------------------------------------------- report
+cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || true)
+version=$("$BIN" --version 2>/dev/null || echo smsstat)
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+sizes="N_SINGLE=$N_SINGLE N_BATCH=$N_BATCH REPS=$REPS N_STREAM=$N_STREAM N_STALL=$N_STALL STALL_MIB=$STALL_MIB STALL_SECS=$STALL_SECS"
+say ""
+say "$version (commit $commit), $(date -u +%Y-%m-%d), $(nproc) cores${cpu:+, $cpu}, load $load before the run; $sizes"
+printf '%-78s %-6s %-22s %-20s %-22s %-22s %s\n' benchmark server smsstat curl smsstat/curl target result
+for r in "${ROWS[@]}"; do
+  IFS='|' read -r b s x c q t v <<<"$r"
+  printf '%-78s %-6s %-22s %-20s %-22s %-22s %s\n' "$b" "$s" "$x" "$c" "$q" "$t" "$v"
+done
+say "$MISSES target(s) missed"
+
+if [ -n "${BENCH_MD:-}" ]; then
+  {
+    echo "Figures from \`bench/run.sh\` ($sizes), $version at commit $commit,"
+    echo "$(date -u +%Y-%m-%d), $(nproc) cores${cpu:+ ($cpu)}, load average $load before the run:"
+    echo
+    echo "| benchmark | server | smsstat | curl | smsstat/curl | target | result |"
+    echo "|---|---|---|---|---|---|---|"
+    for r in "${ROWS[@]}"; do
+      IFS='|' read -r b s x c q t v <<<"$r"
+      echo "| $b | $s | $x | $c | $q | ${t//<=/≤} | $v |"
+    done
+  } >"$BENCH_MD"
+  say "markdown table written to $BENCH_MD"
+fi
+
+[ "${BENCH_STRICT:-0}" = 1 ] && [ "$MISSES" -gt 0 ] && exit 1
+exit 0
