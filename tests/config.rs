@@ -348,3 +348,38 @@ fn an_invalid_base_url_in_the_file_names_where_it_came_from() {
                 .and(predicate::str::contains("ftp://h/")),
         );
 }
+
+#[test]
+fn config_show_json_names_every_setting_with_its_origin() {
+    let out = smsstat()
+        .args([
+            "--base-url",
+            "http://gw.example:8080",
+            "config",
+            "show",
+            "--json",
+        ])
+        .env("SMSSTAT_TIMEOUT", "3s")
+        .env("SMSSTAT_API_KEY", "acc-0123456789-abcdef")
+        .assert()
+        .success();
+    let doc: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(doc["ok"], true);
+    let settings = &doc["settings"];
+    assert_eq!(settings["base_url"]["value"], "http://gw.example:8080");
+    assert_eq!(settings["base_url"]["from"], "flag --base-url");
+    assert_eq!(settings["timeout"]["from"], "env SMSSTAT_TIMEOUT");
+    assert_eq!(settings["api_key"]["value"], "****cdef");
+    assert!(!doc.to_string().contains("0123456789"), "the key is masked");
+    // Settings that could not run a lookup: still the document, with the problem.
+    let out = smsstat()
+        .args(["config", "show", "--json"])
+        .assert()
+        .code(78);
+    let doc: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(doc["ok"], false);
+    assert!(doc["problem"]
+        .as_str()
+        .unwrap()
+        .contains("no service address"));
+}

@@ -266,7 +266,7 @@ pub enum ConfigCommand {
     /// Print every resolved setting, its value and where it came from (the key masked);
     /// exit 78 when the settings could not run a lookup
     #[command(
-        after_help = "Examples:\n  smsstat config show\n  smsstat --profile staging config show\n  smsstat --config ./ci.toml config show"
+        after_help = "Examples:\n  smsstat config show\n  smsstat --profile staging config show\n  smsstat --config ./ci.toml config show\n  smsstat config show --json | jq -r .settings.base_url.value"
     )]
     Show,
 }

@@ -4,6 +4,8 @@
 
 use std::io::{self, Write};
 
+use serde_json::{json, Map, Value};
+
 use crate::cli::parse::CliSources;
 use crate::cli::GlobalArgs;
 use crate::domain::exit_codes;
@@ -24,19 +26,40 @@ pub fn run(args: GlobalArgs, sources: CliSources) -> u8 {
     for warning in &resolution.warnings {
         report(format_args!("warning: {warning}"));
     }
-    let lines = render(&rows(&args, &resolution));
-    // A reader that went away is not an error.
-    let _ = io::stdout().lock().write_all(lines.as_bytes());
+    let rows = rows(&args, &resolution);
     // With --demo a lookup would start the simulator on a free port: any loopback
     // address stands for it in the check.
     let demo = args.demo.then(|| "http://127.0.0.1".to_string());
-    match construct_config(&args, &resolution.values, demo) {
-        Ok(_) => exit_codes::SUCCESS,
-        Err(err) => {
-            report(format_args!("{err}"));
+    let problem = construct_config(&args, &resolution.values, demo)
+        .err()
+        .map(|err| err.to_string());
+    let text = if args.json {
+        format!("{}\n", as_json(&rows, problem.as_deref()))
+    } else {
+        render(&rows)
+    };
+    // A reader that went away is not an error.
+    let _ = io::stdout().lock().write_all(text.as_bytes());
+    match problem {
+        None => exit_codes::SUCCESS,
+        Some(problem) => {
+            report(format_args!("error: {problem}"));
             exit_codes::CONFIG
         }
     }
+}
+
+/// `config show --json`: every setting by key, with its value and where it came
+/// from, and whether a lookup could run with them (`problem` says why not).
+fn as_json(rows: &[ShowRow], problem: Option<&str>) -> Value {
+    let settings: Map<String, Value> = rows
+        .iter()
+        .map(|row| {
+            let entry = json!({"value": row.value, "from": row.origin.to_string()});
+            (row.key.to_string(), entry)
+        })
+        .collect();
+    json!({"ok": problem.is_none(), "problem": problem, "settings": settings})
 }
 
 /// Three aligned columns under a header; values escaped like every other output.
@@ -73,6 +96,7 @@ mod tests {
     #[test]
     fn columns_are_aligned() {
         let row = |setting, value: &str, origin| ShowRow {
+            key: setting,
             setting,
             value: value.into(),
             origin,

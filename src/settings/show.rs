@@ -15,6 +15,8 @@ use crate::settings::secret::mask_key;
 /// One line of the listing.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ShowRow {
+    /// The setting's key in the table (`config` for the file's own row).
+    pub key: &'static str,
     pub setting: &'static str,
     pub value: String,
     pub origin: Origin,
@@ -27,6 +29,7 @@ pub fn rows(args: &GlobalArgs, resolution: &Resolution) -> Vec<ShowRow> {
         .map(|setting| {
             let (value, origin) = value(setting, args, resolution);
             ShowRow {
+                key: setting.key,
                 // The file's own row reads as what it is, not as the flag's name.
                 setting: if setting == &CONFIG {
                     "config file"
