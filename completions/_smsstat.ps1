@@ -23,6 +23,7 @@ Register-ArgumentCompleter -Native -CommandName 'smsstat' -ScriptBlock {
         'smsstat' {
             [CompletionResult]::new('--base-url', '--base-url', [CompletionResultType]::ParameterName, 'Base URL of the service, e.g. https://gateway.example/rest')
             [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)')
+            [CompletionResult]::new('--api-key-file', '--api-key-file', [CompletionResultType]::ParameterName, 'File holding the API key (Docker and Kubernetes secrets are files): a regular file of at most 1 MiB, surrounding whitespace trimmed')
             [CompletionResult]::new('--api-key-header', '--api-key-header', [CompletionResultType]::ParameterName, 'Name of the request header that carries the API key [default: X-API-KEY]')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]')
             [CompletionResult]::new('--retries', '--retries', [CompletionResultType]::ParameterName, 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried, 0 to 20 [default: 2]')
@@ -72,6 +73,7 @@ Register-ArgumentCompleter -Native -CommandName 'smsstat' -ScriptBlock {
         'smsstat;sms' {
             [CompletionResult]::new('--base-url', '--base-url', [CompletionResultType]::ParameterName, 'Base URL of the service, e.g. https://gateway.example/rest')
             [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)')
+            [CompletionResult]::new('--api-key-file', '--api-key-file', [CompletionResultType]::ParameterName, 'File holding the API key (Docker and Kubernetes secrets are files): a regular file of at most 1 MiB, surrounding whitespace trimmed')
             [CompletionResult]::new('--api-key-header', '--api-key-header', [CompletionResultType]::ParameterName, 'Name of the request header that carries the API key [default: X-API-KEY]')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]')
             [CompletionResult]::new('--retries', '--retries', [CompletionResultType]::ParameterName, 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried, 0 to 20 [default: 2]')
@@ -108,6 +110,7 @@ Register-ArgumentCompleter -Native -CommandName 'smsstat' -ScriptBlock {
         'smsstat;sms-ref' {
             [CompletionResult]::new('--base-url', '--base-url', [CompletionResultType]::ParameterName, 'Base URL of the service, e.g. https://gateway.example/rest')
             [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)')
+            [CompletionResult]::new('--api-key-file', '--api-key-file', [CompletionResultType]::ParameterName, 'File holding the API key (Docker and Kubernetes secrets are files): a regular file of at most 1 MiB, surrounding whitespace trimmed')
             [CompletionResult]::new('--api-key-header', '--api-key-header', [CompletionResultType]::ParameterName, 'Name of the request header that carries the API key [default: X-API-KEY]')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]')
             [CompletionResult]::new('--retries', '--retries', [CompletionResultType]::ParameterName, 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried, 0 to 20 [default: 2]')
@@ -144,6 +147,7 @@ Register-ArgumentCompleter -Native -CommandName 'smsstat' -ScriptBlock {
         'smsstat;task' {
             [CompletionResult]::new('--base-url', '--base-url', [CompletionResultType]::ParameterName, 'Base URL of the service, e.g. https://gateway.example/rest')
             [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)')
+            [CompletionResult]::new('--api-key-file', '--api-key-file', [CompletionResultType]::ParameterName, 'File holding the API key (Docker and Kubernetes secrets are files): a regular file of at most 1 MiB, surrounding whitespace trimmed')
             [CompletionResult]::new('--api-key-header', '--api-key-header', [CompletionResultType]::ParameterName, 'Name of the request header that carries the API key [default: X-API-KEY]')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]')
             [CompletionResult]::new('--retries', '--retries', [CompletionResultType]::ParameterName, 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried, 0 to 20 [default: 2]')
@@ -180,6 +184,7 @@ Register-ArgumentCompleter -Native -CommandName 'smsstat' -ScriptBlock {
         'smsstat;hlr' {
             [CompletionResult]::new('--base-url', '--base-url', [CompletionResultType]::ParameterName, 'Base URL of the service, e.g. https://gateway.example/rest')
             [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)')
+            [CompletionResult]::new('--api-key-file', '--api-key-file', [CompletionResultType]::ParameterName, 'File holding the API key (Docker and Kubernetes secrets are files): a regular file of at most 1 MiB, surrounding whitespace trimmed')
             [CompletionResult]::new('--api-key-header', '--api-key-header', [CompletionResultType]::ParameterName, 'Name of the request header that carries the API key [default: X-API-KEY]')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]')
             [CompletionResult]::new('--retries', '--retries', [CompletionResultType]::ParameterName, 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried, 0 to 20 [default: 2]')
@@ -216,6 +221,7 @@ Register-ArgumentCompleter -Native -CommandName 'smsstat' -ScriptBlock {
         'smsstat;hlr-ref' {
             [CompletionResult]::new('--base-url', '--base-url', [CompletionResultType]::ParameterName, 'Base URL of the service, e.g. https://gateway.example/rest')
             [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)')
+            [CompletionResult]::new('--api-key-file', '--api-key-file', [CompletionResultType]::ParameterName, 'File holding the API key (Docker and Kubernetes secrets are files): a regular file of at most 1 MiB, surrounding whitespace trimmed')
             [CompletionResult]::new('--api-key-header', '--api-key-header', [CompletionResultType]::ParameterName, 'Name of the request header that carries the API key [default: X-API-KEY]')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]')
             [CompletionResult]::new('--retries', '--retries', [CompletionResultType]::ParameterName, 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried, 0 to 20 [default: 2]')
@@ -270,6 +276,7 @@ Register-ArgumentCompleter -Native -CommandName 'smsstat' -ScriptBlock {
         'smsstat;config' {
             [CompletionResult]::new('--base-url', '--base-url', [CompletionResultType]::ParameterName, 'Base URL of the service, e.g. https://gateway.example/rest')
             [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)')
+            [CompletionResult]::new('--api-key-file', '--api-key-file', [CompletionResultType]::ParameterName, 'File holding the API key (Docker and Kubernetes secrets are files): a regular file of at most 1 MiB, surrounding whitespace trimmed')
             [CompletionResult]::new('--api-key-header', '--api-key-header', [CompletionResultType]::ParameterName, 'Name of the request header that carries the API key [default: X-API-KEY]')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]')
             [CompletionResult]::new('--retries', '--retries', [CompletionResultType]::ParameterName, 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried, 0 to 20 [default: 2]')
@@ -289,6 +296,7 @@ Register-ArgumentCompleter -Native -CommandName 'smsstat' -ScriptBlock {
         'smsstat;config;show' {
             [CompletionResult]::new('--base-url', '--base-url', [CompletionResultType]::ParameterName, 'Base URL of the service, e.g. https://gateway.example/rest')
             [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)')
+            [CompletionResult]::new('--api-key-file', '--api-key-file', [CompletionResultType]::ParameterName, 'File holding the API key (Docker and Kubernetes secrets are files): a regular file of at most 1 MiB, surrounding whitespace trimmed')
             [CompletionResult]::new('--api-key-header', '--api-key-header', [CompletionResultType]::ParameterName, 'Name of the request header that carries the API key [default: X-API-KEY]')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]')
             [CompletionResult]::new('--retries', '--retries', [CompletionResultType]::ParameterName, 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried, 0 to 20 [default: 2]')
@@ -317,6 +325,7 @@ Register-ArgumentCompleter -Native -CommandName 'smsstat' -ScriptBlock {
         'smsstat;check' {
             [CompletionResult]::new('--base-url', '--base-url', [CompletionResultType]::ParameterName, 'Base URL of the service, e.g. https://gateway.example/rest')
             [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)')
+            [CompletionResult]::new('--api-key-file', '--api-key-file', [CompletionResultType]::ParameterName, 'File holding the API key (Docker and Kubernetes secrets are files): a regular file of at most 1 MiB, surrounding whitespace trimmed')
             [CompletionResult]::new('--api-key-header', '--api-key-header', [CompletionResultType]::ParameterName, 'Name of the request header that carries the API key [default: X-API-KEY]')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]')
             [CompletionResult]::new('--retries', '--retries', [CompletionResultType]::ParameterName, 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried, 0 to 20 [default: 2]')

@@ -20,6 +20,7 @@ set edit:completion:arg-completer[smsstat] = {|@words|
         &'smsstat'= {
             cand --base-url 'Base URL of the service, e.g. https://gateway.example/rest'
             cand --api-key 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)'
+            cand --api-key-file 'File holding the API key (Docker and Kubernetes secrets are files): a regular file of at most 1 MiB, surrounding whitespace trimmed'
             cand --api-key-header 'Name of the request header that carries the API key [default: X-API-KEY]'
             cand --timeout 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]'
             cand --retries 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried, 0 to 20 [default: 2]'
@@ -68,6 +69,7 @@ set edit:completion:arg-completer[smsstat] = {|@words|
         &'smsstat;sms'= {
             cand --base-url 'Base URL of the service, e.g. https://gateway.example/rest'
             cand --api-key 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)'
+            cand --api-key-file 'File holding the API key (Docker and Kubernetes secrets are files): a regular file of at most 1 MiB, surrounding whitespace trimmed'
             cand --api-key-header 'Name of the request header that carries the API key [default: X-API-KEY]'
             cand --timeout 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]'
             cand --retries 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried, 0 to 20 [default: 2]'
@@ -103,6 +105,7 @@ set edit:completion:arg-completer[smsstat] = {|@words|
         &'smsstat;sms-ref'= {
             cand --base-url 'Base URL of the service, e.g. https://gateway.example/rest'
             cand --api-key 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)'
+            cand --api-key-file 'File holding the API key (Docker and Kubernetes secrets are files): a regular file of at most 1 MiB, surrounding whitespace trimmed'
             cand --api-key-header 'Name of the request header that carries the API key [default: X-API-KEY]'
             cand --timeout 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]'
             cand --retries 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried, 0 to 20 [default: 2]'
@@ -138,6 +141,7 @@ set edit:completion:arg-completer[smsstat] = {|@words|
         &'smsstat;task'= {
             cand --base-url 'Base URL of the service, e.g. https://gateway.example/rest'
             cand --api-key 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)'
+            cand --api-key-file 'File holding the API key (Docker and Kubernetes secrets are files): a regular file of at most 1 MiB, surrounding whitespace trimmed'
             cand --api-key-header 'Name of the request header that carries the API key [default: X-API-KEY]'
             cand --timeout 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]'
             cand --retries 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried, 0 to 20 [default: 2]'
@@ -173,6 +177,7 @@ set edit:completion:arg-completer[smsstat] = {|@words|
         &'smsstat;hlr'= {
             cand --base-url 'Base URL of the service, e.g. https://gateway.example/rest'
             cand --api-key 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)'
+            cand --api-key-file 'File holding the API key (Docker and Kubernetes secrets are files): a regular file of at most 1 MiB, surrounding whitespace trimmed'
             cand --api-key-header 'Name of the request header that carries the API key [default: X-API-KEY]'
             cand --timeout 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]'
             cand --retries 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried, 0 to 20 [default: 2]'
@@ -208,6 +213,7 @@ set edit:completion:arg-completer[smsstat] = {|@words|
         &'smsstat;hlr-ref'= {
             cand --base-url 'Base URL of the service, e.g. https://gateway.example/rest'
             cand --api-key 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)'
+            cand --api-key-file 'File holding the API key (Docker and Kubernetes secrets are files): a regular file of at most 1 MiB, surrounding whitespace trimmed'
             cand --api-key-header 'Name of the request header that carries the API key [default: X-API-KEY]'
             cand --timeout 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]'
             cand --retries 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried, 0 to 20 [default: 2]'
@@ -260,6 +266,7 @@ set edit:completion:arg-completer[smsstat] = {|@words|
         &'smsstat;config'= {
             cand --base-url 'Base URL of the service, e.g. https://gateway.example/rest'
             cand --api-key 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)'
+            cand --api-key-file 'File holding the API key (Docker and Kubernetes secrets are files): a regular file of at most 1 MiB, surrounding whitespace trimmed'
             cand --api-key-header 'Name of the request header that carries the API key [default: X-API-KEY]'
             cand --timeout 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]'
             cand --retries 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried, 0 to 20 [default: 2]'
@@ -278,6 +285,7 @@ set edit:completion:arg-completer[smsstat] = {|@words|
         &'smsstat;config;show'= {
             cand --base-url 'Base URL of the service, e.g. https://gateway.example/rest'
             cand --api-key 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)'
+            cand --api-key-file 'File holding the API key (Docker and Kubernetes secrets are files): a regular file of at most 1 MiB, surrounding whitespace trimmed'
             cand --api-key-header 'Name of the request header that carries the API key [default: X-API-KEY]'
             cand --timeout 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]'
             cand --retries 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried, 0 to 20 [default: 2]'
@@ -302,6 +310,7 @@ set edit:completion:arg-completer[smsstat] = {|@words|
         &'smsstat;check'= {
             cand --base-url 'Base URL of the service, e.g. https://gateway.example/rest'
             cand --api-key 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)'
+            cand --api-key-file 'File holding the API key (Docker and Kubernetes secrets are files): a regular file of at most 1 MiB, surrounding whitespace trimmed'
             cand --api-key-header 'Name of the request header that carries the API key [default: X-API-KEY]'
             cand --timeout 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]'
             cand --retries 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried, 0 to 20 [default: 2]'

@@ -383,3 +383,88 @@ fn config_show_json_names_every_setting_with_its_origin() {
         .unwrap()
         .contains("no service address"));
 }
+
+#[test]
+fn api_key_file_from_flag_or_environment_is_sent_trimmed() {
+    let dir = TempDir::new().unwrap();
+    let path = dir.path().join("key");
+    fs::write(&path, "  from-the-file-0123456789\n").unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o600)).unwrap();
+    }
+    let path = path.to_str().unwrap();
+    let server = sms_server();
+    smsstat()
+        .args([
+            "--base-url",
+            &server.base,
+            "--api-key-file",
+            path,
+            "sms",
+            "1",
+        ])
+        .assert()
+        .success()
+        .stderr("");
+    smsstat()
+        .args(["--base-url", &server.base, "sms", "2"])
+        .env("SMSSTAT_API_KEY_FILE", path)
+        .assert()
+        .success();
+    // A key on the command line wins over a key file in the environment.
+    smsstat()
+        .args([
+            "--base-url",
+            &server.base,
+            "--api-key",
+            "flag-key-0123456789",
+            "sms",
+            "3",
+        ])
+        .env("SMSSTAT_API_KEY_FILE", path)
+        .assert()
+        .success();
+    let keys: Vec<String> = server
+        .seen()
+        .iter()
+        .map(|s| s.header("X-API-KEY").unwrap_or("").to_string())
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "from-the-file-0123456789",
+            "from-the-file-0123456789",
+            "flag-key-0123456789"
+        ]
+    );
+    // Both at the same level: which one was meant would be a guess.
+    smsstat()
+        .args([
+            "--base-url",
+            &server.base,
+            "--api-key",
+            "k",
+            "--api-key-file",
+            path,
+            "sms",
+            "1",
+        ])
+        .assert()
+        .code(64)
+        .stderr(predicate::str::contains("keep one"));
+    smsstat()
+        .args([
+            "--base-url",
+            &server.base,
+            "--api-key-file",
+            "/dev/zero",
+            "sms",
+            "1",
+        ])
+        .assert()
+        .code(78)
+        .stderr(predicate::str::contains("not a regular file"));
+    assert_eq!(server.seen().len(), 3, "nothing sent after a refusal");
+}

@@ -47,6 +47,16 @@ pub struct GlobalArgs {
     )]
     pub api_key: Option<String>,
 
+    /// File holding the API key (Docker and Kubernetes secrets are files): a regular
+    /// file of at most 1 MiB, surrounding whitespace trimmed
+    #[arg(
+        long,
+        env = settings::API_KEY_FILE.env,
+        value_name = "PATH",
+        global = true
+    )]
+    pub api_key_file: Option<std::path::PathBuf>,
+
     /// Name of the request header that carries the API key [default: X-API-KEY]
     #[arg(
         long,

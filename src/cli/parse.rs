@@ -24,12 +24,12 @@ pub struct ParseFacts {
 
 /// How clap got a global option's value (its `env` merges flag and environment, so
 /// the parser records which one it was).
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum ArgSource {
     #[default]
     Unset,
-    Flag,
     Env,
+    Flag,
 }
 
 /// Flag or environment, for every setting of the table.

@@ -39,6 +39,8 @@ settings! {
         "Base URL of the service (as --base-url).";
     API_KEY: "api_key", "--api-key", "SMSSTAT_API_KEY", true,
         "API key sent with every request (as --api-key, but not visible in the process list).";
+    API_KEY_FILE: "api_key_file", "--api-key-file", "SMSSTAT_API_KEY_FILE", true,
+        "File holding the API key (as --api-key-file).";
     API_KEY_HEADER: "api_key_header", "--api-key-header", "SMSSTAT_API_KEY_HEADER", true,
         "Header that carries the key (as --api-key-header).";
     TIMEOUT: "timeout", "--timeout", "SMSSTAT_TIMEOUT", true,
@@ -51,16 +53,9 @@ settings! {
         "PEM file of the CA certificates to trust for https (as --ca-cert).";
 }
 
-/// Config-file keys that are not settings of their own: a file holding the key.
-pub const FILE_ONLY_KEYS: &[&str] = &["api_key_file"];
-
 /// Every key a config file may set, in the order of the table.
 pub fn file_keys() -> impl Iterator<Item = &'static str> {
-    SETTINGS
-        .iter()
-        .filter(|s| s.in_file)
-        .map(|s| s.key)
-        .chain(FILE_ONLY_KEYS.iter().copied())
+    SETTINGS.iter().filter(|s| s.in_file).map(|s| s.key)
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 //! misled by a silently ignored option or an empty column.
 
 use crate::cli::parse::{ArgSource, CliSources};
-use crate::cli::settings::BASE_URL;
+use crate::cli::settings::{API_KEY, API_KEY_FILE, BASE_URL};
 use crate::cli::GlobalArgs;
 use crate::domain::fields::{self, ERROR_FIELDS, FIELDS};
 use crate::domain::format::OutputFormat;
@@ -16,6 +16,14 @@ pub(crate) fn check_options(args: &GlobalArgs, sources: &CliSources) -> Result<(
         return Err(
             "--demo runs against the built-in simulator; it does not combine with \
                     --base-url or SMSSTAT_BASE_URL"
+                .into(),
+        );
+    }
+    let key_source = sources.of(&API_KEY);
+    if key_source != ArgSource::Unset && key_source == sources.of(&API_KEY_FILE) {
+        return Err(
+            "a key and a key file are both given (--api-key and --api-key-file, or \
+                    SMSSTAT_API_KEY and SMSSTAT_API_KEY_FILE); keep one"
                 .into(),
         );
     }

@@ -11,7 +11,8 @@ use clap::ValueEnum;
 
 use crate::cli::parse::{ArgSource, CliSources};
 use crate::cli::settings::{
-    Setting, API_KEY, API_KEY_HEADER, BASE_URL, CA_CERT, CONFIG, OUTPUT, PROFILE, RETRIES, TIMEOUT,
+    Setting, API_KEY, API_KEY_FILE, API_KEY_HEADER, BASE_URL, CA_CERT, CONFIG, OUTPUT, PROFILE,
+    RETRIES, TIMEOUT,
 };
 use crate::cli::{GlobalArgs, OutputFormat};
 use crate::domain::error::ConfigError;
@@ -229,6 +230,16 @@ impl Filler<'_> {
         &mut self,
         args: &GlobalArgs,
     ) -> Result<(Option<String>, Option<PathBuf>), ConfigError> {
+        // A key typed or exported wins over every file layer; of a key and a key
+        // file given at once, the flag wins over the environment.
+        let key_source = self.sources.of(&API_KEY);
+        let file_source = self.sources.of(&API_KEY_FILE);
+        let file_first = args.api_key.is_none() || file_source > key_source;
+        if let (Some(path), true) = (&args.api_key_file, file_first) {
+            let origin = Origin::of_arg(file_source, &API_KEY_FILE).unwrap_or_default();
+            self.origins.0.insert(API_KEY.key, origin.clone());
+            return self.key_from_file(path.clone(), &origin);
+        }
         if let Some(key) = &args.api_key {
             let mut key = self.fill(&API_KEY, Some(key.clone()), |_| None);
             if let Some(key) = &mut key {
@@ -258,15 +269,24 @@ impl Filler<'_> {
             }
             (_, path) => {
                 let path = file_setting_path(&path.unwrap_or_default(), &origin);
-                let key = read_key_file(&path, &origin)?;
-                let mode = config_file::file_mode(&path);
-                if config_file::readable_by_others(mode) {
-                    let warning = exposed_key_warning("API key file", &path, mode);
-                    self.warnings.push(warning);
-                }
-                Ok((Some(key), Some(path)))
+                self.key_from_file(path, &origin)
             }
         }
+    }
+
+    /// The key read from a file, with a warning when others can read the file.
+    fn key_from_file(
+        &mut self,
+        path: PathBuf,
+        origin: &Origin,
+    ) -> Result<(Option<String>, Option<PathBuf>), ConfigError> {
+        let key = read_key_file(&path, origin)?;
+        let mode = config_file::file_mode(&path);
+        if config_file::readable_by_others(mode) {
+            let warning = exposed_key_warning("API key file", &path, mode);
+            self.warnings.push(warning);
+        }
+        Ok((Some(key), Some(path)))
     }
 
     /// `--json` and `-o` first, then `SMSSTAT_OUTPUT`, then the file. The variable

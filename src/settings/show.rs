@@ -74,6 +74,12 @@ fn value(setting: &Setting, args: &GlobalArgs, resolution: &Resolution) -> (Stri
             (Some(key), None) => mask_key(key),
             (None, _) => "(none: no key is sent)".into(),
         },
+        "api_key_file" => {
+            return match &resolution.api_key_file {
+                Some(path) => (path.display().to_string(), origin_of_key(resolution)),
+                None => ("(none)".into(), Origin::Default),
+            }
+        }
         "api_key_header" => values
             .api_key_header
             .clone()
@@ -88,6 +94,10 @@ fn value(setting: &Setting, args: &GlobalArgs, resolution: &Resolution) -> (Stri
         other => format!("(no display for {other})"),
     };
     (value, origin)
+}
+
+fn origin_of_key(resolution: &Resolution) -> Origin {
+    resolution.origins.of(&crate::cli::settings::API_KEY)
 }
 
 fn format_name(format: OutputFormat) -> String {
