@@ -204,6 +204,44 @@ pub struct GlobalArgs {
     /// With --wait: print one JSON line per observed change instead of the final record only
     #[arg(long, global = true, requires = "wait", help_heading = "Waiting")]
     pub follow: bool,
+
+    /// At most N requests per second (N/s) or per minute (N/m) across all lookups,
+    /// polls and retries included, e.g. 50/s or 600/m
+    #[arg(long, value_name = "N[/s|/m]", value_parser = parse_rate, global = true)]
+    pub rate: Option<Rate>,
+
+    /// Look up every value even after the service refused the account (error 1 or 2)
+    /// or every connection was refused (by default the rest are "not looked up")
+    #[arg(long, global = true)]
+    pub keep_going: bool,
+}
+
+/// `--rate`: at most `requests` per `per`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rate {
+    pub requests: u32,
+    pub per: std::time::Duration,
+}
+
+impl Rate {
+    /// The spacing between request starts that keeps to the rate.
+    pub fn interval(&self) -> std::time::Duration {
+        self.per / self.requests
+    }
+}
+
+/// `N`, `N/s` or `N/m`, N from 1 (like curl's --rate; per second when no unit is given).
+fn parse_rate(text: &str) -> Result<Rate, String> {
+    let (count, unit) = text.split_once('/').unwrap_or((text, "s"));
+    let per = match unit.trim() {
+        "s" | "sec" | "second" => std::time::Duration::from_secs(1),
+        "m" | "min" | "minute" => std::time::Duration::from_secs(60),
+        _ => return Err("the unit must be /s or /m (e.g. 50/s, 600/m)".into()),
+    };
+    match count.trim().parse::<u32>() {
+        Ok(requests) if requests > 0 => Ok(Rate { requests, per }),
+        _ => Err("expected a whole number of requests from 1, e.g. 50/s or 600/m".into()),
+    }
 }
 
 /// A wait that cannot poll even once is a mistake, not a check.

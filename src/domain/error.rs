@@ -59,6 +59,11 @@ pub enum LookupError {
 
     #[error("internal error: {0}")]
     Internal(String),
+
+    /// Not sent: the batch stopped starting lookups after an account-level failure
+    /// (`reason`); the value still gets its line, with that failure's exit code.
+    #[error("not looked up: {reason}")]
+    NotLookedUp { reason: String, code: u8 },
 }
 
 impl LookupError {
@@ -73,6 +78,7 @@ impl LookupError {
             LookupError::NotAuthorised(_) => exit_codes::NOT_AUTHORISED,
             LookupError::Interrupted => exit_codes::INTERRUPTED,
             LookupError::Internal(_) => exit_codes::INTERNAL,
+            LookupError::NotLookedUp { code, .. } => *code,
         }
     }
 
@@ -89,6 +95,7 @@ impl LookupError {
             LookupError::NotAuthorised(_) => "not authorised".into(),
             LookupError::Interrupted => "interrupted".into(),
             LookupError::Internal(_) => "internal error".into(),
+            LookupError::NotLookedUp { .. } => "not looked up".into(),
         }
     }
 }

@@ -29,6 +29,10 @@ const MAX_HEADER_BYTES: usize = 64 * 1024;
 
 pub struct Client {
     agent: Agent,
+    /// Without a pool: re-sends a GET whose pooled connection turned out closed.
+    fresh: Agent,
+    /// `--rate` and the pause after a 429, shared by every worker.
+    pace: crate::http::pace::Pace,
     /// Set when the deployment answered an explicit path with "no such route": the
     /// rest of the run goes straight to the short form (one kind of lookup per run).
     explicit_route_missing: AtomicBool,
@@ -55,26 +59,12 @@ struct Answer {
 
 impl Client {
     pub fn new(config: &Config) -> Client {
-        let agent_config = Agent::config_builder()
-            .http_status_as_error(false)
-            // Redirects are refused, never followed: a redirect could carry the key to
-            // another origin or downgrade https to http (exit 76 shows the Location).
-            .max_redirects(0)
-            .timeout_global(Some(config.timeout))
-            .max_response_header_size(MAX_HEADER_BYTES)
-            .max_idle_connections_per_host(config.jobs.max(1))
-            .user_agent(concat!("smsstat/", env!("CARGO_PKG_VERSION")))
-            .accept("application/json")
-            // Verification always on; --ca-cert only changes which roots are trusted.
-            .tls_config(crate::http::tls::tls_config(config.ca_certs.as_ref()))
-            .build();
-        let agent = Agent::with_parts(
-            agent_config,
-            DefaultConnector::default(),
-            CachingResolver::default(),
-        );
+        let agent = build_agent(config, config.jobs.max(1));
+        let fresh = build_agent(config, 0);
         Client {
             agent,
+            fresh,
+            pace: crate::http::pace::Pace::new(config.rate_interval),
             explicit_route_missing: AtomicBool::new(false),
             base_url: config.base_url.clone(),
             api_key: config.api_key.clone(),
@@ -188,20 +178,20 @@ impl Client {
                 format_duration(delay),
                 reason
             ));
-            std::thread::sleep(delay);
+            if matches!(&result, Ok(answer) if answer.status == 429) {
+                // Too many requests from this account: every worker waits, not only
+                // this one (the retry waits its turn like the others).
+                self.pace.pause_all(delay);
+            } else {
+                std::thread::sleep(delay);
+            }
         }
     }
 
     fn get_once(&self, url: &str, timeout: Duration) -> Result<Answer, LookupError> {
         let started = Instant::now();
         self.trace(format_args!("GET {}", escape_control(url)));
-        let mut request = self.agent.get(url);
-        if timeout < self.timeout {
-            request = request.config().timeout_global(Some(timeout)).build();
-        }
-        if let Some(key) = &self.api_key {
-            request = request.header(self.api_key_header.clone(), key.expose());
-        }
+        let request = self.request(&self.agent, url, timeout);
         if self.verbose > 1 {
             let lines =
                 trace::request_lines(&trace::AGENT_HEADERS, request.headers_ref(), self.secrets());
@@ -209,9 +199,20 @@ impl Client {
                 .iter()
                 .for_each(|line| self.trace(format_args!("{line}")));
         }
-        let mut response = request
-            .call()
-            .map_err(|e| self.transport_error(e, timeout))?;
+        self.pace.wait_turn();
+        let mut response = match request.call() {
+            Err(error) if closed_early(&error) => {
+                // Not counted as a retry: the server did not fail, the idle
+                // connection was gone. A GET is safe to send again, at once.
+                self.trace(format_args!(
+                    "connection closed early ({error}); sending again"
+                ));
+                self.pace.wait_turn();
+                self.request(&self.fresh, url, timeout).call()
+            }
+            sent => sent,
+        }
+        .map_err(|e| self.transport_error(e, timeout))?;
         let status = response.status();
         if self.verbose > 1 {
             let lines = trace::response_lines(response.headers(), self.secrets());
@@ -253,6 +254,22 @@ impl Client {
             location,
             body,
         })
+    }
+
+    fn request(
+        &self,
+        agent: &Agent,
+        url: &str,
+        timeout: Duration,
+    ) -> ureq::RequestBuilder<ureq::typestate::WithoutBody> {
+        let mut request = agent.get(url);
+        if timeout < self.timeout {
+            request = request.config().timeout_global(Some(timeout)).build();
+        }
+        if let Some(key) = &self.api_key {
+            request = request.header(self.api_key_header.clone(), key.expose());
+        }
+        request
     }
 
     /// The body with the key masked before anything reads it: a message that quotes
@@ -308,6 +325,36 @@ impl Client {
             let _ = writeln!(std::io::stderr().lock(), "smsstat: {line}");
         }
     }
+}
+
+/// The ureq agent: `idle` connections per host kept for reuse (0: none).
+fn build_agent(config: &Config, idle: usize) -> Agent {
+    let agent_config = Agent::config_builder()
+        .http_status_as_error(false)
+        // Redirects are refused, never followed: a redirect could carry the key to
+        // another origin or downgrade https to http (exit 76 shows the Location).
+        .max_redirects(0)
+        .timeout_global(Some(config.timeout))
+        .max_response_header_size(MAX_HEADER_BYTES)
+        .max_idle_connections(idle)
+        .max_idle_connections_per_host(idle)
+        .user_agent(concat!("smsstat/", env!("CARGO_PKG_VERSION")))
+        .accept("application/json")
+        // Verification always on; --ca-cert only changes which roots are trusted.
+        .tls_config(crate::http::tls::tls_config(config.ca_certs.as_ref()))
+        .build();
+    Agent::with_parts(
+        agent_config,
+        DefaultConnector::default(),
+        CachingResolver::default(),
+    )
+}
+
+/// A connection that ended before the answer's head: what a pooled connection closed
+/// by the server while idle (load balancers do this) looks like when reused.
+fn closed_early(error: &ureq::Error) -> bool {
+    use std::io::ErrorKind::{BrokenPipe, ConnectionAborted, ConnectionReset, UnexpectedEof};
+    matches!(error, ureq::Error::Io(e) if matches!(e.kind(), ConnectionReset | ConnectionAborted | UnexpectedEof | BrokenPipe))
 }
 
 /// For developers only (tests/hostile.rs uses it): `SMSSTAT_DEBUG_PANIC=1` makes every

@@ -3,6 +3,7 @@
 
 pub(crate) mod answer;
 pub(crate) mod client;
+pub(crate) mod pace;
 pub(crate) mod redact;
 pub(crate) mod resolve;
 pub(crate) mod retry;

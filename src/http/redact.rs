@@ -101,7 +101,8 @@ fn scrub_error(error: &mut LookupError, key: &str) {
         | LookupError::Unreadable(text)
         | LookupError::Unavailable(text)
         | LookupError::Unreachable(text)
-        | LookupError::Internal(text) => scrub_string(text, key),
+        | LookupError::Internal(text)
+        | LookupError::NotLookedUp { reason: text, .. } => scrub_string(text, key),
         LookupError::UnexpectedHttp { location: None, .. }
         | LookupError::Timeout(_)
         | LookupError::WaitOver

@@ -55,6 +55,10 @@ pub struct Config {
     /// `--until`: statuses that count as final (with or without `--wait`).
     pub until: Vec<String>,
     pub expect: Expectation,
+    /// `--rate`: the least spacing between request starts; None: no limit.
+    pub rate_interval: Option<Duration>,
+    /// `--keep-going`: no early stop after account-level failures.
+    pub keep_going: bool,
 }
 
 /// Resolves the command line. `base_url_override` is the `--demo` simulator's address.
@@ -141,6 +145,8 @@ pub fn construct_config(
             statuses: lowercase(&args.expect),
             delivered_ratio: args.expect_delivered,
         },
+        rate_interval: args.rate.map(|rate| rate.interval()),
+        keep_going: args.keep_going,
     })
 }
 
