@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_smsstat_global_optspecs
-    string join \n base-url= api-key= api-key-header= timeout= retries= paths= json o/output= fields= field= normalize j/jobs= max-body= ca-cert= v/verbose color= demo mask-msisdn config= profile= wait wait-timeout= interval= until= expect= expect-delivered= follow h/help V/version
+    string join \n base-url= api-key= api-key-header= timeout= retries= paths= json o/output= fields= field= normalize j/jobs= max-body= ca-cert= v/verbose color= demo mask-msisdn config= profile= wait wait-timeout= interval= until= expect= expect-delivered= follow rate= keep-going h/help V/version
 end
 
 function __fish_smsstat_needs_command
@@ -51,6 +51,7 @@ complete -c smsstat -n "__fish_smsstat_needs_command" -l interval -d 'Pause betw
 complete -c smsstat -n "__fish_smsstat_needs_command" -l until -d 'Statuses that count as final (SMS, HLR), replacing the built-in pending lists, for --wait and --expect alike' -r
 complete -c smsstat -n "__fish_smsstat_needs_command" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
 complete -c smsstat -n "__fish_smsstat_needs_command" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
+complete -c smsstat -n "__fish_smsstat_needs_command" -l rate -d 'At most N requests per second (N/s) or per minute (N/m) across all lookups, polls and retries included, e.g. 50/s or 600/m' -r
 complete -c smsstat -n "__fish_smsstat_needs_command" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
 complete -c smsstat -n "__fish_smsstat_needs_command" -l normalize -d 'With JSON output: typed, uniform records (numbers as numbers, error always present, ported/roaming as booleans, plus kind and query)'
 complete -c smsstat -n "__fish_smsstat_needs_command" -s v -l verbose -d 'Show the request line, status, latency and retries on stderr (never the API key)'
@@ -58,6 +59,7 @@ complete -c smsstat -n "__fish_smsstat_needs_command" -l demo -d 'Run against a 
 complete -c smsstat -n "__fish_smsstat_needs_command" -l mask-msisdn -d 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
 complete -c smsstat -n "__fish_smsstat_needs_command" -l wait -d 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
 complete -c smsstat -n "__fish_smsstat_needs_command" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
+complete -c smsstat -n "__fish_smsstat_needs_command" -l keep-going -d 'Look up every value even after the service refused the account (error 1 or 2) or every connection was refused (by default the rest are "not looked up")'
 complete -c smsstat -n "__fish_smsstat_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c smsstat -n "__fish_smsstat_needs_command" -s V -l version -d 'Print version'
 complete -c smsstat -n "__fish_smsstat_needs_command" -f -a "sms" -d 'Delivery status of SMS messages by their numeric ID'
@@ -97,6 +99,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l interval -d 'Pau
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l until -d 'Statuses that count as final (SMS, HLR), replacing the built-in pending lists, for --wait and --expect alike' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l rate -d 'At most N requests per second (N/s) or per minute (N/m) across all lookups, polls and retries included, e.g. 50/s or 600/m' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l normalize -d 'With JSON output: typed, uniform records (numbers as numbers, error always present, ported/roaming as booleans, plus kind and query)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -s v -l verbose -d 'Show the request line, status, latency and retries on stderr (never the API key)'
@@ -104,6 +107,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l demo -d 'Run aga
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l mask-msisdn -d 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l wait -d 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l keep-going -d 'Look up every value even after the service refused the account (error 1 or 2) or every connection was refused (by default the rest are "not looked up")'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -s h -l help -d 'Print help'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l base-url -d 'Base URL of the service, e.g. https://gateway.example/rest' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l api-key -d 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)' -r
@@ -132,6 +136,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l interval -d 
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l until -d 'Statuses that count as final (SMS, HLR), replacing the built-in pending lists, for --wait and --expect alike' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l rate -d 'At most N requests per second (N/s) or per minute (N/m) across all lookups, polls and retries included, e.g. 50/s or 600/m' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l normalize -d 'With JSON output: typed, uniform records (numbers as numbers, error always present, ported/roaming as booleans, plus kind and query)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -s v -l verbose -d 'Show the request line, status, latency and retries on stderr (never the API key)'
@@ -139,6 +144,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l demo -d 'Run
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l mask-msisdn -d 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l wait -d 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l keep-going -d 'Look up every value even after the service refused the account (error 1 or 2) or every connection was refused (by default the rest are "not looked up")'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -s h -l help -d 'Print help'
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l base-url -d 'Base URL of the service, e.g. https://gateway.example/rest' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l api-key -d 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)' -r
@@ -167,6 +173,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l interval -d 'Pa
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l until -d 'Statuses that count as final (SMS, HLR), replacing the built-in pending lists, for --wait and --expect alike' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l rate -d 'At most N requests per second (N/s) or per minute (N/m) across all lookups, polls and retries included, e.g. 50/s or 600/m' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l normalize -d 'With JSON output: typed, uniform records (numbers as numbers, error always present, ported/roaming as booleans, plus kind and query)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -s v -l verbose -d 'Show the request line, status, latency and retries on stderr (never the API key)'
@@ -174,6 +181,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l demo -d 'Run ag
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l mask-msisdn -d 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l wait -d 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
+complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l keep-going -d 'Look up every value even after the service refused the account (error 1 or 2) or every connection was refused (by default the rest are "not looked up")'
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -s h -l help -d 'Print help'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l base-url -d 'Base URL of the service, e.g. https://gateway.example/rest' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l api-key -d 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)' -r
@@ -202,6 +210,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l interval -d 'Pau
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l until -d 'Statuses that count as final (SMS, HLR), replacing the built-in pending lists, for --wait and --expect alike' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l rate -d 'At most N requests per second (N/s) or per minute (N/m) across all lookups, polls and retries included, e.g. 50/s or 600/m' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l normalize -d 'With JSON output: typed, uniform records (numbers as numbers, error always present, ported/roaming as booleans, plus kind and query)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -s v -l verbose -d 'Show the request line, status, latency and retries on stderr (never the API key)'
@@ -209,6 +218,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l demo -d 'Run aga
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l mask-msisdn -d 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l wait -d 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l keep-going -d 'Look up every value even after the service refused the account (error 1 or 2) or every connection was refused (by default the rest are "not looked up")'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -s h -l help -d 'Print help'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l base-url -d 'Base URL of the service, e.g. https://gateway.example/rest' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l api-key -d 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)' -r
@@ -237,6 +247,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l interval -d 
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l until -d 'Statuses that count as final (SMS, HLR), replacing the built-in pending lists, for --wait and --expect alike' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l rate -d 'At most N requests per second (N/s) or per minute (N/m) across all lookups, polls and retries included, e.g. 50/s or 600/m' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l normalize -d 'With JSON output: typed, uniform records (numbers as numbers, error always present, ported/roaming as booleans, plus kind and query)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -s v -l verbose -d 'Show the request line, status, latency and retries on stderr (never the API key)'
@@ -244,6 +255,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l demo -d 'Run
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l mask-msisdn -d 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l wait -d 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l keep-going -d 'Look up every value even after the service refused the account (error 1 or 2) or every connection was refused (by default the rest are "not looked up")'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -s h -l help -d 'Print help'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l listen -d 'Address to listen on (port 0 picks a free port)' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l settle -d 'Time after start by which every record has reached its final state (0: final at once)' -r
@@ -289,6 +301,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l interval -d 'Pau
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l until -d 'Statuses that count as final (SMS, HLR), replacing the built-in pending lists, for --wait and --expect alike' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l rate -d 'At most N requests per second (N/s) or per minute (N/m) across all lookups, polls and retries included, e.g. 50/s or 600/m' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l normalize -d 'With JSON output: typed, uniform records (numbers as numbers, error always present, ported/roaming as booleans, plus kind and query)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -s v -l verbose -d 'Show the request line, status, latency and retries on stderr (never the API key)'
@@ -296,6 +309,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l demo -d 'Run aga
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l mask-msisdn -d 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l wait -d 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
+complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l keep-going -d 'Look up every value even after the service refused the account (error 1 or 2) or every connection was refused (by default the rest are "not looked up")'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l base-url -d 'Base URL of the service, e.g. https://gateway.example/rest' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l api-key -d 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)' -r
@@ -324,6 +338,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_s
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l until -d 'Statuses that count as final (SMS, HLR), replacing the built-in pending lists, for --wait and --expect alike' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l rate -d 'At most N requests per second (N/s) or per minute (N/m) across all lookups, polls and retries included, e.g. 50/s or 600/m' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l normalize -d 'With JSON output: typed, uniform records (numbers as numbers, error always present, ported/roaming as booleans, plus kind and query)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -s v -l verbose -d 'Show the request line, status, latency and retries on stderr (never the API key)'
@@ -331,6 +346,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_s
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l mask-msisdn -d 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l wait -d 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l keep-going -d 'Look up every value even after the service refused the account (error 1 or 2) or every connection was refused (by default the rest are "not looked up")'
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -s h -l help -d 'Print help'
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -f -a "show" -d 'Print every resolved setting, its value and where it came from (the key masked); exit 78 when the settings could not run a lookup'
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -361,6 +377,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l until -d 'Statuses that count as final (SMS, HLR), replacing the built-in pending lists, for --wait and --expect alike' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l rate -d 'At most N requests per second (N/s) or per minute (N/m) across all lookups, polls and retries included, e.g. 50/s or 600/m' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l normalize -d 'With JSON output: typed, uniform records (numbers as numbers, error always present, ported/roaming as booleans, plus kind and query)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -s v -l verbose -d 'Show the request line, status, latency and retries on stderr (never the API key)'
@@ -368,6 +385,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l mask-msisdn -d 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l wait -d 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l keep-going -d 'Look up every value even after the service refused the account (error 1 or 2) or every connection was refused (by default the rest are "not looked up")'
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "show" -d 'Print every resolved setting, its value and where it came from (the key masked); exit 78 when the settings could not run a lookup'
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -398,6 +416,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l interval
 complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l until -d 'Statuses that count as final (SMS, HLR), replacing the built-in pending lists, for --wait and --expect alike' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l rate -d 'At most N requests per second (N/s) or per minute (N/m) across all lookups, polls and retries included, e.g. 50/s or 600/m' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l normalize -d 'With JSON output: typed, uniform records (numbers as numbers, error always present, ported/roaming as booleans, plus kind and query)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -s v -l verbose -d 'Show the request line, status, latency and retries on stderr (never the API key)'
@@ -405,6 +424,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l demo -d 
 complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l mask-msisdn -d 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
 complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l wait -d 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
 complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
+complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -l keep-going -d 'Look up every value even after the service refused the account (error 1 or 2) or every connection was refused (by default the rest are "not looked up")'
 complete -c smsstat -n "__fish_smsstat_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l base-url -d 'Base URL of the service, e.g. https://gateway.example/rest' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l api-key -d 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)' -r
@@ -433,6 +453,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l interval -d 'Pau
 complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l until -d 'Statuses that count as final (SMS, HLR), replacing the built-in pending lists, for --wait and --expect alike' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l expect-delivered -d 'Succeed only when delivered/sent reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l rate -d 'At most N requests per second (N/s) or per minute (N/m) across all lookups, polls and retries included, e.g. 50/s or 600/m' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l normalize -d 'With JSON output: typed, uniform records (numbers as numbers, error always present, ported/roaming as booleans, plus kind and query)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand man" -s v -l verbose -d 'Show the request line, status, latency and retries on stderr (never the API key)'
@@ -440,6 +461,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l demo -d 'Run aga
 complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l mask-msisdn -d 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
 complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l wait -d 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
 complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
+complete -c smsstat -n "__fish_smsstat_using_subcommand man" -l keep-going -d 'Look up every value even after the service refused the account (error 1 or 2) or every connection was refused (by default the rest are "not looked up")'
 complete -c smsstat -n "__fish_smsstat_using_subcommand man" -s h -l help -d 'Print help'
 complete -c smsstat -n "__fish_smsstat_using_subcommand help; and not __fish_seen_subcommand_from sms sms-ref task hlr hlr-ref sim config completions man help" -f -a "sms" -d 'Delivery status of SMS messages by their numeric ID'
 complete -c smsstat -n "__fish_smsstat_using_subcommand help; and not __fish_seen_subcommand_from sms sms-ref task hlr hlr-ref sim config completions man help" -f -a "sms-ref" -d 'Delivery status of SMS messages by the client\'s reference'

@@ -45,8 +45,9 @@ pub struct Client {
     max_body: u64,
     verbose: u8,
     mask_msisdn: bool,
-    /// `SMSSTAT_DEBUG_PANIC=1`: a deliberate panic in a lookup, to test the panic hook.
-    debug_panic: bool,
+    /// `SMSSTAT_DEBUG_PANIC`: a deliberate panic in a lookup, to test the panic hook:
+    /// in every lookup ("1") or in the lookup of that value only.
+    debug_panic: Option<String>,
 }
 
 /// An HTTP answer, body already read (within the cap).
@@ -106,7 +107,11 @@ impl Client {
         retry_after: &mut Option<Duration>,
     ) -> Result<Record, LookupError> {
         kind.validate(value)?;
-        if self.debug_panic {
+        if self
+            .debug_panic
+            .as_deref()
+            .is_some_and(|only| only == "1" || only == value)
+        {
             // The payload stands for data from an answer: the hook must not show it.
             panic!("SMSSTAT_DEBUG_PANIC: deliberate panic looking up {value}");
         }
@@ -358,17 +363,20 @@ fn closed_early(error: &ureq::Error) -> bool {
 }
 
 /// For developers only (tests/hostile.rs uses it): `SMSSTAT_DEBUG_PANIC=1` makes every
-/// lookup panic on its worker thread, so the hook above can be tested on the real
-/// binary. Not in `--help`: it is no use to anyone else.
+/// lookup panic on its worker thread, `SMSSTAT_DEBUG_PANIC=VALUE` only the lookup of
+/// VALUE, so the panic hook can be tested on the real binary. Not in `--help`: it is
+/// no use to anyone else.
 #[cfg(debug_assertions)]
-fn debug_panic_requested() -> bool {
-    std::env::var_os("SMSSTAT_DEBUG_PANIC").is_some_and(|v| v == "1")
+fn debug_panic_requested() -> Option<String> {
+    std::env::var("SMSSTAT_DEBUG_PANIC")
+        .ok()
+        .filter(|v| !v.is_empty())
 }
 
 /// Release builds ship no panic trigger.
 #[cfg(not(debug_assertions))]
-fn debug_panic_requested() -> bool {
-    false
+fn debug_panic_requested() -> Option<String> {
+    None
 }
 
 /// rustls reports through io errors; a certificate or protocol problem is told from

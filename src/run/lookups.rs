@@ -60,7 +60,8 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
     let abandoning = Arc::clone(&worker);
     let output = Output {
         // Not locked for the whole run: `--follow` workers print to stdout too.
-        printer: Printer::new(io::stdout(), print_style(config, single), kind),
+        printer: Printer::new(io::stdout(), print_style(config, single), kind)
+            .with_reader_probe(crate::run::reader::stdout_reader_gone),
         tally: Tally::default(),
         progress,
         live: live.clone(),

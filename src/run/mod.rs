@@ -10,5 +10,6 @@ pub(crate) mod input;
 pub(crate) mod interrupt;
 pub(crate) mod lookups;
 pub(crate) mod panic_hook;
+pub(crate) mod reader;
 pub(crate) mod wait;
 pub(crate) mod worker;
