@@ -28,7 +28,9 @@ Exit codes:
   79     service error code outside 1-63
   80     expectation not met (--expect, --expect-delivered)
   81     still pending (--expect without --wait, or --wait timed out)
+  129    stopped by SIGHUP
   130    interrupted (Ctrl-C)
+  143    stopped by SIGTERM
 With several lookups, the exit code is that of the first failed lookup in input order.";
 
 /// Status inspector for an SMS gateway's read API.
