@@ -7,10 +7,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use ureq::http::HeaderName;
-use ureq::unversioned::transport::DefaultConnector;
 use ureq::Agent;
 
-use crate::http::resolve::CachingResolver;
+use crate::http::agents::Agents;
 
 use crate::cli::PathStyle;
 use crate::domain::duration::format_duration;
@@ -24,13 +23,8 @@ use crate::http::trace;
 use crate::settings::config::Config;
 use crate::settings::secret::ApiKey;
 
-/// Response headers larger than this are refused: a status answer needs a few hundred bytes.
-const MAX_HEADER_BYTES: usize = 64 * 1024;
-
 pub struct Client {
-    agent: Agent,
-    /// Without a pool: re-sends a GET whose pooled connection turned out closed.
-    fresh: Agent,
+    agents: Agents,
     /// `--rate` and the pause after a 429, shared by every worker.
     pace: crate::http::pace::Pace,
     /// Set when the deployment answered an explicit path with "no such route": the
@@ -60,11 +54,8 @@ struct Answer {
 
 impl Client {
     pub fn new(config: &Config) -> Client {
-        let agent = build_agent(config, config.jobs.max(1));
-        let fresh = build_agent(config, 0);
         Client {
-            agent,
-            fresh,
+            agents: Agents::new(config),
             pace: crate::http::pace::Pace::new(config.rate_interval),
             explicit_route_missing: AtomicBool::new(false),
             base_url: config.base_url.clone(),
@@ -196,7 +187,7 @@ impl Client {
     fn get_once(&self, url: &str, timeout: Duration) -> Result<Answer, LookupError> {
         let started = Instant::now();
         self.trace(format_args!("GET {}", escape_control(url)));
-        let request = self.request(&self.agent, url, timeout);
+        let request = self.request(self.agents.pooled(), url, timeout);
         if self.verbose > 1 {
             let lines =
                 trace::request_lines(&trace::AGENT_HEADERS, request.headers_ref(), self.secrets());
@@ -213,7 +204,7 @@ impl Client {
                     "connection closed early ({error}); sending again"
                 ));
                 self.pace.wait_turn();
-                self.request(&self.fresh, url, timeout).call()
+                self.request(self.agents.fresh(), url, timeout).call()
             }
             sent => sent,
         }
@@ -330,29 +321,6 @@ impl Client {
             let _ = writeln!(std::io::stderr().lock(), "smsstat: {line}");
         }
     }
-}
-
-/// The ureq agent: `idle` connections per host kept for reuse (0: none).
-fn build_agent(config: &Config, idle: usize) -> Agent {
-    let agent_config = Agent::config_builder()
-        .http_status_as_error(false)
-        // Redirects are refused, never followed: a redirect could carry the key to
-        // another origin or downgrade https to http (exit 76 shows the Location).
-        .max_redirects(0)
-        .timeout_global(Some(config.timeout))
-        .max_response_header_size(MAX_HEADER_BYTES)
-        .max_idle_connections(idle)
-        .max_idle_connections_per_host(idle)
-        .user_agent(concat!("smsstat/", env!("CARGO_PKG_VERSION")))
-        .accept("application/json")
-        // Verification always on; --ca-cert only changes which roots are trusted.
-        .tls_config(crate::http::tls::tls_config(config.ca_certs.as_ref()))
-        .build();
-    Agent::with_parts(
-        agent_config,
-        DefaultConnector::default(),
-        CachingResolver::default(),
-    )
 }
 
 /// A connection that ended before the answer's head: what a pooled connection closed

@@ -1,6 +1,7 @@
 //! The blocking HTTP layer: client, answer reading, retries, resolver, TLS, traces
 //! and the one secret scrubber.
 
+pub(crate) mod agents;
 pub(crate) mod answer;
 pub(crate) mod client;
 pub(crate) mod pace;

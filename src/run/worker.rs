@@ -27,6 +27,12 @@ use crate::run::panic_hook::catching;
 use crate::run::wait;
 use crate::settings::config::Config;
 
+/// Lookups under way by input index: the value and the last record seen.
+type InFlight = HashMap<usize, (String, Option<Record>)>;
+
+/// Shards of the in-flight map: more than workers, so that they rarely share one.
+const IN_FLIGHT_SHARDS: usize = 64;
+
 /// Everything a worker needs, shared by all of them.
 pub(crate) struct Worker {
     client: Client,
@@ -41,7 +47,8 @@ pub(crate) struct Worker {
     /// `--until`: what counts as final, with or without `--wait`.
     until: Vec<String>,
     /// Lookups under way by input index: the value and the last record seen.
-    in_flight: Mutex<HashMap<usize, (String, Option<Record>)>>,
+    /// In shards by index, so that workers rarely meet on one lock.
+    in_flight: Vec<Mutex<InFlight>>,
     /// Early stop after account-level failures (off with `--keep-going`).
     halt: Halt,
     /// The service's error body is printed by JSON output only; other formats need
@@ -74,7 +81,7 @@ impl Worker {
             // One deadline for the whole run: a batch wait ends when the timeout passes.
             wait_deadline: config.wait.as_ref().map(|w| Instant::now() + w.timeout),
             until: config.until.clone(),
-            in_flight: Mutex::new(HashMap::new()),
+            in_flight: (0..IN_FLIGHT_SHARDS).map(|_| Mutex::default()).collect(),
             halt: Halt::new(!config.keep_going),
             keep_error_body: config.follow || config.output == OutputFormat::Json,
         }
@@ -97,7 +104,7 @@ impl Worker {
         self.start_tracking(index, shown.clone());
         let outcome = catching(|| self.look_up(index, query))
             .unwrap_or_else(|()| Outcome::new(self.kind, shown, Err(panicked())));
-        self.in_flight_map().remove(&index);
+        self.in_flight_map(index).remove(&index);
         self.halt.observe(&outcome.result);
         self.slimmed(outcome)
     }
@@ -115,7 +122,7 @@ impl Worker {
     /// What to print for a lookup still running when Ctrl-C's grace period ended: its
     /// last state seen, marked interrupted.
     pub(crate) fn abandoned(&self, index: usize) -> Option<Outcome> {
-        let (query, last) = self.in_flight_map().remove(&index)?;
+        let (query, last) = self.in_flight_map(index).remove(&index)?;
         let outcome = match last {
             Some(record) => Outcome {
                 verdict: Some(self.interrupted(&record)),
@@ -136,16 +143,18 @@ impl Worker {
         }
     }
 
-    fn in_flight_map(&self) -> std::sync::MutexGuard<'_, HashMap<usize, (String, Option<Record>)>> {
-        self.in_flight.lock().unwrap_or_else(|e| e.into_inner())
+    fn in_flight_map(&self, index: usize) -> std::sync::MutexGuard<'_, InFlight> {
+        self.in_flight[index % IN_FLIGHT_SHARDS]
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
     }
 
     fn start_tracking(&self, index: usize, shown_query: String) {
-        self.in_flight_map().insert(index, (shown_query, None));
+        self.in_flight_map(index).insert(index, (shown_query, None));
     }
 
     fn track_last_seen(&self, index: usize, record: &Record) {
-        if let Some(entry) = self.in_flight_map().get_mut(&index) {
+        if let Some(entry) = self.in_flight_map(index).get_mut(&index) {
             entry.1 = Some(record.clone());
         }
     }
