@@ -10,6 +10,11 @@ use ureq::http::HeaderName;
 use ureq::Agent;
 
 use crate::http::agents::Agents;
+use crate::http::budget::{BodyBudget, Permit};
+
+/// Bytes of large answers (and their parsed copies) in memory at once while being
+/// read: a dozen 4 MiB answers, whatever `--jobs`.
+const BODY_BUDGET: u64 = 96 * 1024 * 1024;
 
 use crate::cli::PathStyle;
 use crate::domain::duration::format_duration;
@@ -25,6 +30,8 @@ use crate::settings::secret::ApiKey;
 
 pub struct Client {
     agents: Agents,
+    /// Bytes of large answers read and parsed at once, across workers.
+    bodies: BodyBudget,
     /// `--rate` and the pause after a 429, shared by every worker.
     pace: crate::http::pace::Pace,
     /// Set when the deployment answered an explicit path with "no such route": the
@@ -45,17 +52,20 @@ pub struct Client {
 }
 
 /// An HTTP answer, body already read (within the cap).
-struct Answer {
+struct Answer<'a> {
     status: u16,
     retry_after: Option<Duration>,
     location: Option<String>,
     body: Vec<u8>,
+    /// Large bodies count against the budget of answers read at once until parsed.
+    _permit: Permit<'a>,
 }
 
 impl Client {
     pub fn new(config: &Config) -> Client {
         Client {
             agents: Agents::new(config),
+            bodies: BodyBudget::new(BODY_BUDGET),
             pace: crate::http::pace::Pace::new(config.rate_interval),
             explicit_route_missing: AtomicBool::new(false),
             base_url: config.base_url.clone(),
@@ -135,7 +145,7 @@ impl Client {
         &self,
         path: &str,
         deadline: Option<Instant>,
-    ) -> Result<Answer, LookupError> {
+    ) -> Result<Answer<'_>, LookupError> {
         let url = format!("{}{path}", self.base_url);
         let mut backoff = Backoff::new();
         let mut attempt = 0;
@@ -184,7 +194,7 @@ impl Client {
         }
     }
 
-    fn get_once(&self, url: &str, timeout: Duration) -> Result<Answer, LookupError> {
+    fn get_once(&self, url: &str, timeout: Duration) -> Result<Answer<'_>, LookupError> {
         let started = Instant::now();
         self.trace(format_args!("GET {}", escape_control(url)));
         let request = self.request(self.agents.pooled(), url, timeout);
@@ -230,12 +240,7 @@ impl Client {
             .headers()
             .get("location")
             .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
-        let body = response
-            .body_mut()
-            .with_config()
-            .limit(self.max_body)
-            .read_to_vec()
-            .map_err(|e| self.transport_error(e, timeout))?;
+        let (body, permit) = self.read_body(&mut response, timeout)?;
         let body = self.without_key(body);
         self.trace(format_args!(
             "{} {} in {} ({} bytes)",
@@ -249,6 +254,7 @@ impl Client {
             retry_after,
             location,
             body,
+            _permit: permit,
         })
     }
 
@@ -266,6 +272,35 @@ impl Client {
             request = request.header(self.api_key_header.clone(), key.expose());
         }
         request
+    }
+
+    /// The body, within `--max-body`, in a buffer of the announced size: growing one
+    /// by doubling would hold up to twice a large answer per lookup under way.
+    fn read_body(
+        &self,
+        response: &mut ureq::http::Response<ureq::Body>,
+        timeout: Duration,
+    ) -> Result<(Vec<u8>, Permit<'_>), LookupError> {
+        use std::io::Read;
+        let announced = response
+            .headers()
+            .get("content-length")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.trim().parse::<u64>().ok())
+            .unwrap_or(0);
+        // One byte more than the cap, so that an answer of exactly the cap fits
+        // without the buffer growing to find the end.
+        let capacity = announced.min(self.max_body.saturating_add(1));
+        let permit = self.bodies.take(capacity);
+        let mut body = Vec::with_capacity(usize::try_from(capacity).unwrap_or(0));
+        response
+            .body_mut()
+            .with_config()
+            .limit(self.max_body)
+            .reader()
+            .read_to_end(&mut body)
+            .map_err(|e| self.transport_error(ureq::Error::from(e), timeout))?;
+        Ok((body, permit))
     }
 
     /// The body with the key masked before anything reads it: a message that quotes
