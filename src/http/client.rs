@@ -11,6 +11,7 @@ use ureq::Agent;
 
 use crate::http::agents::Agents;
 use crate::http::budget::{BodyBudget, Permit};
+use crate::http::transport::{closed_early, transport_error};
 
 /// Bytes of large answers (and their parsed copies) in memory at once while being
 /// read: a dozen 4 MiB answers, whatever `--jobs`.
@@ -218,7 +219,7 @@ impl Client {
             }
             sent => sent,
         }
-        .map_err(|e| self.transport_error(e, timeout))?;
+        .map_err(|e| transport_error(e, timeout))?;
         let status = response.status();
         if self.verbose > 1 {
             let lines = trace::response_lines(response.headers(), self.secrets());
@@ -299,7 +300,7 @@ impl Client {
             .limit(self.max_body)
             .reader()
             .read_to_end(&mut body)
-            .map_err(|e| self.transport_error(ureq::Error::from(e), timeout))?;
+            .map_err(|e| transport_error(ureq::Error::from(e), timeout))?;
         Ok((body, permit))
     }
 
@@ -317,33 +318,6 @@ impl Client {
         text.into_bytes()
     }
 
-    fn transport_error(&self, error: ureq::Error, timeout: Duration) -> LookupError {
-        match error {
-            ureq::Error::Timeout(_) => LookupError::Timeout(timeout),
-            ureq::Error::Io(e) if e.kind() == std::io::ErrorKind::TimedOut => {
-                LookupError::Timeout(timeout)
-            }
-            ureq::Error::Io(e) => match tls_error(&e) {
-                Some(tls) => LookupError::Unreachable(format!("TLS: {tls}")),
-                None => LookupError::Unavailable(e.to_string()),
-            },
-            ureq::Error::HostNotFound => LookupError::Unreachable("host not found".into()),
-            ureq::Error::ConnectionFailed => LookupError::Unavailable("connection failed".into()),
-            ureq::Error::Tls(reason) => LookupError::Unreachable(format!("TLS: {reason}")),
-            ureq::Error::BodyExceedsLimit(limit) => LookupError::Unreadable(format!(
-                "body larger than {limit} bytes (raise --max-body if this is expected)"
-            )),
-            ureq::Error::Protocol(ureq_proto::Error::HttpParseTooManyHeaders) => {
-                LookupError::Unreadable("response headers too large (too many header lines)".into())
-            }
-            ureq::Error::Protocol(e) => LookupError::Unreadable(format!("malformed HTTP: {e}")),
-            ureq::Error::LargeResponseHeader(_, _) => {
-                LookupError::Unreadable("response headers too large".into())
-            }
-            other => LookupError::Unavailable(other.to_string()),
-        }
-    }
-
     fn secrets(&self) -> trace::Secrets<'_> {
         trace::Secrets {
             key_header: &self.api_key_header,
@@ -356,13 +330,6 @@ impl Client {
             let _ = writeln!(std::io::stderr().lock(), "smsstat: {line}");
         }
     }
-}
-
-/// A connection that ended before the answer's head: what a pooled connection closed
-/// by the server while idle (load balancers do this) looks like when reused.
-fn closed_early(error: &ureq::Error) -> bool {
-    use std::io::ErrorKind::{BrokenPipe, ConnectionAborted, ConnectionReset, UnexpectedEof};
-    matches!(error, ureq::Error::Io(e) if matches!(e.kind(), ConnectionReset | ConnectionAborted | UnexpectedEof | BrokenPipe))
 }
 
 /// For developers only (tests/hostile.rs uses it): `SMSSTAT_DEBUG_PANIC=1` makes every
@@ -380,14 +347,6 @@ fn debug_panic_requested() -> Option<String> {
 #[cfg(not(debug_assertions))]
 fn debug_panic_requested() -> Option<String> {
     None
-}
-
-/// rustls reports through io errors; a certificate or protocol problem is told from
-/// a network one, because retrying it is pointless.
-fn tls_error(error: &std::io::Error) -> Option<&rustls::Error> {
-    error
-        .get_ref()
-        .and_then(|e| e.downcast_ref::<rustls::Error>())
 }
 
 fn is_transient_status(status: u16) -> bool {

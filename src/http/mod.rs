@@ -11,3 +11,4 @@ pub(crate) mod resolve;
 pub(crate) mod retry;
 pub(crate) mod tls;
 pub(crate) mod trace;
+pub(crate) mod transport;
