@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_smsstat_global_optspecs
-    string join \n base-url= api-key= api-key-file= api-key-header= timeout= retries= paths= json o/output= fields= field= normalize j/jobs= max-body= ca-cert= v/verbose color= demo mask-msisdn config= profile= wait wait-timeout= interval= until= expect= expect-delivered= follow raw-cells h/help V/version
+    string join \n base-url= api-key= api-key-file= api-key-header= timeout= retries= paths= json o/output= fields= field= normalize j/jobs= max-body= ca-cert= v/verbose color= demo mask-msisdn config= profile= wait wait-timeout= interval= until= expect= expect-delivered= follow rate= keep-going raw-cells h/help V/version
 end
 
 function __fish_smsstat_needs_command
@@ -52,6 +52,7 @@ complete -c smsstat -n "__fish_smsstat_needs_command" -l interval -d 'Pause betw
 complete -c smsstat -n "__fish_smsstat_needs_command" -l until -d 'Statuses that count as final (SMS, HLR), replacing the built-in pending lists, for --wait and --expect alike' -r
 complete -c smsstat -n "__fish_smsstat_needs_command" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
 complete -c smsstat -n "__fish_smsstat_needs_command" -l expect-delivered -d 'Succeed only when delivered/total (delivered/sent without `total`) reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
+complete -c smsstat -n "__fish_smsstat_needs_command" -l rate -d 'At most N requests per second (N/s) or per minute (N/m) across all lookups, polls and retries included, e.g. 50/s or 600/m' -r
 complete -c smsstat -n "__fish_smsstat_needs_command" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
 complete -c smsstat -n "__fish_smsstat_needs_command" -l normalize -d 'With JSON output: typed, uniform records (numbers as numbers, error always present, ported/roaming as booleans, plus kind and query)'
 complete -c smsstat -n "__fish_smsstat_needs_command" -s v -l verbose -d 'Show the request line, status, latency and retries on stderr (never the API key)'
@@ -59,6 +60,7 @@ complete -c smsstat -n "__fish_smsstat_needs_command" -l demo -d 'Run against a 
 complete -c smsstat -n "__fish_smsstat_needs_command" -l mask-msisdn -d 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
 complete -c smsstat -n "__fish_smsstat_needs_command" -l wait -d 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
 complete -c smsstat -n "__fish_smsstat_needs_command" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
+complete -c smsstat -n "__fish_smsstat_needs_command" -l keep-going -d 'Look up every value even after the service refused the account (error 1 or 2) or every connection was refused (by default the rest are "not looked up")'
 complete -c smsstat -n "__fish_smsstat_needs_command" -l raw-cells -d 'CSV/TSV: print cells exactly as sent, without the \' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)'
 complete -c smsstat -n "__fish_smsstat_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c smsstat -n "__fish_smsstat_needs_command" -s V -l version -d 'Print version'
@@ -101,6 +103,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l interval -d 'Pau
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l until -d 'Statuses that count as final (SMS, HLR), replacing the built-in pending lists, for --wait and --expect alike' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l expect-delivered -d 'Succeed only when delivered/total (delivered/sent without `total`) reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l rate -d 'At most N requests per second (N/s) or per minute (N/m) across all lookups, polls and retries included, e.g. 50/s or 600/m' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l normalize -d 'With JSON output: typed, uniform records (numbers as numbers, error always present, ported/roaming as booleans, plus kind and query)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -s v -l verbose -d 'Show the request line, status, latency and retries on stderr (never the API key)'
@@ -108,6 +111,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l demo -d 'Run aga
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l mask-msisdn -d 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l wait -d 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l keep-going -d 'Look up every value even after the service refused the account (error 1 or 2) or every connection was refused (by default the rest are "not looked up")'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l raw-cells -d 'CSV/TSV: print cells exactly as sent, without the \' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -s h -l help -d 'Print help'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l base-url -d 'Base URL of the service, e.g. https://gateway.example/rest' -r
@@ -138,6 +142,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l interval -d 
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l until -d 'Statuses that count as final (SMS, HLR), replacing the built-in pending lists, for --wait and --expect alike' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l expect-delivered -d 'Succeed only when delivered/total (delivered/sent without `total`) reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l rate -d 'At most N requests per second (N/s) or per minute (N/m) across all lookups, polls and retries included, e.g. 50/s or 600/m' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l normalize -d 'With JSON output: typed, uniform records (numbers as numbers, error always present, ported/roaming as booleans, plus kind and query)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -s v -l verbose -d 'Show the request line, status, latency and retries on stderr (never the API key)'
@@ -145,6 +150,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l demo -d 'Run
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l mask-msisdn -d 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l wait -d 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l keep-going -d 'Look up every value even after the service refused the account (error 1 or 2) or every connection was refused (by default the rest are "not looked up")'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l raw-cells -d 'CSV/TSV: print cells exactly as sent, without the \' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -s h -l help -d 'Print help'
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l base-url -d 'Base URL of the service, e.g. https://gateway.example/rest' -r
@@ -175,6 +181,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l interval -d 'Pa
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l until -d 'Statuses that count as final (SMS, HLR), replacing the built-in pending lists, for --wait and --expect alike' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l expect-delivered -d 'Succeed only when delivered/total (delivered/sent without `total`) reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l rate -d 'At most N requests per second (N/s) or per minute (N/m) across all lookups, polls and retries included, e.g. 50/s or 600/m' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l normalize -d 'With JSON output: typed, uniform records (numbers as numbers, error always present, ported/roaming as booleans, plus kind and query)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -s v -l verbose -d 'Show the request line, status, latency and retries on stderr (never the API key)'
@@ -182,6 +189,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l demo -d 'Run ag
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l mask-msisdn -d 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l wait -d 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
+complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l keep-going -d 'Look up every value even after the service refused the account (error 1 or 2) or every connection was refused (by default the rest are "not looked up")'
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l raw-cells -d 'CSV/TSV: print cells exactly as sent, without the \' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -s h -l help -d 'Print help'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l base-url -d 'Base URL of the service, e.g. https://gateway.example/rest' -r
@@ -212,6 +220,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l interval -d 'Pau
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l until -d 'Statuses that count as final (SMS, HLR), replacing the built-in pending lists, for --wait and --expect alike' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l expect-delivered -d 'Succeed only when delivered/total (delivered/sent without `total`) reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l rate -d 'At most N requests per second (N/s) or per minute (N/m) across all lookups, polls and retries included, e.g. 50/s or 600/m' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l normalize -d 'With JSON output: typed, uniform records (numbers as numbers, error always present, ported/roaming as booleans, plus kind and query)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -s v -l verbose -d 'Show the request line, status, latency and retries on stderr (never the API key)'
@@ -219,6 +228,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l demo -d 'Run aga
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l mask-msisdn -d 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l wait -d 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l keep-going -d 'Look up every value even after the service refused the account (error 1 or 2) or every connection was refused (by default the rest are "not looked up")'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l raw-cells -d 'CSV/TSV: print cells exactly as sent, without the \' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -s h -l help -d 'Print help'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l base-url -d 'Base URL of the service, e.g. https://gateway.example/rest' -r
@@ -249,6 +259,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l interval -d 
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l until -d 'Statuses that count as final (SMS, HLR), replacing the built-in pending lists, for --wait and --expect alike' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l expect-delivered -d 'Succeed only when delivered/total (delivered/sent without `total`) reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l rate -d 'At most N requests per second (N/s) or per minute (N/m) across all lookups, polls and retries included, e.g. 50/s or 600/m' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l normalize -d 'With JSON output: typed, uniform records (numbers as numbers, error always present, ported/roaming as booleans, plus kind and query)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -s v -l verbose -d 'Show the request line, status, latency and retries on stderr (never the API key)'
@@ -256,6 +267,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l demo -d 'Run
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l mask-msisdn -d 'Mask phone numbers (msisdn) in every output format, except the country code and the last 2 digits: 380501234567 becomes 380*******67'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l wait -d 'Poll until each record is final (SMS/HLR status no longer pending, task with nothing pending), then print it'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l keep-going -d 'Look up every value even after the service refused the account (error 1 or 2) or every connection was refused (by default the rest are "not looked up")'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l raw-cells -d 'CSV/TSV: print cells exactly as sent, without the \' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -s h -l help -d 'Print help'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l listen -d 'Address to listen on (port 0 picks a free port)' -r

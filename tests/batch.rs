@@ -465,3 +465,38 @@ fn unreadable_task_counters_are_told() {
         .success()
         .stderr(predicate::str::contains("`sent` counter is not a number"));
 }
+
+#[test]
+fn a_bom_at_the_start_of_stdin_is_not_part_of_the_first_value() {
+    let server = TestServer::start(record_for);
+    let out = smsstat_at(&server.base)
+        .args(["--json", "sms-ref", "-"])
+        .write_stdin("\u{feff}first\nsecond\n")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let ids: Vec<Value> = json_lines(&out.stdout)
+        .iter()
+        .map(|l| l["id"].clone())
+        .collect();
+    assert_eq!(ids, ["first", "second"]);
+    assert!(server.urls().iter().all(|u| !u.contains("%EF%BB%BF")));
+}
+
+#[test]
+fn an_unreadable_stdin_is_one_failure_and_the_end_of_the_input() {
+    let server = TestServer::start(record_for);
+    // Reading a directory fails (EISDIR) every time: it must not loop for ever.
+    let dir = std::fs::File::open(env!("CARGO_MANIFEST_DIR")).unwrap();
+    let out = common::process::command(&server.base, &["--json", "sms", "1", "-"])
+        .stdin(Stdio::from(dir))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(64));
+    let printed = json_lines(&out.stdout);
+    assert_eq!(printed.len(), 2, "{printed:?}");
+    assert_eq!(printed[0]["id"], "1");
+    let reason = printed[1]["errorDescription"].as_str().unwrap();
+    assert!(reason.starts_with("cannot read stdin"), "{reason}");
+    assert!(server.urls().len() == 1);
+}

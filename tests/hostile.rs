@@ -248,13 +248,47 @@ fn a_panic_is_one_line_and_70_without_its_payload() {
     assert_eq!(out.status.code(), Some(70));
     assert!(!String::from_utf8_lossy(&out.stderr).contains(marker));
 
-    // A batch whose workers panic ends too, at once, rather than hanging.
-    smsstat_at(&server.base)
+    // A batch whose workers panic ends too, at once, rather than hanging: one line
+    // per lookup, each a failure with 70, and one line on stderr for the whole run.
+    let out = smsstat_at(&server.base)
         .env("SMSSTAT_DEBUG_PANIC", "1")
         .args(["--json", "-j", "4", "sms", "1", "2", "3", "4", "5", "6"])
         .timeout(Duration::from_secs(20))
-        .assert()
-        .code(70);
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(70));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(stdout.lines().count(), 6, "{stdout}");
+    assert!(
+        stdout.lines().all(|l| l.contains(r#""error":70"#)),
+        "{stdout}"
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}
+
+#[test]
+fn a_panic_in_one_lookup_fails_only_that_one() {
+    let server = TestServer::start(|url| {
+        let id = url.rsplit('/').next().unwrap();
+        Canned::json(200, &format!(r#"{{"id":"{id}","status":"delivered"}}"#))
+    });
+    let out = smsstat_at(&server.base)
+        .env("SMSSTAT_DEBUG_PANIC", "2")
+        .args(["--json", "-j", "2", "sms", "1", "2", "3"])
+        .timeout(Duration::from_secs(20))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(70));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 3, "{stdout}");
+    assert!(lines[0].contains(r#""id":"1""#), "{stdout}");
+    assert!(lines[1].contains(r#""error":70"#), "{stdout}");
+    assert!(lines[2].contains(r#""id":"3""#), "{stdout}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.starts_with("smsstat: internal error"), "{stderr}");
 }
 
 #[test]

@@ -7,7 +7,9 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use super::settings;
 pub use super::values::EXIT_CODES_HELP;
-use super::values::{parse_interval, parse_ratio, parse_status, parse_wait_timeout};
+use super::values::{
+    parse_interval, parse_rate, parse_ratio, parse_status, parse_wait_timeout, Rate,
+};
 pub use crate::domain::format::OutputFormat;
 pub use crate::domain::lookup::PathStyle;
 
@@ -199,6 +201,16 @@ pub struct GlobalArgs {
     /// With --wait: print one JSON line per observed change instead of the final record only
     #[arg(long, global = true, requires = "wait", help_heading = "Waiting")]
     pub follow: bool,
+
+    /// At most N requests per second (N/s) or per minute (N/m) across all lookups,
+    /// polls and retries included, e.g. 50/s or 600/m
+    #[arg(long, value_name = "N[/s|/m]", value_parser = parse_rate, global = true)]
+    pub rate: Option<Rate>,
+
+    /// Look up every value even after the service refused the account (error 1 or 2)
+    /// or every connection was refused (by default the rest are "not looked up")
+    #[arg(long, global = true)]
+    pub keep_going: bool,
 
     /// CSV/TSV: print cells exactly as sent, without the ' put before a cell that starts
     /// with = + - @ tab or CR and is not a number (spreadsheet formula injection)

@@ -27,7 +27,9 @@ Exit codes:
   79     service error code outside 1-63
   80     expectation not met (--expect, --expect-delivered)
   81     still pending (--expect without --wait, or --wait timed out)
+  129    stopped by SIGHUP
   130    interrupted (Ctrl-C)
+  143    stopped by SIGTERM
 With several lookups, the exit code is that of the first failed lookup in input order.";
 
 /// A wait that cannot poll even once is a mistake, not a check.
@@ -87,3 +89,31 @@ macro_rules! value_enum {
 
 value_enum!(PathStyle: Auto => "auto", Explicit => "explicit", Short => "short");
 value_enum!(OutputFormat: Table => "table", Json => "json", Csv => "csv", Tsv => "tsv");
+
+/// `--rate`: at most `requests` per `per`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rate {
+    pub requests: u32,
+    pub per: std::time::Duration,
+}
+
+impl Rate {
+    /// The spacing between request starts that keeps to the rate.
+    pub fn interval(&self) -> std::time::Duration {
+        self.per / self.requests
+    }
+}
+
+/// `N`, `N/s` or `N/m`, N from 1 (like curl's --rate; per second when no unit is given).
+pub fn parse_rate(text: &str) -> Result<Rate, String> {
+    let (count, unit) = text.split_once('/').unwrap_or((text, "s"));
+    let per = match unit.trim() {
+        "s" | "sec" | "second" => std::time::Duration::from_secs(1),
+        "m" | "min" | "minute" => std::time::Duration::from_secs(60),
+        _ => return Err("the unit must be /s or /m (e.g. 50/s, 600/m)".into()),
+    };
+    match count.trim().parse::<u32>() {
+        Ok(requests) if requests > 0 => Ok(Rate { requests, per }),
+        _ => Err("expected a whole number of requests from 1, e.g. 50/s or 600/m".into()),
+    }
+}

@@ -76,6 +76,11 @@ pub enum LookupError {
 
     #[error("internal error: {0}")]
     Internal(String),
+
+    /// Not sent: the batch stopped starting lookups after an account-level failure
+    /// (`reason`); the value still gets its line, with that failure's exit code.
+    #[error("not looked up: {reason}")]
+    NotLookedUp { reason: String, code: u8 },
 }
 
 impl LookupError {
@@ -92,6 +97,7 @@ impl LookupError {
             LookupError::WrongRecord { .. } => exit_codes::UNREADABLE,
             LookupError::Interrupted => exit_codes::INTERRUPTED,
             LookupError::Internal(_) => exit_codes::INTERNAL,
+            LookupError::NotLookedUp { code, .. } => *code,
         }
     }
 
@@ -110,6 +116,7 @@ impl LookupError {
             LookupError::WrongRecord { .. } => "another record".into(),
             LookupError::Interrupted => "interrupted".into(),
             LookupError::Internal(_) => "internal error".into(),
+            LookupError::NotLookedUp { .. } => "not looked up".into(),
         }
     }
 }

@@ -7,10 +7,15 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 use ureq::http::HeaderName;
-use ureq::unversioned::transport::DefaultConnector;
 use ureq::Agent;
 
-use crate::http::resolve::CachingResolver;
+use crate::http::agents::Agents;
+use crate::http::budget::{BodyBudget, Permit};
+use crate::http::transport::{closed_early, transport_error};
+
+/// Bytes of large answers (and their parsed copies) in memory at once while being
+/// read: a dozen 4 MiB answers, whatever `--jobs`.
+const BODY_BUDGET: u64 = 96 * 1024 * 1024;
 
 use crate::domain::duration::format_duration;
 use crate::domain::error::LookupError;
@@ -25,11 +30,12 @@ use crate::http::trace;
 use crate::settings::config::Config;
 use crate::settings::secret::ApiKey;
 
-/// Response headers larger than this are refused: a status answer needs a few hundred bytes.
-const MAX_HEADER_BYTES: usize = 64 * 1024;
-
 pub struct Client {
-    agent: Agent,
+    agents: Agents,
+    /// Bytes of large answers read and parsed at once, across workers.
+    bodies: BodyBudget,
+    /// `--rate` and the pause after a 429, shared by every worker.
+    pace: crate::http::pace::Pace,
     /// What explicit paths answered so far, per lookup kind: the run goes straight to
     /// the short form only on consistent evidence that the route is missing.
     routes: RouteEvidence,
@@ -44,40 +50,27 @@ pub struct Client {
     max_body: u64,
     verbose: u8,
     mask_msisdn: bool,
-    /// `SMSSTAT_DEBUG_PANIC=1`: a deliberate panic in a lookup, to test the panic hook.
-    debug_panic: bool,
+    /// `SMSSTAT_DEBUG_PANIC`: a deliberate panic in a lookup, to test the panic hook:
+    /// in every lookup ("1") or in the lookup of that value only.
+    debug_panic: Option<String>,
 }
 
 /// An HTTP answer, body already read (within the cap).
-struct Answer {
+struct Answer<'a> {
     status: u16,
     retry_after: Option<Duration>,
     location: Option<String>,
     body: Vec<u8>,
+    /// Large bodies count against the budget of answers read at once until parsed.
+    _permit: Permit<'a>,
 }
 
 impl Client {
     pub fn new(config: &Config) -> Client {
-        let agent_config = Agent::config_builder()
-            .http_status_as_error(false)
-            // Redirects are refused, never followed: a redirect could carry the key to
-            // another origin or downgrade https to http (exit 76 shows the Location).
-            .max_redirects(0)
-            .timeout_global(Some(config.timeout))
-            .max_response_header_size(MAX_HEADER_BYTES)
-            .max_idle_connections_per_host(config.jobs.max(1))
-            .user_agent(concat!("smsstat/", env!("CARGO_PKG_VERSION")))
-            .accept("application/json")
-            // Verification always on; --ca-cert only changes which roots are trusted.
-            .tls_config(crate::http::tls::tls_config(config.ca_certs.as_ref()))
-            .build();
-        let agent = Agent::with_parts(
-            agent_config,
-            DefaultConnector::default(),
-            CachingResolver::default(),
-        );
         Client {
-            agent,
+            agents: Agents::new(config),
+            bodies: BodyBudget::new(BODY_BUDGET),
+            pace: crate::http::pace::Pace::new(config.rate_interval),
             routes: RouteEvidence::default(),
             base_url: config.base_url.clone(),
             api_key: config.api_key.clone(),
@@ -120,7 +113,11 @@ impl Client {
         retry_after: &mut Option<Duration>,
     ) -> Result<Record, LookupError> {
         kind.validate(value)?;
-        if self.debug_panic {
+        if self
+            .debug_panic
+            .as_deref()
+            .is_some_and(|only| only == "1" || only == value)
+        {
             // The payload stands for data from an answer: the hook must not show it.
             panic!("SMSSTAT_DEBUG_PANIC: deliberate panic looking up {value}");
         }
@@ -164,7 +161,7 @@ impl Client {
         &self,
         path: &str,
         deadline: Option<Instant>,
-    ) -> Result<Answer, LookupError> {
+    ) -> Result<Answer<'_>, LookupError> {
         let url = format!("{}{path}", self.base_url);
         let mut backoff = Backoff::new();
         let mut attempt = 0;
@@ -203,20 +200,20 @@ impl Client {
                 format_duration(delay),
                 reason
             ));
-            std::thread::sleep(delay);
+            if matches!(&result, Ok(answer) if answer.status == 429) {
+                // Too many requests from this account: every worker waits, not only
+                // this one (the retry waits its turn like the others).
+                self.pace.pause_all(delay);
+            } else {
+                std::thread::sleep(delay);
+            }
         }
     }
 
-    fn get_once(&self, url: &str, timeout: Duration) -> Result<Answer, LookupError> {
+    fn get_once(&self, url: &str, timeout: Duration) -> Result<Answer<'_>, LookupError> {
         let started = Instant::now();
         self.trace(format_args!("GET {}", escape_control(url)));
-        let mut request = self.agent.get(url);
-        if timeout < self.timeout {
-            request = request.config().timeout_global(Some(timeout)).build();
-        }
-        if let Some(key) = &self.api_key {
-            request = request.header(self.api_key_header.clone(), key.expose());
-        }
+        let request = self.request(self.agents.pooled(), url, timeout);
         if self.verbose > 1 {
             let lines =
                 trace::request_lines(&trace::AGENT_HEADERS, request.headers_ref(), self.secrets());
@@ -224,9 +221,20 @@ impl Client {
                 .iter()
                 .for_each(|line| self.trace(format_args!("{line}")));
         }
-        let mut response = request
-            .call()
-            .map_err(|e| self.transport_error(e, timeout))?;
+        self.pace.wait_turn();
+        let mut response = match request.call() {
+            Err(error) if closed_early(&error) => {
+                // Not counted as a retry: the server did not fail, the idle
+                // connection was gone. A GET is safe to send again, at once.
+                self.trace(format_args!(
+                    "connection closed early ({error}); sending again"
+                ));
+                self.pace.wait_turn();
+                self.request(self.agents.fresh(), url, timeout).call()
+            }
+            sent => sent,
+        }
+        .map_err(|e| transport_error(e, timeout))?;
         let status = response.status();
         if self.verbose > 1 {
             let lines = trace::response_lines(response.headers(), self.secrets());
@@ -248,17 +256,7 @@ impl Client {
             .headers()
             .get("location")
             .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
-        // ureq refuses a body that reaches its limit; one byte more makes `--max-body
-        // N` accept exactly N bytes, as documented.
-        let body = response
-            .body_mut()
-            .with_config()
-            .limit(self.max_body.saturating_add(1))
-            .read_to_vec()
-            .map_err(|e| self.transport_error(e, timeout))?;
-        if body.len() as u64 > self.max_body {
-            return Err(too_large(self.max_body));
-        }
+        let (body, permit) = self.read_body(&mut response, timeout)?;
         self.trace(format_args!(
             "{} {} in {} ({} bytes)",
             status.as_u16(),
@@ -271,32 +269,63 @@ impl Client {
             retry_after,
             location,
             body,
+            _permit: permit,
         })
     }
 
-    fn transport_error(&self, error: ureq::Error, timeout: Duration) -> LookupError {
-        match error {
-            ureq::Error::Timeout(_) => LookupError::Timeout(timeout),
-            ureq::Error::Io(e) if e.kind() == std::io::ErrorKind::TimedOut => {
-                LookupError::Timeout(timeout)
-            }
-            ureq::Error::Io(e) => match tls_error(&e) {
-                Some(tls) => LookupError::Unreachable(format!("TLS: {tls}")),
-                None => LookupError::Unavailable(e.to_string()),
-            },
-            ureq::Error::HostNotFound => LookupError::Unreachable("host not found".into()),
-            ureq::Error::ConnectionFailed => LookupError::Unavailable("connection failed".into()),
-            ureq::Error::Tls(reason) => LookupError::Unreachable(format!("TLS: {reason}")),
-            ureq::Error::BodyExceedsLimit(_) => too_large(self.max_body),
-            ureq::Error::Protocol(ureq_proto::Error::HttpParseTooManyHeaders) => {
-                LookupError::Unreadable("response headers too large (too many header lines)".into())
-            }
-            ureq::Error::Protocol(e) => LookupError::Unreadable(format!("malformed HTTP: {e}")),
-            ureq::Error::LargeResponseHeader(_, _) => {
-                LookupError::Unreadable("response headers too large".into())
-            }
-            other => LookupError::Unavailable(other.to_string()),
+    fn request(
+        &self,
+        agent: &Agent,
+        url: &str,
+        timeout: Duration,
+    ) -> ureq::RequestBuilder<ureq::typestate::WithoutBody> {
+        let mut request = agent.get(url);
+        if timeout < self.timeout {
+            request = request.config().timeout_global(Some(timeout)).build();
         }
+        if let Some(key) = &self.api_key {
+            request = request.header(self.api_key_header.clone(), key.expose());
+        }
+        request
+    }
+
+    /// The body, within `--max-body`, in a buffer of the announced size: growing one
+    /// by doubling would hold up to twice a large answer per lookup under way.
+    fn read_body(
+        &self,
+        response: &mut ureq::http::Response<ureq::Body>,
+        timeout: Duration,
+    ) -> Result<(Vec<u8>, Permit<'_>), LookupError> {
+        use std::io::Read;
+        let announced = response
+            .headers()
+            .get("content-length")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.trim().parse::<u64>().ok())
+            .unwrap_or(0);
+        // One byte more than the cap, so that an answer of exactly the cap fits
+        // without the buffer growing to find the end.
+        let capacity = announced.min(self.max_body.saturating_add(1));
+        let permit = self.bodies.take(capacity);
+        let mut body = Vec::with_capacity(usize::try_from(capacity).unwrap_or(0));
+        // ureq refuses a body that reaches its limit; one byte more makes `--max-body
+        // N` accept exactly N bytes, as documented.
+        response
+            .body_mut()
+            .with_config()
+            .limit(self.max_body.saturating_add(1))
+            .reader()
+            .read_to_end(&mut body)
+            .map_err(|e| match transport_error(ureq::Error::from(e), timeout) {
+                LookupError::Unreadable(why) if why.starts_with("body larger") => {
+                    too_large(self.max_body)
+                }
+                other => other,
+            })?;
+        if body.len() as u64 > self.max_body {
+            return Err(too_large(self.max_body));
+        }
+        Ok((body, permit))
     }
 
     fn secrets(&self) -> trace::Secrets<'_> {
@@ -341,25 +370,20 @@ impl RouteEvidence {
 }
 
 /// For developers only (tests/hostile.rs uses it): `SMSSTAT_DEBUG_PANIC=1` makes every
-/// lookup panic on its worker thread, so the hook above can be tested on the real
-/// binary. Not in `--help`: it is no use to anyone else.
+/// lookup panic on its worker thread, `SMSSTAT_DEBUG_PANIC=VALUE` only the lookup of
+/// VALUE, so the panic hook can be tested on the real binary. Not in `--help`: it is
+/// no use to anyone else.
 #[cfg(debug_assertions)]
-fn debug_panic_requested() -> bool {
-    std::env::var_os("SMSSTAT_DEBUG_PANIC").is_some_and(|v| v == "1")
+fn debug_panic_requested() -> Option<String> {
+    std::env::var("SMSSTAT_DEBUG_PANIC")
+        .ok()
+        .filter(|v| !v.is_empty())
 }
 
 /// Release builds ship no panic trigger.
 #[cfg(not(debug_assertions))]
-fn debug_panic_requested() -> bool {
-    false
-}
-
-/// rustls reports through io errors; a certificate or protocol problem is told from
-/// a network one, because retrying it is pointless.
-fn tls_error(error: &std::io::Error) -> Option<&rustls::Error> {
-    error
-        .get_ref()
-        .and_then(|e| e.downcast_ref::<rustls::Error>())
+fn debug_panic_requested() -> Option<String> {
+    None
 }
 
 fn too_large(max_body: u64) -> LookupError {

@@ -1,10 +1,14 @@
 //! The blocking HTTP layer: client, answer reading, retries, resolver, TLS, traces
 //! and the one secret scrubber.
 
+pub(crate) mod agents;
 pub(crate) mod answer;
+pub(crate) mod budget;
 pub(crate) mod client;
+pub(crate) mod pace;
 pub(crate) mod redact;
 pub(crate) mod resolve;
 pub(crate) mod retry;
 pub(crate) mod tls;
 pub(crate) mod trace;
+pub(crate) mod transport;

@@ -159,7 +159,8 @@ impl Scrubber {
             | LookupError::Unreadable(text)
             | LookupError::Unavailable(text)
             | LookupError::Unreachable(text)
-            | LookupError::Internal(text) => self.scrub_string(text),
+            | LookupError::Internal(text)
+            | LookupError::NotLookedUp { reason: text, .. } => self.scrub_string(text),
             LookupError::Timeout(_)
             | LookupError::WaitOver
             | LookupError::NotAuthorised { message: None, .. }

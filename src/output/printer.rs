@@ -40,6 +40,9 @@ pub struct Printer<W: Write> {
     /// Field names already warned about.
     warned: Vec<String>,
     warnings: Vec<String>,
+    /// Tells whether the reader went away, checked while a table page is gathered
+    /// (nothing is written until the page is full, so no write can fail earlier).
+    reader_gone: Option<fn() -> bool>,
 }
 
 impl<W: Write> Printer<W> {
@@ -52,7 +55,14 @@ impl<W: Write> Printer<W> {
             header_written: false,
             warned: Vec::new(),
             warnings: Vec::new(),
+            reader_gone: None,
         }
+    }
+
+    /// `probe` tells whether the reader of the output went away (`| head -1`).
+    pub fn with_reader_probe(mut self, probe: fn() -> bool) -> Printer<W> {
+        self.reader_gone = Some(probe);
+        self
     }
 
     pub fn print(&mut self, outcome: &Outcome) -> io::Result<()> {
@@ -97,6 +107,8 @@ impl<W: Write> Printer<W> {
                 // memory stays bounded however long the input.
                 if rows.len() >= TABLE_PAGE_ROWS {
                     self.flush_rows()?;
+                } else if self.reader_gone.is_some_and(|gone| gone()) {
+                    return Err(io::ErrorKind::BrokenPipe.into());
                 }
             }
         }

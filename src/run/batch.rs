@@ -1,377 +1,261 @@
-//! Many lookups at once: values from arguments and stdin (streamed), a fixed pool of
-//! workers, and results handed out in input order through a bounded reorder window,
-//! so memory stays flat whatever the input size.
+//! Many lookups at once, printed in input order, with at most one cross-thread
+//! wake-up per lookup: each worker takes the next value from the shared input itself,
+//! looks it up, and files the result in a reorder buffer; the worker that completes
+//! the oldest unprinted lookup prints it and every finished one after it. Results
+//! held behind a slow lookup are bounded in bytes (and in number); past the bound,
+//! workers wait before taking another value, never while holding the oldest one.
 
 use std::collections::BTreeMap;
-use std::io::{self, BufRead};
+use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, RecvTimeoutError};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant};
 
-/// One value to look up, or a line of stdin that could not be read as one.
-pub type Input = Result<String, BadInput>;
+pub use crate::run::input::{inputs, Input};
 
-/// A stdin line that is not a usable value: how to show it, and why.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BadInput {
-    pub shown: String,
-    pub reason: String,
-}
-
-/// Longest stdin line read into memory; the rest of a longer line is skipped, so a
-/// runaway input cannot grow memory (values over 1 KiB are refused anyway).
-const MAX_LINE: usize = 4 * 1024;
-
-/// How far ahead of the oldest unprinted lookup the workers may run: enough to keep
-/// every worker busy behind one slow lookup, small enough to bound memory.
+/// How many finished results may wait behind the oldest unprinted lookup, per job:
+/// enough to keep every worker busy behind one slow lookup.
 const WINDOW_PER_JOB: usize = 64;
 
-/// How often the collector looks at the stop flag while waiting for results.
+/// Bytes of finished results that may wait behind the oldest unprinted lookup.
+pub const BYTE_BUDGET: usize = 32 * 1024 * 1024;
+
+/// How often a waiting thread looks at the stop flag.
 const STOP_POLL: Duration = Duration::from_millis(50);
 /// After a stop, how long lookups under way get to finish and be printed.
 const STOP_GRACE: Duration = Duration::from_secs(1);
 
-/// The values of the command line, `-` standing for stdin's lines (trimmed; blank
-/// lines and `#` comments skipped). Stdin is read lazily, as lookups proceed.
-pub fn inputs(values: Vec<String>) -> impl Iterator<Item = Input> + Send + 'static {
-    values
-        .into_iter()
-        .flat_map(|value| -> Box<dyn Iterator<Item = Input> + Send> {
-            if value == "-" {
-                Box::new(stdin_values())
-            } else {
-                Box::new(std::iter::once(Ok(value)))
-            }
-        })
+/// Where results go, in input order; called by whichever worker completes the
+/// oldest unprinted lookup, one call at a time.
+pub trait Sink<T>: Send + 'static {
+    fn emit(&mut self, item: T) -> io::Result<()>;
 }
 
-fn stdin_values() -> impl Iterator<Item = Input> + Send {
-    let mut reader = io::BufReader::new(io::stdin());
-    let mut line = Vec::new();
-    std::iter::from_fn(move || loop {
-        line.clear();
-        let truncated = match read_line_bounded(&mut reader, &mut line, MAX_LINE) {
-            Ok(None) => return None,
-            Ok(Some(truncated)) => truncated,
-            Err(err) => {
-                let reason = format!("cannot read stdin: {err}");
-                return Some(Err(BadInput {
-                    shown: "-".into(),
-                    reason,
-                }));
-            }
-        };
-        let shown = || crate::domain::sanitize::preview(String::from_utf8_lossy(&line).trim());
-        if truncated {
-            let reason = format!("stdin line longer than {MAX_LINE} bytes");
-            return Some(Err(BadInput {
-                shown: shown(),
-                reason,
-            }));
-        }
-        let Ok(text) = std::str::from_utf8(&line) else {
-            let reason = "stdin line is not UTF-8".to_string();
-            return Some(Err(BadInput {
-                shown: shown(),
-                reason,
-            }));
-        };
-        let text = text.trim();
-        if !text.is_empty() && !text.starts_with('#') {
-            return Some(Ok(text.to_string()));
-        }
-    })
+/// How the work is shared out.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    pub jobs: usize,
+    /// Bytes of finished results that may wait for an earlier one.
+    pub budget: usize,
 }
 
-/// Reads one line (newline included) into `line`, keeping at most `max` bytes and
-/// skipping the rest. `None` at the end of input, else whether the line was cut.
-fn read_line_bounded(
-    reader: &mut impl BufRead,
-    line: &mut Vec<u8>,
-    max: usize,
-) -> io::Result<Option<bool>> {
-    let mut read_any = false;
-    let mut truncated = false;
-    loop {
-        let buffer = reader.fill_buf()?;
-        if buffer.is_empty() {
-            return Ok(read_any.then_some(truncated));
-        }
-        read_any = true;
-        let end = buffer.iter().position(|&b| b == b'\n');
-        let chunk = &buffer[..end.map_or(buffer.len(), |i| i + 1)];
-        let room = max.saturating_sub(line.len());
-        truncated |= chunk.len() > room;
-        line.extend_from_slice(&chunk[..chunk.len().min(room)]);
-        let used = chunk.len();
-        reader.consume(used);
-        if end.is_some() {
-            return Ok(Some(truncated));
-        }
-    }
+/// The input and the index of the next value taken from it.
+struct Feed<I> {
+    values: I,
+    next: usize,
 }
 
-/// Shared between the feeder and the collector: the index of the next outcome to
-/// hand out, which bounds how far ahead the feeder may read.
-struct Window {
-    next_out: Mutex<usize>,
-    moved: Condvar,
+/// The reorder buffer and the sink, under one lock: printing happens holding it.
+struct Order<T, S> {
+    next_out: usize,
+    pending: BTreeMap<usize, (T, usize)>,
+    held: usize,
+    /// Workers waiting for room; only then is a wake-up worth a system call.
+    waiting: usize,
+    running: usize,
+    /// Taken back by `run_ordered` at the end; later results are dropped.
+    sink: Option<S>,
 }
 
-/// Runs `work` over `inputs` (with their index) on `jobs` threads and calls `emit`
-/// with each result in input order. When `stop` is raised (Ctrl-C, or `emit`
+struct Shared<T, S, I, W, G> {
+    feed: Mutex<Feed<I>>,
+    order: Mutex<Order<T, S>>,
+    room: Condvar,
+    finished: Condvar,
+    stop: Arc<AtomicBool>,
+    work: W,
+    weigh: G,
+    window: usize,
+    budget: usize,
+}
+
+/// Runs `work` over `inputs` (with their index) on `limits.jobs` threads and hands
+/// each result to `sink` in input order. When `stop` is raised (a signal, or the sink
 /// failing), no new work is started; the finished results are still handed out in
 /// order, and a job still running after a grace period is handed out as
 /// `abandoned(index)` makes it (None: output ends before it). Returns whether every
-/// input was processed.
-pub fn run_ordered<T, W, A, E>(
+/// input was processed, and the sink.
+pub fn run_ordered<T, W, G, A, S>(
     inputs: impl Iterator<Item = Input> + Send + 'static,
-    jobs: usize,
+    limits: Limits,
     stop: Arc<AtomicBool>,
     work: W,
+    weigh: G,
     mut abandoned: A,
-    mut emit: E,
-) -> bool
+    sink: S,
+) -> (bool, S)
 where
     T: Send + 'static,
     W: Fn(usize, Input) -> T + Send + Sync + 'static,
+    G: Fn(&T) -> usize + Send + Sync + 'static,
     A: FnMut(usize) -> Option<T>,
-    E: FnMut(T) -> io::Result<()>,
+    S: Sink<T>,
 {
-    let window = Arc::new(Window {
-        next_out: Mutex::new(0),
-        moved: Condvar::new(),
+    let jobs = limits.jobs.max(1);
+    let shared = Arc::new(Shared {
+        feed: Mutex::new(Feed {
+            values: inputs,
+            next: 0,
+        }),
+        order: Mutex::new(Order {
+            next_out: 0,
+            pending: BTreeMap::new(),
+            held: 0,
+            waiting: 0,
+            running: jobs,
+            sink: Some(sink),
+        }),
+        room: Condvar::new(),
+        finished: Condvar::new(),
+        stop,
+        work,
+        weigh,
+        window: jobs * WINDOW_PER_JOB,
+        budget: limits.budget,
     });
-    let limit = jobs * WINDOW_PER_JOB;
-    let (task_tx, task_rx) = mpsc::sync_channel::<(usize, Input)>(jobs);
-    let (done_tx, done_rx) = mpsc::channel::<(usize, T)>();
-
-    spawn_feeder(
-        inputs,
-        limit,
-        task_tx,
-        Arc::clone(&window),
-        Arc::clone(&stop),
-    );
-    let task_rx = Arc::new(Mutex::new(task_rx));
-    let work = Arc::new(work);
     for _ in 0..jobs {
-        let (task_rx, done_tx, work, stop) = (
-            Arc::clone(&task_rx),
-            done_tx.clone(),
-            Arc::clone(&work),
-            Arc::clone(&stop),
-        );
-        thread::spawn(move || loop {
-            let next = task_rx.lock().map(|rx| rx.recv());
-            let Ok(Ok((index, input))) = next else { return };
-            if stop.load(Ordering::SeqCst) {
-                return;
-            }
-            if done_tx.send((index, work(index, input))).is_err() {
-                return;
+        let shared = Arc::clone(&shared);
+        thread::spawn(move || {
+            shared.work_loop();
+            let mut order = shared.order();
+            order.running -= 1;
+            if order.running == 0 {
+                shared.finished.notify_one();
             }
         });
     }
-    drop(done_tx);
-
-    let mut pending = BTreeMap::new();
-    let mut next = 0;
-    let mut grace_end: Option<Instant> = None;
-    loop {
-        if grace_end.is_none() && stop.load(Ordering::SeqCst) {
-            grace_end = Some(Instant::now() + STOP_GRACE);
-        }
-        match done_rx.recv_timeout(STOP_POLL) {
-            Ok((index, result)) => {
-                pending.insert(index, result);
-            }
-            Err(RecvTimeoutError::Timeout)
-                if grace_end.is_some_and(|end| Instant::now() >= end) =>
-            {
-                break
-            }
-            Err(RecvTimeoutError::Timeout) => continue,
-            Err(RecvTimeoutError::Disconnected) => break,
-        }
-        while let Some(result) = pending.remove(&next) {
+    let mut order = shared.wait_for_workers();
+    let stopped = shared.stop.load(Ordering::SeqCst);
+    if stopped {
+        // Jobs still running after the grace period are abandoned (the process is
+        // about to end). Results are handed out in order, an abandoned job as
+        // `abandoned` makes it, up to the first job that never started: the output
+        // stays a prefix of the input, so a script pairing output with input lines is
+        // never misled by a gap.
+        let order = &mut *order;
+        let mut sink = order.sink.take().expect("taken only here");
+        let mut next = order.next_out;
+        while let Some(item) = order
+            .pending
+            .remove(&next)
+            .map(|(item, _)| item)
+            .or_else(|| abandoned(next))
+        {
             next += 1;
-            if emit(result).is_err() {
-                stop.store(true, Ordering::SeqCst);
+            if sink.emit(item).is_err() {
+                break;
             }
         }
-        *window.next_out.lock().unwrap_or_else(|e| e.into_inner()) = next;
-        window.moved.notify_all();
+        return (false, sink);
     }
-    if !stop.load(Ordering::SeqCst) {
-        return true;
-    }
-    // Stopped: jobs still running after the grace period are abandoned (the process
-    // is about to end). Results are handed out in order, an abandoned job as
-    // `abandoned` makes it, up to the first job that never started: the output stays
-    // a prefix of the input, so a script pairing output with input lines is never
-    // misled by a gap.
-    window.moved.notify_all();
-    while let Ok((index, result)) = done_rx.try_recv() {
-        pending.insert(index, result);
-    }
-    while let Some(result) = pending.remove(&next).or_else(|| abandoned(next)) {
-        next += 1;
-        if emit(result).is_err() {
-            break;
-        }
-    }
-    false
+    (true, order.sink.take().expect("taken only here"))
 }
 
-fn spawn_feeder(
-    inputs: impl Iterator<Item = Input> + Send + 'static,
-    limit: usize,
-    task_tx: mpsc::SyncSender<(usize, Input)>,
-    window: Arc<Window>,
-    stop: Arc<AtomicBool>,
-) {
-    thread::spawn(move || {
-        for (index, input) in inputs.enumerate() {
-            let mut next_out = window.next_out.lock().unwrap_or_else(|e| e.into_inner());
-            while index >= *next_out + limit && !stop.load(Ordering::SeqCst) {
-                next_out = window
-                    .moved
-                    .wait_timeout(next_out, STOP_POLL)
-                    .unwrap_or_else(|e| e.into_inner())
-                    .0;
-            }
-            drop(next_out);
-            if stop.load(Ordering::SeqCst) || task_tx.send((index, input)).is_err() {
+impl<T, S, I, W, G> Shared<T, S, I, W, G>
+where
+    S: Sink<T>,
+    I: Iterator<Item = Input>,
+    W: Fn(usize, Input) -> T,
+    G: Fn(&T) -> usize,
+{
+    fn order(&self) -> MutexGuard<'_, Order<T, S>> {
+        self.order.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn stopped(&self) -> bool {
+        self.stop.load(Ordering::SeqCst)
+    }
+
+    fn work_loop(&self) {
+        while self.wait_for_room() {
+            let next = {
+                let mut feed = self.feed.lock().unwrap_or_else(|e| e.into_inner());
+                let value = feed.values.next();
+                let index = feed.next;
+                feed.next += 1;
+                value.map(|value| (index, value))
+            };
+            let Some((index, input)) = next else { return };
+            if self.stopped() {
                 return;
             }
+            let result = (self.work)(index, input);
+            let weight = (self.weigh)(&result);
+            self.deliver(index, result, weight);
         }
-    });
+    }
+
+    /// Waits while the results held behind the oldest unprinted one are over the
+    /// bounds. Called holding no value, so the worker with the oldest one never waits
+    /// here and the run cannot deadlock. False when the run is stopped.
+    fn wait_for_room(&self) -> bool {
+        let mut order = self.order();
+        while (order.held > self.budget || order.pending.len() >= self.window) && !self.stopped() {
+            order.waiting += 1;
+            order = self
+                .room
+                .wait_timeout(order, STOP_POLL)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+            order.waiting -= 1;
+        }
+        !self.stopped()
+    }
+
+    /// Files a finished result; when it is the oldest unprinted one, prints it and
+    /// every finished one after it.
+    fn deliver(&self, index: usize, result: T, weight: usize) {
+        let mut guard = self.order();
+        let order = &mut *guard;
+        let Some(sink) = order.sink.as_mut() else {
+            return;
+        };
+        if index != order.next_out {
+            order.pending.insert(index, (result, weight));
+            order.held += weight;
+            return;
+        }
+        let mut failed = sink.emit(result).is_err();
+        order.next_out += 1;
+        let mut freed = false;
+        while let Some((result, weight)) = order.pending.remove(&order.next_out) {
+            order.next_out += 1;
+            order.held -= weight;
+            freed = true;
+            failed = failed || sink.emit(result).is_err();
+        }
+        if failed {
+            self.stop.store(true, Ordering::SeqCst);
+        }
+        if freed && order.waiting > 0 {
+            self.room.notify_all();
+        }
+    }
+
+    /// Until every worker is done or, after a stop, the grace period has passed.
+    fn wait_for_workers(&self) -> MutexGuard<'_, Order<T, S>> {
+        let mut order = self.order();
+        let mut grace_end: Option<Instant> = None;
+        while order.running > 0 {
+            if self.stopped() {
+                let end = *grace_end.get_or_insert_with(|| Instant::now() + STOP_GRACE);
+                if Instant::now() >= end {
+                    break;
+                }
+                // Workers waiting for room notice the stop and leave.
+                self.room.notify_all();
+            }
+            order = self
+                .finished
+                .wait_timeout(order, STOP_POLL)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+        order
+    }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn values(n: usize) -> Vec<String> {
-        (0..n).map(|i| i.to_string()).collect()
-    }
-
-    #[test]
-    fn results_come_out_in_input_order() {
-        let mut seen = Vec::new();
-        let done = run_ordered(
-            inputs(values(500)),
-            8,
-            Arc::new(AtomicBool::new(false)),
-            |_, input| {
-                let n: u64 = input.unwrap().parse().unwrap();
-                // Later inputs finish first often: a real test of the reordering.
-                thread::sleep(Duration::from_micros((500 - n) % 7 * 100));
-                n
-            },
-            |_| None,
-            |n| {
-                seen.push(n);
-                Ok(())
-            },
-        );
-        assert!(done);
-        assert_eq!(seen, (0..500).collect::<Vec<u64>>());
-    }
-
-    #[test]
-    fn the_reorder_window_bounds_how_far_input_is_read_ahead() {
-        use std::sync::atomic::AtomicUsize;
-        let (jobs, total) = (2, 10_000);
-        let limit = jobs * WINDOW_PER_JOB;
-        let read = Arc::new(AtomicUsize::new(0));
-        let counted = Arc::clone(&read);
-        let inputs = (0..total).map(move |i| {
-            counted.fetch_add(1, Ordering::SeqCst);
-            Ok(i.to_string())
-        });
-        let observed = Arc::clone(&read);
-        let mut emitted = 0;
-        run_ordered(
-            inputs,
-            jobs,
-            Arc::new(AtomicBool::new(false)),
-            move |index, _| {
-                if index == 0 {
-                    // The first lookup is slow: everything behind it waits in the window.
-                    let deadline = std::time::Instant::now() + Duration::from_secs(10);
-                    while observed.load(Ordering::SeqCst) < limit {
-                        assert!(std::time::Instant::now() < deadline, "feeder stalled");
-                        thread::yield_now();
-                    }
-                    for _ in 0..100 {
-                        let ahead = observed.load(Ordering::SeqCst);
-                        assert!(
-                            ahead <= limit + jobs + 2,
-                            "read {ahead} ahead of a window of {limit}"
-                        );
-                        thread::sleep(Duration::from_millis(2));
-                    }
-                }
-                index
-            },
-            |_| None,
-            |_| {
-                emitted += 1;
-                Ok(())
-            },
-        );
-        assert_eq!(emitted, total);
-        assert_eq!(read.load(Ordering::SeqCst), total);
-    }
-
-    #[test]
-    fn long_lines_are_cut_and_the_rest_skipped() {
-        let mut input = io::Cursor::new(format!("{}\nnext\nlast", "x".repeat(100)));
-        let mut line = Vec::new();
-        assert_eq!(
-            read_line_bounded(&mut input, &mut line, 10).unwrap(),
-            Some(true)
-        );
-        assert_eq!(line, b"xxxxxxxxxx");
-        line.clear();
-        assert_eq!(
-            read_line_bounded(&mut input, &mut line, 10).unwrap(),
-            Some(false)
-        );
-        assert_eq!(line, b"next\n");
-        line.clear();
-        assert_eq!(
-            read_line_bounded(&mut input, &mut line, 10).unwrap(),
-            Some(false)
-        );
-        assert_eq!(line, b"last");
-        line.clear();
-        assert_eq!(read_line_bounded(&mut input, &mut line, 10).unwrap(), None);
-    }
-
-    #[test]
-    fn a_failing_sink_stops_the_run() {
-        let mut count = 0;
-        let done = run_ordered(
-            inputs(values(10_000)),
-            4,
-            Arc::new(AtomicBool::new(false)),
-            |_, input| input,
-            |_| None,
-            |_| {
-                count += 1;
-                if count == 3 {
-                    Err(io::Error::from(io::ErrorKind::BrokenPipe))
-                } else {
-                    Ok(())
-                }
-            },
-        );
-        assert!(!done);
-        assert!(count < 10_000);
-    }
-}
+#[path = "batch_tests.rs"]
+mod tests;

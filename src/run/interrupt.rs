@@ -1,30 +1,56 @@
-//! Ctrl-C: the first press stops new lookups and lets the finished ones print; a
-//! second press ends the process at once.
+//! Ctrl-C, SIGTERM and SIGHUP (what `timeout`, CI cancellation and `docker stop`
+//! send): the first one stops new lookups and lets the finished ones print; a second
+//! one ends the process at once. The exit code tells which signal came: 128 + its
+//! number (130 SIGINT, 143 SIGTERM, 129 SIGHUP).
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use crate::domain::exit_codes;
 
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+/// The number of the signal that stopped the run (0: none).
+static SIGNAL: AtomicUsize = AtomicUsize::new(0);
 
-/// The flag raised by Ctrl-C, installing the handler on first use.
+#[cfg(unix)]
+const SIGNALS: &[i32] = &[
+    signal_hook::consts::SIGINT,
+    signal_hook::consts::SIGTERM,
+    signal_hook::consts::SIGHUP,
+];
+#[cfg(not(unix))]
+const SIGNALS: &[i32] = &[signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM];
+
+/// The flag raised by a stopping signal, installing the handlers on first use.
 pub(crate) fn interrupt_flag() -> Arc<AtomicBool> {
     static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
     Arc::clone(FLAG.get_or_init(|| {
         let flag = Arc::new(AtomicBool::new(false));
-        let handler_flag = Arc::clone(&flag);
-        let _ = ctrlc::set_handler(move || {
-            if INTERRUPTED.swap(true, Ordering::SeqCst) {
-                std::process::exit(exit_codes::INTERRUPTED.into());
-            }
-            handler_flag.store(true, Ordering::SeqCst);
-        });
+        for &signal in SIGNALS {
+            // Order matters: the shutdown action sees the state before this signal's
+            // own flag is set, so only a second signal ends the process at once.
+            let _ = signal_hook::flag::register_conditional_shutdown(
+                signal,
+                128 + signal,
+                &INTERRUPTED,
+            );
+            let first = signal_hook::flag::register_usize(signal, &SIGNAL, signal as usize);
+            let _ = first.and_then(|_| signal_hook::flag::register(signal, &INTERRUPTED));
+            let _ = signal_hook::flag::register(signal, Arc::clone(&flag));
+        }
         flag
     }))
 }
 
-/// Whether Ctrl-C was pressed.
+/// Whether a stopping signal arrived.
 pub(crate) fn was_interrupted() -> bool {
     INTERRUPTED.load(Ordering::SeqCst)
+}
+
+/// The exit code for the signal that stopped the run: 128 + its number.
+pub(crate) fn exit_code() -> u8 {
+    match SIGNAL.load(Ordering::SeqCst) {
+        signal @ 1..=127 => 128 + signal as u8,
+        _ => exit_codes::INTERRUPTED,
+    }
 }

@@ -1,11 +1,8 @@
 //! The lookup subcommands: values in, one outcome per value out, in order, with the
 //! batch exit-code rule; `--wait`/`--expect` decide verdicts on the records.
 
-use std::collections::HashMap;
-use std::io::{self, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::io::{self, Stdout};
+use std::sync::Arc;
 
 use crate::cli::OutputFormat;
 use crate::domain::error::LookupError;
@@ -16,43 +13,18 @@ use crate::domain::record::{Record, RecordKind};
 use crate::domain::sanitize::{escape_control, preview};
 use crate::domain::status;
 use crate::domain::task::TaskCounters;
-use crate::domain::verdict::{self, Expectation, Stage, Verdict, WaitSettings};
-use crate::http::client::Client;
-use crate::output::json::{outcome_json, write_json_line};
 use crate::output::messages::report;
 use crate::output::printer::{PrintStyle, Printer};
 use crate::output::progress::{BatchProgress, LiveView};
 use crate::output::summary::Tally;
 use crate::output::table::TableStyle;
-use crate::run::batch::{self, Input};
-use crate::run::interrupt::{interrupt_flag, was_interrupted};
-use crate::run::wait;
+use crate::run::batch::{self, Limits, Sink};
+use crate::run::interrupt::{self, interrupt_flag, was_interrupted};
+use crate::run::worker::{self, Worker};
 use crate::settings::config::Config;
 
 /// More waiting lookups than this at once would only open more connections.
 const MAX_WAITING_JOBS: usize = 64;
-
-/// Everything a worker needs, shared by all of them.
-struct Worker {
-    client: Client,
-    kind: LookupKind,
-    wait: Option<WaitSettings>,
-    expect: Expectation,
-    follow: Option<Follow>,
-    live: Option<Arc<LiveView>>,
-    stop: Arc<AtomicBool>,
-    /// When `--wait` ends for every lookup of the run.
-    wait_deadline: Option<Instant>,
-    /// `--until`: what counts as final, with or without `--wait`.
-    until: Vec<String>,
-    /// Lookups under way by input index: the value and the last record seen.
-    in_flight: Mutex<HashMap<usize, (String, Option<Record>)>>,
-}
-
-/// `--follow`: change lines are printed by the workers as they are seen.
-struct Follow {
-    normalize: bool,
-}
 
 pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
     if let Err(message) = check_combinations(config, kind) {
@@ -79,59 +51,96 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
     let live =
         (quiet_terminal && config.wait.is_some()).then(|| Arc::new(LiveView::new(config.utf8)));
     let total = (!values.iter().any(|v| v == "-")).then_some(values.len() as u64);
-    let mut progress = BatchProgress::new(
+    let progress = BatchProgress::new(
         quiet_terminal && live.is_none() && !single,
         total,
         config.utf8,
     );
     let worker = Arc::new(Worker::new(config, kind, live.clone(), Arc::clone(&stop)));
     let abandoning = Arc::clone(&worker);
-    let follow = config.follow;
-    // Not locked for the whole run: `--follow` workers print to stdout too.
-    let mut printer = Printer::new(io::stdout(), print_style(config, single), kind);
-    let mut tally = Tally::default();
-    batch::run_ordered(
-        batch::inputs(values),
+    let output = Output {
+        // Not locked for the whole run: `--follow` workers print to stdout too.
+        printer: Printer::new(io::stdout(), print_style(config, single), kind)
+            .with_reader_probe(crate::run::reader::stdout_reader_gone),
+        tally: Tally::default(),
+        progress,
+        live: live.clone(),
+        follow: config.follow,
+        no_key: config.api_key.is_none(),
+    };
+    // Never more workers than values known in advance (one lookup: one thread).
+    let jobs = total.map_or(jobs, |total| jobs.min(total.max(1) as usize));
+    let limits = Limits {
         jobs,
+        budget: batch::BYTE_BUDGET,
+    };
+    let (_, mut output) = batch::run_ordered(
+        batch::inputs(values),
+        limits,
         stop,
         move |index, input| worker.outcome(index, input),
+        worker::weigh,
         |index| abandoning.abandoned(index),
-        |outcome| {
-            tally.add(&outcome);
-            progress.advance();
-            let print = || {
-                report_problem(&outcome);
-                // Following, the records were printed as they changed; a lookup that
-                // failed still gets its line.
-                if follow && outcome.result.is_ok() {
-                    return Ok(());
-                }
-                let printed = printer.print(&outcome);
-                for warning in printer.take_warnings() {
-                    report(format_args!("{warning}"));
-                }
-                printed
-            };
-            match &live {
-                Some(live) => live.suspend(print),
-                None => progress.suspend(print),
-            }
-        },
+        output,
     );
-    progress.finish();
+    output.progress.finish();
     if let Some(live) = &live {
-        // Lines of lookups abandoned at Ctrl-C would otherwise stay on screen.
+        // Lines of lookups abandoned at a signal would otherwise stay on screen.
         live.clear();
     }
     // A reader that went away (`| head -1`) is not an error: it leaves the exit code be.
-    let _ = printer.finish();
+    let _ = output.printer.finish();
+    let tally = &output.tally;
     if tally.total() > 1 && (config.stderr_is_terminal || config.verbose > 0) {
         report(format_args!("{}", tally.summary()));
     }
     if was_interrupted() {
-        return exit_codes::INTERRUPTED;
+        return interrupt::exit_code();
     }
     tally.first_failure().unwrap_or(exit_codes::SUCCESS)
+}
+
+/// Where outcomes go, in input order: stdout, the tally, the progress bar or live
+/// view, and a line on stderr for each problem.
+struct Output {
+    printer: Printer<Stdout>,
+    tally: Tally,
+    progress: BatchProgress,
+    live: Option<Arc<LiveView>>,
+    follow: bool,
+    /// No API key configured: a refusal says how to set one.
+    no_key: bool,
+}
+
+impl Sink<Outcome> for Output {
+    fn emit(&mut self, outcome: Outcome) -> io::Result<()> {
+        self.tally.add(&outcome);
+        self.progress.advance();
+        let Output {
+            printer,
+            live,
+            follow,
+            no_key,
+            ..
+        } = self;
+        let print = || {
+            report_problem(&outcome, *no_key);
+            // Following, the records were printed as they changed; a lookup that
+            // failed still gets its line.
+            if *follow && outcome.result.is_ok() {
+                return Ok(());
+            }
+            let printed = printer.print(&outcome);
+            for warning in printer.take_warnings() {
+                report(format_args!("{warning}"));
+            }
+            printed
+        };
+        match live {
+            Some(live) => live.suspend(print),
+            None => self.progress.suspend(print),
+        }
+    }
 }
 
 /// Options that make no sense together are usage errors, not silently ignored.
@@ -197,8 +206,14 @@ fn print_style(config: &Config, single: bool) -> PrintStyle {
 
 /// One line on stderr for a failed lookup or an unmet condition. The message may
 /// quote the server (an error description, a status), so it is escaped as a whole.
-fn report_problem(outcome: &Outcome) {
+fn report_problem(outcome: &Outcome, no_key: bool) {
     let problem = match (&outcome.result, &outcome.verdict) {
+        // The panic hook wrote the one line for the whole run.
+        (Err(LookupError::Internal(text)), _) if text == worker::PANICKED => return,
+        (Err(error), _) if no_key && is_key_refusal(error) => format!(
+            "{error}; no API key is configured: set SMSSTAT_API_KEY (or api_key in the \
+             config file)"
+        ),
         (Err(error), _) => error.to_string(),
         (Ok(_), Some(verdict)) => verdict.message.clone(),
         (Ok(record), None) => {
@@ -218,6 +233,14 @@ fn report_problem(outcome: &Outcome) {
         preview(&outcome.query),
         escape_control(&problem)
     ));
+}
+
+/// An answer that means the key is missing or wrong: service error 1 or HTTP 401.
+fn is_key_refusal(error: &LookupError) -> bool {
+    matches!(
+        error,
+        LookupError::Service { code: Some(1), .. } | LookupError::NotAuthorised { status: 401, .. }
+    )
 }
 
 /// What a person should know about a record that is not an error: another kind of
@@ -258,159 +281,5 @@ fn article(kind: RecordKind) -> &'static str {
         RecordKind::Sms => "an SMS",
         RecordKind::Task => "a task",
         RecordKind::Hlr => "an HLR",
-    }
-}
-
-impl Worker {
-    fn new(
-        config: &Config,
-        kind: LookupKind,
-        live: Option<Arc<LiveView>>,
-        stop: Arc<AtomicBool>,
-    ) -> Worker {
-        Worker {
-            client: Client::new(config),
-            kind,
-            wait: config.wait.clone(),
-            expect: config.expect.clone(),
-            follow: config.follow.then_some(Follow {
-                normalize: config.normalize,
-            }),
-            live,
-            stop,
-            // One deadline for the whole run: a batch wait ends when the timeout passes.
-            wait_deadline: config.wait.as_ref().map(|w| Instant::now() + w.timeout),
-            until: config.until.clone(),
-            in_flight: Mutex::new(HashMap::new()),
-        }
-    }
-
-    /// The outcome of input number `index`; while it runs, its last state is kept in
-    /// `in_flight` so that Ctrl-C can still show it (`abandoned`).
-    fn outcome(&self, index: usize, input: Input) -> Outcome {
-        let query = match input {
-            Ok(query) => query,
-            Err(bad) => {
-                return Outcome::new(self.kind, bad.shown, Err(LookupError::Usage(bad.reason)))
-            }
-        };
-        self.start_tracking(index, preview(&query));
-        let outcome = self.look_up(index, query);
-        self.in_flight_map().remove(&index);
-        outcome
-    }
-
-    /// What to print for a lookup still running when Ctrl-C's grace period ended: its
-    /// last state seen, marked interrupted.
-    fn abandoned(&self, index: usize) -> Option<Outcome> {
-        let (query, last) = self.in_flight_map().remove(&index)?;
-        let outcome = match last {
-            Some(record) => Outcome {
-                verdict: Some(self.interrupted(&record)),
-                ..Outcome::new(self.kind, query, Ok(record))
-            },
-            None => Outcome::new(self.kind, query, Err(LookupError::Interrupted)),
-        };
-        Some(outcome)
-    }
-
-    fn interrupted(&self, record: &Record) -> Verdict {
-        Verdict {
-            code: exit_codes::INTERRUPTED,
-            message: format!(
-                "interrupted; last seen: {}",
-                live_status(record, &self.until)
-            ),
-        }
-    }
-
-    fn in_flight_map(&self) -> std::sync::MutexGuard<'_, HashMap<usize, (String, Option<Record>)>> {
-        self.in_flight.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    fn start_tracking(&self, index: usize, shown_query: String) {
-        self.in_flight_map().insert(index, (shown_query, None));
-    }
-
-    fn track_last_seen(&self, index: usize, record: &Record) {
-        if let Some(entry) = self.in_flight_map().get_mut(&index) {
-            entry.1 = Some(record.clone());
-        }
-    }
-
-    fn look_up(&self, index: usize, query: String) -> Outcome {
-        if let Err(refused) = self.kind.validate(&query) {
-            // Refused before sending; a value is shown cut (echoing megabytes helps nobody).
-            return Outcome::new(self.kind, preview(&query), Err(refused));
-        }
-        let Some(settings) = &self.wait else {
-            let result = self.client.lookup(self.kind, &query);
-            let verdict = result
-                .as_ref()
-                .ok()
-                .and_then(|r| verdict::verdict(r, &self.until, &self.expect, None));
-            return Outcome {
-                verdict,
-                ..Outcome::new(self.kind, query, result)
-            };
-        };
-        let mut last_seen: Option<Record> = None;
-        let line = self
-            .live
-            .as_ref()
-            .map(|live| live.line(index, &format!("{} {}", self.kind.name(), preview(&query))));
-        let deadline = self.wait_deadline.unwrap_or_else(Instant::now);
-        let watched = wait::watch(
-            &self.client,
-            self.kind,
-            &query,
-            settings,
-            deadline,
-            &self.stop,
-            |record, polls| {
-                if let Some(line) = &line {
-                    line.update(&live_status(record, &settings.until), polls);
-                }
-                if last_seen.as_ref() != Some(record) {
-                    self.track_last_seen(index, record);
-                    self.print_change(&query, record);
-                    last_seen = Some(record.clone());
-                }
-            },
-        );
-        let verdict = match &watched.result {
-            Ok(record) if watched.interrupted => Some(self.interrupted(record)),
-            Ok(record) => {
-                verdict::verdict(record, &settings.until, &self.expect, Some(watched.waited))
-            }
-            Err(_) => None,
-        };
-        Outcome {
-            verdict,
-            ..Outcome::new(self.kind, query, watched.result)
-        }
-    }
-
-    fn print_change(&self, query: &str, record: &Record) {
-        let Some(follow) = &self.follow else { return };
-        let outcome = Outcome::new(self.kind, query.to_string(), Ok(record.clone()));
-        let line = outcome_json(&outcome, follow.normalize);
-        // One locked write per line: lines of concurrent workers never interleave.
-        let mut out = io::stdout().lock();
-        if write_json_line(&mut out, &line)
-            .and_then(|_| out.flush())
-            .is_err()
-        {
-            // The reader is gone: nothing more to follow.
-            self.stop.store(true, Ordering::SeqCst);
-        }
-    }
-}
-
-/// What the live view says of a polled record.
-fn live_status(record: &Record, until: &[String]) -> String {
-    match verdict::stage(record, until) {
-        Stage::Final => "final".into(),
-        Stage::Pending(what) => escape_control(&what).into_owned(),
     }
 }

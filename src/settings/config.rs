@@ -61,6 +61,10 @@ pub struct Config {
     pub expect: Expectation,
     /// `--raw-cells`: CSV/TSV cells without formula neutralisation.
     pub raw_cells: bool,
+    /// `--rate`: the least spacing between request starts; None: no limit.
+    pub rate_interval: Option<Duration>,
+    /// `--keep-going`: no early stop after account-level failures.
+    pub keep_going: bool,
 }
 
 /// Resolves the command line. `base_url_override` is the `--demo` simulator's address.
@@ -149,6 +153,8 @@ pub fn construct_config(
             delivered_ratio: args.expect_delivered,
         },
         raw_cells: args.raw_cells,
+        rate_interval: args.rate.map(|rate| rate.interval()),
+        keep_going: args.keep_going,
     })
 }
 

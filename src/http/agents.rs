@@ -1,0 +1,107 @@
+//! The ureq agents of a run: one per worker thread, so that workers never queue on
+//! one connection pool's lock (ureq probes a pooled connection with system calls
+//! while holding it), and one without a pool, for re-sending a GET whose pooled
+//! connection turned out closed.
+
+use std::cell::Cell;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
+
+use ureq::http::Uri;
+use ureq::unversioned::resolver::{ResolvedSocketAddrs, Resolver};
+use ureq::unversioned::transport::{DefaultConnector, NextTimeout};
+use ureq::Agent;
+
+use crate::http::resolve::CachingResolver;
+use crate::settings::config::Config;
+
+/// Response headers larger than this are refused: a status answer needs a few hundred bytes.
+const MAX_HEADER_BYTES: usize = 64 * 1024;
+
+/// Idle connections each worker's agent keeps: one is in use at a time.
+const IDLE_PER_WORKER: usize = 2;
+
+static NEXT_SLOT: AtomicUsize = AtomicUsize::new(0);
+
+thread_local! {
+    /// This thread's agent, numbered on first use.
+    static SLOT: Cell<Option<usize>> = const { Cell::new(None) };
+}
+
+pub struct Agents {
+    pooled_config: ureq::config::Config,
+    fresh_config: ureq::config::Config,
+    /// Names are resolved once for all agents.
+    resolver: Arc<CachingResolver>,
+    per_worker: Vec<OnceLock<Agent>>,
+    fresh: OnceLock<Agent>,
+}
+
+impl Agents {
+    pub fn new(config: &Config) -> Agents {
+        Agents {
+            pooled_config: agent_config(config, IDLE_PER_WORKER),
+            fresh_config: agent_config(config, 0),
+            resolver: Arc::default(),
+            per_worker: (0..config.jobs.max(1)).map(|_| OnceLock::new()).collect(),
+            fresh: OnceLock::new(),
+        }
+    }
+
+    /// The calling thread's agent, with its keep-alive pool.
+    pub fn pooled(&self) -> &Agent {
+        let slot = SLOT.with(|slot| {
+            *slot.get().get_or_insert_with(|| {
+                let next = NEXT_SLOT.fetch_add(1, Ordering::Relaxed);
+                slot.set(Some(next));
+                next
+            })
+        });
+        self.per_worker[slot % self.per_worker.len()]
+            .get_or_init(|| self.agent(&self.pooled_config))
+    }
+
+    /// An agent that always opens a new connection.
+    pub fn fresh(&self) -> &Agent {
+        self.fresh.get_or_init(|| self.agent(&self.fresh_config))
+    }
+
+    fn agent(&self, config: &ureq::config::Config) -> Agent {
+        Agent::with_parts(
+            config.clone(),
+            DefaultConnector::default(),
+            SharedResolver(Arc::clone(&self.resolver)),
+        )
+    }
+}
+
+fn agent_config(config: &Config, idle: usize) -> ureq::config::Config {
+    Agent::config_builder()
+        .http_status_as_error(false)
+        // Redirects are refused, never followed: a redirect could carry the key to
+        // another origin or downgrade https to http (exit 76 shows the Location).
+        .max_redirects(0)
+        .timeout_global(Some(config.timeout))
+        .max_response_header_size(MAX_HEADER_BYTES)
+        .max_idle_connections(idle)
+        .max_idle_connections_per_host(idle)
+        .user_agent(concat!("smsstat/", env!("CARGO_PKG_VERSION")))
+        .accept("application/json")
+        // Verification always on; --ca-cert only changes which roots are trusted.
+        .tls_config(crate::http::tls::tls_config(config.ca_certs.as_ref()))
+        .build()
+}
+
+#[derive(Debug)]
+struct SharedResolver(Arc<CachingResolver>);
+
+impl Resolver for SharedResolver {
+    fn resolve(
+        &self,
+        uri: &Uri,
+        config: &ureq::config::Config,
+        timeout: NextTimeout,
+    ) -> Result<ResolvedSocketAddrs, ureq::Error> {
+        self.0.resolve(uri, config, timeout)
+    }
+}

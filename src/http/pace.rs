@@ -1,0 +1,93 @@
+//! How fast requests may start, across every worker of a run: `--rate` spaces them
+//! out, and a 429 pauses them all (the server speaks of the account, not of the
+//! request that happened to get the answer).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+#[derive(Debug, Default)]
+pub struct Pace {
+    /// `--rate`: the least spacing between request starts.
+    interval: Option<Duration>,
+    /// Whether anything may delay a request: keeps the path lock-free for a run
+    /// without `--rate` that never met a 429.
+    active: AtomicBool,
+    slots: Mutex<Slots>,
+}
+
+#[derive(Debug, Default)]
+struct Slots {
+    /// When the next request may start (`--rate`).
+    next: Option<Instant>,
+    /// No request starts before this (a 429's pause).
+    paused_until: Option<Instant>,
+}
+
+impl Pace {
+    pub fn new(interval: Option<Duration>) -> Pace {
+        Pace {
+            interval: interval.filter(|i| !i.is_zero()),
+            active: AtomicBool::new(interval.is_some()),
+            slots: Mutex::default(),
+        }
+    }
+
+    /// Waits for this request's turn: after any pause, and one interval after the
+    /// previous request's turn.
+    pub fn wait_turn(&self) {
+        if !self.active.load(Ordering::Relaxed) {
+            return;
+        }
+        let turn = {
+            let mut slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
+            let now = Instant::now();
+            let mut turn = now;
+            if let Some(until) = slots.paused_until {
+                turn = turn.max(until);
+            }
+            if let Some(interval) = self.interval {
+                turn = turn.max(slots.next.unwrap_or(now));
+                slots.next = Some(turn + interval);
+            }
+            turn
+        };
+        let now = Instant::now();
+        if turn > now {
+            std::thread::sleep(turn - now);
+        }
+    }
+
+    /// Every request waits `pause` from now (a later pause already set wins).
+    pub fn pause_all(&self, pause: Duration) {
+        let until = Instant::now() + pause;
+        let mut slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
+        slots.paused_until = Some(slots.paused_until.map_or(until, |u| u.max(until)));
+        self.active.store(true, Ordering::Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn turns_are_spaced_by_the_interval() {
+        let pace = Pace::new(Some(Duration::from_millis(20)));
+        let started = Instant::now();
+        for _ in 0..6 {
+            pace.wait_turn();
+        }
+        // Five intervals at least between the first turn and the sixth.
+        assert!(started.elapsed() >= Duration::from_millis(100));
+    }
+
+    #[test]
+    fn a_pause_delays_every_later_turn() {
+        let pace = Pace::new(None);
+        pace.pause_all(Duration::from_millis(50));
+        let started = Instant::now();
+        pace.wait_turn();
+        assert!(started.elapsed() >= Duration::from_millis(40));
+    }
+}

@@ -1,0 +1,143 @@
+//! Stopping a batch early on account-level failures: after service error 1 (invalid
+//! key) or 2 (account blocked), or a run of refused connections, every later value
+//! would fail the same way. Lookups are no longer sent; each value still gets its
+//! line ("not looked up: ...") with the failure's exit code. `--keep-going` turns
+//! this off.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::OnceLock;
+
+use crate::domain::error::LookupError;
+use crate::domain::exit_codes;
+
+/// Service errors that concern the account, not the value looked up.
+const ACCOUNT_ERRORS: [i64; 2] = [1, 2];
+
+/// Lookups in a row that found the service refusing connections (each after its
+/// retries) before the rest of the batch is given up.
+pub const REFUSED_STREAK: usize = 20;
+
+/// Why the batch stopped starting lookups, once decided.
+#[derive(Debug, Default)]
+pub struct Halt {
+    enabled: bool,
+    reason: OnceLock<(String, u8)>,
+    refused_in_a_row: AtomicUsize,
+}
+
+impl Halt {
+    pub fn new(enabled: bool) -> Halt {
+        Halt {
+            enabled,
+            ..Halt::default()
+        }
+    }
+
+    /// The failure for a value not looked up, once the batch has stopped.
+    pub fn refusal(&self) -> Option<LookupError> {
+        let (reason, code) = self.reason.get()?;
+        Some(LookupError::NotLookedUp {
+            reason: reason.clone(),
+            code: *code,
+        })
+    }
+
+    /// Learns from a finished lookup whether to stop.
+    pub fn observe<T>(&self, result: &Result<T, LookupError>) {
+        if !self.enabled {
+            return;
+        }
+        let error = match result {
+            Ok(_) => {
+                self.refused_in_a_row.store(0, Ordering::Relaxed);
+                return;
+            }
+            Err(error) => error,
+        };
+        if let LookupError::Service {
+            code: Some(code),
+            description,
+            ..
+        } = error
+        {
+            if ACCOUNT_ERRORS.contains(code) {
+                let what = description.as_deref().unwrap_or("no description");
+                let reason = format!("stopped after service error {code} ({what})");
+                let _ = self.reason.set((reason, error.exit_code()));
+                return;
+            }
+        }
+        if !is_refused(error) {
+            self.refused_in_a_row.store(0, Ordering::Relaxed);
+            return;
+        }
+        if self.refused_in_a_row.fetch_add(1, Ordering::Relaxed) + 1 >= REFUSED_STREAK {
+            let reason = format!(
+                "stopped after {REFUSED_STREAK} lookups in a row found connections refused"
+            );
+            let _ = self.reason.set((reason, exit_codes::UNAVAILABLE));
+        }
+    }
+}
+
+/// A connection the service's host refused: nothing listens there.
+fn is_refused(error: &LookupError) -> bool {
+    match error {
+        LookupError::Unavailable(text) => {
+            let text = text.to_ascii_lowercase();
+            text.contains("refused") || text == "connection failed"
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn service(code: i64) -> Result<(), LookupError> {
+        Err(LookupError::Service {
+            code: Some(code),
+            shown_code: code.to_string(),
+            description: Some("Invalid API key".into()),
+            body: Box::default(),
+        })
+    }
+
+    #[test]
+    fn account_errors_stop_the_batch_with_their_code() {
+        let halt = Halt::new(true);
+        halt.observe(&service(20));
+        assert!(halt.refusal().is_none());
+        halt.observe(&service(1));
+        let refusal = halt.refusal().unwrap();
+        assert_eq!(refusal.exit_code(), 1);
+        assert_eq!(
+            refusal.to_string(),
+            "not looked up: stopped after service error 1 (Invalid API key)"
+        );
+    }
+
+    #[test]
+    fn a_streak_of_refused_connections_stops_the_batch() {
+        let halt = Halt::new(true);
+        let refused = || Err::<(), _>(LookupError::Unavailable("Connection refused".into()));
+        for _ in 1..REFUSED_STREAK {
+            halt.observe(&refused());
+        }
+        halt.observe(&Ok(()));
+        for _ in 1..REFUSED_STREAK {
+            halt.observe(&refused());
+        }
+        assert!(halt.refusal().is_none(), "an answer breaks the streak");
+        halt.observe(&refused());
+        assert_eq!(halt.refusal().unwrap().exit_code(), 69);
+    }
+
+    #[test]
+    fn keep_going_never_stops() {
+        let halt = Halt::new(false);
+        halt.observe(&service(1));
+        assert!(halt.refusal().is_none());
+    }
+}

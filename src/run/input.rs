@@ -1,0 +1,175 @@
+//! The values of a batch: command-line arguments and stdin's lines, read lazily (as
+//! lookups proceed) so that memory stays flat whatever the input size.
+
+use std::io::{self, BufRead};
+
+/// One value to look up, or a line of stdin that could not be read as one.
+pub type Input = Result<String, BadInput>;
+
+/// A stdin line that is not a usable value: how to show it, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadInput {
+    pub shown: String,
+    pub reason: String,
+}
+
+/// Longest stdin line read into memory; the rest of a longer line is skipped, so a
+/// runaway input cannot grow memory (values over 1 KiB are refused anyway).
+const MAX_LINE: usize = 4 * 1024;
+
+/// What editors on Windows put before UTF-8 text; not part of the first value.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// The values of the command line, `-` standing for stdin's lines (trimmed; blank
+/// lines and `#` comments skipped). Stdin is read lazily, as lookups proceed.
+pub fn inputs(values: Vec<String>) -> impl Iterator<Item = Input> + Send + 'static {
+    values
+        .into_iter()
+        .flat_map(|value| -> Box<dyn Iterator<Item = Input> + Send> {
+            if value == "-" {
+                Box::new(lines(io::BufReader::new(io::stdin())))
+            } else {
+                Box::new(std::iter::once(Ok(value)))
+            }
+        })
+}
+
+/// The values of a line reader. A read error (stdin a directory, EIO) is one failure
+/// and the end of the input: retrying a broken stream would fail forever.
+pub fn lines(mut reader: impl BufRead + Send) -> impl Iterator<Item = Input> + Send {
+    let mut line = Vec::new();
+    let mut first = true;
+    let mut ended = false;
+    std::iter::from_fn(move || loop {
+        if ended {
+            return None;
+        }
+        line.clear();
+        let truncated = match read_line_bounded(&mut reader, &mut line, MAX_LINE) {
+            Ok(None) => return None,
+            Ok(Some(truncated)) => truncated,
+            Err(err) => {
+                ended = true;
+                let reason = format!("cannot read stdin: {err}");
+                return Some(Err(BadInput {
+                    shown: "-".into(),
+                    reason,
+                }));
+            }
+        };
+        if std::mem::take(&mut first) && line.starts_with(BOM) {
+            line.drain(..BOM.len());
+        }
+        if let Some(input) = value_of(&line, truncated) {
+            return Some(input);
+        }
+    })
+}
+
+/// The value of one line, None for a blank line or a comment.
+fn value_of(line: &[u8], truncated: bool) -> Option<Input> {
+    let shown = || crate::domain::sanitize::preview(String::from_utf8_lossy(line).trim());
+    if truncated {
+        let reason = format!("stdin line longer than {MAX_LINE} bytes");
+        return Some(Err(BadInput {
+            shown: shown(),
+            reason,
+        }));
+    }
+    let Ok(text) = std::str::from_utf8(line) else {
+        let reason = "stdin line is not UTF-8".to_string();
+        return Some(Err(BadInput {
+            shown: shown(),
+            reason,
+        }));
+    };
+    let text = text.trim();
+    (!text.is_empty() && !text.starts_with('#')).then(|| Ok(text.to_string()))
+}
+
+/// Reads one line (newline included) into `line`, keeping at most `max` bytes and
+/// skipping the rest. `None` at the end of input, else whether the line was cut.
+fn read_line_bounded(
+    reader: &mut impl BufRead,
+    line: &mut Vec<u8>,
+    max: usize,
+) -> io::Result<Option<bool>> {
+    let mut read_any = false;
+    let mut truncated = false;
+    loop {
+        let buffer = reader.fill_buf()?;
+        if buffer.is_empty() {
+            return Ok(read_any.then_some(truncated));
+        }
+        read_any = true;
+        let end = buffer.iter().position(|&b| b == b'\n');
+        let chunk = &buffer[..end.map_or(buffer.len(), |i| i + 1)];
+        let room = max.saturating_sub(line.len());
+        truncated |= chunk.len() > room;
+        line.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        let used = chunk.len();
+        reader.consume(used);
+        if end.is_some() {
+            return Ok(Some(truncated));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_lines_are_cut_and_the_rest_skipped() {
+        let mut input = io::Cursor::new(format!("{}\nnext\nlast", "x".repeat(100)));
+        let mut line = Vec::new();
+        assert_eq!(
+            read_line_bounded(&mut input, &mut line, 10).unwrap(),
+            Some(true)
+        );
+        assert_eq!(line, b"xxxxxxxxxx");
+        line.clear();
+        assert_eq!(
+            read_line_bounded(&mut input, &mut line, 10).unwrap(),
+            Some(false)
+        );
+        assert_eq!(line, b"next\n");
+        line.clear();
+        assert_eq!(
+            read_line_bounded(&mut input, &mut line, 10).unwrap(),
+            Some(false)
+        );
+        assert_eq!(line, b"last");
+        line.clear();
+        assert_eq!(read_line_bounded(&mut input, &mut line, 10).unwrap(), None);
+    }
+
+    #[test]
+    fn a_bom_before_the_first_value_is_skipped() {
+        let read: Vec<Input> =
+            lines(io::Cursor::new(b"\xEF\xBB\xBFabc\n\xEF\xBB\xBFdef\n")).collect();
+        assert_eq!(read[0], Ok("abc".to_string()));
+        // Only at the start of the stream: elsewhere it is part of the line.
+        assert_eq!(read[1], Ok("\u{feff}def".to_string()));
+    }
+
+    /// A reader failing for ever, as stdin does when it is a directory.
+    struct Broken;
+
+    impl io::Read for Broken {
+        fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+            Err(io::Error::from_raw_os_error(5))
+        }
+    }
+
+    #[test]
+    fn a_read_error_is_one_failure_and_the_end() {
+        let read: Vec<Input> = lines(io::BufReader::new(Broken)).take(10).collect();
+        assert_eq!(read.len(), 1, "{read:?}");
+        assert!(read[0]
+            .as_ref()
+            .unwrap_err()
+            .reason
+            .contains("cannot read stdin"));
+    }
+}

@@ -1,0 +1,112 @@
+//! SIGTERM and SIGHUP (what `timeout`, CI cancellation and `docker stop` send) stop a
+//! batch like Ctrl-C: finished lookups are printed in input order, a lookup still
+//! running gets its "interrupted" line, and the exit code is 128 + the signal.
+
+mod common;
+
+use std::io::Read;
+use std::process::{Child, Stdio};
+use std::sync::mpsc;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use common::process::command;
+use common::{Canned, TestServer};
+use serde_json::Value;
+
+/// A server whose `/hang` never answers in time; every request is told on `seen`.
+fn server(seen: mpsc::Sender<String>) -> TestServer {
+    let seen = Mutex::new(seen);
+    TestServer::start(move |url| {
+        let _ = seen.lock().unwrap().send(url.to_string());
+        if url.ends_with("/hang") {
+            std::thread::sleep(Duration::from_secs(30));
+        }
+        let id = url.rsplit('/').next().unwrap();
+        Canned::json(200, &format!(r#"{{"id":"{id}","status":"delivered"}}"#))
+    })
+}
+
+/// Starts a batch of four lookups, the second of which hangs, and sends `signal`
+/// once the server has been asked all four.
+fn signalled(signal: &str, output: &[&str]) -> (Child, TestServer) {
+    let (tx, rx) = mpsc::channel();
+    let server = server(tx);
+    let mut args = output.to_vec();
+    args.extend(["-j", "4", "sms-ref", "a", "hang", "c", "d"]);
+    let child = command(&server.base, &args)
+        .stdin(Stdio::null())
+        .spawn()
+        .unwrap();
+    for _ in 0..4 {
+        rx.recv_timeout(Duration::from_secs(20)).expect("request");
+    }
+    let status = std::process::Command::new("kill")
+        .args([signal, &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    (child, server)
+}
+
+fn finish(mut child: Child) -> (Option<i32>, String) {
+    let mut stdout = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut stdout)
+        .unwrap();
+    (child.wait().unwrap().code(), stdout)
+}
+
+#[test]
+fn sigterm_prints_every_line_in_order_and_exits_143() {
+    let (child, _server) = signalled("-TERM", &["--json"]);
+    let (code, stdout) = finish(child);
+    assert_eq!(code, Some(143), "{stdout}");
+    let lines: Vec<Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 4, "{stdout}");
+    assert_eq!(lines[0]["id"], "a");
+    assert_eq!(
+        (lines[1]["query"].as_str(), lines[1]["error"].as_i64()),
+        (Some("hang"), Some(130))
+    );
+    assert_eq!(
+        (lines[2]["id"].as_str(), lines[3]["id"].as_str()),
+        (Some("c"), Some("d"))
+    );
+}
+
+#[test]
+fn sigterm_with_table_output_prints_the_table() {
+    let (child, _server) = signalled("-TERM", &[]);
+    let (code, stdout) = finish(child);
+    assert_eq!(code, Some(143), "{stdout}");
+    let rows: Vec<&str> = stdout
+        .lines()
+        .filter(|l| {
+            ["a", "hang", "c", "d"]
+                .iter()
+                .any(|q| l.contains(&format!(" {q} ")))
+        })
+        .collect();
+    assert_eq!(rows.len(), 4, "{stdout}");
+    assert!(rows[1].contains("interrupted"), "{stdout}");
+}
+
+#[test]
+fn sighup_exits_129() {
+    let (child, _server) = signalled("-HUP", &["-o", "csv"]);
+    let (code, stdout) = finish(child);
+    assert_eq!(code, Some(129), "{stdout}");
+    // The header and one row per value.
+    assert_eq!(stdout.lines().count(), 5, "{stdout}");
+    assert!(
+        stdout.lines().nth(2).unwrap().contains("interrupted"),
+        "{stdout}"
+    );
+}
