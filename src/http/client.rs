@@ -3,7 +3,6 @@
 //! means is `answer`'s concern.
 
 use std::io::Write;
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 use ureq::http::HeaderName;
@@ -25,7 +24,8 @@ use crate::domain::record::Record;
 use crate::domain::sanitize::escape_control;
 use crate::http::answer::{interpret, is_missing_route, parse_object_scrubbed};
 use crate::http::redact::Scrubber;
-use crate::http::retry::Backoff;
+use crate::http::retry::{parse_retry_after, Backoff};
+use crate::http::routes::RouteEvidence;
 use crate::http::trace;
 use crate::settings::config::Config;
 use crate::settings::secret::ApiKey;
@@ -344,31 +344,6 @@ impl Client {
     }
 }
 
-/// Missing-route and served answers of explicit paths, per lookup kind. One stray
-/// answer (an HTML 404 from a proxy) must not switch a whole run to short forms,
-/// where `/sms/{x}` may answer another record: it takes two missing-route answers of
-/// the same kind and none served.
-#[derive(Default)]
-struct RouteEvidence {
-    missing: [AtomicU32; 5],
-    served: [AtomicU32; 5],
-}
-
-impl RouteEvidence {
-    const ENOUGH: u32 = 2;
-
-    fn note(&self, kind: LookupKind, missing: bool) {
-        let counts = if missing { &self.missing } else { &self.served };
-        counts[kind.index()].fetch_add(1, Ordering::Relaxed);
-    }
-
-    fn explicit_missing(&self, kind: LookupKind) -> bool {
-        let i = kind.index();
-        self.served[i].load(Ordering::Relaxed) == 0
-            && self.missing[i].load(Ordering::Relaxed) >= Self::ENOUGH
-    }
-}
-
 /// For developers only (tests/hostile.rs uses it): `SMSSTAT_DEBUG_PANIC=1` makes every
 /// lookup panic on its worker thread, `SMSSTAT_DEBUG_PANIC=VALUE` only the lookup of
 /// VALUE, so the panic hook can be tested on the real binary. Not in `--help`: it is
@@ -394,42 +369,4 @@ fn too_large(max_body: u64) -> LookupError {
 
 fn is_transient_status(status: u16) -> bool {
     matches!(status, 429 | 502 | 503 | 504)
-}
-
-/// `Retry-After` as seconds or as an HTTP date (a date in the past means now).
-fn parse_retry_after(value: &str) -> Option<Duration> {
-    let value = value.trim();
-    if let Ok(seconds) = value.parse::<u64>() {
-        return Some(Duration::from_secs(seconds));
-    }
-    let at = httpdate::parse_http_date(value).ok()?;
-    Some(
-        at.duration_since(std::time::SystemTime::now())
-            .unwrap_or_default(),
-    )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn retry_after_seconds() {
-        assert_eq!(parse_retry_after(" 3 "), Some(Duration::from_secs(3)));
-        assert_eq!(parse_retry_after("soon"), None);
-    }
-
-    #[test]
-    fn retry_after_dates() {
-        assert_eq!(
-            parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT"),
-            Some(Duration::ZERO)
-        );
-        let later = std::time::SystemTime::now() + Duration::from_secs(120);
-        let wait = parse_retry_after(&httpdate::fmt_http_date(later)).unwrap();
-        assert!(
-            wait > Duration::from_secs(100) && wait <= Duration::from_secs(120),
-            "{wait:?}"
-        );
-    }
 }

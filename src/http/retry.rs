@@ -44,6 +44,19 @@ fn jitter_fraction() -> f64 {
     (hasher.finish() >> 11) as f64 / (1u64 << 53) as f64
 }
 
+/// `Retry-After` as seconds or as an HTTP date (a date in the past means now).
+pub(crate) fn parse_retry_after(value: &str) -> Option<Duration> {
+    let value = value.trim();
+    if let Ok(seconds) = value.parse::<u64>() {
+        return Some(Duration::from_secs(seconds));
+    }
+    let at = httpdate::parse_http_date(value).ok()?;
+    Some(
+        at.duration_since(std::time::SystemTime::now())
+            .unwrap_or_default(),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -70,6 +83,26 @@ mod tests {
         assert_eq!(
             backoff.next_delay(Some(Duration::from_secs(3600))),
             MAX_RETRY_AFTER
+        );
+    }
+
+    #[test]
+    fn retry_after_seconds() {
+        assert_eq!(parse_retry_after(" 3 "), Some(Duration::from_secs(3)));
+        assert_eq!(parse_retry_after("soon"), None);
+    }
+
+    #[test]
+    fn retry_after_dates() {
+        assert_eq!(
+            parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT"),
+            Some(Duration::ZERO)
+        );
+        let later = std::time::SystemTime::now() + Duration::from_secs(120);
+        let wait = parse_retry_after(&httpdate::fmt_http_date(later)).unwrap();
+        assert!(
+            wait > Duration::from_secs(100) && wait <= Duration::from_secs(120),
+            "{wait:?}"
         );
     }
 }

@@ -17,6 +17,7 @@ use crate::cli::settings::{
 use crate::cli::{GlobalArgs, OutputFormat};
 use crate::domain::error::ConfigError;
 use crate::settings::file::{self as config_file, ConfigFile, FileSettings};
+use crate::settings::key_file::{exposed_key_warning, read_key_file, trim_key};
 use crate::settings::origin::Origin;
 
 /// The profile used when none is named, if the file has it (as aws-cli does).
@@ -330,45 +331,6 @@ fn file_setting_path(path: &Path, origin: &Origin) -> PathBuf {
         Some(dir) if path.is_relative() => dir.join(path),
         _ => path.to_path_buf(),
     }
-}
-
-/// Spaces or a line break around a pasted key are a copying accident, not part of the
-/// key: the trimmed key is what is sent (and masked), with a warning.
-fn trim_key(key: &mut String, origin: &Origin, warnings: &mut Vec<String>) {
-    let trimmed = key.trim();
-    if trimmed.len() != key.len() {
-        warnings.push(format!(
-            "the API key from {origin} has spaces or line breaks around it; they were removed"
-        ));
-        *key = trimmed.to_string();
-    }
-}
-
-fn read_key_file(path: &Path, origin: &Origin) -> Result<String, ConfigError> {
-    let text = crate::settings::read::read_bounded_text(path).map_err(|err| {
-        ConfigError(format!(
-            "cannot read the API key file {} (api_key_file in {origin}): {err}",
-            path.display()
-        ))
-    })?;
-    let key = text.trim();
-    if key.is_empty() {
-        return Err(ConfigError(format!(
-            "the API key file {} (api_key_file in {origin}) is empty",
-            path.display()
-        )));
-    }
-    Ok(key.to_string())
-}
-
-fn exposed_key_warning(what: &str, path: &Path, mode: Option<u32>) -> String {
-    format!(
-        "{what} {} holds an API key and can be read by other users (mode {:04o}); \
-         restrict it: chmod 600 {}",
-        path.display(),
-        mode.unwrap_or(0),
-        path.display()
-    )
 }
 
 #[cfg(test)]

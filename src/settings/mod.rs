@@ -4,6 +4,7 @@
 pub(crate) mod ca;
 pub(crate) mod config;
 pub(crate) mod file;
+pub(crate) mod key_file;
 pub(crate) mod layers;
 pub(crate) mod origin;
 pub(crate) mod read;
