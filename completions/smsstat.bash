@@ -104,7 +104,7 @@ _smsstat() {
 
     case "${cmd}" in
         smsstat)
-            opts="-o -j -v -h -V --base-url --api-key --api-key-file --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --rate --keep-going --raw-cells --help --version sms sms-ref task hlr hlr-ref sim config check completions man help"
+            opts="-o -j -v -q -h -V --base-url --api-key --api-key-file --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --rate --keep-going --raw-cells --no-headers --quiet --help --version sms sms-ref task hlr hlr-ref sim config check completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -626,7 +626,7 @@ _smsstat() {
             return 0
             ;;
         smsstat__subcmd__hlr)
-            opts="-o -j -v -h --base-url --api-key --api-key-file --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --rate --keep-going --raw-cells --help"
+            opts="-o -j -v -q -h --base-url --api-key --api-key-file --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --rate --keep-going --raw-cells --no-headers --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -736,7 +736,7 @@ _smsstat() {
             return 0
             ;;
         smsstat__subcmd__hlr__subcmd__ref)
-            opts="-o -j -v -h --base-url --api-key --api-key-file --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --rate --keep-going --raw-cells --help"
+            opts="-o -j -v -q -h --base-url --api-key --api-key-file --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --rate --keep-going --raw-cells --no-headers --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -922,7 +922,7 @@ _smsstat() {
             return 0
             ;;
         smsstat__subcmd__sms)
-            opts="-o -j -v -h --base-url --api-key --api-key-file --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --rate --keep-going --raw-cells --help"
+            opts="-o -j -v -q -h --base-url --api-key --api-key-file --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --rate --keep-going --raw-cells --no-headers --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1032,7 +1032,7 @@ _smsstat() {
             return 0
             ;;
         smsstat__subcmd__sms__subcmd__ref)
-            opts="-o -j -v -h --base-url --api-key --api-key-file --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --rate --keep-going --raw-cells --help"
+            opts="-o -j -v -q -h --base-url --api-key --api-key-file --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --rate --keep-going --raw-cells --no-headers --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1142,7 +1142,7 @@ _smsstat() {
             return 0
             ;;
         smsstat__subcmd__task)
-            opts="-o -j -v -h --base-url --api-key --api-key-file --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --rate --keep-going --raw-cells --help"
+            opts="-o -j -v -q -h --base-url --api-key --api-key-file --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --rate --keep-going --raw-cells --no-headers --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

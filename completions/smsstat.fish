@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_smsstat_global_optspecs
-    string join \n base-url= api-key= api-key-file= api-key-header= timeout= retries= paths= json o/output= fields= field= normalize j/jobs= max-body= ca-cert= v/verbose color= demo mask-msisdn config= profile= wait wait-timeout= interval= until= expect= expect-delivered= follow rate= keep-going raw-cells h/help V/version
+    string join \n base-url= api-key= api-key-file= api-key-header= timeout= retries= paths= json o/output= fields= field= normalize j/jobs= max-body= ca-cert= v/verbose color= demo mask-msisdn config= profile= wait wait-timeout= interval= until= expect= expect-delivered= follow rate= keep-going raw-cells no-headers q/quiet h/help V/version
 end
 
 function __fish_smsstat_needs_command
@@ -62,6 +62,8 @@ complete -c smsstat -n "__fish_smsstat_needs_command" -l wait -d 'Poll until eac
 complete -c smsstat -n "__fish_smsstat_needs_command" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
 complete -c smsstat -n "__fish_smsstat_needs_command" -l keep-going -d 'Look up every value even after the service refused the account (error 1 or 2) or every connection was refused (by default the rest are "not looked up")'
 complete -c smsstat -n "__fish_smsstat_needs_command" -l raw-cells -d 'CSV/TSV: print cells exactly as sent, without the \' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)'
+complete -c smsstat -n "__fish_smsstat_needs_command" -l no-headers -d 'Leave out the header line of table, CSV and TSV output (for pipelines)'
+complete -c smsstat -n "__fish_smsstat_needs_command" -s q -l quiet -d 'Print no warnings, no per-lookup lines and no summary on stderr; errors that end the run and the exit code stay'
 complete -c smsstat -n "__fish_smsstat_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c smsstat -n "__fish_smsstat_needs_command" -s V -l version -d 'Print version'
 complete -c smsstat -n "__fish_smsstat_needs_command" -f -a "sms" -d 'Delivery status of SMS messages by their numeric ID'
@@ -113,6 +115,8 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l wait -d 'Poll un
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l keep-going -d 'Look up every value even after the service refused the account (error 1 or 2) or every connection was refused (by default the rest are "not looked up")'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l raw-cells -d 'CSV/TSV: print cells exactly as sent, without the \' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)'
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l no-headers -d 'Leave out the header line of table, CSV and TSV output (for pipelines)'
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -s q -l quiet -d 'Print no warnings, no per-lookup lines and no summary on stderr; errors that end the run and the exit code stay'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -s h -l help -d 'Print help'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l base-url -d 'Base URL of the service, e.g. https://gateway.example/rest' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l api-key -d 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)' -r
@@ -152,6 +156,8 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l wait -d 'Pol
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l keep-going -d 'Look up every value even after the service refused the account (error 1 or 2) or every connection was refused (by default the rest are "not looked up")'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l raw-cells -d 'CSV/TSV: print cells exactly as sent, without the \' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)'
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l no-headers -d 'Leave out the header line of table, CSV and TSV output (for pipelines)'
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -s q -l quiet -d 'Print no warnings, no per-lookup lines and no summary on stderr; errors that end the run and the exit code stay'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -s h -l help -d 'Print help'
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l base-url -d 'Base URL of the service, e.g. https://gateway.example/rest' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l api-key -d 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)' -r
@@ -191,6 +197,8 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l wait -d 'Poll u
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l keep-going -d 'Look up every value even after the service refused the account (error 1 or 2) or every connection was refused (by default the rest are "not looked up")'
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l raw-cells -d 'CSV/TSV: print cells exactly as sent, without the \' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)'
+complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l no-headers -d 'Leave out the header line of table, CSV and TSV output (for pipelines)'
+complete -c smsstat -n "__fish_smsstat_using_subcommand task" -s q -l quiet -d 'Print no warnings, no per-lookup lines and no summary on stderr; errors that end the run and the exit code stay'
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -s h -l help -d 'Print help'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l base-url -d 'Base URL of the service, e.g. https://gateway.example/rest' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l api-key -d 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)' -r
@@ -230,6 +238,8 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l wait -d 'Poll un
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l keep-going -d 'Look up every value even after the service refused the account (error 1 or 2) or every connection was refused (by default the rest are "not looked up")'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l raw-cells -d 'CSV/TSV: print cells exactly as sent, without the \' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)'
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l no-headers -d 'Leave out the header line of table, CSV and TSV output (for pipelines)'
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -s q -l quiet -d 'Print no warnings, no per-lookup lines and no summary on stderr; errors that end the run and the exit code stay'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -s h -l help -d 'Print help'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l base-url -d 'Base URL of the service, e.g. https://gateway.example/rest' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l api-key -d 'API key sent with every request (prefer the SMSSTAT_API_KEY environment variable: a command-line key is visible to other users in the process list)' -r
@@ -269,6 +279,8 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l wait -d 'Pol
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l follow -d 'With --wait: print one JSON line per observed change instead of the final record only'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l keep-going -d 'Look up every value even after the service refused the account (error 1 or 2) or every connection was refused (by default the rest are "not looked up")'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l raw-cells -d 'CSV/TSV: print cells exactly as sent, without the \' put before a cell that starts with = + - @ tab or CR and is not a number (spreadsheet formula injection)'
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l no-headers -d 'Leave out the header line of table, CSV and TSV output (for pipelines)'
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -s q -l quiet -d 'Print no warnings, no per-lookup lines and no summary on stderr; errors that end the run and the exit code stay'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -s h -l help -d 'Print help'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l listen -d 'Address to listen on (port 0 picks a free port)' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sim" -l settle -d 'Time after start by which every record has reached its final state (0: final at once)' -r

@@ -345,3 +345,54 @@ fn each_command_lists_only_the_options_it_uses() {
         .assert()
         .code(69);
 }
+
+#[test]
+fn no_headers_leaves_out_the_header_line_of_tables_csv_and_tsv() {
+    let server = answering(SMS);
+    let csv = smsstat_at(&server.base)
+        .args(["--no-headers", "-o", "csv", "sms", "1", "2"])
+        .assert()
+        .success();
+    let csv = String::from_utf8_lossy(&csv.get_output().stdout).into_owned();
+    assert_eq!(csv.lines().count(), 2, "{csv}");
+    assert!(csv.starts_with("1,380501234567,"), "{csv}");
+    let table = smsstat_at(&server.base)
+        .args(["--no-headers", "sms", "1", "2"])
+        .assert()
+        .success();
+    let table = String::from_utf8_lossy(&table.get_output().stdout).into_owned();
+    assert!(
+        !table.contains("Status") && table.contains("delivered"),
+        "{table}"
+    );
+    smsstat_at(&server.base)
+        .args(["--no-headers", "--json", "sms", "1"])
+        .assert()
+        .code(64);
+}
+
+#[test]
+fn quiet_drops_warnings_lines_and_summary_but_not_the_exit_code() {
+    let server = common::TestServer::start(|url| {
+        if url.ends_with("/2") {
+            common::Canned::json(404, r#"{"error":20,"errorDescription":"SMS not found"}"#)
+        } else {
+            common::Canned::json(200, SMS)
+        }
+    });
+    let loud = smsstat_at(&server.base)
+        .args(["-v", "--expect", "delivred", "--json", "sms", "1", "2"])
+        .assert()
+        .code(80);
+    let loud = String::from_utf8_lossy(&loud.get_output().stderr).into_owned();
+    assert!(
+        loud.contains("SMS not found") && loud.contains("warning"),
+        "{loud}"
+    );
+    // The first failure in input order: sms 1's unmet expectation.
+    smsstat_at(&server.base)
+        .args(["-q", "--expect", "delivred", "--json", "sms", "1", "2"])
+        .assert()
+        .code(80)
+        .stderr("");
+}

@@ -211,6 +211,7 @@ fn every_style() -> Vec<PrintStyle> {
                         },
                         single,
                         raw_cells: false,
+                        no_headers: false,
                     });
                 }
             }
@@ -229,6 +230,7 @@ fn every_style() -> Vec<PrintStyle> {
             },
             single: false,
             raw_cells: false,
+            no_headers: false,
         });
     }
     styles

@@ -62,6 +62,7 @@ fuzz_target!(|data: &[u8]| {
                 },
                 single,
                 raw_cells: false,
+                no_headers: false,
             };
             let mut out = Vec::new();
             let mut printer = Printer::new(&mut out, style, kind);

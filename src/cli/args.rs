@@ -216,6 +216,15 @@ pub struct GlobalArgs {
     /// with = + - @ tab or CR and is not a number (spreadsheet formula injection)
     #[arg(long, global = true)]
     pub raw_cells: bool,
+
+    /// Leave out the header line of table, CSV and TSV output (for pipelines)
+    #[arg(long, global = true)]
+    pub no_headers: bool,
+
+    /// Print no warnings, no per-lookup lines and no summary on stderr; errors that end
+    /// the run and the exit code stay
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
 }
 
 #[derive(Debug, Subcommand)]

@@ -27,6 +27,8 @@ pub struct PrintStyle {
     pub single: bool,
     /// `--raw-cells`: CSV/TSV cells as sent, formulas not neutralised.
     pub raw_cells: bool,
+    /// `--no-headers`: no header line in table, CSV and TSV.
+    pub no_headers: bool,
 }
 
 /// Writes outcomes as they come, in the order given; only the row table waits for
@@ -101,6 +103,7 @@ impl<W: Write> Printer<W> {
                 let kind = self.kind.record_kind();
                 let rows = self.rows.get_or_insert_with(|| {
                     RowsTable::new(kind, &self.style.fields, self.style.table)
+                        .without_header(self.style.no_headers)
                 });
                 rows.add(outcome);
                 // Column widths need the rows, so a table waits for them; in pages,
@@ -147,7 +150,7 @@ impl<W: Write> Printer<W> {
             delimiter,
             raw: self.style.raw_cells,
         };
-        if !self.header_written {
+        if !self.header_written && !self.style.no_headers {
             delimited::write_header(&mut self.out, &columns, cells)?;
             self.header_written = true;
         }

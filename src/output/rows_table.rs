@@ -51,6 +51,8 @@ pub struct RowsTable {
     header: Vec<String>,
     rows: Vec<Vec<String>>,
     style: TableStyle,
+    /// `--no-headers`: the rows only.
+    headless: bool,
 }
 
 impl RowsTable {
@@ -72,7 +74,13 @@ impl RowsTable {
             header,
             rows: Vec::new(),
             style,
+            headless: false,
         }
+    }
+
+    pub fn without_header(mut self, headless: bool) -> RowsTable {
+        self.headless = headless;
+        self
     }
 
     pub fn add(&mut self, outcome: &Outcome) {
@@ -117,7 +125,9 @@ impl RowsTable {
         let mut table = new_table(self.style);
         // Fitted here: comfy-table's own wrapping would break tokens mid-way.
         table.set_content_arrangement(ContentArrangement::Disabled);
-        table.set_header(shown.iter().map(|&i| self.header[i].clone()));
+        if !self.headless {
+            table.set_header(shown.iter().map(|&i| self.header[i].clone()));
+        }
         for row in &self.rows {
             let cells = shown.iter().zip(&widths).map(|(&i, &w)| {
                 let text = shorten(&row[i], w);

@@ -47,7 +47,7 @@ fn look_up(global: GlobalArgs, facts: ParseFacts, kind: LookupKind, values: Vec<
         report(format_args!("error: {message}"));
         return exit_codes::USAGE;
     }
-    if facts.api_key_in_argv {
+    if facts.api_key_in_argv && !global.quiet {
         warn(
             "--api-key on the command line is visible to other users in the process list; \
               prefer the SMSSTAT_API_KEY environment variable or a key file \
@@ -68,7 +68,9 @@ fn look_up(global: GlobalArgs, facts: ParseFacts, kind: LookupKind, values: Vec<
     };
     // The config file fills what flags and environment left unset (exit 78 if invalid).
     let resolved = crate::settings::layers::apply(&global, &facts.sources).and_then(|resolution| {
-        resolution.warnings.iter().for_each(|w| warn(w));
+        if !global.quiet {
+            resolution.warnings.iter().for_each(|w| warn(w));
+        }
         let demo_url = demo.as_ref().map(SimServer::base_url);
         construct_config(&global, &resolution.values, demo_url)
     });
@@ -81,6 +83,8 @@ fn look_up(global: GlobalArgs, facts: ParseFacts, kind: LookupKind, values: Vec<
     };
     let names =
         usage::check_normalize(config.normalize, config.output, config.follow).and_then(|()| {
+            let field = config.field.is_some();
+            usage::check_no_headers(config.no_headers, config.output, field)?;
             let record = kind.record_kind();
             config.fields = usage::resolve_names(record, &config.fields)?;
             let field = config

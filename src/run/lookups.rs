@@ -28,26 +28,19 @@ const MAX_WAITING_JOBS: usize = 64;
 
 pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
     if let Err(message) = check_combinations(config, kind) {
-        report(format_args!("{message}"));
+        report(format_args!("error: {message}"));
         return exit_codes::USAGE;
     }
-    for status in config.expect.statuses.iter().chain(&config.until) {
-        if !status::is_known(kind.record_kind(), status) {
-            // Any status string is valid (servers have their own), but a typo would
-            // make a CI gate fail forever: say so once.
-            report(format_args!(
-                "warning: `{}` is not a status smsstat knows for {} records",
-                escape_control(status),
-                kind.record_kind().name()
-            ));
-        }
+    if !config.quiet {
+        warn_about_statuses(config, kind);
     }
     let single = values.len() == 1 && values[0] != "-";
     let jobs = jobs_for(config, &values);
     let stop = interrupt_flag();
     // Only one thing draws on a terminal's stderr at a time; -v traces and --follow
     // lines would be garbled by redraws.
-    let quiet_terminal = config.stderr_is_terminal && config.verbose == 0 && !config.follow;
+    let quiet_terminal =
+        config.stderr_is_terminal && config.verbose == 0 && !config.follow && !config.quiet;
     let live =
         (quiet_terminal && config.wait.is_some()).then(|| Arc::new(LiveView::new(config.utf8)));
     let total = (!values.iter().any(|v| v == "-")).then_some(values.len() as u64);
@@ -64,9 +57,10 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
             .with_reader_probe(crate::run::reader::stdout_reader_gone),
         tally: Tally::default(),
         progress,
-        live: live.clone(),
+        live,
         follow: config.follow,
         no_key: config.api_key.is_none(),
+        quiet: config.quiet,
     };
     // Never more workers than values known in advance (one lookup: one thread).
     let jobs = total.map_or(jobs, |total| jobs.min(total.max(1) as usize));
@@ -74,7 +68,7 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
         jobs,
         budget: batch::BYTE_BUDGET,
     };
-    let (_, mut output) = batch::run_ordered(
+    let (_, output) = batch::run_ordered(
         batch::inputs(values),
         limits,
         stop,
@@ -83,15 +77,36 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
         |index| abandoning.abandoned(index),
         output,
     );
+    finish(output, config)
+}
+
+/// Any status string is valid (servers have their own), but a typo in `--expect`
+/// would make a CI gate fail forever: say so once.
+fn warn_about_statuses(config: &Config, kind: LookupKind) {
+    for status in config.expect.statuses.iter().chain(&config.until) {
+        if !status::is_known(kind.record_kind(), status) {
+            report(format_args!(
+                "warning: `{}` is not a status smsstat knows for {} records",
+                escape_control(status),
+                kind.record_kind().name()
+            ));
+        }
+    }
+}
+
+/// Clears what was drawn on the terminal, prints what the page still holds and the
+/// summary, and gives the run's exit code.
+fn finish(mut output: Output, config: &Config) -> u8 {
     output.progress.finish();
-    if let Some(live) = &live {
+    if let Some(live) = &output.live {
         // Lines of lookups abandoned at a signal would otherwise stay on screen.
         live.clear();
     }
     // A reader that went away (`| head -1`) is not an error: it leaves the exit code be.
     let _ = output.printer.finish();
     let tally = &output.tally;
-    if tally.total() > 1 && (config.stderr_is_terminal || config.verbose > 0) {
+    let told = config.stderr_is_terminal || config.verbose > 0;
+    if tally.total() > 1 && told && !config.quiet {
         report(format_args!("{}", tally.summary()));
     }
     if was_interrupted() {
@@ -110,6 +125,8 @@ struct Output {
     follow: bool,
     /// No API key configured: a refusal says how to set one.
     no_key: bool,
+    /// `-q`: no per-lookup lines or warnings on stderr.
+    quiet: bool,
 }
 
 impl Sink<Outcome> for Output {
@@ -121,17 +138,20 @@ impl Sink<Outcome> for Output {
             live,
             follow,
             no_key,
+            quiet,
             ..
         } = self;
         let print = || {
-            report_problem(&outcome, *no_key);
+            if !*quiet {
+                report_problem(&outcome, *no_key);
+            }
             // Following, the records were printed as they changed; a lookup that
             // failed still gets its line.
             if *follow && outcome.result.is_ok() {
                 return Ok(());
             }
             let printed = printer.print(&outcome);
-            for warning in printer.take_warnings() {
+            for warning in printer.take_warnings().into_iter().filter(|_| !*quiet) {
                 report(format_args!("{warning}"));
             }
             printed
@@ -201,6 +221,7 @@ fn print_style(config: &Config, single: bool) -> PrintStyle {
         },
         single,
         raw_cells: config.raw_cells,
+        no_headers: config.no_headers,
     }
 }
 

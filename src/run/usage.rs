@@ -53,6 +53,23 @@ pub(crate) fn check_normalize(
     Ok(())
 }
 
+/// `--no-headers` leaves out the header line of table, CSV and TSV; JSON lines and
+/// bare `--field` values have none to leave out.
+pub(crate) fn check_no_headers(
+    no_headers: bool,
+    format: OutputFormat,
+    field: bool,
+) -> Result<(), String> {
+    if no_headers && (format == OutputFormat::Json || field) {
+        return Err(
+            "--no-headers applies to table, csv and tsv output; JSON lines and \
+                    --field values have no header"
+                .into(),
+        );
+    }
+    Ok(())
+}
+
 /// The names of `--fields`/`--field` as keys: a key of the kind's schema (dotted
 /// names by their head, as `details.ported`), an error field, or a table label in
 /// any case (`Status`, `Delivery latency`). A name close to a known one but not it
@@ -85,7 +102,7 @@ fn resolve_name(kind: RecordKind, name: &str) -> Result<String, String> {
         .max_by(|a, b| a.0.total_cmp(&b.0));
     match nearest {
         Some((_, nearest)) => Err(format!(
-            "no {} record has a field `{}`; did you mean `{nearest}`?\n  valid names: {}",
+            "no {} record has a field `{}`; did you mean `{nearest}`? (valid names: {})",
             kind.name(),
             preview(name),
             valid.join(", ")

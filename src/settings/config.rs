@@ -65,6 +65,10 @@ pub struct Config {
     pub rate_interval: Option<Duration>,
     /// `--keep-going`: no early stop after account-level failures.
     pub keep_going: bool,
+    /// `--no-headers`: table, CSV and TSV without their header line.
+    pub no_headers: bool,
+    /// `-q`: no warnings, per-lookup lines or summary on stderr.
+    pub quiet: bool,
 }
 
 /// Resolves the command line. `base_url_override` is the `--demo` simulator's address.
@@ -155,6 +159,8 @@ pub fn construct_config(
         raw_cells: args.raw_cells,
         rate_interval: args.rate.map(|rate| rate.interval()),
         keep_going: args.keep_going,
+        no_headers: args.no_headers,
+        quiet: args.quiet,
     })
 }
 
