@@ -380,7 +380,8 @@ fn derived_values_reach_csv_and_field() {
         ])
         .assert()
         .success()
-        .stdout(predicate::str::contains("5,7,70.0%"));
+        // Machine formats carry numbers a spreadsheet can use: the rate as a ratio.
+        .stdout(predicate::str::contains("5,7,0.700"));
 }
 
 #[test]

@@ -72,14 +72,35 @@ pub fn derived_value(record: &Record, key: &str, utf8: bool) -> Option<String> {
     rows.into_iter().find(|r| r.key == key).map(|r| r.value)
 }
 
+/// Seconds from one time field to another; None when either is missing or the end
+/// is before the start (a clock problem, not a latency: a negative or absurd number
+/// would mislead).
+fn latency_seconds(record: &Record, from: &str, to: &str) -> Option<i64> {
+    let start = timestamp(record.get(from)?)?;
+    let end = timestamp(record.get(to)?)?;
+    (end >= start).then_some(end - start)
+}
+
+/// A derived value as scripts and spreadsheets want it (CSV/TSV, `--field`, JSON
+/// `--fields`): latencies in seconds, the delivery rate as a ratio (`0.886`), pending
+/// as a count, the counters check as its text, the network as in tables.
+pub fn derived_number(record: &Record, key: &str) -> Option<String> {
+    match key {
+        SEND_LATENCY => latency_seconds(record, "time_in", "time_sent").map(|s| s.to_string()),
+        DELIVERY_LATENCY => latency_seconds(record, "time_in", "time_dr").map(|s| s.to_string()),
+        PENDING | DELIVERY_RATE if record.kind == RecordKind::Task => {
+            let counters = TaskCounters::of(record)?;
+            match key {
+                PENDING => task::pending(&counters).map(|n| n.to_string()),
+                _ => task::delivery_rate(&counters).map(|rate| format!("{:.3}", rate / 100.0)),
+            }
+        }
+        _ => derived_value(record, key, true),
+    }
+}
+
 fn sms_rows(record: &Record) -> Vec<Row> {
-    let latency = |from: &str, to: &str| {
-        let start = timestamp(record.get(from)?)?;
-        let end = timestamp(record.get(to)?)?;
-        // A report dated before the message was received is a clock problem, not a
-        // latency: showing a negative or absurd number would mislead.
-        (end >= start).then(|| format_seconds(end - start))
-    };
+    let latency = |from: &str, to: &str| latency_seconds(record, from, to).map(format_seconds);
     let mut rows = Vec::new();
     if let Some(value) = latency("time_in", "time_sent") {
         rows.push(derived_row(RecordKind::Sms, SEND_LATENCY, value));

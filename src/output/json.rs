@@ -61,12 +61,20 @@ pub fn select_fields(
                     .try_fold(head, |value, part| value.get(part))
             })
             .cloned()
-            .or_else(|| derived(name).map(Value::String));
+            .or_else(|| derived(name).map(number_or_text));
         if let Some(found) = found {
             insert_at(&mut picked, &path, found);
         }
     }
     Value::Object(picked)
+}
+
+/// A derived value as a JSON number when it is one (`0.886`, `374`), else text.
+fn number_or_text(value: String) -> Value {
+    value
+        .parse::<serde_json::Number>()
+        .map(Value::Number)
+        .unwrap_or(Value::String(value))
 }
 
 /// Puts `value` at `path` inside `map`, making the objects on the way.

@@ -80,7 +80,7 @@ impl<W: Write> Printer<W> {
                 let value = outcome_json(outcome, self.style.normalize);
                 let derived = |name: &str| {
                     let record = outcome.result.as_ref().ok()?;
-                    crate::output::derived::derived_value(record, name, true)
+                    crate::output::derived::derived_number(record, name)
                 };
                 let value = select_fields(value, &self.style.fields, self.style.normalize, derived);
                 write_json_line(&mut self.out, &value)?

@@ -80,7 +80,7 @@ pub fn field_value(record: &Record, name: &str) -> Option<String> {
 /// A field's value for `--field` and CSV/TSV: the raw field when the record has it,
 /// else a derived one (`delivery_rate`, `send_latency`, ...).
 pub fn value_of(record: &Record, name: &str) -> Option<String> {
-    field_value(record, name).or_else(|| crate::output::derived::derived_value(record, name, true))
+    field_value(record, name).or_else(|| crate::output::derived::derived_number(record, name))
 }
 
 /// Whether `name` means something for this kind of record, present or not: a known
