@@ -396,3 +396,31 @@ fn quiet_drops_warnings_lines_and_summary_but_not_the_exit_code() {
         .code(80)
         .stderr("");
 }
+
+#[test]
+fn every_trace_line_of_a_batch_names_its_lookup() {
+    let server = answering(SMS);
+    let out = smsstat_at(&server.base)
+        .args(["-vv", "-j", "4", "--json", "sms", "11", "12", "13", "14"])
+        .assert()
+        .success();
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    let traces: Vec<&str> = stderr
+        .lines()
+        .filter(|l| !l.contains(" ok") && !l.trim().is_empty())
+        .collect();
+    assert!(traces.len() > 8, "{stderr}");
+    for line in &traces {
+        let labelled = ["11", "12", "13", "14"]
+            .iter()
+            .any(|id| line.starts_with(&format!("smsstat: sms {id}: ")));
+        assert!(labelled, "an anonymous trace line: {line}");
+    }
+    for id in ["11", "12", "13", "14"] {
+        let exchange = format!(
+            "smsstat: sms {id}: GET {}/sms/{id} -> 200 OK in ",
+            server.base
+        );
+        assert_eq!(stderr.matches(&exchange).count(), 1, "{stderr}");
+    }
+}

@@ -21,7 +21,7 @@ use crate::domain::error::LookupError;
 use crate::domain::lookup::LookupKind;
 use crate::domain::lookup::PathStyle;
 use crate::domain::record::Record;
-use crate::domain::sanitize::escape_control;
+use crate::domain::sanitize::{escape_control, preview};
 use crate::http::answer::{interpret, is_missing_route, parse_object_scrubbed};
 use crate::http::redact::Scrubber;
 use crate::http::retry::{parse_retry_after, Backoff};
@@ -127,8 +127,14 @@ impl Client {
             paths.remove(0);
         }
         let last = paths.len() - 1;
+        // Every -v line of a batch says which lookup it belongs to.
+        let label = if self.verbose > 0 {
+            format!("{} {}", kind.name(), preview(value))
+        } else {
+            String::new()
+        };
         for (i, path) in paths.iter().enumerate() {
-            let answer = self.get_with_retries(path, deadline)?;
+            let answer = self.get_with_retries(&label, path, deadline)?;
             *retry_after = answer.retry_after;
             let parsed = parse_object_scrubbed(&answer.body, &self.scrubber);
             if i < last {
@@ -136,7 +142,9 @@ impl Client {
                 let missing = is_missing_route(answer.status, &parsed);
                 self.routes.note(kind, missing);
                 if missing {
-                    self.trace(format_args!("no route {path} here; trying the short form"));
+                    self.trace(format_args!(
+                        "{label}: no route {path} here; trying the short form"
+                    ));
                     continue;
                 }
             }
@@ -159,6 +167,7 @@ impl Client {
 
     fn get_with_retries(
         &self,
+        label: &str,
         path: &str,
         deadline: Option<Instant>,
     ) -> Result<Answer<'_>, LookupError> {
@@ -175,7 +184,7 @@ impl Client {
             if timeout.is_zero() {
                 return Err(LookupError::WaitOver);
             }
-            let result = self.get_once(&url, timeout);
+            let result = self.get_once(label, &url, timeout);
             let (reason, retry_after) = match &result {
                 Ok(answer) if is_transient_status(answer.status) => {
                     (format!("HTTP {}", answer.status), answer.retry_after)
@@ -195,7 +204,7 @@ impl Client {
                 return result;
             }
             self.trace(format_args!(
-                "retry {attempt}/{} in {} after {}",
+                "{label}: retry {attempt}/{} in {} after {}",
                 self.retries,
                 format_duration(delay),
                 reason
@@ -210,16 +219,48 @@ impl Client {
         }
     }
 
-    fn get_once(&self, url: &str, timeout: Duration) -> Result<Answer<'_>, LookupError> {
+    /// One exchange, traced under `-v` as one line: the lookup, the request and what
+    /// came of it.
+    fn get_once(
+        &self,
+        label: &str,
+        url: &str,
+        timeout: Duration,
+    ) -> Result<Answer<'_>, LookupError> {
         let started = Instant::now();
-        self.trace(format_args!("GET {}", escape_control(url)));
+        let result = self.exchange(label, url, timeout);
+        if self.verbose > 0 {
+            let took = format_duration(started.elapsed());
+            let url = escape_control(url);
+            match &result {
+                Ok(answer) => self.trace(format_args!(
+                    "{label}: GET {url} -> {} {} in {took} ({} bytes)",
+                    answer.status,
+                    ureq::http::StatusCode::from_u16(answer.status)
+                        .ok()
+                        .and_then(|s| s.canonical_reason())
+                        .unwrap_or(""),
+                    answer.body.len()
+                )),
+                Err(error) => self.trace(format_args!("{label}: GET {url} -> {error} in {took}")),
+            }
+        }
+        result
+    }
+
+    fn exchange(
+        &self,
+        label: &str,
+        url: &str,
+        timeout: Duration,
+    ) -> Result<Answer<'_>, LookupError> {
         let request = self.request(self.agents.pooled(), url, timeout);
         if self.verbose > 1 {
             let lines =
                 trace::request_lines(&trace::AGENT_HEADERS, request.headers_ref(), self.secrets());
             lines
                 .iter()
-                .for_each(|line| self.trace(format_args!("{line}")));
+                .for_each(|line| self.trace(format_args!("{label}: {line}")));
         }
         self.pace.wait_turn();
         let mut response = match request.call() {
@@ -227,7 +268,7 @@ impl Client {
                 // Not counted as a retry: the server did not fail, the idle
                 // connection was gone. A GET is safe to send again, at once.
                 self.trace(format_args!(
-                    "connection closed early ({error}); sending again"
+                    "{label}: connection closed early ({error}); sending again"
                 ));
                 self.pace.wait_turn();
                 self.request(self.agents.fresh(), url, timeout).call()
@@ -240,7 +281,7 @@ impl Client {
             let lines = trace::response_lines(response.headers(), self.secrets());
             lines
                 .iter()
-                .for_each(|line| self.trace(format_args!("{line}")));
+                .for_each(|line| self.trace(format_args!("{label}: {line}")));
         }
         let header = |name: &str| {
             response
@@ -257,13 +298,6 @@ impl Client {
             .get("location")
             .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
         let (body, permit) = self.read_body(&mut response, timeout)?;
-        self.trace(format_args!(
-            "{} {} in {} ({} bytes)",
-            status.as_u16(),
-            status.canonical_reason().unwrap_or(""),
-            format_duration(started.elapsed()),
-            body.len()
-        ));
         Ok(Answer {
             status: status.as_u16(),
             retry_after,
