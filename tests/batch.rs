@@ -349,7 +349,13 @@ fn a_mistyped_field_name_is_a_usage_error_and_an_unknown_one_a_warning() {
     assert!(out.status.success());
     assert_eq!(String::from_utf8_lossy(&out.stdout), "\n\n");
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(stderr.matches("no field `zebra`").count(), 1, "{stderr}");
+    assert_eq!(
+        stderr
+            .matches("smsstat: warning: sms records have no field `zebra`")
+            .count(),
+        1,
+        "{stderr}"
+    );
     // A known field that this record lacks is not a typo.
     let out = smsstat_at(&server.base)
         .args(["--field", "time_dr", "sms", "1"])

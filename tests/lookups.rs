@@ -306,7 +306,7 @@ fn service_error_message_on_stderr_and_body_on_stdout_with_json() {
         .assert()
         .code(20)
         .stdout("")
-        .stderr("smsstat: sms 999: SMS not found (service error 20)\n");
+        .stderr("smsstat: error: sms 999: SMS not found (service error 20)\n");
     smsstat_at(&server.base)
         .args(["--json", "sms", "999"])
         .assert()

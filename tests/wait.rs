@@ -510,7 +510,7 @@ fn a_mistyped_expected_status_is_warned_about() {
         .args(["--expect", "deliverd", "sms", "1"])
         .assert()
         .stderr(predicate::str::contains(
-            "`deliverd` is not a status smsstat knows",
+            "smsstat: warning: `deliverd` is not a status smsstat knows",
         ));
     smsstat_at(&server.base_url())
         .args(["--expect", "delivered,undeliverable", "sms", "1"])

@@ -1,5 +1,6 @@
 //! One line on stderr, in one style: `smsstat: error: ...`, `smsstat: warning: ...`.
 
+use std::fmt::Display;
 use std::io::{self, Write};
 
 use crate::domain::sanitize::{escape_cut, MAX_LINE_CHARS};
@@ -7,12 +8,18 @@ use crate::domain::sanitize::{escape_cut, MAX_LINE_CHARS};
 /// One line on stderr, prefixed with the program name; a closed stderr is ignored.
 /// Escaped and cut as a whole: messages quote arguments, paths, environment values
 /// and server text, and one line must stay one line of readable length.
-pub(crate) fn report(message: std::fmt::Arguments<'_>) {
+pub(crate) fn report(message: impl Display) {
     let message = message.to_string();
     let shown = escape_cut(&message, MAX_LINE_CHARS);
     let _ = writeln!(io::stderr().lock(), "smsstat: {shown}");
 }
 
-pub(crate) fn warn(message: &str) {
+/// `smsstat: error: ...`: something failed (a lookup, a setting, the run).
+pub(crate) fn error(message: impl Display) {
+    report(format_args!("error: {message}"));
+}
+
+/// `smsstat: warning: ...`: the run goes on, but the user should know.
+pub(crate) fn warn(message: impl Display) {
     report(format_args!("warning: {message}"));
 }

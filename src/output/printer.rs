@@ -129,7 +129,7 @@ impl<W: Write> Printer<W> {
         for name in names {
             if !is_known_name(record, name) && !self.warned.contains(name) {
                 self.warnings.push(format!(
-                    "warning: {} records have no field `{}`",
+                    "{} records have no field `{}`",
                     record.kind.name(),
                     escape_control(name)
                 ));

@@ -7,7 +7,7 @@ use crate::cli::parse::{parse_args, ParseFacts};
 use crate::cli::{Cli, Command, GlobalArgs, SimArgs};
 use crate::domain::exit_codes;
 use crate::domain::lookup::LookupKind;
-use crate::output::messages::{report, warn};
+use crate::output::messages::{error, warn};
 use crate::run::usage;
 use crate::settings::config::construct_config;
 use crate::sim::{Oddity, SimOptions, SimServer};
@@ -44,7 +44,7 @@ fn run(cli: Cli, facts: ParseFacts) -> u8 {
 /// batch.
 fn look_up(global: GlobalArgs, facts: ParseFacts, kind: LookupKind, values: Vec<String>) -> u8 {
     if let Err(message) = usage::check_options(&global, &facts.sources) {
-        report(format_args!("error: {message}"));
+        error(message);
         return exit_codes::USAGE;
     }
     if facts.api_key_in_argv && !global.quiet {
@@ -62,14 +62,14 @@ fn look_up(global: GlobalArgs, facts: ParseFacts, kind: LookupKind, values: Vec<
     {
         Ok(demo) => demo,
         Err(err) => {
-            report(format_args!("cannot start the demo simulator: {err}"));
+            error(format_args!("cannot start the demo simulator: {err}"));
             return exit_codes::INTERNAL;
         }
     };
     // The config file fills what flags and environment left unset (exit 78 if invalid).
     let resolved = crate::settings::layers::apply(&global, &facts.sources).and_then(|resolution| {
         if !global.quiet {
-            resolution.warnings.iter().for_each(|w| warn(w));
+            resolution.warnings.iter().for_each(warn);
         }
         let demo_url = demo.as_ref().map(SimServer::base_url);
         construct_config(&global, &resolution.values, demo_url)
@@ -77,7 +77,7 @@ fn look_up(global: GlobalArgs, facts: ParseFacts, kind: LookupKind, values: Vec<
     let mut config = match resolved {
         Ok(config) => config,
         Err(err) => {
-            report(format_args!("{err}"));
+            error(err);
             return exit_codes::CONFIG;
         }
     };
@@ -95,7 +95,7 @@ fn look_up(global: GlobalArgs, facts: ParseFacts, kind: LookupKind, values: Vec<
             Ok(())
         });
     if let Err(message) = names {
-        report(format_args!("error: {message}"));
+        error(message);
         return exit_codes::USAGE;
     }
     crate::run::lookups::run(&config, kind, values)
@@ -143,7 +143,7 @@ fn serve_simulator(args: SimArgs, facts: ParseFacts) -> u8 {
     match crate::sim::serve(options) {
         Ok(()) => exit_codes::SUCCESS,
         Err(err) => {
-            report(format_args!("sim: cannot serve on {}: {err}", args.listen));
+            error(format_args!("sim: cannot serve on {}: {err}", args.listen));
             exit_codes::CONFIG
         }
     }

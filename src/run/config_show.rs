@@ -10,7 +10,7 @@ use crate::cli::parse::CliSources;
 use crate::cli::GlobalArgs;
 use crate::domain::exit_codes;
 use crate::domain::sanitize::escape_control;
-use crate::output::messages::report;
+use crate::output::messages::{error, warn};
 use crate::settings::config::construct_config;
 use crate::settings::layers;
 use crate::settings::show::{rows, ShowRow};
@@ -19,12 +19,12 @@ pub fn run(args: GlobalArgs, sources: CliSources) -> u8 {
     let resolution = match layers::apply(&args, &sources) {
         Ok(resolution) => resolution,
         Err(err) => {
-            report(format_args!("{err}"));
+            error(err);
             return exit_codes::CONFIG;
         }
     };
     for warning in &resolution.warnings {
-        report(format_args!("warning: {warning}"));
+        warn(warning);
     }
     let rows = rows(&args, &resolution);
     // With --demo a lookup would start the simulator on a free port: any loopback
@@ -43,7 +43,7 @@ pub fn run(args: GlobalArgs, sources: CliSources) -> u8 {
     match problem {
         None => exit_codes::SUCCESS,
         Some(problem) => {
-            report(format_args!("error: {problem}"));
+            error(problem);
             exit_codes::CONFIG
         }
     }

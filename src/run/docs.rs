@@ -7,7 +7,7 @@ use clap_complete::Shell;
 
 use crate::cli::docs::{completion_script, man_page};
 use crate::domain::exit_codes;
-use crate::output::messages::report;
+use crate::output::messages::error;
 
 pub fn completions(shell: Shell) -> u8 {
     emit(Ok(completion_script(shell)))
@@ -26,7 +26,7 @@ fn emit(generated: io::Result<Vec<u8>>) -> u8 {
             exit_codes::SUCCESS
         }
         Err(err) => {
-            report(format_args!("cannot render the man page: {err}"));
+            error(format_args!("cannot render the man page: {err}"));
             exit_codes::INTERNAL
         }
     }

@@ -13,7 +13,7 @@ use crate::domain::record::{Record, RecordKind};
 use crate::domain::sanitize::{escape_control, preview};
 use crate::domain::status;
 use crate::domain::task::TaskCounters;
-use crate::output::messages::report;
+use crate::output::messages::{error, report, warn};
 use crate::output::printer::{PrintStyle, Printer};
 use crate::output::progress::{BatchProgress, LiveView};
 use crate::output::summary::Tally;
@@ -28,7 +28,7 @@ const MAX_WAITING_JOBS: usize = 64;
 
 pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
     if let Err(message) = check_combinations(config, kind) {
-        report(format_args!("error: {message}"));
+        error(message);
         return exit_codes::USAGE;
     }
     if !config.quiet {
@@ -85,8 +85,8 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
 fn warn_about_statuses(config: &Config, kind: LookupKind) {
     for status in config.expect.statuses.iter().chain(&config.until) {
         if !status::is_known(kind.record_kind(), status) {
-            report(format_args!(
-                "warning: `{}` is not a status smsstat knows for {} records",
+            warn(format_args!(
+                "`{}` is not a status smsstat knows for {} records",
                 escape_control(status),
                 kind.record_kind().name()
             ));
@@ -107,7 +107,7 @@ fn finish(mut output: Output, config: &Config) -> u8 {
     let tally = &output.tally;
     let told = config.stderr_is_terminal || config.verbose > 0;
     if tally.total() > 1 && told && !config.quiet {
-        report(format_args!("{}", tally.summary()));
+        report(tally.summary());
     }
     if was_interrupted() {
         return interrupt::exit_code();
@@ -152,7 +152,7 @@ impl Sink<Outcome> for Output {
             }
             let printed = printer.print(&outcome);
             for warning in printer.take_warnings().into_iter().filter(|_| !*quiet) {
-                report(format_args!("{warning}"));
+                warn(warning);
             }
             printed
         };
@@ -239,7 +239,7 @@ fn report_problem(outcome: &Outcome, no_key: bool) {
         (Ok(_), Some(verdict)) => verdict.message.clone(),
         (Ok(record), None) => {
             for warning in record_warnings(outcome.kind, record) {
-                report(format_args!(
+                warn(format_args!(
                     "{} {}: {warning}",
                     outcome.kind.name(),
                     preview(&outcome.query)
@@ -248,7 +248,7 @@ fn report_problem(outcome: &Outcome, no_key: bool) {
             return;
         }
     };
-    report(format_args!(
+    error(format_args!(
         "{} {}: {}",
         outcome.kind.name(),
         preview(&outcome.query),
@@ -270,10 +270,8 @@ fn record_warnings(kind: LookupKind, record: &Record) -> Vec<String> {
     let counters = (record.kind == RecordKind::Task)
         .then(|| match TaskCounters::of(record) {
             Some(counters) => crate::domain::task::problem(&counters)
-                .map(|problem| format!("warning: task {problem}; treated as final")),
-            None => {
-                Some("warning: the task's `sent` counter is not a number; treated as final".into())
-            }
+                .map(|problem| format!("task {problem}; treated as final")),
+            None => Some("the task's `sent` counter is not a number; treated as final".into()),
         })
         .flatten();
     kind_mismatch(kind, record)
@@ -289,7 +287,7 @@ fn kind_mismatch(kind: LookupKind, record: &Record) -> Option<String> {
     let expected = kind.record_kind();
     (record.kind != expected).then(|| {
         format!(
-            "warning: the answer is {} record, not {} record; the service may have read a \
+            "the answer is {} record, not {} record; the service may have read a \
              short-form path differently (try --paths explicit)",
             article(record.kind),
             article(expected)

@@ -142,7 +142,7 @@ pub fn serve(options: SimOptions) -> io::Result<()> {
     let server = SimServer::start(options)?;
     if !server.addr().ip().is_loopback() {
         eprintln!(
-            "smsstat sim: warning: listening on {}, reachable from other machines; \
+            "smsstat: warning: sim listening on {}, reachable from other machines; \
              the simulator is meant for loopback",
             server.addr()
         );

@@ -18,7 +18,7 @@ use crate::domain::exit_codes;
 use crate::domain::format::OutputFormat;
 use crate::domain::lookup::{LookupKind, PathStyle};
 use crate::http::client::Client;
-use crate::output::messages::report;
+use crate::output::messages::error;
 use crate::settings::config::{construct_config, Config};
 use crate::settings::layers::{self, Resolution};
 use crate::settings::origin::Origin;
@@ -79,9 +79,7 @@ fn skipped(name: &'static str, detail: &str) -> Step {
 pub fn run(args: GlobalArgs, sources: CliSources) -> u8 {
     let demo = match args.demo.then(|| SimServer::start(SimOptions::demo())) {
         Some(Err(err)) => {
-            report(format_args!(
-                "error: cannot start the demo simulator: {err}"
-            ));
+            error(format_args!("cannot start the demo simulator: {err}"));
             return exit_codes::INTERNAL;
         }
         Some(Ok(server)) => Some(server),
