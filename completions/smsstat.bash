@@ -104,7 +104,7 @@ _smsstat() {
 
     case "${cmd}" in
         smsstat)
-            opts="-o -j -v -q -h -V --base-url --api-key --api-key-file --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --rate --keep-going --raw-cells --no-headers --quiet --help --version sms sms-ref task hlr hlr-ref sim config check completions man help"
+            opts="-o -j -v -q -h -V --base-url --api-key --api-key-file --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --rate --keep-going --raw-cells --no-headers --quiet --junit --help --version sms sms-ref task hlr hlr-ref sim config check completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -139,11 +139,11 @@ _smsstat() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json csv tsv" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json csv tsv report report-json report-md" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json csv tsv" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json csv tsv report report-json report-md" -- "${cur}"))
                     return 0
                     ;;
                 --fields)
@@ -206,6 +206,10 @@ _smsstat() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --junit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -245,11 +249,11 @@ _smsstat() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json csv tsv" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json csv tsv report report-json report-md" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json csv tsv" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json csv tsv report report-json report-md" -- "${cur}"))
                     return 0
                     ;;
                 --ca-cert)
@@ -317,11 +321,11 @@ _smsstat() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json csv tsv" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json csv tsv report report-json report-md" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json csv tsv" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json csv tsv report report-json report-md" -- "${cur}"))
                     return 0
                     ;;
                 --ca-cert)
@@ -417,11 +421,11 @@ _smsstat() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json csv tsv" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json csv tsv report report-json report-md" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json csv tsv" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json csv tsv report report-json report-md" -- "${cur}"))
                     return 0
                     ;;
                 --ca-cert)
@@ -626,7 +630,7 @@ _smsstat() {
             return 0
             ;;
         smsstat__subcmd__hlr)
-            opts="-o -j -v -q -h --base-url --api-key --api-key-file --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --rate --keep-going --raw-cells --no-headers --quiet --help"
+            opts="-o -j -v -q -h --base-url --api-key --api-key-file --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --rate --keep-going --raw-cells --no-headers --quiet --junit --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -661,11 +665,11 @@ _smsstat() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json csv tsv" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json csv tsv report report-json report-md" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json csv tsv" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json csv tsv report report-json report-md" -- "${cur}"))
                     return 0
                     ;;
                 --fields)
@@ -725,6 +729,10 @@ _smsstat() {
                     return 0
                     ;;
                 --rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --junit)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -736,7 +744,7 @@ _smsstat() {
             return 0
             ;;
         smsstat__subcmd__hlr__subcmd__ref)
-            opts="-o -j -v -q -h --base-url --api-key --api-key-file --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --rate --keep-going --raw-cells --no-headers --quiet --help"
+            opts="-o -j -v -q -h --base-url --api-key --api-key-file --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --rate --keep-going --raw-cells --no-headers --quiet --junit --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -771,11 +779,11 @@ _smsstat() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json csv tsv" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json csv tsv report report-json report-md" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json csv tsv" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json csv tsv report report-json report-md" -- "${cur}"))
                     return 0
                     ;;
                 --fields)
@@ -835,6 +843,10 @@ _smsstat() {
                     return 0
                     ;;
                 --rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --junit)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -922,7 +934,7 @@ _smsstat() {
             return 0
             ;;
         smsstat__subcmd__sms)
-            opts="-o -j -v -q -h --base-url --api-key --api-key-file --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --rate --keep-going --raw-cells --no-headers --quiet --help"
+            opts="-o -j -v -q -h --base-url --api-key --api-key-file --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --rate --keep-going --raw-cells --no-headers --quiet --junit --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -957,11 +969,11 @@ _smsstat() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json csv tsv" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json csv tsv report report-json report-md" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json csv tsv" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json csv tsv report report-json report-md" -- "${cur}"))
                     return 0
                     ;;
                 --fields)
@@ -1021,6 +1033,10 @@ _smsstat() {
                     return 0
                     ;;
                 --rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --junit)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1032,7 +1048,7 @@ _smsstat() {
             return 0
             ;;
         smsstat__subcmd__sms__subcmd__ref)
-            opts="-o -j -v -q -h --base-url --api-key --api-key-file --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --rate --keep-going --raw-cells --no-headers --quiet --help"
+            opts="-o -j -v -q -h --base-url --api-key --api-key-file --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --rate --keep-going --raw-cells --no-headers --quiet --junit --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1067,11 +1083,11 @@ _smsstat() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json csv tsv" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json csv tsv report report-json report-md" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json csv tsv" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json csv tsv report report-json report-md" -- "${cur}"))
                     return 0
                     ;;
                 --fields)
@@ -1131,6 +1147,10 @@ _smsstat() {
                     return 0
                     ;;
                 --rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --junit)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1142,7 +1162,7 @@ _smsstat() {
             return 0
             ;;
         smsstat__subcmd__task)
-            opts="-o -j -v -q -h --base-url --api-key --api-key-file --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --rate --keep-going --raw-cells --no-headers --quiet --help"
+            opts="-o -j -v -q -h --base-url --api-key --api-key-file --api-key-header --timeout --retries --paths --json --output --fields --field --normalize --jobs --max-body --ca-cert --verbose --color --demo --mask-msisdn --config --profile --wait --wait-timeout --interval --until --expect --expect-delivered --follow --rate --keep-going --raw-cells --no-headers --quiet --junit --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1177,11 +1197,11 @@ _smsstat() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json csv tsv" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json csv tsv report report-json report-md" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json csv tsv" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json csv tsv report report-json report-md" -- "${cur}"))
                     return 0
                     ;;
                 --fields)
@@ -1241,6 +1261,10 @@ _smsstat() {
                     return 0
                     ;;
                 --rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --junit)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_smsstat_global_optspecs
-    string join \n base-url= api-key= api-key-file= api-key-header= timeout= retries= paths= json o/output= fields= field= normalize j/jobs= max-body= ca-cert= v/verbose color= demo mask-msisdn config= profile= wait wait-timeout= interval= until= expect= expect-delivered= follow rate= keep-going raw-cells no-headers q/quiet h/help V/version
+    string join \n base-url= api-key= api-key-file= api-key-header= timeout= retries= paths= json o/output= fields= field= normalize j/jobs= max-body= ca-cert= v/verbose color= demo mask-msisdn config= profile= wait wait-timeout= interval= until= expect= expect-delivered= follow rate= keep-going raw-cells no-headers q/quiet junit= h/help V/version
 end
 
 function __fish_smsstat_needs_command
@@ -33,10 +33,13 @@ complete -c smsstat -n "__fish_smsstat_needs_command" -l retries -d 'How often a
 complete -c smsstat -n "__fish_smsstat_needs_command" -l paths -d 'Which request paths to use: explicit (/sms/reference/R), short (/sms/R), or auto (explicit, then short when the explicit route does not exist)' -r -f -a "auto\t''
 explicit\t''
 short\t''"
-complete -c smsstat -n "__fish_smsstat_needs_command" -s o -l output -d 'Output format (SMSSTAT_OUTPUT in the environment sets it too) [default: table]' -r -f -a "table\t''
+complete -c smsstat -n "__fish_smsstat_needs_command" -s o -l output -d 'Output format: table, json (one line per lookup), csv, tsv, or one report over the batch: report (terminal), report-json, report-md (Markdown for CI job summaries) (SMSSTAT_OUTPUT in the environment sets it too) [default: table]' -r -f -a "table\t''
 json\t''
 csv\t''
-tsv\t''"
+tsv\t''
+report\t''
+report-json\t''
+report-md\t''"
 complete -c smsstat -n "__fish_smsstat_needs_command" -l fields -d 'Fields to show, comma-separated (e.g. status,time_dr): table and csv/tsv columns, or the keys kept in JSON records' -r
 complete -c smsstat -n "__fish_smsstat_needs_command" -l field -d 'Print only this field\'s bare value, one line per lookup' -r
 complete -c smsstat -n "__fish_smsstat_needs_command" -s j -l jobs -d 'How many lookups run at once [default: 8]' -r
@@ -53,6 +56,7 @@ complete -c smsstat -n "__fish_smsstat_needs_command" -l until -d 'Statuses that
 complete -c smsstat -n "__fish_smsstat_needs_command" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
 complete -c smsstat -n "__fish_smsstat_needs_command" -l expect-delivered -d 'Succeed only when delivered/total (delivered/sent without `total`) reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
 complete -c smsstat -n "__fish_smsstat_needs_command" -l rate -d 'At most N requests per second (N/s) or per minute (N/m) across all lookups, polls and retries included, e.g. 50/s or 600/m' -r
+complete -c smsstat -n "__fish_smsstat_needs_command" -l junit -d 'Also write a JUnit XML file: one test case per lookup, a failure for each failed lookup or unmet expectation (for CI test reports); next to any output format' -r -F
 complete -c smsstat -n "__fish_smsstat_needs_command" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
 complete -c smsstat -n "__fish_smsstat_needs_command" -l normalize -d 'With JSON output: typed, uniform records (numbers as numbers, error always present, ported/roaming as booleans, plus kind and query)'
 complete -c smsstat -n "__fish_smsstat_needs_command" -s v -l verbose -d 'Show the request line, status, latency and retries on stderr (never the API key)'
@@ -86,10 +90,13 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l retries -d 'How 
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l paths -d 'Which request paths to use: explicit (/sms/reference/R), short (/sms/R), or auto (explicit, then short when the explicit route does not exist)' -r -f -a "auto\t''
 explicit\t''
 short\t''"
-complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -s o -l output -d 'Output format (SMSSTAT_OUTPUT in the environment sets it too) [default: table]' -r -f -a "table\t''
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -s o -l output -d 'Output format: table, json (one line per lookup), csv, tsv, or one report over the batch: report (terminal), report-json, report-md (Markdown for CI job summaries) (SMSSTAT_OUTPUT in the environment sets it too) [default: table]' -r -f -a "table\t''
 json\t''
 csv\t''
-tsv\t''"
+tsv\t''
+report\t''
+report-json\t''
+report-md\t''"
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l fields -d 'Fields to show, comma-separated (e.g. status,time_dr): table and csv/tsv columns, or the keys kept in JSON records' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l field -d 'Print only this field\'s bare value, one line per lookup' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -s j -l jobs -d 'How many lookups run at once [default: 8]' -r
@@ -106,6 +113,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l until -d 'Status
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l expect-delivered -d 'Succeed only when delivered/total (delivered/sent without `total`) reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l rate -d 'At most N requests per second (N/s) or per minute (N/m) across all lookups, polls and retries included, e.g. 50/s or 600/m' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l junit -d 'Also write a JUnit XML file: one test case per lookup, a failure for each failed lookup or unmet expectation (for CI test reports); next to any output format' -r -F
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l normalize -d 'With JSON output: typed, uniform records (numbers as numbers, error always present, ported/roaming as booleans, plus kind and query)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -s v -l verbose -d 'Show the request line, status, latency and retries on stderr (never the API key)'
@@ -127,10 +135,13 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l retries -d '
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l paths -d 'Which request paths to use: explicit (/sms/reference/R), short (/sms/R), or auto (explicit, then short when the explicit route does not exist)' -r -f -a "auto\t''
 explicit\t''
 short\t''"
-complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -s o -l output -d 'Output format (SMSSTAT_OUTPUT in the environment sets it too) [default: table]' -r -f -a "table\t''
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -s o -l output -d 'Output format: table, json (one line per lookup), csv, tsv, or one report over the batch: report (terminal), report-json, report-md (Markdown for CI job summaries) (SMSSTAT_OUTPUT in the environment sets it too) [default: table]' -r -f -a "table\t''
 json\t''
 csv\t''
-tsv\t''"
+tsv\t''
+report\t''
+report-json\t''
+report-md\t''"
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l fields -d 'Fields to show, comma-separated (e.g. status,time_dr): table and csv/tsv columns, or the keys kept in JSON records' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l field -d 'Print only this field\'s bare value, one line per lookup' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -s j -l jobs -d 'How many lookups run at once [default: 8]' -r
@@ -147,6 +158,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l until -d 'St
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l expect-delivered -d 'Succeed only when delivered/total (delivered/sent without `total`) reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l rate -d 'At most N requests per second (N/s) or per minute (N/m) across all lookups, polls and retries included, e.g. 50/s or 600/m' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l junit -d 'Also write a JUnit XML file: one test case per lookup, a failure for each failed lookup or unmet expectation (for CI test reports); next to any output format' -r -F
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l normalize -d 'With JSON output: typed, uniform records (numbers as numbers, error always present, ported/roaming as booleans, plus kind and query)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -s v -l verbose -d 'Show the request line, status, latency and retries on stderr (never the API key)'
@@ -168,10 +180,13 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l retries -d 'How
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l paths -d 'Which request paths to use: explicit (/sms/reference/R), short (/sms/R), or auto (explicit, then short when the explicit route does not exist)' -r -f -a "auto\t''
 explicit\t''
 short\t''"
-complete -c smsstat -n "__fish_smsstat_using_subcommand task" -s o -l output -d 'Output format (SMSSTAT_OUTPUT in the environment sets it too) [default: table]' -r -f -a "table\t''
+complete -c smsstat -n "__fish_smsstat_using_subcommand task" -s o -l output -d 'Output format: table, json (one line per lookup), csv, tsv, or one report over the batch: report (terminal), report-json, report-md (Markdown for CI job summaries) (SMSSTAT_OUTPUT in the environment sets it too) [default: table]' -r -f -a "table\t''
 json\t''
 csv\t''
-tsv\t''"
+tsv\t''
+report\t''
+report-json\t''
+report-md\t''"
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l fields -d 'Fields to show, comma-separated (e.g. status,time_dr): table and csv/tsv columns, or the keys kept in JSON records' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l field -d 'Print only this field\'s bare value, one line per lookup' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -s j -l jobs -d 'How many lookups run at once [default: 8]' -r
@@ -188,6 +203,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l until -d 'Statu
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l expect-delivered -d 'Succeed only when delivered/total (delivered/sent without `total`) reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l rate -d 'At most N requests per second (N/s) or per minute (N/m) across all lookups, polls and retries included, e.g. 50/s or 600/m' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l junit -d 'Also write a JUnit XML file: one test case per lookup, a failure for each failed lookup or unmet expectation (for CI test reports); next to any output format' -r -F
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l normalize -d 'With JSON output: typed, uniform records (numbers as numbers, error always present, ported/roaming as booleans, plus kind and query)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -s v -l verbose -d 'Show the request line, status, latency and retries on stderr (never the API key)'
@@ -209,10 +225,13 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l retries -d 'How 
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l paths -d 'Which request paths to use: explicit (/sms/reference/R), short (/sms/R), or auto (explicit, then short when the explicit route does not exist)' -r -f -a "auto\t''
 explicit\t''
 short\t''"
-complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -s o -l output -d 'Output format (SMSSTAT_OUTPUT in the environment sets it too) [default: table]' -r -f -a "table\t''
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -s o -l output -d 'Output format: table, json (one line per lookup), csv, tsv, or one report over the batch: report (terminal), report-json, report-md (Markdown for CI job summaries) (SMSSTAT_OUTPUT in the environment sets it too) [default: table]' -r -f -a "table\t''
 json\t''
 csv\t''
-tsv\t''"
+tsv\t''
+report\t''
+report-json\t''
+report-md\t''"
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l fields -d 'Fields to show, comma-separated (e.g. status,time_dr): table and csv/tsv columns, or the keys kept in JSON records' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l field -d 'Print only this field\'s bare value, one line per lookup' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -s j -l jobs -d 'How many lookups run at once [default: 8]' -r
@@ -229,6 +248,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l until -d 'Status
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l expect-delivered -d 'Succeed only when delivered/total (delivered/sent without `total`) reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l rate -d 'At most N requests per second (N/s) or per minute (N/m) across all lookups, polls and retries included, e.g. 50/s or 600/m' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l junit -d 'Also write a JUnit XML file: one test case per lookup, a failure for each failed lookup or unmet expectation (for CI test reports); next to any output format' -r -F
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l normalize -d 'With JSON output: typed, uniform records (numbers as numbers, error always present, ported/roaming as booleans, plus kind and query)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -s v -l verbose -d 'Show the request line, status, latency and retries on stderr (never the API key)'
@@ -250,10 +270,13 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l retries -d '
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l paths -d 'Which request paths to use: explicit (/sms/reference/R), short (/sms/R), or auto (explicit, then short when the explicit route does not exist)' -r -f -a "auto\t''
 explicit\t''
 short\t''"
-complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -s o -l output -d 'Output format (SMSSTAT_OUTPUT in the environment sets it too) [default: table]' -r -f -a "table\t''
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -s o -l output -d 'Output format: table, json (one line per lookup), csv, tsv, or one report over the batch: report (terminal), report-json, report-md (Markdown for CI job summaries) (SMSSTAT_OUTPUT in the environment sets it too) [default: table]' -r -f -a "table\t''
 json\t''
 csv\t''
-tsv\t''"
+tsv\t''
+report\t''
+report-json\t''
+report-md\t''"
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l fields -d 'Fields to show, comma-separated (e.g. status,time_dr): table and csv/tsv columns, or the keys kept in JSON records' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l field -d 'Print only this field\'s bare value, one line per lookup' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -s j -l jobs -d 'How many lookups run at once [default: 8]' -r
@@ -270,6 +293,7 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l until -d 'St
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l expect -d 'Succeed only when the final status is one of these (SMS, HLR): exit 80 when final and different, 81 when still pending' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l expect-delivered -d 'Succeed only when delivered/total (delivered/sent without `total`) reaches RATIO (tasks), e.g. 0.95: exit 80 below it' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l rate -d 'At most N requests per second (N/s) or per minute (N/m) across all lookups, polls and retries included, e.g. 50/s or 600/m' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l junit -d 'Also write a JUnit XML file: one test case per lookup, a failure for each failed lookup or unmet expectation (for CI test reports); next to any output format' -r -F
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l json -d 'Print the service\'s JSON, one compact line per lookup (short for -o json)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l normalize -d 'With JSON output: typed, uniform records (numbers as numbers, error always present, ported/roaming as booleans, plus kind and query)'
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -s v -l verbose -d 'Show the request line, status, latency and retries on stderr (never the API key)'
@@ -311,10 +335,13 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_s
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l api-key-header -d 'Name of the request header that carries the API key [default: X-API-KEY]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l timeout -d 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l retries -d 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried, 0 to 20 [default: 2]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -s o -l output -d 'Output format (SMSSTAT_OUTPUT in the environment sets it too) [default: table]' -r -f -a "table\t''
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -s o -l output -d 'Output format: table, json (one line per lookup), csv, tsv, or one report over the batch: report (terminal), report-json, report-md (Markdown for CI job summaries) (SMSSTAT_OUTPUT in the environment sets it too) [default: table]' -r -f -a "table\t''
 json\t''
 csv\t''
-tsv\t''"
+tsv\t''
+report\t''
+report-json\t''
+report-md\t''"
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l ca-cert -d 'PEM file of the CA certificates to trust for https, instead of the built-in roots (for a gateway behind a private CA); verification is always on' -r -F
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l config -d 'Config file to read instead of $XDG_CONFIG_HOME/smsstat/config.toml (must exist)' -r -F
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and not __fish_seen_subcommand_from show help" -l profile -d 'Profile of the config file to use ([profiles.NAME]; without it, `default` if the file has one)' -r
@@ -329,10 +356,13 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l api-key-header -d 'Name of the request header that carries the API key [default: X-API-KEY]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l timeout -d 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l retries -d 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried, 0 to 20 [default: 2]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -s o -l output -d 'Output format (SMSSTAT_OUTPUT in the environment sets it too) [default: table]' -r -f -a "table\t''
+complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -s o -l output -d 'Output format: table, json (one line per lookup), csv, tsv, or one report over the batch: report (terminal), report-json, report-md (Markdown for CI job summaries) (SMSSTAT_OUTPUT in the environment sets it too) [default: table]' -r -f -a "table\t''
 json\t''
 csv\t''
-tsv\t''"
+tsv\t''
+report\t''
+report-json\t''
+report-md\t''"
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l ca-cert -d 'PEM file of the CA certificates to trust for https, instead of the built-in roots (for a gateway behind a private CA); verification is always on' -r -F
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l config -d 'Config file to read instead of $XDG_CONFIG_HOME/smsstat/config.toml (must exist)' -r -F
 complete -c smsstat -n "__fish_smsstat_using_subcommand config; and __fish_seen_subcommand_from show" -l profile -d 'Profile of the config file to use ([profiles.NAME]; without it, `default` if the file has one)' -r
@@ -347,10 +377,13 @@ complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l api-key-file -
 complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l api-key-header -d 'Name of the request header that carries the API key [default: X-API-KEY]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l timeout -d 'Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l retries -d 'How often a transient failure (refused, reset, timeout, 429/502/503/504) is retried, 0 to 20 [default: 2]' -r
-complete -c smsstat -n "__fish_smsstat_using_subcommand check" -s o -l output -d 'Output format (SMSSTAT_OUTPUT in the environment sets it too) [default: table]' -r -f -a "table\t''
+complete -c smsstat -n "__fish_smsstat_using_subcommand check" -s o -l output -d 'Output format: table, json (one line per lookup), csv, tsv, or one report over the batch: report (terminal), report-json, report-md (Markdown for CI job summaries) (SMSSTAT_OUTPUT in the environment sets it too) [default: table]' -r -f -a "table\t''
 json\t''
 csv\t''
-tsv\t''"
+tsv\t''
+report\t''
+report-json\t''
+report-md\t''"
 complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l ca-cert -d 'PEM file of the CA certificates to trust for https, instead of the built-in roots (for a gateway behind a private CA); verification is always on' -r -F
 complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l config -d 'Config file to read instead of $XDG_CONFIG_HOME/smsstat/config.toml (must exist)' -r -F
 complete -c smsstat -n "__fish_smsstat_using_subcommand check" -l profile -d 'Profile of the config file to use ([profiles.NAME]; without it, `default` if the file has one)' -r

@@ -14,6 +14,7 @@ pub use crate::output::json::{outcome_json, write_json_line};
 pub use crate::output::printer::{PrintStyle, Printer};
 pub use crate::output::table::TableStyle;
 pub use crate::settings::secret::ApiKey;
+pub use crate::sim::data::{record as sim_record, Quirks, MAX_ID};
 pub use crate::sim::data::{
     settle_fraction, Kind, FINAL_HLR_STATUSES, FINAL_SMS_STATUSES, PENDING_SMS_STATUSES,
 };

@@ -212,6 +212,7 @@ fn every_style() -> Vec<PrintStyle> {
                         single,
                         raw_cells: false,
                         no_headers: false,
+                        waited: false,
                     });
                 }
             }
@@ -231,6 +232,7 @@ fn every_style() -> Vec<PrintStyle> {
             single: false,
             raw_cells: false,
             no_headers: false,
+            waited: false,
         });
     }
     styles

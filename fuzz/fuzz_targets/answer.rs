@@ -63,6 +63,7 @@ fuzz_target!(|data: &[u8]| {
                 single,
                 raw_cells: false,
                 no_headers: false,
+                waited: false,
             };
             let mut out = Vec::new();
             let mut printer = Printer::new(&mut out, style, kind);

@@ -86,7 +86,9 @@ pub struct GlobalArgs {
     #[arg(long, global = true, conflicts_with = "output")]
     pub json: bool,
 
-    /// Output format (SMSSTAT_OUTPUT in the environment sets it too) [default: table]
+    /// Output format: table, json (one line per lookup), csv, tsv, or one report over
+    /// the batch: report (terminal), report-json, report-md (Markdown for CI job
+    /// summaries) (SMSSTAT_OUTPUT in the environment sets it too) [default: table]
     #[arg(short = 'o', long, value_enum, value_name = "FORMAT", global = true)]
     pub output: Option<OutputFormat>,
 
@@ -225,6 +227,11 @@ pub struct GlobalArgs {
     /// the run and the exit code stay
     #[arg(short, long, global = true)]
     pub quiet: bool,
+
+    /// Also write a JUnit XML file: one test case per lookup, a failure for each failed
+    /// lookup or unmet expectation (for CI test reports); next to any output format
+    #[arg(long, value_name = "PATH", global = true)]
+    pub junit: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]

@@ -88,7 +88,8 @@ macro_rules! value_enum {
 }
 
 value_enum!(PathStyle: Auto => "auto", Explicit => "explicit", Short => "short");
-value_enum!(OutputFormat: Table => "table", Json => "json", Csv => "csv", Tsv => "tsv");
+value_enum!(OutputFormat: Table => "table", Json => "json", Csv => "csv", Tsv => "tsv",
+    Report => "report", ReportJson => "report-json", ReportMarkdown => "report-md");
 
 /// `--rate`: at most `requests` per `per`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

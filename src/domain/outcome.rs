@@ -1,5 +1,7 @@
 //! What one lookup came to: the record or the error, and the verdict on it.
 
+use std::time::Duration;
+
 use crate::domain::error::LookupError;
 use crate::domain::lookup::LookupKind;
 use crate::domain::record::Record;
@@ -14,6 +16,8 @@ pub struct Outcome {
     /// An unmet `--expect` or a record still pending (exit 80/81); the record is
     /// still printed.
     pub verdict: Option<Verdict>,
+    /// How long the lookup took, polls of `--wait` included (JUnit times, reports).
+    pub elapsed: Duration,
 }
 
 impl Outcome {
@@ -23,6 +27,7 @@ impl Outcome {
             query,
             result,
             verdict: None,
+            elapsed: Duration::ZERO,
         }
     }
 

@@ -4,6 +4,17 @@
 
 use serde_json::Value;
 
+use crate::domain::record::Record;
+
+/// Seconds from one time field of a record to another (`time_in` to `time_dr`);
+/// None when either is missing or the end is before the start (a clock problem, not
+/// a latency: a negative or absurd number would mislead).
+pub fn seconds_between(record: &Record, from: &str, to: &str) -> Option<i64> {
+    let start = timestamp(record.get(from)?)?;
+    let end = timestamp(record.get(to)?)?;
+    (end >= start).then_some(end - start)
+}
+
 /// Seconds since 1970-01-01 of a `YYYY-MM-DD HH:MM:SS` time. Without a zone (the
 /// spec's SMS times) both ends of a latency are in the same unknown zone, so the
 /// difference is right; ISO 8601 with an offset (`2017-03-03T13:35:42+02:00`, `Z`,

@@ -8,7 +8,7 @@ use crate::domain::fields;
 use crate::domain::networks;
 use crate::domain::record::{plain_text, Record, RecordKind};
 use crate::domain::task::{self, TaskCounters};
-use crate::domain::timestamp::timestamp;
+use crate::domain::timestamp::seconds_between;
 use crate::output::rows::{row, Row};
 
 /// Keys of the derived rows (labels in `domain::fields`); `--fields` picks them like
@@ -72,22 +72,13 @@ pub fn derived_value(record: &Record, key: &str, utf8: bool) -> Option<String> {
     rows.into_iter().find(|r| r.key == key).map(|r| r.value)
 }
 
-/// Seconds from one time field to another; None when either is missing or the end
-/// is before the start (a clock problem, not a latency: a negative or absurd number
-/// would mislead).
-fn latency_seconds(record: &Record, from: &str, to: &str) -> Option<i64> {
-    let start = timestamp(record.get(from)?)?;
-    let end = timestamp(record.get(to)?)?;
-    (end >= start).then_some(end - start)
-}
-
 /// A derived value as scripts and spreadsheets want it (CSV/TSV, `--field`, JSON
 /// `--fields`): latencies in seconds, the delivery rate as a ratio (`0.886`), pending
 /// as a count, the counters check as its text, the network as in tables.
 pub fn derived_number(record: &Record, key: &str) -> Option<String> {
     match key {
-        SEND_LATENCY => latency_seconds(record, "time_in", "time_sent").map(|s| s.to_string()),
-        DELIVERY_LATENCY => latency_seconds(record, "time_in", "time_dr").map(|s| s.to_string()),
+        SEND_LATENCY => seconds_between(record, "time_in", "time_sent").map(|s| s.to_string()),
+        DELIVERY_LATENCY => seconds_between(record, "time_in", "time_dr").map(|s| s.to_string()),
         PENDING | DELIVERY_RATE if record.kind == RecordKind::Task => {
             let counters = TaskCounters::of(record)?;
             match key {
@@ -100,7 +91,7 @@ pub fn derived_number(record: &Record, key: &str) -> Option<String> {
 }
 
 fn sms_rows(record: &Record) -> Vec<Row> {
-    let latency = |from: &str, to: &str| latency_seconds(record, from, to).map(format_seconds);
+    let latency = |from: &str, to: &str| seconds_between(record, from, to).map(format_seconds);
     let mut rows = Vec::new();
     if let Some(value) = latency("time_in", "time_sent") {
         rows.push(derived_row(RecordKind::Sms, SEND_LATENCY, value));
@@ -133,38 +124,52 @@ fn task_rows(record: &Record) -> Vec<Row> {
     rows
 }
 
-/// `25503 · Ukraine · Kyivstar`: the record's own `name_en` and `brand` (v1:
-/// `country_name`, `brand_name`) when it has them, else the embedded MCC/MNC table.
-/// None when `network` is not an MCC+MNC.
-pub fn network_text(record: &Record, utf8: bool) -> Option<String> {
+/// An HLR record's network: its MCC+MNC code, country and operator.
+pub struct Network {
+    pub code: String,
+    pub country: Option<String>,
+    pub operator: Option<String>,
+}
+
+/// The record's own `name_en` and `brand` (v1: `country_name`, `brand_name`) when it
+/// has them, else the embedded MCC/MNC table. None when `network` is not an MCC+MNC.
+pub fn network(record: &Record) -> Option<Network> {
     let code = plain_text(record.get("network")?).trim().to_string();
     if !(5..=6).contains(&code.len()) || !code.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
-    let own = |key: &str| {
-        record
-            .get(key)
-            .and_then(Value::as_str)
+    let own = |keys: [&str; 2]| {
+        keys.iter()
+            .filter_map(|key| record.get(key).and_then(Value::as_str))
             .map(str::trim)
-            .filter(|s| !s.is_empty())
+            .find(|s| !s.is_empty())
             .map(str::to_owned)
     };
     let listed = networks::lookup(&code);
-    let country = own("name_en")
-        .or_else(|| own("country_name"))
+    let country = own(["name_en", "country_name"])
         .or_else(|| listed.map(|n| n.country.to_owned()))
-        .or_else(|| networks::country_of(&code).map(str::to_owned));
-    let operator = own("brand")
-        .or_else(|| own("brand_name"))
-        .or_else(|| listed.map(|n| n.operator.to_owned()));
+        .or_else(|| networks::country_of(&code).map(str::to_owned))
+        .filter(|s| !s.is_empty());
+    let operator = own(["brand", "brand_name"])
+        .or_else(|| listed.map(|n| n.operator.to_owned()))
+        .filter(|s| !s.is_empty());
+    Some(Network {
+        code,
+        country,
+        operator,
+    })
+}
+
+/// `25503 · Ukraine · Kyivstar`.
+pub fn network_text(record: &Record, utf8: bool) -> Option<String> {
+    let Network {
+        code,
+        country,
+        operator,
+    } = network(record)?;
     let separator = if utf8 { " · " } else { " / " };
     let mut parts = vec![code];
-    parts.extend(
-        country
-            .into_iter()
-            .chain(operator)
-            .filter(|s| !s.is_empty()),
-    );
+    parts.extend(country.into_iter().chain(operator));
     Some(parts.join(separator))
 }
 

@@ -4,9 +4,11 @@
 pub(crate) mod delimited;
 pub(crate) mod derived;
 pub(crate) mod json;
+pub(crate) mod junit;
 pub(crate) mod messages;
 pub(crate) mod printer;
 pub(crate) mod progress;
+pub(crate) mod report;
 pub(crate) mod rows;
 pub(crate) mod rows_table;
 pub(crate) mod summary;

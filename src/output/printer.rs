@@ -9,6 +9,7 @@ use crate::domain::record::Record;
 use crate::domain::sanitize::escape_control;
 use crate::output::delimited::{self, Cells, Delimiter};
 use crate::output::json::{outcome_json, select_fields, write_json_line};
+use crate::output::report::{Look, Report};
 use crate::output::rows::{is_known_name, value_of};
 use crate::output::table::{columns_for, record_table, RowsTable, TableStyle};
 
@@ -29,6 +30,8 @@ pub struct PrintStyle {
     pub raw_cells: bool,
     /// `--no-headers`: no header line in table, CSV and TSV.
     pub no_headers: bool,
+    /// `--wait`: a report tells how long records took to be final.
+    pub waited: bool,
 }
 
 /// Writes outcomes as they come, in the order given; only the row table waits for
@@ -38,6 +41,8 @@ pub struct Printer<W: Write> {
     style: PrintStyle,
     kind: LookupKind,
     rows: Option<RowsTable>,
+    /// `-o report*`: the batch folded into one report, written by `finish`.
+    report: Option<Report>,
     header_written: bool,
     /// Field names already warned about.
     warned: Vec<String>,
@@ -49,11 +54,16 @@ pub struct Printer<W: Write> {
 
 impl<W: Write> Printer<W> {
     pub fn new(out: W, style: PrintStyle, kind: LookupKind) -> Printer<W> {
+        let report = style
+            .format
+            .is_report()
+            .then(|| Report::new(kind.record_kind(), style.waited));
         Printer {
             out,
             style,
             kind,
             rows: None,
+            report,
             header_written: false,
             warned: Vec::new(),
             warnings: Vec::new(),
@@ -68,6 +78,14 @@ impl<W: Write> Printer<W> {
     }
 
     pub fn print(&mut self, outcome: &Outcome) -> io::Result<()> {
+        if let Some(report) = &mut self.report {
+            report.add(outcome);
+            // Nothing is written before the end: a reader gone away still stops the run.
+            return match self.reader_gone.is_some_and(|gone| gone()) {
+                true => Err(io::ErrorKind::BrokenPipe.into()),
+                false => Ok(()),
+            };
+        }
         if let Ok(record) = &outcome.result {
             self.warn_about_unknown_names(record);
         }
@@ -85,6 +103,8 @@ impl<W: Write> Printer<W> {
                 let value = select_fields(value, &self.style.fields, self.style.normalize, derived);
                 write_json_line(&mut self.out, &value)?
             }
+            // Folded into `self.report` above.
+            OutputFormat::Report | OutputFormat::ReportJson | OutputFormat::ReportMarkdown => {}
             OutputFormat::Csv => self.delimited(outcome, Delimiter::Comma)?,
             OutputFormat::Tsv => self.delimited(outcome, Delimiter::Tab)?,
             OutputFormat::Table if self.style.single => {
@@ -165,6 +185,10 @@ impl<W: Write> Printer<W> {
     }
 
     pub fn finish(&mut self) -> io::Result<()> {
+        if let Some(report) = self.report.take() {
+            let TableStyle { utf8, color, .. } = self.style.table;
+            report.write(&mut self.out, self.style.format, Look { utf8, color })?;
+        }
         self.flush_rows()
     }
 }

@@ -19,19 +19,9 @@ pub struct Tally {
 
 impl Tally {
     pub fn add(&mut self, outcome: &Outcome) {
-        let label = match (&outcome.result, &outcome.verdict) {
-            (Err(error), _) => label(error),
-            (Ok(_), Some(verdict)) if verdict.code == exit_codes::STILL_PENDING => {
-                "still pending".into()
-            }
-            (Ok(_), Some(verdict)) if verdict.code == exit_codes::INTERRUPTED => {
-                "interrupted".into()
-            }
-            (Ok(_), Some(_)) => "expectation not met".into(),
-            (Ok(_), None) => {
-                self.ok += 1;
-                return;
-            }
+        let Some(label) = failure_label(outcome) else {
+            self.ok += 1;
+            return;
         };
         self.first_failure.get_or_insert(outcome.exit_code());
         // Labels carry service text: a server that words every error differently
@@ -69,7 +59,23 @@ impl Tally {
     }
 }
 
-fn label(error: &LookupError) -> String {
+/// What went wrong with a lookup, in a few words (`sms not found (20)`, `timed
+/// out`, `still pending`); None for a plain success.
+pub fn failure_label(outcome: &Outcome) -> Option<String> {
+    let label = match (&outcome.result, &outcome.verdict) {
+        (Err(error), _) => label(error),
+        (Ok(_), Some(verdict)) if verdict.code == exit_codes::STILL_PENDING => {
+            "still pending".into()
+        }
+        (Ok(_), Some(verdict)) if verdict.code == exit_codes::INTERRUPTED => "interrupted".into(),
+        (Ok(_), Some(_)) => "expectation not met".into(),
+        (Ok(_), None) => return None,
+    };
+    Some(label)
+}
+
+/// A failed lookup's label: the service's own words when it gave some.
+pub fn label(error: &LookupError) -> String {
     match error {
         LookupError::Service {
             description: Some(text),

@@ -20,6 +20,7 @@ use crate::output::summary::Tally;
 use crate::output::table::TableStyle;
 use crate::run::batch::{self, Limits, Sink};
 use crate::run::interrupt::{self, interrupt_flag, was_interrupted};
+use crate::run::junit::JunitFile;
 use crate::run::worker::{self, Worker};
 use crate::settings::config::Config;
 
@@ -34,6 +35,19 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
     if !config.quiet {
         warn_about_statuses(config, kind);
     }
+    let junit = match &config.junit {
+        Some(path) => match JunitFile::create(path, format!("smsstat {}", kind.name())) {
+            Ok(file) => Some(file),
+            Err(err) => {
+                error(format_args!(
+                    "cannot write the JUnit file {}: {err}",
+                    path.display()
+                ));
+                return exit_codes::CONFIG;
+            }
+        },
+        None => None,
+    };
     let single = values.len() == 1 && values[0] != "-";
     let jobs = jobs_for(config, &values);
     let stop = interrupt_flag();
@@ -61,6 +75,7 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
         follow: config.follow,
         no_key: config.api_key.is_none(),
         quiet: config.quiet,
+        junit,
     };
     // Never more workers than values known in advance (one lookup: one thread).
     let jobs = total.map_or(jobs, |total| jobs.min(total.max(1) as usize));
@@ -97,6 +112,7 @@ fn warn_about_statuses(config: &Config, kind: LookupKind) {
 /// Clears what was drawn on the terminal, prints what the page still holds and the
 /// summary, and gives the run's exit code.
 fn finish(mut output: Output, config: &Config) -> u8 {
+    let mut junit_failed = false;
     output.progress.finish();
     if let Some(live) = &output.live {
         // Lines of lookups abandoned at a signal would otherwise stay on screen.
@@ -104,6 +120,14 @@ fn finish(mut output: Output, config: &Config) -> u8 {
     }
     // A reader that went away (`| head -1`) is not an error: it leaves the exit code be.
     let _ = output.printer.finish();
+    if let Some(junit) = output.junit.take() {
+        let path = junit.path().display().to_string();
+        if let Err(err) = junit.finish() {
+            error(format_args!("cannot write the JUnit file {path}: {err}"));
+            // The lookups' verdict stands unless they all succeeded.
+            junit_failed = true;
+        }
+    }
     let tally = &output.tally;
     let told = config.stderr_is_terminal || config.verbose > 0;
     if tally.total() > 1 && told && !config.quiet {
@@ -112,7 +136,11 @@ fn finish(mut output: Output, config: &Config) -> u8 {
     if was_interrupted() {
         return interrupt::exit_code();
     }
-    tally.first_failure().unwrap_or(exit_codes::SUCCESS)
+    match tally.first_failure() {
+        Some(code) => code,
+        None if junit_failed => exit_codes::CONFIG,
+        None => exit_codes::SUCCESS,
+    }
 }
 
 /// Where outcomes go, in input order: stdout, the tally, the progress bar or live
@@ -127,11 +155,15 @@ struct Output {
     no_key: bool,
     /// `-q`: no per-lookup lines or warnings on stderr.
     quiet: bool,
+    junit: Option<JunitFile>,
 }
 
 impl Sink<Outcome> for Output {
     fn emit(&mut self, outcome: Outcome) -> io::Result<()> {
         self.tally.add(&outcome);
+        if let Some(junit) = &mut self.junit {
+            junit.add(&outcome);
+        }
         self.progress.advance();
         let Output {
             printer,
@@ -170,6 +202,20 @@ fn check_combinations(config: &Config, kind: LookupKind) -> Result<(), String> {
         return Err(
             "--follow prints JSON lines; it does not combine with -o csv/tsv or --field".into(),
         );
+    }
+    if config.output.is_report() {
+        let shaping = [
+            (config.follow, "--follow"),
+            (!config.fields.is_empty(), "--fields"),
+            (config.no_headers, "--no-headers"),
+            (config.raw_cells, "--raw-cells"),
+        ];
+        if let Some((_, flag)) = shaping.iter().find(|(given, _)| *given) {
+            return Err(format!(
+                "{flag} shapes the records printed; -o report, report-json and report-md \
+                 print one report over the batch instead"
+            ));
+        }
     }
     let (expect, until) = (&config.expect, &config.until);
     let task = kind == LookupKind::Task;
@@ -222,6 +268,7 @@ fn print_style(config: &Config, single: bool) -> PrintStyle {
         single,
         raw_cells: config.raw_cells,
         no_headers: config.no_headers,
+        waited: config.wait.is_some(),
     }
 }
 

@@ -9,6 +9,7 @@ pub(crate) mod docs;
 pub(crate) mod halt;
 pub(crate) mod input;
 pub(crate) mod interrupt;
+pub(crate) mod junit;
 pub(crate) mod lookups;
 pub(crate) mod panic_hook;
 pub(crate) mod reader;

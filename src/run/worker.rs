@@ -102,8 +102,10 @@ impl Worker {
         }
         let shown = preview(&query);
         self.start_tracking(index, shown.clone());
-        let outcome = catching(|| self.look_up(index, query))
+        let started = Instant::now();
+        let mut outcome = catching(|| self.look_up(index, query))
             .unwrap_or_else(|()| Outcome::new(self.kind, shown, Err(panicked())));
+        outcome.elapsed = started.elapsed();
         self.in_flight_map(index).remove(&index);
         self.halt.observe(&outcome.result);
         self.slimmed(outcome)

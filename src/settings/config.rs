@@ -69,6 +69,8 @@ pub struct Config {
     pub no_headers: bool,
     /// `-q`: no warnings, per-lookup lines or summary on stderr.
     pub quiet: bool,
+    /// `--junit PATH`: a JUnit XML file with one test case per lookup.
+    pub junit: Option<std::path::PathBuf>,
 }
 
 /// Resolves the command line. `base_url_override` is the `--demo` simulator's address.
@@ -161,6 +163,7 @@ pub fn construct_config(
         keep_going: args.keep_going,
         no_headers: args.no_headers,
         quiet: args.quiet,
+        junit: args.junit.clone(),
     })
 }
 

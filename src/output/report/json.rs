@@ -1,0 +1,170 @@
+//! `-o report-json`: the report as one JSON object. Shares are ratios (0.25),
+//! latencies whole seconds, lookup times milliseconds, money decimal numbers.
+
+use serde_json::{json, Map, Number, Value};
+
+use super::stats::{Counts, Durations, MILLISECOND_BUCKETS, SECOND_BUCKETS};
+use super::{Report, Share};
+use crate::domain::record::RecordKind;
+
+pub(super) fn report(report: &Report) -> Value {
+    let mut object = Map::new();
+    object.insert("kind".into(), report.kind.name().into());
+    object.insert("lookups".into(), report.lookups.into());
+    object.insert("records".into(), report.records.into());
+    object.insert("failed".into(), (report.lookups - report.records).into());
+    object.insert("expectations_not_met".into(), report.unmet.into());
+    if report.kind != RecordKind::Task {
+        object.insert(
+            "statuses".into(),
+            counts(&report.statuses, "status", report.records, usize::MAX),
+        );
+    }
+    object.insert(
+        "failures".into(),
+        counts(&report.failures, "failure", report.lookups, usize::MAX),
+    );
+    match report.kind {
+        RecordKind::Sms => sms(report, &mut object),
+        RecordKind::Hlr => hlr(report, &mut object),
+        RecordKind::Task => task(report, &mut object),
+    }
+    if report.kind != RecordKind::Hlr {
+        object.insert("prices".into(), prices(report));
+    }
+    object.insert(
+        "lookup_ms".into(),
+        durations(&report.lookup_ms, MILLISECOND_BUCKETS),
+    );
+    let slowest =
+        report.slowest.entries().iter().map(
+            |(ms, query)| json!({"query": query, "ms": u64::try_from(*ms).unwrap_or(u64::MAX)}),
+        );
+    object.insert("slowest".into(), slowest.collect());
+    if let Some(wait) = &report.wait {
+        object.insert(
+            "wait".into(),
+            json!({
+                "until_final_ms": durations(&wait.until_final_ms, MILLISECOND_BUCKETS),
+                "pending_at_deadline": wait.pending_at_deadline,
+            }),
+        );
+    }
+    Value::Object(object)
+}
+
+fn sms(report: &Report, object: &mut Map<String, Value>) {
+    let part = &report.sms;
+    object.insert(
+        "send_latency_s".into(),
+        durations(&part.send_latency, SECOND_BUCKETS),
+    );
+    object.insert(
+        "delivery_latency_s".into(),
+        durations(&part.delivery_latency, SECOND_BUCKETS),
+    );
+    let oldest = part.oldest_pending.iter().flat_map(|top| top.entries());
+    let oldest =
+        oldest.map(|(_, p)| json!({"query": p.query, "status": p.status, "time_in": p.time_in}));
+    object.insert("oldest_pending".into(), oldest.collect());
+}
+
+fn hlr(report: &Report, object: &mut Map<String, Value>) {
+    let part = &report.hlr;
+    let networks = &part.networks;
+    object.insert(
+        "networks".into(),
+        counts(networks, "network", networks.total(), super::TOP_NETWORKS),
+    );
+    object.insert("ported".into(), share(part.ported));
+    object.insert("roaming".into(), share(part.roaming));
+}
+
+fn task(report: &Report, object: &mut Map<String, Value>) {
+    let part = &report.tasks;
+    let rate = (part.messages > 0).then(|| part.delivered as f64 / part.messages as f64);
+    object.insert(
+        "tasks".into(),
+        json!({
+            "messages": part.messages,
+            "delivered": part.delivered,
+            "undeliverable": part.undeliverable,
+            "expired": part.expired,
+            "unknown": part.unknown,
+            "pending": part.pending,
+            "delivery_rate": rate.map(round3),
+        }),
+    );
+    let lowest = part.lowest_rate.iter().flat_map(|top| top.entries());
+    let lowest = lowest.map(|(_, low)| {
+        json!({
+            "query": low.query,
+            "delivered": low.delivered,
+            "messages": low.messages,
+            "delivery_rate": round3(low.delivered as f64 / low.messages as f64),
+        })
+    });
+    object.insert("lowest_delivery_rate".into(), lowest.collect());
+}
+
+/// `[{"status": "delivered", "count": 9, "share": 0.9}, ...]`, largest first; what
+/// is past `top` or past the label cap is one `"(other)"` entry.
+fn counts(counts: &Counts, name: &str, of: u64, top: usize) -> Value {
+    let (ranked, rest) = counts.ranked(top);
+    let entry =
+        |label: &str, count: u64| json!({name: label, "count": count, "share": ratio(count, of)});
+    let mut list: Vec<Value> = ranked.iter().map(|(l, n)| entry(l, *n)).collect();
+    if rest > 0 {
+        list.push(entry("(other)", rest));
+    }
+    Value::Array(list)
+}
+
+fn durations(durations: &Durations, bounds: &[u64]) -> Value {
+    if durations.count() == 0 {
+        return json!({"count": 0});
+    }
+    let buckets = durations
+        .buckets(bounds)
+        .into_iter()
+        .map(|(bound, count)| match bound {
+            Some(bound) => json!({"le": bound, "count": count}),
+            None => json!({"le": null, "count": count}),
+        });
+    json!({
+        "count": durations.count(),
+        "p50": durations.percentile(500),
+        "p90": durations.percentile(900),
+        "p99": durations.percentile(990),
+        "max": durations.max(),
+        "buckets": buckets.collect::<Vec<_>>(),
+    })
+}
+
+fn share(share: Share) -> Value {
+    json!({"yes": share.yes, "of": share.known, "share": ratio(share.yes, share.known)})
+}
+
+fn prices(report: &Report) -> Value {
+    let totals = report.prices.totals().into_iter().map(|(currency, total)| {
+        // The exact decimal digits, as a JSON number (arbitrary precision keeps them).
+        let total = total
+            .parse::<Number>()
+            .map_or(Value::String(total.clone()), Value::Number);
+        json!({"currency": currency, "total": total})
+    });
+    Value::Array(totals.collect())
+}
+
+fn ratio(part: u64, whole: u64) -> Value {
+    if whole == 0 {
+        Value::Null
+    } else {
+        round3(part as f64 / whole as f64)
+    }
+}
+
+/// A ratio to three decimals (0.886), enough for a share and stable in tests.
+fn round3(ratio: f64) -> Value {
+    Number::from_f64((ratio * 1000.0).round() / 1000.0).map_or(Value::Null, Value::Number)
+}

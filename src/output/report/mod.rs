@@ -1,0 +1,327 @@
+//! `-o report`: what a batch came to, for people (`report`), scripts
+//! (`report-json`) and CI job summaries (`report-md`). Lookups are folded in as
+//! they finish and then forgotten, so memory stays flat however many there are.
+
+mod draw;
+mod json;
+mod stats;
+mod text;
+
+use std::io::{self, Write};
+
+use serde_json::Value;
+
+use crate::domain::exit_codes;
+use crate::domain::format::OutputFormat;
+use crate::domain::outcome::Outcome;
+use crate::domain::record::{lenient_i64, plain_text, Record, RecordKind};
+use crate::domain::sanitize::escape_cut;
+use crate::domain::status::{self, Phase};
+use crate::domain::task::{self, TaskCounters};
+use crate::domain::timestamp::{seconds_between, timestamp};
+use crate::output::derived::{network, Network};
+use crate::output::summary::failure_label;
+
+use stats::{Counts, Durations, Money, Top};
+
+/// How many lookups the "slowest", "oldest pending" and "lowest delivery rate"
+/// lists name.
+const LISTED: usize = 5;
+/// Networks named one by one; the rest are "other".
+const TOP_NETWORKS: usize = 10;
+/// Distinct labels kept per count (servers choose the labels).
+const MAX_LABELS: usize = 64;
+const MAX_NETWORKS: usize = 4096;
+const MAX_CURRENCIES: usize = 16;
+/// Queries and statuses named in the report are cut to this many characters.
+const MAX_SHOWN: usize = 60;
+
+/// Terminal drawing choices, as for tables.
+#[derive(Debug, Clone, Copy)]
+pub struct Look {
+    pub utf8: bool,
+    pub color: bool,
+}
+
+/// The aggregate of one batch.
+#[derive(Debug)]
+pub struct Report {
+    kind: RecordKind,
+    lookups: u64,
+    records: u64,
+    statuses: Counts,
+    failures: Counts,
+    /// Records that did not meet `--expect`/`--expect-delivered`.
+    unmet: u64,
+    /// Milliseconds each lookup took, polls of `--wait` included.
+    lookup_ms: Durations,
+    slowest: Top<u128, String>,
+    prices: Money,
+    sms: SmsPart,
+    hlr: HlrPart,
+    tasks: TaskPart,
+    wait: Option<WaitPart>,
+}
+
+#[derive(Debug, Default)]
+struct SmsPart {
+    /// Seconds from `time_in` to `time_sent`, and to `time_dr`.
+    send_latency: Durations,
+    delivery_latency: Durations,
+    /// Still-pending SMS by how early they came in (the key is -time_in, so that the
+    /// largest key is the oldest).
+    oldest_pending: Option<Top<i64, Pending>>,
+}
+
+#[derive(Debug)]
+struct Pending {
+    query: String,
+    status: String,
+    time_in: String,
+}
+
+#[derive(Debug)]
+struct HlrPart {
+    networks: Counts,
+    ported: Share,
+    roaming: Share,
+}
+
+/// How many records say yes, of those that say.
+#[derive(Debug, Default, Clone, Copy)]
+struct Share {
+    yes: u64,
+    known: u64,
+}
+
+#[derive(Debug, Default)]
+struct TaskPart {
+    tasks: u64,
+    messages: i64,
+    delivered: i64,
+    undeliverable: i64,
+    expired: i64,
+    unknown: i64,
+    pending: i64,
+    /// Tasks by lowest delivery rate (the key is the negated rate in millionths).
+    lowest_rate: Option<Top<i64, LowRate>>,
+}
+
+#[derive(Debug)]
+struct LowRate {
+    query: String,
+    delivered: i64,
+    messages: i64,
+}
+
+#[derive(Debug, Default)]
+struct WaitPart {
+    /// Milliseconds until a record was final.
+    until_final_ms: Durations,
+    pending_at_deadline: u64,
+}
+
+impl Report {
+    pub fn new(kind: RecordKind, waited: bool) -> Report {
+        Report {
+            kind,
+            lookups: 0,
+            records: 0,
+            statuses: Counts::new(MAX_LABELS),
+            failures: Counts::new(MAX_LABELS),
+            unmet: 0,
+            lookup_ms: Durations::default(),
+            slowest: Top::new(LISTED),
+            prices: Money::new(MAX_CURRENCIES),
+            sms: SmsPart {
+                oldest_pending: Some(Top::new(LISTED)),
+                ..SmsPart::default()
+            },
+            hlr: HlrPart {
+                networks: Counts::new(MAX_NETWORKS),
+                ported: Share::default(),
+                roaming: Share::default(),
+            },
+            tasks: TaskPart {
+                lowest_rate: Some(Top::new(LISTED)),
+                ..TaskPart::default()
+            },
+            wait: waited.then(WaitPart::default),
+        }
+    }
+
+    pub fn add(&mut self, outcome: &Outcome) {
+        self.lookups += 1;
+        let ms = outcome.elapsed.as_millis();
+        self.lookup_ms.record(u64::try_from(ms).unwrap_or(u64::MAX));
+        self.slowest.offer(ms, || shown(&outcome.query));
+        let record = match &outcome.result {
+            Ok(record) => record,
+            Err(_) => {
+                if let Some(label) = failure_label(outcome) {
+                    self.failures.add(&label);
+                }
+                return;
+            }
+        };
+        self.records += 1;
+        match outcome.verdict.as_ref().map(|v| v.code) {
+            Some(exit_codes::STILL_PENDING) => {
+                if let Some(wait) = &mut self.wait {
+                    wait.pending_at_deadline += 1;
+                }
+            }
+            Some(exit_codes::EXPECTATION_NOT_MET) => self.unmet += 1,
+            _ => {}
+        }
+        if let Some(wait) = &mut self.wait {
+            let final_now =
+                outcome.verdict.as_ref().map(|v| v.code) != Some(exit_codes::STILL_PENDING);
+            if final_now {
+                wait.until_final_ms
+                    .record(u64::try_from(ms).unwrap_or(u64::MAX));
+            }
+        }
+        self.add_price(record);
+        match record.kind {
+            RecordKind::Sms => self.add_sms(record, &outcome.query),
+            RecordKind::Hlr => self.add_hlr(record),
+            RecordKind::Task => self.add_task(record, &outcome.query),
+        }
+    }
+
+    fn add_price(&mut self, record: &Record) {
+        let price = record.get("price").or_else(|| record.get("totalprice"));
+        let currency = record.get("currency").map(plain_text);
+        if let (Some(price), Some(currency)) = (price, currency) {
+            self.prices.add(&shown(currency.trim()), price);
+        }
+    }
+
+    fn add_sms(&mut self, record: &Record, query: &str) {
+        let status = record.status().unwrap_or("").trim();
+        self.statuses.add(&status_label(status));
+        let part = &mut self.sms;
+        if let Some(seconds) = seconds_between(record, "time_in", "time_sent") {
+            part.send_latency.record(seconds.unsigned_abs());
+        }
+        if let Some(seconds) = seconds_between(record, "time_in", "time_dr") {
+            part.delivery_latency.record(seconds.unsigned_abs());
+        }
+        if status::phase(RecordKind::Sms, status) == Phase::Pending {
+            let came_in = record.get("time_in");
+            if let (Some(at), Some(top)) = (came_in.and_then(timestamp), &mut part.oldest_pending) {
+                top.offer(-at, || Pending {
+                    query: shown(query),
+                    status: status_label(status),
+                    time_in: came_in
+                        .map(plain_text)
+                        .map_or_else(String::new, |t| shown(&t)),
+                });
+            }
+        }
+    }
+
+    fn add_hlr(&mut self, record: &Record) {
+        self.statuses
+            .add(&status_label(record.status().unwrap_or("").trim()));
+        if let Some(network) = network_label(record) {
+            self.hlr.networks.add(&network);
+        }
+        let flag = |name: &str| {
+            let details = record.get("details").and_then(|d| d.get(name));
+            details.or_else(|| record.get(name)).and_then(yes_no)
+        };
+        for (share, name) in [
+            (&mut self.hlr.ported, "ported"),
+            (&mut self.hlr.roaming, "roaming"),
+        ] {
+            if let Some(yes) = flag(name) {
+                share.known += 1;
+                share.yes += u64::from(yes);
+            }
+        }
+    }
+
+    fn add_task(&mut self, record: &Record, query: &str) {
+        let Some(counters) = TaskCounters::of(record) else {
+            return;
+        };
+        let part = &mut self.tasks;
+        part.tasks += 1;
+        part.messages = part.messages.saturating_add(counters.messages());
+        for (sum, value) in [
+            (&mut part.delivered, counters.delivered),
+            (&mut part.undeliverable, counters.undeliverable),
+            (&mut part.expired, counters.expired),
+            (&mut part.unknown, counters.unknown),
+            (&mut part.pending, task::pending(&counters).unwrap_or(0)),
+        ] {
+            *sum = sum.saturating_add(value);
+        }
+        if let (Some(ratio), Some(top)) = (counters.delivered_ratio(), &mut part.lowest_rate) {
+            top.offer(-(ratio * 1e6).round() as i64, || LowRate {
+                query: shown(query),
+                delivered: counters.delivered,
+                messages: counters.messages(),
+            });
+        }
+    }
+
+    /// Writes the report in the chosen form.
+    pub fn write(&self, out: &mut impl Write, format: OutputFormat, look: Look) -> io::Result<()> {
+        match format {
+            OutputFormat::ReportJson => {
+                serde_json::to_writer_pretty(&mut *out, &json::report(self))?;
+                writeln!(out)
+            }
+            OutputFormat::ReportMarkdown => out.write_all(draw::markdown(self).as_bytes()),
+            _ => out.write_all(draw::terminal(self, look).as_bytes()),
+        }
+    }
+}
+
+/// A status as a label: the empty status is named, not left blank.
+fn status_label(status: &str) -> String {
+    if status.is_empty() {
+        "(none)".into()
+    } else {
+        shown(status)
+    }
+}
+
+/// Server text in the report: escaped and cut like every other output.
+fn shown(text: &str) -> String {
+    escape_cut(text, MAX_SHOWN).into_owned()
+}
+
+/// `Ukraine / Kyivstar`: an HLR record's country and operator, as tables decode
+/// them; the code itself when neither is known.
+fn network_label(record: &Record) -> Option<String> {
+    let Network {
+        code,
+        country,
+        operator,
+    } = network(record)?;
+    let label = match (country, operator) {
+        (Some(country), Some(operator)) => format!("{country} / {operator}"),
+        (Some(country), None) => format!("{country} / {code}"),
+        (None, _) => code,
+    };
+    Some(shown(&label))
+}
+
+/// `"1"`, `1`, `true` are yes; `"0"`, `0`, `false` are no; anything else says nothing.
+fn yes_no(value: &Value) -> Option<bool> {
+    match value {
+        Value::Bool(b) => Some(*b),
+        other => match lenient_i64(other) {
+            Some(1) => Some(true),
+            Some(0) => Some(false),
+            _ => None,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests;

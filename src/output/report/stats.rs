@@ -1,0 +1,334 @@
+//! The building blocks of a report, each bounded in memory whatever the number of
+//! lookups: counts by label, a histogram of durations, the N most notable lookups,
+//! and money summed exactly.
+
+use std::collections::HashMap;
+
+use hdrhistogram::Histogram;
+use serde_json::Value;
+
+/// Counts by label (statuses, failure kinds, networks, currencies). Labels come from
+/// the server, so a hostile one cannot grow the map: past `cap` distinct labels the
+/// rest are counted under `other`.
+#[derive(Debug)]
+pub struct Counts {
+    counts: HashMap<String, u64>,
+    other: u64,
+    cap: usize,
+}
+
+impl Counts {
+    pub fn new(cap: usize) -> Counts {
+        Counts {
+            counts: HashMap::new(),
+            other: 0,
+            cap,
+        }
+    }
+
+    pub fn add(&mut self, label: &str) {
+        if let Some(count) = self.counts.get_mut(label) {
+            *count += 1;
+        } else if self.counts.len() < self.cap {
+            self.counts.insert(label.to_owned(), 1);
+        } else {
+            self.other += 1;
+        }
+    }
+
+    pub fn total(&self) -> u64 {
+        self.counts.values().sum::<u64>() + self.other
+    }
+
+    /// The `top` largest counts, largest first (ties by label), then what is left
+    /// (labels past `top` and past the cap) as one count.
+    pub fn ranked(&self, top: usize) -> (Vec<(&str, u64)>, u64) {
+        let mut ranked: Vec<(&str, u64)> = self
+            .counts
+            .iter()
+            .map(|(label, count)| (label.as_str(), *count))
+            .collect();
+        ranked.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+        let rest = ranked.iter().skip(top).map(|(_, n)| n).sum::<u64>() + self.other;
+        ranked.truncate(top);
+        (ranked, rest)
+    }
+}
+
+/// Upper bounds of the log-scaled buckets of latencies in seconds: 1s, 2s, 5s, 10s,
+/// 30s, 1m, ... 30d, steps a person reads without counting.
+pub const SECOND_BUCKETS: &[u64] = &[
+    1, 2, 5, 10, 30, 60, 120, 300, 600, 1800, 3600, 7200, 21_600, 43_200, 86_400, 172_800, 604_800,
+    2_592_000,
+];
+
+/// The same for durations in milliseconds: 1ms ... 500ms, then 1s ... 1h.
+pub const MILLISECOND_BUCKETS: &[u64] = &[
+    1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 30_000, 60_000, 120_000, 300_000,
+    600_000, 1_800_000, 3_600_000,
+];
+
+/// Durations in whole units (seconds of a latency, milliseconds of a lookup), as an
+/// HDR histogram: percentiles within 0.1 % (3 significant digits) in a few kB.
+pub struct Durations {
+    histogram: Histogram<u64>,
+}
+
+impl std::fmt::Debug for Durations {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Durations({} values)", self.histogram.len())
+    }
+}
+
+impl Default for Durations {
+    fn default() -> Self {
+        // Up to 2^40 units (35 years of seconds or milliseconds) in about 250 kB;
+        // larger values count as the largest. (An auto-resizing histogram was
+        // tried: after a resize, hdrhistogram 7.6 reported values one bin too low.)
+        let histogram = Histogram::new_with_bounds(1, 1 << 40, 3);
+        Durations {
+            histogram: histogram.expect("bounds and precision are valid"),
+        }
+    }
+}
+
+impl Durations {
+    pub fn record(&mut self, value: u64) {
+        self.histogram.saturating_record(value);
+    }
+
+    pub fn count(&self) -> u64 {
+        self.histogram.len()
+    }
+
+    pub fn max(&self) -> u64 {
+        self.histogram.max()
+    }
+
+    /// The nearest-rank percentile: the smallest value that at least `per_mille`/1000
+    /// of the values do not exceed (integer arithmetic, so p90 of 1000 values is the
+    /// 900th, exactly).
+    pub fn percentile(&self, per_mille: u64) -> u64 {
+        let total = self.histogram.len();
+        let rank = (per_mille * total).div_ceil(1000).max(1);
+        let mut seen = 0;
+        for step in self.histogram.iter_recorded() {
+            seen += step.count_since_last_iteration();
+            if seen >= rank {
+                return self.histogram.highest_equivalent(step.value_iterated_to());
+            }
+        }
+        self.histogram.max()
+    }
+
+    /// Counts per log-scaled bucket, from the first bucket with a value to the last:
+    /// `(upper bound, count)`, the bound None for the bucket past the last bound.
+    pub fn buckets(&self, bounds: &[u64]) -> Vec<(Option<u64>, u64)> {
+        let mut counts = vec![0u64; bounds.len() + 1];
+        for step in self.histogram.iter_recorded() {
+            let value = self.histogram.highest_equivalent(step.value_iterated_to());
+            let at = bounds
+                .iter()
+                .position(|bound| value <= *bound)
+                .unwrap_or(bounds.len());
+            counts[at] += step.count_since_last_iteration();
+        }
+        let first = counts.iter().position(|n| *n > 0);
+        let last = counts.iter().rposition(|n| *n > 0);
+        let (Some(first), Some(last)) = (first, last) else {
+            return Vec::new();
+        };
+        (first..=last)
+            .map(|i| (bounds.get(i).copied(), counts[i]))
+            .collect()
+    }
+}
+
+/// The `N` entries with the largest keys seen so far (slowest lookups, oldest
+/// pending ones), largest first; ties keep the earlier entry.
+#[derive(Debug)]
+pub struct Top<K: Ord, V> {
+    entries: Vec<(K, V)>,
+    size: usize,
+}
+
+impl<K: Ord, V> Top<K, V> {
+    pub fn new(size: usize) -> Top<K, V> {
+        Top {
+            entries: Vec::with_capacity(size + 1),
+            size,
+        }
+    }
+
+    /// Offers an entry; `make` builds its value only when it makes the list.
+    pub fn offer(&mut self, key: K, make: impl FnOnce() -> V) {
+        if self.entries.len() == self.size && self.entries.last().is_some_and(|(k, _)| *k >= key) {
+            return;
+        }
+        let at = self.entries.partition_point(|(k, _)| *k >= key);
+        self.entries.insert(at, (key, make()));
+        self.entries.truncate(self.size);
+    }
+
+    pub fn entries(&self) -> &[(K, V)] {
+        &self.entries
+    }
+}
+
+/// Sums of prices by currency, exact to the billionth: `0.1 + 0.2` is `0.3`, as an
+/// accountant would have it (f64 would say 0.30000000000000004).
+#[derive(Debug)]
+pub struct Money {
+    by_currency: HashMap<String, i128>,
+    cap: usize,
+}
+
+const NANOS: i128 = 1_000_000_000;
+
+impl Money {
+    pub fn new(cap: usize) -> Money {
+        Money {
+            by_currency: HashMap::new(),
+            cap,
+        }
+    }
+
+    /// Adds a price sent as a number or a numeric string; anything else is skipped.
+    pub fn add(&mut self, currency: &str, price: &Value) {
+        let Some(nanos) = nanos_of(price) else {
+            return;
+        };
+        let known = self.by_currency.contains_key(currency);
+        if !known && self.by_currency.len() >= self.cap {
+            return;
+        }
+        let sum = self.by_currency.entry(currency.to_owned()).or_insert(0);
+        *sum = sum.saturating_add(nanos);
+    }
+
+    /// Currencies in name order, each with its total as decimal text (`12.345`).
+    pub fn totals(&self) -> Vec<(&str, String)> {
+        let mut totals: Vec<(&str, String)> = self
+            .by_currency
+            .iter()
+            .map(|(currency, nanos)| (currency.as_str(), decimal_text(*nanos)))
+            .collect();
+        totals.sort();
+        totals
+    }
+}
+
+/// A price in billionths, read from its digits (`0.023`, `"1.5"`, `2`); exponent
+/// forms go through f64. None for what is not a number.
+fn nanos_of(value: &Value) -> Option<i128> {
+    let text = match value {
+        Value::Number(n) => n.to_string(),
+        Value::String(s) => s.trim().to_owned(),
+        _ => return None,
+    };
+    let (negative, digits) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text.as_str()),
+    };
+    let (whole, fraction) = digits.split_once('.').unwrap_or((digits, ""));
+    let plain = !whole.is_empty()
+        && whole.len() <= 20
+        && whole.bytes().all(|b| b.is_ascii_digit())
+        && fraction.bytes().all(|b| b.is_ascii_digit());
+    let magnitude = if plain {
+        let mut nanos: i128 = whole.parse::<i128>().ok()? * NANOS;
+        let fraction: String = fraction
+            .chars()
+            .chain("000000000".chars())
+            .take(9)
+            .collect();
+        nanos += fraction.parse::<i128>().ok()?;
+        nanos
+    } else {
+        let float: f64 = digits.parse().ok().filter(|f: &f64| f.is_finite())?;
+        // `as` saturates: a hostile 1e300 becomes the largest sum, not a panic.
+        (float * NANOS as f64).round() as i128
+    };
+    Some(if negative { -magnitude } else { magnitude })
+}
+
+fn decimal_text(nanos: i128) -> String {
+    let sign = if nanos < 0 { "-" } else { "" };
+    let magnitude = nanos.unsigned_abs();
+    let whole = magnitude / NANOS as u128;
+    let fraction = format!("{:09}", magnitude % NANOS as u128);
+    let fraction = fraction.trim_end_matches('0');
+    if fraction.is_empty() {
+        format!("{sign}{whole}")
+    } else {
+        format!("{sign}{whole}.{fraction}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn counts_are_bounded_and_ranked() {
+        let mut counts = Counts::new(2);
+        for label in ["a", "b", "b", "c", "c", "c"] {
+            counts.add(label);
+        }
+        // `c` came third: past the cap, it is counted as other.
+        assert_eq!(counts.ranked(1), (vec![("b", 2)], 4));
+        assert_eq!(counts.total(), 6);
+    }
+
+    #[test]
+    fn percentiles_are_nearest_rank() {
+        let mut durations = Durations::default();
+        for value in 1..=1000 {
+            durations.record(value);
+        }
+        assert_eq!(durations.percentile(500), 500);
+        assert_eq!(durations.percentile(900), 900);
+        assert_eq!(durations.percentile(990), 990);
+        assert_eq!(durations.max(), 1000);
+        let mut one = Durations::default();
+        one.record(7);
+        assert_eq!(one.percentile(500), 7);
+    }
+
+    #[test]
+    fn buckets_are_log_scaled_and_trimmed() {
+        let mut durations = Durations::default();
+        for value in [3, 4, 5, 40, 40_000_000] {
+            durations.record(value);
+        }
+        let buckets = durations.buckets(SECOND_BUCKETS);
+        assert_eq!(buckets.first(), Some(&(Some(5), 3)));
+        assert_eq!(buckets[3], (Some(60), 1));
+        assert_eq!(buckets.last(), Some(&(None, 1)));
+        assert_eq!(buckets.iter().map(|(_, n)| n).sum::<u64>(), 5);
+    }
+
+    #[test]
+    fn top_keeps_the_largest() {
+        let mut top = Top::new(2);
+        for (key, value) in [(3, "c"), (1, "a"), (5, "e"), (4, "d"), (5, "f")] {
+            top.offer(key, || value);
+        }
+        assert_eq!(top.entries(), &[(5, "e"), (5, "f")]);
+    }
+
+    #[test]
+    fn money_sums_exactly() {
+        let mut money = Money::new(4);
+        money.add("EUR", &json!(0.1));
+        money.add("EUR", &json!("0.2"));
+        money.add("USD", &json!(1e-2));
+        money.add("USD", &json!("free"));
+        money.add("USD", &json!(-3));
+        assert_eq!(
+            money.totals(),
+            vec![("EUR", "0.3".to_string()), ("USD", "-2.99".to_string())]
+        );
+    }
+}

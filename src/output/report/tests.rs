@@ -1,0 +1,161 @@
+use std::time::Duration;
+
+use serde_json::json;
+
+use super::*;
+use crate::domain::error::LookupError;
+use crate::domain::lookup::LookupKind;
+
+fn found(kind: LookupKind, query: &str, value: Value, ms: u64) -> Outcome {
+    let record = Record::of_kind(kind.record_kind(), value);
+    Outcome {
+        elapsed: Duration::from_millis(ms),
+        ..Outcome::new(kind, query.into(), Ok(record))
+    }
+}
+
+fn report_json(report: &Report) -> Value {
+    json::report(report)
+}
+
+#[test]
+fn sms_statuses_latencies_prices_and_pending() {
+    let mut report = Report::new(RecordKind::Sms, false);
+    let sms = |status: &str, sent: &str, dr: Option<&str>, price: &str| {
+        let mut value = json!({"status": status, "time_in": "2024-01-01 00:00:00",
+            "time_sent": sent, "price": price, "currency": "EUR"});
+        if let Some(dr) = dr {
+            value["time_dr"] = dr.into();
+        }
+        value
+    };
+    let outcomes = [
+        found(
+            LookupKind::Sms,
+            "1",
+            sms(
+                "delivered",
+                "2024-01-01 00:00:02",
+                Some("2024-01-01 00:00:10"),
+                "0.1",
+            ),
+            5,
+        ),
+        found(
+            LookupKind::Sms,
+            "2",
+            sms(
+                "delivered",
+                "2024-01-01 00:00:01",
+                Some("2024-01-01 00:01:00"),
+                "0.2",
+            ),
+            9,
+        ),
+        found(
+            LookupKind::Sms,
+            "3",
+            sms("sent", "2024-01-01 00:00:03", None, "0.05"),
+            7,
+        ),
+        Outcome::new(
+            LookupKind::Sms,
+            "4".into(),
+            Err(LookupError::Timeout(Duration::from_secs(1))),
+        ),
+    ];
+    for outcome in &outcomes {
+        report.add(outcome);
+    }
+    let value = report_json(&report);
+    assert_eq!(value["lookups"], 4);
+    assert_eq!(value["records"], 3);
+    assert_eq!(value["failed"], 1);
+    assert_eq!(
+        value["statuses"][0],
+        json!({"status": "delivered", "count": 2, "share": 0.667})
+    );
+    assert_eq!(
+        value["statuses"][1],
+        json!({"status": "sent", "count": 1, "share": 0.333})
+    );
+    assert_eq!(value["failures"][0]["count"], 1);
+    assert_eq!(value["send_latency_s"]["p50"], 2);
+    assert_eq!(value["send_latency_s"]["max"], 3);
+    assert_eq!(value["delivery_latency_s"]["count"], 2);
+    assert_eq!(value["delivery_latency_s"]["p99"], 60);
+    assert_eq!(value["prices"], json!([{"currency": "EUR", "total": 0.35}]));
+    assert_eq!(value["oldest_pending"][0]["query"], "3");
+    assert_eq!(value["slowest"][0], json!({"query": "2", "ms": 9}));
+}
+
+#[test]
+fn hlr_networks_and_shares() {
+    let mut report = Report::new(RecordKind::Hlr, false);
+    let hlr = |network: &str, ported: &str| json!({"status": "active", "network": network, "details": {"ported": ported, "roaming": "0"}});
+    report.add(&found(LookupKind::Hlr, "1", hlr("25503", "1"), 1));
+    report.add(&found(LookupKind::Hlr, "2", hlr("25503", "0"), 1));
+    report.add(&found(LookupKind::Hlr, "3", json!({"status": "sent"}), 1));
+    let value = report_json(&report);
+    assert_eq!(value["networks"][0]["count"], 2);
+    assert_eq!(value["ported"], json!({"yes": 1, "of": 2, "share": 0.5}));
+    assert_eq!(value["roaming"], json!({"yes": 0, "of": 2, "share": 0.0}));
+}
+
+#[test]
+fn task_counters_are_summed() {
+    let mut report = Report::new(RecordKind::Task, true);
+    let task = |sent: i64, delivered: i64| json!({"sent": sent, "delivered": delivered, "undeliverable": 1, "expired": 0, "unknown": 0, "totalprice": "1.5", "currency": "USD"});
+    report.add(&found(LookupKind::Task, "7", task(10, 9), 1000));
+    report.add(&found(LookupKind::Task, "8", task(10, 4), 2000));
+    let value = report_json(&report);
+    assert_eq!(value["tasks"]["messages"], 20);
+    assert_eq!(value["tasks"]["delivered"], 13);
+    assert_eq!(value["tasks"]["pending"], 5);
+    assert_eq!(value["tasks"]["delivery_rate"], 0.65);
+    assert_eq!(value["lowest_delivery_rate"][0]["query"], "8");
+    assert_eq!(value["prices"], json!([{"currency": "USD", "total": 3}]));
+    assert_eq!(value["wait"]["until_final_ms"]["count"], 2);
+}
+
+#[test]
+fn markdown_escapes_service_text() {
+    let mut report = Report::new(RecordKind::Sms, false);
+    report.add(&found(
+        LookupKind::Sms,
+        "1",
+        json!({"status": "<img src=x>|*"}),
+        1,
+    ));
+    let text = draw::markdown(&report);
+    assert!(text.contains("&lt;img src=x&gt;\\|\\*"), "{text}");
+    assert!(!text.contains("<img"), "{text}");
+}
+
+#[test]
+fn terminal_form_draws_bars_without_colour_when_off() {
+    let mut report = Report::new(RecordKind::Sms, false);
+    report.add(&found(
+        LookupKind::Sms,
+        "1",
+        json!({"status": "delivered"}),
+        1,
+    ));
+    let plain = draw::terminal(
+        &report,
+        Look {
+            utf8: false,
+            color: false,
+        },
+    );
+    assert!(plain.contains(&"#".repeat(30)), "{plain}");
+    assert!(!plain.contains('\u{1b}'), "{plain}");
+    let colour = draw::terminal(
+        &report,
+        Look {
+            utf8: true,
+            color: true,
+        },
+    );
+    assert!(colour.contains("\u{1b}[32m"), "{colour}");
+}
