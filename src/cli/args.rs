@@ -238,7 +238,7 @@ pub struct GlobalArgs {
 pub enum Command {
     /// Delivery status of SMS messages by their numeric ID
     #[command(
-        after_help = "Examples:\n  smsstat sms 42\n  smsstat --json sms 42 43 44\n  smsstat sms - < ids.txt\n  smsstat --wait --wait-timeout 2m --expect delivered sms 42"
+        after_help = "Examples:\n  smsstat sms 42\n  smsstat --json sms 42 43 44\n  smsstat sms - < ids.txt\n  smsstat --wait --wait-timeout 2m --expect delivered sms 42\n  smsstat -o report sms - < campaign-ids.txt\n  smsstat -o report-md --junit smoke.xml --expect delivered sms - < ids.txt >> \"$GITHUB_STEP_SUMMARY\""
     )]
     Sms(LookupArgs),
 
@@ -250,13 +250,13 @@ pub enum Command {
 
     /// Aggregate counters of multi-recipient SMS tasks
     #[command(
-        after_help = "Examples:\n  smsstat task 7\n  smsstat -o csv task 7 8 9\n  smsstat --wait --expect-delivered 0.95 task 7"
+        after_help = "Examples:\n  smsstat task 7\n  smsstat -o csv task 7 8 9\n  smsstat --wait --expect-delivered 0.95 task 7\n  smsstat -o report-json task - < tasks.txt | jq .tasks.delivery_rate"
     )]
     Task(LookupArgs),
 
     /// Result of HLR requests (phone-number lookups) by their ID
     #[command(
-        after_help = "Examples:\n  smsstat hlr 3001\n  smsstat --field status hlr 3001\n  smsstat --wait --expect active,absent hlr 3001"
+        after_help = "Examples:\n  smsstat hlr 3001\n  smsstat --field status hlr 3001\n  smsstat --wait --expect active,absent hlr 3001\n  smsstat -o report hlr - < checks.txt"
     )]
     Hlr(LookupArgs),
 
