@@ -10,7 +10,7 @@ use ureq::Agent;
 
 use crate::http::agents::Agents;
 use crate::http::budget::{BodyBudget, Permit};
-use crate::http::transport::{closed_early, transport_error};
+use crate::http::transport::{closed_early, too_large, transport_error};
 
 /// Bytes of large answers (and their parsed copies) in memory at once while being
 /// read: a dozen 4 MiB answers, whatever `--jobs`.
@@ -24,7 +24,7 @@ use crate::domain::record::Record;
 use crate::domain::sanitize::{escape_control, preview};
 use crate::http::answer::{interpret, is_missing_route, parse_object_scrubbed};
 use crate::http::redact::Scrubber;
-use crate::http::retry::{parse_retry_after, Backoff};
+use crate::http::retry::{is_transient_status, parse_retry_after, Backoff};
 use crate::http::routes::RouteEvidence;
 use crate::http::trace;
 use crate::settings::config::Config;
@@ -393,14 +393,4 @@ fn debug_panic_requested() -> Option<String> {
 #[cfg(not(debug_assertions))]
 fn debug_panic_requested() -> Option<String> {
     None
-}
-
-fn too_large(max_body: u64) -> LookupError {
-    LookupError::Unreadable(format!(
-        "body larger than {max_body} bytes (raise --max-body if this is expected)"
-    ))
-}
-
-fn is_transient_status(status: u16) -> bool {
-    matches!(status, 429 | 502 | 503 | 504)
 }

@@ -57,6 +57,11 @@ pub(crate) fn parse_retry_after(value: &str) -> Option<Duration> {
     )
 }
 
+/// HTTP statuses worth another try: rate limited, or a proxy or gateway in trouble.
+pub(super) fn is_transient_status(status: u16) -> bool {
+    matches!(status, 429 | 502 | 503 | 504)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

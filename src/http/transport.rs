@@ -47,3 +47,10 @@ fn tls_error(error: &std::io::Error) -> Option<&rustls::Error> {
         .get_ref()
         .and_then(|e| e.downcast_ref::<rustls::Error>())
 }
+
+/// An answer over `--max-body`.
+pub(super) fn too_large(max_body: u64) -> LookupError {
+    LookupError::Unreadable(format!(
+        "body larger than {max_body} bytes (raise --max-body if this is expected)"
+    ))
+}
