@@ -292,6 +292,28 @@ fn terminal_and_markdown_reports_are_printed_even_when_lookups_fail() {
 }
 
 #[test]
+fn report_bars_follow_the_locale_and_colour_rules() {
+    let server = server(Kind::Sms);
+    let run = |lang: &str, colour: &str| {
+        let out = smsstat_at(&server.base)
+            .env("LANG", lang)
+            .args(["--color", colour, "-o", "report", "sms", "1", "2", "3"])
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let ascii = run("C", "never");
+    assert!(ascii.contains('#') && !ascii.contains('█'), "{ascii}");
+    assert!(!ascii.contains('\u{1b}'), "{ascii}");
+    let coloured = run("C.UTF-8", "always");
+    assert!(coloured.contains('█'), "{coloured}");
+    assert!(
+        coloured.contains("\u{1b}[32m"),
+        "delivered in green: {coloured}"
+    );
+}
+
+#[test]
 fn options_that_shape_records_do_not_combine_with_a_report() {
     let server = server(Kind::Sms);
     for extra in [["--fields", "status"], ["--no-headers", "--raw-cells"]] {

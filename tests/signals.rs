@@ -110,3 +110,20 @@ fn sighup_exits_129() {
         "{stdout}"
     );
 }
+
+#[test]
+fn sigterm_with_a_report_prints_the_report_and_writes_the_junit_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let junit = dir.path().join("smoke.xml");
+    let junit_text = junit.to_str().unwrap().to_string();
+    let (child, _server) = signalled("-TERM", &["-o", "report-json", "--junit", &junit_text]);
+    let (code, stdout) = finish(child);
+    assert_eq!(code, Some(143), "{stdout}");
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(report["lookups"], 4, "{report}");
+    assert_eq!(report["records"], 3, "{report}");
+    assert_eq!(report["failures"][0]["failure"], "interrupted", "{report}");
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert_eq!(xml.matches("<testcase ").count(), 4, "{xml}");
+    assert_eq!(xml.matches("type=\"exit 130\"").count(), 1, "{xml}");
+}
