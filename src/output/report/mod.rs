@@ -9,12 +9,10 @@ mod text;
 
 use std::io::{self, Write};
 
-use serde_json::Value;
-
 use crate::domain::exit_codes;
 use crate::domain::format::OutputFormat;
 use crate::domain::outcome::Outcome;
-use crate::domain::record::{lenient_i64, plain_text, Record, RecordKind};
+use crate::domain::record::{lenient_bool, plain_text, Record, RecordKind};
 use crate::domain::sanitize::escape_cut;
 use crate::domain::status::{self, Phase};
 use crate::domain::task::{self, TaskCounters};
@@ -230,7 +228,7 @@ impl Report {
         }
         let flag = |name: &str| {
             let details = record.get("details").and_then(|d| d.get(name));
-            details.or_else(|| record.get(name)).and_then(yes_no)
+            details.or_else(|| record.get(name)).and_then(lenient_bool)
         };
         for (share, name) in [
             (&mut self.hlr.ported, "ported"),
@@ -309,18 +307,6 @@ fn network_label(record: &Record) -> Option<String> {
         (None, _) => code,
     };
     Some(shown(&label))
-}
-
-/// `"1"`, `1`, `true` are yes; `"0"`, `0`, `false` are no; anything else says nothing.
-fn yes_no(value: &Value) -> Option<bool> {
-    match value {
-        Value::Bool(b) => Some(*b),
-        other => match lenient_i64(other) {
-            Some(1) => Some(true),
-            Some(0) => Some(false),
-            _ => None,
-        },
-    }
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 use std::time::Duration;
 
-use serde_json::json;
+use serde_json::{json, Value};
 
 use super::*;
 use crate::domain::error::LookupError;
