@@ -12,7 +12,6 @@ pub use crate::http::answer::read_answer;
 pub use crate::http::redact::scrub_result;
 pub use crate::output::json::{outcome_json, write_json_line};
 pub use crate::output::printer::{PrintStyle, Printer};
-pub use crate::output::table::TableStyle;
 pub use crate::settings::secret::ApiKey;
 pub use crate::sim::data::{record as sim_record, Quirks, MAX_ID};
 pub use crate::sim::data::{

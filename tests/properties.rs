@@ -16,7 +16,6 @@ use smsstat::testkit::read_answer;
 use smsstat::testkit::ApiKey;
 use smsstat::testkit::LookupError;
 use smsstat::testkit::LookupKind;
-use smsstat::testkit::TableStyle;
 use smsstat::testkit::{is_unsafe, Outcome, PrintStyle, Printer};
 use smsstat::testkit::{outcome_json, write_json_line};
 use smsstat::testkit::{OutputFormat, PathStyle};
@@ -199,40 +198,20 @@ fn every_style() -> Vec<PrintStyle> {
         for single in [true, false] {
             for fields in field_sets {
                 for normalize in [false, true] {
-                    styles.push(PrintStyle {
-                        format,
-                        fields: fields.iter().map(|f| f.to_string()).collect(),
-                        field: None,
-                        normalize,
-                        table: TableStyle {
-                            color: false,
-                            utf8: single,
-                            width: None,
-                        },
-                        single,
-                        raw_cells: false,
-                        no_headers: false,
-                        waited: false,
-                    });
+                    let mut style = PrintStyle::plain(format);
+                    style.fields = fields.iter().map(|f| f.to_string()).collect();
+                    style.normalize = normalize;
+                    style.table.utf8 = single;
+                    style.single = single;
+                    styles.push(style);
                 }
             }
         }
     }
     for field in ["status", "details.ported", "x.y.z"] {
         styles.push(PrintStyle {
-            format: OutputFormat::Table,
-            fields: Vec::new(),
             field: Some(field.into()),
-            normalize: false,
-            table: TableStyle {
-                color: false,
-                utf8: true,
-                width: None,
-            },
-            single: false,
-            raw_cells: false,
-            no_headers: false,
-            waited: false,
+            ..PrintStyle::plain(OutputFormat::Table)
         });
     }
     styles

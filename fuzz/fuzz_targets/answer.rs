@@ -9,7 +9,6 @@ use smsstat::testkit::OutputFormat;
 use smsstat::testkit::read_answer;
 use smsstat::testkit::LookupKind;
 use smsstat::testkit::{is_unsafe, Outcome, PrintStyle, Printer};
-use smsstat::testkit::TableStyle;
 
 const KINDS: [LookupKind; 5] = [
     LookupKind::Sms,
@@ -50,21 +49,10 @@ fuzz_target!(|data: &[u8]| {
 
     for format in FORMATS {
         for single in [true, false] {
-            let style = PrintStyle {
-                format,
-                fields: Vec::new(),
-                field: None,
-                normalize,
-                table: TableStyle {
-                    color: false,
-                    utf8: single,
-                    width: None,
-                },
-                single,
-                raw_cells: false,
-                no_headers: false,
-                waited: false,
-            };
+            let mut style = PrintStyle::plain(format);
+            style.normalize = normalize;
+            style.table.utf8 = single;
+            style.single = single;
             let mut out = Vec::new();
             let mut printer = Printer::new(&mut out, style, kind);
             printer.print(&outcome).unwrap();

@@ -34,6 +34,28 @@ pub struct PrintStyle {
     pub waited: bool,
 }
 
+impl PrintStyle {
+    /// A format with every option off, no colour, UTF-8 and no width: the base
+    /// that tests and the fuzz target vary one option at a time.
+    pub fn plain(format: OutputFormat) -> Self {
+        PrintStyle {
+            format,
+            fields: Vec::new(),
+            field: None,
+            normalize: false,
+            table: TableStyle {
+                color: false,
+                utf8: true,
+                width: None,
+            },
+            single: false,
+            raw_cells: false,
+            no_headers: false,
+            waited: false,
+        }
+    }
+}
+
 /// Writes outcomes as they come, in the order given; only the row table waits for
 /// `finish`, because its column widths depend on every row.
 pub struct Printer<W: Write> {
