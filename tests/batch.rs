@@ -417,38 +417,6 @@ fn task_counters_that_do_not_add_up_are_told_in_every_format() {
 }
 
 #[test]
-fn ctrl_c_shows_a_hung_lookup_as_interrupted_and_keeps_the_finished_ones() {
-    let server = TestServer::start(|url| {
-        if url.ends_with("/hang") {
-            std::thread::sleep(Duration::from_secs(30));
-        }
-        record_for(url)
-    });
-    let ended = signal_when(
-        command(
-            &server.base,
-            &["--json", "-j", "4", "sms-ref", "a", "hang", "c", "d"],
-        ),
-        None,
-        Stream::Stdout,
-        |_| true,
-        Signal::Int,
-    );
-    assert_eq!(ended.code, Some(130), "{}", ended.stderr);
-    let lines = ended.json_lines();
-    assert_eq!(lines.len(), 4, "{lines:?}");
-    assert_eq!(lines[0]["id"], "a");
-    assert_eq!(
-        (lines[1]["query"].as_str(), lines[1]["error"].as_i64()),
-        (Some("hang"), Some(130))
-    );
-    assert_eq!(
-        (lines[2]["id"].as_str(), lines[3]["id"].as_str()),
-        (Some("c"), Some("d"))
-    );
-}
-
-#[test]
 fn long_table_output_comes_in_pages() {
     let server = TestServer::start(record_for);
     let values: Vec<u64> = (1..=1200).collect();

@@ -1,16 +1,15 @@
-//! SIGTERM and SIGHUP (what `timeout`, CI cancellation and `docker stop` send) stop a
-//! batch like Ctrl-C: finished lookups are printed in input order, a lookup still
+//! Ctrl-C, and SIGTERM and SIGHUP (what `timeout`, CI cancellation and `docker stop`
+//! send) like it, stop a batch: finished lookups are printed in input order, a lookup still
 //! running gets its "interrupted" line, and the exit code is 128 + the signal.
 
 mod common;
 
-use std::io::Read;
-use std::process::{Child, Stdio};
+use std::process::Stdio;
 use std::sync::mpsc;
 use std::sync::Mutex;
 use std::time::Duration;
 
-use common::process::command;
+use common::process::{command, Ended, Live, Signal};
 use common::{Canned, TestServer};
 use serde_json::Value;
 
@@ -28,48 +27,26 @@ fn server(seen: mpsc::Sender<String>) -> TestServer {
 }
 
 /// Starts a batch of four lookups, the second of which hangs, and sends `signal`
-/// once the server has been asked all four.
-fn signalled(signal: &str, output: &[&str]) -> (Child, TestServer) {
+/// once the server has been asked all four; how the process ended.
+fn signalled(signal: Signal, output: &[&str]) -> Ended {
     let (tx, rx) = mpsc::channel();
     let server = server(tx);
     let mut args = output.to_vec();
     args.extend(["-j", "4", "sms-ref", "a", "hang", "c", "d"]);
-    let child = command(&server.base, &args)
-        .stdin(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut cmd = command(&server.base, &args);
+    cmd.stdin(Stdio::null());
+    let mut live = Live::spawn(cmd);
     for _ in 0..4 {
         rx.recv_timeout(Duration::from_secs(20)).expect("request");
     }
-    let status = std::process::Command::new("kill")
-        .args([signal, &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    (child, server)
+    live.signal(signal);
+    live.finish()
 }
 
-fn finish(mut child: Child) -> (Option<i32>, String) {
-    let mut stdout = String::new();
-    child
-        .stdout
-        .take()
-        .unwrap()
-        .read_to_string(&mut stdout)
-        .unwrap();
-    (child.wait().unwrap().code(), stdout)
-}
-
-#[test]
-fn sigterm_prints_every_line_in_order_and_exits_143() {
-    let (child, _server) = signalled("-TERM", &["--json"]);
-    let (code, stdout) = finish(child);
-    assert_eq!(code, Some(143), "{stdout}");
-    let lines: Vec<Value> = stdout
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    assert_eq!(lines.len(), 4, "{stdout}");
+/// Every value has its JSON line in input order; the hung one is "interrupted".
+fn assert_in_order_with_the_hung_one_interrupted(ended: &Ended) {
+    let lines = ended.json_lines();
+    assert_eq!(lines.len(), 4, "{}", ended.stdout);
     assert_eq!(lines[0]["id"], "a");
     assert_eq!(
         (lines[1]["query"].as_str(), lines[1]["error"].as_i64()),
@@ -82,10 +59,24 @@ fn sigterm_prints_every_line_in_order_and_exits_143() {
 }
 
 #[test]
+fn ctrl_c_prints_every_line_in_order_and_exits_130() {
+    let ended = signalled(Signal::Int, &["--json"]);
+    assert_eq!(ended.code, Some(130), "{}", ended.stderr);
+    assert_in_order_with_the_hung_one_interrupted(&ended);
+}
+
+#[test]
+fn sigterm_prints_every_line_in_order_and_exits_143() {
+    let ended = signalled(Signal::Term, &["--json"]);
+    assert_eq!(ended.code, Some(143), "{}", ended.stderr);
+    assert_in_order_with_the_hung_one_interrupted(&ended);
+}
+
+#[test]
 fn sigterm_with_table_output_prints_the_table() {
-    let (child, _server) = signalled("-TERM", &[]);
-    let (code, stdout) = finish(child);
-    assert_eq!(code, Some(143), "{stdout}");
+    let ended = signalled(Signal::Term, &[]);
+    let stdout = &ended.stdout;
+    assert_eq!(ended.code, Some(143), "{stdout}");
     let rows: Vec<&str> = stdout
         .lines()
         .filter(|l| {
@@ -100,9 +91,9 @@ fn sigterm_with_table_output_prints_the_table() {
 
 #[test]
 fn sighup_exits_129() {
-    let (child, _server) = signalled("-HUP", &["-o", "csv"]);
-    let (code, stdout) = finish(child);
-    assert_eq!(code, Some(129), "{stdout}");
+    let ended = signalled(Signal::Hup, &["-o", "csv"]);
+    let stdout = &ended.stdout;
+    assert_eq!(ended.code, Some(129), "{stdout}");
     // The header and one row per value.
     assert_eq!(stdout.lines().count(), 5, "{stdout}");
     assert!(
@@ -116,10 +107,9 @@ fn sigterm_with_a_report_prints_the_report_and_writes_the_junit_file() {
     let dir = tempfile::tempdir().unwrap();
     let junit = dir.path().join("smoke.xml");
     let junit_text = junit.to_str().unwrap().to_string();
-    let (child, _server) = signalled("-TERM", &["-o", "report-json", "--junit", &junit_text]);
-    let (code, stdout) = finish(child);
-    assert_eq!(code, Some(143), "{stdout}");
-    let report: Value = serde_json::from_str(&stdout).unwrap();
+    let ended = signalled(Signal::Term, &["-o", "report-json", "--junit", &junit_text]);
+    assert_eq!(ended.code, Some(143), "{}", ended.stdout);
+    let report: Value = serde_json::from_str(&ended.stdout).unwrap();
     assert_eq!(report["lookups"], 4, "{report}");
     assert_eq!(report["records"], 3, "{report}");
     assert_eq!(report["failures"][0]["failure"], "interrupted", "{report}");
