@@ -7,13 +7,12 @@ mod common;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::process::Stdio;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use common::process::{command, peak_rss_kib};
+use common::process::{command, peak_rss_kib, spawn_fed};
 use common::{smsstat_at, Canned, RawServer, TestServer, SMS};
 use serde_json::Value;
 
@@ -300,18 +299,7 @@ fn refused_connections_stop_the_batch() {
 #[test]
 fn a_table_reader_that_goes_away_stops_the_run_promptly() {
     let server = TestServer::fixed(Canned::json(200, SMS));
-    let mut child = command(&server.base, &["-j", "4", "sms", "-"])
-        .stdin(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let feeder = thread::spawn(move || {
-        for i in 1..=5_000 {
-            if writeln!(stdin, "{i}").is_err() {
-                return;
-            }
-        }
-    });
+    let (mut child, feeder) = spawn_fed(command(&server.base, &["-j", "4", "sms", "-"]), 1..=5_000);
     // The first page of the table comes after its 500 rows.
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
     let mut first = String::new();

@@ -5,13 +5,11 @@
 mod common;
 
 use std::ffi::OsStr;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader};
 use std::os::unix::ffi::OsStrExt;
-use std::process::Stdio;
-use std::thread;
 use std::time::Duration;
 
-use common::process::{command, run_cmd, watch, Run};
+use common::process::{command, run_cmd, spawn_fed, watch, Run};
 use common::{json_lines, smsstat_at, Canned, TestServer, SMS};
 use predicates::prelude::*;
 
@@ -311,19 +309,7 @@ fn rust_backtrace_shows_the_details_and_still_exits_70() {
 #[test]
 fn a_reader_that_goes_away_ends_the_batch_quietly() {
     let server = TestServer::fixed(Canned::json(200, SMS));
-    let mut child = command(&server.base, &["--json", "sms", "-"])
-        .stdin(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let feeder = thread::spawn(move || {
-        // Fails with a broken pipe once smsstat has stopped reading: that is fine.
-        for i in 1..=20_000 {
-            if writeln!(stdin, "{i}").is_err() {
-                return;
-            }
-        }
-    });
+    let (mut child, feeder) = spawn_fed(command(&server.base, &["--json", "sms", "-"]), 1..=20_000);
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
     let mut first = String::new();
     stdout.read_line(&mut first).unwrap();

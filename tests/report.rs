@@ -9,7 +9,7 @@ use std::io::{BufRead, BufReader, Read};
 use std::thread;
 use std::time::{Duration, SystemTime};
 
-use common::process::{command, peak_rss_kib};
+use common::process::{command, peak_rss_kib, spawn_fed};
 use common::{run_batch, smsstat_at, Canned, TestServer};
 use serde_json::{Map, Value};
 use smsstat::testkit::{sim_record, Kind, Oddity, Quirks, SimOptions, SimServer};
@@ -452,16 +452,10 @@ fn an_unwritable_junit_path_is_refused_before_any_lookup() {
 
 /// Peak resident KiB of a `-o report-json` run over IDs 1..=n, and its report.
 fn report_peak(base: &str, n: u64) -> (u64, Value) {
-    let mut child = command(base, &["-o", "report-json", "-j", "8", "sms", "-"])
-        .stdin(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let feeder = thread::spawn(move || {
-        use std::io::Write;
-        let ids: String = (1..=n).map(|id| format!("{id}\n")).collect();
-        stdin.write_all(ids.as_bytes()).unwrap();
-    });
+    let (mut child, feeder) = spawn_fed(
+        command(base, &["-o", "report-json", "-j", "8", "sms", "-"]),
+        1..=n,
+    );
     let mut stdout = child.stdout.take().unwrap();
     let reader = thread::spawn(move || {
         let mut text = String::new();

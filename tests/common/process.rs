@@ -45,6 +45,24 @@ pub fn spawn(base: &str, args: &[&str]) -> Child {
     command(base, args).spawn().unwrap()
 }
 
+/// Spawns `cmd` with stdin piped and feeds it `ids`, one per line, on a thread of its
+/// own; the thread ends early, quietly, once the process stops reading.
+pub fn spawn_fed(
+    mut cmd: Command,
+    ids: std::ops::RangeInclusive<u64>,
+) -> (Child, thread::JoinHandle<()>) {
+    let mut child = cmd.stdin(Stdio::piped()).spawn().expect("spawn the binary");
+    let mut stdin = child.stdin.take().unwrap();
+    let feeder = thread::spawn(move || {
+        for id in ids {
+            if writeln!(stdin, "{id}").is_err() {
+                return;
+            }
+        }
+    });
+    (child, feeder)
+}
+
 /// The peak resident memory of a running process, in KiB (Linux), 0 once it is gone.
 pub fn peak_rss_kib(pid: u32) -> u64 {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
