@@ -82,7 +82,7 @@ pub fn run_ordered<T, W, G, A, S>(
     stop: Arc<AtomicBool>,
     work: W,
     weigh: G,
-    mut abandoned: A,
+    abandoned: A,
     sink: S,
 ) -> (bool, S)
 where
@@ -126,30 +126,35 @@ where
         });
     }
     let mut order = shared.wait_for_workers();
-    let stopped = shared.stop.load(Ordering::SeqCst);
-    if stopped {
-        // Jobs still running after the grace period are abandoned (the process is
-        // about to end). Results are handed out in order, an abandoned job as
-        // `abandoned` makes it, up to the first job that never started: the output
-        // stays a prefix of the input, so a script pairing output with input lines is
-        // never misled by a gap.
-        let order = &mut *order;
-        let mut sink = order.sink.take().expect("taken only here");
-        let mut next = order.next_out;
-        while let Some(item) = order
-            .pending
-            .remove(&next)
-            .map(|(item, _)| item)
-            .or_else(|| abandoned(next))
-        {
-            next += 1;
-            if sink.emit(item).is_err() {
-                break;
-            }
-        }
-        return (false, sink);
+    let sink = order.sink.take().expect("taken only here");
+    if shared.stop.load(Ordering::SeqCst) {
+        return (false, drain_stopped(&mut order, sink, abandoned));
     }
-    (true, order.sink.take().expect("taken only here"))
+    (true, sink)
+}
+
+/// After a stop, jobs still running past the grace period are abandoned (the process
+/// is about to end). Results are handed out in order, an abandoned job as `abandoned`
+/// makes it, up to the first job that never started: the output stays a prefix of
+/// the input, so a script pairing output with input lines is never misled by a gap.
+fn drain_stopped<T, S: Sink<T>>(
+    order: &mut Order<T, S>,
+    mut sink: S,
+    mut abandoned: impl FnMut(usize) -> Option<T>,
+) -> S {
+    let mut next = order.next_out;
+    while let Some(item) = order
+        .pending
+        .remove(&next)
+        .map(|(item, _)| item)
+        .or_else(|| abandoned(next))
+    {
+        next += 1;
+        if sink.emit(item).is_err() {
+            break;
+        }
+    }
+    sink
 }
 
 impl<T, S, I, W, G> Shared<T, S, I, W, G>

@@ -35,18 +35,9 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
     if !config.quiet {
         warn_about_statuses(config, kind);
     }
-    let junit = match &config.junit {
-        Some(path) => match JunitFile::create(path, format!("smsstat {}", kind.name())) {
-            Ok(file) => Some(file),
-            Err(err) => {
-                error(format_args!(
-                    "cannot write the JUnit file {}: {err}",
-                    path.display()
-                ));
-                return exit_codes::CONFIG;
-            }
-        },
-        None => None,
+    let junit = match open_junit(config, kind) {
+        Ok(junit) => junit,
+        Err(code) => return code,
     };
     let single = values.len() == 1 && values[0] != "-";
     let jobs = jobs_for(config, &values);
@@ -93,6 +84,23 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
         output,
     );
     finish(output, config)
+}
+
+/// The `--junit` file, created before any lookup so that an unwritable path costs
+/// no requests; Err is the exit code, the error already told.
+fn open_junit(config: &Config, kind: LookupKind) -> Result<Option<JunitFile>, u8> {
+    let Some(path) = &config.junit else {
+        return Ok(None);
+    };
+    JunitFile::create(path, format!("smsstat {}", kind.name()))
+        .map(Some)
+        .map_err(|err| {
+            error(format_args!(
+                "cannot write the JUnit file {}: {err}",
+                path.display()
+            ));
+            exit_codes::CONFIG
+        })
 }
 
 /// Any status string is valid (servers have their own), but a typo in `--expect`

@@ -79,53 +79,14 @@ pub fn construct_config(
     values: &Layered,
     base_url_override: Option<String>,
 ) -> Result<Config, ConfigError> {
-    let base_url = match base_url_override.or_else(|| values.base_url.clone()) {
-        Some(url) => validate_base_url(&url)?,
-        None => {
-            return Err(ConfigError(
-                "no service address: set SMSSTAT_BASE_URL or pass --base-url \
-                 (e.g. https://gateway.example/rest), or try --demo"
-                    .into(),
-            ))
-        }
-    };
-    let api_key = values.api_key.clone().filter(|k| !k.is_empty());
-    if let Some(key) = &api_key {
-        HeaderValue::from_str(key).map_err(|_| {
-            ConfigError("the API key contains characters a header cannot carry".into())
-        })?;
-    }
-    let header_name = values
-        .api_key_header
-        .as_deref()
-        .unwrap_or(DEFAULT_KEY_HEADER);
-    let api_key_header = HeaderName::from_bytes(header_name.as_bytes()).map_err(|_| {
-        ConfigError(format!(
-            "`{}` is not a valid header name for the API key (set by --api-key-header, \
-             SMSSTAT_API_KEY_HEADER or api_key_header in the config file)",
-            crate::domain::sanitize::escape_control(header_name)
-        ))
-    })?;
-    let jobs = args.jobs.unwrap_or(DEFAULT_JOBS);
-    if jobs == 0 || jobs > MAX_JOBS {
-        return Err(ConfigError(format!(
-            "--jobs must be between 1 and {MAX_JOBS}"
-        )));
-    }
-    let max_body = args.max_body.unwrap_or(DEFAULT_MAX_BODY);
-    if max_body == 0 {
-        return Err(ConfigError("--max-body must be at least 1 byte".into()));
-    }
-    let retries = values.retries.unwrap_or(DEFAULT_RETRIES);
-    if retries > MAX_RETRIES {
-        return Err(ConfigError(format!(
-            "retries must be between 0 and {MAX_RETRIES}"
-        )));
-    }
-    let timeout = values.timeout.unwrap_or(DEFAULT_TIMEOUT);
-    if timeout.is_zero() {
-        return Err(ConfigError("--timeout must be more than 0".into()));
-    }
+    let base_url = resolve_base_url(base_url_override.or_else(|| values.base_url.clone()))?;
+    let (api_key, api_key_header) = resolve_key(values)?;
+    let Limits {
+        jobs,
+        max_body,
+        retries,
+        timeout,
+    } = resolve_limits(args, values)?;
     let output = values.output.unwrap_or(OutputFormat::Table);
     Ok(Config {
         base_url,
@@ -164,6 +125,76 @@ pub fn construct_config(
         no_headers: args.no_headers,
         quiet: args.quiet,
         junit: args.junit.clone(),
+    })
+}
+
+fn resolve_base_url(url: Option<String>) -> Result<String, ConfigError> {
+    match url {
+        Some(url) => validate_base_url(&url),
+        None => Err(ConfigError(
+            "no service address: set SMSSTAT_BASE_URL or pass --base-url \
+             (e.g. https://gateway.example/rest), or try --demo"
+                .into(),
+        )),
+    }
+}
+
+/// The key (empty means none) and the header that carries it, both checked to be
+/// sendable, so no request fails on them later.
+fn resolve_key(values: &Layered) -> Result<(Option<String>, HeaderName), ConfigError> {
+    let api_key = values.api_key.clone().filter(|k| !k.is_empty());
+    if let Some(key) = &api_key {
+        HeaderValue::from_str(key).map_err(|_| {
+            ConfigError("the API key contains characters a header cannot carry".into())
+        })?;
+    }
+    let header_name = values
+        .api_key_header
+        .as_deref()
+        .unwrap_or(DEFAULT_KEY_HEADER);
+    let api_key_header = HeaderName::from_bytes(header_name.as_bytes()).map_err(|_| {
+        ConfigError(format!(
+            "`{}` is not a valid header name for the API key (set by --api-key-header, \
+             SMSSTAT_API_KEY_HEADER or api_key_header in the config file)",
+            crate::domain::sanitize::escape_control(header_name)
+        ))
+    })?;
+    Ok((api_key, api_key_header))
+}
+
+struct Limits {
+    jobs: usize,
+    max_body: u64,
+    retries: u32,
+    timeout: Duration,
+}
+
+fn resolve_limits(args: &GlobalArgs, values: &Layered) -> Result<Limits, ConfigError> {
+    let jobs = args.jobs.unwrap_or(DEFAULT_JOBS);
+    if jobs == 0 || jobs > MAX_JOBS {
+        return Err(ConfigError(format!(
+            "--jobs must be between 1 and {MAX_JOBS}"
+        )));
+    }
+    let max_body = args.max_body.unwrap_or(DEFAULT_MAX_BODY);
+    if max_body == 0 {
+        return Err(ConfigError("--max-body must be at least 1 byte".into()));
+    }
+    let retries = values.retries.unwrap_or(DEFAULT_RETRIES);
+    if retries > MAX_RETRIES {
+        return Err(ConfigError(format!(
+            "retries must be between 0 and {MAX_RETRIES}"
+        )));
+    }
+    let timeout = values.timeout.unwrap_or(DEFAULT_TIMEOUT);
+    if timeout.is_zero() {
+        return Err(ConfigError("--timeout must be more than 0".into()));
+    }
+    Ok(Limits {
+        jobs,
+        max_body,
+        retries,
+        timeout,
     })
 }
 

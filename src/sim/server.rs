@@ -39,9 +39,9 @@ impl BodyType {
     }
 }
 
-/// An answer before it becomes an HTTP response (kept separate for unit tests).
+/// The simulator's reply before it becomes an HTTP response (kept separate for unit tests).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Answer {
+pub struct Reply {
     pub status: u16,
     pub body_type: BodyType,
     pub body: String,
@@ -49,9 +49,9 @@ pub struct Answer {
     pub retry_after: Option<u64>,
 }
 
-impl Answer {
+impl Reply {
     fn json(status: u16, body: String) -> Self {
-        Answer {
+        Reply {
             status,
             body_type: BodyType::Json,
             body,
@@ -60,7 +60,7 @@ impl Answer {
     }
 
     fn plain(status: u16, body_type: BodyType, body: &str) -> Self {
-        Answer {
+        Reply {
             status,
             body_type,
             body: body.into(),
@@ -116,9 +116,9 @@ impl Shared {
         }
         let key = request.header(API_KEY_HEADER);
         let answer = match self.over_rate_limit() {
-            Some(wait) => Answer {
+            Some(wait) => Reply {
                 retry_after: Some(wait),
-                ..Answer::json(429, RATE_LIMITED_JSON.into())
+                ..Reply::json(429, RATE_LIMITED_JSON.into())
             },
             None => self.answer(&request.method, &request.target, key),
         };
@@ -148,9 +148,9 @@ impl Shared {
 
     /// The whole decision for one request, in the order a real gateway behind a
     /// proxy would make it.
-    pub fn answer(&self, method: &str, target: &str, key: Option<&str>) -> Answer {
+    pub fn answer(&self, method: &str, target: &str, key: Option<&str>) -> Reply {
         if self.injected_failure() {
-            return Answer::plain(503, BodyType::Html, UNAVAILABLE_HTML);
+            return Reply::plain(503, BodyType::Html, UNAVAILABLE_HTML);
         }
         if let Some(expected) = &self.api_key {
             if key != Some(expected.as_str()) {
@@ -162,7 +162,7 @@ impl Shared {
                 let (code, text) = NO_ROUTE;
                 return self.error(404, code, text, self.always_strings());
             }
-            return Answer::plain(404, BodyType::Text, "Not Found");
+            return Reply::plain(404, BodyType::Text, "Not Found");
         };
         if !matches!(method, "GET" | "HEAD") {
             let text = "Invalid request or method does not exist";
@@ -171,7 +171,7 @@ impl Shared {
         self.lookup(&lookup)
     }
 
-    fn lookup(&self, lookup: &Lookup) -> Answer {
+    fn lookup(&self, lookup: &Lookup) -> Reply {
         let Some(id) = lookup.resolve() else {
             let (code, text) = lookup.kind.not_found();
             let as_string = self.quirks.error_code_as_string(lookup.value());
@@ -180,12 +180,12 @@ impl Shared {
         let elapsed = self.started.elapsed();
         let progress = data::progress(lookup.kind, id, elapsed, self.settle);
         let record = data::record(lookup.kind, id, progress, self.quirks);
-        Answer::json(200, serde_json::Value::Object(record).to_string())
+        Reply::json(200, serde_json::Value::Object(record).to_string())
     }
 
-    fn error(&self, status: u16, code: u32, text: &str, as_string: bool) -> Answer {
+    fn error(&self, status: u16, code: u32, text: &str, as_string: bool) -> Reply {
         let status = if self.errors_with_200 { 200 } else { status };
-        Answer::json(status, data::error_body(code, text, as_string))
+        Reply::json(status, data::error_body(code, text, as_string))
     }
 
     /// Errors not tied to a looked-up value vary only when forced to.

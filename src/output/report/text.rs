@@ -39,18 +39,6 @@ impl Section {
 
 /// The headline and the sections of a report, in the order they are shown.
 pub(super) fn sections(report: &Report) -> (String, Vec<Section>, Vec<(String, String)>) {
-    let failed = report.lookups - report.records;
-    let mut headline = format!(
-        "{} report: {} {}, {} {}, {failed} failed",
-        kind_title(report.kind),
-        report.lookups,
-        plural(report.lookups, "lookup"),
-        report.records,
-        plural(report.records, "record"),
-    );
-    if report.unmet > 0 {
-        let _ = write!(headline, ", {} expectation(s) not met", report.unmet);
-    }
     let mut sections = Vec::new();
     if report.kind != RecordKind::Task {
         sections.push(counts_section(
@@ -76,6 +64,29 @@ pub(super) fn sections(report: &Report) -> (String, Vec<Section>, Vec<(String, S
         RecordKind::Hlr => hlr_sections(report, &mut sections, &mut notes),
         RecordKind::Task => task_sections(report, &mut sections, &mut notes),
     }
+    time_sections(report, &mut sections, &mut notes);
+    price_and_slowest_notes(report, &mut notes);
+    (headline(report), sections, notes)
+}
+
+fn headline(report: &Report) -> String {
+    let failed = report.lookups - report.records;
+    let mut headline = format!(
+        "{} report: {} {}, {} {}, {failed} failed",
+        kind_title(report.kind),
+        report.lookups,
+        plural(report.lookups, "lookup"),
+        report.records,
+        plural(report.records, "record"),
+    );
+    if report.unmet > 0 {
+        let _ = write!(headline, ", {} expectation(s) not met", report.unmet);
+    }
+    headline
+}
+
+/// How long lookups took, and under `--wait` how long records took to be final.
+fn time_sections(report: &Report, sections: &mut Vec<Section>, notes: &mut Vec<(String, String)>) {
     let mut times = Section::new(vec!["Time", "Count", "p50", "p90", "p99", "Max"]);
     times.row(durations_row("lookup", &report.lookup_ms, millis), None);
     if let Some(wait) = &report.wait {
@@ -104,6 +115,9 @@ pub(super) fn sections(report: &Report) -> (String, Vec<Section>, Vec<(String, S
             },
         ));
     }
+}
+
+fn price_and_slowest_notes(report: &Report, notes: &mut Vec<(String, String)>) {
     let prices = report.prices.totals();
     if !prices.is_empty() {
         let totals: Vec<String> = prices.iter().map(|(c, t)| format!("{t} {c}")).collect();
@@ -123,7 +137,6 @@ pub(super) fn sections(report: &Report) -> (String, Vec<Section>, Vec<(String, S
     if !slowest.is_empty() {
         notes.push(("Slowest lookups".into(), slowest.join(", ")));
     }
-    (headline, sections, notes)
 }
 
 fn sms_sections(report: &Report, sections: &mut Vec<Section>, notes: &mut Vec<(String, String)>) {
