@@ -58,6 +58,10 @@ const OTHER_ENVIRONMENT: &[(&str, &str)] = &[
     ("CLICOLOR", "When 0, no colour in auto mode."),
     ("TERM", "When dumb, no colour in auto mode."),
     ("CLICOLOR_FORCE", "When set and not 0, colour in auto mode even when stdout is not a terminal."),
+    ("https_proxy, HTTPS_PROXY", "The proxy for https:// base URLs (http:// or https:// proxy, user:password@ allowed)."),
+    ("http_proxy, HTTP_PROXY", "The proxy for http:// base URLs."),
+    ("all_proxy, ALL_PROXY", "The proxy for either scheme, when the scheme's own variable is unset."),
+    ("no_proxy, NO_PROXY", "Hosts, domains, IP addresses and CIDR ranges reached directly; * for all. Loopback and --demo are never proxied."),
     ("LC_ALL, LC_CTYPE, LANG", "The first one set decides whether the terminal is UTF-8 (box drawing and block characters) or ASCII."),
 ];
 

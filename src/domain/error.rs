@@ -56,7 +56,7 @@ pub enum LookupError {
         message: Option<String>,
     },
 
-    #[error("not authorised: HTTP {status} (check the API key){}", said(message))]
+    #[error("not authorised: HTTP {status} ({}){}", auth_hint(*status), said(message))]
     NotAuthorised {
         status: u16,
         message: Option<String>,
@@ -122,6 +122,14 @@ impl LookupError {
 }
 
 /// `: the service said "..."`, when it said something.
+/// 407 comes from a proxy on the way, not from the service.
+fn auth_hint(status: u16) -> &'static str {
+    match status {
+        407 => "proxy authentication required: put user:password@ in the proxy URL",
+        _ => "check the API key",
+    }
+}
+
 fn said(message: &Option<String>) -> String {
     message
         .as_deref()

@@ -89,6 +89,8 @@ fn agent_config(config: &Config, idle: usize) -> ureq::config::Config {
         .accept("application/json")
         // Verification always on; --ca-cert only changes which roots are trusted.
         .tls_config(crate::http::tls::tls_config(config.ca_certs.as_ref()))
+        // Always set: ureq would otherwise read the environment its own way.
+        .proxy(config.proxy.as_ref().map(|choice| choice.proxy.clone()))
         .build()
 }
 

@@ -29,6 +29,17 @@ pub fn transport_error(error: ureq::Error, timeout: Duration) -> LookupError {
         ureq::Error::LargeResponseHeader(_, _) => {
             LookupError::Unreadable("response headers too large".into())
         }
+        // A proxy's own refusal is told apart from the service's: 407 is a setup
+        // problem (credentials in the proxy URL), not worth a retry.
+        ureq::Error::ConnectProxyFailed(reason) if reason.contains(" 407/") => {
+            LookupError::NotAuthorised {
+                status: 407,
+                message: None,
+            }
+        }
+        ureq::Error::ConnectProxyFailed(reason) => {
+            LookupError::Unavailable(format!("proxy: {reason}"))
+        }
         other => LookupError::Unavailable(other.to_string()),
     }
 }

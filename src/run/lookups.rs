@@ -34,6 +34,15 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
     }
     if !config.quiet {
         warn_about_statuses(config, kind);
+        warn_about_clear_key(config);
+    }
+    if config.verbose > 0 {
+        if let Some(proxy) = &config.proxy {
+            report(format_args!(
+                "proxy {} (from {}) for {}",
+                proxy.shown, proxy.variable, config.base_url
+            ));
+        }
     }
     let junit = match open_junit(config, kind) {
         Ok(junit) => junit,
@@ -101,6 +110,25 @@ fn open_junit(config: &Config, kind: LookupKind) -> Result<Option<JunitFile>, u8
             ));
             exit_codes::CONFIG
         })
+}
+
+/// The key in a plain-http request can be read by anyone on the path: say so once,
+/// unless the path is the machine itself.
+fn warn_about_clear_key(config: &Config) {
+    let host = config
+        .base_url
+        .parse::<ureq::http::Uri>()
+        .ok()
+        .and_then(|uri| {
+            (uri.scheme_str() == Some("http")).then(|| uri.host().unwrap_or("").to_string())
+        });
+    if let Some(host) = host {
+        if config.api_key.is_some() && !crate::settings::proxy::is_loopback_host(&host) {
+            warn(format_args!(
+                "the API key is sent in clear over http:// to {host}; use https://"
+            ));
+        }
+    }
 }
 
 /// Any status string is valid (servers have their own), but a typo in `--expect`

@@ -12,6 +12,7 @@ use crate::domain::error::ConfigError;
 use crate::domain::verdict::{Expectation, WaitSettings};
 use crate::settings::ca::CaCerts;
 use crate::settings::layers::Layered;
+use crate::settings::proxy::ProxyChoice;
 use crate::settings::secret::ApiKey;
 
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -71,6 +72,8 @@ pub struct Config {
     pub quiet: bool,
     /// `--junit PATH`: a JUnit XML file with one test case per lookup.
     pub junit: Option<std::path::PathBuf>,
+    /// The proxy from the environment for this base URL; None: direct.
+    pub proxy: Option<ProxyChoice>,
 }
 
 /// Resolves the command line. `base_url_override` is the `--demo` simulator's address.
@@ -79,7 +82,9 @@ pub fn construct_config(
     values: &Layered,
     base_url_override: Option<String>,
 ) -> Result<Config, ConfigError> {
+    let demo = base_url_override.is_some();
     let base_url = resolve_base_url(base_url_override.or_else(|| values.base_url.clone()))?;
+    let proxy = crate::settings::proxy::resolve(&base_url, demo, |name| env::var(name).ok())?;
     let (api_key, api_key_header) = resolve_key(values)?;
     let Limits {
         jobs,
@@ -125,6 +130,7 @@ pub fn construct_config(
         no_headers: args.no_headers,
         quiet: args.quiet,
         junit: args.junit.clone(),
+        proxy,
     })
 }
 

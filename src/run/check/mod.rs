@@ -281,14 +281,9 @@ fn tls_step(
 }
 
 fn is_loopback(base_url: &str) -> bool {
-    let Ok(uri) = base_url.parse::<Uri>() else {
-        return false;
-    };
-    let host = uri.host().unwrap_or("").trim_matches(['[', ']']);
-    host.eq_ignore_ascii_case("localhost")
-        || host
-            .parse::<std::net::IpAddr>()
-            .is_ok_and(|ip| ip.is_loopback())
+    base_url
+        .parse::<Uri>()
+        .is_ok_and(|uri| crate::settings::proxy::is_loopback_host(uri.host().unwrap_or("")))
 }
 
 /// A lookup of an ID that does not exist tells whether the key is accepted: the
@@ -334,50 +329,21 @@ fn paths_step(client: &Client) -> Step {
     }
 }
 
-/// The proxy the environment names for this URL's scheme, credentials masked.
+/// The proxy the run goes through (curl's rules: the scheme's variable, NO_PROXY,
+/// never for loopback), credentials masked.
 fn proxy_step(config: &Config) -> Step {
-    let names: &[&str] = if config.base_url.starts_with("https:") {
-        &["https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"]
-    } else {
-        &["http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY"]
-    };
-    let found = names.iter().find_map(|name| {
-        std::env::var(name)
-            .ok()
-            .filter(|v| !v.is_empty())
-            .map(|v| (name, v))
-    });
-    match found {
-        Some((name, value)) => ok("proxy", format!("{name}={}", without_credentials(&value))),
+    match &config.proxy {
+        Some(proxy) => ok(
+            "proxy",
+            format!("{} (from {})", proxy.shown, proxy.variable),
+        ),
         None => ok("proxy", "none".into()),
-    }
-}
-
-fn without_credentials(url: &str) -> String {
-    match url.split_once("://") {
-        Some((scheme, rest)) => match rest.split_once('@') {
-            Some((_, host)) => format!("{scheme}://****@{host}"),
-            None => url.to_string(),
-        },
-        None => url.to_string(),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn proxy_credentials_are_masked() {
-        assert_eq!(
-            without_credentials("http://user:pw@proxy:3128"),
-            "http://****@proxy:3128"
-        );
-        assert_eq!(
-            without_credentials("http://proxy:3128"),
-            "http://proxy:3128"
-        );
-    }
 
     #[test]
     fn the_first_failure_decides_the_exit_code() {

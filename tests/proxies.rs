@@ -1,0 +1,258 @@
+//! Proxies from the environment, through the built binary: the variable of the
+//! base URL's scheme, NO_PROXY, loopback and --demo never proxied, a malformed proxy
+//! is 78, a 407 is 77 and not retried, -v names the proxy with its credentials masked.
+//!
+//! The proxy is a small CONNECT proxy on loopback that tunnels every target to the
+//! simulator, so a base URL on a name that never resolves (`gateway.invalid`) works
+//! only when the request really goes through the proxy.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::{TcpListener, TcpStream};
+use std::sync::{Arc, Mutex};
+use std::thread;
+
+use common::smsstat;
+use smsstat::testkit::{SimOptions, SimServer};
+
+/// What the proxy was asked: the CONNECT line and the Proxy-Authorization header.
+#[derive(Debug, Clone)]
+struct Asked {
+    connect: String,
+    authorization: Option<String>,
+}
+
+struct Proxy {
+    port: u16,
+    asked: Arc<Mutex<Vec<Asked>>>,
+}
+
+impl Proxy {
+    /// Tunnels every CONNECT to `target`; with `refuse`, answers 407 instead.
+    fn start(target: std::net::SocketAddr, refuse: bool) -> Proxy {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let asked = Arc::new(Mutex::new(Vec::new()));
+        let log = Arc::clone(&asked);
+        thread::spawn(move || {
+            for client in listener.incoming().flatten() {
+                let log = Arc::clone(&log);
+                thread::spawn(move || tunnel(client, target, refuse, &log));
+            }
+        });
+        Proxy { port, asked }
+    }
+
+    fn url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+
+    fn asked(&self) -> Vec<Asked> {
+        self.asked.lock().unwrap().clone()
+    }
+}
+
+fn tunnel(client: TcpStream, target: std::net::SocketAddr, refuse: bool, log: &Mutex<Vec<Asked>>) {
+    let mut reader = BufReader::new(client.try_clone().unwrap());
+    let mut connect = String::new();
+    if reader.read_line(&mut connect).is_err() {
+        return;
+    }
+    let mut authorization = None;
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+            break;
+        }
+        if let Some((name, value)) = line.split_once(':') {
+            if name.eq_ignore_ascii_case("proxy-authorization") {
+                authorization = Some(value.trim().to_string());
+            }
+        }
+    }
+    log.lock().unwrap().push(Asked {
+        connect: connect.trim().to_string(),
+        authorization,
+    });
+    let mut client = client;
+    if refuse {
+        let _ = client.write_all(
+            b"HTTP/1.1 407 Proxy Authentication Required\r\n\
+              Proxy-Authenticate: Basic realm=\"p\"\r\nContent-Length: 0\r\n\r\n",
+        );
+        return;
+    }
+    let Ok(upstream) = TcpStream::connect(target) else {
+        return;
+    };
+    let _ = client.write_all(b"HTTP/1.1 200 Connection established\r\n\r\n");
+    let mut up_read = upstream.try_clone().unwrap();
+    let mut down_write = client.try_clone().unwrap();
+    let down = thread::spawn(move || {
+        let _ = std::io::copy(&mut up_read, &mut down_write);
+        let _ = down_write.shutdown(std::net::Shutdown::Both);
+    });
+    // Whatever the reader buffered past the head belongs to the tunnel.
+    let mut upstream = upstream;
+    let _ = upstream.write_all(reader.buffer());
+    let mut rest = reader.into_inner();
+    let _ = std::io::copy(&mut rest, &mut upstream);
+    let _ = upstream.shutdown(std::net::Shutdown::Both);
+    let _ = down.join();
+}
+
+fn sim() -> (SimServer, std::net::SocketAddr) {
+    let sim = SimServer::start(SimOptions::demo()).unwrap();
+    let addr = sim
+        .base_url()
+        .trim_start_matches("http://")
+        .parse()
+        .unwrap();
+    (sim, addr)
+}
+
+const FAR: &str = "http://gateway.invalid:8080";
+
+#[test]
+fn the_scheme_variable_is_used_and_the_other_is_not() {
+    let (_sim, addr) = sim();
+    let proxy = Proxy::start(addr, false);
+    smsstat()
+        .args(["--base-url", FAR, "--retries", "0", "--json", "sms", "1"])
+        .env("http_proxy", proxy.url())
+        .assert()
+        .success();
+    let asked = proxy.asked();
+    assert_eq!(asked.len(), 1, "{asked:?}");
+    assert!(asked[0]
+        .connect
+        .starts_with("CONNECT gateway.invalid:8080 "));
+
+    // HTTPS_PROXY is for https URLs: an http URL goes direct (and the name does not resolve).
+    smsstat()
+        .args(["--base-url", FAR, "--retries", "0", "sms", "1"])
+        .env("HTTPS_PROXY", proxy.url())
+        .assert()
+        .code(69);
+    assert_eq!(proxy.asked().len(), 1);
+}
+
+#[test]
+fn no_proxy_loopback_and_demo_go_direct() {
+    let (sim, addr) = sim();
+    let proxy = Proxy::start(addr, false);
+    smsstat()
+        .args(["--base-url", FAR, "--retries", "0", "sms", "1"])
+        .env("http_proxy", proxy.url())
+        .env("NO_PROXY", "localhost, .invalid")
+        .assert()
+        .code(69);
+    smsstat()
+        .args(["--base-url", &sim.base_url(), "--json", "sms", "1"])
+        .env("http_proxy", proxy.url())
+        .env("ALL_PROXY", proxy.url())
+        .assert()
+        .success();
+    smsstat()
+        .args(["--demo", "--json", "sms", "1"])
+        .env("http_proxy", proxy.url())
+        .env("ALL_PROXY", proxy.url())
+        .env("SMSSTAT_API_KEY", "a-real-key-0123456789")
+        .assert()
+        .success();
+    assert!(proxy.asked().is_empty(), "{:?}", proxy.asked());
+}
+
+#[test]
+fn a_malformed_proxy_is_a_configuration_error_without_its_password() {
+    for value in [
+        "socks5://user:s3cr3t@127.0.0.1:1080",
+        "http://user:s3cr3t@:3128",
+    ] {
+        let out = smsstat()
+            .args(["--base-url", "https://gateway.invalid", "sms", "1"])
+            .env("HTTPS_PROXY", value)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(78));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("HTTPS_PROXY: invalid proxy"), "{stderr}");
+        assert!(!stderr.contains("s3cr3t"), "{stderr}");
+    }
+}
+
+#[test]
+fn a_407_is_not_authorised_and_not_retried() {
+    let (_sim, addr) = sim();
+    let proxy = Proxy::start(addr, true);
+    let out = smsstat()
+        .args(["--base-url", FAR, "--retries", "3", "sms", "1"])
+        .env("http_proxy", proxy.url())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(77));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("HTTP 407"), "{stderr}");
+    assert!(stderr.contains("proxy authentication required"), "{stderr}");
+    assert_eq!(proxy.asked().len(), 1, "retried: {:?}", proxy.asked());
+}
+
+#[test]
+fn verbose_names_the_proxy_without_its_credentials() {
+    let (_sim, addr) = sim();
+    let proxy = Proxy::start(addr, false);
+    let with_user = format!("http://user:s3cr3t@127.0.0.1:{}", proxy.port);
+    let out = smsstat()
+        .args(["--base-url", FAR, "-vv", "--json", "sms", "1"])
+        .env("http_proxy", &with_user)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let named = format!(
+        "proxy http://****@127.0.0.1:{} (from http_proxy)",
+        proxy.port
+    );
+    assert!(stderr.contains(&named), "{stderr}");
+    assert!(!stderr.contains("s3cr3t"), "{stderr}");
+    // The credentials do reach the proxy, as Basic auth.
+    let asked = proxy.asked();
+    assert_eq!(
+        asked[0].authorization.as_deref(),
+        Some("Basic dXNlcjpzM2NyM3Q=")
+    );
+}
+
+#[test]
+fn a_key_over_plain_http_beyond_loopback_is_warned_about_once() {
+    let (sim, addr) = sim();
+    let proxy = Proxy::start(addr, false);
+    let out = smsstat()
+        .args([
+            "--base-url",
+            FAR,
+            "--api-key",
+            "k-0123456789abcdef",
+            "sms",
+            "1",
+            "2",
+        ])
+        .env("http_proxy", proxy.url())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let warning = "warning: the API key is sent in clear over http:// to gateway.invalid";
+    assert_eq!(stderr.matches(warning).count(), 1, "{stderr}");
+    let local = smsstat()
+        .args([
+            "--base-url",
+            &sim.base_url(),
+            "--api-key",
+            "k-0123456789abcdef",
+        ])
+        .args(["sms", "1"])
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&local.stderr).contains("in clear"));
+}
