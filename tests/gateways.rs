@@ -11,8 +11,6 @@ use serde_json::Value;
 const UNKNOWN_SMS: &str = r#"{"error":0,"errorDescription":"No errors","id":"380501111111","msisdn":"380501111111","reference":"successSend1488548141","time_in":"2017-03-03 13:35:42","time_sent":"2017-03-03 13:35:42","time_dr":"2017-03-03 13:35:42","status":"unknown","price":0,"currency":"EUR"}"#;
 const V1_TASK: &str = r#"{"error":0,"originator":"BSG","body":"Hello","validity":72,"totalprice":2.3,"currency":"EUR","sent":6,"total":10,"queued":2,"accepted":1,"enroute":1,"delivered":4,"expired":0,"undeliverable":1,"unknown":1}"#;
 const V1_TASK_SETTLED: &str = r#"{"error":0,"originator":"BSG","body":"Hello","validity":72,"totalprice":2.3,"currency":"EUR","sent":10,"total":10,"queued":0,"accepted":0,"enroute":0,"delivered":4,"expired":0,"undeliverable":5,"unknown":1}"#;
-const NO_ROUTE: &str =
-    r#"{"error":4,"errorDescription":"Invalid request or API method does not exists"}"#;
 const V1_HLR: &str = r#"{"id":"380501234567","reference":"chk-1","msisdn":"380501234567","network":"25503","status":"active","ported":1,"country_name":"Ukraina","brand_name":"KS-brand","details":{"roaming":0}}"#;
 const ISO_SMS: &str = r#"{"msisdn":"380501234567","reference":"iso-1","time_in":"2017-03-03T13:35:42+02:00","time_sent":"2017-03-03T11:35:45Z","time_dr":"2017-03-03T13:36:50+02:00","status":"delivered"}"#;
 
@@ -142,110 +140,6 @@ fn wait_keeps_waiting_while_v1_counters_are_in_flight() {
     assert_eq!(waited.code, 0, "{}", waited.stderr);
     assert_eq!(json(&waited)["queued"], 0);
     assert_eq!(server.urls().len(), 3);
-}
-
-// ------------------------------------------------------------- 3. other error shapes
-
-fn assert_service_words(canned: Canned, command: &[&str], code: i32, words: &str) {
-    let server = TestServer::fixed(canned);
-    let table = run(&server.base, command);
-    assert_eq!(table.code, code, "{}", table.stderr);
-    assert!(table.stderr.contains(words), "{}", table.stderr);
-    let mut args = vec!["--json"];
-    args.extend_from_slice(command);
-    let failure = json(&run(&server.base, &args));
-    assert_eq!(failure["error"], code);
-    assert_eq!(failure["source"], "smsstat");
-    let text = failure["errorDescription"].as_str().unwrap();
-    assert!(text.contains(words), "{text}");
-    let mut args = vec!["-o", "csv", "--fields", "status"];
-    args.extend_from_slice(command);
-    let csv = run(&server.base, &args);
-    let line = csv.stdout.lines().nth(1).unwrap();
-    assert!(
-        // CSV doubles the quotes inside a quoted field.
-        line.contains(&format!(",{code},")) && line.contains(&words.replace('"', "\"\"")),
-        "{line}"
-    );
-}
-
-#[test]
-fn v1_error_bodies_carry_the_service_message() {
-    assert_service_words(
-        Canned::json(401, r#"{"code":401,"message":"Unauthorized"}"#),
-        &["sms", "1"],
-        77,
-        "the service said \"Unauthorized\"",
-    );
-    assert_service_words(
-        Canned::json(404, r#"{"code":404,"message":"Not found"}"#),
-        &["sms", "1"],
-        76,
-        "the service said \"Not found\"",
-    );
-    assert_service_words(
-        Canned::json(
-            422,
-            r#"{"message":"The given data was invalid.","errors":{"phone":["required"]}}"#,
-        ),
-        &["hlr", "1"],
-        76,
-        "The given data was invalid. (phone: required)",
-    );
-}
-
-#[test]
-fn service_messages_are_escaped_and_cut() {
-    let body = format!(r#"{{"message":"\u001b[2J{}"}}"#, "x".repeat(5000));
-    let server = TestServer::fixed(Canned::json(400, &body));
-    let out = run(&server.base, &["sms", "1"]);
-    assert_eq!(out.code, 76);
-    assert!(!out.stderr.contains('\u{1b}'), "{}", out.stderr);
-    assert!(out.stderr.contains("\\x1b[2J"), "{}", out.stderr);
-    assert!(out.stderr.len() < 600, "{}", out.stderr.len());
-}
-
-#[test]
-fn a_final_429_after_the_retries_is_a_temporary_failure() {
-    let server = TestServer::fixed(
-        Canned::json(429, r#"{"message":"Too Many Attempts."}"#).header("Retry-After", "0"),
-    );
-    let table = run(&server.base, &["--retries", "1", "sms", "1"]);
-    assert_eq!(table.code, 75, "{}", table.stderr);
-    assert!(table.stderr.contains("rate limited"), "{}", table.stderr);
-    assert!(
-        table.stderr.contains("Too Many Attempts."),
-        "{}",
-        table.stderr
-    );
-    assert_eq!(server.urls().len(), 2, "retried once");
-    let failure = json(&run(&server.base, &["--json", "sms", "1"]));
-    assert_eq!(failure["error"], 75);
-    let csv = run(&server.base, &["-o", "csv", "sms", "1"]);
-    assert!(csv.stdout.lines().nth(1).unwrap().contains(",75,"));
-}
-
-#[test]
-fn error_4_on_an_explicit_path_is_a_missing_route() {
-    for status in [200, 404] {
-        let server = TestServer::start(move |url| {
-            if url.starts_with("/sms/reference/") {
-                Canned::json(status, NO_ROUTE)
-            } else {
-                Canned::json(200, r#"{"reference":"order-17","status":"delivered"}"#)
-            }
-        });
-        let out = run(&server.base, &["--json", "sms-ref", "order-17"]);
-        assert_eq!(out.code, 0, "HTTP {status}: {}", out.stderr);
-        assert_eq!(json(&out)["status"], "delivered");
-        assert_eq!(server.urls(), ["/sms/reference/order-17", "/sms/order-17"]);
-    }
-    // Pinned to the explicit form, error 4 is the service's answer, passed through.
-    let server = TestServer::fixed(Canned::json(200, NO_ROUTE));
-    assert_eq!(
-        run(&server.base, &["--paths", "explicit", "sms-ref", "x"]).code,
-        4
-    );
 }
 
 // ------------------------------------------------------------- 4. short forms

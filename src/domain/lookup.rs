@@ -90,12 +90,12 @@ impl LookupKind {
             let got = if is_status_only_task {
                 "a record with a status, not task counters".to_string()
             } else {
-                format!("{} record", article(record.kind))
+                format!("{} record", RecordKind::with_article(record.kind))
             };
             return Err(format!(
                 "asked for {} record, the answer is {got} (short forms overlap; \
                  `--paths explicit` avoids them)",
-                article(wanted)
+                RecordKind::with_article(wanted)
             ));
         }
         if self.by_reference() {
@@ -171,14 +171,6 @@ impl LookupKind {
             (PathStyle::Short, Some(short)) => vec![short],
             (PathStyle::Auto, Some(short)) => vec![explicit, short],
         }
-    }
-}
-
-fn article(kind: RecordKind) -> &'static str {
-    match kind {
-        RecordKind::Sms => "an SMS",
-        RecordKind::Task => "a task",
-        RecordKind::Hlr => "an HLR",
     }
 }
 

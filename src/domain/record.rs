@@ -11,6 +11,15 @@ pub enum RecordKind {
 }
 
 impl RecordKind {
+    /// `an SMS`, `a task`, `an HLR`, for messages.
+    pub fn with_article(self) -> &'static str {
+        match self {
+            RecordKind::Sms => "an SMS",
+            RecordKind::Task => "a task",
+            RecordKind::Hlr => "an HLR",
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             RecordKind::Sms => "sms",
@@ -42,7 +51,11 @@ impl Record {
             RecordKind::Task
         } else if has(&["network", "details", "createdDatetime", "statusDatetime"]) {
             RecordKind::Hlr
-        } else if has(&["time_in", "time_sent", "time_dr", "price"]) {
+        } else if has(&["time_in", "time_sent", "time_dr"]) {
+            RecordKind::Sms
+        } else if expected == RecordKind::Task && has(&["msisdn", "status", "price"]) {
+            // Not a task (no counter), and SMS and HLR records both carry these:
+            // `price` alone cannot tell an HLR result from an SMS.
             RecordKind::Sms
         } else {
             expected
@@ -55,6 +68,28 @@ impl Record {
     pub fn of_kind(kind: RecordKind, value: Value) -> Record {
         let fields = value.as_object().cloned().expect("a JSON object");
         Record { kind, fields }
+    }
+
+    /// Whether an object has any field a status record of some kind carries: a body
+    /// with none (`{"code":401,"message":"..."}`) is an error in another shape.
+    pub fn looks_like_a_record(fields: &Map<String, Value>) -> bool {
+        const ANY_KIND: [&str; 14] = [
+            "status",
+            "msisdn",
+            "reference",
+            "id",
+            "price",
+            "time_in",
+            "time_sent",
+            "time_dr",
+            "network",
+            "details",
+            "totalprice",
+            "delivered",
+            "sent",
+            "total",
+        ];
+        ANY_KIND.iter().any(|name| fields.contains_key(*name))
     }
 
     pub fn get(&self, key: &str) -> Option<&Value> {

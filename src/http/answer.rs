@@ -69,6 +69,11 @@ pub fn interpret(
         }
     }
     let message = parsed.as_ref().ok().and_then(service_message);
+    if let (200..=299, Ok(map), Some(message)) = (status, &parsed, &message) {
+        if !Record::looks_like_a_record(map) {
+            return Err(error_in_another_shape(map, message, expected));
+        }
+    }
     match status {
         200..=299 => parsed
             .map(|map| Record::classify(map, expected))
@@ -89,6 +94,38 @@ pub fn interpret(
             location: location.map(|l| escape_control(&l).into_owned()),
             message,
         }),
+    }
+}
+
+/// A success status with a body that is no record but says something (the v1 error
+/// shape, `{"code":401,"message":"Unauthorized"}`, sent with HTTP 200): its `code`
+/// stands for the HTTP status when it is one, else the answer is unreadable as a record.
+fn error_in_another_shape(
+    map: &Map<String, Value>,
+    message: &str,
+    expected: RecordKind,
+) -> LookupError {
+    let code = map.get("code").and_then(|c| match c {
+        Value::Number(n) => n.as_u64(),
+        Value::String(s) => s.trim().parse().ok(),
+        _ => None,
+    });
+    match code {
+        Some(code @ 400..=599) => {
+            let without_code = Ok(Map::from_iter(
+                map.iter()
+                    .filter(|(k, _)| *k != "code")
+                    .map(|(k, v)| (k.clone(), v.clone())),
+            ));
+            // A code in 400..=599 never reads as a record: always an error.
+            interpret(code as u16, None, without_code, expected)
+                .err()
+                .unwrap_or_else(|| LookupError::Internal("error body read as a record".into()))
+        }
+        _ => LookupError::Unreadable(format!(
+            "the answer is not {} record: the service said \"{message}\"",
+            expected.with_article()
+        )),
     }
 }
 
