@@ -73,3 +73,60 @@ fn the_record_view_wraps_values_at_word_boundaries() {
     let widest = text.lines().map(|l| l.chars().count()).max().unwrap();
     assert!(widest <= 40, "{widest} columns:\n{text}");
 }
+
+const V1_TASK: &str = r#"{"originator":"BSG","totalprice":2.3,"currency":"EUR","sent":6,"total":10,"queued":2,"accepted":1,"enroute":1,"delivered":4,"expired":0,"undeliverable":1,"unknown":1}"#;
+
+#[test]
+fn v1_task_rows_show_total_in_flight_counters_pending_and_rate() {
+    let server = TestServer::fixed(Canned::json(200, V1_TASK));
+    let wide = table_at("250", &server, &["task", "6", "7"]);
+    for label in ["Total", "Queued", "Accepted", "En route", "Pending"] {
+        assert!(wide.contains(label), "{label} missing:\n{wide}");
+    }
+    assert!(wide.contains("40.0% (4 of 10)"), "{wide}");
+    let csv = smsstat_at(&server.base)
+        .args(["-o", "csv", "task", "6"])
+        .output()
+        .unwrap();
+    let csv = String::from_utf8(csv.stdout).unwrap();
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let row: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let cell = |name: &str| row[header.iter().position(|h| *h == name).unwrap()];
+    assert_eq!(
+        [
+            cell("total"),
+            cell("queued"),
+            cell("pending"),
+            cell("delivery_rate")
+        ],
+        ["10", "2", "4", "0.400"]
+    );
+}
+
+#[test]
+fn a_narrow_terminal_leaves_columns_out_but_keeps_status_and_rate() {
+    let server = TestServer::fixed(Canned::json(200, V1_TASK));
+    let text = table_at("80", &server, &["task", "6", "7"]);
+    let widest = text.lines().map(|l| l.chars().count()).max().unwrap();
+    assert!(widest <= 80, "{widest} columns:\n{text}");
+    assert!(
+        text.contains("Pending") && text.contains("40.0% (4 of 10)"),
+        "{text}"
+    );
+    assert!(text.contains("(left out to fit the terminal: "), "{text}");
+    assert!(
+        text.contains("Currency; --json or --fields shows them)"),
+        "{text}"
+    );
+
+    let sms = TestServer::fixed(Canned::json(200, common::SMS));
+    let text = table_at("44", &sms, &["sms", "1", "2"]);
+    let widest = text.lines().map(|l| l.chars().count()).max().unwrap();
+    assert!(widest <= 44, "{widest} columns:\n{text}");
+    assert!(text.contains("delivered"), "the status kept:\n{text}");
+    assert!(
+        text.contains("(left out to fit the terminal: Reference,"),
+        "{text}"
+    );
+}

@@ -16,6 +16,12 @@ use crate::output::table::{columns_for, new_table, value_cell, TableStyle};
 /// A free-text column is not cut narrower than this.
 const MIN_CUT_WIDTH: usize = 6;
 
+/// The columns a narrow terminal keeps longest: what a lookup is about.
+const KEPT_LONGEST: [&str; 3] = ["status", "pending", "delivery_rate"];
+
+/// Columns are left out rather than free text cut narrower than this.
+const MIN_KEPT_WIDTH: usize = 16;
+
 /// What a column holds.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Column {
@@ -114,19 +120,20 @@ impl RowsTable {
 
     /// The page as text, fitted to `width` columns of terminal when there is one.
     pub fn render(&self, width: Option<usize>) -> String {
-        let shown: Vec<usize> = (0..self.columns.len())
+        let mut shown: Vec<usize> = (0..self.columns.len())
             .filter(|&i| i == 0 || self.rows.iter().any(|row| !row[i].is_empty()))
             .collect();
         let mut widths: Vec<usize> = shown.iter().map(|&i| self.natural_width(i)).collect();
-        let cut = match width {
-            Some(width) => self.fit(&shown, &mut widths, width),
-            None => Vec::new(),
+        let (cut, left_out) = match width {
+            Some(width) => self.fit(&mut shown, &mut widths, width),
+            None => Default::default(),
         };
         let mut table = new_table(self.style);
         // Fitted here: comfy-table's own wrapping would break tokens mid-way.
         table.set_content_arrangement(ContentArrangement::Disabled);
         if !self.headless {
-            table.set_header(shown.iter().map(|&i| self.header[i].clone()));
+            let header = shown.iter().zip(&widths);
+            table.set_header(header.map(|(&i, &w)| wrap_words(&self.header[i], w)));
         }
         for row in &self.rows {
             let cells = shown.iter().zip(&widths).map(|(&i, &w)| {
@@ -139,27 +146,88 @@ impl RowsTable {
             table.add_row(cells.collect::<Vec<_>>());
         }
         let mut text = table.to_string();
+        let mut notes = Vec::new();
         if !cut.is_empty() {
-            text.push_str(&format!(
-                "\n(cut to fit the terminal: {}; --json or --fields shows them whole)",
+            notes.push(format!(
+                "(cut to fit the terminal: {}; --json or --fields shows them whole)",
                 cut.join(", ")
             ));
+        }
+        if !left_out.is_empty() {
+            notes.push(format!(
+                "(left out to fit the terminal: {}; --json or --fields shows them)",
+                left_out.join(", ")
+            ));
+        }
+        for note in notes {
+            text.push('\n');
+            text.push_str(&width.map_or(note.clone(), |w| wrap_words(&note, w)));
         }
         text
     }
 
     fn natural_width(&self, column: usize) -> usize {
+        self.widest_cell(column)
+            .max(self.header[column].chars().count())
+    }
+
+    fn widest_cell(&self, column: usize) -> usize {
         let cells = self.rows.iter().map(|row| row[column].chars().count());
-        cells
-            .chain([self.header[column].chars().count()])
-            .max()
-            .unwrap_or(0)
+        cells.max().unwrap_or(0)
+    }
+
+    /// Fits the table in three steps, each only while it is still too wide: labels
+    /// wrap at their spaces; columns are left out from the right (never the query or
+    /// the error) until free text can keep a readable width; the widest free-text
+    /// cells are shortened with `…`.
+    /// Returns the labels of the columns cut and of those left out.
+    fn fit(
+        &self,
+        shown: &mut Vec<usize>,
+        widths: &mut Vec<usize>,
+        width: usize,
+    ) -> (Vec<String>, Vec<String>) {
+        let fits = |shown: &[usize], widths: &[usize]| {
+            // Borders and padding: "│ " + " ┆ " between columns + " │".
+            widths.iter().sum::<usize>() + 4 + 3 * shown.len().saturating_sub(1) <= width
+        };
+        if fits(shown, widths) {
+            return Default::default();
+        }
+        for (j, &i) in shown.iter().enumerate() {
+            widths[j] = self.widest_cell(i).max(longest_word(&self.header[i]));
+        }
+        // Columns go from the right until the rest fits with free text at a readable width.
+        let mut left_out = Vec::new();
+        loop {
+            let least: Vec<usize> = shown
+                .iter()
+                .zip(widths.iter())
+                .map(|(&i, &w)| match self.columns[i].free_text() {
+                    true => w.min(MIN_KEPT_WIDTH),
+                    false => w,
+                })
+                .collect();
+            if fits(shown, &least) {
+                break;
+            }
+            let droppable = |j: &usize| self.columns[shown[*j]] != Column::Error;
+            let plain = |j: &usize| !KEPT_LONGEST.contains(&self.columns[shown[*j]].key());
+            let mut candidates = (1..shown.len()).rev().filter(droppable);
+            let last = candidates.clone().find(plain).or_else(|| candidates.next());
+            let Some(j) = last else { break };
+            left_out.push(self.header[shown[j]].clone());
+            shown.remove(j);
+            widths.remove(j);
+        }
+        left_out.sort_by_key(|label| self.header.iter().position(|h| h == label));
+        let cut = self.cut_free_text(shown, widths, width);
+        (cut, left_out)
     }
 
     /// Narrows the widest free-text columns until the table fits (or none can give
-    /// more); returns the labels of the columns that were cut.
-    fn fit(&self, shown: &[usize], widths: &mut [usize], width: usize) -> Vec<String> {
-        // Borders and padding: "│ " + " ┆ " between columns + " │".
+    /// more); returns the labels of the columns whose text was cut.
+    fn cut_free_text(&self, shown: &[usize], widths: &mut [usize], width: usize) -> Vec<String> {
         let overhead = 4 + 3 * shown.len().saturating_sub(1);
         let mut cut = Vec::new();
         loop {
@@ -171,13 +239,40 @@ impl RowsTable {
                 .filter(|&j| self.columns[shown[j]].free_text() && widths[j] > MIN_CUT_WIDTH)
                 .max_by_key(|&j| widths[j]);
             let Some(j) = widest else { return cut };
-            widths[j] = widths[j].saturating_sub(total - width).max(MIN_CUT_WIDTH);
+            let floor = MIN_CUT_WIDTH.max(longest_word(&self.header[shown[j]]));
+            if widths[j] <= floor {
+                return cut;
+            }
+            widths[j] = widths[j].saturating_sub(total - width).max(floor);
             let label = self.header[shown[j]].clone();
-            if !cut.contains(&label) {
+            if self.widest_cell(shown[j]) > widths[j] && !cut.contains(&label) {
                 cut.push(label);
             }
         }
     }
+}
+
+fn longest_word(label: &str) -> usize {
+    label
+        .split(' ')
+        .map(|w| w.chars().count())
+        .max()
+        .unwrap_or(0)
+}
+
+/// A label or note on as many lines as `width` needs, broken at spaces only.
+fn wrap_words(label: &str, width: usize) -> String {
+    let mut lines: Vec<String> = Vec::new();
+    for word in label.split(' ') {
+        match lines.last_mut() {
+            Some(line) if line.chars().count() + 1 + word.chars().count() <= width => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    lines.join("\n")
 }
 
 /// A cell's text: escaped, and cut to a length any table can hold.
@@ -203,5 +298,13 @@ mod tests {
     fn shorten_marks_the_cut() {
         assert_eq!(shorten("delivered", 20), "delivered");
         assert_eq!(shorten("a long error text", 8), "a long …");
+    }
+
+    #[test]
+    fn labels_wrap_at_spaces_only() {
+        assert_eq!(wrap_words("Delivery rate", 13), "Delivery rate");
+        assert_eq!(wrap_words("Delivery rate", 8), "Delivery\nrate");
+        assert_eq!(wrap_words("Undeliverable", 5), "Undeliverable");
+        assert_eq!(longest_word("Total price"), 5);
     }
 }
