@@ -130,6 +130,30 @@ fn a_pooled_connection_closed_by_the_server_is_sent_again_not_lost() {
     assert_eq!(served.load(Ordering::SeqCst), 30);
 }
 
+#[test]
+fn a_new_connection_closed_early_is_not_sent_again() {
+    // The server closes every connection without an answer: nothing was reused, so
+    // each attempt is one request; only --retries sends more.
+    let served = Arc::new(AtomicUsize::new(0));
+    let counter = Arc::clone(&served);
+    let server = common::RawServer::start(move |stream| {
+        counter.fetch_add(1, Ordering::SeqCst);
+        drop(stream);
+    });
+    let out = smsstat_at(&server.base)
+        .args(["sms", "5"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(69));
+    assert_eq!(served.load(Ordering::SeqCst), 1, "--retries 0 sent again");
+    served.store(0, Ordering::SeqCst);
+    smsstat_at(&server.base)
+        .args(["--retries", "2", "sms", "5"])
+        .assert()
+        .code(69);
+    assert_eq!(served.load(Ordering::SeqCst), 3);
+}
+
 /// A server that records when each request arrived.
 fn timed_server(
     answer: impl Fn(usize) -> Canned + Send + Sync + 'static,
@@ -169,6 +193,15 @@ fn rate_limits_requests_per_second_across_workers() {
 
 #[test]
 fn a_429_pauses_every_worker() {
+    pauses_every_worker(&[]);
+}
+
+#[test]
+fn a_429_pauses_workers_already_waiting_for_a_rate_slot() {
+    pauses_every_worker(&["--rate", "20/s"]);
+}
+
+fn pauses_every_worker(extra: &[&str]) {
     let sent_429: Arc<Mutex<Option<Instant>>> = Arc::default();
     let mark = Arc::clone(&sent_429);
     let (server, arrivals) = timed_server(move |n| {
@@ -176,12 +209,17 @@ fn a_429_pauses_every_worker() {
             *mark.lock().unwrap() = Some(Instant::now());
             Canned::json(429, r#"{"error":"slow down"}"#).header("Retry-After", "1")
         } else {
+            // Some latency, as a real gateway has: each worker then has at most one
+            // request racing the 429 before the client has read it.
+            thread::sleep(Duration::from_millis(15));
             Canned::json(200, SMS)
         }
     });
     let ids: Vec<String> = (1..=40).map(|i| i.to_string()).collect();
     let jobs = 4;
-    let mut args = vec!["--json", "-j", "4", "--retries", "1", "sms"];
+    let mut args = vec!["--json", "-j", "4", "--retries", "1"];
+    args.extend_from_slice(extra);
+    args.push("sms");
     args.extend(ids.iter().map(String::as_str));
     let out = smsstat_at(&server.base).args(&args).output().unwrap();
     assert_eq!(
@@ -211,6 +249,13 @@ fn a_429_pauses_every_worker() {
         during < 2 * jobs,
         "{during} requests during the pause: {relative:?}"
     );
+    // Those race only at the start: none is sent later in the pause, not even one
+    // that had taken a --rate turn before the 429 came.
+    let late = arrivals
+        .iter()
+        .filter(|t| **t > at + Duration::from_millis(60) && **t < at + Duration::from_millis(900))
+        .count();
+    assert_eq!(late, 0, "requests late in the pause: {relative:?}");
     assert_eq!(arrivals.len(), 41, "one retry");
 }
 
@@ -259,6 +304,25 @@ fn an_invalid_key_stops_the_batch_with_one_line_per_value() {
         stderr.contains("SMSSTAT_API_KEY"),
         "says how to set a key: {stderr}"
     );
+}
+
+#[test]
+fn a_401_stops_the_batch_too() {
+    let server = TestServer::fixed(Canned::json(401, r#"{"message":"Unauthenticated."}"#));
+    let ids: Vec<String> = (1..=200).map(|i| i.to_string()).collect();
+    let mut args = vec!["-o", "csv", "-j", "4", "sms"];
+    args.extend(ids.iter().map(String::as_str));
+    let out = smsstat_at(&server.base).args(&args).output().unwrap();
+    assert_eq!(out.status.code(), Some(77));
+    let rows = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(rows.lines().count(), 201, "a header and one row per value");
+    let skipped = rows
+        .lines()
+        .filter(|row| row.contains("not looked up: stopped after HTTP 401 (not authorised)"))
+        .count();
+    let sent = server.urls().len();
+    assert!(sent <= 8, "{sent} requests sent");
+    assert_eq!(skipped, 200 - sent);
 }
 
 #[test]

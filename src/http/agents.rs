@@ -26,6 +26,9 @@ static NEXT_SLOT: AtomicUsize = AtomicUsize::new(0);
 thread_local! {
     /// This thread's agent, numbered on first use.
     static SLOT: Cell<Option<usize>> = const { Cell::new(None) };
+    /// Whether this thread's pool may hold a connection: its last request through
+    /// the pooled agent got an answer.
+    static MAY_REUSE: Cell<bool> = const { Cell::new(false) };
 }
 
 pub struct Agents {
@@ -59,6 +62,17 @@ impl Agents {
         });
         self.per_worker[slot % self.per_worker.len()]
             .get_or_init(|| self.agent(&self.pooled_config))
+    }
+
+    /// Whether the calling thread's next request may go out on a pooled connection,
+    /// one the server may have closed while it was idle.
+    pub fn may_reuse(&self) -> bool {
+        MAY_REUSE.with(Cell::get)
+    }
+
+    /// Records how the calling thread's last pooled request ended.
+    pub fn answered(&self, answered: bool) {
+        MAY_REUSE.with(|may| may.set(answered));
     }
 
     /// An agent that always opens a new connection.

@@ -263,8 +263,13 @@ impl Client {
                 .for_each(|line| self.trace(format_args!("{label}: {line}")));
         }
         self.pace.wait_turn();
-        let mut response = match request.call() {
-            Err(error) if closed_early(&error) => {
+        let sent = request.call();
+        let reused = self.agents.may_reuse();
+        self.agents.answered(sent.is_ok());
+        let mut response = match sent {
+            // Only a reused connection can have been closed while idle; a new one
+            // that closes early is the server failing, for the retries to judge.
+            Err(error) if reused && closed_early(&error) => {
                 // Not counted as a retry: the server did not fail, the idle
                 // connection was gone. A GET is safe to send again, at once.
                 self.trace(format_args!(

@@ -39,26 +39,36 @@ impl Pace {
         if !self.active.load(Ordering::Relaxed) {
             return;
         }
-        let turn = {
-            let mut slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
-            let now = Instant::now();
-            let mut turn = now;
-            if let Some(until) = slots.paused_until {
-                turn = turn.max(until);
-            }
-            if let Some(interval) = self.interval {
-                turn = turn.max(slots.next.unwrap_or(now));
-                slots.next = Some(turn + interval);
-            }
-            turn
-        };
+        // A 429 pause that began while this turn was waiting holds it too: the
+        // turn is taken again after the pause, spaced like any other.
+        while !self.sleep_until(self.reserve()) {}
+    }
+
+    /// The next free turn, taken.
+    fn reserve(&self) -> Instant {
+        let mut slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
+        let now = Instant::now();
+        let mut turn = now;
+        if let Some(until) = slots.paused_until {
+            turn = turn.max(until);
+        }
+        if let Some(interval) = self.interval {
+            turn = turn.max(slots.next.unwrap_or(now));
+            slots.next = Some(turn + interval);
+        }
+        turn
+    }
+
+    /// Sleeps until `turn`; false when a pause now reaches past it.
+    fn sleep_until(&self, turn: Instant) -> bool {
         let now = Instant::now();
         if turn > now {
             std::thread::sleep(turn - now);
         }
+        let slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
+        slots.paused_until.is_none_or(|until| until <= turn)
     }
 
-    /// Every request waits `pause` from now (a later pause already set wins).
     pub fn pause_all(&self, pause: Duration) {
         let until = Instant::now() + pause;
         let mut slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
@@ -80,6 +90,20 @@ mod tests {
         }
         // Five intervals at least between the first turn and the sixth.
         assert!(started.elapsed() >= Duration::from_millis(100));
+    }
+
+    #[test]
+    fn a_pause_holds_a_turn_already_taken() {
+        let pace = Pace::new(Some(Duration::from_millis(5)));
+        let taken = pace.reserve();
+        pace.pause_all(Duration::from_millis(60));
+        assert!(
+            !pace.sleep_until(taken),
+            "the pause must hold the taken turn"
+        );
+        let started = Instant::now();
+        pace.wait_turn();
+        assert!(started.elapsed() >= Duration::from_millis(40));
     }
 
     #[test]

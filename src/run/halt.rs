@@ -67,6 +67,17 @@ impl Halt {
                 return;
             }
         }
+        // 401 says the key is wrong for every lookup alike (403 may be about one
+        // record); 407, that the proxy wants credentials.
+        if let LookupError::NotAuthorised {
+            status: status @ (401 | 407),
+            ..
+        } = error
+        {
+            let reason = format!("stopped after HTTP {status} (not authorised)");
+            let _ = self.reason.set((reason, error.exit_code()));
+            return;
+        }
         if !is_refused(error) {
             self.refused_in_a_row.store(0, Ordering::Relaxed);
             return;

@@ -76,6 +76,7 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
         no_key: config.api_key.is_none(),
         quiet: config.quiet,
         junit,
+        told_not_looked_up: false,
     };
     // Never more workers than values known in advance (one lookup: one thread).
     let jobs = total.map_or(jobs, |total| jobs.min(total.max(1) as usize));
@@ -192,6 +193,9 @@ struct Output {
     /// `-q`: no per-lookup lines or warnings on stderr.
     quiet: bool,
     junit: Option<JunitFile>,
+    /// After an early stop every later value fails alike: stderr tells the first,
+    /// stdout keeps a line for each, the summary counts them.
+    told_not_looked_up: bool,
 }
 
 impl Sink<Outcome> for Output {
@@ -201,6 +205,10 @@ impl Sink<Outcome> for Output {
             junit.add(&outcome);
         }
         self.progress.advance();
+        let not_looked_up = matches!(outcome.result, Err(LookupError::NotLookedUp { .. }));
+        let repeated = not_looked_up && self.told_not_looked_up;
+        let tell = !self.quiet && !repeated;
+        self.told_not_looked_up |= not_looked_up;
         let Output {
             printer,
             live,
@@ -210,8 +218,11 @@ impl Sink<Outcome> for Output {
             ..
         } = self;
         let print = || {
-            if !*quiet {
+            if tell {
                 report_problem(&outcome, *no_key);
+                if not_looked_up {
+                    warn("the values after it are not looked up either (one line each on stdout)");
+                }
             }
             // Following, the records were printed as they changed; a lookup that
             // failed still gets its line.
