@@ -104,6 +104,25 @@ fn a_key_equal_to_a_number_or_a_field_name_changes_neither() {
 }
 
 #[test]
+fn a_key_inside_a_status_is_masked_in_output_but_the_verdict_reads_the_status_sent() {
+    // A short key such as `ivere` is masked inside `delivered` everywhere it is shown,
+    // but whether the SMS was delivered is read from what the server said.
+    let server = TestServer::fixed(Canned::json(200, SMS));
+    let run = run_with_key(
+        &server.base,
+        "ivere",
+        &["--expect", "delivered", "--json", "sms", "1"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_absent(&run, "ivere", "--json");
+    let waited = run_with_key(&server.base, "ivere", &["--wait", "--json", "sms", "1"]);
+    assert_eq!(waited.code, 0, "{}", waited.stderr);
+    let unmet = run_with_key(&server.base, "ivere", &["--expect", "expired", "sms", "1"]);
+    assert_eq!(unmet.code, 80, "{}", unmet.stderr);
+    assert_absent(&unmet, "ivere", "the verdict's message");
+}
+
+#[test]
 fn invalid_utf8_is_unreadable_with_or_without_a_key() {
     let server = RawServer::start(|mut stream| {
         let body = b"{\"status\":\"d\xffne\"}";

@@ -71,8 +71,10 @@ pub enum LookupError {
         record: Box<Map<String, Value>>,
     },
 
+    /// Still running when a signal ended the run; `code` is the run's (130 for
+    /// SIGINT, 143 for SIGTERM, 129 for SIGHUP), so every line agrees with it.
     #[error("interrupted")]
-    Interrupted,
+    Interrupted { code: u8 },
 
     #[error("internal error: {0}")]
     Internal(String),
@@ -95,7 +97,7 @@ impl LookupError {
             LookupError::UnexpectedHttp { .. } => exit_codes::UNEXPECTED_HTTP,
             LookupError::NotAuthorised { .. } => exit_codes::NOT_AUTHORISED,
             LookupError::WrongRecord { .. } => exit_codes::UNREADABLE,
-            LookupError::Interrupted => exit_codes::INTERRUPTED,
+            LookupError::Interrupted { code } => *code,
             LookupError::Internal(_) => exit_codes::INTERNAL,
             LookupError::NotLookedUp { code, .. } => *code,
         }
@@ -114,7 +116,7 @@ impl LookupError {
             LookupError::UnexpectedHttp { .. } => "unexpected HTTP answer".into(),
             LookupError::NotAuthorised { .. } => "not authorised".into(),
             LookupError::WrongRecord { .. } => "another record".into(),
-            LookupError::Interrupted => "interrupted".into(),
+            LookupError::Interrupted { .. } => "interrupted".into(),
             LookupError::Internal(_) => "internal error".into(),
             LookupError::NotLookedUp { .. } => "not looked up".into(),
         }

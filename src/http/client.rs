@@ -88,12 +88,30 @@ impl Client {
 
     /// Looks one value up: the explicit path first and, when the deployment has no such
     /// route (404 without a JSON error body), the short form.
+    /// The result is ready for output: the key scrubbed, MSISDNs masked when asked.
     pub fn lookup(&self, kind: LookupKind, value: &str) -> Result<Record, LookupError> {
-        self.lookup_until(kind, value, None).0
+        let mut result = self.lookup_until(kind, value, None).0;
+        self.protect(&mut result);
+        result
+    }
+
+    /// What may be shown of a result: a server may echo the key anywhere, and it
+    /// never reaches any output; `--mask-msisdn` hides every copy of the number.
+    /// Applied after the verdict is drawn, so that a key such as `live` cannot turn
+    /// `delivered` into another status: the record is judged as sent.
+    pub fn protect(&self, result: &mut Result<Record, LookupError>) {
+        crate::domain::msisdn::mask_result(result, self.mask_msisdn);
+        self.scrubber.scrub_result(result);
+    }
+
+    /// A message built from a record (a verdict), with the key scrubbed.
+    pub fn scrub_text(&self, text: &str) -> String {
+        self.scrubber.scrub(text).into_owned()
     }
 
     /// `lookup`, finished by `deadline` (requests and retry pauses are cut to fit),
-    /// with the last `Retry-After` the server asked for, for callers that poll.
+    /// with the last `Retry-After` the server asked for, for callers that poll. The
+    /// result is as sent: `protect` it before showing it.
     pub fn lookup_until(
         &self,
         kind: LookupKind,
@@ -148,7 +166,7 @@ impl Client {
                     continue;
                 }
             }
-            let mut result = interpret(answer.status, answer.location, parsed, kind.record_kind())
+            let result = interpret(answer.status, answer.location, parsed, kind.record_kind())
                 .and_then(|record| match kind.check_answer(value, &record) {
                     Ok(()) => Ok(record),
                     Err(message) => Err(LookupError::WrongRecord {
@@ -156,10 +174,6 @@ impl Client {
                         record: Box::new(record.fields),
                     }),
                 });
-            crate::domain::msisdn::mask_result(&mut result, self.mask_msisdn);
-            // A server may echo the key anywhere; it never reaches any output. Parsed
-            // first, scrubbed after: numbers and field names stay as sent.
-            self.scrubber.scrub_result(&mut result);
             return result;
         }
         unreachable!("paths() always yields at least one path")

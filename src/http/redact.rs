@@ -164,7 +164,7 @@ impl Scrubber {
             LookupError::Timeout(_)
             | LookupError::WaitOver
             | LookupError::NotAuthorised { message: None, .. }
-            | LookupError::Interrupted => {}
+            | LookupError::Interrupted { .. } => {}
         }
     }
 

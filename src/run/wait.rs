@@ -43,7 +43,12 @@ pub fn watch(
         let (result, retry_after) = client.lookup_until(kind, query, Some(deadline));
         match &result {
             Ok(record) => {
-                observe(record, polls);
+                // Judged as sent, shown protected (the key scrubbed, numbers masked).
+                let mut shown = Ok(record.clone());
+                client.protect(&mut shown);
+                if let Ok(shown) = &shown {
+                    observe(shown, polls);
+                }
                 interval = settings.interval;
                 if stage(record, &settings.until) == Stage::Final {
                     return done(result, started, false);

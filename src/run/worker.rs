@@ -12,7 +12,6 @@ use serde_json::{Map, Value};
 
 use crate::cli::OutputFormat;
 use crate::domain::error::LookupError;
-use crate::domain::exit_codes;
 use crate::domain::lookup::LookupKind;
 use crate::domain::outcome::Outcome;
 use crate::domain::record::Record;
@@ -130,14 +129,20 @@ impl Worker {
                 verdict: Some(self.interrupted(&record)),
                 ..Outcome::new(self.kind, query, Ok(record))
             },
-            None => Outcome::new(self.kind, query, Err(LookupError::Interrupted)),
+            None => Outcome::new(
+                self.kind,
+                query,
+                Err(LookupError::Interrupted {
+                    code: crate::run::interrupt::exit_code(),
+                }),
+            ),
         };
         Some(outcome)
     }
 
     fn interrupted(&self, record: &Record) -> Verdict {
         Verdict {
-            code: exit_codes::INTERRUPTED,
+            code: crate::run::interrupt::exit_code(),
             message: format!(
                 "interrupted; last seen: {}",
                 live_status(record, &self.until)
@@ -167,15 +172,13 @@ impl Worker {
             return Outcome::new(self.kind, preview(&query), Err(refused));
         }
         let Some(settings) = &self.wait else {
-            let result = self.client.lookup(self.kind, &query);
+            let mut result = self.client.lookup_until(self.kind, &query, None).0;
             let verdict = result
                 .as_ref()
                 .ok()
                 .and_then(|r| verdict::verdict(r, &self.until, &self.expect, None));
-            return Outcome {
-                verdict,
-                ..Outcome::new(self.kind, query, result)
-            };
+            self.client.protect(&mut result);
+            return self.protected(query, verdict, result);
         };
         let mut last_seen: Option<Record> = None;
         let line = self
@@ -208,9 +211,26 @@ impl Worker {
             }
             Err(_) => None,
         };
+        let mut result = watched.result;
+        self.client.protect(&mut result);
+        self.protected(query, verdict, result)
+    }
+
+    /// The outcome as it may be shown: the verdict was drawn on the record as sent;
+    /// its message, which may quote the record, is scrubbed like the record.
+    fn protected(
+        &self,
+        query: String,
+        verdict: Option<Verdict>,
+        result: Result<Record, LookupError>,
+    ) -> Outcome {
+        let verdict = verdict.map(|v| Verdict {
+            message: self.client.scrub_text(&v.message),
+            ..v
+        });
         Outcome {
             verdict,
-            ..Outcome::new(self.kind, query, watched.result)
+            ..Outcome::new(self.kind, query, result)
         }
     }
 
