@@ -61,6 +61,25 @@ pub fn parse_interval(text: &str) -> Result<Duration, String> {
     Ok(interval)
 }
 
+/// More workers than this only add open connections, not speed.
+pub const MAX_JOBS: usize = 256;
+
+/// `--jobs`: no worker would look anything up; too many only open connections.
+pub fn parse_jobs(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(jobs) if (1..=MAX_JOBS).contains(&jobs) => Ok(jobs),
+        _ => Err(format!("expected a whole number from 1 to {MAX_JOBS}")),
+    }
+}
+
+/// `--max-body`: a limit of 0 bytes would refuse every answer.
+pub fn parse_max_body(text: &str) -> Result<u64, String> {
+    match text.trim().parse::<u64>() {
+        Ok(bytes) if bytes > 0 => Ok(bytes),
+        _ => Err("expected a number of bytes from 1".into()),
+    }
+}
+
 pub fn parse_ratio(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
         Ok(ratio) if (0.0..=1.0).contains(&ratio) => Ok(ratio),

@@ -17,15 +17,11 @@ use crate::settings::secret::ApiKey;
 
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 pub const DEFAULT_RETRIES: u32 = 2;
-/// With backoff capped at 10 s, more retries would only stretch a failing run.
-pub const MAX_RETRIES: u32 = 20;
 pub const DEFAULT_JOBS: usize = 8;
 pub const DEFAULT_MAX_BODY: u64 = 4 * 1024 * 1024;
 pub const DEFAULT_KEY_HEADER: &str = "X-API-KEY";
 pub const DEFAULT_WAIT_TIMEOUT: Duration = Duration::from_secs(600);
 pub const DEFAULT_INTERVAL: Duration = Duration::from_secs(2);
-/// More workers than this only add open connections, not speed.
-const MAX_JOBS: usize = 256;
 
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -91,7 +87,7 @@ pub fn construct_config(
         max_body,
         retries,
         timeout,
-    } = resolve_limits(args, values)?;
+    } = resolve_limits(args, values);
     let output = values.output.unwrap_or(OutputFormat::Table);
     Ok(Config {
         base_url,
@@ -175,33 +171,15 @@ struct Limits {
     timeout: Duration,
 }
 
-fn resolve_limits(args: &GlobalArgs, values: &Layered) -> Result<Limits, ConfigError> {
-    let jobs = args.jobs.unwrap_or(DEFAULT_JOBS);
-    if jobs == 0 || jobs > MAX_JOBS {
-        return Err(ConfigError(format!(
-            "--jobs must be between 1 and {MAX_JOBS}"
-        )));
+/// The limits, checked already: `--jobs` and `--max-body` by clap, timeout and
+/// retries where the layers know their source (`settings::checks`).
+fn resolve_limits(args: &GlobalArgs, values: &Layered) -> Limits {
+    Limits {
+        jobs: args.jobs.unwrap_or(DEFAULT_JOBS),
+        max_body: args.max_body.unwrap_or(DEFAULT_MAX_BODY),
+        retries: values.retries.unwrap_or(DEFAULT_RETRIES),
+        timeout: values.timeout.unwrap_or(DEFAULT_TIMEOUT),
     }
-    let max_body = args.max_body.unwrap_or(DEFAULT_MAX_BODY);
-    if max_body == 0 {
-        return Err(ConfigError("--max-body must be at least 1 byte".into()));
-    }
-    let retries = values.retries.unwrap_or(DEFAULT_RETRIES);
-    if retries > MAX_RETRIES {
-        return Err(ConfigError(format!(
-            "retries must be between 0 and {MAX_RETRIES}"
-        )));
-    }
-    let timeout = values.timeout.unwrap_or(DEFAULT_TIMEOUT);
-    if timeout.is_zero() {
-        return Err(ConfigError("--timeout must be more than 0".into()));
-    }
-    Ok(Limits {
-        jobs,
-        max_body,
-        retries,
-        timeout,
-    })
 }
 
 fn lowercase(values: &[String]) -> Vec<String> {

@@ -32,6 +32,12 @@ pub(crate) fn read_key_file(path: &Path, origin: &Origin) -> Result<String, Conf
             path.display()
         )));
     }
+    crate::settings::checks::api_key(key).map_err(|why| {
+        ConfigError(format!(
+            "the API key file {} (api_key_file in {origin}): {why}",
+            path.display()
+        ))
+    })?;
     Ok(key.to_string())
 }
 
