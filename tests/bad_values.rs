@@ -150,6 +150,27 @@ fn bad_values_in_the_file_are_78_with_file_line_and_key() {
 }
 
 #[test]
+fn sim_options_are_64_with_a_plain_message() {
+    for args in [
+        &["--fail-rate", "2"][..],
+        &["--fail-rate=-0.1"],
+        &["--rate-limit", "0"],
+        &["--settle", "soon"],
+        &["--latency", "abc"],
+        &["--listen", "not-an-address"],
+    ] {
+        smsstat()
+            .arg("sim")
+            .args(args)
+            .timeout(std::time::Duration::from_secs(10))
+            .assert()
+            .code(64)
+            .stderr(predicate::str::contains(args[0].split('=').next().unwrap()))
+            .stderr(predicate::str::contains("cannot serve").not());
+    }
+}
+
+#[test]
 fn a_key_a_header_cannot_carry_is_refused_without_being_shown() {
     let server = sms_server();
     smsstat()

@@ -80,6 +80,14 @@ pub fn parse_max_body(text: &str) -> Result<u64, String> {
     }
 }
 
+/// `sim --fail-rate`: a share of the requests.
+pub fn parse_fraction(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(share) if (0.0..=1.0).contains(&share) => Ok(share),
+        _ => Err("expected a fraction from 0.0 to 1.0 (e.g. 0.2)".into()),
+    }
+}
+
 pub fn parse_ratio(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
         Ok(ratio) if (0.0..=1.0).contains(&ratio) => Ok(ratio),

@@ -143,6 +143,11 @@ fn serve_simulator(args: SimArgs, facts: ParseFacts) -> u8 {
     };
     match crate::sim::serve(options) {
         Ok(()) => exit_codes::SUCCESS,
+        // clap checks every option already; this is the simulator's own guard.
+        Err(err) if err.kind() == std::io::ErrorKind::InvalidInput => {
+            error(format_args!("sim: {err}"));
+            exit_codes::USAGE
+        }
         Err(err) => {
             error(format_args!("sim: cannot serve on {}: {err}", args.listen));
             exit_codes::CONFIG
