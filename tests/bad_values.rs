@@ -171,6 +171,32 @@ fn sim_options_are_64_with_a_plain_message() {
 }
 
 #[test]
+fn config_show_masks_credentials_in_the_base_url_and_is_78() {
+    let url = "https://user:s3cretpw@gw.example/rest?api_key=s3cretpw";
+    for json in [false, true] {
+        let mut cmd = smsstat();
+        cmd.args(["config", "show"]).env("SMSSTAT_BASE_URL", url);
+        if json {
+            cmd.arg("--json");
+        }
+        let out = cmd.assert().code(78).get_output().clone();
+        let (stdout, stderr) = (
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        );
+        for text in [&stdout, &stderr] {
+            assert!(!text.contains("s3cretpw"), "{text}");
+            assert!(!text.contains("user:"), "{text}");
+        }
+        assert!(
+            stdout.contains("https://****@gw.example/rest?**** (refused"),
+            "{stdout}"
+        );
+        assert!(stderr.contains("credentials in the base URL"), "{stderr}");
+    }
+}
+
+#[test]
 fn a_key_a_header_cannot_carry_is_refused_without_being_shown() {
     let server = sms_server();
     smsstat()

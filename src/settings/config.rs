@@ -234,12 +234,37 @@ fn terminal_width() -> Option<usize> {
 
 /// A user or password (`user:pw@host`) or a query (`?api_key=...`), found on the
 /// raw text so that a URL too odd to parse is not echoed either.
-fn has_credentials(url: &str) -> bool {
-    let after_scheme = url.split_once("://").map_or(url, |(_, rest)| rest);
-    let authority_end = after_scheme
+pub(crate) fn has_credentials(url: &str) -> bool {
+    let (_, authority, _) = url_parts(url);
+    authority.contains('@') || url.contains('?')
+}
+
+/// The URL with its user, password and query replaced by `****`
+/// (`https://****@gw.example/rest?****`): what `config show` may print of a URL
+/// that lookups refuse, found on the raw text as `has_credentials` does.
+pub(crate) fn mask_credentials(url: &str) -> String {
+    let (scheme, authority, rest) = url_parts(url);
+    let host = authority
+        .rsplit_once('@')
+        .map_or(authority.to_string(), |(_, host)| format!("****@{host}"));
+    let rest = match rest.split_once('?') {
+        Some((path, query)) => {
+            let fragment = query.find('#').map_or("", |i| &query[i..]);
+            format!("{path}?****{fragment}")
+        }
+        None => rest.to_string(),
+    };
+    format!("{scheme}{host}{rest}")
+}
+
+/// `scheme://`, the authority, and the rest (path, query, fragment) of a URL's text.
+fn url_parts(url: &str) -> (&str, &str, &str) {
+    let start = url.find("://").map_or(0, |i| i + 3);
+    let after_scheme = &url[start..];
+    let end = after_scheme
         .find(['/', '?', '#'])
         .unwrap_or(after_scheme.len());
-    after_scheme[..authority_end].contains('@') || url.contains('?')
+    (&url[..start], &after_scheme[..end], &after_scheme[end..])
 }
 
 /// The first of LC_ALL, LC_CTYPE, LANG that is set decides, as in POSIX.
@@ -328,6 +353,17 @@ mod tests {
             assert!(!message.contains("s3cr3t"), "{message}");
             assert!(message.contains("credentials in the base URL"), "{message}");
             assert!(!message.contains("the port"), "{message}");
+            assert!(!mask_credentials(url).contains("s3cr3t"), "{url}");
         }
+    }
+
+    #[test]
+    fn credentials_are_masked_for_display() {
+        assert_eq!(
+            mask_credentials("https://user:s3cretpw@gw.example/rest?api_key=s3cretpw"),
+            "https://****@gw.example/rest?****"
+        );
+        assert_eq!(mask_credentials("http://h/x?k=v#f"), "http://h/x?****#f");
+        assert_eq!(mask_credentials("http://h:8/x"), "http://h:8/x");
     }
 }
