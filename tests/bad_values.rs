@@ -197,6 +197,21 @@ fn config_show_masks_credentials_in_the_base_url_and_is_78() {
 }
 
 #[test]
+fn a_blank_key_is_warned_about_and_no_key_is_sent() {
+    let server = sms_server();
+    smsstat()
+        .args(["--base-url", &server.base, "sms", "1"])
+        .env("SMSSTAT_API_KEY", "   ")
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "the API key from env SMSSTAT_API_KEY is empty once its spaces or line breaks \
+             are removed; no key will be sent",
+        ));
+    assert_eq!(server.seen()[0].header("X-API-KEY"), None);
+}
+
+#[test]
 fn a_key_a_header_cannot_carry_is_refused_without_being_shown() {
     let server = sms_server();
     smsstat()
