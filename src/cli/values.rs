@@ -16,14 +16,15 @@ Exit codes:
   1-63   the service's non-zero error code, passed through
          (10 HLR not found, 20 SMS not found, 30 task not found, 1 invalid API key, ...;
          deployments use other codes too)
-  64     usage error
+  64     usage error (also a bad value of an SMSSTAT_* variable, which is named)
   65     the answer is not a readable JSON record, or not the record asked for
   69     service unavailable (connection failed, 5xx without a JSON error body)
   70     internal error
   75     temporary failure: timed out, or still rate limited (429), after retries
   76     unexpected HTTP answer (3xx, 4xx other than 401/403, without a JSON error body)
   77     not authorised (401/403 without a JSON error body)
-  78     configuration error
+  78     configuration error (config file: file, line and key named; base URL,
+         key file, CA file, proxy)
   79     service error code outside 1-63
   80     expectation not met (--expect, --expect-delivered)
   81     still pending (--expect without --wait, or --wait timed out)
