@@ -1,21 +1,18 @@
 //! Every clap definition of smsstat, and nothing else: the parsed `Cli` is turned
 //! into a resolved `Config` by `settings::config::construct_config`.
 
-use std::time::Duration;
-
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use super::settings;
 pub use super::values::EXIT_CODES_HELP;
 use super::values::{
-    parse_interval, parse_rate, parse_ratio, parse_status, parse_wait_timeout, Rate,
+    parse_interval, parse_jobs, parse_max_body, parse_rate, parse_ratio, parse_status,
+    parse_wait_timeout, Rate,
 };
 pub use crate::domain::format::OutputFormat;
 pub use crate::domain::lookup::PathStyle;
 
 pub use crate::cli::sim_args::{Oddity, SimArgs, TaskCounterShape};
-
-use crate::domain::duration::parse_duration;
 
 /// Status inspector for an SMS gateway's read API.
 ///
@@ -68,14 +65,17 @@ pub struct GlobalArgs {
     )]
     pub api_key_header: Option<String>,
 
+    // Timeout, retries and the key header are kept as text: the settings layer checks
+    // them where it knows whether the flag or the variable gave them, and names that
+    // one (`settings::checks`).
     /// Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]
-    #[arg(long, env = settings::TIMEOUT.env, value_name = "DURATION", value_parser = parse_duration, global = true)]
-    pub timeout: Option<Duration>,
+    #[arg(long, env = settings::TIMEOUT.env, value_name = "DURATION", global = true)]
+    pub timeout: Option<String>,
 
     /// How often a transient failure (refused, reset, timeout, 429/502/503/504) is
     /// retried, 0 to 20 [default: 2]
-    #[arg(long, env = settings::RETRIES.env, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=20), global = true)]
-    pub retries: Option<u32>,
+    #[arg(long, env = settings::RETRIES.env, value_name = "N", global = true)]
+    pub retries: Option<String>,
 
     /// Which request paths to use: explicit (/sms/reference/R), short (/sms/R), or auto
     /// (explicit, then short when the explicit route does not exist)
@@ -107,11 +107,11 @@ pub struct GlobalArgs {
     pub normalize: bool,
 
     /// How many lookups run at once [default: 8]
-    #[arg(short = 'j', long, value_name = "N", global = true)]
+    #[arg(short = 'j', long, value_name = "N", value_parser = parse_jobs, global = true)]
     pub jobs: Option<usize>,
 
     /// Largest answer body accepted, in bytes [default: 4194304]
-    #[arg(long, value_name = "BYTES", global = true)]
+    #[arg(long, value_name = "BYTES", value_parser = parse_max_body, global = true)]
     pub max_body: Option<u64>,
 
     /// PEM file of the CA certificates to trust for https, instead of the built-in

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 
+use super::values::parse_fraction;
 use crate::domain::duration::parse_duration;
 
 /// How often the simulator applies one of the field notes' oddities.
@@ -38,7 +39,7 @@ pub struct SimArgs {
     pub latency: Duration,
 
     /// Fraction of requests answered with 503 and an HTML body (0.0 to 1.0)
-    #[arg(long, value_name = "FRACTION", default_value_t = 0.0)]
+    #[arg(long, value_name = "FRACTION", value_parser = parse_fraction, default_value_t = 0.0)]
     pub fail_rate: f64,
 
     /// Seed of the fault sequence (fail-rate decisions)

@@ -16,14 +16,15 @@ Exit codes:
   1-63   the service's non-zero error code, passed through
          (10 HLR not found, 20 SMS not found, 30 task not found, 1 invalid API key, ...;
          deployments use other codes too)
-  64     usage error
+  64     usage error (also a bad value of an SMSSTAT_* variable, which is named)
   65     the answer is not a readable JSON record, or not the record asked for
   69     service unavailable (connection failed, 5xx without a JSON error body)
   70     internal error
   75     temporary failure: timed out, or still rate limited (429), after retries
   76     unexpected HTTP answer (3xx, 4xx other than 401/403, without a JSON error body)
   77     not authorised (401/403 without a JSON error body)
-  78     configuration error
+  78     configuration error (config file: file, line and key named; base URL,
+         key file, CA file, proxy)
   79     service error code outside 1-63
   80     expectation not met (--expect, --expect-delivered)
   81     still pending (--expect without --wait, or --wait timed out)
@@ -59,6 +60,33 @@ pub fn parse_interval(text: &str) -> Result<Duration, String> {
         ));
     }
     Ok(interval)
+}
+
+/// More workers than this only add open connections, not speed.
+pub const MAX_JOBS: usize = 256;
+
+/// `--jobs`: no worker would look anything up; too many only open connections.
+pub fn parse_jobs(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(jobs) if (1..=MAX_JOBS).contains(&jobs) => Ok(jobs),
+        _ => Err(format!("expected a whole number from 1 to {MAX_JOBS}")),
+    }
+}
+
+/// `--max-body`: a limit of 0 bytes would refuse every answer.
+pub fn parse_max_body(text: &str) -> Result<u64, String> {
+    match text.trim().parse::<u64>() {
+        Ok(bytes) if bytes > 0 => Ok(bytes),
+        _ => Err("expected a number of bytes from 1".into()),
+    }
+}
+
+/// `sim --fail-rate`: a share of the requests.
+pub fn parse_fraction(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(share) if (0.0..=1.0).contains(&share) => Ok(share),
+        _ => Err("expected a fraction from 0.0 to 1.0 (e.g. 0.2)".into()),
+    }
 }
 
 pub fn parse_ratio(text: &str) -> Result<f64, String> {

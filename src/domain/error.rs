@@ -143,3 +143,26 @@ fn said(message: &Option<String>) -> String {
 #[derive(Debug, Error)]
 #[error("{0}")]
 pub struct ConfigError(pub String);
+
+/// Why the settings cannot run a lookup. A bad value typed or exported is a usage
+/// error (64): the fix is on the command line or in the environment, which the
+/// message names. Anything else, the config file included, is a configuration error
+/// (78).
+#[derive(Debug, Error)]
+pub enum SettingsError {
+    /// A value of a flag or an `SMSSTAT_*` variable that cannot be used; the message
+    /// starts with the flag or the variable.
+    #[error("{0}")]
+    BadValue(String),
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+}
+
+impl SettingsError {
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            SettingsError::BadValue(_) => exit_codes::USAGE,
+            SettingsError::Config(_) => exit_codes::CONFIG,
+        }
+    }
+}

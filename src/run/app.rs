@@ -72,13 +72,14 @@ fn look_up(global: GlobalArgs, facts: ParseFacts, kind: LookupKind, values: Vec<
             resolution.warnings.iter().for_each(warn);
         }
         let demo_url = demo.as_ref().map(SimServer::base_url);
-        construct_config(&global, &resolution.values, demo_url)
+        Ok(construct_config(&global, &resolution.values, demo_url)?)
     });
+    // A bad value of a flag or variable is 64, anything else 78.
     let mut config = match resolved {
         Ok(config) => config,
         Err(err) => {
-            error(err);
-            return exit_codes::CONFIG;
+            error(&err);
+            return err.exit_code();
         }
     };
     let names =
@@ -142,6 +143,11 @@ fn serve_simulator(args: SimArgs, facts: ParseFacts) -> u8 {
     };
     match crate::sim::serve(options) {
         Ok(()) => exit_codes::SUCCESS,
+        // clap checks every option already; this is the simulator's own guard.
+        Err(err) if err.kind() == std::io::ErrorKind::InvalidInput => {
+            error(format_args!("sim: {err}"));
+            exit_codes::USAGE
+        }
         Err(err) => {
             error(format_args!("sim: cannot serve on {}: {err}", args.listen));
             exit_codes::CONFIG

@@ -19,8 +19,8 @@ pub fn run(args: GlobalArgs, sources: CliSources) -> u8 {
     let resolution = match layers::apply(&args, &sources) {
         Ok(resolution) => resolution,
         Err(err) => {
-            error(err);
-            return exit_codes::CONFIG;
+            error(&err);
+            return err.exit_code();
         }
     };
     for warning in &resolution.warnings {

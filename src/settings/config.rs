@@ -17,15 +17,11 @@ use crate::settings::secret::ApiKey;
 
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 pub const DEFAULT_RETRIES: u32 = 2;
-/// With backoff capped at 10 s, more retries would only stretch a failing run.
-pub const MAX_RETRIES: u32 = 20;
 pub const DEFAULT_JOBS: usize = 8;
 pub const DEFAULT_MAX_BODY: u64 = 4 * 1024 * 1024;
 pub const DEFAULT_KEY_HEADER: &str = "X-API-KEY";
 pub const DEFAULT_WAIT_TIMEOUT: Duration = Duration::from_secs(600);
 pub const DEFAULT_INTERVAL: Duration = Duration::from_secs(2);
-/// More workers than this only add open connections, not speed.
-const MAX_JOBS: usize = 256;
 
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -91,7 +87,7 @@ pub fn construct_config(
         max_body,
         retries,
         timeout,
-    } = resolve_limits(args, values)?;
+    } = resolve_limits(args, values);
     let output = values.output.unwrap_or(OutputFormat::Table);
     Ok(Config {
         base_url,
@@ -175,33 +171,15 @@ struct Limits {
     timeout: Duration,
 }
 
-fn resolve_limits(args: &GlobalArgs, values: &Layered) -> Result<Limits, ConfigError> {
-    let jobs = args.jobs.unwrap_or(DEFAULT_JOBS);
-    if jobs == 0 || jobs > MAX_JOBS {
-        return Err(ConfigError(format!(
-            "--jobs must be between 1 and {MAX_JOBS}"
-        )));
+/// The limits, checked already: `--jobs` and `--max-body` by clap, timeout and
+/// retries where the layers know their source (`settings::checks`).
+fn resolve_limits(args: &GlobalArgs, values: &Layered) -> Limits {
+    Limits {
+        jobs: args.jobs.unwrap_or(DEFAULT_JOBS),
+        max_body: args.max_body.unwrap_or(DEFAULT_MAX_BODY),
+        retries: values.retries.unwrap_or(DEFAULT_RETRIES),
+        timeout: values.timeout.unwrap_or(DEFAULT_TIMEOUT),
     }
-    let max_body = args.max_body.unwrap_or(DEFAULT_MAX_BODY);
-    if max_body == 0 {
-        return Err(ConfigError("--max-body must be at least 1 byte".into()));
-    }
-    let retries = values.retries.unwrap_or(DEFAULT_RETRIES);
-    if retries > MAX_RETRIES {
-        return Err(ConfigError(format!(
-            "retries must be between 0 and {MAX_RETRIES}"
-        )));
-    }
-    let timeout = values.timeout.unwrap_or(DEFAULT_TIMEOUT);
-    if timeout.is_zero() {
-        return Err(ConfigError("--timeout must be more than 0".into()));
-    }
-    Ok(Limits {
-        jobs,
-        max_body,
-        retries,
-        timeout,
-    })
 }
 
 fn lowercase(values: &[String]) -> Vec<String> {
@@ -256,12 +234,37 @@ fn terminal_width() -> Option<usize> {
 
 /// A user or password (`user:pw@host`) or a query (`?api_key=...`), found on the
 /// raw text so that a URL too odd to parse is not echoed either.
-fn has_credentials(url: &str) -> bool {
-    let after_scheme = url.split_once("://").map_or(url, |(_, rest)| rest);
-    let authority_end = after_scheme
+pub(crate) fn has_credentials(url: &str) -> bool {
+    let (_, authority, _) = url_parts(url);
+    authority.contains('@') || url.contains('?')
+}
+
+/// The URL with its user, password and query replaced by `****`
+/// (`https://****@gw.example/rest?****`): what `config show` may print of a URL
+/// that lookups refuse, found on the raw text as `has_credentials` does.
+pub(crate) fn mask_credentials(url: &str) -> String {
+    let (scheme, authority, rest) = url_parts(url);
+    let host = authority
+        .rsplit_once('@')
+        .map_or(authority.to_string(), |(_, host)| format!("****@{host}"));
+    let rest = match rest.split_once('?') {
+        Some((path, query)) => {
+            let fragment = query.find('#').map_or("", |i| &query[i..]);
+            format!("{path}?****{fragment}")
+        }
+        None => rest.to_string(),
+    };
+    format!("{scheme}{host}{rest}")
+}
+
+/// `scheme://`, the authority, and the rest (path, query, fragment) of a URL's text.
+fn url_parts(url: &str) -> (&str, &str, &str) {
+    let start = url.find("://").map_or(0, |i| i + 3);
+    let after_scheme = &url[start..];
+    let end = after_scheme
         .find(['/', '?', '#'])
         .unwrap_or(after_scheme.len());
-    after_scheme[..authority_end].contains('@') || url.contains('?')
+    (&url[..start], &after_scheme[..end], &after_scheme[end..])
 }
 
 /// The first of LC_ALL, LC_CTYPE, LANG that is set decides, as in POSIX.
@@ -350,6 +353,17 @@ mod tests {
             assert!(!message.contains("s3cr3t"), "{message}");
             assert!(message.contains("credentials in the base URL"), "{message}");
             assert!(!message.contains("the port"), "{message}");
+            assert!(!mask_credentials(url).contains("s3cr3t"), "{url}");
         }
+    }
+
+    #[test]
+    fn credentials_are_masked_for_display() {
+        assert_eq!(
+            mask_credentials("https://user:s3cretpw@gw.example/rest?api_key=s3cretpw"),
+            "https://****@gw.example/rest?****"
+        );
+        assert_eq!(mask_credentials("http://h/x?k=v#f"), "http://h/x?****#f");
+        assert_eq!(mask_credentials("http://h:8/x"), "http://h:8/x");
     }
 }

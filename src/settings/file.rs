@@ -8,14 +8,13 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use clap::ValueEnum;
 use serde::{Deserialize, Deserializer};
 use thiserror::Error;
 
 use crate::cli::settings::file_keys;
 use crate::cli::OutputFormat;
-use crate::domain::duration::parse_duration;
-use crate::domain::error::ConfigError;
+use crate::domain::error::{ConfigError, SettingsError};
+use crate::settings::checks;
 use crate::settings::read::{read_bounded_text, LocalFileError};
 
 /// One layer's settings and the whole document, from one list of fields: the top
@@ -52,11 +51,14 @@ macro_rules! file_layers {
 file_layers! {
     #[serde(default, deserialize_with = "base_url_setting")]
     base_url: String,
+    #[serde(default, deserialize_with = "key_setting")]
     api_key: String,
     api_key_file: PathBuf,
+    #[serde(default, deserialize_with = "key_header_setting")]
     api_key_header: String,
     #[serde(default, deserialize_with = "duration_setting")]
     timeout: Duration,
+    #[serde(default, deserialize_with = "retries_setting")]
     retries: u32,
     #[serde(default, deserialize_with = "output_setting")]
     output: OutputFormat,
@@ -102,6 +104,12 @@ pub enum ConfigFileError {
 impl From<ConfigFileError> for ConfigError {
     fn from(error: ConfigFileError) -> ConfigError {
         ConfigError(error.to_string())
+    }
+}
+
+impl From<ConfigFileError> for SettingsError {
+    fn from(error: ConfigFileError) -> SettingsError {
+        SettingsError::Config(error.into())
     }
 }
 
@@ -233,11 +241,32 @@ fn duration_setting<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Duration>,
         Raw::Float(f) => f.to_string(),
         Raw::Text(text) => text,
     };
-    let duration = parse_duration(&text).map_err(serde::de::Error::custom)?;
-    if duration.is_zero() {
-        return Err(serde::de::Error::custom("the timeout must be more than 0"));
-    }
-    Ok(Some(duration))
+    checks::timeout(&text)
+        .map(Some)
+        .map_err(serde::de::Error::custom)
+}
+
+/// `retries = 5`, in the range of `--retries`.
+fn retries_setting<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {
+    let count = u32::deserialize(d)?;
+    checks::retry_count(count)
+        .map(Some)
+        .map_err(serde::de::Error::custom)
+}
+
+/// `api_key_header = "X-Key"`: a name a header can have.
+fn key_header_setting<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    let text = String::deserialize(d)?;
+    checks::key_header(&text)
+        .map(Some)
+        .map_err(serde::de::Error::custom)
+}
+
+/// `api_key = "..."`: sendable once trimmed (the layers trim it, with a warning).
+fn key_setting<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    let key = String::deserialize(d)?;
+    checks::api_key(key.trim()).map_err(serde::de::Error::custom)?;
+    Ok(Some(key))
 }
 
 /// `base_url = "https://host/rest"`, checked here so that an error names its line.
@@ -251,11 +280,9 @@ fn base_url_setting<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D
 /// `output = "json"`: the same names as `-o`.
 fn output_setting<'de, D: Deserializer<'de>>(d: D) -> Result<Option<OutputFormat>, D::Error> {
     let text = String::deserialize(d)?;
-    OutputFormat::from_str(&text, true).map(Some).map_err(|_| {
-        serde::de::Error::custom(format!(
-            "`{text}` is not an output format: expected table, json, csv or tsv"
-        ))
-    })
+    checks::output(&text)
+        .map(Some)
+        .map_err(serde::de::Error::custom)
 }
 
 #[cfg(test)]

@@ -8,9 +8,17 @@ use crate::settings::origin::Origin;
 
 /// Spaces or a line break around a pasted key are a copying accident, not part of the
 /// key: the trimmed key is what is sent (and masked), with a warning.
+/// A key of nothing but spaces is an empty variable or paste gone wrong: like an
+/// empty key it means no key is sent, and the warning says so.
 pub(crate) fn trim_key(key: &mut String, origin: &Origin, warnings: &mut Vec<String>) {
     let trimmed = key.trim();
-    if trimmed.len() != key.len() {
+    if trimmed.is_empty() && !key.is_empty() {
+        warnings.push(format!(
+            "the API key from {origin} is empty once its spaces or line breaks are removed; \
+             no key will be sent"
+        ));
+        key.clear();
+    } else if trimmed.len() != key.len() {
         warnings.push(format!(
             "the API key from {origin} has spaces or line breaks around it; they were removed"
         ));
@@ -32,6 +40,12 @@ pub(crate) fn read_key_file(path: &Path, origin: &Origin) -> Result<String, Conf
             path.display()
         )));
     }
+    crate::settings::checks::api_key(key).map_err(|why| {
+        ConfigError(format!(
+            "the API key file {} (api_key_file in {origin}): {why}",
+            path.display()
+        ))
+    })?;
     Ok(key.to_string())
 }
 

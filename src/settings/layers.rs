@@ -7,15 +7,14 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use clap::ValueEnum;
-
 use crate::cli::parse::{ArgSource, CliSources};
 use crate::cli::settings::{
     Setting, API_KEY, API_KEY_FILE, API_KEY_HEADER, BASE_URL, CA_CERT, CONFIG, OUTPUT, PROFILE,
     RETRIES, TIMEOUT,
 };
 use crate::cli::{GlobalArgs, OutputFormat};
-use crate::domain::error::ConfigError;
+use crate::domain::error::{ConfigError, SettingsError};
+use crate::settings::checks::{self, bad_value};
 use crate::settings::file::{self as config_file, ConfigFile, FileSettings};
 use crate::settings::key_file::{exposed_key_warning, read_key_file, trim_key};
 use crate::settings::origin::Origin;
@@ -67,7 +66,7 @@ pub struct Resolution {
 
 /// Resolves the file-settable settings through the layers and reports where every
 /// one came from.
-pub fn apply(args: &GlobalArgs, sources: &CliSources) -> Result<Resolution, ConfigError> {
+pub fn apply(args: &GlobalArgs, sources: &CliSources) -> Result<Resolution, SettingsError> {
     let (file_path, given_by) = match &args.config {
         Some(path) => (Some(path.clone()), Some(given_by(sources.of(&CONFIG)))),
         None => (config_file::default_path(), None),
@@ -96,11 +95,18 @@ pub fn apply(args: &GlobalArgs, sources: &CliSources) -> Result<Resolution, Conf
     let values = Layered {
         base_url: filler.fill(&BASE_URL, args.base_url.clone(), |l| l.base_url.clone()),
         api_key,
-        api_key_header: filler.fill(&API_KEY_HEADER, args.api_key_header.clone(), |l| {
-            l.api_key_header.clone()
-        }),
-        timeout: filler.fill(&TIMEOUT, args.timeout, |l| l.timeout),
-        retries: filler.fill(&RETRIES, args.retries, |l| l.retries),
+        api_key_header: filler.checked(
+            &API_KEY_HEADER,
+            args.api_key_header.as_deref(),
+            checks::key_header,
+            |l| l.api_key_header.clone(),
+        )?,
+        timeout: filler.checked(&TIMEOUT, args.timeout.as_deref(), checks::timeout, |l| {
+            l.timeout
+        })?,
+        retries: filler.checked(&RETRIES, args.retries.as_deref(), checks::retries, |l| {
+            l.retries
+        })?,
         output: filler.output(args)?,
         ca_cert: filler.path(&CA_CERT, args.ca_cert.clone(), |l| l.ca_cert.clone()),
     };
@@ -209,6 +215,24 @@ impl Filler<'_> {
         value
     }
 
+    /// `fill` for a setting clap leaves as text: checked here, where it is known
+    /// whether the flag or the variable gave it, so the message names that one (exit
+    /// 64). The file's values were checked as the file was read (line and key, 78).
+    fn checked<T>(
+        &mut self,
+        setting: &Setting,
+        text: Option<&str>,
+        check: impl Fn(&str) -> Result<T, String>,
+        get: impl Fn(&FileSettings) -> Option<T>,
+    ) -> Result<Option<T>, SettingsError> {
+        let typed = text
+            .map(|text| {
+                check(text).map_err(|why| bad_value(self.sources.of(setting), setting, &why))
+            })
+            .transpose()?;
+        Ok(self.fill(setting, typed, get))
+    }
+
     /// `fill` for a path: one from the file is taken relative to the file.
     fn path(
         &mut self,
@@ -230,7 +254,7 @@ impl Filler<'_> {
     fn api_key(
         &mut self,
         args: &GlobalArgs,
-    ) -> Result<(Option<String>, Option<PathBuf>), ConfigError> {
+    ) -> Result<(Option<String>, Option<PathBuf>), SettingsError> {
         // A key typed or exported wins over every file layer; of a key and a key
         // file given at once, the flag wins over the environment.
         let key_source = self.sources.of(&API_KEY);
@@ -239,12 +263,13 @@ impl Filler<'_> {
         if let (Some(path), true) = (&args.api_key_file, file_first) {
             let origin = Origin::of_arg(file_source, &API_KEY_FILE).unwrap_or_default();
             self.origins.0.insert(API_KEY.key, origin.clone());
-            return self.key_from_file(path.clone(), &origin);
+            return Ok(self.key_from_file(path.clone(), &origin)?);
         }
         if let Some(key) = &args.api_key {
             let mut key = self.fill(&API_KEY, Some(key.clone()), |_| None);
             if let Some(key) = &mut key {
                 trim_key(key, &self.origins.of(&API_KEY), &mut self.warnings);
+                checks::api_key(key).map_err(|why| bad_value(key_source, &API_KEY, &why))?;
             }
             return Ok((key, None));
         }
@@ -263,14 +288,15 @@ impl Filler<'_> {
         match found {
             (Some(_), Some(_)) => Err(ConfigError(format!(
                 "both api_key and api_key_file are set in {origin}; keep one"
-            ))),
+            ))
+            .into()),
             (Some(mut key), None) => {
                 trim_key(&mut key, &origin, &mut self.warnings);
                 Ok((Some(key), None))
             }
             (_, path) => {
                 let path = file_setting_path(&path.unwrap_or_default(), &origin);
-                self.key_from_file(path, &origin)
+                Ok(self.key_from_file(path, &origin)?)
             }
         }
     }
@@ -293,19 +319,15 @@ impl Filler<'_> {
     /// `--json` and `-o` first, then `SMSSTAT_OUTPUT`, then the file. The variable
     /// is read here rather than by clap: clap would count it as given and refuse it
     /// beside `--json`.
-    fn output(&mut self, args: &GlobalArgs) -> Result<Option<OutputFormat>, ConfigError> {
+    fn output(&mut self, args: &GlobalArgs) -> Result<Option<OutputFormat>, SettingsError> {
         if args.json {
             self.origins.0.insert(OUTPUT.key, Origin::Flag("--json"));
             return Ok(Some(OutputFormat::Json));
         }
         if args.output.is_none() {
             if let Some(text) = std::env::var(OUTPUT.env).ok().filter(|v| !v.is_empty()) {
-                let format = OutputFormat::from_str(&text, true).map_err(|_| {
-                    ConfigError(format!(
-                        "{}=`{text}` is not an output format: expected table, json, csv or tsv",
-                        OUTPUT.env
-                    ))
-                })?;
+                let format = checks::output(&text)
+                    .map_err(|why| bad_value(ArgSource::Env, &OUTPUT, &why))?;
                 self.origins.0.insert(OUTPUT.key, Origin::Env(OUTPUT.env));
                 return Ok(Some(format));
             }

@@ -2,6 +2,7 @@
 //! came from, the config file, and the API key as a secret type.
 
 pub(crate) mod ca;
+pub(crate) mod checks;
 pub(crate) mod config;
 pub(crate) mod file;
 pub(crate) mod key_file;

@@ -7,7 +7,9 @@ use crate::cli::settings::{Setting, CONFIG, SETTINGS};
 use crate::cli::GlobalArgs;
 use crate::domain::duration::format_duration;
 use crate::domain::format::OutputFormat;
-use crate::settings::config::{DEFAULT_KEY_HEADER, DEFAULT_RETRIES, DEFAULT_TIMEOUT};
+use crate::settings::config::{
+    has_credentials, mask_credentials, DEFAULT_KEY_HEADER, DEFAULT_RETRIES, DEFAULT_TIMEOUT,
+};
 use crate::settings::layers::Resolution;
 use crate::settings::origin::Origin;
 use crate::settings::secret::mask_key;
@@ -65,10 +67,15 @@ fn value(setting: &Setting, args: &GlobalArgs, resolution: &Resolution) -> (Stri
             let shown = "(the built-in simulator, on a free loopback port)";
             return (shown.into(), Origin::Demo);
         }
-        "base_url" => values
-            .base_url
-            .clone()
-            .unwrap_or_else(|| "(not set)".into()),
+        "base_url" => match values.base_url.as_deref() {
+            // Shown masked, as lookups refuse it: the listing ends in exit 78.
+            Some(url) if has_credentials(url) => format!(
+                "{} (refused: credentials in the URL)",
+                mask_credentials(url)
+            ),
+            Some(url) => url.to_string(),
+            None => "(not set)".into(),
+        },
         "api_key" => match (&values.api_key, &resolution.api_key_file) {
             (Some(key), Some(path)) => format!("{} (read from {})", mask_key(key), path.display()),
             (Some(key), None) => mask_key(key),

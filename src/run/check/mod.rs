@@ -147,7 +147,7 @@ fn settings_step(
     demo: Option<&SimServer>,
 ) -> Result<(Step, Config), Step> {
     let resolution = layers::apply(args, sources)
-        .map_err(|err| failed("settings", err.to_string(), exit_codes::CONFIG))?;
+        .map_err(|err| failed("settings", err.to_string(), err.exit_code()))?;
     let mut config = construct_config(args, &resolution.values, demo.map(SimServer::base_url))
         .map_err(|err| failed("settings", err.to_string(), exit_codes::CONFIG))?;
     // One answer per probe: a retry would hide what the service said.

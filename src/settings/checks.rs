@@ -1,0 +1,136 @@
+//! The checks of the settings that a flag, a variable and the config file can all
+//! set, one function each, so that every source refuses the same values. The caller
+//! says where the value came from: a flag or a variable is a usage error naming it
+//! (64), the config file a configuration error with its line and key (78).
+
+use std::time::Duration;
+
+use clap::ValueEnum;
+use ureq::http::{HeaderName, HeaderValue};
+
+use crate::cli::parse::ArgSource;
+use crate::cli::settings::Setting;
+use crate::domain::duration::parse_duration;
+use crate::domain::error::SettingsError;
+use crate::domain::format::OutputFormat;
+use crate::domain::sanitize::preview;
+
+/// With backoff capped at 10 s, more retries would only stretch a failing run.
+pub const MAX_RETRIES: u32 = 20;
+
+/// `--timeout`: a duration, and not zero (every request would time out at once).
+pub fn timeout(text: &str) -> Result<Duration, String> {
+    let timeout = parse_duration(text)?;
+    if timeout.is_zero() {
+        return Err(format!(
+            "`{}` is no time: the timeout must be more than 0",
+            preview(text)
+        ));
+    }
+    Ok(timeout)
+}
+
+/// `--retries`: a whole number from 0 to `MAX_RETRIES`.
+pub fn retries(text: &str) -> Result<u32, String> {
+    let not_a_count = || {
+        format!(
+            "`{}` is not a whole number from 0 to {MAX_RETRIES}",
+            preview(text)
+        )
+    };
+    let count = text.trim().parse::<u32>().map_err(|_| not_a_count())?;
+    retry_count(count).map_err(|_| not_a_count())
+}
+
+/// A number of retries already read as a number (the config file's `retries = 5`).
+pub fn retry_count(count: u32) -> Result<u32, String> {
+    if count > MAX_RETRIES {
+        return Err(format!("{count} is more than {MAX_RETRIES} retries"));
+    }
+    Ok(count)
+}
+
+/// `--api-key-header`: a name a request header can have, checked before anything
+/// is sent rather than failing every request.
+pub fn key_header(text: &str) -> Result<String, String> {
+    HeaderName::from_bytes(text.as_bytes())
+        .map(|_| text.to_string())
+        .map_err(|_| {
+            format!(
+                "`{}` is not a valid header name (e.g. X-API-KEY)",
+                preview(text)
+            )
+        })
+}
+
+/// The API key (already trimmed): it must fit in a header. The key is not quoted:
+/// a message must never show it.
+pub fn api_key(key: &str) -> Result<(), String> {
+    HeaderValue::from_str(key)
+        .map(drop)
+        .map_err(|_| "the API key holds characters a header cannot carry (not shown)".into())
+}
+
+/// `-o`'s names, as `SMSSTAT_OUTPUT` and the file's `output` take them too.
+pub fn output(text: &str) -> Result<OutputFormat, String> {
+    OutputFormat::from_str(text.trim(), true).map_err(|_| {
+        format!(
+            "`{}` is not an output format: expected {}",
+            preview(text),
+            output_names().join(", ")
+        )
+    })
+}
+
+/// Every output format's name, from the enum itself: a new format is listed at once.
+pub fn output_names() -> Vec<String> {
+    OutputFormat::value_variants()
+        .iter()
+        .filter_map(|f| f.to_possible_value())
+        .map(|v| v.get_name().to_string())
+        .collect()
+}
+
+/// A bad value of a flag or a variable (exit 64), the message led by its name.
+pub fn bad_value(source: ArgSource, setting: &Setting, why: &str) -> SettingsError {
+    let name = match source {
+        ArgSource::Env => setting.env,
+        ArgSource::Flag | ArgSource::Unset => setting.flag,
+    };
+    SettingsError::BadValue(format!("{name}: {why}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_checks_refuse_what_no_request_could_use() {
+        assert_eq!(timeout("2s"), Ok(Duration::from_secs(2)));
+        assert!(timeout("0").unwrap_err().contains("more than 0"));
+        assert!(timeout("abc").unwrap_err().contains("`abc`"));
+        assert_eq!(retries(" 20 "), Ok(20));
+        assert!(retries("21").unwrap_err().contains("0 to 20"));
+        assert!(retries("-1").is_err());
+        assert!(key_header("X-Key").is_ok());
+        assert!(key_header("bad header").is_err());
+        assert!(api_key("k\u{1}ey").unwrap_err().contains("not shown"));
+    }
+
+    #[test]
+    fn every_output_format_is_listed() {
+        let message = output("xml").unwrap_err();
+        for name in [
+            "table",
+            "json",
+            "csv",
+            "tsv",
+            "report",
+            "report-json",
+            "report-md",
+        ] {
+            assert!(message.contains(name), "{message}");
+        }
+        assert_eq!(output("Report-MD"), Ok(OutputFormat::ReportMarkdown));
+    }
+}
