@@ -82,7 +82,7 @@ impl Client {
             max_body: config.max_body,
             verbose: config.verbose,
             mask_msisdn: config.mask_msisdn,
-            debug_panic: debug_panic_requested(),
+            debug_panic: crate::http::panic_trigger::requested(),
         }
     }
 
@@ -395,21 +395,4 @@ impl Client {
             let _ = writeln!(std::io::stderr().lock(), "smsstat: {line}");
         }
     }
-}
-
-/// For developers only (tests/hostile.rs uses it): `SMSSTAT_DEBUG_PANIC=1` makes every
-/// lookup panic on its worker thread, `SMSSTAT_DEBUG_PANIC=VALUE` only the lookup of
-/// VALUE, so the panic hook can be tested on the real binary. Not in `--help`: it is
-/// no use to anyone else.
-#[cfg(debug_assertions)]
-fn debug_panic_requested() -> Option<String> {
-    std::env::var("SMSSTAT_DEBUG_PANIC")
-        .ok()
-        .filter(|v| !v.is_empty())
-}
-
-/// Release builds ship no panic trigger.
-#[cfg(not(debug_assertions))]
-fn debug_panic_requested() -> Option<String> {
-    None
 }
