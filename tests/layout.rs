@@ -15,7 +15,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("output", &["domain"]),
     ("sim", &["domain"]),
     ("settings", &["cli", "domain"]),
-    ("http", &["domain", "settings", "output"]),
+    ("http", &["domain", "settings"]),
     (
         "run",
         &["domain", "cli", "settings", "http", "output", "sim"],
