@@ -218,24 +218,53 @@ fn hlr_report_counts_statuses_networks_and_flags() {
     let found = records.len() as u64;
     assert_eq!(report["records"], found);
     let mut statuses: HashMap<String, u64> = HashMap::new();
-    let (mut ported, mut ported_known, mut with_network) = (0, 0, 0);
     for (_, map) in &records {
         *statuses.entry(text(&map["status"])).or_default() += 1;
-        if let Some(flag) = map.get("details").and_then(|d| d.get("ported")) {
-            ported_known += 1;
-            ported += u64::from(text(flag) == "1");
-        }
-        with_network += u64::from(map.get("network").is_some_and(|n| !text(n).is_empty()));
     }
     for entry in report["statuses"].as_array().unwrap() {
         assert_share(entry, statuses[entry["status"].as_str().unwrap()], found);
     }
-    assert_eq!(report["ported"]["yes"], ported);
-    assert_eq!(report["ported"]["of"], ported_known);
-    let networks = report["networks"].as_array().unwrap();
-    assert!(networks.len() <= 11, "top 10 and other: {networks:?}");
-    let counted: u64 = networks.iter().map(|n| n["count"].as_u64().unwrap()).sum();
-    assert_eq!(counted, with_network);
+    for flag in ["ported", "roaming"] {
+        let said: Vec<bool> = records
+            .iter()
+            .filter_map(|(_, map)| map.get("details")?.get(flag).map(|f| text(f) == "1"))
+            .collect();
+        let yes = said.iter().filter(|y| **y).count() as u64;
+        assert_eq!(report[flag]["yes"], yes, "{flag}");
+        assert_eq!(report[flag]["of"], said.len() as u64, "{flag}");
+        let share = report[flag]["share"].as_f64().unwrap();
+        assert!((share - yes as f64 / said.len() as f64).abs() < 0.0005);
+    }
+    assert_networks(&report["networks"], &records);
+}
+
+/// Networks are counted by code (the same code comes with the server's `name_en`
+/// on some records and without it on others): the ten commonest codes, each once
+/// with its own count, then "(other)" with the rest.
+fn assert_networks(listed: &Value, records: &[(u64, Map<String, Value>)]) {
+    let mut by_code: HashMap<String, u64> = HashMap::new();
+    for (_, map) in records {
+        let code = map.get("network").map(text).unwrap_or_default();
+        if !code.is_empty() {
+            *by_code.entry(code).or_default() += 1;
+        }
+    }
+    let with_network: u64 = by_code.values().sum();
+    let mut expected: Vec<(u64, String)> = by_code.iter().map(|(c, n)| (*n, c.clone())).collect();
+    expected.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    assert!(
+        expected.len() > 10,
+        "the data should need an (other): {expected:?}"
+    );
+    let listed = listed.as_array().unwrap();
+    assert_eq!(listed.len(), 11, "top 10 and other: {listed:?}");
+    for (entry, (count, code)) in listed.iter().take(10).zip(&expected) {
+        assert_eq!(entry["code"], *code, "{listed:?}");
+        assert_share(entry, *count, with_network);
+    }
+    let rest: u64 = expected.iter().skip(10).map(|(n, _)| n).sum();
+    assert_eq!(listed[10]["network"], "(other)");
+    assert_share(&listed[10], rest, with_network);
 }
 
 #[test]

@@ -20,7 +20,7 @@ use crate::domain::timestamp::{seconds_between, timestamp};
 use crate::output::derived::{network, Network};
 use crate::output::summary::failure_label;
 
-use stats::{Counts, Durations, Money, Top};
+use stats::{Counts, Durations, Grouped, Money, Top};
 
 /// How many lookups the "slowest", "oldest pending" and "lowest delivery rate"
 /// lists name.
@@ -80,7 +80,8 @@ struct Pending {
 
 #[derive(Debug)]
 struct HlrPart {
-    networks: Counts,
+    /// By network code (MCC+MNC), named as first seen.
+    networks: Grouped,
     ported: Share,
     roaming: Share,
 }
@@ -136,7 +137,7 @@ impl Report {
                 ..SmsPart::default()
             },
             hlr: HlrPart {
-                networks: Counts::new(MAX_NETWORKS),
+                networks: Grouped::new(MAX_NETWORKS),
                 ported: Share::default(),
                 roaming: Share::default(),
             },
@@ -223,8 +224,15 @@ impl Report {
     fn add_hlr(&mut self, record: &Record) {
         self.statuses
             .add(&status_label(record.status().unwrap_or("").trim()));
-        if let Some(network) = network_label(record) {
-            self.hlr.networks.add(&network);
+        if let Some(Network {
+            code,
+            country,
+            operator,
+        }) = network(record)
+        {
+            self.hlr
+                .networks
+                .add(&code, || network_name(&code, country, operator));
         }
         let flag = |name: &str| {
             let details = record.get("details").and_then(|d| d.get(name));
@@ -293,20 +301,15 @@ fn shown(text: &str) -> String {
     escape_cut(text, MAX_SHOWN).into_owned()
 }
 
-/// `Ukraine / Kyivstar`: an HLR record's country and operator, as tables decode
-/// them; the code itself when neither is known.
-fn network_label(record: &Record) -> Option<String> {
-    let Network {
-        code,
-        country,
-        operator,
-    } = network(record)?;
-    let label = match (country, operator) {
+/// `Ukraine / Kyivstar`: a network's country and operator, as tables decode them;
+/// the code itself when neither is known.
+fn network_name(code: &str, country: Option<String>, operator: Option<String>) -> String {
+    let name = match (country, operator) {
         (Some(country), Some(operator)) => format!("{country} / {operator}"),
-        (Some(country), None) => format!("{country} / {code}"),
-        (None, _) => code,
+        (Some(country), None) => country,
+        (None, _) => code.to_owned(),
     };
-    Some(shown(&label))
+    shown(&name)
 }
 
 #[cfg(test)]

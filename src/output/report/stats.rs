@@ -55,6 +55,56 @@ impl Counts {
     }
 }
 
+/// Counts by key, each key shown under the name it was first seen with: HLR
+/// networks are counted by their code, since the same code comes with different
+/// names (the server's `name_en` on some records, the built-in table on others) and
+/// different codes can share a name. Bounded like `Counts`.
+#[derive(Debug)]
+pub struct Grouped {
+    groups: HashMap<String, (String, u64)>,
+    other: u64,
+    cap: usize,
+}
+
+impl Grouped {
+    pub fn new(cap: usize) -> Grouped {
+        Grouped {
+            groups: HashMap::new(),
+            other: 0,
+            cap,
+        }
+    }
+
+    /// Counts one for `key`; `name` is asked for only when the key is new.
+    pub fn add(&mut self, key: &str, name: impl FnOnce() -> String) {
+        if let Some((_, count)) = self.groups.get_mut(key) {
+            *count += 1;
+        } else if self.groups.len() < self.cap {
+            self.groups.insert(key.to_owned(), (name(), 1));
+        } else {
+            self.other += 1;
+        }
+    }
+
+    pub fn total(&self) -> u64 {
+        self.groups.values().map(|(_, n)| n).sum::<u64>() + self.other
+    }
+
+    /// The `top` largest groups as `(key, name, count)`, largest first (ties by
+    /// key), then what is left as one count.
+    pub fn ranked(&self, top: usize) -> (Vec<(&str, &str, u64)>, u64) {
+        let mut ranked: Vec<(&str, &str, u64)> = self
+            .groups
+            .iter()
+            .map(|(key, (name, count))| (key.as_str(), name.as_str(), *count))
+            .collect();
+        ranked.sort_by(|a, b| b.2.cmp(&a.2).then_with(|| a.0.cmp(b.0)));
+        let rest = ranked.iter().skip(top).map(|g| g.2).sum::<u64>() + self.other;
+        ranked.truncate(top);
+        (ranked, rest)
+    }
+}
+
 /// Upper bounds of the log-scaled buckets of latencies in seconds: 1s, 2s, 5s, 10s,
 /// 30s, 1m, ... 30d, steps a person reads without counting.
 pub const SECOND_BUCKETS: &[u64] = &[
@@ -279,6 +329,20 @@ mod tests {
         // `c` came third: past the cap, it is counted as other.
         assert_eq!(counts.ranked(1), (vec![("b", 2)], 4));
         assert_eq!(counts.total(), 6);
+    }
+
+    #[test]
+    fn groups_count_by_key_under_the_first_name() {
+        let mut groups = Grouped::new(2);
+        groups.add("25099", || "Russia / Beeline".into());
+        groups.add("25099", || "Russian Federation / Beeline".into());
+        groups.add("25001", || "Russia / Beeline".into());
+        groups.add("23410", || "United Kingdom / O2".into());
+        assert_eq!(
+            groups.ranked(1),
+            (vec![("25099", "Russia / Beeline", 2)], 2)
+        );
+        assert_eq!(groups.total(), 4);
     }
 
     #[test]

@@ -96,10 +96,25 @@ fn hlr_networks_and_shares() {
     report.add(&found(LookupKind::Hlr, "1", hlr("25503", "1"), 1));
     report.add(&found(LookupKind::Hlr, "2", hlr("25503", "0"), 1));
     report.add(&found(LookupKind::Hlr, "3", json!({"status": "sent"}), 1));
+    // The same code with the server's name and without: one network, first name.
+    let mut named = hlr("25503", "0");
+    named["name_en"] = "Ukraine (server)".into();
+    named["brand"] = "KS".into();
+    report.add(&found(LookupKind::Hlr, "4", named, 1));
+    report.add(&found(LookupKind::Hlr, "5", hlr("25099", "0"), 1));
     let value = report_json(&report);
-    assert_eq!(value["networks"][0]["count"], 2);
-    assert_eq!(value["ported"], json!({"yes": 1, "of": 2, "share": 0.5}));
-    assert_eq!(value["roaming"], json!({"yes": 0, "of": 2, "share": 0.0}));
+    assert_eq!(
+        value["networks"][0],
+        json!({"network": "Ukraine / Kyivstar", "code": "25503", "count": 3, "share": 0.75})
+    );
+    assert_eq!(value["networks"][1]["code"], "25099");
+    let text = draw::markdown(&report);
+    assert!(
+        text.contains("| Ukraine / Kyivstar (25503) | 3 | 75.0% |"),
+        "{text}"
+    );
+    assert_eq!(value["ported"], json!({"yes": 1, "of": 4, "share": 0.25}));
+    assert_eq!(value["roaming"], json!({"yes": 0, "of": 4, "share": 0.0}));
 }
 
 #[test]

@@ -169,15 +169,8 @@ fn sms_sections(report: &Report, sections: &mut Vec<Section>, notes: &mut Vec<(S
 
 fn hlr_sections(report: &Report, sections: &mut Vec<Section>, notes: &mut Vec<(String, String)>) {
     let part = &report.hlr;
-    let networks = &part.networks;
-    if networks.total() > 0 {
-        sections.push(counts_section(
-            "Network",
-            networks,
-            networks.total(),
-            TOP_NETWORKS,
-            false,
-        ));
+    if part.networks.total() > 0 {
+        sections.push(networks_section(report));
     }
     for (name, share) in [("Ported", part.ported), ("Roaming", part.roaming)] {
         notes.push((name.into(), share_text(share)));
@@ -247,6 +240,32 @@ fn counts_section(
         section.row(
             vec![label.to_string(), count.to_string(), percent(share)],
             share.map(|s| (s, tone)),
+        );
+    }
+    section
+}
+
+/// The commonest networks by code, each as `Russia / Beeline (25099)`, then
+/// "(other)".
+fn networks_section(report: &Report) -> Section {
+    let networks = &report.hlr.networks;
+    let of = networks.total();
+    let mut section = Section::new(vec!["Network", "Count", "Share"]);
+    let (ranked, rest) = networks.ranked(TOP_NETWORKS);
+    let named = ranked.into_iter().map(|(code, name, count)| {
+        let label = if name == code {
+            code.to_owned()
+        } else {
+            format!("{name} ({code})")
+        };
+        (label, count)
+    });
+    let rest = (rest > 0).then(|| ("(other)".to_owned(), rest));
+    for (label, count) in named.chain(rest) {
+        let share = fraction(count, of);
+        section.row(
+            vec![label, count.to_string(), percent(share)],
+            share.map(|s| (s, Tone::Plain)),
         );
     }
     section
