@@ -12,7 +12,9 @@ use std::time::{Duration, SystemTime};
 use common::process::{command, peak_rss_kib, spawn_fed};
 use common::{run_batch, smsstat_at, Canned, TestServer};
 use serde_json::{Map, Value};
-use smsstat::testkit::{sim_record, Kind, Oddity, Quirks, SimOptions, SimServer};
+use smsstat::testkit::{
+    sim_record, Kind, Oddity, Quirks, SimOptions, SimServer, PENDING_SMS_STATUSES,
+};
 
 const IDS: u64 = 1200;
 
@@ -191,23 +193,73 @@ fn sms_report_matches_the_records() {
         );
     }
 
-    let pending_statuses = [
-        "sent",
-        "enroute",
-        "accepted",
-        "queued",
-        "scheduled",
-        "pending",
-        "",
-    ];
     let oldest = records
         .iter()
-        .filter(|(_, map)| pending_statuses.contains(&text(&map["status"]).as_str()))
+        .filter(|(_, map)| is_pending(map))
         .min_by_key(|(id, map)| (seconds(map.get("time_in")), *id))
         .unwrap();
     assert_eq!(report["oldest_pending"][0]["query"], oldest.0.to_string());
     assert_eq!(report["slowest"].as_array().unwrap().len(), 5);
     assert_eq!(report["lookup_ms"]["count"], IDS);
+}
+
+/// An SMS record not final yet (the built-in list; no status is pending too).
+fn is_pending(map: &Map<String, Value>) -> bool {
+    let status = text(&map["status"]);
+    status.is_empty() || PENDING_SMS_STATUSES.contains(&status.as_str())
+}
+
+/// `--expect delivered` without `--wait`: a pending record is exit 81, a final one
+/// not delivered exit 80; the report counts both, as JUnit does, in every form.
+#[test]
+fn a_report_counts_the_verdicts_that_make_the_exit_code() {
+    let server = server(Kind::Sms);
+    let ids: Vec<u64> = (1..=120).collect();
+    let args = ["-o", "report-json", "--expect", "delivered", "sms", "-"];
+    let (out, _) = run_batch(&server.base, &args, &ids, Duration::from_secs(60));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let found: Vec<Map<String, Value>> = ids
+        .iter()
+        .filter_map(|id| match answer(Kind::Sms, *id) {
+            Answer::Record(map) => Some(map),
+            _ => None,
+        })
+        .collect();
+    let pending = found.iter().filter(|m| is_pending(m)).count() as u64;
+    let unmet = found
+        .iter()
+        .filter(|m| !is_pending(m) && m["status"] != "delivered")
+        .count() as u64;
+    assert!(pending > 0 && unmet > 0, "{pending} {unmet}");
+    assert_eq!(report["still_pending"], pending, "{report}");
+    assert_eq!(report["expectations_not_met"], unmet, "{report}");
+    assert_eq!(report["interrupted"], 0, "{report}");
+    assert_eq!(report["failed"], ids.len() as u64 - found.len() as u64);
+
+    // All pending: exit 81, and the text forms say so instead of "0 failed" alone.
+    let pending_ids = ["4", "8", "12"];
+    for id in pending_ids {
+        assert!(
+            matches!(answer(Kind::Sms, id.parse().unwrap()), Answer::Record(m) if is_pending(&m))
+        );
+    }
+    for (format, line) in [
+        ("report", "still pending      3  100.0%"),
+        ("report-md", "| still pending | 3 | 100.0% |"),
+    ] {
+        let out = smsstat_at(&server.base)
+            .args(["-o", format, "--expect", "delivered", "sms"])
+            .args(pending_ids)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(81));
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(
+            text.contains("3 lookups, 3 records, 0 failed, 3 still pending\n"),
+            "{text}"
+        );
+        assert!(text.contains(line), "{text}");
+    }
 }
 
 #[test]

@@ -67,7 +67,7 @@ pub fn failure_label(outcome: &Outcome) -> Option<String> {
         (Ok(_), Some(verdict)) if verdict.code == exit_codes::STILL_PENDING => {
             "still pending".into()
         }
-        (Ok(_), Some(verdict)) if verdict.code == exit_codes::INTERRUPTED => "interrupted".into(),
+        (Ok(_), Some(verdict)) if verdict.interrupted() => "interrupted".into(),
         (Ok(_), Some(_)) => "expectation not met".into(),
         (Ok(_), None) => return None,
     };

@@ -13,7 +13,10 @@ pub(super) fn report(report: &Report) -> Value {
     object.insert("lookups".into(), report.lookups.into());
     object.insert("records".into(), report.records.into());
     object.insert("failed".into(), (report.lookups - report.records).into());
-    object.insert("expectations_not_met".into(), report.unmet.into());
+    let verdicts = report.verdicts;
+    object.insert("still_pending".into(), verdicts.still_pending.into());
+    object.insert("expectations_not_met".into(), verdicts.unmet.into());
+    object.insert("interrupted".into(), verdicts.interrupted.into());
     if report.kind != RecordKind::Task {
         object.insert(
             "statuses".into(),

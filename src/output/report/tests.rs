@@ -174,3 +174,42 @@ fn terminal_form_draws_bars_without_colour_when_off() {
     );
     assert!(colour.contains("\u{1b}[32m"), "{colour}");
 }
+
+/// Verdicts count as the exit code does: 81 still pending, 80 unmet, a signal's
+/// code interrupted; under `--wait` only final records have a time until final.
+#[test]
+fn verdicts_are_counted_and_interrupted_records_are_not_final() {
+    use crate::domain::verdict::Verdict;
+    let mut report = Report::new(RecordKind::Sms, true);
+    for (query, code) in [
+        ("1", None),
+        ("2", Some(80)),
+        ("3", Some(81)),
+        ("4", Some(130)),
+        ("5", Some(143)),
+    ] {
+        let mut outcome = found(LookupKind::Sms, query, json!({"status": "enroute"}), 10);
+        outcome.verdict = code.map(|code| Verdict {
+            code,
+            message: String::new(),
+        });
+        report.add(&outcome);
+    }
+    let value = report_json(&report);
+    assert_eq!(value["still_pending"], 1);
+    assert_eq!(value["expectations_not_met"], 1);
+    assert_eq!(value["interrupted"], 2);
+    assert_eq!(value["wait"]["until_final_ms"]["count"], 2);
+    assert_eq!(value["wait"]["pending_at_deadline"], 1);
+    let text = draw::terminal(
+        &report,
+        Look {
+            utf8: false,
+            color: false,
+        },
+    );
+    assert!(
+        text.starts_with("SMS report: 5 lookups, 5 records, 0 failed, 1 still pending, 1 expectation not met, 2 interrupted\n"),
+        "{text}"
+    );
+}

@@ -49,6 +49,7 @@ pub(super) fn sections(report: &Report) -> (String, Vec<Section>, Vec<(String, S
             true,
         ));
     }
+    sections.extend(verdict_section(report));
     if report.failures.total() > 0 {
         sections.push(counts_section(
             "Failure",
@@ -79,10 +80,46 @@ fn headline(report: &Report) -> String {
         report.records,
         plural(report.records, "record"),
     );
-    if report.unmet > 0 {
-        let _ = write!(headline, ", {} expectation(s) not met", report.unmet);
+    for (count, what, _) in verdict_rows(report) {
+        if count > 0 {
+            let what = match what {
+                "expectation not met" if count > 1 => "expectations not met",
+                what => what,
+            };
+            let _ = write!(headline, ", {count} {what}");
+        }
     }
     headline
+}
+
+/// The records a verdict failed, by verdict: with `failed` they make the exit code.
+fn verdict_rows(report: &Report) -> [(u64, &'static str, Tone); 3] {
+    let verdicts = report.verdicts;
+    [
+        (verdicts.still_pending, "still pending", Tone::Pending),
+        (verdicts.unmet, "expectation not met", Tone::Bad),
+        (verdicts.interrupted, "interrupted", Tone::Doubtful),
+    ]
+}
+
+/// The records a verdict failed, as shares of the records: shown whenever there are
+/// some, so that the report agrees with the exit code.
+fn verdict_section(report: &Report) -> Option<Section> {
+    if !report.verdicts.any() {
+        return None;
+    }
+    let mut section = Section::new(vec!["Verdict", "Count", "Share"]);
+    for (count, what, tone) in verdict_rows(report) {
+        if count == 0 {
+            continue;
+        }
+        let share = fraction(count, report.records);
+        section.row(
+            vec![what.to_string(), count.to_string(), percent(share)],
+            share.map(|s| (s, tone)),
+        );
+    }
+    Some(section)
 }
 
 /// How long lookups took, and under `--wait` how long records took to be final.
