@@ -405,6 +405,33 @@ fn terminal_and_markdown_reports_are_printed_even_when_lookups_fail() {
     );
 }
 
+/// A 1 MB error description is cut in every form: the failure kind is a table
+/// cell's 300 characters and a note of the rest, not a 1 MB line.
+#[test]
+fn a_huge_error_description_is_cut_in_every_report_form() {
+    let body = format!(
+        r#"{{"error":99,"errorDescription":"{}"}}"#,
+        "A".repeat(1_000_000)
+    );
+    let server = TestServer::fixed(Canned::json(200, &body));
+    for format in ["report", "report-md", "report-json"] {
+        let out = smsstat_at(&server.base)
+            .args(["-o", format, "sms", "1", "2"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(79), "{format}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.len() < 8_000, "{format}: {} bytes", text.len());
+        let cut = format!("{}… (999700 more characters) (99)", "a".repeat(300));
+        assert!(text.contains(&cut), "{format}: {text}");
+        assert!(
+            out.stderr.len() < 8_000,
+            "{format}: {} bytes",
+            out.stderr.len()
+        );
+    }
+}
+
 #[test]
 fn report_bars_follow_the_locale_and_colour_rules() {
     let server = server(Kind::Sms);
