@@ -122,6 +122,10 @@ pub const MILLISECOND_BUCKETS: &[u64] = &[
 /// HDR histogram: percentiles within 0.1 % (3 significant digits) in a few kB.
 pub struct Durations {
     histogram: Histogram<u64>,
+    /// The largest value exactly: the histogram only knows its bin, which above 2048
+    /// is wider than one unit, and a max is read as a fact ("the slowest took 3d
+    /// 00h 02m 07s"), not an estimate.
+    max: u64,
 }
 
 impl std::fmt::Debug for Durations {
@@ -138,6 +142,7 @@ impl Default for Durations {
         let histogram = Histogram::new_with_bounds(1, 1 << 40, 3);
         Durations {
             histogram: histogram.expect("bounds and precision are valid"),
+            max: 0,
         }
     }
 }
@@ -145,19 +150,21 @@ impl Default for Durations {
 impl Durations {
     pub fn record(&mut self, value: u64) {
         self.histogram.saturating_record(value);
+        self.max = self.max.max(value);
     }
 
     pub fn count(&self) -> u64 {
         self.histogram.len()
     }
 
+    /// The largest value recorded, exactly (0 when none was).
     pub fn max(&self) -> u64 {
-        self.histogram.max()
+        self.max
     }
 
     /// The nearest-rank percentile: the smallest value that at least `per_mille`/1000
     /// of the values do not exceed (integer arithmetic, so p90 of 1000 values is the
-    /// 900th, exactly).
+    /// 900th, exactly). Within the histogram's precision, and never above the max.
     pub fn percentile(&self, per_mille: u64) -> u64 {
         let total = self.histogram.len();
         let rank = (per_mille * total).div_ceil(1000).max(1);
@@ -165,10 +172,11 @@ impl Durations {
         for step in self.histogram.iter_recorded() {
             seen += step.count_since_last_iteration();
             if seen >= rank {
-                return self.histogram.highest_equivalent(step.value_iterated_to());
+                let value = self.histogram.highest_equivalent(step.value_iterated_to());
+                return value.min(self.max);
             }
         }
-        self.histogram.max()
+        self.max
     }
 
     /// Counts per log-scaled bucket, from the first bucket with a value to the last:
@@ -358,6 +366,20 @@ mod tests {
         let mut one = Durations::default();
         one.record(7);
         assert_eq!(one.percentile(500), 7);
+    }
+
+    #[test]
+    fn the_max_is_exact_where_the_histogram_rounds() {
+        let mut durations = Durations::default();
+        // Above 2048 a bin is wider than one: the histogram alone says 259_327.
+        for value in [5, 259_300] {
+            durations.record(value);
+        }
+        assert_eq!(durations.max(), 259_300);
+        assert_eq!(durations.percentile(990), 259_300);
+        let mut huge = Durations::default();
+        huge.record(u64::MAX);
+        assert_eq!(huge.max(), u64::MAX, "past the histogram's bound too");
     }
 
     #[test]

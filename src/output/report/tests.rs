@@ -87,6 +87,11 @@ fn sms_statuses_latencies_prices_and_pending() {
     assert_eq!(value["prices"], json!([{"currency": "EUR", "total": 0.35}]));
     assert_eq!(value["oldest_pending"][0]["query"], "3");
     assert_eq!(value["slowest"][0], json!({"query": "2", "ms": 9}));
+    // Both latencies are drawn as histograms in the text forms too.
+    let md = draw::markdown(&report);
+    assert!(md.contains("| Send latency | Count | Share |  |"), "{md}");
+    assert!(md.contains("| &lt;= 5s | 1 | 33.3% |"), "{md}");
+    assert!(md.contains("| Delivery latency | Count | Share |  |"), "{md}");
 }
 
 #[test]

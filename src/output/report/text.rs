@@ -185,13 +185,13 @@ fn sms_sections(report: &Report, sections: &mut Vec<Section>, notes: &mut Vec<(S
         None,
     );
     sections.push(latency);
-    if part.delivery_latency.count() > 0 {
-        sections.push(histogram(
-            "Delivery latency",
-            &part.delivery_latency,
-            SECOND_BUCKETS,
-            whole_unit,
-        ));
+    for (title, latency) in [
+        ("Send latency", &part.send_latency),
+        ("Delivery latency", &part.delivery_latency),
+    ] {
+        if latency.count() > 0 {
+            sections.push(histogram(title, latency, SECOND_BUCKETS, whole_unit));
+        }
     }
     let oldest: Vec<String> = part
         .oldest_pending
