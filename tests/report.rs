@@ -468,7 +468,36 @@ fn options_that_shape_records_do_not_combine_with_a_report() {
         assert_eq!(out.status.code(), Some(64));
         assert!(String::from_utf8_lossy(&out.stderr).contains("print one report"));
     }
+    let out = smsstat_at(&server.base)
+        .args(["--normalize", "-o", "report-json", "sms", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(64));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("report, report-json, report-md"),
+        "{stderr}"
+    );
     assert!(server.urls().is_empty(), "nothing looked up");
+}
+
+/// Every lookup failed: "No records to count." instead of an empty status table.
+#[test]
+fn a_report_without_records_says_so() {
+    let server = server(Kind::Sms);
+    for (format, kind) in [("report", "sms"), ("report-md", "hlr"), ("report", "task")] {
+        let out = smsstat_at(&server.base)
+            .args(["-o", format, kind, "10", "20"])
+            .output()
+            .unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.contains("\nNo records to count.\n"), "{text}");
+        assert!(
+            !text.contains("Status") && !text.contains("Messages"),
+            "{text}"
+        );
+        assert!(text.contains("not found"), "{text}");
+    }
 }
 
 #[test]

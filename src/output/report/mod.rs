@@ -4,6 +4,8 @@
 
 mod draw;
 mod json;
+mod kinds;
+mod money;
 mod stats;
 mod text;
 
@@ -20,7 +22,8 @@ use crate::domain::timestamp::{seconds_between, timestamp};
 use crate::output::derived::{network, Network};
 use crate::output::summary::failure_label;
 
-use stats::{Counts, Durations, Grouped, Money, Top};
+use money::Money;
+use stats::{Counts, Durations, Grouped, Top};
 
 /// How many lookups the "slowest", "oldest pending" and "lowest delivery rate"
 /// lists name.

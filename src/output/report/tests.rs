@@ -91,7 +91,10 @@ fn sms_statuses_latencies_prices_and_pending() {
     let md = draw::markdown(&report);
     assert!(md.contains("| Send latency | Count | Share |  |"), "{md}");
     assert!(md.contains("| &lt;= 5s | 1 | 33.3% |"), "{md}");
-    assert!(md.contains("| Delivery latency | Count | Share |  |"), "{md}");
+    assert!(
+        md.contains("| Delivery latency | Count | Share |  |"),
+        "{md}"
+    );
 }
 
 #[test]
@@ -216,5 +219,30 @@ fn verdicts_are_counted_and_interrupted_records_are_not_final() {
     assert!(
         text.starts_with("SMS report: 5 lookups, 5 records, 0 failed, 1 still pending, 1 expectation not met, 2 interrupted\n"),
         "{text}"
+    );
+}
+
+#[test]
+fn no_records_is_a_line_not_an_empty_table() {
+    let mut report = Report::new(RecordKind::Hlr, false);
+    report.add(&Outcome::new(
+        LookupKind::Hlr,
+        "1".into(),
+        Err(LookupError::Timeout(Duration::from_secs(1))),
+    ));
+    let look = Look {
+        utf8: true,
+        color: false,
+    };
+    let text = draw::terminal(&report, look);
+    assert!(
+        text.contains("\n\nNo records to count.\n\nFailure "),
+        "{text}"
+    );
+    assert!(!text.contains("Status"), "{text}");
+    let md = draw::markdown(&report);
+    assert!(
+        md.contains("\n\nNo records to count.\n\n| Failure |"),
+        "{md}"
     );
 }
