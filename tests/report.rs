@@ -1,6 +1,7 @@
-//! `-o report*` and `--junit`: aggregates over a batch of the simulator's records,
-//! checked against figures computed here, independently, from the same records
-//! (the simulator's data is a pure function of the kind and the ID).
+//! `-o report-json`: aggregates over a batch of the simulator's records, checked
+//! against figures computed here, independently, from the same records (the
+//! simulator's data is a pure function of the kind and the ID); and flat memory.
+//! The forms and verdicts are in `report_forms.rs`, `--junit` in `junit.rs`.
 
 mod common;
 
@@ -9,60 +10,11 @@ use std::io::{BufRead, BufReader, Read};
 use std::thread;
 use std::time::{Duration, SystemTime};
 
+use common::mixed::{is_pending, records, server, text, IDS};
 use common::process::{command, peak_rss_kib, spawn_fed};
-use common::{run_batch, smsstat_at, Canned, TestServer};
+use common::{run_batch, smsstat_at};
 use serde_json::{Map, Value};
-use smsstat::testkit::{
-    sim_record, Kind, Oddity, Quirks, SimOptions, SimServer, PENDING_SMS_STATUSES,
-};
-
-const IDS: u64 = 1200;
-
-fn quirks() -> Quirks {
-    Quirks {
-        string_numbers: Oddity::Mixed,
-        omit_error: Oddity::Mixed,
-        extra_fields: Oddity::Mixed,
-        no_errors_text: Oddity::Mixed,
-        task_v1: false,
-    }
-}
-
-/// What the test server answers for an ID: not found (every 10th), unavailable
-/// (every 37th), else the simulator's record, pending for every 4th ID.
-enum Answer {
-    NotFound,
-    Unavailable,
-    Record(Map<String, Value>),
-}
-
-fn answer(kind: Kind, id: u64) -> Answer {
-    if id.is_multiple_of(10) {
-        Answer::NotFound
-    } else if id.is_multiple_of(37) {
-        Answer::Unavailable
-    } else {
-        let progress = if id.is_multiple_of(4) { 0.0 } else { 1.0 };
-        Answer::Record(sim_record(kind, id, progress, quirks()))
-    }
-}
-
-fn server(kind: Kind) -> TestServer {
-    TestServer::start(move |url| {
-        let id: u64 = url.rsplit('/').next().unwrap().parse().unwrap();
-        match answer(kind, id) {
-            Answer::NotFound => {
-                let (code, text) = kind.not_found();
-                Canned::json(
-                    404,
-                    &format!(r#"{{"error":{code},"errorDescription":"{text}"}}"#),
-                )
-            }
-            Answer::Unavailable => Canned::text(503, "<html>busy</html>"),
-            Answer::Record(map) => Canned::json(200, &Value::Object(map).to_string()),
-        }
-    })
-}
+use smsstat::testkit::{Kind, SimOptions, SimServer};
 
 fn report_of(base: &str, kind: &str, extra: &[&str]) -> (Value, i32) {
     let ids: Vec<u64> = (1..=IDS).collect();
@@ -72,22 +24,6 @@ fn report_of(base: &str, kind: &str, extra: &[&str]) -> (Value, i32) {
     let (out, _) = run_batch(base, &args, &ids, Duration::from_secs(120));
     let report = serde_json::from_slice(&out.stdout).expect("one JSON report");
     (report, out.status.code().unwrap_or(-1))
-}
-
-fn records(kind: Kind) -> Vec<(u64, Map<String, Value>)> {
-    (1..=IDS)
-        .filter_map(|id| match answer(kind, id) {
-            Answer::Record(map) => Some((id, map)),
-            _ => None,
-        })
-        .collect()
-}
-
-fn text(value: &Value) -> String {
-    match value {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
 }
 
 fn number(value: &Value) -> f64 {
@@ -204,98 +140,6 @@ fn sms_report_matches_the_records() {
     assert_eq!(report["lookup_ms"]["count"], IDS);
 }
 
-/// An SMS record not final yet (the built-in list; no status is pending too).
-fn is_pending(map: &Map<String, Value>) -> bool {
-    let status = text(&map["status"]);
-    status.is_empty() || PENDING_SMS_STATUSES.contains(&status.as_str())
-}
-
-/// `--expect delivered` without `--wait`: a pending record is exit 81, a final one
-/// not delivered exit 80; the report counts both, as JUnit does, in every form.
-#[test]
-fn a_report_counts_the_verdicts_that_make_the_exit_code() {
-    let server = server(Kind::Sms);
-    let ids: Vec<u64> = (1..=120).collect();
-    let args = ["-o", "report-json", "--expect", "delivered", "sms", "-"];
-    let (out, _) = run_batch(&server.base, &args, &ids, Duration::from_secs(60));
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let found: Vec<Map<String, Value>> = ids
-        .iter()
-        .filter_map(|id| match answer(Kind::Sms, *id) {
-            Answer::Record(map) => Some(map),
-            _ => None,
-        })
-        .collect();
-    let pending = found.iter().filter(|m| is_pending(m)).count() as u64;
-    let unmet = found
-        .iter()
-        .filter(|m| !is_pending(m) && m["status"] != "delivered")
-        .count() as u64;
-    assert!(pending > 0 && unmet > 0, "{pending} {unmet}");
-    assert_eq!(report["still_pending"], pending, "{report}");
-    assert_eq!(report["expectations_not_met"], unmet, "{report}");
-    assert_eq!(report["interrupted"], 0, "{report}");
-    assert_eq!(report["failed"], ids.len() as u64 - found.len() as u64);
-
-    // All pending: exit 81, and the text forms say so instead of "0 failed" alone.
-    let pending_ids = ["4", "8", "12"];
-    for id in pending_ids {
-        assert!(
-            matches!(answer(Kind::Sms, id.parse().unwrap()), Answer::Record(m) if is_pending(&m))
-        );
-    }
-    for (format, line) in [
-        ("report", "still pending      3  100.0%"),
-        ("report-md", "| still pending | 3 | 100.0% |"),
-    ] {
-        let out = smsstat_at(&server.base)
-            .args(["-o", format, "--expect", "delivered", "sms"])
-            .args(pending_ids)
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(81));
-        let text = String::from_utf8(out.stdout).unwrap();
-        assert!(
-            text.contains("3 lookups, 3 records, 0 failed, 3 still pending\n"),
-            "{text}"
-        );
-        assert!(text.contains(line), "{text}");
-    }
-}
-
-/// With one worker and a `--wait` time that the first lookup uses up, the others
-/// are never sent: the report names them "not looked up", not "timed out".
-#[test]
-fn lookups_never_sent_after_the_wait_deadline_are_not_looked_up() {
-    let server = TestServer::fixed(Canned::json(200, r#"{"status":"enroute"}"#));
-    // From stdin: values on the command line would each get a worker of their own.
-    let args = [
-        "--wait",
-        "--wait-timeout",
-        "1s",
-        "--interval",
-        "100ms",
-        "-j",
-        "1",
-    ];
-    let args = [&args[..], &["-o", "report-json", "sms", "-"]].concat();
-    let (out, _) = run_batch(&server.base, &args, &[1, 2, 3], Duration::from_secs(30));
-    assert_eq!(out.status.code(), Some(81));
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let failures = report["failures"].as_array().unwrap();
-    assert_eq!(failures.len(), 1, "{report}");
-    assert_eq!(failures[0]["failure"], "not looked up", "{report}");
-    let not_sent = failures[0]["count"].as_u64().unwrap();
-    assert!(not_sent >= 2, "{report}");
-    assert_eq!(report["still_pending"].as_u64().unwrap() + not_sent, 3);
-    assert!(
-        String::from_utf8_lossy(&out.stderr)
-            .contains("not looked up: the --wait timeout had passed"),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
 #[test]
 fn hlr_report_counts_statuses_networks_and_flags() {
     let server = server(Kind::Hlr);
@@ -380,127 +224,6 @@ fn task_report_sums_counters_and_names_the_lowest_rates() {
 }
 
 #[test]
-fn terminal_and_markdown_reports_are_printed_even_when_lookups_fail() {
-    let server = server(Kind::Sms);
-    let out = smsstat_at(&server.base)
-        .args(["-o", "report", "sms", "1", "2", "10"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(20));
-    let text = String::from_utf8(out.stdout).unwrap();
-    assert!(
-        text.starts_with("SMS report: 3 lookups, 2 records, 1 failed\n"),
-        "{text}"
-    );
-    assert!(text.contains("sms not found (20)"), "{text}");
-    assert!(!text.contains('\u{1b}'), "no colour in a pipe: {text}");
-    let out = smsstat_at(&server.base)
-        .args(["-o", "report-md", "sms", "1", "2", "10"])
-        .output()
-        .unwrap();
-    let md = String::from_utf8(out.stdout).unwrap();
-    assert!(md.starts_with("### smsstat SMS report"), "{md}");
-    assert!(
-        md.contains("| Status | Count | Share |  |\n|---|---:|---:|---|\n"),
-        "{md}"
-    );
-}
-
-/// A 1 MB error description is cut in every form: the failure kind is a table
-/// cell's 300 characters and a note of the rest, not a 1 MB line.
-#[test]
-fn a_huge_error_description_is_cut_in_every_report_form() {
-    let body = format!(
-        r#"{{"error":99,"errorDescription":"{}"}}"#,
-        "A".repeat(1_000_000)
-    );
-    let server = TestServer::fixed(Canned::json(200, &body));
-    for format in ["report", "report-md", "report-json"] {
-        let out = smsstat_at(&server.base)
-            .args(["-o", format, "sms", "1", "2"])
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(79), "{format}");
-        let text = String::from_utf8(out.stdout).unwrap();
-        assert!(text.len() < 8_000, "{format}: {} bytes", text.len());
-        let cut = format!("{}… (999700 more characters) (99)", "a".repeat(300));
-        assert!(text.contains(&cut), "{format}: {text}");
-        assert!(
-            out.stderr.len() < 8_000,
-            "{format}: {} bytes",
-            out.stderr.len()
-        );
-    }
-}
-
-#[test]
-fn report_bars_follow_the_locale_and_colour_rules() {
-    let server = server(Kind::Sms);
-    let run = |lang: &str, colour: &str| {
-        let out = smsstat_at(&server.base)
-            .env("LANG", lang)
-            .args(["--color", colour, "-o", "report", "sms", "1", "2", "3"])
-            .output()
-            .unwrap();
-        String::from_utf8(out.stdout).unwrap()
-    };
-    let ascii = run("C", "never");
-    assert!(ascii.contains('#') && !ascii.contains('█'), "{ascii}");
-    assert!(!ascii.contains('\u{1b}'), "{ascii}");
-    let coloured = run("C.UTF-8", "always");
-    assert!(coloured.contains('█'), "{coloured}");
-    assert!(
-        coloured.contains("\u{1b}[32m"),
-        "delivered in green: {coloured}"
-    );
-}
-
-#[test]
-fn options_that_shape_records_do_not_combine_with_a_report() {
-    let server = server(Kind::Sms);
-    for extra in [["--fields", "status"], ["--no-headers", "--raw-cells"]] {
-        let out = smsstat_at(&server.base)
-            .args(["-o", "report"])
-            .args(extra)
-            .args(["sms", "1"])
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(64));
-        assert!(String::from_utf8_lossy(&out.stderr).contains("print one report"));
-    }
-    let out = smsstat_at(&server.base)
-        .args(["--normalize", "-o", "report-json", "sms", "1"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(64));
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        stderr.contains("report, report-json, report-md"),
-        "{stderr}"
-    );
-    assert!(server.urls().is_empty(), "nothing looked up");
-}
-
-/// Every lookup failed: "No records to count." instead of an empty status table.
-#[test]
-fn a_report_without_records_says_so() {
-    let server = server(Kind::Sms);
-    for (format, kind) in [("report", "sms"), ("report-md", "hlr"), ("report", "task")] {
-        let out = smsstat_at(&server.base)
-            .args(["-o", format, kind, "10", "20"])
-            .output()
-            .unwrap();
-        let text = String::from_utf8(out.stdout).unwrap();
-        assert!(text.contains("\nNo records to count.\n"), "{text}");
-        assert!(
-            !text.contains("Status") && !text.contains("Messages"),
-            "{text}"
-        );
-        assert!(text.contains("not found"), "{text}");
-    }
-}
-
-#[test]
 fn a_wait_report_tells_the_time_until_final_and_what_was_still_pending() {
     let sim = SimServer::start(SimOptions {
         settle: Duration::from_secs(3600),
@@ -520,105 +243,6 @@ fn a_wait_report_tells_the_time_until_final_and_what_was_still_pending() {
     let final_count = wait["until_final_ms"]["count"].as_u64().unwrap();
     assert_eq!(pending + final_count, 3, "{report}");
     assert!(pending >= 2, "{report}");
-}
-
-fn junit_cases(path: &std::path::Path) -> (usize, usize, usize, String) {
-    let xml = std::fs::read_to_string(path).unwrap();
-    let document = roxmltree::Document::parse(&xml).expect("valid XML");
-    let suite = document
-        .descendants()
-        .find(|n| n.has_tag_name("testsuite"))
-        .unwrap();
-    let cases = suite
-        .children()
-        .filter(|n| n.has_tag_name("testcase"))
-        .count();
-    let failures = suite
-        .descendants()
-        .filter(|n| n.has_tag_name("failure"))
-        .count();
-    let declared: usize = suite.attribute("failures").unwrap().parse().unwrap();
-    assert_eq!(suite.attribute("tests").unwrap(), cases.to_string());
-    (cases, failures, declared, xml)
-}
-
-#[test]
-fn junit_has_a_case_per_lookup_and_a_failure_per_problem() {
-    let server = server(Kind::Sms);
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("smoke.xml");
-    let ids: Vec<u64> = (1..=200).collect();
-    let path_text = path.to_str().unwrap();
-    let (out, _) = run_batch(
-        &server.base,
-        &[
-            "--json",
-            "--junit",
-            path_text,
-            "--expect",
-            "delivered",
-            "sms",
-            "-",
-        ],
-        &ids,
-        Duration::from_secs(60),
-    );
-    let failing = |id: &u64| match answer(Kind::Sms, *id) {
-        Answer::NotFound => Some(20),
-        Answer::Unavailable => Some(69),
-        Answer::Record(map) => (map["status"] != "delivered").then_some(80),
-    };
-    // The batch rule: the exit code of the first failure in input order.
-    assert_eq!(out.status.code(), ids.iter().find_map(failing));
-    let failed = ids
-        .iter()
-        .filter(|id| match answer(Kind::Sms, **id) {
-            Answer::Record(map) => map["status"] != "delivered",
-            _ => true,
-        })
-        .count();
-    let (cases, failures, declared, xml) = junit_cases(&path);
-    assert_eq!(cases, 200);
-    assert_eq!((failures, declared), (failed, failed));
-    assert!(xml.contains(r#"<testcase classname="smsstat.sms" name="sms 1" time=""#));
-    assert!(xml.contains(r#"type="exit 80""#), "{xml}");
-    assert!(xml.contains(r#"type="exit 20""#), "{xml}");
-    // Only the document is left behind.
-    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
-    assert_eq!(left.len(), 1);
-}
-
-#[test]
-fn junit_is_escaped_and_never_holds_the_key() {
-    let key = "k3y-Zm9vYmFyYmF6cXV4";
-    let server = TestServer::fixed(Canned::json(
-        200,
-        &format!(r#"{{"error":21,"errorDescription":"bad <x> & \"{key}\" \u0001 \u202e"}}"#),
-    ));
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("out.xml");
-    let out = smsstat_at(&server.base)
-        .env("SMSSTAT_API_KEY", key)
-        .args(["--junit", path.to_str().unwrap(), "sms", "1", "2"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(21));
-    let (cases, failures, _, xml) = junit_cases(&path);
-    assert_eq!((cases, failures), (2, 2));
-    assert!(!xml.contains(key), "{xml}");
-    assert!(!xml.contains('\u{202e}'), "{xml}");
-}
-
-#[test]
-fn an_unwritable_junit_path_is_refused_before_any_lookup() {
-    let server = server(Kind::Sms);
-    let out = smsstat_at(&server.base)
-        .args(["--junit", "/nonexistent-dir/out.xml", "sms", "1"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(78));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot write the JUnit file"));
-    assert!(server.urls().is_empty());
 }
 
 /// Peak resident KiB of a `-o report-json` run over IDs 1..=n, and its report.
