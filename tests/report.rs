@@ -73,6 +73,23 @@ fn assert_share(entry: &Value, count: u64, of: u64) {
     assert!((share - count as f64 / of as f64).abs() < 0.0005, "{entry}");
 }
 
+/// The total price per currency, summed here from the records.
+fn assert_prices(totals: &Value, records: &[(u64, Map<String, Value>)]) {
+    let mut prices: BTreeMap<String, f64> = BTreeMap::new();
+    for (_, map) in records {
+        *prices.entry(text(&map["currency"])).or_default() += number(&map["price"]);
+    }
+    let totals = totals.as_array().unwrap();
+    assert_eq!(totals.len(), prices.len());
+    for (entry, (currency, total)) in totals.iter().zip(&prices) {
+        assert_eq!(entry["currency"], *currency);
+        assert!(
+            (number(&entry["total"]) - total).abs() < 1e-6,
+            "{entry} vs {total}"
+        );
+    }
+}
+
 #[test]
 fn sms_report_matches_the_records() {
     let server = server(Kind::Sms);
@@ -116,19 +133,7 @@ fn sms_report_matches_the_records() {
     assert_durations(&report["send_latency_s"], latency("time_sent"));
     assert_durations(&report["delivery_latency_s"], latency("time_dr"));
 
-    let mut prices: BTreeMap<String, f64> = BTreeMap::new();
-    for (_, map) in &records {
-        *prices.entry(text(&map["currency"])).or_default() += number(&map["price"]);
-    }
-    let totals = report["prices"].as_array().unwrap();
-    assert_eq!(totals.len(), prices.len());
-    for (entry, (currency, total)) in totals.iter().zip(&prices) {
-        assert_eq!(entry["currency"], *currency);
-        assert!(
-            (number(&entry["total"]) - total).abs() < 1e-6,
-            "{entry} vs {total}"
-        );
-    }
+    assert_prices(&report["prices"], &records);
 
     let oldest = records
         .iter()

@@ -18,8 +18,8 @@ fn report_json(report: &Report) -> Value {
     json::report(report)
 }
 
-#[test]
-fn sms_statuses_latencies_prices_and_pending() {
+/// Three SMS (two delivered, one sent) and a lookup that timed out.
+fn sms_report() -> Report {
     let mut report = Report::new(RecordKind::Sms, false);
     let sms = |status: &str, sent: &str, dr: Option<&str>, price: &str| {
         let mut value = json!({"status": status, "time_in": "2024-01-01 00:00:00",
@@ -67,7 +67,12 @@ fn sms_statuses_latencies_prices_and_pending() {
     for outcome in &outcomes {
         report.add(outcome);
     }
-    let value = report_json(&report);
+    report
+}
+
+#[test]
+fn sms_statuses_latencies_prices_and_pending() {
+    let value = report_json(&sms_report());
     assert_eq!(value["lookups"], 4);
     assert_eq!(value["records"], 3);
     assert_eq!(value["failed"], 1);
@@ -87,8 +92,11 @@ fn sms_statuses_latencies_prices_and_pending() {
     assert_eq!(value["prices"], json!([{"currency": "EUR", "total": 0.35}]));
     assert_eq!(value["oldest_pending"][0]["query"], "3");
     assert_eq!(value["slowest"][0], json!({"query": "2", "ms": 9}));
-    // Both latencies are drawn as histograms in the text forms too.
-    let md = draw::markdown(&report);
+}
+
+#[test]
+fn both_latencies_are_drawn_as_histograms() {
+    let md = draw::markdown(&sms_report());
     assert!(md.contains("| Send latency | Count | Share |  |"), "{md}");
     assert!(md.contains("| &lt;= 5s | 1 | 33.3% |"), "{md}");
     assert!(
