@@ -1,6 +1,7 @@
-//! `-o report*` and `--junit`: aggregates over a batch of the simulator's records,
-//! checked against figures computed here, independently, from the same records
-//! (the simulator's data is a pure function of the kind and the ID).
+//! `-o report-json`: aggregates over a batch of the simulator's records, checked
+//! against figures computed here, independently, from the same records (the
+//! simulator's data is a pure function of the kind and the ID); and flat memory.
+//! The forms and verdicts are in `report_forms.rs`, `--junit` in `junit.rs`.
 
 mod common;
 
@@ -9,58 +10,11 @@ use std::io::{BufRead, BufReader, Read};
 use std::thread;
 use std::time::{Duration, SystemTime};
 
+use common::mixed::{is_pending, records, server, text, IDS};
 use common::process::{command, peak_rss_kib, spawn_fed};
-use common::{run_batch, smsstat_at, Canned, TestServer};
+use common::{run_batch, smsstat_at};
 use serde_json::{Map, Value};
-use smsstat::testkit::{sim_record, Kind, Oddity, Quirks, SimOptions, SimServer};
-
-const IDS: u64 = 1200;
-
-fn quirks() -> Quirks {
-    Quirks {
-        string_numbers: Oddity::Mixed,
-        omit_error: Oddity::Mixed,
-        extra_fields: Oddity::Mixed,
-        no_errors_text: Oddity::Mixed,
-        task_v1: false,
-    }
-}
-
-/// What the test server answers for an ID: not found (every 10th), unavailable
-/// (every 37th), else the simulator's record, pending for every 4th ID.
-enum Answer {
-    NotFound,
-    Unavailable,
-    Record(Map<String, Value>),
-}
-
-fn answer(kind: Kind, id: u64) -> Answer {
-    if id.is_multiple_of(10) {
-        Answer::NotFound
-    } else if id.is_multiple_of(37) {
-        Answer::Unavailable
-    } else {
-        let progress = if id.is_multiple_of(4) { 0.0 } else { 1.0 };
-        Answer::Record(sim_record(kind, id, progress, quirks()))
-    }
-}
-
-fn server(kind: Kind) -> TestServer {
-    TestServer::start(move |url| {
-        let id: u64 = url.rsplit('/').next().unwrap().parse().unwrap();
-        match answer(kind, id) {
-            Answer::NotFound => {
-                let (code, text) = kind.not_found();
-                Canned::json(
-                    404,
-                    &format!(r#"{{"error":{code},"errorDescription":"{text}"}}"#),
-                )
-            }
-            Answer::Unavailable => Canned::text(503, "<html>busy</html>"),
-            Answer::Record(map) => Canned::json(200, &Value::Object(map).to_string()),
-        }
-    })
-}
+use smsstat::testkit::{Kind, SimOptions, SimServer};
 
 fn report_of(base: &str, kind: &str, extra: &[&str]) -> (Value, i32) {
     let ids: Vec<u64> = (1..=IDS).collect();
@@ -70,22 +24,6 @@ fn report_of(base: &str, kind: &str, extra: &[&str]) -> (Value, i32) {
     let (out, _) = run_batch(base, &args, &ids, Duration::from_secs(120));
     let report = serde_json::from_slice(&out.stdout).expect("one JSON report");
     (report, out.status.code().unwrap_or(-1))
-}
-
-fn records(kind: Kind) -> Vec<(u64, Map<String, Value>)> {
-    (1..=IDS)
-        .filter_map(|id| match answer(kind, id) {
-            Answer::Record(map) => Some((id, map)),
-            _ => None,
-        })
-        .collect()
-}
-
-fn text(value: &Value) -> String {
-    match value {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
 }
 
 fn number(value: &Value) -> f64 {
@@ -118,7 +56,8 @@ fn assert_durations(report: &Value, mut values: Vec<u64>) {
     for (key, per_mille) in [("p50", 500), ("p90", 900), ("p99", 990)] {
         close(&report[key], percentile(&values, per_mille));
     }
-    close(&report["max"], *values.last().unwrap());
+    // The max is kept exactly, beside the histogram.
+    assert_eq!(report["max"], *values.last().unwrap(), "{report}");
     let bucketed: u64 = report["buckets"]
         .as_array()
         .unwrap()
@@ -132,6 +71,23 @@ fn assert_share(entry: &Value, count: u64, of: u64) {
     assert_eq!(entry["count"], count, "{entry}");
     let share = entry["share"].as_f64().unwrap();
     assert!((share - count as f64 / of as f64).abs() < 0.0005, "{entry}");
+}
+
+/// The total price per currency, summed here from the records.
+fn assert_prices(totals: &Value, records: &[(u64, Map<String, Value>)]) {
+    let mut prices: BTreeMap<String, f64> = BTreeMap::new();
+    for (_, map) in records {
+        *prices.entry(text(&map["currency"])).or_default() += number(&map["price"]);
+    }
+    let totals = totals.as_array().unwrap();
+    assert_eq!(totals.len(), prices.len());
+    for (entry, (currency, total)) in totals.iter().zip(&prices) {
+        assert_eq!(entry["currency"], *currency);
+        assert!(
+            (number(&entry["total"]) - total).abs() < 1e-6,
+            "{entry} vs {total}"
+        );
+    }
 }
 
 #[test]
@@ -177,32 +133,11 @@ fn sms_report_matches_the_records() {
     assert_durations(&report["send_latency_s"], latency("time_sent"));
     assert_durations(&report["delivery_latency_s"], latency("time_dr"));
 
-    let mut prices: BTreeMap<String, f64> = BTreeMap::new();
-    for (_, map) in &records {
-        *prices.entry(text(&map["currency"])).or_default() += number(&map["price"]);
-    }
-    let totals = report["prices"].as_array().unwrap();
-    assert_eq!(totals.len(), prices.len());
-    for (entry, (currency, total)) in totals.iter().zip(&prices) {
-        assert_eq!(entry["currency"], *currency);
-        assert!(
-            (number(&entry["total"]) - total).abs() < 1e-6,
-            "{entry} vs {total}"
-        );
-    }
+    assert_prices(&report["prices"], &records);
 
-    let pending_statuses = [
-        "sent",
-        "enroute",
-        "accepted",
-        "queued",
-        "scheduled",
-        "pending",
-        "",
-    ];
     let oldest = records
         .iter()
-        .filter(|(_, map)| pending_statuses.contains(&text(&map["status"]).as_str()))
+        .filter(|(_, map)| is_pending(map))
         .min_by_key(|(id, map)| (seconds(map.get("time_in")), *id))
         .unwrap();
     assert_eq!(report["oldest_pending"][0]["query"], oldest.0.to_string());
@@ -218,24 +153,53 @@ fn hlr_report_counts_statuses_networks_and_flags() {
     let found = records.len() as u64;
     assert_eq!(report["records"], found);
     let mut statuses: HashMap<String, u64> = HashMap::new();
-    let (mut ported, mut ported_known, mut with_network) = (0, 0, 0);
     for (_, map) in &records {
         *statuses.entry(text(&map["status"])).or_default() += 1;
-        if let Some(flag) = map.get("details").and_then(|d| d.get("ported")) {
-            ported_known += 1;
-            ported += u64::from(text(flag) == "1");
-        }
-        with_network += u64::from(map.get("network").is_some_and(|n| !text(n).is_empty()));
     }
     for entry in report["statuses"].as_array().unwrap() {
         assert_share(entry, statuses[entry["status"].as_str().unwrap()], found);
     }
-    assert_eq!(report["ported"]["yes"], ported);
-    assert_eq!(report["ported"]["of"], ported_known);
-    let networks = report["networks"].as_array().unwrap();
-    assert!(networks.len() <= 11, "top 10 and other: {networks:?}");
-    let counted: u64 = networks.iter().map(|n| n["count"].as_u64().unwrap()).sum();
-    assert_eq!(counted, with_network);
+    for flag in ["ported", "roaming"] {
+        let said: Vec<bool> = records
+            .iter()
+            .filter_map(|(_, map)| map.get("details")?.get(flag).map(|f| text(f) == "1"))
+            .collect();
+        let yes = said.iter().filter(|y| **y).count() as u64;
+        assert_eq!(report[flag]["yes"], yes, "{flag}");
+        assert_eq!(report[flag]["of"], said.len() as u64, "{flag}");
+        let share = report[flag]["share"].as_f64().unwrap();
+        assert!((share - yes as f64 / said.len() as f64).abs() < 0.0005);
+    }
+    assert_networks(&report["networks"], &records);
+}
+
+/// Networks are counted by code (the same code comes with the server's `name_en`
+/// on some records and without it on others): the ten commonest codes, each once
+/// with its own count, then "(other)" with the rest.
+fn assert_networks(listed: &Value, records: &[(u64, Map<String, Value>)]) {
+    let mut by_code: HashMap<String, u64> = HashMap::new();
+    for (_, map) in records {
+        let code = map.get("network").map(text).unwrap_or_default();
+        if !code.is_empty() {
+            *by_code.entry(code).or_default() += 1;
+        }
+    }
+    let with_network: u64 = by_code.values().sum();
+    let mut expected: Vec<(u64, String)> = by_code.iter().map(|(c, n)| (*n, c.clone())).collect();
+    expected.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    assert!(
+        expected.len() > 10,
+        "the data should need an (other): {expected:?}"
+    );
+    let listed = listed.as_array().unwrap();
+    assert_eq!(listed.len(), 11, "top 10 and other: {listed:?}");
+    for (entry, (count, code)) in listed.iter().take(10).zip(&expected) {
+        assert_eq!(entry["code"], *code, "{listed:?}");
+        assert_share(entry, *count, with_network);
+    }
+    let rest: u64 = expected.iter().skip(10).map(|(n, _)| n).sum();
+    assert_eq!(listed[10]["network"], "(other)");
+    assert_share(&listed[10], rest, with_network);
 }
 
 #[test]
@@ -265,71 +229,6 @@ fn task_report_sums_counters_and_names_the_lowest_rates() {
 }
 
 #[test]
-fn terminal_and_markdown_reports_are_printed_even_when_lookups_fail() {
-    let server = server(Kind::Sms);
-    let out = smsstat_at(&server.base)
-        .args(["-o", "report", "sms", "1", "2", "10"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(20));
-    let text = String::from_utf8(out.stdout).unwrap();
-    assert!(
-        text.starts_with("SMS report: 3 lookups, 2 records, 1 failed\n"),
-        "{text}"
-    );
-    assert!(text.contains("sms not found (20)"), "{text}");
-    assert!(!text.contains('\u{1b}'), "no colour in a pipe: {text}");
-    let out = smsstat_at(&server.base)
-        .args(["-o", "report-md", "sms", "1", "2", "10"])
-        .output()
-        .unwrap();
-    let md = String::from_utf8(out.stdout).unwrap();
-    assert!(md.starts_with("### smsstat SMS report"), "{md}");
-    assert!(
-        md.contains("| Status | Count | Share |  |\n|---|---:|---:|---|\n"),
-        "{md}"
-    );
-}
-
-#[test]
-fn report_bars_follow_the_locale_and_colour_rules() {
-    let server = server(Kind::Sms);
-    let run = |lang: &str, colour: &str| {
-        let out = smsstat_at(&server.base)
-            .env("LANG", lang)
-            .args(["--color", colour, "-o", "report", "sms", "1", "2", "3"])
-            .output()
-            .unwrap();
-        String::from_utf8(out.stdout).unwrap()
-    };
-    let ascii = run("C", "never");
-    assert!(ascii.contains('#') && !ascii.contains('█'), "{ascii}");
-    assert!(!ascii.contains('\u{1b}'), "{ascii}");
-    let coloured = run("C.UTF-8", "always");
-    assert!(coloured.contains('█'), "{coloured}");
-    assert!(
-        coloured.contains("\u{1b}[32m"),
-        "delivered in green: {coloured}"
-    );
-}
-
-#[test]
-fn options_that_shape_records_do_not_combine_with_a_report() {
-    let server = server(Kind::Sms);
-    for extra in [["--fields", "status"], ["--no-headers", "--raw-cells"]] {
-        let out = smsstat_at(&server.base)
-            .args(["-o", "report"])
-            .args(extra)
-            .args(["sms", "1"])
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(64));
-        assert!(String::from_utf8_lossy(&out.stderr).contains("print one report"));
-    }
-    assert!(server.urls().is_empty(), "nothing looked up");
-}
-
-#[test]
 fn a_wait_report_tells_the_time_until_final_and_what_was_still_pending() {
     let sim = SimServer::start(SimOptions {
         settle: Duration::from_secs(3600),
@@ -349,105 +248,6 @@ fn a_wait_report_tells_the_time_until_final_and_what_was_still_pending() {
     let final_count = wait["until_final_ms"]["count"].as_u64().unwrap();
     assert_eq!(pending + final_count, 3, "{report}");
     assert!(pending >= 2, "{report}");
-}
-
-fn junit_cases(path: &std::path::Path) -> (usize, usize, usize, String) {
-    let xml = std::fs::read_to_string(path).unwrap();
-    let document = roxmltree::Document::parse(&xml).expect("valid XML");
-    let suite = document
-        .descendants()
-        .find(|n| n.has_tag_name("testsuite"))
-        .unwrap();
-    let cases = suite
-        .children()
-        .filter(|n| n.has_tag_name("testcase"))
-        .count();
-    let failures = suite
-        .descendants()
-        .filter(|n| n.has_tag_name("failure"))
-        .count();
-    let declared: usize = suite.attribute("failures").unwrap().parse().unwrap();
-    assert_eq!(suite.attribute("tests").unwrap(), cases.to_string());
-    (cases, failures, declared, xml)
-}
-
-#[test]
-fn junit_has_a_case_per_lookup_and_a_failure_per_problem() {
-    let server = server(Kind::Sms);
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("smoke.xml");
-    let ids: Vec<u64> = (1..=200).collect();
-    let path_text = path.to_str().unwrap();
-    let (out, _) = run_batch(
-        &server.base,
-        &[
-            "--json",
-            "--junit",
-            path_text,
-            "--expect",
-            "delivered",
-            "sms",
-            "-",
-        ],
-        &ids,
-        Duration::from_secs(60),
-    );
-    let failing = |id: &u64| match answer(Kind::Sms, *id) {
-        Answer::NotFound => Some(20),
-        Answer::Unavailable => Some(69),
-        Answer::Record(map) => (map["status"] != "delivered").then_some(80),
-    };
-    // The batch rule: the exit code of the first failure in input order.
-    assert_eq!(out.status.code(), ids.iter().find_map(failing));
-    let failed = ids
-        .iter()
-        .filter(|id| match answer(Kind::Sms, **id) {
-            Answer::Record(map) => map["status"] != "delivered",
-            _ => true,
-        })
-        .count();
-    let (cases, failures, declared, xml) = junit_cases(&path);
-    assert_eq!(cases, 200);
-    assert_eq!((failures, declared), (failed, failed));
-    assert!(xml.contains(r#"<testcase classname="smsstat.sms" name="sms 1" time=""#));
-    assert!(xml.contains(r#"type="exit 80""#), "{xml}");
-    assert!(xml.contains(r#"type="exit 20""#), "{xml}");
-    // Only the document is left behind.
-    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
-    assert_eq!(left.len(), 1);
-}
-
-#[test]
-fn junit_is_escaped_and_never_holds_the_key() {
-    let key = "k3y-Zm9vYmFyYmF6cXV4";
-    let server = TestServer::fixed(Canned::json(
-        200,
-        &format!(r#"{{"error":21,"errorDescription":"bad <x> & \"{key}\" \u0001 \u202e"}}"#),
-    ));
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("out.xml");
-    let out = smsstat_at(&server.base)
-        .env("SMSSTAT_API_KEY", key)
-        .args(["--junit", path.to_str().unwrap(), "sms", "1", "2"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(21));
-    let (cases, failures, _, xml) = junit_cases(&path);
-    assert_eq!((cases, failures), (2, 2));
-    assert!(!xml.contains(key), "{xml}");
-    assert!(!xml.contains('\u{202e}'), "{xml}");
-}
-
-#[test]
-fn an_unwritable_junit_path_is_refused_before_any_lookup() {
-    let server = server(Kind::Sms);
-    let out = smsstat_at(&server.base)
-        .args(["--junit", "/nonexistent-dir/out.xml", "sms", "1"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(78));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot write the JUnit file"));
-    assert!(server.urls().is_empty());
 }
 
 /// Peak resident KiB of a `-o report-json` run over IDs 1..=n, and its report.

@@ -119,3 +119,39 @@ fn sigterm_with_a_report_prints_the_report_and_writes_the_junit_file() {
     assert_eq!(xml.matches("<testcase ").count(), 4, "{xml}");
     assert_eq!(xml.matches("type=\"exit 143\"").count(), 1, "{xml}");
 }
+
+/// A `--wait` report stopped by SIGTERM: the two lookups still waiting are counted
+/// as interrupted, not as final (no time until final for them) and not as pending at
+/// a deadline that never came.
+#[test]
+fn sigterm_during_a_wait_report_counts_the_waiting_lookups_as_interrupted() {
+    let (tx, rx) = mpsc::channel();
+    let seen = Mutex::new(tx);
+    let server = TestServer::start(move |url| {
+        let id = url.rsplit('/').next().unwrap().to_string();
+        let status = if id == "done" { "delivered" } else { "enroute" };
+        let _ = seen.lock().unwrap().send(id.clone());
+        Canned::json(200, &format!(r#"{{"id":"{id}","status":"{status}"}}"#))
+    });
+    let mut args = vec!["-o", "report-json", "--wait", "--interval", "100ms"];
+    args.extend(["-j", "3", "sms-ref", "a", "b", "done"]);
+    let mut live = Live::spawn(command(&server.base, &args));
+    // A second poll of each waiting one: its first answer was seen and kept.
+    let mut polls: std::collections::HashMap<String, u32> = Default::default();
+    while ["a", "b"]
+        .iter()
+        .any(|id| polls.get(*id).copied().unwrap_or(0) < 2)
+    {
+        let id = rx.recv_timeout(Duration::from_secs(20)).expect("request");
+        *polls.entry(id).or_default() += 1;
+    }
+    live.signal(Signal::Term);
+    let ended = live.finish();
+    assert_eq!(ended.code, Some(143), "{}", ended.stderr);
+    let report: Value = serde_json::from_str(&ended.stdout).unwrap();
+    assert_eq!(report["records"], 3, "{report}");
+    assert_eq!(report["wait"]["until_final_ms"]["count"], 1, "{report}");
+    assert_eq!(report["wait"]["pending_at_deadline"], 0, "{report}");
+    assert_eq!(report["interrupted"], 2, "{report}");
+    assert_eq!(report["still_pending"], 0, "{report}");
+}

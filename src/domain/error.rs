@@ -111,7 +111,10 @@ impl LookupError {
             LookupError::Unreadable(_) => "unreadable".into(),
             LookupError::Unavailable(_) => "unavailable".into(),
             LookupError::Unreachable(_) => "unreachable".into(),
-            LookupError::Timeout(_) | LookupError::WaitOver => "timed out".into(),
+            LookupError::Timeout(_) => "timed out".into(),
+            // Never sent (the batch's --wait time was up before its turn): it did
+            // not time out, and a report or summary should not say it did.
+            LookupError::WaitOver => "not looked up".into(),
             LookupError::UnexpectedHttp { status: 429, .. } => "rate limited".into(),
             LookupError::UnexpectedHttp { .. } => "unexpected HTTP answer".into(),
             LookupError::NotAuthorised { .. } => "not authorised".into(),

@@ -43,6 +43,14 @@ pub struct Verdict {
     pub message: String,
 }
 
+impl Verdict {
+    /// A stopping signal ended the wait (exit 128 + the signal: 129, 130, 143):
+    /// the record is only the last state seen, neither final nor timed out.
+    pub fn interrupted(&self) -> bool {
+        exit_codes::is_interruption(self.code)
+    }
+}
+
 pub fn stage(record: &Record, until: &[String]) -> Stage {
     let status = record.status().unwrap_or("").trim().to_ascii_lowercase();
     let done = match record.kind {

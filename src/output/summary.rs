@@ -4,7 +4,11 @@
 use crate::domain::error::LookupError;
 use crate::domain::exit_codes;
 use crate::domain::outcome::Outcome;
+use crate::domain::sanitize::{escape_cut, MAX_CELL_CHARS};
 
+/// The most of a service's error code a label shows (codes are numbers; a server
+/// may send any text).
+const MAX_CODE_CHARS: usize = 40;
 /// Distinct failure kinds named in the summary; the rest are counted together.
 const MAX_LABELS: usize = 8;
 const OTHER: &str = "other failures";
@@ -67,7 +71,7 @@ pub fn failure_label(outcome: &Outcome) -> Option<String> {
         (Ok(_), Some(verdict)) if verdict.code == exit_codes::STILL_PENDING => {
             "still pending".into()
         }
-        (Ok(_), Some(verdict)) if exit_codes::is_interruption(verdict.code) => "interrupted".into(),
+        (Ok(_), Some(verdict)) if verdict.interrupted() => "interrupted".into(),
         (Ok(_), Some(_)) => "expectation not met".into(),
         (Ok(_), None) => return None,
     };
@@ -82,9 +86,13 @@ pub fn label(error: &LookupError) -> String {
             shown_code,
             ..
         } => {
-            // The service's words go to a terminal: escaped like any answer text.
-            let label = format!("{} ({shown_code})", text.to_lowercase());
-            crate::domain::sanitize::escape_control(&label).into_owned()
+            // The service's words go to a terminal: escaped like any answer text, and
+            // cut to a table cell, since a label names a kind in the summary, a
+            // report row and a JUnit attribute (a 1 MB description would be a 1 MB
+            // line in each). Cut before lowercasing: the rest is never copied.
+            let text = escape_cut(text, MAX_CELL_CHARS).to_lowercase();
+            let code = escape_cut(shown_code, MAX_CODE_CHARS);
+            format!("{text} ({code})")
         }
         other => other.category(),
     }

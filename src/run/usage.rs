@@ -44,9 +44,10 @@ pub(crate) fn check_normalize(
     follow: bool,
 ) -> Result<(), String> {
     if normalize && format != OutputFormat::Json && !follow {
+        // report-json is JSON too, but of the batch, not of records: named as well.
         return Err(
-            "--normalize shapes JSON records; it does nothing with table, csv or tsv \
-                    output (add --json)"
+            "--normalize shapes JSON records; it does nothing with table, csv, \
+                    tsv or report output (report, report-json, report-md; add --json)"
                 .into(),
         );
     }

@@ -55,6 +55,11 @@ pub fn watch(
                 }
             }
             Err(error) if is_transient(error) => interval = (interval * 2).min(MAX_INTERVAL),
+            // The deadline passed just before this poll: the record seen is the
+            // answer (it was looked up), not "not looked up".
+            Err(LookupError::WaitOver) if matches!(last, Some(Ok(_))) => {
+                return done(last.expect("matched above"), started, false);
+            }
             Err(_) => return done(result, started, false),
         }
         // A record seen earlier is more useful than a later transient error.

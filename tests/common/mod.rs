@@ -4,6 +4,7 @@
 //! see `clean_command`) and to read its JSON lines (`json_lines`).
 #![allow(dead_code)]
 
+pub mod mixed;
 pub mod process;
 
 use std::fmt::Display;

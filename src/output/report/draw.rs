@@ -17,6 +17,10 @@ pub(super) fn terminal(report: &Report, look: Look) -> String {
     let mut out = format!("{headline}\n");
     for section in &sections {
         out.push('\n');
+        if let Some(line) = section.line {
+            let _ = writeln!(out, "{line}");
+            continue;
+        }
         let widths = column_widths(section);
         let line = |cells: &[String]| -> String {
             let mut line = String::new();
@@ -62,6 +66,10 @@ pub(super) fn markdown(report: &Report) -> String {
     let (headline, sections, notes) = sections(report);
     let mut out = format!("### smsstat {}\n", md(&headline));
     for section in &sections {
+        if let Some(line) = section.line {
+            let _ = write!(out, "\n{}\n", md(line));
+            continue;
+        }
         let has_bars = section.bars.iter().any(Option::is_some);
         let mut head: Vec<String> = section.head.iter().map(|h| md(h)).collect();
         let mut align: Vec<&str> = section

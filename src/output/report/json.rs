@@ -3,7 +3,7 @@
 
 use serde_json::{json, Map, Number, Value};
 
-use super::stats::{Counts, Durations, MILLISECOND_BUCKETS, SECOND_BUCKETS};
+use super::stats::{Counts, Durations, Grouped, MILLISECOND_BUCKETS, SECOND_BUCKETS};
 use super::{Report, Share};
 use crate::domain::record::RecordKind;
 
@@ -13,7 +13,10 @@ pub(super) fn report(report: &Report) -> Value {
     object.insert("lookups".into(), report.lookups.into());
     object.insert("records".into(), report.records.into());
     object.insert("failed".into(), (report.lookups - report.records).into());
-    object.insert("expectations_not_met".into(), report.unmet.into());
+    let verdicts = report.verdicts;
+    object.insert("still_pending".into(), verdicts.still_pending.into());
+    object.insert("expectations_not_met".into(), verdicts.unmet.into());
+    object.insert("interrupted".into(), verdicts.interrupted.into());
     if report.kind != RecordKind::Task {
         object.insert(
             "statuses".into(),
@@ -71,11 +74,7 @@ fn sms(report: &Report, object: &mut Map<String, Value>) {
 
 fn hlr(report: &Report, object: &mut Map<String, Value>) {
     let part = &report.hlr;
-    let networks = &part.networks;
-    object.insert(
-        "networks".into(),
-        counts(networks, "network", networks.total(), super::TOP_NETWORKS),
-    );
+    object.insert("networks".into(), networks(&part.networks));
     object.insert("ported".into(), share(part.ported));
     object.insert("roaming".into(), share(part.roaming));
 }
@@ -116,6 +115,23 @@ fn counts(counts: &Counts, name: &str, of: u64, top: usize) -> Value {
     let mut list: Vec<Value> = ranked.iter().map(|(l, n)| entry(l, *n)).collect();
     if rest > 0 {
         list.push(entry("(other)", rest));
+    }
+    Value::Array(list)
+}
+
+/// `[{"network": "Russia / Beeline", "code": "25099", "count": 9, "share": 0.9}]`:
+/// the commonest network codes, then one `"(other)"` entry without a code.
+fn networks(networks: &Grouped) -> Value {
+    let of = networks.total();
+    let (ranked, rest) = networks.ranked(super::TOP_NETWORKS);
+    let mut list: Vec<Value> = ranked
+        .iter()
+        .map(|(code, name, count)| {
+            json!({"network": name, "code": code, "count": count, "share": ratio(*count, of)})
+        })
+        .collect();
+    if rest > 0 {
+        list.push(json!({"network": "(other)", "count": rest, "share": ratio(rest, of)}));
     }
     Value::Array(list)
 }

@@ -4,6 +4,8 @@
 
 mod draw;
 mod json;
+mod kinds;
+mod money;
 mod stats;
 mod text;
 
@@ -20,7 +22,8 @@ use crate::domain::timestamp::{seconds_between, timestamp};
 use crate::output::derived::{network, Network};
 use crate::output::summary::failure_label;
 
-use stats::{Counts, Durations, Money, Top};
+use money::Money;
+use stats::{Counts, Durations, Grouped, Top};
 
 /// How many lookups the "slowest", "oldest pending" and "lowest delivery rate"
 /// lists name.
@@ -49,8 +52,8 @@ pub struct Report {
     records: u64,
     statuses: Counts,
     failures: Counts,
-    /// Records that did not meet `--expect`/`--expect-delivered`.
-    unmet: u64,
+    /// Records with a verdict: they make the exit code, so the report says them.
+    verdicts: Verdicts,
     /// Milliseconds each lookup took, polls of `--wait` included.
     lookup_ms: Durations,
     slowest: Top<u128, String>,
@@ -59,6 +62,24 @@ pub struct Report {
     hlr: HlrPart,
     tasks: TaskPart,
     wait: Option<WaitPart>,
+}
+
+/// Records whose verdict failed the lookup, by verdict.
+#[derive(Debug, Default, Clone, Copy)]
+struct Verdicts {
+    /// Not final (exit 81): at the `--wait` deadline, or with `--expect` and no
+    /// `--wait`.
+    still_pending: u64,
+    /// Final, but not what `--expect`/`--expect-delivered` asked for (exit 80).
+    unmet: u64,
+    /// A signal stopped the wait; the record is the last state seen.
+    interrupted: u64,
+}
+
+impl Verdicts {
+    fn any(&self) -> bool {
+        self.still_pending + self.unmet + self.interrupted > 0
+    }
 }
 
 #[derive(Debug, Default)]
@@ -80,7 +101,8 @@ struct Pending {
 
 #[derive(Debug)]
 struct HlrPart {
-    networks: Counts,
+    /// By network code (MCC+MNC), named as first seen.
+    networks: Grouped,
     ported: Share,
     roaming: Share,
 }
@@ -127,7 +149,7 @@ impl Report {
             records: 0,
             statuses: Counts::new(MAX_LABELS),
             failures: Counts::new(MAX_LABELS),
-            unmet: 0,
+            verdicts: Verdicts::default(),
             lookup_ms: Durations::default(),
             slowest: Top::new(LISTED),
             prices: Money::new(MAX_CURRENCIES),
@@ -136,7 +158,7 @@ impl Report {
                 ..SmsPart::default()
             },
             hlr: HlrPart {
-                networks: Counts::new(MAX_NETWORKS),
+                networks: Grouped::new(MAX_NETWORKS),
                 ported: Share::default(),
                 roaming: Share::default(),
             },
@@ -163,28 +185,41 @@ impl Report {
             }
         };
         self.records += 1;
-        match outcome.verdict.as_ref().map(|v| v.code) {
-            Some(exit_codes::STILL_PENDING) => {
-                if let Some(wait) = &mut self.wait {
-                    wait.pending_at_deadline += 1;
-                }
-            }
-            Some(exit_codes::EXPECTATION_NOT_MET) => self.unmet += 1,
-            _ => {}
-        }
-        if let Some(wait) = &mut self.wait {
-            let final_now =
-                outcome.verdict.as_ref().map(|v| v.code) != Some(exit_codes::STILL_PENDING);
-            if final_now {
-                wait.until_final_ms
-                    .record(u64::try_from(ms).unwrap_or(u64::MAX));
-            }
-        }
+        self.add_verdict(outcome, ms);
         self.add_price(record);
         match record.kind {
             RecordKind::Sms => self.add_sms(record, &outcome.query),
             RecordKind::Hlr => self.add_hlr(record),
             RecordKind::Task => self.add_task(record, &outcome.query),
+        }
+    }
+
+    /// Counts the record's verdict; under `--wait`, a record counts towards the time
+    /// until final only when it was final: neither still pending at the deadline
+    /// nor cut short by a signal.
+    fn add_verdict(&mut self, outcome: &Outcome, ms: u128) {
+        let verdicts = &mut self.verdicts;
+        let final_now = match &outcome.verdict {
+            None => true,
+            Some(v) if v.interrupted() => {
+                verdicts.interrupted += 1;
+                false
+            }
+            Some(v) if v.code == exit_codes::STILL_PENDING => {
+                verdicts.still_pending += 1;
+                if let Some(wait) = &mut self.wait {
+                    wait.pending_at_deadline += 1;
+                }
+                false
+            }
+            Some(_) => {
+                verdicts.unmet += 1;
+                true
+            }
+        };
+        if let (true, Some(wait)) = (final_now, &mut self.wait) {
+            wait.until_final_ms
+                .record(u64::try_from(ms).unwrap_or(u64::MAX));
         }
     }
 
@@ -223,8 +258,15 @@ impl Report {
     fn add_hlr(&mut self, record: &Record) {
         self.statuses
             .add(&status_label(record.status().unwrap_or("").trim()));
-        if let Some(network) = network_label(record) {
-            self.hlr.networks.add(&network);
+        if let Some(Network {
+            code,
+            country,
+            operator,
+        }) = network(record)
+        {
+            self.hlr
+                .networks
+                .add(&code, || network_name(&code, country, operator));
         }
         let flag = |name: &str| {
             let details = record.get("details").and_then(|d| d.get(name));
@@ -293,20 +335,15 @@ fn shown(text: &str) -> String {
     escape_cut(text, MAX_SHOWN).into_owned()
 }
 
-/// `Ukraine / Kyivstar`: an HLR record's country and operator, as tables decode
-/// them; the code itself when neither is known.
-fn network_label(record: &Record) -> Option<String> {
-    let Network {
-        code,
-        country,
-        operator,
-    } = network(record)?;
-    let label = match (country, operator) {
+/// `Ukraine / Kyivstar`: a network's country and operator, as tables decode them;
+/// the code itself when neither is known.
+fn network_name(code: &str, country: Option<String>, operator: Option<String>) -> String {
+    let name = match (country, operator) {
         (Some(country), Some(operator)) => format!("{country} / {operator}"),
-        (Some(country), None) => format!("{country} / {code}"),
-        (None, _) => code,
+        (Some(country), None) => country,
+        (None, _) => code.to_owned(),
     };
-    Some(shown(&label))
+    shown(&name)
 }
 
 #[cfg(test)]

@@ -1,11 +1,10 @@
 //! The building blocks of a report, each bounded in memory whatever the number of
-//! lookups: counts by label, a histogram of durations, the N most notable lookups,
-//! and money summed exactly.
+//! lookups: counts by label or key, a histogram of durations and the N most
+//! notable lookups (money is summed in `money`).
 
 use std::collections::HashMap;
 
 use hdrhistogram::Histogram;
-use serde_json::Value;
 
 /// Counts by label (statuses, failure kinds, networks, currencies). Labels come from
 /// the server, so a hostile one cannot grow the map: past `cap` distinct labels the
@@ -55,6 +54,56 @@ impl Counts {
     }
 }
 
+/// Counts by key, each key shown under the name it was first seen with: HLR
+/// networks are counted by their code, since the same code comes with different
+/// names (the server's `name_en` on some records, the built-in table on others) and
+/// different codes can share a name. Bounded like `Counts`.
+#[derive(Debug)]
+pub struct Grouped {
+    groups: HashMap<String, (String, u64)>,
+    other: u64,
+    cap: usize,
+}
+
+impl Grouped {
+    pub fn new(cap: usize) -> Grouped {
+        Grouped {
+            groups: HashMap::new(),
+            other: 0,
+            cap,
+        }
+    }
+
+    /// Counts one for `key`; `name` is asked for only when the key is new.
+    pub fn add(&mut self, key: &str, name: impl FnOnce() -> String) {
+        if let Some((_, count)) = self.groups.get_mut(key) {
+            *count += 1;
+        } else if self.groups.len() < self.cap {
+            self.groups.insert(key.to_owned(), (name(), 1));
+        } else {
+            self.other += 1;
+        }
+    }
+
+    pub fn total(&self) -> u64 {
+        self.groups.values().map(|(_, n)| n).sum::<u64>() + self.other
+    }
+
+    /// The `top` largest groups as `(key, name, count)`, largest first (ties by
+    /// key), then what is left as one count.
+    pub fn ranked(&self, top: usize) -> (Vec<(&str, &str, u64)>, u64) {
+        let mut ranked: Vec<(&str, &str, u64)> = self
+            .groups
+            .iter()
+            .map(|(key, (name, count))| (key.as_str(), name.as_str(), *count))
+            .collect();
+        ranked.sort_by(|a, b| b.2.cmp(&a.2).then_with(|| a.0.cmp(b.0)));
+        let rest = ranked.iter().skip(top).map(|g| g.2).sum::<u64>() + self.other;
+        ranked.truncate(top);
+        (ranked, rest)
+    }
+}
+
 /// Upper bounds of the log-scaled buckets of latencies in seconds: 1s, 2s, 5s, 10s,
 /// 30s, 1m, ... 30d, steps a person reads without counting.
 pub const SECOND_BUCKETS: &[u64] = &[
@@ -72,6 +121,10 @@ pub const MILLISECOND_BUCKETS: &[u64] = &[
 /// HDR histogram: percentiles within 0.1 % (3 significant digits) in a few kB.
 pub struct Durations {
     histogram: Histogram<u64>,
+    /// The largest value exactly: the histogram only knows its bin, which above 2048
+    /// is wider than one unit, and a max is read as a fact ("the slowest took 3d
+    /// 00h 02m 07s"), not an estimate.
+    max: u64,
 }
 
 impl std::fmt::Debug for Durations {
@@ -88,6 +141,7 @@ impl Default for Durations {
         let histogram = Histogram::new_with_bounds(1, 1 << 40, 3);
         Durations {
             histogram: histogram.expect("bounds and precision are valid"),
+            max: 0,
         }
     }
 }
@@ -95,19 +149,21 @@ impl Default for Durations {
 impl Durations {
     pub fn record(&mut self, value: u64) {
         self.histogram.saturating_record(value);
+        self.max = self.max.max(value);
     }
 
     pub fn count(&self) -> u64 {
         self.histogram.len()
     }
 
+    /// The largest value recorded, exactly (0 when none was).
     pub fn max(&self) -> u64 {
-        self.histogram.max()
+        self.max
     }
 
     /// The nearest-rank percentile: the smallest value that at least `per_mille`/1000
     /// of the values do not exceed (integer arithmetic, so p90 of 1000 values is the
-    /// 900th, exactly).
+    /// 900th, exactly). Within the histogram's precision, and never above the max.
     pub fn percentile(&self, per_mille: u64) -> u64 {
         let total = self.histogram.len();
         let rank = (per_mille * total).div_ceil(1000).max(1);
@@ -115,10 +171,11 @@ impl Durations {
         for step in self.histogram.iter_recorded() {
             seen += step.count_since_last_iteration();
             if seen >= rank {
-                return self.histogram.highest_equivalent(step.value_iterated_to());
+                let value = self.histogram.highest_equivalent(step.value_iterated_to());
+                return value.min(self.max);
             }
         }
-        self.histogram.max()
+        self.max
     }
 
     /// Counts per log-scaled bucket, from the first bucket with a value to the last:
@@ -175,100 +232,9 @@ impl<K: Ord, V> Top<K, V> {
     }
 }
 
-/// Sums of prices by currency, exact to the billionth: `0.1 + 0.2` is `0.3`, as an
-/// accountant would have it (f64 would say 0.30000000000000004).
-#[derive(Debug)]
-pub struct Money {
-    by_currency: HashMap<String, i128>,
-    cap: usize,
-}
-
-const NANOS: i128 = 1_000_000_000;
-
-impl Money {
-    pub fn new(cap: usize) -> Money {
-        Money {
-            by_currency: HashMap::new(),
-            cap,
-        }
-    }
-
-    /// Adds a price sent as a number or a numeric string; anything else is skipped.
-    pub fn add(&mut self, currency: &str, price: &Value) {
-        let Some(nanos) = nanos_of(price) else {
-            return;
-        };
-        let known = self.by_currency.contains_key(currency);
-        if !known && self.by_currency.len() >= self.cap {
-            return;
-        }
-        let sum = self.by_currency.entry(currency.to_owned()).or_insert(0);
-        *sum = sum.saturating_add(nanos);
-    }
-
-    /// Currencies in name order, each with its total as decimal text (`12.345`).
-    pub fn totals(&self) -> Vec<(&str, String)> {
-        let mut totals: Vec<(&str, String)> = self
-            .by_currency
-            .iter()
-            .map(|(currency, nanos)| (currency.as_str(), decimal_text(*nanos)))
-            .collect();
-        totals.sort();
-        totals
-    }
-}
-
-/// A price in billionths, read from its digits (`0.023`, `"1.5"`, `2`); exponent
-/// forms go through f64. None for what is not a number.
-fn nanos_of(value: &Value) -> Option<i128> {
-    let text = match value {
-        Value::Number(n) => n.to_string(),
-        Value::String(s) => s.trim().to_owned(),
-        _ => return None,
-    };
-    let (negative, digits) = match text.strip_prefix('-') {
-        Some(rest) => (true, rest),
-        None => (false, text.as_str()),
-    };
-    let (whole, fraction) = digits.split_once('.').unwrap_or((digits, ""));
-    let plain = !whole.is_empty()
-        && whole.len() <= 20
-        && whole.bytes().all(|b| b.is_ascii_digit())
-        && fraction.bytes().all(|b| b.is_ascii_digit());
-    let magnitude = if plain {
-        let mut nanos: i128 = whole.parse::<i128>().ok()? * NANOS;
-        let fraction: String = fraction
-            .chars()
-            .chain("000000000".chars())
-            .take(9)
-            .collect();
-        nanos += fraction.parse::<i128>().ok()?;
-        nanos
-    } else {
-        let float: f64 = digits.parse().ok().filter(|f: &f64| f.is_finite())?;
-        // `as` saturates: a hostile 1e300 becomes the largest sum, not a panic.
-        (float * NANOS as f64).round() as i128
-    };
-    Some(if negative { -magnitude } else { magnitude })
-}
-
-fn decimal_text(nanos: i128) -> String {
-    let sign = if nanos < 0 { "-" } else { "" };
-    let magnitude = nanos.unsigned_abs();
-    let whole = magnitude / NANOS as u128;
-    let fraction = format!("{:09}", magnitude % NANOS as u128);
-    let fraction = fraction.trim_end_matches('0');
-    if fraction.is_empty() {
-        format!("{sign}{whole}")
-    } else {
-        format!("{sign}{whole}.{fraction}")
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     #[test]
     fn counts_are_bounded_and_ranked() {
@@ -279,6 +245,20 @@ mod tests {
         // `c` came third: past the cap, it is counted as other.
         assert_eq!(counts.ranked(1), (vec![("b", 2)], 4));
         assert_eq!(counts.total(), 6);
+    }
+
+    #[test]
+    fn groups_count_by_key_under_the_first_name() {
+        let mut groups = Grouped::new(2);
+        groups.add("25099", || "Russia / Beeline".into());
+        groups.add("25099", || "Russian Federation / Beeline".into());
+        groups.add("25001", || "Russia / Beeline".into());
+        groups.add("23410", || "United Kingdom / O2".into());
+        assert_eq!(
+            groups.ranked(1),
+            (vec![("25099", "Russia / Beeline", 2)], 2)
+        );
+        assert_eq!(groups.total(), 4);
     }
 
     #[test]
@@ -294,6 +274,20 @@ mod tests {
         let mut one = Durations::default();
         one.record(7);
         assert_eq!(one.percentile(500), 7);
+    }
+
+    #[test]
+    fn the_max_is_exact_where_the_histogram_rounds() {
+        let mut durations = Durations::default();
+        // Above 2048 a bin is wider than one: the histogram alone says 259_327.
+        for value in [5, 259_300] {
+            durations.record(value);
+        }
+        assert_eq!(durations.max(), 259_300);
+        assert_eq!(durations.percentile(990), 259_300);
+        let mut huge = Durations::default();
+        huge.record(u64::MAX);
+        assert_eq!(huge.max(), u64::MAX, "past the histogram's bound too");
     }
 
     #[test]
@@ -316,19 +310,5 @@ mod tests {
             top.offer(key, || value);
         }
         assert_eq!(top.entries(), &[(5, "e"), (5, "f")]);
-    }
-
-    #[test]
-    fn money_sums_exactly() {
-        let mut money = Money::new(4);
-        money.add("EUR", &json!(0.1));
-        money.add("EUR", &json!("0.2"));
-        money.add("USD", &json!(1e-2));
-        money.add("USD", &json!("free"));
-        money.add("USD", &json!(-3));
-        assert_eq!(
-            money.totals(),
-            vec![("EUR", "0.3".to_string()), ("USD", "-2.99".to_string())]
-        );
     }
 }

@@ -18,8 +18,8 @@ fn report_json(report: &Report) -> Value {
     json::report(report)
 }
 
-#[test]
-fn sms_statuses_latencies_prices_and_pending() {
+/// Three SMS (two delivered, one sent) and a lookup that timed out.
+fn sms_report() -> Report {
     let mut report = Report::new(RecordKind::Sms, false);
     let sms = |status: &str, sent: &str, dr: Option<&str>, price: &str| {
         let mut value = json!({"status": status, "time_in": "2024-01-01 00:00:00",
@@ -67,7 +67,12 @@ fn sms_statuses_latencies_prices_and_pending() {
     for outcome in &outcomes {
         report.add(outcome);
     }
-    let value = report_json(&report);
+    report
+}
+
+#[test]
+fn sms_statuses_latencies_prices_and_pending() {
+    let value = report_json(&sms_report());
     assert_eq!(value["lookups"], 4);
     assert_eq!(value["records"], 3);
     assert_eq!(value["failed"], 1);
@@ -90,16 +95,42 @@ fn sms_statuses_latencies_prices_and_pending() {
 }
 
 #[test]
+fn both_latencies_are_drawn_as_histograms() {
+    let md = draw::markdown(&sms_report());
+    assert!(md.contains("| Send latency | Count | Share |  |"), "{md}");
+    assert!(md.contains("| &lt;= 5s | 1 | 33.3% |"), "{md}");
+    assert!(
+        md.contains("| Delivery latency | Count | Share |  |"),
+        "{md}"
+    );
+}
+
+#[test]
 fn hlr_networks_and_shares() {
     let mut report = Report::new(RecordKind::Hlr, false);
     let hlr = |network: &str, ported: &str| json!({"status": "active", "network": network, "details": {"ported": ported, "roaming": "0"}});
     report.add(&found(LookupKind::Hlr, "1", hlr("25503", "1"), 1));
     report.add(&found(LookupKind::Hlr, "2", hlr("25503", "0"), 1));
     report.add(&found(LookupKind::Hlr, "3", json!({"status": "sent"}), 1));
+    // The same code with the server's name and without: one network, first name.
+    let mut named = hlr("25503", "0");
+    named["name_en"] = "Ukraine (server)".into();
+    named["brand"] = "KS".into();
+    report.add(&found(LookupKind::Hlr, "4", named, 1));
+    report.add(&found(LookupKind::Hlr, "5", hlr("25099", "0"), 1));
     let value = report_json(&report);
-    assert_eq!(value["networks"][0]["count"], 2);
-    assert_eq!(value["ported"], json!({"yes": 1, "of": 2, "share": 0.5}));
-    assert_eq!(value["roaming"], json!({"yes": 0, "of": 2, "share": 0.0}));
+    assert_eq!(
+        value["networks"][0],
+        json!({"network": "Ukraine / Kyivstar", "code": "25503", "count": 3, "share": 0.75})
+    );
+    assert_eq!(value["networks"][1]["code"], "25099");
+    let text = draw::markdown(&report);
+    assert!(
+        text.contains("| Ukraine / Kyivstar (25503) | 3 | 75.0% |"),
+        "{text}"
+    );
+    assert_eq!(value["ported"], json!({"yes": 1, "of": 4, "share": 0.25}));
+    assert_eq!(value["roaming"], json!({"yes": 0, "of": 4, "share": 0.0}));
 }
 
 #[test]
@@ -158,4 +189,68 @@ fn terminal_form_draws_bars_without_colour_when_off() {
         },
     );
     assert!(colour.contains("\u{1b}[32m"), "{colour}");
+}
+
+/// Verdicts count as the exit code does: 81 still pending, 80 unmet, a signal's
+/// code interrupted; under `--wait` only final records have a time until final.
+#[test]
+fn verdicts_are_counted_and_interrupted_records_are_not_final() {
+    use crate::domain::verdict::Verdict;
+    let mut report = Report::new(RecordKind::Sms, true);
+    for (query, code) in [
+        ("1", None),
+        ("2", Some(80)),
+        ("3", Some(81)),
+        ("4", Some(130)),
+        ("5", Some(143)),
+    ] {
+        let mut outcome = found(LookupKind::Sms, query, json!({"status": "enroute"}), 10);
+        outcome.verdict = code.map(|code| Verdict {
+            code,
+            message: String::new(),
+        });
+        report.add(&outcome);
+    }
+    let value = report_json(&report);
+    assert_eq!(value["still_pending"], 1);
+    assert_eq!(value["expectations_not_met"], 1);
+    assert_eq!(value["interrupted"], 2);
+    assert_eq!(value["wait"]["until_final_ms"]["count"], 2);
+    assert_eq!(value["wait"]["pending_at_deadline"], 1);
+    let text = draw::terminal(
+        &report,
+        Look {
+            utf8: false,
+            color: false,
+        },
+    );
+    assert!(
+        text.starts_with("SMS report: 5 lookups, 5 records, 0 failed, 1 still pending, 1 expectation not met, 2 interrupted\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn no_records_is_a_line_not_an_empty_table() {
+    let mut report = Report::new(RecordKind::Hlr, false);
+    report.add(&Outcome::new(
+        LookupKind::Hlr,
+        "1".into(),
+        Err(LookupError::Timeout(Duration::from_secs(1))),
+    ));
+    let look = Look {
+        utf8: true,
+        color: false,
+    };
+    let text = draw::terminal(&report, look);
+    assert!(
+        text.contains("\n\nNo records to count.\n\nFailure "),
+        "{text}"
+    );
+    assert!(!text.contains("Status"), "{text}");
+    let md = draw::markdown(&report);
+    assert!(
+        md.contains("\n\nNo records to count.\n\n| Failure |"),
+        "{md}"
+    );
 }

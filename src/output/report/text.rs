@@ -4,8 +4,9 @@
 
 use std::fmt::Write as _;
 
-use super::stats::{Counts, Durations, MILLISECOND_BUCKETS, SECOND_BUCKETS};
-use super::{Report, Share, TOP_NETWORKS};
+use super::kinds;
+use super::stats::{Counts, Durations, MILLISECOND_BUCKETS};
+use super::{Report, Share};
 use crate::domain::record::RecordKind;
 use crate::domain::status::{self, Tone};
 use crate::output::derived::format_seconds;
@@ -18,29 +19,46 @@ pub(super) struct Section {
     pub bars: Vec<Option<(f64, Tone)>>,
     /// Columns aligned right (numbers).
     pub right: Vec<bool>,
+    /// A line of text shown instead of the table (`No records to count.`): an
+    /// empty table's header alone reads like a fault.
+    pub line: Option<&'static str>,
 }
 
 impl Section {
-    fn new(head: Vec<&'static str>) -> Section {
+    pub(super) fn new(head: Vec<&'static str>) -> Section {
         let right = head.iter().enumerate().map(|(i, _)| i > 0).collect();
         Section {
             head,
             rows: Vec::new(),
             bars: Vec::new(),
             right,
+            line: None,
         }
     }
 
-    fn row(&mut self, cells: Vec<String>, bar: Option<(f64, Tone)>) {
+    fn line(text: &'static str) -> Section {
+        Section {
+            line: Some(text),
+            ..Section::new(Vec::new())
+        }
+    }
+
+    pub(super) fn row(&mut self, cells: Vec<String>, bar: Option<(f64, Tone)>) {
         self.rows.push(cells);
         self.bars.push(bar);
     }
 }
 
+/// Shown instead of the status table (or the task counters) when no lookup
+/// brought a record.
+const NO_RECORDS: &str = "No records to count.";
+
 /// The headline and the sections of a report, in the order they are shown.
 pub(super) fn sections(report: &Report) -> (String, Vec<Section>, Vec<(String, String)>) {
     let mut sections = Vec::new();
-    if report.kind != RecordKind::Task {
+    if report.records == 0 {
+        sections.push(Section::line(NO_RECORDS));
+    } else if report.kind != RecordKind::Task {
         sections.push(counts_section(
             "Status",
             &report.statuses,
@@ -49,6 +67,7 @@ pub(super) fn sections(report: &Report) -> (String, Vec<Section>, Vec<(String, S
             true,
         ));
     }
+    sections.extend(verdict_section(report));
     if report.failures.total() > 0 {
         sections.push(counts_section(
             "Failure",
@@ -60,9 +79,9 @@ pub(super) fn sections(report: &Report) -> (String, Vec<Section>, Vec<(String, S
     }
     let mut notes = Vec::new();
     match report.kind {
-        RecordKind::Sms => sms_sections(report, &mut sections, &mut notes),
-        RecordKind::Hlr => hlr_sections(report, &mut sections, &mut notes),
-        RecordKind::Task => task_sections(report, &mut sections, &mut notes),
+        RecordKind::Sms => kinds::sms_sections(report, &mut sections, &mut notes),
+        RecordKind::Hlr => kinds::hlr_sections(report, &mut sections, &mut notes),
+        RecordKind::Task => kinds::task_sections(report, &mut sections, &mut notes),
     }
     time_sections(report, &mut sections, &mut notes);
     price_and_slowest_notes(report, &mut notes);
@@ -79,10 +98,46 @@ fn headline(report: &Report) -> String {
         report.records,
         plural(report.records, "record"),
     );
-    if report.unmet > 0 {
-        let _ = write!(headline, ", {} expectation(s) not met", report.unmet);
+    for (count, what, _) in verdict_rows(report) {
+        if count > 0 {
+            let what = match what {
+                "expectation not met" if count > 1 => "expectations not met",
+                what => what,
+            };
+            let _ = write!(headline, ", {count} {what}");
+        }
     }
     headline
+}
+
+/// The records a verdict failed, by verdict: with `failed` they make the exit code.
+fn verdict_rows(report: &Report) -> [(u64, &'static str, Tone); 3] {
+    let verdicts = report.verdicts;
+    [
+        (verdicts.still_pending, "still pending", Tone::Pending),
+        (verdicts.unmet, "expectation not met", Tone::Bad),
+        (verdicts.interrupted, "interrupted", Tone::Doubtful),
+    ]
+}
+
+/// The records a verdict failed, as shares of the records: shown whenever there are
+/// some, so that the report agrees with the exit code.
+fn verdict_section(report: &Report) -> Option<Section> {
+    if !report.verdicts.any() {
+        return None;
+    }
+    let mut section = Section::new(vec!["Verdict", "Count", "Share"]);
+    for (count, what, tone) in verdict_rows(report) {
+        if count == 0 {
+            continue;
+        }
+        let share = fraction(count, report.records);
+        section.row(
+            vec![what.to_string(), count.to_string(), percent(share)],
+            share.map(|s| (s, tone)),
+        );
+    }
+    Some(section)
 }
 
 /// How long lookups took, and under `--wait` how long records took to be final.
@@ -139,94 +194,6 @@ fn price_and_slowest_notes(report: &Report, notes: &mut Vec<(String, String)>) {
     }
 }
 
-fn sms_sections(report: &Report, sections: &mut Vec<Section>, notes: &mut Vec<(String, String)>) {
-    let part = &report.sms;
-    let mut latency = Section::new(vec!["Latency", "Count", "p50", "p90", "p99", "Max"]);
-    latency.row(durations_row("send", &part.send_latency, seconds), None);
-    latency.row(
-        durations_row("delivery", &part.delivery_latency, seconds),
-        None,
-    );
-    sections.push(latency);
-    if part.delivery_latency.count() > 0 {
-        sections.push(histogram(
-            "Delivery latency",
-            &part.delivery_latency,
-            SECOND_BUCKETS,
-            whole_unit,
-        ));
-    }
-    let oldest: Vec<String> = part
-        .oldest_pending
-        .iter()
-        .flat_map(|top| top.entries())
-        .map(|(_, p)| format!("{} ({} since {})", p.query, p.status, p.time_in))
-        .collect();
-    if !oldest.is_empty() {
-        notes.push(("Oldest still pending".into(), oldest.join(", ")));
-    }
-}
-
-fn hlr_sections(report: &Report, sections: &mut Vec<Section>, notes: &mut Vec<(String, String)>) {
-    let part = &report.hlr;
-    let networks = &part.networks;
-    if networks.total() > 0 {
-        sections.push(counts_section(
-            "Network",
-            networks,
-            networks.total(),
-            TOP_NETWORKS,
-            false,
-        ));
-    }
-    for (name, share) in [("Ported", part.ported), ("Roaming", part.roaming)] {
-        notes.push((name.into(), share_text(share)));
-    }
-}
-
-fn task_sections(report: &Report, sections: &mut Vec<Section>, notes: &mut Vec<(String, String)>) {
-    let part = &report.tasks;
-    let mut counters = Section::new(vec!["Messages", "Count", "Share"]);
-    let of = u64::try_from(part.messages).unwrap_or(0);
-    for (name, count, tone) in [
-        ("delivered", part.delivered, Tone::Good),
-        ("undeliverable", part.undeliverable, Tone::Bad),
-        ("expired", part.expired, Tone::Doubtful),
-        ("unknown", part.unknown, Tone::Doubtful),
-        ("pending", part.pending, Tone::Pending),
-    ] {
-        let count = u64::try_from(count).unwrap_or(0);
-        let share = fraction(count, of);
-        counters.row(
-            vec![name.into(), count.to_string(), percent(share)],
-            share.map(|s| (s, tone)),
-        );
-    }
-    counters.row(
-        vec!["total".into(), part.messages.to_string(), String::new()],
-        None,
-    );
-    sections.push(counters);
-    notes.push(("Tasks".into(), part.tasks.to_string()));
-    let lowest: Vec<String> = part
-        .lowest_rate
-        .iter()
-        .flat_map(|top| top.entries())
-        .map(|(_, low)| {
-            let rate = low.delivered as f64 / low.messages as f64;
-            format!(
-                "{} ({} of {})",
-                low.query,
-                percent(Some(rate)),
-                low.messages
-            )
-        })
-        .collect();
-    if !lowest.is_empty() {
-        notes.push(("Lowest delivery rate".into(), lowest.join(", ")));
-    }
-}
-
 fn counts_section(
     title: &'static str,
     counts: &Counts,
@@ -252,7 +219,7 @@ fn counts_section(
     section
 }
 
-fn histogram(
+pub(super) fn histogram(
     title: &'static str,
     durations: &Durations,
     bounds: &[u64],
@@ -274,7 +241,11 @@ fn histogram(
     section
 }
 
-fn durations_row(name: &str, durations: &Durations, unit: fn(u64) -> String) -> Vec<String> {
+pub(super) fn durations_row(
+    name: &str,
+    durations: &Durations,
+    unit: fn(u64) -> String,
+) -> Vec<String> {
     if durations.count() == 0 {
         return vec![
             name.into(),
@@ -307,27 +278,27 @@ fn plural(count: u64, word: &str) -> String {
     }
 }
 
-fn fraction(part: u64, whole: u64) -> Option<f64> {
+pub(super) fn fraction(part: u64, whole: u64) -> Option<f64> {
     (whole > 0).then(|| part as f64 / whole as f64)
 }
 
-fn percent(share: Option<f64>) -> String {
+pub(super) fn percent(share: Option<f64>) -> String {
     share.map_or_else(String::new, |s| format!("{:.1}%", s * 100.0))
 }
 
-fn share_text(share: Share) -> String {
+pub(super) fn share_text(share: Share) -> String {
     match fraction(share.yes, share.known) {
         Some(s) => format!("{} of {} ({})", share.yes, share.known, percent(Some(s))),
         None => "not reported".into(),
     }
 }
 
-fn seconds(value: u64) -> String {
+pub(super) fn seconds(value: u64) -> String {
     format_seconds(i64::try_from(value).unwrap_or(i64::MAX))
 }
 
 /// A bucket bound in seconds in its largest whole unit: `30s`, `2m`, `6h`, `7d`.
-fn whole_unit(value: u64) -> String {
+pub(super) fn whole_unit(value: u64) -> String {
     let unit = [(86_400, "d"), (3600, "h"), (60, "m")]
         .into_iter()
         .find(|(size, _)| value >= *size && value.is_multiple_of(*size));

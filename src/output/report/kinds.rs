@@ -1,0 +1,134 @@
+//! The sections particular to each kind of record: latencies and pending SMS,
+//! HLR networks and flags, summed task counters.
+
+use super::stats::SECOND_BUCKETS;
+use super::text::{durations_row, Section};
+use super::text::{fraction, histogram, percent, seconds, share_text, whole_unit};
+use super::{Report, TaskPart, TOP_NETWORKS};
+use crate::domain::status::Tone;
+
+pub(super) fn sms_sections(
+    report: &Report,
+    sections: &mut Vec<Section>,
+    notes: &mut Vec<(String, String)>,
+) {
+    let part = &report.sms;
+    let mut latency = Section::new(vec!["Latency", "Count", "p50", "p90", "p99", "Max"]);
+    latency.row(durations_row("send", &part.send_latency, seconds), None);
+    latency.row(
+        durations_row("delivery", &part.delivery_latency, seconds),
+        None,
+    );
+    sections.push(latency);
+    for (title, latency) in [
+        ("Send latency", &part.send_latency),
+        ("Delivery latency", &part.delivery_latency),
+    ] {
+        if latency.count() > 0 {
+            sections.push(histogram(title, latency, SECOND_BUCKETS, whole_unit));
+        }
+    }
+    let oldest: Vec<String> = part
+        .oldest_pending
+        .iter()
+        .flat_map(|top| top.entries())
+        .map(|(_, p)| format!("{} ({} since {})", p.query, p.status, p.time_in))
+        .collect();
+    if !oldest.is_empty() {
+        notes.push(("Oldest still pending".into(), oldest.join(", ")));
+    }
+}
+
+pub(super) fn hlr_sections(
+    report: &Report,
+    sections: &mut Vec<Section>,
+    notes: &mut Vec<(String, String)>,
+) {
+    let part = &report.hlr;
+    if part.networks.total() > 0 {
+        sections.push(networks_section(report));
+    }
+    for (name, share) in [("Ported", part.ported), ("Roaming", part.roaming)] {
+        notes.push((name.into(), share_text(share)));
+    }
+}
+
+pub(super) fn task_sections(
+    report: &Report,
+    sections: &mut Vec<Section>,
+    notes: &mut Vec<(String, String)>,
+) {
+    let part = &report.tasks;
+    if report.records > 0 {
+        sections.push(task_counters(part));
+    }
+    notes.push(("Tasks".into(), part.tasks.to_string()));
+    let lowest: Vec<String> = part
+        .lowest_rate
+        .iter()
+        .flat_map(|top| top.entries())
+        .map(|(_, low)| {
+            let rate = low.delivered as f64 / low.messages as f64;
+            format!(
+                "{} ({} of {})",
+                low.query,
+                percent(Some(rate)),
+                low.messages
+            )
+        })
+        .collect();
+    if !lowest.is_empty() {
+        notes.push(("Lowest delivery rate".into(), lowest.join(", ")));
+    }
+}
+
+/// The summed counters of the tasks, as shares of their messages.
+fn task_counters(part: &TaskPart) -> Section {
+    let mut counters = Section::new(vec!["Messages", "Count", "Share"]);
+    let of = u64::try_from(part.messages).unwrap_or(0);
+    for (name, count, tone) in [
+        ("delivered", part.delivered, Tone::Good),
+        ("undeliverable", part.undeliverable, Tone::Bad),
+        ("expired", part.expired, Tone::Doubtful),
+        ("unknown", part.unknown, Tone::Doubtful),
+        ("pending", part.pending, Tone::Pending),
+    ] {
+        let count = u64::try_from(count).unwrap_or(0);
+        let share = fraction(count, of);
+        counters.row(
+            vec![name.into(), count.to_string(), percent(share)],
+            share.map(|s| (s, tone)),
+        );
+    }
+    counters.row(
+        vec!["total".into(), part.messages.to_string(), String::new()],
+        None,
+    );
+    counters
+}
+
+/// The commonest networks by code, each as `Russia / Beeline (25099)`, then
+/// "(other)".
+fn networks_section(report: &Report) -> Section {
+    let networks = &report.hlr.networks;
+    let of = networks.total();
+    let mut section = Section::new(vec!["Network", "Count", "Share"]);
+    let (ranked, rest) = networks.ranked(TOP_NETWORKS);
+    let named = ranked.into_iter().map(|(code, name, count)| {
+        let label = if name == code {
+            code.to_owned()
+        } else {
+            format!("{name} ({code})")
+        };
+        (label, count)
+    });
+    let rest = (rest > 0).then(|| ("(other)".to_owned(), rest));
+    for (label, count) in named.chain(rest) {
+        let share = fraction(count, of);
+        section.row(
+            vec![label, count.to_string(), percent(share)],
+            share.map(|s| (s, Tone::Plain)),
+        );
+    }
+    section
+}

@@ -1,0 +1,109 @@
+//! `--junit PATH`: a test case per lookup, a failure per problem, valid and escaped
+//! XML, never the key.
+
+mod common;
+
+use std::time::Duration;
+
+use common::mixed::{answer, server, Answer};
+use common::{run_batch, smsstat_at, Canned, TestServer};
+use smsstat::testkit::Kind;
+
+fn junit_cases(path: &std::path::Path) -> (usize, usize, usize, String) {
+    let xml = std::fs::read_to_string(path).unwrap();
+    let document = roxmltree::Document::parse(&xml).expect("valid XML");
+    let suite = document
+        .descendants()
+        .find(|n| n.has_tag_name("testsuite"))
+        .unwrap();
+    let cases = suite
+        .children()
+        .filter(|n| n.has_tag_name("testcase"))
+        .count();
+    let failures = suite
+        .descendants()
+        .filter(|n| n.has_tag_name("failure"))
+        .count();
+    let declared: usize = suite.attribute("failures").unwrap().parse().unwrap();
+    assert_eq!(suite.attribute("tests").unwrap(), cases.to_string());
+    (cases, failures, declared, xml)
+}
+
+#[test]
+fn junit_has_a_case_per_lookup_and_a_failure_per_problem() {
+    let server = server(Kind::Sms);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("smoke.xml");
+    let ids: Vec<u64> = (1..=200).collect();
+    let path_text = path.to_str().unwrap();
+    let (out, _) = run_batch(
+        &server.base,
+        &[
+            "--json",
+            "--junit",
+            path_text,
+            "--expect",
+            "delivered",
+            "sms",
+            "-",
+        ],
+        &ids,
+        Duration::from_secs(60),
+    );
+    let failing = |id: &u64| match answer(Kind::Sms, *id) {
+        Answer::NotFound => Some(20),
+        Answer::Unavailable => Some(69),
+        Answer::Record(map) => (map["status"] != "delivered").then_some(80),
+    };
+    // The batch rule: the exit code of the first failure in input order.
+    assert_eq!(out.status.code(), ids.iter().find_map(failing));
+    let failed = ids
+        .iter()
+        .filter(|id| match answer(Kind::Sms, **id) {
+            Answer::Record(map) => map["status"] != "delivered",
+            _ => true,
+        })
+        .count();
+    let (cases, failures, declared, xml) = junit_cases(&path);
+    assert_eq!(cases, 200);
+    assert_eq!((failures, declared), (failed, failed));
+    assert!(xml.contains(r#"<testcase classname="smsstat.sms" name="sms 1" time=""#));
+    assert!(xml.contains(r#"type="exit 80""#), "{xml}");
+    assert!(xml.contains(r#"type="exit 20""#), "{xml}");
+    // Only the document is left behind.
+    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert_eq!(left.len(), 1);
+}
+
+#[test]
+fn junit_is_escaped_and_never_holds_the_key() {
+    let key = "k3y-Zm9vYmFyYmF6cXV4";
+    let server = TestServer::fixed(Canned::json(
+        200,
+        &format!(r#"{{"error":21,"errorDescription":"bad <x> & \"{key}\" \u0001 \u202e"}}"#),
+    ));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("out.xml");
+    let out = smsstat_at(&server.base)
+        .env("SMSSTAT_API_KEY", key)
+        .args(["--junit", path.to_str().unwrap(), "sms", "1", "2"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(21));
+    let (cases, failures, _, xml) = junit_cases(&path);
+    assert_eq!((cases, failures), (2, 2));
+    assert!(!xml.contains(key), "{xml}");
+    assert!(!xml.contains('\u{202e}'), "{xml}");
+}
+
+#[test]
+fn an_unwritable_junit_path_is_refused_before_any_lookup() {
+    let server = server(Kind::Sms);
+    let out = smsstat_at(&server.base)
+        .args(["--junit", "/nonexistent-dir/out.xml", "sms", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(78));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot write the JUnit file"));
+    assert!(server.urls().is_empty());
+}
