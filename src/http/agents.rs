@@ -9,7 +9,7 @@ use std::sync::{Arc, OnceLock};
 
 use ureq::http::Uri;
 use ureq::unversioned::resolver::{ResolvedSocketAddrs, Resolver};
-use ureq::unversioned::transport::{DefaultConnector, NextTimeout};
+use ureq::unversioned::transport::NextTimeout;
 use ureq::Agent;
 
 use crate::http::resolve::CachingResolver;
@@ -83,10 +83,28 @@ impl Agents {
     fn agent(&self, config: &ureq::config::Config) -> Agent {
         Agent::with_parts(
             config.clone(),
-            DefaultConnector::default(),
+            connector(),
             SharedResolver(Arc::clone(&self.resolver)),
         )
     }
+}
+
+/// ureq's default chain with the lean TCP transport (`http/socket.rs`): a CONNECT
+/// proxy first when one applies, then TCP, then TLS for https. SOCKS is refused
+/// by the settings, so it has no place here.
+#[cfg(unix)]
+fn connector(
+) -> impl ureq::unversioned::transport::Connector<Out = impl ureq::unversioned::transport::Transport>
+{
+    use ureq::unversioned::transport::{ConnectProxyConnector, Connector, RustlsConnector};
+    ().chain(ConnectProxyConnector::default())
+        .chain(crate::http::socket::LeanTcpConnector)
+        .chain(RustlsConnector::default())
+}
+
+#[cfg(not(unix))]
+fn connector() -> ureq::unversioned::transport::DefaultConnector {
+    ureq::unversioned::transport::DefaultConnector::default()
 }
 
 fn agent_config(config: &Config, idle: usize) -> ureq::config::Config {
