@@ -9,15 +9,25 @@ use clap_complete::Shell;
 use crate::cli::settings::{file_keys, SETTINGS};
 use crate::cli::EXIT_CODES_HELP;
 
-/// The completion script for `shell`.
+/// The registration script for `shell`: it hands the words typed so far to
+/// `COMPLETE=SHELL smsstat -- WORDS` at each TAB (`run::complete`), so profile
+/// names, statuses and field names are completed from the same tables as the
+/// checks. It calls `smsstat` by name, found on PATH, so the script is the same
+/// wherever the binary lives.
 pub fn completion_script(shell: Shell) -> Vec<u8> {
     let mut script = Vec::new();
-    clap_complete::generate(
-        shell,
-        &mut super::completion_command(),
-        "smsstat",
-        &mut script,
-    );
+    let builtins = clap_complete::env::Shells::builtins();
+    // Every clap_complete::Shell has a dynamic registration; a new one that had
+    // none would print nothing, which the committed-copies test would catch.
+    if let Some(registration) = builtins.completer(&shell.to_string()) {
+        let _ = registration.write_registration(
+            "COMPLETE",
+            "smsstat",
+            "smsstat",
+            "smsstat",
+            &mut script,
+        );
+    }
     script
 }
 

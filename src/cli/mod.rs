@@ -2,6 +2,7 @@
 //! completions generated from them. Imports nothing of the crate but `domain`.
 
 pub(crate) mod args;
+pub(crate) mod complete;
 pub(crate) mod docs;
 pub(crate) mod parse;
 pub(crate) mod settings;
@@ -46,22 +47,4 @@ pub(crate) fn command() -> clap::Command {
     let mut command = Cli::command();
     command.build();
     command.mut_subcommands(hide_unused)
-}
-
-/// The command for completion scripts: clap_complete's bash generator offers hidden
-/// options too, so the global options are made local and given to each subcommand
-/// that uses them (the parser never sees this command).
-pub(crate) fn completion_command() -> clap::Command {
-    fn give(sub: clap::Command, globals: &[clap::Arg]) -> clap::Command {
-        let shown = shown_globals(sub.get_name());
-        let used = globals.iter().filter(|arg| {
-            let id = arg.get_id().as_str();
-            shown.as_ref().is_none_or(|shown| shown.contains(&id))
-        });
-        let sub = sub.args(used.cloned().collect::<Vec<_>>());
-        sub.mut_subcommands(|nested| give(nested, globals))
-    }
-    let command = Cli::command().mut_args(|arg| arg.global(false));
-    let globals: Vec<clap::Arg> = command.get_arguments().cloned().collect();
-    command.mut_subcommands(|sub| give(sub, &globals))
 }

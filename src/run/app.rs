@@ -16,6 +16,8 @@ use crate::sim::{Oddity, SimOptions, SimServer};
 /// by the handler that met them.
 pub fn main() -> ExitCode {
     crate::run::panic_hook::install();
+    // Before anything reads or writes: the shell is waiting for candidates.
+    crate::run::complete::complete_if_asked();
     let code = match parse_args(std::env::args_os()) {
         Ok((cli, facts)) => run(cli, facts),
         Err(code) => code,
