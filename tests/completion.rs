@@ -93,9 +93,15 @@ fn field_names_come_from_the_field_schema_of_the_record_kind() {
 
 #[test]
 fn each_command_offers_only_its_own_options() {
+    let config = bash(&["config", ""], &[]);
+    assert_eq!(config[0], "show", "{config:?}");
+    assert!(
+        !config.iter().any(|c| c.starts_with("--") && c != "--help"),
+        "{config:?}"
+    );
     let show = bash(&["config", "show", "--"], &[]);
     assert!(show.contains(&"--profile".into()) && show.contains(&"--json".into()));
-    assert!(!show.contains(&"--wait".into()));
+    assert!(!show.contains(&"--wait".into()) && !show.contains(&"--output".into()));
     let sim = bash(&["sim", "--"], &[]);
     assert!(sim.contains(&"--listen".into()), "{sim:?}");
     for lookup in ["--base-url", "--wait", "--json", "--fields"] {

@@ -326,8 +326,12 @@ fn each_command_lists_only_the_options_it_uses() {
     assert!(!config.contains("--wait") && !config.contains("--fields"));
     let lookup = help(&["sms"]);
     assert!(lookup.contains("--wait") && lookup.contains("--fields"));
-    // Hidden is not refused: lookup options still work before or after the lookup
-    // (tests/completion.rs checks what completion offers).
+    // `config` only leads to `show`; -o is a lookup option (show and check take --json).
+    let parent = help(&["config"]);
+    assert!(!parent.contains("--base-url") && !parent.contains("--json"));
+    assert!(!config.contains("--output") && !help(&["check"]).contains("--output"));
+    // Lookup options still work before or after the lookup (tests/subcommand_options.rs
+    // has the refusals, tests/completion.rs what completion offers).
     let sim = common::refused_base();
     smsstat()
         .args(["sms", "--base-url", &sim, "--retries", "0", "1"])

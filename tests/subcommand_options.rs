@@ -1,0 +1,105 @@
+//! Options that do nothing for a subcommand are usage errors (64), naming the option
+//! and the subcommand, while lookup options keep working before or after the lookup
+//! subcommand.
+
+mod common;
+
+use common::{smsstat, smsstat_at, Canned, TestServer, SMS};
+
+#[test]
+fn options_a_subcommand_does_not_use_are_usage_errors() {
+    let cases: [(&[&str], &str, &str); 9] = [
+        (&["sim", "--json"], "--json", "smsstat sim"),
+        (&["sim", "--fields", "status"], "--fields", "smsstat sim"),
+        (&["--json", "man"], "--json", "smsstat man"),
+        (
+            &["completions", "bash", "--wait"],
+            "--wait",
+            "smsstat completions",
+        ),
+        (
+            &["config", "show", "--wait"],
+            "--wait",
+            "smsstat config show",
+        ),
+        (
+            &["config", "show", "-o", "csv"],
+            "-o/--output",
+            "smsstat config show",
+        ),
+        (&["check", "-o", "csv"], "-o/--output", "smsstat check"),
+        (&["check", "--fields", "x"], "--fields", "smsstat check"),
+        (
+            &["--jobs", "2", "config", "show"],
+            "--jobs",
+            "smsstat config show",
+        ),
+    ];
+    for (args, option, subcommand) in cases {
+        let out = smsstat().args(args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(64), "{args:?}: {stderr}");
+        let named = format!("{option} does nothing for `{subcommand}`");
+        assert!(stderr.contains(&named), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty(), "{args:?} printed something");
+    }
+}
+
+#[test]
+fn what_a_subcommand_uses_is_accepted_and_the_environment_is_not_refused() {
+    smsstat()
+        .args(["--demo", "config", "show", "--json"])
+        .assert()
+        .success();
+    smsstat()
+        .args(["config", "show", "--profile", "none"])
+        .assert()
+        .code(78);
+    // Exported for the lookups, the variables do not break the other subcommands.
+    smsstat()
+        .args(["completions", "bash"])
+        .env("SMSSTAT_TIMEOUT", "3s")
+        .env("SMSSTAT_API_KEY", "k")
+        .env("SMSSTAT_OUTPUT", "csv")
+        .assert()
+        .success();
+    smsstat()
+        .arg("man")
+        .env("SMSSTAT_BASE_URL", "http://x")
+        .assert()
+        .success();
+}
+
+#[test]
+fn lookup_options_work_before_or_after_the_lookup() {
+    let server = TestServer::fixed(Canned::json(200, SMS));
+    for args in [["--json", "sms", "42"], ["sms", "42", "--json"]] {
+        let out = smsstat_at(&server.base).args(args).assert().success();
+        let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+        assert_eq!(stdout.trim(), SMS, "{args:?}");
+    }
+}
+
+#[test]
+fn raw_cells_applies_to_csv_and_tsv_only() {
+    let server = TestServer::fixed(Canned::json(200, SMS));
+    for args in [
+        &["--raw-cells", "--json"][..],
+        &["--raw-cells"],
+        &["--raw-cells", "--field", "status"],
+    ] {
+        let out = smsstat_at(&server.base)
+            .args(args)
+            .args(["sms", "1"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(64), "{args:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("--raw-cells applies to"));
+    }
+    for format in ["csv", "tsv"] {
+        smsstat_at(&server.base)
+            .args(["--raw-cells", "-o", format, "sms", "1"])
+            .assert()
+            .success();
+    }
+}
