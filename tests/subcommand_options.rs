@@ -1,8 +1,11 @@
 //! Options that do nothing for a subcommand are usage errors (64), naming the option
 //! and the subcommand, while lookup options keep working before or after the lookup
-//! subcommand.
+//! subcommand; and `sim --listen` takes host names.
 
 mod common;
+
+use std::io::{BufRead, BufReader};
+use std::process::Stdio;
 
 use common::{smsstat, smsstat_at, Canned, TestServer, SMS};
 
@@ -102,4 +105,36 @@ fn raw_cells_applies_to_csv_and_tsv_only() {
             .assert()
             .success();
     }
+}
+
+/// Kills the simulator however the test ends.
+struct Sim(std::process::Child);
+
+impl Drop for Sim {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn sim_listens_on_a_host_name() {
+    let mut cmd = common::clean_command();
+    cmd.args(["sim", "--listen", "localhost:0", "--settle", "0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut sim = Sim(cmd.spawn().unwrap());
+    let mut line = String::new();
+    let stdout = sim.0.stdout.take().unwrap();
+    BufReader::new(stdout).read_line(&mut line).unwrap();
+    let base = line.trim().rsplit(' ').next().unwrap().to_string();
+    assert!(base.starts_with("http://127.0.0.1:"), "{line}");
+    smsstat_at(&base).args(["sms", "42"]).assert().success();
+    drop(sim);
+    let out = smsstat()
+        .args(["sim", "--listen", "localhost"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(64));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("HOST:PORT"));
 }
