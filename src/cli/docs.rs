@@ -7,17 +7,28 @@ use std::io;
 use clap_complete::Shell;
 
 use crate::cli::settings::{file_keys, SETTINGS};
-use crate::cli::EXIT_CODES_HELP;
+use crate::cli::{Cli, EXIT_CODES_HELP};
+use clap::CommandFactory;
 
-/// The completion script for `shell`.
+/// The registration script for `shell`: it hands the words typed so far to
+/// `COMPLETE=SHELL smsstat -- WORDS` at each TAB (`run::complete`), so profile
+/// names, statuses and field names are completed from the same tables as the
+/// checks. It calls `smsstat` by name, found on PATH, so the script is the same
+/// wherever the binary lives.
 pub fn completion_script(shell: Shell) -> Vec<u8> {
     let mut script = Vec::new();
-    clap_complete::generate(
-        shell,
-        &mut super::completion_command(),
-        "smsstat",
-        &mut script,
-    );
+    let builtins = clap_complete::env::Shells::builtins();
+    // Every clap_complete::Shell has a dynamic registration; a new one that had
+    // none would print nothing, which the committed-copies test would catch.
+    if let Some(registration) = builtins.completer(&shell.to_string()) {
+        let _ = registration.write_registration(
+            "COMPLETE",
+            "smsstat",
+            "smsstat",
+            "smsstat",
+            &mut script,
+        );
+    }
     script
 }
 
@@ -34,6 +45,7 @@ pub fn man_page() -> io::Result<Vec<u8>> {
     // One page for all: the subcommands are described here, with their examples,
     // rather than pointing at smsstat-sms(1) pages that are not installed.
     page.extend_from_slice(commands_section().as_bytes());
+    page.extend_from_slice(simulator_section().as_bytes());
     page.extend_from_slice(extra_sections().as_bytes());
     man.render_version_section(&mut page)?;
     Ok(without_repeated_preamble(page))
@@ -62,6 +74,7 @@ const OTHER_ENVIRONMENT: &[(&str, &str)] = &[
     ("http_proxy, HTTP_PROXY", "The proxy for http:// base URLs."),
     ("all_proxy, ALL_PROXY", "The proxy for either scheme, when the scheme's own variable is unset."),
     ("no_proxy, NO_PROXY", "Hosts, domains, IP addresses and CIDR ranges reached directly; * for all. Loopback and --demo are never proxied."),
+    ("COLUMNS", "The width tables are fitted to, instead of the terminal's (at least 20)."),
     ("LC_ALL, LC_CTYPE, LANG", "The first one set decides whether the terminal is UTF-8 (box drawing and block characters) or ASCII."),
 ];
 
@@ -82,6 +95,49 @@ fn commands_section() -> String {
             }
             roff.push_str(".fi\n.RE\n");
         }
+    }
+    roff
+}
+
+/// `smsstat sim`'s own options, from its clap definition: the global OPTIONS
+/// section above holds the lookups' options only, and the page documents every
+/// subcommand in one place.
+fn simulator_section() -> String {
+    let mut roff = String::from(
+        ".SH \"SIMULATOR OPTIONS\"\nOptions of \\fBsmsstat sim\\fR, given after the subcommand:\n",
+    );
+    let cli = Cli::command();
+    let sim = cli.find_subcommand("sim").expect("the sim subcommand");
+    for arg in sim.get_arguments() {
+        let Some(long) = arg.get_long() else {
+            continue;
+        };
+        let value = arg
+            .get_value_names()
+            .and_then(|names| names.first())
+            .map(|name| format!(" \\fI{}\\fR", escape_roff(name)))
+            .unwrap_or_default();
+        let mut text = arg
+            .get_long_help()
+            .or(arg.get_help())
+            .map(|help| help.to_string())
+            .unwrap_or_default();
+        let choices: Vec<String> = arg
+            .get_possible_values()
+            .iter()
+            .map(|v| v.get_name().to_string())
+            .collect();
+        if !choices.is_empty() {
+            text.push_str(&format!(" [possible values: {}]", choices.join(", ")));
+        }
+        if let Some(default) = arg.get_default_values().first() {
+            text.push_str(&format!(" [default: {}]", default.to_string_lossy()));
+        }
+        roff.push_str(&format!(
+            ".TP\n\\fB\\-\\-{}\\fR{value}\n{}\n",
+            escape_roff(long),
+            escape_roff(&text)
+        ));
     }
     roff
 }

@@ -2,6 +2,7 @@
 //! completions generated from them. Imports nothing of the crate but `domain`.
 
 pub(crate) mod args;
+pub(crate) mod complete;
 pub(crate) mod docs;
 pub(crate) mod parse;
 pub(crate) mod settings;
@@ -10,24 +11,31 @@ mod values;
 
 pub(crate) use args::*;
 
+use clap::error::ErrorKind;
+use clap::parser::ValueSource;
 use clap::CommandFactory;
 
-/// What each subcommand shows of the global options (lookup options are global so
+/// What each subcommand uses of the global options (lookup options are global so
 /// that they work before or after a lookup subcommand, which would list all of them
-/// under `sim --help` too). Lookups show every one.
+/// under `sim --help` too); None for a lookup, which uses every one. `-o` is a lookup
+/// option: `config show` and `check` print a table or `--json`.
 fn shown_globals(subcommand: &str) -> Option<Vec<&'static str>> {
-    let settings = settings::SETTINGS.iter().map(|s| s.key);
+    let settings = settings::SETTINGS
+        .iter()
+        .map(|s| s.key)
+        .filter(|key| *key != settings::OUTPUT.key);
     match subcommand {
-        "config" | "show" => Some(settings.chain(["demo", "json"]).collect()),
+        "show" => Some(settings.chain(["demo", "json"]).collect()),
         "check" => Some(settings.chain(["demo", "json", "verbose"]).collect()),
-        "sim" | "man" | "completions" => Some(Vec::new()),
+        // `config` itself only leads to `show`, which lists the settings.
+        "config" | "sim" | "man" | "completions" => Some(Vec::new()),
         _ => None,
     }
 }
 
 /// The clap command as parsed, documented and completed: built, then with the
 /// global options a subcommand does not use hidden from its help and completions
-/// (still accepted, as clap propagates them).
+/// (clap still accepts them there, so `refuse_unused` turns them into usage errors).
 pub(crate) fn command() -> clap::Command {
     fn hide_unused(sub: clap::Command) -> clap::Command {
         let sub = sub.mut_subcommands(hide_unused);
@@ -48,20 +56,54 @@ pub(crate) fn command() -> clap::Command {
     command.mut_subcommands(hide_unused)
 }
 
-/// The command for completion scripts: clap_complete's bash generator offers hidden
-/// options too, so the global options are made local and given to each subcommand
-/// that uses them (the parser never sees this command).
-pub(crate) fn completion_command() -> clap::Command {
-    fn give(sub: clap::Command, globals: &[clap::Arg]) -> clap::Command {
-        let shown = shown_globals(sub.get_name());
-        let used = globals.iter().filter(|arg| {
-            let id = arg.get_id().as_str();
-            shown.as_ref().is_none_or(|shown| shown.contains(&id))
-        });
-        let sub = sub.args(used.cloned().collect::<Vec<_>>());
-        sub.mut_subcommands(|nested| give(nested, globals))
+/// A global option given on the command line to a subcommand that does nothing with
+/// it (`sim --json`, `config show --wait`) is a usage error: a script must not
+/// believe it took effect. Values from the environment are not refused: they are
+/// set for the lookups and may be exported for a whole session.
+pub(crate) fn refuse_unused(
+    command: &mut clap::Command,
+    matches: &clap::ArgMatches,
+) -> Result<(), clap::Error> {
+    let mut levels = vec![matches];
+    let mut path: Vec<&str> = Vec::new();
+    while let Some((name, sub)) = levels[levels.len() - 1].subcommand() {
+        path.push(name);
+        levels.push(sub);
     }
-    let command = Cli::command().mut_args(|arg| arg.global(false));
-    let globals: Vec<clap::Arg> = command.get_arguments().cloned().collect();
-    command.mut_subcommands(|sub| give(sub, &globals))
+    let Some(shown) = path.last().and_then(|leaf| shown_globals(leaf)) else {
+        return Ok(());
+    };
+    let definition = Cli::command();
+    let leaf = path
+        .iter()
+        .try_fold(&definition, |cmd, name| cmd.find_subcommand(name));
+    // A subcommand's own option of the same name (`sim --api-key`) is its own.
+    let own: Vec<&str> = leaf.map_or(Vec::new(), |leaf| {
+        leaf.get_arguments().map(|a| a.get_id().as_str()).collect()
+    });
+    let given = |id: &str| {
+        let typed = |m: &&clap::ArgMatches| m.value_source(id) == Some(ValueSource::CommandLine);
+        levels.iter().any(typed)
+    };
+    let unused = definition.get_arguments().find(|arg| {
+        let id = arg.get_id().as_str();
+        arg.is_global_set() && !shown.contains(&id) && !own.contains(&id) && given(id)
+    });
+    let Some(arg) = unused else {
+        return Ok(());
+    };
+    let flag = match (arg.get_short(), arg.get_long()) {
+        (Some(short), Some(long)) => format!("-{short}/--{long}"),
+        (_, long) => format!("--{}", long.unwrap_or_default()),
+    };
+    let name = path.join(" ");
+    let message = format!(
+        "{flag} does nothing for `smsstat {name}`; `smsstat {name} --help` lists its options"
+    );
+    let sub = path
+        .iter()
+        .try_fold(command, |cmd, name| cmd.find_subcommand_mut(name));
+    Err(sub
+        .expect("parsed subcommands exist")
+        .error(ErrorKind::ArgumentConflict, message))
 }

@@ -45,9 +45,11 @@ impl CliSources {
 /// Parses the arguments; on `--help`/`--version` or a usage error, prints what clap
 /// prints and returns the exit code to end with.
 pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<(Cli, ParseFacts), u8> {
-    let parsed = super::command()
-        .try_get_matches_from(args)
-        .and_then(|matches| Cli::from_arg_matches(&matches).map(|cli| (cli, matches)));
+    let mut command = super::command();
+    let parsed = command.try_get_matches_from_mut(args).and_then(|matches| {
+        super::refuse_unused(&mut command, &matches)?;
+        Cli::from_arg_matches(&matches).map(|cli| (cli, matches))
+    });
     match parsed {
         Ok((cli, matches)) => {
             let sources = cli_sources(&matches);

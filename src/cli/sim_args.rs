@@ -1,6 +1,6 @@
 //! The clap definition of `smsstat sim`: the simulator's own flags.
 
-use std::net::SocketAddr;
+use std::net::{Ipv4Addr, SocketAddr, ToSocketAddrs};
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
@@ -22,8 +22,9 @@ pub enum Oddity {
 #[derive(Debug, Args, Clone)]
 #[command(next_help_heading = "Simulator")]
 pub struct SimArgs {
-    /// Address to listen on (port 0 picks a free port)
-    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8765")]
+    /// Address to listen on, HOST:PORT: an IP address or a host name (`localhost` is
+    /// 127.0.0.1); port 0 picks a free port
+    #[arg(long, value_name = "ADDR", value_parser = parse_listen, default_value = "127.0.0.1:8765")]
     pub listen: SocketAddr,
 
     /// Time after start by which every record has reached its final state (0: final at once)
@@ -77,6 +78,31 @@ pub struct SimArgs {
     pub task_counters: TaskCounterShape,
 }
 
+/// `--listen`: `127.0.0.1:0`, `[::1]:0`, or a host name and port. `localhost` is
+/// loopback by definition (RFC 6761), so it is not looked up (a hosts file may map
+/// it elsewhere); another name is resolved and its first address taken, and the
+/// simulator warns when that is beyond loopback.
+fn parse_listen(text: &str) -> Result<SocketAddr, String> {
+    if let Ok(addr) = text.parse() {
+        return Ok(addr);
+    }
+    let Some((host, port)) = text.rsplit_once(':') else {
+        return Err("expected HOST:PORT, e.g. 127.0.0.1:8765 or localhost:0".into());
+    };
+    let port: u16 = port
+        .parse()
+        .map_err(|_| format!("`{port}` is not a port number (0 to 65535)"))?;
+    if host.eq_ignore_ascii_case("localhost") {
+        return Ok(SocketAddr::from((Ipv4Addr::LOCALHOST, port)));
+    }
+    let mut addrs = (host, port)
+        .to_socket_addrs()
+        .map_err(|err| format!("cannot resolve `{host}`: {err}"))?;
+    addrs
+        .next()
+        .ok_or_else(|| format!("`{host}` resolves to no address"))
+}
+
 /// Which variant's task records the simulator serves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum TaskCounterShape {
@@ -84,4 +110,26 @@ pub enum TaskCounterShape {
     Spec,
     /// The v1 variant's: total and the in-flight queued, accepted, enroute too
     V1,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn listen_addresses_and_names() {
+        assert_eq!(
+            parse_listen("127.0.0.1:0").unwrap().to_string(),
+            "127.0.0.1:0"
+        );
+        assert_eq!(parse_listen("[::1]:80").unwrap().to_string(), "[::1]:80");
+        assert_eq!(
+            parse_listen("LocalHost:9").unwrap().to_string(),
+            "127.0.0.1:9"
+        );
+        assert!(parse_listen("localhost").unwrap_err().contains("HOST:PORT"));
+        assert!(parse_listen("localhost:x")
+            .unwrap_err()
+            .contains("port number"));
+    }
 }

@@ -9,13 +9,15 @@ use crate::domain::exit_codes;
 use crate::domain::lookup::LookupKind;
 use crate::output::messages::{error, warn};
 use crate::run::usage;
-use crate::settings::config::construct_config;
+use crate::settings::config::{construct_config, Config};
 use crate::sim::{Oddity, SimOptions, SimServer};
 
 /// The whole program: arguments in, exit code out. Errors are printed once, here or
 /// by the handler that met them.
 pub fn main() -> ExitCode {
     crate::run::panic_hook::install();
+    // Before anything reads or writes: the shell is waiting for candidates.
+    crate::run::complete::complete_if_asked();
     let code = match parse_args(std::env::args_os()) {
         Ok((cli, facts)) => run(cli, facts),
         Err(code) => code,
@@ -82,24 +84,28 @@ fn look_up(global: GlobalArgs, facts: ParseFacts, kind: LookupKind, values: Vec<
             return err.exit_code();
         }
     };
-    let names =
-        usage::check_normalize(config.normalize, config.output, config.follow).and_then(|()| {
-            let field = config.field.is_some();
-            usage::check_no_headers(config.no_headers, config.output, field)?;
-            let record = kind.record_kind();
-            config.fields = usage::resolve_names(record, &config.fields)?;
-            let field = config
-                .field
-                .take()
-                .map(|f| usage::resolve_names(record, &[f]));
-            config.field = field.transpose()?.and_then(|mut one| one.pop());
-            Ok(())
-        });
-    if let Err(message) = names {
+    if let Err(message) = check_usage(&mut config, kind) {
         error(message);
         return exit_codes::USAGE;
     }
     crate::run::lookups::run(&config, kind, values)
+}
+
+/// The usage checks that need the resolved settings (the output format may come from
+/// the config file), and the field names resolved to keys.
+fn check_usage(config: &mut Config, kind: LookupKind) -> Result<(), String> {
+    usage::check_normalize(config.normalize, config.output, config.follow)?;
+    let field = config.field.is_some();
+    usage::check_no_headers(config.no_headers, config.output, field)?;
+    usage::check_raw_cells(config.raw_cells, config.output, field)?;
+    let record = kind.record_kind();
+    config.fields = usage::resolve_names(record, &config.fields)?;
+    let field = config
+        .field
+        .take()
+        .map(|f| usage::resolve_names(record, &[f]));
+    config.field = field.transpose()?.and_then(|mut one| one.pop());
+    Ok(())
 }
 
 /// The `--demo` simulator: records final at once, except under `--wait`, where they

@@ -4,6 +4,7 @@
 pub(crate) mod app;
 pub(crate) mod batch;
 pub(crate) mod check;
+pub(crate) mod complete;
 pub(crate) mod config_show;
 pub(crate) mod docs;
 pub(crate) mod halt;

@@ -71,6 +71,25 @@ pub(crate) fn check_no_headers(
     Ok(())
 }
 
+/// `--raw-cells` only turns off the guard of CSV/TSV cells; other outputs have no
+/// such guard to turn off. The report forms refuse it in their own words
+/// (`lookups::check_combinations`), so they are left to that check.
+pub(crate) fn check_raw_cells(
+    raw_cells: bool,
+    format: OutputFormat,
+    field: bool,
+) -> Result<(), String> {
+    let delimited = matches!(format, OutputFormat::Csv | OutputFormat::Tsv);
+    if raw_cells && (field || !delimited) && !format.is_report() {
+        return Err(
+            "--raw-cells applies to -o csv and -o tsv; table, JSON and --field output \
+                    print no formula guard to leave out"
+                .into(),
+        );
+    }
+    Ok(())
+}
+
 /// The names of `--fields`/`--field` as keys: a key of the kind's schema (dotted
 /// names by their head, as `details.ported`), an error field, or a table label in
 /// any case (`Status`, `Delivery latency`). A name close to a known one but not it

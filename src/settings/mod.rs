@@ -8,6 +8,7 @@ pub(crate) mod file;
 pub(crate) mod key_file;
 pub(crate) mod layers;
 pub(crate) mod origin;
+pub(crate) mod profiles;
 pub(crate) mod proxy;
 pub(crate) mod read;
 pub(crate) mod secret;

@@ -15,7 +15,6 @@ use crate::cli::GlobalArgs;
 use crate::domain::duration::format_duration;
 use crate::domain::error::LookupError;
 use crate::domain::exit_codes;
-use crate::domain::format::OutputFormat;
 use crate::domain::lookup::{LookupKind, PathStyle};
 use crate::http::client::Client;
 use crate::output::messages::error;
@@ -86,7 +85,7 @@ pub fn run(args: GlobalArgs, sources: CliSources) -> u8 {
         None => None,
     };
     let steps = steps(&args, &sources, demo.as_ref());
-    let json = args.json || args.output == Some(OutputFormat::Json);
+    let json = args.json;
     let text = if json {
         format!("{}\n", as_json(&steps))
     } else {

@@ -1,0 +1,150 @@
+//! The command as the dynamic completion engine sees it (`COMPLETE=bash smsstat --
+//! WORDS`): the parsed command with value completers on the options whose values
+//! smsstat knows. Statuses and field names come from the domain's tables, for the
+//! lookup subcommand's record kind when the cursor is after it; profile names are
+//! handed in by the caller, which may read the config file (this layer may not).
+
+use std::ffi::OsStr;
+use std::sync::Arc;
+
+use clap_complete::engine::{ArgValueCompleter, CompletionCandidate};
+
+use crate::domain::fields::FIELDS;
+use crate::domain::record::RecordKind;
+use crate::domain::status::{Phase, STATUSES};
+
+/// The profile names to offer, read when `--profile` is completed and only then.
+pub(crate) type ProfileNames = Arc<dyn Fn() -> Vec<String> + Send + Sync>;
+
+/// `super::command()` (the globals a subcommand does not use are hidden, so they are
+/// not offered either) with the completers added at every level.
+pub(crate) fn command(profiles: ProfileNames) -> clap::Command {
+    with_completers(super::command(), None, &profiles)
+}
+
+fn with_completers(
+    command: clap::Command,
+    kind: Option<RecordKind>,
+    profiles: &ProfileNames,
+) -> clap::Command {
+    let command = command.mut_args(|arg| {
+        let profiles = Arc::clone(profiles);
+        match arg.get_id().as_str() {
+            "profile" => arg.add(ArgValueCompleter::new(move |current: &OsStr| {
+                matching(
+                    current,
+                    profiles().into_iter().map(CompletionCandidate::new),
+                )
+            })),
+            "expect" | "until" => arg.add(ArgValueCompleter::new(move |current: &OsStr| {
+                matching(current, statuses(kind))
+            })),
+            "field" | "fields" => arg.add(ArgValueCompleter::new(move |current: &OsStr| {
+                matching(current, fields(kind))
+            })),
+            _ => arg,
+        }
+    });
+    command.mut_subcommands(|sub| {
+        // Below a lookup subcommand its record kind is known; `config show` and the
+        // rest keep what their parent knew (nothing).
+        let kind = record_kind(sub.get_name()).or(kind);
+        with_completers(sub, kind, profiles)
+    })
+}
+
+/// The record kind of a lookup subcommand.
+fn record_kind(subcommand: &str) -> Option<RecordKind> {
+    match subcommand {
+        "sms" | "sms-ref" => Some(RecordKind::Sms),
+        "task" => Some(RecordKind::Task),
+        "hlr" | "hlr-ref" => Some(RecordKind::Hlr),
+        _ => None,
+    }
+}
+
+/// Candidates that start with what is typed so far (the engine leaves the filtering
+/// to custom completers).
+fn matching(
+    current: &OsStr,
+    candidates: impl Iterator<Item = CompletionCandidate>,
+) -> Vec<CompletionCandidate> {
+    let typed = current.to_string_lossy();
+    candidates
+        .filter(|c| c.get_value().to_string_lossy().starts_with(typed.as_ref()))
+        .collect()
+}
+
+/// The named statuses of the status table, each once, with its kinds and phase as
+/// help (fish and zsh show it). Tasks have no status: nothing to offer.
+fn statuses(kind: Option<RecordKind>) -> impl Iterator<Item = CompletionCandidate> {
+    let of_kind = move |k: RecordKind| kind.is_none_or(|kind| kind == k);
+    let mut seen: Vec<&str> = Vec::new();
+    let mut out = Vec::new();
+    for status in STATUSES
+        .iter()
+        .filter(|s| of_kind(s.kind) && !s.name.is_empty())
+    {
+        if seen.contains(&status.name) {
+            continue;
+        }
+        seen.push(status.name);
+        let help = STATUSES
+            .iter()
+            .filter(|s| s.name == status.name && of_kind(s.kind))
+            .map(|s| {
+                let phase = if s.phase == Phase::Final {
+                    "final"
+                } else {
+                    "pending"
+                };
+                format!("{} {phase}", s.kind.name())
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
+        out.push(CompletionCandidate::new(status.name).help(Some(help.into())));
+    }
+    out.into_iter()
+}
+
+/// The field keys of the schema for a kind, or of every kind, each once, with their
+/// table label as help.
+fn fields(kind: Option<RecordKind>) -> impl Iterator<Item = CompletionCandidate> {
+    let mut seen: Vec<&str> = Vec::new();
+    let mut out = Vec::new();
+    for field in FIELDS.iter().filter(|f| kind.is_none_or(|k| k == f.kind)) {
+        if !seen.contains(&field.key) {
+            seen.push(field.key);
+            out.push(CompletionCandidate::new(field.key).help(Some(field.label.into())));
+        }
+    }
+    out.into_iter()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn values(candidates: impl Iterator<Item = CompletionCandidate>) -> Vec<String> {
+        let values = candidates.map(|c| c.get_value().to_string_lossy().into_owned());
+        values.collect()
+    }
+
+    #[test]
+    fn statuses_of_a_kind_or_all_once() {
+        let hlr = values(statuses(Some(RecordKind::Hlr)));
+        assert_eq!(hlr, ["active", "absent", "unknown", "failed", "sent"]);
+        let all = values(statuses(None));
+        assert_eq!(all.iter().filter(|s| *s == "unknown").count(), 1);
+        assert!(all.contains(&"delivered".into()) && all.contains(&"active".into()));
+        assert!(values(statuses(Some(RecordKind::Task))).is_empty());
+    }
+
+    #[test]
+    fn fields_of_a_kind_or_all_once() {
+        let task = values(fields(Some(RecordKind::Task)));
+        assert!(task.contains(&"delivery_rate".into()) && !task.contains(&"msisdn".into()));
+        let all = values(fields(None));
+        assert_eq!(all.iter().filter(|f| *f == "msisdn").count(), 1);
+    }
+}

@@ -1,0 +1,111 @@
+//! The man page documents what an operator looks for: every environment variable
+//! smsstat reads, the simulator's options, FILES and EXIT STATUS.
+
+mod common;
+
+use std::path::Path;
+
+use clap::CommandFactory;
+use common::smsstat;
+
+fn man_page() -> String {
+    let out = smsstat().arg("man").assert().success();
+    String::from_utf8_lossy(&out.get_output().stdout).into_owned()
+}
+
+/// The text of one `.SH` section (without its heading line).
+fn section<'a>(page: &'a str, heading: &str) -> &'a str {
+    let start = page
+        .find(&format!(".SH {heading}\n"))
+        .unwrap_or_else(|| panic!("no section {heading}"));
+    let body = &page[start..];
+    let body = &body[body.find('\n').unwrap() + 1..];
+    body.find("\n.SH ").map_or(body, |end| &body[..end])
+}
+
+/// Every `SMSSTAT_*` name written in the sources.
+fn variables_in_sources(dir: &Path, found: &mut Vec<String>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            variables_in_sources(&path, found);
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        for (at, _) in text.match_indices("SMSSTAT_") {
+            let name: String = text[at..]
+                .chars()
+                .take_while(|c| c.is_ascii_uppercase() || *c == '_')
+                .collect();
+            if !found.contains(&name) {
+                found.push(name);
+            }
+        }
+    }
+}
+
+#[test]
+fn every_environment_variable_is_in_the_man_page() {
+    let page = man_page();
+    let environment = section(&page, "ENVIRONMENT");
+    let mut variables = Vec::new();
+    variables_in_sources(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &mut variables,
+    );
+    // A developer's switch for the panic-hook tests, deliberately undocumented.
+    variables.retain(|name| name != "SMSSTAT_DEBUG_PANIC");
+    assert!(variables.len() >= 10, "{variables:?}");
+    let proxies = ["https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY"];
+    let others = [
+        "all_proxy",
+        "ALL_PROXY",
+        "no_proxy",
+        "NO_PROXY",
+        "NO_COLOR",
+        "COLUMNS",
+    ];
+    for name in variables
+        .iter()
+        .map(String::as_str)
+        .chain(proxies)
+        .chain(others)
+    {
+        assert!(environment.contains(name), "{name} is not in ENVIRONMENT");
+    }
+}
+
+#[test]
+fn the_simulator_options_have_their_own_section() {
+    let page = man_page();
+    let simulator = section(&page, "\"SIMULATOR OPTIONS\"");
+    let cli = smsstat::testkit::Cli::command();
+    let sim = cli.find_subcommand("sim").unwrap();
+    let flags: Vec<&str> = sim.get_arguments().filter_map(|a| a.get_long()).collect();
+    assert!(flags.len() >= 10, "{flags:?}");
+    for flag in flags {
+        let roff = format!("\\fB\\-\\-{}\\fR", flag.replace('-', "\\-"));
+        assert!(
+            simulator.contains(&roff),
+            "--{flag} is not in SIMULATOR OPTIONS"
+        );
+    }
+    assert!(
+        simulator.contains("[default: 127.0.0.1:8765]"),
+        "{simulator}"
+    );
+}
+
+#[test]
+fn files_and_exit_status_are_there() {
+    let page = man_page();
+    assert!(section(&page, "FILES").contains("smsstat/config.toml"));
+    let exit = section(&page, "\"EXIT STATUS\"");
+    for code in [
+        "64     usage error",
+        "78     configuration error",
+        "130    interrupted",
+    ] {
+        assert!(exit.contains(code), "{code}: {exit}");
+    }
+}
