@@ -17,6 +17,8 @@ use crate::settings::layers::{self, Resolution};
 use crate::settings::origin::Origin;
 use crate::sim::{SimOptions, SimServer};
 
+mod cert;
+mod der;
 mod network;
 mod report;
 mod service;
