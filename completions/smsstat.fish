@@ -40,7 +40,7 @@ tsv\t''
 report\t''
 report-json\t''
 report-md\t''"
-complete -c smsstat -n "__fish_smsstat_needs_command" -l fields -d 'Fields to show, comma-separated (e.g. status,time_dr): table and csv/tsv columns, or the keys kept in JSON records' -r
+complete -c smsstat -n "__fish_smsstat_needs_command" -l fields -d 'Fields to show, comma-separated (e.g. status,time_dr): table and csv/tsv columns, or the keys kept in JSON records; names of the kind\'s fields, details.NAME, query, kind, error, errorDescription or table labels (anything else is exit 64)' -r
 complete -c smsstat -n "__fish_smsstat_needs_command" -l field -d 'Print only this field\'s bare value, one line per lookup' -r
 complete -c smsstat -n "__fish_smsstat_needs_command" -s j -l jobs -d 'How many lookups run at once [default: 8]' -r
 complete -c smsstat -n "__fish_smsstat_needs_command" -l max-body -d 'Largest answer body accepted, in bytes [default: 4194304]' -r
@@ -97,7 +97,7 @@ tsv\t''
 report\t''
 report-json\t''
 report-md\t''"
-complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l fields -d 'Fields to show, comma-separated (e.g. status,time_dr): table and csv/tsv columns, or the keys kept in JSON records' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l fields -d 'Fields to show, comma-separated (e.g. status,time_dr): table and csv/tsv columns, or the keys kept in JSON records; names of the kind\'s fields, details.NAME, query, kind, error, errorDescription or table labels (anything else is exit 64)' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l field -d 'Print only this field\'s bare value, one line per lookup' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -s j -l jobs -d 'How many lookups run at once [default: 8]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms" -l max-body -d 'Largest answer body accepted, in bytes [default: 4194304]' -r
@@ -142,7 +142,7 @@ tsv\t''
 report\t''
 report-json\t''
 report-md\t''"
-complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l fields -d 'Fields to show, comma-separated (e.g. status,time_dr): table and csv/tsv columns, or the keys kept in JSON records' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l fields -d 'Fields to show, comma-separated (e.g. status,time_dr): table and csv/tsv columns, or the keys kept in JSON records; names of the kind\'s fields, details.NAME, query, kind, error, errorDescription or table labels (anything else is exit 64)' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l field -d 'Print only this field\'s bare value, one line per lookup' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -s j -l jobs -d 'How many lookups run at once [default: 8]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand sms-ref" -l max-body -d 'Largest answer body accepted, in bytes [default: 4194304]' -r
@@ -187,7 +187,7 @@ tsv\t''
 report\t''
 report-json\t''
 report-md\t''"
-complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l fields -d 'Fields to show, comma-separated (e.g. status,time_dr): table and csv/tsv columns, or the keys kept in JSON records' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l fields -d 'Fields to show, comma-separated (e.g. status,time_dr): table and csv/tsv columns, or the keys kept in JSON records; names of the kind\'s fields, details.NAME, query, kind, error, errorDescription or table labels (anything else is exit 64)' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l field -d 'Print only this field\'s bare value, one line per lookup' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -s j -l jobs -d 'How many lookups run at once [default: 8]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand task" -l max-body -d 'Largest answer body accepted, in bytes [default: 4194304]' -r
@@ -232,7 +232,7 @@ tsv\t''
 report\t''
 report-json\t''
 report-md\t''"
-complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l fields -d 'Fields to show, comma-separated (e.g. status,time_dr): table and csv/tsv columns, or the keys kept in JSON records' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l fields -d 'Fields to show, comma-separated (e.g. status,time_dr): table and csv/tsv columns, or the keys kept in JSON records; names of the kind\'s fields, details.NAME, query, kind, error, errorDescription or table labels (anything else is exit 64)' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l field -d 'Print only this field\'s bare value, one line per lookup' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -s j -l jobs -d 'How many lookups run at once [default: 8]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr" -l max-body -d 'Largest answer body accepted, in bytes [default: 4194304]' -r
@@ -277,7 +277,7 @@ tsv\t''
 report\t''
 report-json\t''
 report-md\t''"
-complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l fields -d 'Fields to show, comma-separated (e.g. status,time_dr): table and csv/tsv columns, or the keys kept in JSON records' -r
+complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l fields -d 'Fields to show, comma-separated (e.g. status,time_dr): table and csv/tsv columns, or the keys kept in JSON records; names of the kind\'s fields, details.NAME, query, kind, error, errorDescription or table labels (anything else is exit 64)' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l field -d 'Print only this field\'s bare value, one line per lookup' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -s j -l jobs -d 'How many lookups run at once [default: 8]' -r
 complete -c smsstat -n "__fish_smsstat_using_subcommand hlr-ref" -l max-body -d 'Largest answer body accepted, in bytes [default: 4194304]' -r
