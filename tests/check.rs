@@ -102,9 +102,23 @@ fn an_invalid_key_fails_with_the_service_code() {
     assert_eq!(status(&report, "key"), "failed");
     let detail = step(&report, "key")["detail"].as_str().unwrap();
     assert!(detail.contains("service error 1"), "{detail}");
+    // The key is set: the hint names where it came from, not how to set one.
+    assert!(
+        detail.contains("the API key from env SMSSTAT_API_KEY was refused"),
+        "{detail}"
+    );
+    assert!(!detail.contains("set SMSSTAT_API_KEY"), "{detail}");
     assert!(
         !report.to_string().contains("a-wrong-key"),
         "the key is never shown"
+    );
+    // Without any key the hint says how to set one.
+    let (report, code) = check_json(smsstat_at(&sim.base_url()));
+    assert_eq!(code, 1, "{report}");
+    let detail = step(&report, "key")["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("no API key is set: set SMSSTAT_API_KEY"),
+        "{detail}"
     );
 }
 
@@ -129,4 +143,57 @@ fn a_401_fails_the_key_step_with_77() {
     let (report, code) = check_json(smsstat_at(&server.base));
     assert_eq!(code, 77, "{report}");
     assert_eq!(status(&report, "key"), "failed");
+}
+
+/// A deployment whose explicit route answers the service's error 4 (no such method)
+/// with `status`, and "not found" elsewhere.
+fn without_explicit_routes(status: u16) -> TestServer {
+    TestServer::start(move |url| {
+        if url.starts_with("/sms/reference/") {
+            Canned::json(
+                status,
+                r#"{"error":4,"errorDescription":"Invalid request or API method does not exists"}"#,
+            )
+        } else {
+            Canned::json(404, r#"{"error":20,"errorDescription":"SMS not found"}"#)
+        }
+    })
+}
+
+#[test]
+fn error_4_on_the_explicit_route_means_no_explicit_routes() {
+    for status in [200, 404] {
+        let server = without_explicit_routes(status);
+        let (report, code) = check_json(smsstat_at(&server.base));
+        assert_eq!(code, 0, "{report}");
+        let paths = step(&report, "paths")["detail"].as_str().unwrap();
+        assert!(paths.contains("no explicit routes"), "{status}: {paths}");
+    }
+}
+
+#[test]
+fn paths_explicit_without_explicit_routes_fails_as_a_lookup_would() {
+    // Error 4 passes through as a lookup's exit code would.
+    let server = without_explicit_routes(200);
+    let mut cmd = smsstat_at(&server.base);
+    cmd.args(["--paths", "explicit"]);
+    let (report, code) = check_json(cmd);
+    assert_eq!(code, 4, "{report}");
+    assert_eq!(status(&report, "paths"), "failed");
+    let paths = step(&report, "paths")["detail"].as_str().unwrap();
+    assert!(paths.contains("--paths explicit"), "{paths}");
+    assert!(!paths.contains("as --paths auto does"), "{paths}");
+    // A bare 404 is 76, as `smsstat --paths explicit sms-ref R` would exit.
+    let server = TestServer::start(|url| {
+        if url.starts_with("/sms/reference/") {
+            Canned::text(404, "Not Found")
+        } else {
+            Canned::json(404, r#"{"error":20,"errorDescription":"SMS not found"}"#)
+        }
+    });
+    let mut cmd = smsstat_at(&server.base);
+    cmd.args(["--paths", "explicit"]);
+    let (report, code) = check_json(cmd);
+    assert_eq!(code, 76, "{report}");
+    assert_eq!(step(&report, "paths")["exit"], 76);
 }

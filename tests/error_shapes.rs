@@ -43,7 +43,7 @@ fn assert_service_words(canned: Canned, command: &[&str], code: i32, words: &str
     assert_eq!(failure["source"], "smsstat");
     let text = failure["errorDescription"].as_str().unwrap();
     assert!(text.contains(words), "{text}");
-    let mut args = vec!["-o", "csv", "--fields", "status"];
+    let mut args = vec!["-o", "csv"];
     args.extend_from_slice(command);
     let csv = run(&server.base, &args);
     let line = csv.stdout.lines().nth(1).unwrap();

@@ -79,10 +79,12 @@ fn no_part_of_the_key_shows_in_a_quoted_body_start() {
 
 #[test]
 fn a_key_echoed_in_a_record_is_never_printed() {
-    let body = format!(r#"{{"status":"delivered","note":"sent with {KEY}","{KEY}":"x"}}"#);
+    let body = format!(
+        r#"{{"status":"delivered","currency":"sent with {KEY}","note":"{KEY}","{KEY}":"x"}}"#
+    );
     let server = TestServer::fixed(Canned::json(200, &body).header("Set-Cookie", KEY));
     assert_key_never_printed(&server.base, &["sms", "1"], 0);
-    let run = with_key(&server.base, &["--field", "note", "sms", "1"]);
+    let run = with_key(&server.base, &["--field", "currency", "sms", "1"]);
     assert_eq!(run.stdout, "sent with ****\n");
 }
 

@@ -93,7 +93,8 @@ pub struct GlobalArgs {
     pub output: Option<OutputFormat>,
 
     /// Fields to show, comma-separated (e.g. status,time_dr): table and csv/tsv columns, or
-    /// the keys kept in JSON records
+    /// the keys kept in JSON records; names of the kind's fields, details.NAME, query,
+    /// kind, error, errorDescription or table labels (anything else is exit 64)
     #[arg(long, value_name = "A,B,...", value_delimiter = ',', global = true)]
     pub fields: Vec<String>,
 

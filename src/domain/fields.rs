@@ -125,11 +125,31 @@ pub(crate) fn default_columns(kind: RecordKind) -> Vec<&'static str> {
     columns.into_iter().map(|f| f.key).collect()
 }
 
-/// Whether `name` means something for this kind of record (`details.ported` by its
-/// head): a field of the schema or an error field.
+/// Names of every lookup's line rather than of the record: the value looked up and
+/// the kind of record (`--json --normalize` has both; CSV, TSV and tables always
+/// have a `query` column).
+pub(crate) const OUTCOME_FIELDS: [&str; 2] = ["query", "kind"];
+
+/// Columns that CSV, TSV and the row table always have, whatever `--fields` says.
+pub(crate) const ALWAYS_COLUMNS: [&str; 3] = ["query", "error", "errorDescription"];
+
+/// Labels of the row table's own columns, accepted as names of their fields.
+pub(crate) const COLUMN_LABELS: [(&str, &str); 2] = [("Query", "query"), ("Error", "error")];
+
+/// Whether `name` means something for this kind of record: a field of the schema,
+/// an error or outcome field, or a dotted path into an object field
+/// (`details.ported`, `details.imsi`: the service decides what `details` holds).
 pub(crate) fn is_known(kind: RecordKind, name: &str) -> bool {
-    let head = name.split('.').next().unwrap_or(name);
-    ERROR_FIELDS.contains(&head) || find(kind, head).is_some()
+    match name.split_once('.') {
+        Some((head, rest)) => {
+            !rest.is_empty() && find(kind, head).is_some_and(|f| f.ty == FieldType::Details)
+        }
+        None => {
+            ERROR_FIELDS.contains(&name)
+                || OUTCOME_FIELDS.contains(&name)
+                || find(kind, name).is_some()
+        }
+    }
 }
 
 /// Whether a key holds digits to be kept as a string, in any kind of record.

@@ -25,13 +25,14 @@ pub fn outcome_json(outcome: &Outcome, normalize: bool) -> Value {
 /// `--json --fields a,b`: only those fields of a record, in that order (plus `kind`,
 /// `query` and `error` when normalized). A dotted name such as `details.ported` keeps
 /// its nesting (`{"details":{"ported":"1"}}`, for `jq .details.ported`); a name the
-/// record lacks is asked of `derived` (the table view's `delivery_rate`, ...).
+/// record lacks is asked of `extra` (derived values such as `delivery_rate`, the
+/// line's `query` and `kind`).
 /// Failures are left whole: they are few and small.
 pub fn select_fields(
     value: Value,
     fields: &[String],
     normalize: bool,
-    derived: impl Fn(&str) -> Option<String>,
+    extra: impl Fn(&str) -> Option<Value>,
 ) -> Value {
     let Value::Object(map) = value else {
         return value;
@@ -61,7 +62,7 @@ pub fn select_fields(
                     .try_fold(head, |value, part| value.get(part))
             })
             .cloned()
-            .or_else(|| derived(name).map(number_or_text));
+            .or_else(|| extra(name));
         if let Some(found) = found {
             insert_at(&mut picked, &path, found);
         }
@@ -70,7 +71,7 @@ pub fn select_fields(
 }
 
 /// A derived value as a JSON number when it is one (`0.886`, `374`), else text.
-fn number_or_text(value: String) -> Value {
+pub fn number_or_text(value: String) -> Value {
     value
         .parse::<serde_json::Number>()
         .map(Value::Number)
@@ -286,7 +287,7 @@ mod tests {
             record,
             &["details.ported".into(), "status".into(), "rate".into()],
             false,
-            |name| (name == "rate").then(|| "70.0%".to_string()),
+            |name| (name == "rate").then(|| "70.0%".into()),
         );
         assert_eq!(
             picked.to_string(),

@@ -5,13 +5,13 @@ use std::io::{self, Write};
 use crate::domain::format::OutputFormat;
 use crate::domain::lookup::LookupKind;
 use crate::domain::outcome::Outcome;
-use crate::domain::record::Record;
 use crate::domain::sanitize::escape_control;
 use crate::output::delimited::{self, Cells, Delimiter};
-use crate::output::json::{outcome_json, select_fields, write_json_line};
+use crate::output::json::{number_or_text, outcome_json, select_fields, write_json_line};
 use crate::output::report::{Look, Report};
-use crate::output::rows::{is_known_name, value_of};
+use crate::output::rows::value_of;
 use crate::output::table::{columns_for, record_table, RowsTable, TableStyle};
+use serde_json::Value;
 
 /// Rows per printed table in a batch: one page of a long run.
 pub const TABLE_PAGE_ROWS: usize = 500;
@@ -66,9 +66,6 @@ pub struct Printer<W: Write> {
     /// `-o report*`: the batch folded into one report, written by `finish`.
     report: Option<Report>,
     header_written: bool,
-    /// Field names already warned about.
-    warned: Vec<String>,
-    warnings: Vec<String>,
     /// Tells whether the reader went away, checked while a table page is gathered
     /// (nothing is written until the page is full, so no write can fail earlier).
     reader_gone: Option<fn() -> bool>,
@@ -87,8 +84,6 @@ impl<W: Write> Printer<W> {
             rows: None,
             report,
             header_written: false,
-            warned: Vec::new(),
-            warnings: Vec::new(),
             reader_gone: None,
         }
     }
@@ -108,9 +103,6 @@ impl<W: Write> Printer<W> {
                 false => Ok(()),
             };
         }
-        if let Ok(record) = &outcome.result {
-            self.warn_about_unknown_names(record);
-        }
         if let Some(name) = &self.style.field {
             let value = outcome.result.as_ref().ok().and_then(|r| value_of(r, name));
             return writeln!(self.out, "{}", escape_control(&value.unwrap_or_default()));
@@ -118,11 +110,18 @@ impl<W: Write> Printer<W> {
         match self.style.format {
             OutputFormat::Json => {
                 let value = outcome_json(outcome, self.style.normalize);
-                let derived = |name: &str| {
-                    let record = outcome.result.as_ref().ok()?;
-                    crate::output::derived::derived_number(record, name)
+                let kind = self.kind.record_kind();
+                let extra = |name: &str| match name {
+                    // Text, as --normalize has them: a query of digits keeps its zeros.
+                    "query" => Some(Value::String(outcome.query.clone())),
+                    "kind" => Some(Value::String(kind.name().into())),
+                    _ => {
+                        let record = outcome.result.as_ref().ok()?;
+                        let number = crate::output::derived::derived_number(record, name);
+                        number.map(number_or_text)
+                    }
                 };
-                let value = select_fields(value, &self.style.fields, self.style.normalize, derived);
+                let value = select_fields(value, &self.style.fields, self.style.normalize, extra);
                 write_json_line(&mut self.out, &value)?
             }
             // Folded into `self.report` above.
@@ -131,7 +130,8 @@ impl<W: Write> Printer<W> {
             OutputFormat::Tsv => self.delimited(outcome, Delimiter::Tab)?,
             OutputFormat::Table if self.style.single => {
                 if let Ok(record) = &outcome.result {
-                    let table = record_table(record, &self.style.fields, self.style.table);
+                    let table =
+                        record_table(record, &outcome.query, &self.style.fields, self.style.table);
                     writeln!(self.out, "{table}")?;
                     // The task bar sums the whole record: not shown when rows were picked.
                     let TableStyle { utf8, color, .. } = self.style.table;
@@ -162,28 +162,6 @@ impl<W: Write> Printer<W> {
             self.out.flush()?;
         }
         Ok(())
-    }
-
-    /// `--field stauts` would print empty lines forever: a name that no record of
-    /// this kind knows gets one warning on stderr.
-    fn warn_about_unknown_names(&mut self, record: &Record) {
-        let names = self.style.field.iter().chain(&self.style.fields);
-        for name in names {
-            if !is_known_name(record, name) && !self.warned.contains(name) {
-                self.warnings.push(format!(
-                    "{} records have no field `{}`",
-                    record.kind.name(),
-                    escape_control(name)
-                ));
-                self.warned.push(name.clone());
-            }
-        }
-    }
-
-    /// Warnings found while printing, for the caller to show on stderr (the printer
-    /// itself writes only its output).
-    pub fn take_warnings(&mut self) -> Vec<String> {
-        std::mem::take(&mut self.warnings)
     }
 
     fn delimited(&mut self, outcome: &Outcome, delimiter: Delimiter) -> io::Result<()> {

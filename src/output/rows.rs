@@ -80,15 +80,16 @@ pub fn field_value(record: &Record, name: &str) -> Option<String> {
 /// A field's value for `--field` and CSV/TSV: the raw field when the record has it,
 /// else a derived one (`delivery_rate`, `send_latency`, ...).
 pub fn value_of(record: &Record, name: &str) -> Option<String> {
-    field_value(record, name).or_else(|| crate::output::derived::derived_number(record, name))
+    field_value(record, name)
+        .or_else(|| crate::output::derived::derived_number(record, name))
+        .or_else(|| line_value(record, name))
 }
 
-/// Whether `name` means something for this kind of record, present or not: a known
-/// field, a detail, a derived value, or a field this very record has. Anything else
-/// is most likely a typo worth a warning.
-pub fn is_known_name(record: &Record, name: &str) -> bool {
-    let head = name.split('.').next().unwrap_or(name);
-    record.fields.contains_key(head) || fields::is_known(record.kind, name)
+/// The names of every line that no record carries: `kind` (the record's kind, as
+/// `--json --normalize` names it). `query` is the line's, not the record's: callers
+/// that have the lookup show it.
+pub fn line_value(record: &Record, name: &str) -> Option<String> {
+    (name == "kind").then(|| record.kind.name().to_string())
 }
 
 #[cfg(test)]
@@ -145,12 +146,13 @@ mod tests {
     }
 
     #[test]
-    fn typos_are_told_from_absent_fields() {
-        let r = record(RecordKind::Sms, json!({"status": "enroute", "extra": 1}));
-        for name in ["status", "time_dr", "extra", "delivery_latency", "error"] {
-            assert!(is_known_name(&r, name), "{name}");
-        }
-        assert!(!is_known_name(&r, "stauts"));
-        assert!(!is_known_name(&r, "network"), "an HLR field on an SMS");
+    fn kind_is_a_value_of_every_record() {
+        let r = record(RecordKind::Hlr, json!({"status": "active"}));
+        assert_eq!(value_of(&r, "kind").as_deref(), Some("hlr"));
+        assert_eq!(
+            value_of(&r, "query"),
+            None,
+            "the lookup's, not the record's"
+        );
     }
 }

@@ -10,7 +10,7 @@ use crate::domain::outcome::Outcome;
 use crate::domain::record::RecordKind;
 use crate::domain::sanitize::{escape_cut, MAX_CELL_CHARS};
 use crate::output::derived;
-use crate::output::rows::field_value;
+use crate::output::rows::{field_value, line_value};
 use crate::output::table::{columns_for, new_table, value_cell, TableStyle};
 
 /// A free-text column is not cut narrower than this.
@@ -101,6 +101,7 @@ impl RowsTable {
                     let key = column.key();
                     let value = derived::derived_value(record, key, self.style.utf8)
                         .or_else(|| field_value(record, key))
+                        .or_else(|| line_value(record, key))
                         .unwrap_or_default();
                     cell_text(&value)
                 }));

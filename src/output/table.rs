@@ -8,7 +8,7 @@ use crate::domain::record::RecordKind;
 use crate::domain::sanitize::{escape_cut, MAX_CELL_CHARS};
 use crate::domain::status::{self, Tone};
 use crate::output::derived;
-use crate::output::rows::record_rows;
+use crate::output::rows::{record_rows, row, Row};
 pub use crate::output::rows_table::RowsTable;
 
 /// How tables look; decided once from the `Config`.
@@ -65,20 +65,30 @@ pub(super) fn value_cell(key: &str, value: &str, style: TableStyle) -> Cell {
     }
 }
 
-/// Field label and value, known fields first; `fields` (when given) picks rows by key.
+/// Field label and value, known fields first; `fields` (when given) picks rows by
+/// key, in their order (`details` picks every `details.NAME` row). `query` is the
+/// value looked up.
 pub fn record_table(
     record: &crate::domain::record::Record,
+    query: &str,
     fields: &[String],
     style: TableStyle,
 ) -> Table {
     let mut table = new_table(style);
-    for row in derived::enrich(record_rows(record), record, style.utf8) {
-        if fields.is_empty() || fields.contains(&row.key) {
-            table.add_row(vec![
-                Cell::new(escape_cut(&row.label, MAX_CELL_CHARS)),
-                value_cell(&row.key, &row.value, style),
-            ]);
-        }
+    let rows = derived::enrich(record_rows(record), record, style.utf8);
+    let picked: Vec<Row> = if fields.is_empty() {
+        rows
+    } else {
+        fields
+            .iter()
+            .flat_map(|name| picked_rows(&rows, record, query, name))
+            .collect()
+    };
+    for row in picked {
+        table.add_row(vec![
+            Cell::new(escape_cut(&row.label, MAX_CELL_CHARS)),
+            value_cell(&row.key, &row.value, style),
+        ]);
     }
     // Labels are never wrapped; values wrap, at word boundaries where they have some.
     if let Some(labels) = table.column_mut(0) {
@@ -87,6 +97,32 @@ pub fn record_table(
     table
 }
 
+/// The rows of one `--fields` name: the field's, every row under a dotted prefix,
+/// or the line's own `query` and `kind`.
+fn picked_rows(
+    rows: &[Row],
+    record: &crate::domain::record::Record,
+    query: &str,
+    name: &str,
+) -> Vec<Row> {
+    match name {
+        "query" => vec![row("query", "Query", query.to_string())],
+        "kind" => vec![row("kind", "Kind", record.kind.name().to_string())],
+        _ => rows
+            .iter()
+            .filter(|r| {
+                r.key == name
+                    || r.key
+                        .strip_prefix(name)
+                        .is_some_and(|rest| rest.starts_with('.'))
+            })
+            .cloned()
+            .collect(),
+    }
+}
+
+/// The field columns of the row table, CSV and TSV: the defaults, or `--fields`
+/// without the columns those always have (`query`, `error`, `errorDescription`).
 pub fn columns_for(kind: RecordKind, fields: &[String]) -> Vec<String> {
     if fields.is_empty() {
         fields::default_columns(kind)
@@ -94,6 +130,10 @@ pub fn columns_for(kind: RecordKind, fields: &[String]) -> Vec<String> {
             .map(str::to_string)
             .collect()
     } else {
-        fields.to_vec()
+        fields
+            .iter()
+            .filter(|name| !fields::ALWAYS_COLUMNS.contains(&name.as_str()))
+            .cloned()
+            .collect()
     }
 }

@@ -214,7 +214,6 @@ impl Sink<Outcome> for Output {
             live,
             follow,
             no_key,
-            quiet,
             ..
         } = self;
         let print = || {
@@ -229,11 +228,7 @@ impl Sink<Outcome> for Output {
             if *follow && outcome.result.is_ok() {
                 return Ok(());
             }
-            let printed = printer.print(&outcome);
-            for warning in printer.take_warnings().into_iter().filter(|_| !*quiet) {
-                warn(warning);
-            }
-            printed
+            printer.print(&outcome)
         };
         match live {
             Some(live) => live.suspend(print),

@@ -5,7 +5,7 @@
 use crate::cli::parse::{ArgSource, CliSources};
 use crate::cli::settings::{API_KEY, API_KEY_FILE, BASE_URL};
 use crate::cli::GlobalArgs;
-use crate::domain::fields::{self, ERROR_FIELDS, FIELDS};
+use crate::domain::fields::{self, FieldType, COLUMN_LABELS, ERROR_FIELDS, FIELDS, OUTCOME_FIELDS};
 use crate::domain::format::OutputFormat;
 use crate::domain::record::RecordKind;
 use crate::domain::sanitize::preview;
@@ -90,11 +90,11 @@ pub(crate) fn check_raw_cells(
     Ok(())
 }
 
-/// The names of `--fields`/`--field` as keys: a key of the kind's schema (dotted
-/// names by their head, as `details.ported`), an error field, or a table label in
-/// any case (`Status`, `Delivery latency`). A name close to a known one but not it
-/// (`stauts`) is a typo, refused with the nearest name and the valid ones; a name
-/// far from all of them is a field of the service's own (`note`), kept.
+/// The names of `--fields`/`--field` as keys: a key of the kind's schema, a dotted
+/// path into its `details` object (`details.ported`), an error field, `query` or
+/// `kind`, or a table label in any case (`Status`, `Delivery latency`, `Error`).
+/// Anything else is refused (exit 64), with the nearest name when one is close and
+/// the valid ones: a script must not get an empty column or line for a typo.
 pub(crate) fn resolve_names(kind: RecordKind, names: &[String]) -> Result<Vec<String>, String> {
     names.iter().map(|name| resolve_name(kind, name)).collect()
 }
@@ -108,36 +108,56 @@ fn resolve_name(kind: RecordKind, name: &str) -> Result<String, String> {
     if fields::is_known(kind, name) {
         return Ok(name.to_string());
     }
-    let by_label = FIELDS
-        .iter()
-        .find(|f| f.kind == kind && f.label.eq_ignore_ascii_case(name));
-    if let Some(field) = by_label {
-        return Ok(field.key.to_string());
-    }
-    let valid = valid_names(kind);
-    let nearest = valid
-        .iter()
-        .map(|v| (strsim::jaro_winkler(&name.to_ascii_lowercase(), v), v))
-        .filter(|(score, _)| *score > TYPO_SIMILARITY)
-        .max_by(|a, b| a.0.total_cmp(&b.0));
-    match nearest {
-        Some((_, nearest)) => Err(format!(
-            "no {} record has a field `{}`; did you mean `{nearest}`? (valid names: {})",
-            kind.name(),
-            preview(name),
-            valid.join(", ")
-        )),
-        None => Ok(name.to_string()),
-    }
-}
-
-fn valid_names(kind: RecordKind) -> Vec<&'static str> {
-    FIELDS
+    let field_labels = FIELDS
         .iter()
         .filter(|f| f.kind == kind)
-        .map(|f| f.key)
+        .map(|f| (f.label, f.key));
+    let by_label = field_labels
+        .chain(COLUMN_LABELS)
+        .find(|(label, _)| label.eq_ignore_ascii_case(name));
+    if let Some((_, key)) = by_label {
+        return Ok(key.to_string());
+    }
+    let valid = valid_names(kind);
+    // `detials.ported`: the head is the typo; the path after it is kept.
+    let (head, tail) = match name.split_once('.') {
+        Some((head, tail)) => (head, format!(".{tail}")),
+        None => (name, String::new()),
+    };
+    let keys = FIELDS.iter().filter(|f| f.kind == kind).map(|f| f.key);
+    let nearest = keys
         .chain(ERROR_FIELDS)
-        .collect()
+        .chain(OUTCOME_FIELDS)
+        .filter(|v| tail.is_empty() || fields::is_known(kind, &format!("{v}{tail}")))
+        .map(|v| (strsim::jaro_winkler(&head.to_ascii_lowercase(), v), v))
+        .filter(|(score, _)| *score > TYPO_SIMILARITY)
+        .max_by(|a, b| a.0.total_cmp(&b.0));
+    let hint = match nearest {
+        Some((_, nearest)) => format!("; did you mean `{nearest}{tail}`?"),
+        None => String::new(),
+    };
+    Err(format!(
+        "no {} record has a field `{}`{hint} (valid names: {}; table labels such as \
+         `Status` are accepted too)",
+        kind.name(),
+        preview(name),
+        valid.join(", ")
+    ))
+}
+
+/// The names a kind accepts, in the schema's order, then the names of every line.
+fn valid_names(kind: RecordKind) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for field in FIELDS.iter().filter(|f| f.kind == kind) {
+        if field.ty == FieldType::Details {
+            names.push(format!("{}.NAME", field.key));
+        } else if !names.iter().any(|n| n == field.key) {
+            names.push(field.key.to_string());
+        }
+    }
+    let common = ERROR_FIELDS.iter().chain(&OUTCOME_FIELDS);
+    names.extend(common.map(|n| n.to_string()));
+    names
 }
 
 #[cfg(test)]
@@ -160,7 +180,29 @@ mod tests {
         let err = resolve_names(RecordKind::Sms, &["stauts".to_string()]).unwrap_err();
         assert!(err.contains("did you mean `status`?"), "{err}");
         assert!(err.contains("valid names: id, msisdn"), "{err}");
-        let own = resolve_names(RecordKind::Sms, &["note".to_string()]).unwrap();
-        assert_eq!(own, ["note"], "a field of the service's own is kept");
+        for far in ["note", "phone"] {
+            let err = resolve_names(RecordKind::Sms, &[far.to_string()]).unwrap_err();
+            assert!(!err.contains("did you mean"), "{err}");
+            assert!(err.contains("valid names: id, msisdn"), "{err}");
+        }
+        let err = resolve_names(RecordKind::Hlr, &["detials.ported".into()]).unwrap_err();
+        assert!(err.contains("did you mean `details.ported`?"), "{err}");
+        assert!(err.contains("details.NAME"), "{err}");
+    }
+
+    #[test]
+    fn paths_only_into_details_and_names_of_every_line() {
+        let names = ["details.imsi", "query", "kind", "errorDescription"].map(String::from);
+        assert!(resolve_names(RecordKind::Hlr, &names).is_ok());
+        for bad in ["status.x", "details.", "details.ported"] {
+            let kind = if bad == "details.ported" {
+                RecordKind::Sms
+            } else {
+                RecordKind::Hlr
+            };
+            assert!(resolve_names(kind, &[bad.to_string()]).is_err(), "{bad}");
+        }
+        let error = resolve_names(RecordKind::Sms, &["Error".into(), "QUERY".into()]);
+        assert_eq!(error.unwrap(), ["error", "query"]);
     }
 }

@@ -6,6 +6,7 @@
 
 pub mod mixed;
 pub mod process;
+pub mod proxy;
 
 use std::fmt::Display;
 use std::io::{Read, Write};

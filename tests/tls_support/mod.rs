@@ -21,6 +21,11 @@ pub struct Pki {
 
 impl Pki {
     pub fn new() -> Pki {
+        Pki::for_names(&["127.0.0.1", "localhost"], "smsstat test server")
+    }
+
+    /// A CA and a server certificate for `names`, with `common_name` as its subject.
+    pub fn for_names(names: &[&str], common_name: &str) -> Pki {
         let mut ca_params = CertificateParams::new(Vec::<String>::new()).unwrap();
         ca_params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
         ca_params.key_usages = vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::CrlSign];
@@ -31,8 +36,12 @@ impl Pki {
         let ca_cert = ca_params.self_signed(&ca_key).unwrap();
         let issuer = Issuer::new(ca_params, ca_key);
 
-        let names = vec!["127.0.0.1".to_string(), "localhost".to_string()];
-        let server_params = CertificateParams::new(names).unwrap();
+        let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+        let mut server_params = CertificateParams::new(names).unwrap();
+        server_params.distinguished_name = rcgen::DistinguishedName::new();
+        server_params
+            .distinguished_name
+            .push(rcgen::DnType::CommonName, common_name);
         let server_key = KeyPair::generate().unwrap();
         let server_cert = server_params.signed_by(&server_key, &issuer).unwrap();
         Pki {

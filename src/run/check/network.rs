@@ -1,0 +1,91 @@
+//! The name and connect steps, and the proxy step. Through a proxy the target's name
+//! is the proxy's to resolve (lookups send `CONNECT host:port`), so these steps check
+//! the proxy's own name and a connection to it instead of the target's.
+
+use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
+use std::time::Instant;
+
+use ureq::http::Uri;
+
+use super::{failed, ok, Step};
+use crate::domain::duration::format_duration;
+use crate::domain::exit_codes;
+use crate::settings::config::Config;
+use crate::settings::proxy::ProxyChoice;
+
+/// Where lookups open their connections: the target itself, or the proxy.
+struct Hop {
+    host: String,
+    port: u16,
+    /// `via proxy URL: ` in front of every detail when the hop is a proxy.
+    prefix: String,
+}
+
+/// The host and port of the base URL, with the scheme's default port.
+pub(super) fn target(base_url: &str) -> Option<(String, u16)> {
+    let uri = base_url.parse::<Uri>().ok()?;
+    let host = uri.host()?.trim_matches(['[', ']']).to_string();
+    let https = uri.scheme_str() == Some("https");
+    Some((host, uri.port_u16().unwrap_or(if https { 443 } else { 80 })))
+}
+
+fn hop(config: &Config) -> Option<Hop> {
+    match &config.proxy {
+        Some(choice) => Some(Hop {
+            host: choice.proxy.host().trim_matches(['[', ']']).to_string(),
+            port: choice.proxy.port(),
+            prefix: format!(
+                "via proxy {} (the proxy resolves and reaches {}): proxy ",
+                choice.shown,
+                target(&config.base_url).map_or_else(String::new, |(h, _)| h)
+            ),
+        }),
+        None => target(&config.base_url).map(|(host, port)| Hop {
+            host,
+            port,
+            prefix: String::new(),
+        }),
+    }
+}
+
+/// The host's addresses, then a TCP connection to the first one that answers.
+pub(super) fn name_and_connect(config: &Config) -> Vec<Step> {
+    let Some(hop) = hop(config) else {
+        let detail = "unreadable base URL".into();
+        return vec![failed("name", detail, exit_codes::CONFIG)];
+    };
+    let Hop { host, port, prefix } = hop;
+    let addrs: Vec<SocketAddr> = match (host.as_str(), port).to_socket_addrs() {
+        Ok(addrs) => addrs.collect(),
+        Err(err) => {
+            let detail = format!("{prefix}{host} does not resolve: {err}");
+            return vec![failed("name", detail, exit_codes::UNAVAILABLE)];
+        }
+    };
+    let shown: Vec<String> = addrs.iter().map(|a| a.ip().to_string()).collect();
+    let name = ok("name", format!("{prefix}{host} -> {}", shown.join(", ")));
+    let started = Instant::now();
+    let mut last_error = None;
+    for addr in &addrs {
+        match TcpStream::connect_timeout(addr, config.timeout) {
+            Ok(_) => {
+                let took = format_duration(started.elapsed());
+                return vec![name, ok("connect", format!("{prefix}{addr} in {took}"))];
+            }
+            Err(err) => last_error = Some(format!("{prefix}{addr}: {err}")),
+        }
+    }
+    let detail = last_error.unwrap_or_else(|| format!("{prefix}no address to connect to"));
+    vec![name, failed("connect", detail, exit_codes::UNAVAILABLE)]
+}
+
+/// The proxy the run goes through (curl's rules: the scheme's variable, NO_PROXY,
+/// never for loopback), credentials masked.
+pub(super) fn proxy_step(config: &Config) -> Step {
+    match &config.proxy {
+        Some(ProxyChoice {
+            shown, variable, ..
+        }) => ok("proxy", format!("{shown} (from {variable})")),
+        None => ok("proxy", "none".into()),
+    }
+}

@@ -1,0 +1,187 @@
+//! The steps that talk to the service: TLS, the key, latency and routes, from
+//! lookups of values that do not exist.
+
+use std::time::Instant;
+
+use ureq::http::Uri;
+
+use super::{cert, failed, ok, skipped, Setup, State, Step};
+use crate::domain::duration::format_duration;
+use crate::domain::error::LookupError;
+use crate::domain::exit_codes;
+use crate::domain::lookup::{LookupKind, PathStyle};
+use crate::domain::record::Record;
+use crate::http::client::Client;
+use crate::settings::config::Config;
+use crate::settings::origin::Origin;
+
+/// An ID no deployment has: its lookup must answer the service's "not found".
+const MISSING_ID: &str = "0";
+/// A reference nobody sends, for the explicit route.
+const MISSING_REFERENCE: &str = "smsstat-check-no-such-reference";
+/// Requests timed for the latency line.
+const LATENCY_PROBES: usize = 3;
+/// The service's code for a route it does not have ("Invalid request or API method
+/// does not exists"), as lookups read it (`http::answer::is_missing_route`).
+const NO_SUCH_METHOD: i64 = 4;
+
+/// tls, key, latency and paths.
+pub(super) fn service_steps(setup: &Setup) -> Vec<Step> {
+    let config = &setup.config;
+    let client = Client::new(config);
+    let mut took = Vec::new();
+    let mut first = None;
+    for _ in 0..LATENCY_PROBES {
+        let started = Instant::now();
+        let result = client.lookup(LookupKind::Sms, MISSING_ID);
+        took.push(started.elapsed());
+        first.get_or_insert(result);
+    }
+    let first = first.expect("at least one probe");
+    let tls = tls_step(&first, config);
+    if tls.state == State::Failed {
+        return vec![tls];
+    }
+    let key = key_step(&first, setup.key_origin.as_ref());
+    let stop = key.state == State::Failed;
+    let mut steps = vec![tls, key];
+    if stop {
+        return steps;
+    }
+    let shown: Vec<String> = took.iter().map(|d| format_duration(*d)).collect();
+    steps.push(ok(
+        "latency",
+        format!("{LATENCY_PROBES} requests: {}", shown.join(", ")),
+    ));
+    steps.push(paths_step(&client, setup.paths));
+    steps
+}
+
+fn tls_step(first: &Result<Record, LookupError>, config: &Config) -> Step {
+    if !config.base_url.starts_with("https:") {
+        let in_clear = config.api_key.is_some() && !is_loopback(&config.base_url);
+        let detail = if in_clear {
+            "not used (http): the API key travels in clear"
+        } else {
+            "not used (http)"
+        };
+        return skipped("tls", detail);
+    }
+    if let Err(LookupError::Unreachable(why)) = first {
+        if why.starts_with("TLS") {
+            return failed("tls", why.clone(), exit_codes::UNAVAILABLE);
+        }
+    }
+    let roots = match &config.ca_certs {
+        Some(_) => "the --ca-cert certificates",
+        None => "the built-in roots",
+    };
+    // The lookups verified the certificate; what it says is read on a handshake of
+    // our own, since ureq does not expose the peer's certificate.
+    match cert::inspect(config) {
+        Ok(Some(seen)) => ok("tls", format!("{seen}, verified against {roots}")),
+        Ok(None) => ok(
+            "tls",
+            format!("certificate verified against {roots} (through the proxy)"),
+        ),
+        Err(why) => ok(
+            "tls",
+            format!("certificate verified against {roots} (its details unread: {why})"),
+        ),
+    }
+}
+
+fn is_loopback(base_url: &str) -> bool {
+    base_url
+        .parse::<Uri>()
+        .is_ok_and(|uri| crate::settings::proxy::is_loopback_host(uri.host().unwrap_or("")))
+}
+
+/// A lookup of an ID that does not exist tells whether the key is accepted: the
+/// service's "not found" says yes; error 1 or 401/403 says no.
+fn key_step(first: &Result<Record, LookupError>, key_origin: Option<&Origin>) -> Step {
+    match first {
+        Ok(_) => ok(
+            "key",
+            format!("accepted (ID {MISSING_ID} answered a record)"),
+        ),
+        Err(LookupError::Service {
+            code: Some(1),
+            description,
+            ..
+        }) => {
+            let said = description.as_deref().unwrap_or("invalid API key");
+            let what = refused_key(key_origin);
+            failed(
+                "key",
+                format!("refused: service error 1 ({said}); {what}"),
+                1,
+            )
+        }
+        Err(error @ LookupError::Service { .. }) => {
+            ok("key", format!("accepted: a missing SMS answers {error}"))
+        }
+        Err(error) => failed("key", error.to_string(), error.exit_code()),
+    }
+}
+
+/// What to fix after error 1: the configured key, named by where it came from, or
+/// how to set one when none is.
+fn refused_key(key_origin: Option<&Origin>) -> String {
+    match key_origin {
+        None => "no API key is set: set SMSSTAT_API_KEY, --api-key or api_key in the \
+                 config file"
+            .into(),
+        Some(Origin::Default) => "the configured API key was refused".into(),
+        Some(origin) => format!("the API key from {origin} was refused"),
+    }
+}
+
+/// Whether the explicit routes exist: a missing reference answers the service's
+/// "not found" there; a bare 404 or the service's error 4 (no such method) says the
+/// deployment has only the short forms, as lookups read it. Lookups pinned to
+/// `--paths explicit` would then fail, and so does this step, with their code.
+fn paths_step(client: &Client, pinned: PathStyle) -> Step {
+    let missing = match client.lookup(LookupKind::SmsRef, MISSING_REFERENCE) {
+        Err(error) if is_missing_route(&error) => error,
+        Ok(_) | Err(LookupError::Service { .. }) => {
+            let detail = match pinned {
+                PathStyle::Short => {
+                    "explicit routes (/sms/reference/...) answered; \
+                                     --paths short uses the short forms"
+                }
+                _ => "explicit routes (/sms/reference/...) answered",
+            };
+            return ok("paths", detail.into());
+        }
+        Err(error) => return failed("paths", error.to_string(), error.exit_code()),
+    };
+    match pinned {
+        PathStyle::Explicit => failed(
+            "paths",
+            format!(
+                "no explicit routes (/sms/reference/... answered {missing}), and \
+                 --paths explicit uses only those: use --paths auto or short"
+            ),
+            missing.exit_code(),
+        ),
+        PathStyle::Auto => ok(
+            "paths",
+            "no explicit routes: lookups use the short forms (/sms/R), as --paths auto does".into(),
+        ),
+        PathStyle::Short => ok(
+            "paths",
+            "no explicit routes: --paths short uses the short forms (/sms/R)".into(),
+        ),
+    }
+}
+
+/// The answers `http::answer::is_missing_route` takes for a route the deployment does
+/// not have, as they come out of a lookup pinned to the explicit path.
+fn is_missing_route(error: &LookupError) -> bool {
+    match error {
+        LookupError::Service { code, .. } => *code == Some(NO_SUCH_METHOD),
+        LookupError::UnexpectedHttp { status, .. } => *status == 404,
+        _ => false,
+    }
+}
