@@ -224,9 +224,9 @@ impl Sink<Outcome> for Output {
                     warn("the values after it are not looked up either (one line each on stdout)");
                 }
             }
-            // Following, the records were printed as they changed; a lookup that
-            // failed still gets its line.
-            if *follow && outcome.result.is_ok() {
+            // Following, the workers printed every line when it happened: the
+            // records as they changed, a failure as soon as it came.
+            if *follow {
                 return Ok(());
             }
             let printed = printer.print(&outcome);
