@@ -217,3 +217,24 @@ fn a_report_without_records_says_so() {
         assert!(text.contains("not found"), "{text}");
     }
 }
+
+/// The batch summary names each kind of failure on one line: a long service text is
+/// cut to its first words (the report above keeps more of it).
+#[test]
+fn the_summary_line_cuts_long_service_texts() {
+    let text = "The message you asked for could not be found ".repeat(10);
+    let body = serde_json::json!({"error": 20, "errorDescription": text});
+    let server = TestServer::fixed(Canned::json(404, &body.to_string()));
+    let out = smsstat_at(&server.base)
+        .args(["-v", "sms", "1", "2"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let summary = stderr.lines().last().unwrap();
+    assert!(
+        summary.starts_with("smsstat: 0 ok, 2 the message"),
+        "{stderr}"
+    );
+    assert!(summary.ends_with("… (20)"), "{summary}");
+    assert!(summary.chars().count() <= 100, "{summary}");
+}

@@ -155,3 +155,42 @@ fn sigterm_during_a_wait_report_counts_the_waiting_lookups_as_interrupted() {
     assert_eq!(report["interrupted"], 2, "{report}");
     assert_eq!(report["still_pending"], 0, "{report}");
 }
+
+/// The summary line a signal leaves on stderr (told with -v, as on a terminal).
+fn interrupted_summary(ended: &Ended) -> &str {
+    ended
+        .stderr
+        .lines()
+        .rfind(|l| l.starts_with("smsstat: interrupted:"))
+        .unwrap_or_else(|| panic!("no summary:\n{}", ended.stderr))
+}
+
+#[test]
+fn the_summary_after_a_signal_counts_done_interrupted_and_not_started() {
+    let ended = signalled(Signal::Int, &["-v", "--json"]);
+    assert_eq!(
+        interrupted_summary(&ended),
+        "smsstat: interrupted: 3 done, 1 interrupted, 0 not started"
+    );
+}
+
+#[test]
+fn the_summary_after_a_signal_says_the_rest_of_stdin_was_not_started() {
+    let (tx, rx) = mpsc::channel();
+    let server = server(tx);
+    let mut cmd = command(&server.base, &["-v", "-j", "2", "sms-ref", "-"]);
+    cmd.stdin(Stdio::piped());
+    let mut live = Live::spawn(cmd);
+    // Stdin stays open: how many values are left is not known.
+    live.write_stdin("a\nhang\n");
+    for _ in 0..2 {
+        rx.recv_timeout(Duration::from_secs(20)).expect("request");
+    }
+    live.signal(Signal::Int);
+    let ended = live.finish();
+    assert_eq!(ended.code, Some(130), "{}", ended.stderr);
+    assert_eq!(
+        interrupted_summary(&ended),
+        "smsstat: interrupted: 1 done, 1 interrupted, not started: the rest of stdin"
+    );
+}

@@ -201,7 +201,8 @@ pub struct GlobalArgs {
     #[arg(long, value_name = "RATIO", value_parser = parse_ratio, global = true, help_heading = "Waiting")]
     pub expect_delivered: Option<f64>,
 
-    /// With --wait: print one JSON line per observed change instead of the final record only
+    /// With --wait: print one JSON line per observed change (each with `kind` and `query`),
+    /// and a failure as soon as it happens, instead of the final records only
     #[arg(long, global = true, requires = "wait", help_heading = "Waiting")]
     pub follow: bool,
 

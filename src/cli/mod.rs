@@ -26,7 +26,11 @@ fn shown_globals(subcommand: &str) -> Option<Vec<&'static str>> {
         .filter(|key| *key != settings::OUTPUT.key);
     match subcommand {
         "show" => Some(settings.chain(["demo", "json"]).collect()),
-        "check" => Some(settings.chain(["demo", "json", "verbose", "paths"]).collect()),
+        "check" => Some(
+            settings
+                .chain(["demo", "json", "verbose", "paths"])
+                .collect(),
+        ),
         // `config` itself only leads to `show`, which lists the settings.
         "config" | "sim" | "man" | "completions" => Some(Vec::new()),
         _ => None,

@@ -22,6 +22,30 @@ pub fn outcome_json(outcome: &Outcome, normalize: bool) -> Value {
     }
 }
 
+/// A `--follow` line: like `--json`, and always naming its lookup with `kind` and
+/// `query` first (lines of concurrent lookups interleave; a record alone may not say
+/// which value it answers).
+pub fn follow_json(outcome: &Outcome, normalize: bool) -> Value {
+    let value = outcome_json(outcome, normalize);
+    let Value::Object(fields) = value else {
+        return value;
+    };
+    let kind = match &outcome.result {
+        Ok(record) => record.kind,
+        Err(_) => outcome.kind.record_kind(),
+    };
+    let mut map = Map::new();
+    map.insert("kind".into(), kind.name().into());
+    map.insert("query".into(), outcome.query.clone().into());
+    for (key, field) in fields {
+        // Ours name the lookup; normalized lines already hold the same values.
+        if key != "kind" && key != "query" {
+            map.insert(key, field);
+        }
+    }
+    Value::Object(map)
+}
+
 /// `--json --fields a,b`: only those fields of a record, in that order (plus `kind`,
 /// `query` and `error` when normalized). A dotted name such as `details.ported` keeps
 /// its nesting (`{"details":{"ported":"1"}}`, for `jq .details.ported`); a name the

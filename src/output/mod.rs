@@ -14,3 +14,4 @@ pub(crate) mod rows_table;
 pub(crate) mod summary;
 pub(crate) mod table;
 pub(crate) mod taskbar;
+pub(crate) mod term;

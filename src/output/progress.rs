@@ -4,7 +4,11 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::fmt;
+
+use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
+
+use crate::output::term::stderr_target;
 
 /// Quick batches finish before a bar would be worth drawing.
 const SHOW_AFTER: Duration = Duration::from_secs(1);
@@ -22,11 +26,25 @@ impl BatchProgress {
     /// `allowed`: stderr is a terminal and nothing else draws there (no -v, no live view).
     pub fn new(allowed: bool, total: Option<u64>, utf8: bool) -> BatchProgress {
         let bar = ProgressBar::with_draw_target(total, ProgressDrawTarget::hidden());
+        // `{per_sec}` shows four decimals and `{per_sec:.0}` is read as a colour, not
+        // a precision: the rate and the noun are keys of our own.
         let template = match total {
-            Some(_) => "{bar:30} {pos}/{len} lookups, {per_sec:.0}, eta {eta}",
-            None => "{spinner} {pos} lookups, {per_sec:.0}",
+            Some(_) => "{bar:30} {pos}/{len} {lookups}, {rate}, eta {eta}",
+            None => "{spinner} {pos} {lookups}, {rate}",
         };
         if let Ok(style) = ProgressStyle::with_template(template) {
+            let style = style
+                .with_key("rate", |state: &ProgressState, w: &mut dyn fmt::Write| {
+                    let _ = w.write_str(&whole_rate(state.per_sec()));
+                })
+                .with_key(
+                    "lookups",
+                    |state: &ProgressState, w: &mut dyn fmt::Write| {
+                        // Agrees with the number before it: the total, or the count so far.
+                        let count = state.len().unwrap_or(state.pos());
+                        let _ = w.write_str(if count == 1 { "lookup" } else { "lookups" });
+                    },
+                );
             bar.set_style(glyphs(style, utf8));
         }
         BatchProgress {
@@ -41,7 +59,7 @@ impl BatchProgress {
     pub fn advance(&mut self) {
         self.bar.inc(1);
         if self.allowed && !self.shown && self.started.elapsed() >= SHOW_AFTER {
-            self.bar.set_draw_target(ProgressDrawTarget::stderr());
+            self.bar.set_draw_target(stderr_target());
             self.bar.enable_steady_tick(TICK);
             self.shown = true;
         }
@@ -60,6 +78,18 @@ impl BatchProgress {
     /// Clears the bar so the summary line and the prompt come after clean output.
     pub fn finish(&self) {
         self.bar.finish_and_clear();
+    }
+}
+
+/// A rate as a whole number: per second, or per minute below one a second
+/// (`0/s` would say nothing is happening).
+fn whole_rate(per_sec: f64) -> String {
+    if !per_sec.is_finite() || per_sec <= 0.0 {
+        return "0/s".into();
+    }
+    match per_sec >= 1.0 {
+        true => format!("{}/s", per_sec.floor() as u64),
+        false => format!("{}/min", (per_sec * 60.0).floor() as u64),
     }
 }
 
@@ -92,7 +122,7 @@ pub struct LiveLine {
 impl LiveView {
     pub fn new(utf8: bool) -> LiveView {
         LiveView {
-            multi: MultiProgress::with_draw_target(ProgressDrawTarget::stderr()),
+            multi: MultiProgress::with_draw_target(stderr_target()),
             utf8,
             shown: Arc::default(),
         }
@@ -103,8 +133,11 @@ impl LiveView {
         self.multi.suspend(f)
     }
 
+    /// Clears the lines for good: lookups abandoned at a signal still hold theirs,
+    /// and their ticks would draw them again under the summary.
     pub fn clear(&self) {
         let _ = self.multi.clear();
+        self.multi.set_draw_target(ProgressDrawTarget::hidden());
     }
 
     /// A line for input number `index`, placed among the others by input order
@@ -171,6 +204,14 @@ mod tests {
         assert_eq!(*live.shown.lock().unwrap(), [5, 7]);
         drop((second, third));
         assert!(live.shown.lock().unwrap().is_empty());
+    }
+
+    #[test]
+    fn rates_are_whole_numbers() {
+        assert_eq!(whole_rate(21.5716), "21/s");
+        assert_eq!(whole_rate(0.5), "30/min");
+        assert_eq!(whole_rate(0.0), "0/s");
+        assert_eq!(whole_rate(f64::INFINITY), "0/s");
     }
 
     #[test]

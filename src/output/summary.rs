@@ -4,7 +4,9 @@
 use crate::domain::error::LookupError;
 use crate::domain::exit_codes;
 use crate::domain::outcome::Outcome;
-use crate::domain::sanitize::{escape_cut, MAX_CELL_CHARS};
+use std::borrow::Cow;
+
+use crate::domain::sanitize::{escape_control, escape_cut, MAX_CELL_CHARS};
 
 /// The most of a service's error code a label shows (codes are numbers; a server
 /// may send any text).
@@ -12,22 +14,37 @@ const MAX_CODE_CHARS: usize = 40;
 /// Distinct failure kinds named in the summary; the rest are counted together.
 const MAX_LABELS: usize = 8;
 const OTHER: &str = "other failures";
+const INTERRUPTED: &str = "interrupted";
+/// The most of a service's text a summary label shows: the summary is one line that
+/// names several kinds, where a report row or a JUnit attribute has room for more.
+const MAX_SUMMARY_TEXT: usize = 60;
+
+/// The values a signal kept from being looked up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotStarted {
+    Count(usize),
+    /// Stdin was still open: how much more it held cannot be known.
+    RestOfStdin,
+}
 
 #[derive(Debug, Default)]
 pub struct Tally {
     ok: usize,
     /// Failure kinds in order of first appearance, with their counts.
     failures: Vec<(String, usize)>,
+    /// Lookups a signal cut short, also counted among `failures`.
+    interrupted: usize,
     first_failure: Option<u8>,
 }
 
 impl Tally {
     pub fn add(&mut self, outcome: &Outcome) {
-        let Some(label) = failure_label(outcome) else {
+        let Some(label) = failure_label_within(outcome, summary_cut) else {
             self.ok += 1;
             return;
         };
         self.first_failure.get_or_insert(outcome.exit_code());
+        self.interrupted += usize::from(label == INTERRUPTED);
         // Labels carry service text: a server that words every error differently
         // must not grow the summary (or the time to build it) without bound.
         let label = if self.failures.len() >= MAX_LABELS
@@ -61,25 +78,59 @@ impl Tally {
         );
         parts.join(", ")
     }
+
+    /// The summary of a run a signal stopped: `interrupted: 57 done, 1 interrupted,
+    /// 1942 not started`, with what the done ones came to when some failed.
+    pub fn interrupted_summary(&self, not_started: NotStarted) -> String {
+        let done = self.total() - self.interrupted;
+        let mut text = format!("interrupted: {done} done");
+        let failed: Vec<String> = self
+            .failures
+            .iter()
+            .filter(|(label, _)| label != INTERRUPTED)
+            .map(|(label, n)| format!("{n} {label}"))
+            .collect();
+        if !failed.is_empty() {
+            text += &format!(" ({} ok, {})", self.ok, failed.join(", "));
+        }
+        text += &format!(", {} interrupted, ", self.interrupted);
+        match not_started {
+            NotStarted::Count(n) => text + &format!("{n} not started"),
+            NotStarted::RestOfStdin => text + "not started: the rest of stdin",
+        }
+    }
 }
 
 /// What went wrong with a lookup, in a few words (`sms not found (20)`, `timed
 /// out`, `still pending`); None for a plain success.
 pub fn failure_label(outcome: &Outcome) -> Option<String> {
+    failure_label_within(outcome, |text| escape_cut(text, MAX_CELL_CHARS))
+}
+
+/// `failure_label`, with the service's words cut by `cut`.
+fn failure_label_within(outcome: &Outcome, cut: impl Fn(&str) -> Cow<'_, str>) -> Option<String> {
     let label = match (&outcome.result, &outcome.verdict) {
-        (Err(error), _) => label(error),
+        (Err(error), _) => label(error, cut),
         (Ok(_), Some(verdict)) if verdict.code == exit_codes::STILL_PENDING => {
             "still pending".into()
         }
-        (Ok(_), Some(verdict)) if verdict.interrupted() => "interrupted".into(),
+        (Ok(_), Some(verdict)) if verdict.interrupted() => INTERRUPTED.into(),
         (Ok(_), Some(_)) => "expectation not met".into(),
         (Ok(_), None) => return None,
     };
     Some(label)
 }
 
+/// A summary label's cut: the first words and `…`, no count of what was left out.
+fn summary_cut(text: &str) -> Cow<'_, str> {
+    match text.char_indices().nth(MAX_SUMMARY_TEXT) {
+        Some((at, _)) => Cow::Owned(format!("{}…", escape_control(&text[..at]))),
+        None => escape_control(text),
+    }
+}
+
 /// A failed lookup's label: the service's own words when it gave some.
-pub fn label(error: &LookupError) -> String {
+fn label(error: &LookupError, cut: impl Fn(&str) -> Cow<'_, str>) -> String {
     match error {
         LookupError::Service {
             description: Some(text),
@@ -90,7 +141,7 @@ pub fn label(error: &LookupError) -> String {
             // cut to a table cell, since a label names a kind in the summary, a
             // report row and a JUnit attribute (a 1 MB description would be a 1 MB
             // line in each). Cut before lowercasing: the rest is never copied.
-            let text = escape_cut(text, MAX_CELL_CHARS).to_lowercase();
+            let text = cut(text).to_lowercase();
             let code = escape_cut(shown_code, MAX_CODE_CHARS);
             format!("{text} ({code})")
         }
@@ -154,6 +205,38 @@ mod tests {
         assert_eq!(tally.total(), 1000);
         assert!(tally.summary().len() < 400, "{}", tally.summary());
         assert!(tally.summary().contains("other failures"));
+    }
+
+    #[test]
+    fn a_long_service_text_is_cut_in_the_summary() {
+        let mut tally = Tally::default();
+        tally.add(&failed(LookupError::Service {
+            code: Some(20),
+            shown_code: "20".into(),
+            description: Some("Word ".repeat(100)),
+            body: Default::default(),
+        }));
+        let summary = tally.summary();
+        assert!(summary.ends_with("… (20)"), "{summary}");
+        assert!(summary.chars().count() < 80, "{summary}");
+    }
+
+    #[test]
+    fn an_interrupted_summary_counts_done_interrupted_and_not_started() {
+        let mut tally = Tally::default();
+        tally.add(&ok());
+        tally.add(&ok());
+        tally.add(&failed(LookupError::Interrupted { code: 130 }));
+        assert_eq!(
+            tally.interrupted_summary(NotStarted::Count(7)),
+            "interrupted: 2 done, 1 interrupted, 7 not started"
+        );
+        tally.add(&failed(not_found()));
+        assert_eq!(
+            tally.interrupted_summary(NotStarted::RestOfStdin),
+            "interrupted: 3 done (2 ok, 1 sms not found (20)), 1 interrupted, \
+             not started: the rest of stdin"
+        );
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! The lookup subcommands: values in, one outcome per value out, in order, with the
 //! batch exit-code rule; `--wait`/`--expect` decide verdicts on the records.
 
-use std::io::{self, Stdout};
+use std::io::{self, IsTerminal, Stdout};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use crate::cli::OutputFormat;
@@ -9,18 +10,17 @@ use crate::domain::error::LookupError;
 use crate::domain::exit_codes;
 use crate::domain::lookup::LookupKind;
 use crate::domain::outcome::Outcome;
-use crate::domain::record::{Record, RecordKind};
-use crate::domain::sanitize::{escape_control, preview};
+use crate::domain::sanitize::escape_control;
 use crate::domain::status;
-use crate::domain::task::TaskCounters;
 use crate::output::messages::{error, report, warn};
 use crate::output::printer::{PrintStyle, Printer};
 use crate::output::progress::{BatchProgress, LiveView};
-use crate::output::summary::Tally;
+use crate::output::summary::{NotStarted, Tally};
 use crate::output::table::TableStyle;
-use crate::run::batch::{self, Limits, Sink};
+use crate::run::batch::{self, Input, Limits, Sink};
 use crate::run::interrupt::{self, interrupt_flag, was_interrupted};
 use crate::run::junit::JunitFile;
+use crate::run::problems::report_problem;
 use crate::run::worker::{self, Worker};
 use crate::settings::config::Config;
 
@@ -51,18 +51,9 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
     let single = values.len() == 1 && values[0] != "-";
     let jobs = jobs_for(config, &values);
     let stop = interrupt_flag();
-    // Only one thing draws on a terminal's stderr at a time; -v traces and --follow
-    // lines would be garbled by redraws.
-    let quiet_terminal =
-        config.stderr_is_terminal && config.verbose == 0 && !config.follow && !config.quiet;
-    let live =
-        (quiet_terminal && config.wait.is_some()).then(|| Arc::new(LiveView::new(config.utf8)));
-    let total = (!values.iter().any(|v| v == "-")).then_some(values.len() as u64);
-    let progress = BatchProgress::new(
-        quiet_terminal && live.is_none() && !single,
-        total,
-        config.utf8,
-    );
+    let reads_stdin = values.iter().any(|v| v == "-");
+    let total = (!reads_stdin).then_some(values.len() as u64);
+    let (live, progress) = drawing(config, reads_stdin, single, total);
     let worker = Arc::new(Worker::new(config, kind, live.clone(), Arc::clone(&stop)));
     let abandoning = Arc::clone(&worker);
     let output = Output {
@@ -77,7 +68,11 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
         quiet: config.quiet,
         junit,
         told_not_looked_up: false,
+        single,
+        total,
+        read: Arc::default(),
     };
+    let inputs = counted(batch::inputs(values), Arc::clone(&output.read));
     // Never more workers than values known in advance (one lookup: one thread).
     let jobs = total.map_or(jobs, |total| jobs.min(total.max(1) as usize));
     let limits = Limits {
@@ -85,7 +80,7 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
         budget: batch::BYTE_BUDGET,
     };
     let (_, output) = batch::run_ordered(
-        batch::inputs(values),
+        inputs,
         limits,
         stop,
         move |index, input| worker.outcome(index, input),
@@ -94,6 +89,37 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
         output,
     );
     finish(output, config)
+}
+
+/// What is drawn on stderr while the batch runs, on a terminal only: the live view of
+/// `--wait`, or the progress bar. And a hint for values typed on a terminal.
+fn drawing(
+    config: &Config,
+    reads_stdin: bool,
+    single: bool,
+    total: Option<u64>,
+) -> (Option<Arc<LiveView>>, BatchProgress) {
+    // Someone is typing the values: say how to end, and draw nothing over the line
+    // being typed (a redraw would erase it from the screen).
+    let typed = reads_stdin && io::stdin().is_terminal();
+    if typed && !config.quiet {
+        report("reading values from stdin, one per line; Ctrl-D to end");
+    }
+    // Only one thing draws on a terminal's stderr at a time; -v traces and --follow
+    // lines would be garbled by redraws.
+    let quiet_terminal = config.stderr_is_terminal
+        && config.verbose == 0
+        && !config.follow
+        && !config.quiet
+        && !typed;
+    let live =
+        (quiet_terminal && config.wait.is_some()).then(|| Arc::new(LiveView::new(config.utf8)));
+    let progress = BatchProgress::new(
+        quiet_terminal && live.is_none() && !single,
+        total,
+        config.utf8,
+    );
+    (live, progress)
 }
 
 /// The `--junit` file, created before any lookup so that an unwritable path costs
@@ -166,12 +192,15 @@ fn finish(mut output: Output, config: &Config) -> u8 {
         }
     }
     let tally = &output.tally;
-    let told = config.stderr_is_terminal || config.verbose > 0;
-    if tally.total() > 1 && told && !config.quiet {
-        report(tally.summary());
-    }
+    let told = (config.stderr_is_terminal || config.verbose > 0) && !config.quiet;
     if was_interrupted() {
+        if told && !output.single {
+            report(tally.interrupted_summary(output.not_started()));
+        }
         return interrupt::exit_code();
+    }
+    if tally.total() > 1 && told {
+        report(tally.summary());
     }
     match tally.first_failure() {
         Some(code) => code,
@@ -196,6 +225,52 @@ struct Output {
     /// After an early stop every later value fails alike: stderr tells the first,
     /// stdout keeps a line for each, the summary counts them.
     told_not_looked_up: bool,
+    /// One value on the command line: no summary.
+    single: bool,
+    /// How many values there are, when known before the run (no stdin).
+    total: Option<u64>,
+    /// How many values were taken from the input, and whether it ended.
+    read: Arc<InputCount>,
+}
+
+#[derive(Debug, Default)]
+struct InputCount {
+    taken: AtomicUsize,
+    ended: AtomicBool,
+}
+
+/// The input, counting the values taken from it: after a signal, the summary says
+/// how many were never started.
+fn counted(
+    mut inputs: impl Iterator<Item = Input> + Send + 'static,
+    count: Arc<InputCount>,
+) -> impl Iterator<Item = Input> + Send + 'static {
+    std::iter::from_fn(move || {
+        let next = inputs.next();
+        if next.is_some() {
+            count.taken.fetch_add(1, Ordering::Relaxed);
+        } else {
+            count.ended.store(true, Ordering::Relaxed);
+        }
+        next
+    })
+}
+
+impl Output {
+    /// The values that got no line: output ends before the first one never started.
+    fn not_started(&self) -> NotStarted {
+        let printed = self.tally.total();
+        match self.total {
+            Some(total) => NotStarted::Count((total as usize).saturating_sub(printed)),
+            None if self.read.ended.load(Ordering::Relaxed) => NotStarted::Count(
+                self.read
+                    .taken
+                    .load(Ordering::Relaxed)
+                    .saturating_sub(printed),
+            ),
+            None => NotStarted::RestOfStdin,
+        }
+    }
 }
 
 impl Sink<Outcome> for Output {
@@ -223,9 +298,9 @@ impl Sink<Outcome> for Output {
                     warn("the values after it are not looked up either (one line each on stdout)");
                 }
             }
-            // Following, the records were printed as they changed; a lookup that
-            // failed still gets its line.
-            if *follow && outcome.result.is_ok() {
+            // Following, the workers printed every line when it happened: the
+            // records as they changed, a failure as soon as it came.
+            if *follow {
                 return Ok(());
             }
             printer.print(&outcome)
@@ -311,83 +386,5 @@ fn print_style(config: &Config, single: bool) -> PrintStyle {
         raw_cells: config.raw_cells,
         no_headers: config.no_headers,
         waited: config.wait.is_some(),
-    }
-}
-
-/// One line on stderr for a failed lookup or an unmet condition. The message may
-/// quote the server (an error description, a status), so it is escaped as a whole.
-fn report_problem(outcome: &Outcome, no_key: bool) {
-    let problem = match (&outcome.result, &outcome.verdict) {
-        // The panic hook wrote the one line for the whole run.
-        (Err(LookupError::Internal(text)), _) if text == worker::PANICKED => return,
-        (Err(error), _) if no_key && is_key_refusal(error) => format!(
-            "{error}; no API key is configured: set SMSSTAT_API_KEY (or api_key in the \
-             config file)"
-        ),
-        (Err(error), _) => error.to_string(),
-        (Ok(_), Some(verdict)) => verdict.message.clone(),
-        (Ok(record), None) => {
-            for warning in record_warnings(outcome.kind, record) {
-                warn(format_args!(
-                    "{} {}: {warning}",
-                    outcome.kind.name(),
-                    preview(&outcome.query)
-                ));
-            }
-            return;
-        }
-    };
-    error(format_args!(
-        "{} {}: {}",
-        outcome.kind.name(),
-        preview(&outcome.query),
-        escape_control(&problem)
-    ));
-}
-
-/// An answer that means the key is missing or wrong: service error 1 or HTTP 401.
-fn is_key_refusal(error: &LookupError) -> bool {
-    matches!(
-        error,
-        LookupError::Service { code: Some(1), .. } | LookupError::NotAuthorised { status: 401, .. }
-    )
-}
-
-/// What a person should know about a record that is not an error: another kind of
-/// record than asked, or task counters that cannot all be true.
-fn record_warnings(kind: LookupKind, record: &Record) -> Vec<String> {
-    let counters = (record.kind == RecordKind::Task)
-        .then(|| match TaskCounters::of(record) {
-            Some(counters) => crate::domain::task::problem(&counters)
-                .map(|problem| format!("task {problem}; treated as final")),
-            None => Some("the task's `sent` counter is not a number; treated as final".into()),
-        })
-        .flatten();
-    kind_mismatch(kind, record)
-        .into_iter()
-        .chain(counters)
-        .collect()
-}
-
-/// A short-form path can be answered with another kind of record (the spec does not
-/// say how a deployment tells `/sms/{reference}` from `/sms/{task_id}`); the record is
-/// shown as what it is, and the user is told.
-fn kind_mismatch(kind: LookupKind, record: &Record) -> Option<String> {
-    let expected = kind.record_kind();
-    (record.kind != expected).then(|| {
-        format!(
-            "the answer is {} record, not {} record; the service may have read a \
-             short-form path differently (try --paths explicit)",
-            article(record.kind),
-            article(expected)
-        )
-    })
-}
-
-fn article(kind: RecordKind) -> &'static str {
-    match kind {
-        RecordKind::Sms => "an SMS",
-        RecordKind::Task => "a task",
-        RecordKind::Hlr => "an HLR",
     }
 }

@@ -13,6 +13,7 @@ pub(crate) mod interrupt;
 pub(crate) mod junit;
 pub(crate) mod lookups;
 pub(crate) mod panic_hook;
+pub(crate) mod problems;
 pub(crate) mod reader;
 pub(crate) mod usage;
 pub(crate) mod wait;

@@ -18,7 +18,7 @@ use crate::domain::record::Record;
 use crate::domain::sanitize::{escape_control, preview};
 use crate::domain::verdict::{self, Expectation, Stage, Verdict, WaitSettings};
 use crate::http::client::Client;
-use crate::output::json::{outcome_json, write_json_line};
+use crate::output::json::{follow_json, write_json_line};
 use crate::output::progress::LiveView;
 use crate::run::batch::Input;
 use crate::run::halt::Halt;
@@ -90,6 +90,16 @@ impl Worker {
     /// `in_flight` so that a signal can still show it (`abandoned`). A panic fails
     /// this lookup only (exit 70); the hook has told it on stderr.
     pub(crate) fn outcome(&self, index: usize, input: Input) -> Outcome {
+        let outcome = self.run_one(index, input);
+        // Following, a failure is told when it happens, not when the lookups before
+        // it are done (the batch prints nothing under --follow).
+        if outcome.result.is_err() {
+            self.print_follow(&outcome);
+        }
+        outcome
+    }
+
+    fn run_one(&self, index: usize, input: Input) -> Outcome {
         let query = match input {
             Ok(query) => query,
             Err(bad) => {
@@ -137,6 +147,9 @@ impl Worker {
                 }),
             ),
         };
+        if outcome.result.is_err() {
+            self.print_follow(&outcome);
+        }
         Some(outcome)
     }
 
@@ -235,9 +248,16 @@ impl Worker {
     }
 
     fn print_change(&self, query: &str, record: &Record) {
+        if self.follow.is_some() {
+            let outcome = Outcome::new(self.kind, query.to_string(), Ok(record.clone()));
+            self.print_follow(&outcome);
+        }
+    }
+
+    /// One `--follow` line on stdout; nothing without --follow.
+    fn print_follow(&self, outcome: &Outcome) {
         let Some(follow) = &self.follow else { return };
-        let outcome = Outcome::new(self.kind, query.to_string(), Ok(record.clone()));
-        let line = outcome_json(&outcome, follow.normalize);
+        let line = follow_json(outcome, follow.normalize);
         // One locked write per line: lines of concurrent workers never interleave.
         let mut out = io::stdout().lock();
         if write_json_line(&mut out, &line)

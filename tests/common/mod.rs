@@ -7,6 +7,8 @@
 pub mod mixed;
 pub mod process;
 pub mod proxy;
+pub mod pty;
+pub mod screen;
 
 use std::fmt::Display;
 use std::io::{Read, Write};

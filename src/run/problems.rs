@@ -1,0 +1,89 @@
+//! What stderr says of each lookup of a batch that did not simply succeed: a failure,
+//! an unmet condition, or a record worth a warning.
+
+use crate::domain::error::LookupError;
+use crate::domain::lookup::LookupKind;
+use crate::domain::outcome::Outcome;
+use crate::domain::record::{Record, RecordKind};
+use crate::domain::sanitize::{escape_control, preview};
+use crate::domain::task::TaskCounters;
+use crate::output::messages::{error, warn};
+use crate::run::worker;
+
+/// One line on stderr for a failed lookup or an unmet condition. The message may
+/// quote the server (an error description, a status), so it is escaped as a whole.
+pub(crate) fn report_problem(outcome: &Outcome, no_key: bool) {
+    let problem = match (&outcome.result, &outcome.verdict) {
+        // The panic hook wrote the one line for the whole run.
+        (Err(LookupError::Internal(text)), _) if text == worker::PANICKED => return,
+        (Err(error), _) if no_key && is_key_refusal(error) => format!(
+            "{error}; no API key is configured: set SMSSTAT_API_KEY (or api_key in the \
+             config file)"
+        ),
+        (Err(error), _) => error.to_string(),
+        (Ok(_), Some(verdict)) => verdict.message.clone(),
+        (Ok(record), None) => {
+            for warning in record_warnings(outcome.kind, record) {
+                warn(format_args!(
+                    "{} {}: {warning}",
+                    outcome.kind.name(),
+                    preview(&outcome.query)
+                ));
+            }
+            return;
+        }
+    };
+    error(format_args!(
+        "{} {}: {}",
+        outcome.kind.name(),
+        preview(&outcome.query),
+        escape_control(&problem)
+    ));
+}
+
+/// An answer that means the key is missing or wrong: service error 1 or HTTP 401.
+fn is_key_refusal(error: &LookupError) -> bool {
+    matches!(
+        error,
+        LookupError::Service { code: Some(1), .. } | LookupError::NotAuthorised { status: 401, .. }
+    )
+}
+
+/// What a person should know about a record that is not an error: another kind of
+/// record than asked, or task counters that cannot all be true.
+fn record_warnings(kind: LookupKind, record: &Record) -> Vec<String> {
+    let counters = (record.kind == RecordKind::Task)
+        .then(|| match TaskCounters::of(record) {
+            Some(counters) => crate::domain::task::problem(&counters)
+                .map(|problem| format!("task {problem}; treated as final")),
+            None => Some("the task's `sent` counter is not a number; treated as final".into()),
+        })
+        .flatten();
+    kind_mismatch(kind, record)
+        .into_iter()
+        .chain(counters)
+        .collect()
+}
+
+/// A short-form path can be answered with another kind of record (the spec does not
+/// say how a deployment tells `/sms/{reference}` from `/sms/{task_id}`); the record is
+/// shown as what it is, and the user is told.
+fn kind_mismatch(kind: LookupKind, record: &Record) -> Option<String> {
+    let expected = kind.record_kind();
+    (record.kind != expected).then(|| {
+        format!(
+            "the answer is {} record, not {} record; the service may have read a \
+             short-form path differently (try --paths explicit)",
+            article(record.kind),
+            article(expected)
+        )
+    })
+}
+
+fn article(kind: RecordKind) -> &'static str {
+    match kind {
+        RecordKind::Sms => "an SMS",
+        RecordKind::Task => "a task",
+        RecordKind::Hlr => "an HLR",
+    }
+}

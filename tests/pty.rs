@@ -1,0 +1,157 @@
+//! The progress bar, the live view, Ctrl-C and typed values on a real terminal (a
+//! pseudo-terminal): what a person sees, byte for byte and as the screen shows it.
+
+mod common;
+
+use std::process::Stdio;
+use std::time::Duration;
+
+use common::process::command;
+use common::pty::{OnTerminal, Wiring, COLS};
+use common::screen::Screen;
+use common::{Canned, TestServer};
+
+const HINT: &str = "smsstat: reading values from stdin, one per line; Ctrl-D to end";
+
+/// `slow` answers after a bit over a second (the bar is drawn only for batches that
+/// take a second), `hang` not in the test's time, `pending` says enroute, the rest
+/// delivered.
+fn server() -> TestServer {
+    TestServer::start(|url| {
+        let id = url.rsplit('/').next().unwrap().to_string();
+        match id.as_str() {
+            "slow" => std::thread::sleep(Duration::from_millis(1200)),
+            "hang" => std::thread::sleep(Duration::from_secs(30)),
+            _ => {}
+        }
+        let status = if id == "pending" {
+            "enroute"
+        } else {
+            "delivered"
+        };
+        Canned::json(200, &format!(r#"{{"id":"{id}","status":"{status}"}}"#))
+    })
+}
+
+/// The lines the terminal shows at the end.
+fn screen_lines(terminal: &[u8]) -> Vec<String> {
+    Screen::after(terminal, usize::from(COLS)).lines()
+}
+
+#[test]
+fn the_screen_follows_wraps_moves_and_erasures() {
+    let screen = Screen::after(b"abcd^C\r\n\x1b[1Axy\x1b[2K\r12\nz", 4);
+    assert_eq!(screen.lines(), ["abcd", "12", "  z"]);
+}
+
+#[test]
+fn the_progress_bar_shows_a_whole_rate_and_one_lookup() {
+    let server = server();
+    let mut cmd = command(&server.base, &["--json", "sms-ref", "-"]);
+    cmd.stdin(Stdio::piped());
+    let wiring = Wiring {
+        stdin: false,
+        controlling: false,
+    };
+    let mut run = OnTerminal::spawn(cmd, wiring);
+    run.write_stdin("slow\n");
+    run.wait_for_terminal(|shown| {
+        shown
+            .split_once("lookup")
+            .is_some_and(|(_, rest)| rest.contains("/s") || rest.contains("/min"))
+    });
+    run.close_stdin();
+    let shown = run.finish();
+    assert_eq!(shown.code, Some(0));
+    let text = String::from_utf8_lossy(&shown.terminal);
+    for (before, after) in text.split("lookup").zip(text.split("lookup").skip(1)) {
+        assert!(before.ends_with(" 1 "), "{text:?}");
+        let rate = after
+            .strip_prefix(", ")
+            .and_then(|r| r.split_whitespace().next())
+            .unwrap_or_else(|| panic!("{text:?}"));
+        let (number, unit) = rate.split_once('/').unwrap_or_else(|| panic!("{text:?}"));
+        assert!(number.parse::<u64>().is_ok(), "{rate} in {text:?}");
+        assert!(unit == "s" || unit == "min", "{rate} in {text:?}");
+    }
+}
+
+#[test]
+fn ctrl_c_leaves_no_bar_and_the_summary_last() {
+    let server = server();
+    let args = ["-j", "2", "sms-ref", "slow", "hang", "hang", "c", "d"];
+    let wiring = Wiring {
+        stdin: false,
+        controlling: true,
+    };
+    let mut run = OnTerminal::spawn(command(&server.base, &args), wiring);
+    run.wait_for_terminal(|shown| shown.contains("lookups"));
+    run.type_in(b"\x03");
+    let shown = run.finish();
+    assert_eq!(shown.code, Some(130));
+    let lines = screen_lines(&shown.terminal);
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("smsstat: interrupted: 1 done, 2 interrupted, 2 not started"),
+        "{lines:#?}"
+    );
+    assert!(
+        lines.iter().all(|l| !l.contains("lookups") && l != "^C"),
+        "{lines:#?}"
+    );
+}
+
+#[test]
+fn ctrl_c_clears_the_live_view() {
+    let server = server();
+    let args = [
+        "--wait",
+        "--interval",
+        "100ms",
+        "sms-ref",
+        "pending",
+        "pending",
+    ];
+    let wiring = Wiring {
+        stdin: false,
+        controlling: true,
+    };
+    let mut run = OnTerminal::spawn(command(&server.base, &args), wiring);
+    run.wait_for_terminal(|shown| shown.matches("poll").count() >= 2);
+    run.type_in(b"\x03");
+    let shown = run.finish();
+    assert_eq!(shown.code, Some(130));
+    let lines = screen_lines(&shown.terminal);
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("smsstat: interrupted: 0 done, 2 interrupted, 0 not started"),
+        "{lines:#?}"
+    );
+    assert!(
+        lines.iter().all(|l| !l.contains("poll") && l != "^C"),
+        "{lines:#?}"
+    );
+}
+
+#[test]
+fn typed_values_get_a_hint_and_no_spinner_over_them() {
+    let server = server();
+    let wiring = Wiring {
+        stdin: true,
+        controlling: false,
+    };
+    let mut run = OnTerminal::spawn(command(&server.base, &["--json", "sms-ref", "-"]), wiring);
+    run.wait_for_terminal(|shown| shown.contains(HINT));
+    // The second value is done after the first second, when a bar would be drawn.
+    run.type_in(b"slow\n");
+    run.wait_for_stdout(|line| line.contains("\"slow\""));
+    run.type_in(b"x\n");
+    run.wait_for_stdout(|line| line.contains("\"x\""));
+    run.type_in(b"\x04");
+    let shown = run.finish();
+    assert_eq!(shown.code, Some(0));
+    let text = String::from_utf8_lossy(&shown.terminal);
+    assert_eq!(text.matches(HINT).count(), 1, "{text:?}");
+    assert!(!text.contains("lookup"), "{text:?}");
+    assert_eq!(shown.stdout.lines().count(), 2, "{}", shown.stdout);
+}
