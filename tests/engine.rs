@@ -53,6 +53,15 @@ fn run_watched(base: &str, args: &[&str]) -> (i32, usize, u64) {
 
 #[test]
 fn a_slow_head_with_large_answers_stays_within_the_byte_budget() {
+    slow_head_with_large_answers("8");
+}
+
+#[test]
+fn thirty_two_jobs_with_large_answers_stay_within_the_same_bound() {
+    slow_head_with_large_answers("32");
+}
+
+fn slow_head_with_large_answers(jobs: &str) {
     // 2 MiB records; the first lookup is answered only once the server has been asked
     // for every other value, or after a few seconds: without a bound in bytes, all
     // 119 others would wait in memory behind it (over 240 MiB of strings alone).
@@ -78,7 +87,7 @@ fn a_slow_head_with_large_answers_stays_within_the_byte_budget() {
         )
     });
     let ids: Vec<String> = (1..=total).map(|i| i.to_string()).collect();
-    let mut args = vec!["--json", "-j", "8", "sms"];
+    let mut args = vec!["--json", "-j", jobs, "sms"];
     args.extend(ids.iter().map(String::as_str));
     let (code, printed, peak_kib) = run_watched(&server.base, &args);
     assert_eq!(code, 0);

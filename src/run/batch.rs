@@ -22,6 +22,11 @@ const WINDOW_PER_JOB: usize = 64;
 pub const BYTE_BUDGET: usize = 32 * 1024 * 1024;
 
 /// How often a waiting thread looks at the stop flag.
+/// Lookups started before the first answer tells how large answers are: enough to
+/// keep a small batch as fast as ever, few enough that 32 jobs of 4 MiB answers do
+/// not all start at once.
+const FIRST_IN_FLIGHT: usize = 8;
+
 const STOP_POLL: Duration = Duration::from_millis(50);
 /// After a stop, how long lookups under way get to finish and be printed.
 const STOP_GRACE: Duration = Duration::from_secs(1);
@@ -54,6 +59,17 @@ struct Order<T, S> {
     /// Workers waiting for room; only then is a wake-up worth a system call.
     waiting: usize,
     running: usize,
+    /// Lookups started and not yet delivered.
+    in_flight: usize,
+    /// The input has ended: workers waiting for room have nothing left to take.
+    exhausted: bool,
+    /// Whether any result came back yet: until one does, the size of answers is
+    /// unknown and at most `FIRST_IN_FLIGHT` lookups start.
+    sized: bool,
+    /// A running average of the weight of recent results: with it the lookups in
+    /// flight count against the budget before they finish, so that `-j 32` with
+    /// large answers holds no more than `-j 8` would.
+    typical: usize,
     /// Taken back by `run_ordered` at the end; later results are dropped.
     sink: Option<S>,
 }
@@ -104,6 +120,10 @@ where
             held: 0,
             waiting: 0,
             running: jobs,
+            in_flight: 0,
+            exhausted: false,
+            sized: false,
+            typical: 0,
             sink: Some(sink),
         }),
         room: Condvar::new(),
@@ -114,10 +134,10 @@ where
         window: jobs * WINDOW_PER_JOB,
         budget: limits.budget,
     });
-    for _ in 0..jobs {
+    for worker in 0..jobs {
         let shared = Arc::clone(&shared);
         thread::spawn(move || {
-            shared.work_loop();
+            shared.work_loop(worker);
             let mut order = shared.order();
             order.running -= 1;
             if order.running == 0 {
@@ -172,8 +192,8 @@ where
         self.stop.load(Ordering::SeqCst)
     }
 
-    fn work_loop(&self) {
-        while self.wait_for_room() {
+    fn work_loop(&self, worker: usize) {
+        while self.wait_for_room(worker) {
             let next = {
                 let mut feed = self.feed.lock().unwrap_or_else(|e| e.into_inner());
                 let value = feed.values.next();
@@ -181,22 +201,43 @@ where
                 feed.next += 1;
                 value.map(|value| (index, value))
             };
-            let Some((index, input)) = next else { return };
-            if self.stopped() {
+            let Some((index, input)) = next.filter(|_| !self.stopped()) else {
+                let mut order = self.order();
+                order.in_flight -= 1;
+                order.exhausted = true;
+                self.room.notify_all();
                 return;
-            }
+            };
             let result = (self.work)(index, input);
             let weight = (self.weigh)(&result);
             self.deliver(index, result, weight);
         }
     }
 
-    /// Waits while the results held behind the oldest unprinted one are over the
-    /// bounds. Called holding no value, so the worker with the oldest one never waits
-    /// here and the run cannot deadlock. False when the run is stopped.
-    fn wait_for_room(&self) -> bool {
+    /// Waits while the results held, plus what the lookups in flight are likely to
+    /// bring, pass the byte budget (or the window is full); then counts this worker's
+    /// next lookup as in flight. A lookup with none in flight always starts, so the
+    /// oldest unprinted one is never held back.
+    ///
+    /// With large answers, only the first workers (as many as the budget holds
+    /// answers of the typical size) take lookups: each thread allocates from its own
+    /// malloc arena, and freed megabytes stay in every arena that served them, so
+    /// 32 threads taking turns held twice the memory of 8.
+    fn wait_for_room(&self, worker: usize) -> bool {
         let mut order = self.order();
-        while (order.held > self.budget || order.pending.len() >= self.window) && !self.stopped() {
+        loop {
+            let expected = order.held + order.in_flight * order.typical;
+            let full = order.pending.len() >= self.window
+                || order.held > self.budget
+                || (order.in_flight > 0 && expected > self.budget)
+                || worker.saturating_mul(order.typical) > self.budget
+                || (!order.sized && order.in_flight >= FIRST_IN_FLIGHT);
+            if order.exhausted {
+                return false;
+            }
+            if !full || self.stopped() {
+                break;
+            }
             order.waiting += 1;
             order = self
                 .room
@@ -205,20 +246,32 @@ where
                 .0;
             order.waiting -= 1;
         }
-        !self.stopped()
+        if self.stopped() {
+            return false;
+        }
+        order.in_flight += 1;
+        true
     }
 
-    /// Files a finished result; when it is the oldest unprinted one, prints it and
-    /// every finished one after it.
     fn deliver(&self, index: usize, result: T, weight: usize) {
         let mut guard = self.order();
         let order = &mut *guard;
+        order.in_flight -= 1;
+        // Recent results weigh most: a batch's answers change size slowly, if at all.
+        order.typical = match order.sized {
+            true => (order.typical * 7 + weight) / 8,
+            false => weight,
+        };
+        order.sized = true;
         let Some(sink) = order.sink.as_mut() else {
             return;
         };
         if index != order.next_out {
             order.pending.insert(index, (result, weight));
             order.held += weight;
+            if order.waiting > 0 {
+                self.room.notify_all();
+            }
             return;
         }
         let mut failed = sink.emit(result).is_err();

@@ -186,3 +186,39 @@ fn a_stop_hands_out_abandoned_jobs_in_order_and_ends_at_the_first_unstarted() {
         assert_eq!(*item, Some(index), "{seen:?}");
     }
 }
+
+#[test]
+fn with_large_results_only_the_first_workers_take_lookups_and_the_run_ends() {
+    use std::collections::HashSet;
+    let threads = Arc::new(Mutex::new(HashSet::new()));
+    let seen = Arc::clone(&threads);
+    let budget = 1000;
+    let (tx, rx) = std::sync::mpsc::channel();
+    // In a thread of its own: a run that never ends fails the test, not the suite.
+    thread::spawn(move || {
+        let result = run_ordered(
+            inputs(values(300)),
+            Limits { jobs: 32, budget },
+            running(),
+            move |index, _| {
+                if index >= FIRST_IN_FLIGHT {
+                    seen.lock().unwrap().insert(thread::current().id());
+                }
+                index
+            },
+            // A quarter of the budget each: four answers fill it.
+            move |_| budget / 4,
+            |_| None,
+            collect(),
+        );
+        let _ = tx.send(result.1.seen.len());
+    });
+    let printed = rx
+        .recv_timeout(Duration::from_secs(60))
+        .expect("the run ended");
+    assert_eq!(printed, 300);
+    // Once a size is known, only workers 0 to 4 fit the budget (the first lookups,
+    // started before, are not counted).
+    let used = threads.lock().unwrap().len();
+    assert!(used <= 5, "{used} threads took large lookups");
+}
