@@ -4,25 +4,18 @@
 
 mod common;
 
+use common::process::{run_cmd, Run};
+
 use common::{smsstat_at, Canned, TestServer};
 use serde_json::Value;
 
 const NO_ROUTE: &str =
     r#"{"error":4,"errorDescription":"Invalid request or API method does not exists"}"#;
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
 fn run(base: &str, args: &[&str]) -> Run {
-    let out = smsstat_at(base).args(args).output().unwrap();
-    Run {
-        code: out.status.code().unwrap(),
-        stdout: String::from_utf8(out.stdout).unwrap(),
-        stderr: String::from_utf8(out.stderr).unwrap(),
-    }
+    let mut cmd = smsstat_at(base);
+    cmd.args(args);
+    run_cmd(cmd)
 }
 
 fn json(run: &Run) -> Value {

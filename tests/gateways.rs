@@ -3,6 +3,8 @@
 
 mod common;
 
+use common::process::{run_cmd, Run};
+
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use common::{smsstat_at, Canned, TestServer};
@@ -14,19 +16,10 @@ const V1_TASK_SETTLED: &str = r#"{"error":0,"originator":"BSG","body":"Hello","v
 const V1_HLR: &str = r#"{"id":"380501234567","reference":"chk-1","msisdn":"380501234567","network":"25503","status":"active","ported":1,"country_name":"Ukraina","brand_name":"KS-brand","details":{"roaming":0}}"#;
 const ISO_SMS: &str = r#"{"msisdn":"380501234567","reference":"iso-1","time_in":"2017-03-03T13:35:42+02:00","time_sent":"2017-03-03T11:35:45Z","time_dr":"2017-03-03T13:36:50+02:00","status":"delivered"}"#;
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
 fn run(base: &str, args: &[&str]) -> Run {
-    let out = smsstat_at(base).args(args).output().unwrap();
-    Run {
-        code: out.status.code().unwrap(),
-        stdout: String::from_utf8(out.stdout).unwrap(),
-        stderr: String::from_utf8(out.stderr).unwrap(),
-    }
+    let mut cmd = smsstat_at(base);
+    cmd.args(args);
+    run_cmd(cmd)
 }
 
 fn json(run: &Run) -> Value {

@@ -78,32 +78,17 @@ fn the_progress_bar_shows_a_whole_rate_and_one_lookup() {
 
 #[test]
 fn ctrl_c_leaves_no_bar_and_the_summary_last() {
-    let server = server();
     let args = ["-j", "2", "sms-ref", "slow", "hang", "hang", "c", "d"];
-    let wiring = Wiring {
-        stdin: false,
-        controlling: true,
-    };
-    let mut run = OnTerminal::spawn(command(&server.base, &args), wiring);
-    run.wait_for_terminal(|shown| shown.contains("lookups"));
-    run.type_in(b"\x03");
-    let shown = run.finish();
-    assert_eq!(shown.code, Some(130));
-    let lines = screen_lines(&shown.terminal);
-    assert_eq!(
-        lines.last().map(String::as_str),
-        Some("smsstat: interrupted: 1 done, 2 interrupted, 2 not started"),
-        "{lines:#?}"
-    );
-    assert!(
-        lines.iter().all(|l| !l.contains("lookups") && l != "^C"),
-        "{lines:#?}"
+    ctrl_c_leaves_only_the_summary(
+        &args,
+        |shown| shown.contains("lookups"),
+        "lookups",
+        "smsstat: interrupted: 1 done, 2 interrupted, 2 not started",
     );
 }
 
 #[test]
 fn ctrl_c_clears_the_live_view() {
-    let server = server();
     let args = [
         "--wait",
         "--interval",
@@ -112,23 +97,40 @@ fn ctrl_c_clears_the_live_view() {
         "pending",
         "pending",
     ];
+    ctrl_c_leaves_only_the_summary(
+        &args,
+        |shown| shown.matches("poll").count() >= 2,
+        "poll",
+        "smsstat: interrupted: 0 done, 2 interrupted, 0 not started",
+    );
+}
+
+/// Ctrl-C typed once `drawn` sees the drawing: exit 130, the summary on the last
+/// line, and no line left with `drawing_word` in it or a bare `^C`.
+fn ctrl_c_leaves_only_the_summary(
+    args: &[&str],
+    drawn: impl Fn(&str) -> bool,
+    drawing_word: &str,
+    summary: &str,
+) {
+    let server = server();
     let wiring = Wiring {
         stdin: false,
         controlling: true,
     };
-    let mut run = OnTerminal::spawn(command(&server.base, &args), wiring);
-    run.wait_for_terminal(|shown| shown.matches("poll").count() >= 2);
+    let mut run = OnTerminal::spawn(command(&server.base, args), wiring);
+    run.wait_for_terminal(drawn);
     run.type_in(b"\x03");
     let shown = run.finish();
     assert_eq!(shown.code, Some(130));
     let lines = screen_lines(&shown.terminal);
     assert_eq!(
         lines.last().map(String::as_str),
-        Some("smsstat: interrupted: 0 done, 2 interrupted, 0 not started"),
+        Some(summary),
         "{lines:#?}"
     );
     assert!(
-        lines.iter().all(|l| !l.contains("poll") && l != "^C"),
+        lines.iter().all(|l| !l.contains(drawing_word) && l != "^C"),
         "{lines:#?}"
     );
 }
