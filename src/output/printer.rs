@@ -108,39 +108,12 @@ impl<W: Write> Printer<W> {
             return writeln!(self.out, "{}", escape_control(&value.unwrap_or_default()));
         }
         match self.style.format {
-            OutputFormat::Json => {
-                let value = outcome_json(outcome, self.style.normalize);
-                let kind = self.kind.record_kind();
-                let extra = |name: &str| match name {
-                    // Text, as --normalize has them: a query of digits keeps its zeros.
-                    "query" => Some(Value::String(outcome.query.clone())),
-                    "kind" => Some(Value::String(kind.name().into())),
-                    _ => {
-                        let record = outcome.result.as_ref().ok()?;
-                        let number = crate::output::derived::derived_number(record, name);
-                        number.map(number_or_text)
-                    }
-                };
-                let value = select_fields(value, &self.style.fields, self.style.normalize, extra);
-                write_json_line(&mut self.out, &value)?
-            }
+            OutputFormat::Json => self.json_line(outcome)?,
             // Folded into `self.report` above.
             OutputFormat::Report | OutputFormat::ReportJson | OutputFormat::ReportMarkdown => {}
             OutputFormat::Csv => self.delimited(outcome, Delimiter::Comma)?,
             OutputFormat::Tsv => self.delimited(outcome, Delimiter::Tab)?,
-            OutputFormat::Table if self.style.single => {
-                if let Ok(record) = &outcome.result {
-                    let table =
-                        record_table(record, &outcome.query, &self.style.fields, self.style.table);
-                    writeln!(self.out, "{table}")?;
-                    // The task bar sums the whole record: not shown when rows were picked.
-                    let TableStyle { utf8, color, .. } = self.style.table;
-                    let bar = crate::output::taskbar::task_bar(record, utf8, color);
-                    if let Some(bar) = bar.filter(|_| self.style.fields.is_empty()) {
-                        writeln!(self.out, "{bar}")?;
-                    }
-                }
-            }
+            OutputFormat::Table if self.style.single => self.record_view(outcome)?,
             OutputFormat::Table => {
                 let kind = self.kind.record_kind();
                 let rows = self.rows.get_or_insert_with(|| {
@@ -160,6 +133,39 @@ impl<W: Write> Printer<W> {
         if self.style.format != OutputFormat::Table {
             // Scripts read line by line: a finished lookup must not wait in a buffer.
             self.out.flush()?;
+        }
+        Ok(())
+    }
+
+    fn json_line(&mut self, outcome: &Outcome) -> io::Result<()> {
+        let value = outcome_json(outcome, self.style.normalize);
+        let kind = self.kind.record_kind();
+        let extra = |name: &str| match name {
+            // Text, as --normalize has them: a query of digits keeps its zeros.
+            "query" => Some(Value::String(outcome.query.clone())),
+            "kind" => Some(Value::String(kind.name().into())),
+            _ => {
+                let record = outcome.result.as_ref().ok()?;
+                let number = crate::output::derived::derived_number(record, name);
+                number.map(number_or_text)
+            }
+        };
+        let value = select_fields(value, &self.style.fields, self.style.normalize, extra);
+        write_json_line(&mut self.out, &value)
+    }
+
+    /// One lookup's record as label and value rows, and a task's stacked bar.
+    fn record_view(&mut self, outcome: &Outcome) -> io::Result<()> {
+        let Ok(record) = &outcome.result else {
+            return Ok(());
+        };
+        let table = record_table(record, &outcome.query, &self.style.fields, self.style.table);
+        writeln!(self.out, "{table}")?;
+        // The task bar sums the whole record: not shown when rows were picked.
+        let TableStyle { utf8, color, .. } = self.style.table;
+        let bar = crate::output::taskbar::task_bar(record, utf8, color);
+        if let Some(bar) = bar.filter(|_| self.style.fields.is_empty()) {
+            writeln!(self.out, "{bar}")?;
         }
         Ok(())
     }
