@@ -10,7 +10,7 @@ use ureq::Agent;
 
 use crate::http::agents::Agents;
 use crate::http::budget::{BodyBudget, Permit};
-use crate::http::transport::{closed_early, too_large, transport_error};
+use crate::http::transport::{closed_early, transport_error};
 
 /// Bytes of large answers (and their parsed copies) in memory at once while being
 /// read: a dozen 4 MiB answers, whatever `--jobs`.
@@ -276,25 +276,9 @@ impl Client {
                 .iter()
                 .for_each(|line| self.trace(format_args!("{label}: {line}")));
         }
-        self.pace.wait_turn();
-        let sent = request.call();
-        let reused = self.agents.may_reuse();
-        self.agents.answered(sent.is_ok());
-        let mut response = match sent {
-            // Only a reused connection can have been closed while idle; a new one
-            // that closes early is the server failing, for the retries to judge.
-            Err(error) if reused && closed_early(&error) => {
-                // Not counted as a retry: the server did not fail, the idle
-                // connection was gone. A GET is safe to send again, at once.
-                self.trace(format_args!(
-                    "{label}: connection closed early ({error}); sending again"
-                ));
-                self.pace.wait_turn();
-                self.request(self.agents.fresh(), url, timeout).call()
-            }
-            sent => sent,
-        }
-        .map_err(|e| transport_error(e, timeout))?;
+        let mut response = self
+            .send(label, request, url, timeout)
+            .map_err(|e| transport_error(e, timeout))?;
         let status = response.status();
         if self.verbose > 1 {
             let lines = trace::response_lines(response.headers(), self.secrets());
@@ -316,7 +300,8 @@ impl Client {
             .headers()
             .get("location")
             .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
-        let (body, permit) = self.read_body(&mut response, timeout)?;
+        let (body, permit) =
+            crate::http::transport::read_body(&mut response, timeout, self.max_body, &self.bodies)?;
         Ok(Answer {
             status: status.as_u16(),
             retry_after,
@@ -324,6 +309,35 @@ impl Client {
             body,
             _permit: permit,
         })
+    }
+
+    /// Sends the GET at its `--rate` turn; once more on a new connection when the
+    /// reused one turned out closed.
+    fn send(
+        &self,
+        label: &str,
+        request: ureq::RequestBuilder<ureq::typestate::WithoutBody>,
+        url: &str,
+        timeout: Duration,
+    ) -> Result<ureq::http::Response<ureq::Body>, ureq::Error> {
+        self.pace.wait_turn();
+        let sent = request.call();
+        let reused = self.agents.may_reuse();
+        self.agents.answered(sent.is_ok());
+        match sent {
+            // Only a reused connection can have been closed while idle; a new one
+            // that closes early is the server failing, for the retries to judge.
+            Err(error) if reused && closed_early(&error) => {
+                // Not counted as a retry: the server did not fail, the idle
+                // connection was gone. A GET is safe to send again, at once.
+                self.trace(format_args!(
+                    "{label}: connection closed early ({error}); sending again"
+                ));
+                self.pace.wait_turn();
+                self.request(self.agents.fresh(), url, timeout).call()
+            }
+            sent => sent,
+        }
     }
 
     fn request(
@@ -340,45 +354,6 @@ impl Client {
             request = request.header(self.api_key_header.clone(), key.expose());
         }
         request
-    }
-
-    /// The body, within `--max-body`, in a buffer of the announced size: growing one
-    /// by doubling would hold up to twice a large answer per lookup under way.
-    fn read_body(
-        &self,
-        response: &mut ureq::http::Response<ureq::Body>,
-        timeout: Duration,
-    ) -> Result<(Vec<u8>, Permit<'_>), LookupError> {
-        use std::io::Read;
-        let announced = response
-            .headers()
-            .get("content-length")
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.trim().parse::<u64>().ok())
-            .unwrap_or(0);
-        // One byte more than the cap, so that an answer of exactly the cap fits
-        // without the buffer growing to find the end.
-        let capacity = announced.min(self.max_body.saturating_add(1));
-        let permit = self.bodies.take(capacity);
-        let mut body = Vec::with_capacity(usize::try_from(capacity).unwrap_or(0));
-        // ureq refuses a body that reaches its limit; one byte more makes `--max-body
-        // N` accept exactly N bytes, as documented.
-        response
-            .body_mut()
-            .with_config()
-            .limit(self.max_body.saturating_add(1))
-            .reader()
-            .read_to_end(&mut body)
-            .map_err(|e| match transport_error(ureq::Error::from(e), timeout) {
-                LookupError::Unreadable(why) if why.starts_with("body larger") => {
-                    too_large(self.max_body)
-                }
-                other => other,
-            })?;
-        if body.len() as u64 > self.max_body {
-            return Err(too_large(self.max_body));
-        }
-        Ok((body, permit))
     }
 
     fn secrets(&self) -> trace::Secrets<'_> {

@@ -1,9 +1,11 @@
 //! What a failed exchange means for a lookup: ureq's transport errors as typed
-//! lookup errors, and which of them a re-send on a new connection can cure.
+//! lookup errors, which of them a re-send on a new connection can cure, and reading
+//! a body within `--max-body` and the memory budget.
 
 use std::time::Duration;
 
 use crate::domain::error::LookupError;
+use crate::http::budget::{BodyBudget, Permit};
 
 /// The typed failure for a ureq error; `timeout` is the bound the request had.
 pub fn transport_error(error: ureq::Error, timeout: Duration) -> LookupError {
@@ -64,4 +66,42 @@ pub(super) fn too_large(max_body: u64) -> LookupError {
     LookupError::Unreadable(format!(
         "body larger than {max_body} bytes (raise --max-body if this is expected)"
     ))
+}
+
+/// The body, within `--max-body`, in a buffer of the announced size: growing one
+/// by doubling would hold up to twice a large answer per lookup under way.
+pub fn read_body<'b>(
+    response: &mut ureq::http::Response<ureq::Body>,
+    timeout: Duration,
+    max_body: u64,
+    bodies: &'b BodyBudget,
+) -> Result<(Vec<u8>, Permit<'b>), LookupError> {
+    use std::io::Read;
+    let announced = response
+        .headers()
+        .get("content-length")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .unwrap_or(0);
+    // One byte more than the cap, so that an answer of exactly the cap fits
+    // without the buffer growing to find the end.
+    let capacity = announced.min(max_body.saturating_add(1));
+    let permit = bodies.take(capacity);
+    let mut body = Vec::with_capacity(usize::try_from(capacity).unwrap_or(0));
+    // ureq refuses a body that reaches its limit; one byte more makes `--max-body
+    // N` accept exactly N bytes, as documented.
+    response
+        .body_mut()
+        .with_config()
+        .limit(max_body.saturating_add(1))
+        .reader()
+        .read_to_end(&mut body)
+        .map_err(|e| match transport_error(ureq::Error::from(e), timeout) {
+            LookupError::Unreadable(why) if why.starts_with("body larger") => too_large(max_body),
+            other => other,
+        })?;
+    if body.len() as u64 > max_body {
+        return Err(too_large(max_body));
+    }
+    Ok((body, permit))
 }

@@ -32,18 +32,7 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
         error(message);
         return exit_codes::USAGE;
     }
-    if !config.quiet {
-        warn_about_statuses(config, kind);
-        warn_about_clear_key(config);
-    }
-    if config.verbose > 0 {
-        if let Some(proxy) = &config.proxy {
-            report(format_args!(
-                "proxy {} (from {}) for {}",
-                proxy.shown, proxy.variable, config.base_url
-            ));
-        }
-    }
+    tell_before_starting(config, kind);
     let junit = match open_junit(config, kind) {
         Ok(junit) => junit,
         Err(code) => return code,
@@ -89,6 +78,23 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
         output,
     );
     finish(output, config)
+}
+
+/// Warnings about the settings (an unknown status, a key in clear) and, under
+/// `-v`, the proxy a run goes through: said once, before any lookup.
+fn tell_before_starting(config: &Config, kind: LookupKind) {
+    if !config.quiet {
+        warn_about_statuses(config, kind);
+        warn_about_clear_key(config);
+    }
+    if config.verbose > 0 {
+        if let Some(proxy) = &config.proxy {
+            report(format_args!(
+                "proxy {} (from {}) for {}",
+                proxy.shown, proxy.variable, config.base_url
+            ));
+        }
+    }
 }
 
 /// What is drawn on stderr while the batch runs, on a terminal only: the live view of
