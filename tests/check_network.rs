@@ -150,3 +150,25 @@ fn the_certificate_is_read_through_the_proxy_tunnel() {
         "{asked:?}"
     );
 }
+
+#[test]
+fn the_tls_step_says_when_the_key_travels_in_clear() {
+    let sim = SimServer::start(SimOptions::demo()).unwrap();
+    let proxy = Proxy::start(address(&sim.base_url()), false);
+    let key = ["--api-key", "k-0123456789abcdef"];
+    let mut far = smsstat();
+    far.args(["--base-url", "http://gateway.invalid:8080"])
+        .args(key)
+        .env("http_proxy", proxy.url());
+    let (report, _) = check_json(far);
+    assert!(
+        detail(&report, "tls").contains("travels in clear"),
+        "{report}"
+    );
+    // On loopback the key never leaves the machine.
+    let mut local = smsstat();
+    local.args(["--base-url", &sim.base_url()]).args(key);
+    let (report, code) = check_json(local);
+    assert_eq!(code, 0, "{report}");
+    assert!(!detail(&report, "tls").contains("in clear"), "{report}");
+}

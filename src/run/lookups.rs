@@ -148,19 +148,10 @@ fn open_junit(config: &Config, kind: LookupKind) -> Result<Option<JunitFile>, u8
 /// The key in a plain-http request can be read by anyone on the path: say so once,
 /// unless the path is the machine itself.
 fn warn_about_clear_key(config: &Config) {
-    let host = config
-        .base_url
-        .parse::<ureq::http::Uri>()
-        .ok()
-        .and_then(|uri| {
-            (uri.scheme_str() == Some("http")).then(|| uri.host().unwrap_or("").to_string())
-        });
-    if let Some(host) = host {
-        if config.api_key.is_some() && !crate::settings::proxy::is_loopback_host(&host) {
-            warn(format_args!(
-                "the API key is sent in clear over http:// to {host}; use https://"
-            ));
-        }
+    if let Some(host) = config.key_in_clear_to() {
+        warn(format_args!(
+            "the API key is sent in clear over http:// to {host}; use https://"
+        ));
     }
 }
 

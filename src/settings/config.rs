@@ -72,6 +72,18 @@ pub struct Config {
     pub proxy: Option<ProxyChoice>,
 }
 
+impl Config {
+    /// The host a configured key goes to in clear: plain http beyond loopback,
+    /// where anyone on the path can read it.
+    pub fn key_in_clear_to(&self) -> Option<String> {
+        self.api_key.as_ref()?;
+        let uri = self.base_url.parse::<Uri>().ok()?;
+        let host = uri.host().unwrap_or("");
+        let clear = uri.scheme_str() == Some("http") && !super::proxy::is_loopback_host(host);
+        clear.then(|| host.to_string())
+    }
+}
+
 /// Resolves the command line. `base_url_override` is the `--demo` simulator's address.
 pub fn construct_config(
     args: &GlobalArgs,

@@ -9,6 +9,7 @@ use ureq::http::Uri;
 
 use crate::domain::error::ConfigError;
 use crate::domain::sanitize::preview;
+use crate::settings::config::mask_credentials;
 
 /// The proxy a run uses: the URL (with any credentials, for the agents), the variable
 /// it came from and how it may be shown.
@@ -55,7 +56,7 @@ pub fn resolve(
         return Ok(None);
     }
     let value = value.trim();
-    let shown = without_credentials(value);
+    let shown = mask_credentials(value);
     let proxy = parse(value).map_err(|why| {
         ConfigError(format!(
             "{variable}: invalid proxy `{}`: {why}",
@@ -161,19 +162,6 @@ fn in_range(ip: IpAddr, net: &str, bits: &str) -> bool {
     shift >= 128 || (ip >> shift) == (net >> shift)
 }
 
-/// The URL with any `user[:password]@` replaced by `****@`.
-pub fn without_credentials(url: &str) -> String {
-    let (scheme, rest) = match url.split_once("://") {
-        Some((scheme, rest)) => (format!("{scheme}://"), rest),
-        None => (String::new(), url),
-    };
-    let authority_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
-    match rest[..authority_end].rsplit_once('@') {
-        Some((_, host)) => format!("{scheme}****@{host}{}", &rest[authority_end..]),
-        None => url.to_string(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -272,13 +260,10 @@ mod tests {
     #[test]
     fn credentials_are_masked_when_shown() {
         assert_eq!(
-            without_credentials("http://user:pw@proxy:3128"),
+            mask_credentials("http://user:pw@proxy:3128"),
             "http://****@proxy:3128"
         );
-        assert_eq!(without_credentials("u:p@proxy:1/"), "****@proxy:1/");
-        assert_eq!(
-            without_credentials("http://proxy:3128"),
-            "http://proxy:3128"
-        );
+        assert_eq!(mask_credentials("u:p@proxy:1/"), "****@proxy:1/");
+        assert_eq!(mask_credentials("http://proxy:3128"), "http://proxy:3128");
     }
 }

@@ -3,8 +3,6 @@
 
 use std::time::Instant;
 
-use ureq::http::Uri;
-
 use super::{cert, failed, ok, skipped, Setup, State, Step};
 use crate::domain::duration::format_duration;
 use crate::domain::error::LookupError;
@@ -59,8 +57,7 @@ pub(super) fn service_steps(setup: &Setup) -> Vec<Step> {
 
 fn tls_step(first: &Result<Record, LookupError>, config: &Config) -> Step {
     if !config.base_url.starts_with("https:") {
-        let in_clear = config.api_key.is_some() && !is_loopback(&config.base_url);
-        let detail = if in_clear {
+        let detail = if config.key_in_clear_to().is_some() {
             "not used (http): the API key travels in clear"
         } else {
             "not used (http)"
@@ -89,12 +86,6 @@ fn tls_step(first: &Result<Record, LookupError>, config: &Config) -> Step {
             format!("certificate verified against {roots} (its details unread: {why})"),
         ),
     }
-}
-
-fn is_loopback(base_url: &str) -> bool {
-    base_url
-        .parse::<Uri>()
-        .is_ok_and(|uri| crate::settings::proxy::is_loopback_host(uri.host().unwrap_or("")))
 }
 
 /// A lookup of an ID that does not exist tells whether the key is accepted: the
