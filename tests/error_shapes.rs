@@ -4,23 +4,13 @@
 
 mod common;
 
-use common::process::{run_cmd, Run};
+use common::json_line;
+use common::process::run_at as run;
 
-use common::{smsstat_at, Canned, TestServer};
-use serde_json::Value;
+use common::{Canned, TestServer};
 
 const NO_ROUTE: &str =
     r#"{"error":4,"errorDescription":"Invalid request or API method does not exists"}"#;
-
-fn run(base: &str, args: &[&str]) -> Run {
-    let mut cmd = smsstat_at(base);
-    cmd.args(args);
-    run_cmd(cmd)
-}
-
-fn json(run: &Run) -> Value {
-    serde_json::from_str(run.stdout.trim()).unwrap_or_else(|e| panic!("{e}: {}", run.stdout))
-}
 
 // ------------------------------------------------------------- 3. other error shapes
 
@@ -31,7 +21,7 @@ fn assert_service_words(canned: Canned, command: &[&str], code: i32, words: &str
     assert!(table.stderr.contains(words), "{}", table.stderr);
     let mut args = vec!["--json"];
     args.extend_from_slice(command);
-    let failure = json(&run(&server.base, &args));
+    let failure = json_line(&run(&server.base, &args).stdout);
     assert_eq!(failure["error"], code);
     assert_eq!(failure["source"], "smsstat");
     let text = failure["errorDescription"].as_str().unwrap();
@@ -97,7 +87,7 @@ fn a_final_429_after_the_retries_is_a_temporary_failure() {
         table.stderr
     );
     assert_eq!(server.urls().len(), 2, "retried once");
-    let failure = json(&run(&server.base, &["--json", "sms", "1"]));
+    let failure = json_line(&run(&server.base, &["--json", "sms", "1"]).stdout);
     assert_eq!(failure["error"], 75);
     let csv = run(&server.base, &["-o", "csv", "sms", "1"]);
     assert!(csv.stdout.lines().nth(1).unwrap().contains(",75,"));
@@ -115,7 +105,7 @@ fn error_4_on_an_explicit_path_is_a_missing_route() {
         });
         let out = run(&server.base, &["--json", "sms-ref", "order-17"]);
         assert_eq!(out.code, 0, "HTTP {status}: {}", out.stderr);
-        assert_eq!(json(&out)["status"], "delivered");
+        assert_eq!(json_line(&out.stdout)["status"], "delivered");
         assert_eq!(server.urls(), ["/sms/reference/order-17", "/sms/order-17"]);
     }
     // Pinned to the explicit form, error 4 is the service's answer, passed through.
@@ -164,7 +154,7 @@ fn an_hlr_record_with_a_price_is_an_hlr_record() {
     let server = TestServer::fixed(Canned::json(200, hlr));
     let out = run(&server.base, &["--json", "hlr", "14"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
-    assert_eq!(json(&out)["price"], 0.01);
+    assert_eq!(json_line(&out.stdout)["price"], 0.01);
     // Asked as a task, the same record is no task.
     assert_eq!(run(&server.base, &["task", "14"]).code, 65);
 }

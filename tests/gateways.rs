@@ -3,11 +3,12 @@
 
 mod common;
 
-use common::process::{run_cmd, Run};
+use common::json_line;
+use common::process::{run_at as run, Run};
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use common::{smsstat_at, Canned, TestServer};
+use common::{Canned, TestServer};
 use serde_json::Value;
 
 const UNKNOWN_SMS: &str = r#"{"error":0,"errorDescription":"No errors","id":"380501111111","msisdn":"380501111111","reference":"successSend1488548141","time_in":"2017-03-03 13:35:42","time_sent":"2017-03-03 13:35:42","time_dr":"2017-03-03 13:35:42","status":"unknown","price":0,"currency":"EUR"}"#;
@@ -15,16 +16,6 @@ const V1_TASK: &str = r#"{"error":0,"originator":"BSG","body":"Hello","validity"
 const V1_TASK_SETTLED: &str = r#"{"error":0,"originator":"BSG","body":"Hello","validity":72,"totalprice":2.3,"currency":"EUR","sent":10,"total":10,"queued":0,"accepted":0,"enroute":0,"delivered":4,"expired":0,"undeliverable":5,"unknown":1}"#;
 const V1_HLR: &str = r#"{"id":"380501234567","reference":"chk-1","msisdn":"380501234567","network":"25503","status":"active","ported":1,"country_name":"Ukraina","brand_name":"KS-brand","details":{"roaming":0}}"#;
 const ISO_SMS: &str = r#"{"msisdn":"380501234567","reference":"iso-1","time_in":"2017-03-03T13:35:42+02:00","time_sent":"2017-03-03T11:35:45Z","time_dr":"2017-03-03T13:36:50+02:00","status":"delivered"}"#;
-
-fn run(base: &str, args: &[&str]) -> Run {
-    let mut cmd = smsstat_at(base);
-    cmd.args(args);
-    run_cmd(cmd)
-}
-
-fn json(run: &Run) -> Value {
-    serde_json::from_str(run.stdout.trim()).unwrap_or_else(|e| panic!("{e}: {}", run.stdout))
-}
 
 /// The CSV data row of a one-lookup run, split on commas (the values tested have none).
 fn csv_row(run: &Run) -> Vec<String> {
@@ -47,7 +38,7 @@ fn unknown_sms_is_final_for_expect_and_wait() {
     let before = server.urls().len();
     let waited = run(&server.base, &["--wait", "--json", "sms", "1"]);
     assert_eq!(waited.code, 0, "{}", waited.stderr);
-    assert_eq!(json(&waited)["status"], "unknown");
+    assert_eq!(json_line(&waited.stdout)["status"], "unknown");
     assert_eq!(server.urls().len() - before, 1, "--wait returns at once");
     let table = run(&server.base, &["--wait", "sms", "1"]);
     assert!(table.stdout.contains("unknown"), "{}", table.stdout);
@@ -81,13 +72,16 @@ fn v1_task_counts_pending_and_rate_from_total_in_every_format() {
         .unwrap();
     assert!(pending_row.contains(" 4 "), "{pending_row}");
     assert!(!table.stderr.contains("do not add up"), "{}", table.stderr);
-    let raw = json(&run(&server.base, &["--json", "task", "6"]));
+    let raw = json_line(&run(&server.base, &["--json", "task", "6"]).stdout);
     assert_eq!(raw["total"], 10);
     assert_eq!(raw["queued"], 2);
-    let picked = json(&run(
-        &server.base,
-        &["--json", "--fields", "pending,delivery_rate", "task", "6"],
-    ));
+    let picked = json_line(
+        &run(
+            &server.base,
+            &["--json", "--fields", "pending,delivery_rate", "task", "6"],
+        )
+        .stdout,
+    );
     assert_eq!(picked["pending"], 4);
     assert_eq!(picked["delivery_rate"], 0.4);
     let csv = run(
@@ -131,7 +125,7 @@ fn wait_keeps_waiting_while_v1_counters_are_in_flight() {
         &["--wait", "--interval", "100ms", "--json", "task", "6"],
     );
     assert_eq!(waited.code, 0, "{}", waited.stderr);
-    assert_eq!(json(&waited)["queued"], 0);
+    assert_eq!(json_line(&waited.stdout)["queued"], 0);
     assert_eq!(server.urls().len(), 3);
 }
 
@@ -154,7 +148,7 @@ fn a_short_form_answering_another_reference_is_65_and_still_shown() {
     for said in ["`12345`", "`someone-elses-order`"] {
         assert!(table.stderr.contains(said), "{}", table.stderr);
     }
-    let shown = json(&run(&server.base, &["--json", "sms-ref", "12345"]));
+    let shown = json_line(&run(&server.base, &["--json", "sms-ref", "12345"]).stdout);
     assert_eq!(shown["error"], 65);
     assert_eq!(shown["record"]["reference"], "someone-elses-order");
     let csv = run(
@@ -252,10 +246,10 @@ fn v1_hlr_names_and_integer_ported_are_decoded() {
         "{}",
         rows.stdout
     );
-    let normalized = json(&run(&server.base, &["--json", "--normalize", "hlr", "1"]));
+    let normalized = json_line(&run(&server.base, &["--json", "--normalize", "hlr", "1"]).stdout);
     assert_eq!(normalized["ported"], true);
     assert_eq!(normalized["details"]["roaming"], false);
-    let raw = json(&run(&server.base, &["--json", "hlr", "1"]));
+    let raw = json_line(&run(&server.base, &["--json", "hlr", "1"]).stdout);
     assert_eq!(raw["ported"], 1);
     let csv = run(
         &server.base,
@@ -287,10 +281,13 @@ fn iso_times_with_offsets_still_give_latencies() {
     );
     // Seconds in machine formats; the table keeps "1m 08s" for people.
     assert_eq!(csv_row(&csv), ["1", "3", "68", "0", ""]);
-    let picked = json(&run(
-        &server.base,
-        &["--json", "--fields", "delivery_latency", "sms", "1"],
-    ));
+    let picked = json_line(
+        &run(
+            &server.base,
+            &["--json", "--fields", "delivery_latency", "sms", "1"],
+        )
+        .stdout,
+    );
     assert_eq!(picked["delivery_latency"], 68);
 }
 
@@ -304,7 +301,7 @@ fn deployment_error_codes_pass_through_unchanged() {
     assert_eq!(table.code, 60);
     assert!(table.stderr.contains("HLR not found"), "{}", table.stderr);
     assert_eq!(
-        json(&run(&server.base, &["--json", "hlr", "1"]))["error"],
+        json_line(&run(&server.base, &["--json", "hlr", "1"]).stdout)["error"],
         60
     );
     let csv = run(

@@ -28,6 +28,13 @@ pub fn run_cmd(mut cmd: assert_cmd::Command) -> Run {
     }
 }
 
+/// `args` run against `base` with no retries, to the end.
+pub fn run_at(base: &str, args: &[&str]) -> Run {
+    let mut cmd = super::smsstat_at(base);
+    cmd.args(args);
+    run_cmd(cmd)
+}
+
 /// The binary with the clean environment of `common::clean_command`, pointed at `base`
 /// with no retries, stdin empty, stdout and stderr piped: a std `Command`, so a test
 /// can spawn it and watch it while it runs.
