@@ -185,12 +185,11 @@ impl Worker {
             return Outcome::new(self.kind, preview(&query), Err(refused));
         }
         let Some(settings) = &self.wait else {
-            let mut result = self.client.lookup_until(self.kind, &query, None).0;
+            let result = self.client.lookup_until(self.kind, &query, None).0;
             let verdict = result
                 .as_ref()
                 .ok()
                 .and_then(|r| verdict::verdict(r, &self.until, &self.expect, None));
-            self.client.protect(&mut result);
             return self.protected(query, verdict, result);
         };
         let mut last_seen: Option<Record> = None;
@@ -224,19 +223,19 @@ impl Worker {
             }
             Err(_) => None,
         };
-        let mut result = watched.result;
-        self.client.protect(&mut result);
-        self.protected(query, verdict, result)
+        self.protected(query, verdict, watched.result)
     }
 
     /// The outcome as it may be shown: the verdict was drawn on the record as sent;
-    /// its message, which may quote the record, is scrubbed like the record.
+    /// the record is protected now, and the verdict's message, which may quote the
+    /// record, is scrubbed like it.
     fn protected(
         &self,
         query: String,
         verdict: Option<Verdict>,
-        result: Result<Record, LookupError>,
+        mut result: Result<Record, LookupError>,
     ) -> Outcome {
+        self.client.protect(&mut result);
         let verdict = verdict.map(|v| Verdict {
             message: self.client.scrub_text(&v.message),
             ..v
