@@ -22,7 +22,7 @@ Exit codes:
   70     internal error
   75     temporary failure: timed out, or still rate limited (429), after retries
   76     unexpected HTTP answer (3xx, 4xx other than 401/403, without a JSON error body)
-  77     not authorised (401/403 without a JSON error body)
+  77     not authorised (401/403 without a JSON error body, 407 from a proxy)
   78     configuration error (config file: file, line and key named; base URL,
          key file, CA file, proxy)
   79     service error code outside 1-63
