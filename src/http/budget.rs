@@ -55,6 +55,16 @@ impl BodyBudget {
     }
 }
 
+impl Permit<'static> {
+    /// Nothing taken: for an answer read where the batch engine bounds memory itself.
+    pub fn none() -> Permit<'static> {
+        Permit {
+            budget: None,
+            bytes: 0,
+        }
+    }
+}
+
 impl Drop for Permit<'_> {
     fn drop(&mut self) {
         if let Some(budget) = self.budget {

@@ -5,7 +5,9 @@
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-use ureq::http::HeaderName;
+use serde_json::{Map, Value};
+
+use ureq::http::{HeaderMap, HeaderName};
 use ureq::Agent;
 
 use crate::http::agents::Agents;
@@ -61,8 +63,27 @@ struct Answer<'a> {
     retry_after: Option<Duration>,
     location: Option<String>,
     body: Vec<u8>,
+    /// The body already parsed (the multiplexer's first answers are, to tell
+    /// whether the lookup needs another request).
+    parsed: Option<Result<Map<String, Value>, String>>,
     /// Large bodies count against the budget of answers read at once until parsed.
     _permit: Permit<'a>,
+}
+
+impl Answer<'_> {
+    /// What the head says beyond the status: the pause asked for, and where to.
+    fn head(headers: &HeaderMap) -> (Option<Duration>, Option<String>) {
+        let retry_after = headers
+            .get("retry-after")
+            .and_then(|v| v.to_str().ok())
+            .and_then(parse_retry_after);
+        // Lossy rather than `to_str`: a Location with non-ASCII bytes is still shown
+        // (escaped) in the message, not silently dropped.
+        let location = headers
+            .get("location")
+            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+        (retry_after, location)
+    }
 }
 
 impl Client {
@@ -119,16 +140,19 @@ impl Client {
         deadline: Option<Instant>,
     ) -> (Result<Record, LookupError>, Option<Duration>) {
         let mut retry_after = None;
-        let result = self.lookup_inner(kind, value, deadline, &mut retry_after);
+        let paths = self.paths_for(kind, value);
+        let result = self.lookup_inner(kind, value, deadline, &mut retry_after, paths, None);
         (result, retry_after)
     }
 
-    fn lookup_inner(
-        &self,
+    fn lookup_inner<'c>(
+        &'c self,
         kind: LookupKind,
         value: &str,
         deadline: Option<Instant>,
         retry_after: &mut Option<Duration>,
+        paths: Vec<String>,
+        mut first: Option<Result<Answer<'c>, LookupError>>,
     ) -> Result<Record, LookupError> {
         kind.validate(value)?;
         if self
@@ -139,11 +163,6 @@ impl Client {
             // The payload stands for data from an answer: the hook must not show it.
             panic!("SMSSTAT_DEBUG_PANIC: deliberate panic looking up {value}");
         }
-        let mut paths = kind.paths(value, self.paths);
-        if paths.len() > 1 && self.routes.explicit_missing(kind) {
-            // Learnt on earlier lookups: this deployment has only the short form.
-            paths.remove(0);
-        }
         let last = paths.len() - 1;
         // Every -v line of a batch says which lookup it belongs to.
         let label = if self.verbose > 0 {
@@ -152,9 +171,12 @@ impl Client {
             String::new()
         };
         for (i, path) in paths.iter().enumerate() {
-            let answer = self.get_with_retries(&label, path, deadline)?;
+            let mut answer = self.get_with_retries(&label, path, deadline, first.take())?;
             *retry_after = answer.retry_after;
-            let parsed = parse_object_scrubbed(&answer.body, &self.scrubber);
+            let parsed = answer
+                .parsed
+                .take()
+                .unwrap_or_else(|| parse_object_scrubbed(&answer.body, &self.scrubber));
             if i < last {
                 // Only explicit paths with a short form behind them are evidence.
                 let missing = is_missing_route(answer.status, &parsed);
@@ -179,26 +201,43 @@ impl Client {
         unreachable!("paths() always yields at least one path")
     }
 
-    fn get_with_retries(
-        &self,
+    /// The paths to try for a value, in order.
+    pub fn paths_for(&self, kind: LookupKind, value: &str) -> Vec<String> {
+        let mut paths = kind.paths(value, self.paths);
+        if paths.len() > 1 && self.routes.explicit_missing(kind) {
+            // Learnt on earlier lookups: this deployment has only the short form.
+            paths.remove(0);
+        }
+        paths
+    }
+
+    fn get_with_retries<'c>(
+        &'c self,
         label: &str,
         path: &str,
         deadline: Option<Instant>,
-    ) -> Result<Answer<'_>, LookupError> {
+        mut first: Option<Result<Answer<'c>, LookupError>>,
+    ) -> Result<Answer<'c>, LookupError> {
         let url = format!("{}{path}", self.base_url);
         let mut backoff = Backoff::new();
         let mut attempt = 0;
         loop {
-            let timeout = match deadline {
-                Some(deadline) => self
-                    .timeout
-                    .min(deadline.saturating_duration_since(Instant::now())),
-                None => self.timeout,
+            // The first try may have been made already, by the multiplexer.
+            let result = match first.take() {
+                Some(result) => result,
+                None => {
+                    let timeout = match deadline {
+                        Some(deadline) => self
+                            .timeout
+                            .min(deadline.saturating_duration_since(Instant::now())),
+                        None => self.timeout,
+                    };
+                    if timeout.is_zero() {
+                        return Err(LookupError::WaitOver);
+                    }
+                    self.get_once(label, &url, timeout)
+                }
             };
-            if timeout.is_zero() {
-                return Err(LookupError::WaitOver);
-            }
-            let result = self.get_once(label, &url, timeout);
             let (reason, retry_after) = match &result {
                 Ok(answer) if is_transient_status(answer.status) => {
                     (format!("HTTP {}", answer.status), answer.retry_after)
@@ -286,20 +325,7 @@ impl Client {
                 .iter()
                 .for_each(|line| self.trace(format_args!("{label}: {line}")));
         }
-        let header = |name: &str| {
-            response
-                .headers()
-                .get(name)
-                .and_then(|v| v.to_str().ok())
-                .map(str::to_owned)
-        };
-        let retry_after = header("retry-after").and_then(|v| parse_retry_after(&v));
-        // Lossy rather than `to_str`: a Location with non-ASCII bytes is still shown
-        // (escaped) in the message, not silently dropped.
-        let location = response
-            .headers()
-            .get("location")
-            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+        let (retry_after, location) = Answer::head(response.headers());
         let (body, permit) =
             crate::http::transport::read_body(&mut response, timeout, self.max_body, &self.bodies)?;
         Ok(Answer {
@@ -307,6 +333,7 @@ impl Client {
             retry_after,
             location,
             body,
+            parsed: None,
             _permit: permit,
         })
     }
@@ -371,3 +398,9 @@ impl Client {
         }
     }
 }
+
+#[cfg(unix)]
+#[path = "client_mux.rs"]
+mod multiplexed;
+#[cfg(unix)]
+pub use multiplexed::First;

@@ -69,6 +69,15 @@ impl Pace {
         slots.paused_until.is_none_or(|until| until <= turn)
     }
 
+    /// Whether a request starting now would have to wait.
+    pub fn holds(&self) -> bool {
+        if !self.active.load(Ordering::Relaxed) {
+            return false;
+        }
+        let slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
+        self.interval.is_some() || slots.paused_until.is_some_and(|u| u > Instant::now())
+    }
+
     pub fn pause_all(&self, pause: Duration) {
         let until = Instant::now() + pause;
         let mut slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());

@@ -50,14 +50,24 @@ impl<In: Transport> Connector<In> for LeanTcpConnector {
 
 /// The first address that accepts, each tried within what is left of the timeout.
 fn connect_any(addrs: &[SocketAddr], timeout: &NextTimeout) -> Result<TcpStream, Error> {
-    let deadline = timeout.not_zero().map(|t| Instant::now() + *t);
+    let left = timeout.not_zero().map(|t| *t);
+    connect_within(addrs, left.unwrap_or(Duration::MAX)).map_err(|e| match e.kind() {
+        io::ErrorKind::TimedOut => Error::Timeout(timeout.reason),
+        _ => Error::Io(e),
+    })
+}
+
+/// The first of `addrs` that accepts within `limit` (for them all); the last
+/// failure when none does.
+pub(crate) fn connect_within(addrs: &[SocketAddr], limit: Duration) -> io::Result<TcpStream> {
+    let deadline = Instant::now().checked_add(limit);
     let mut last = None;
     for addr in addrs {
         let attempt = match deadline {
             Some(deadline) => {
                 let left = deadline.saturating_duration_since(Instant::now());
                 if left.is_zero() {
-                    return Err(Error::Timeout(timeout.reason));
+                    return Err(io::ErrorKind::TimedOut.into());
                 }
                 TcpStream::connect_timeout(addr, left)
             }
@@ -65,18 +75,11 @@ fn connect_any(addrs: &[SocketAddr], timeout: &NextTimeout) -> Result<TcpStream,
         };
         match attempt {
             Ok(stream) => return Ok(stream),
-            Err(e) if e.kind() == io::ErrorKind::TimedOut => {
-                last = Some(Error::Timeout(timeout.reason))
-            }
-            Err(e) => last = Some(Error::Io(e)),
+            Err(e) => last = Some(e),
         }
     }
-    Err(last.unwrap_or_else(|| {
-        Error::Io(io::Error::new(
-            io::ErrorKind::ConnectionRefused,
-            "Connection refused",
-        ))
-    }))
+    Err(last
+        .unwrap_or_else(|| io::Error::new(io::ErrorKind::ConnectionRefused, "Connection refused")))
 }
 
 #[derive(Debug)]
@@ -114,7 +117,7 @@ impl LeanTcp {
     }
 }
 
-fn timespec(left: Duration) -> Timespec {
+pub(crate) fn timespec(left: Duration) -> Timespec {
     Timespec {
         tv_sec: left.as_secs().min(i64::MAX as u64) as i64,
         tv_nsec: i64::from(left.subsec_nanos()),

@@ -69,6 +69,9 @@ pub struct Printer<W: Write> {
     /// Tells whether the reader went away, checked while a table page is gathered
     /// (nothing is written until the page is full, so no write can fail earlier).
     reader_gone: Option<fn() -> bool>,
+    /// Lines wait for `flush` (the batch engine's, after each group of lookups
+    /// printed) instead of going out one by one.
+    defer_flush: bool,
 }
 
 impl<W: Write> Printer<W> {
@@ -85,6 +88,7 @@ impl<W: Write> Printer<W> {
             report,
             header_written: false,
             reader_gone: None,
+            defer_flush: false,
         }
     }
 
@@ -92,6 +96,19 @@ impl<W: Write> Printer<W> {
     pub fn with_reader_probe(mut self, probe: fn() -> bool) -> Printer<W> {
         self.reader_gone = Some(probe);
         self
+    }
+
+    /// Lines are written out by `flush`, not one by one: for output that is not
+    /// a terminal, where a batch's lines are read as they come but need not each
+    /// cost a system call.
+    pub fn deferring_flush(mut self, defer: bool) -> Printer<W> {
+        self.defer_flush = defer;
+        self
+    }
+
+    /// Writes out the lines printed so far (a table waits for its page).
+    pub fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
     }
 
     pub fn print(&mut self, outcome: &Outcome) -> io::Result<()> {
@@ -130,7 +147,7 @@ impl<W: Write> Printer<W> {
                 }
             }
         }
-        if self.style.format != OutputFormat::Table {
+        if self.style.format != OutputFormat::Table && !self.defer_flush {
             // Scripts read line by line: a finished lookup must not wait in a buffer.
             self.out.flush()?;
         }

@@ -47,8 +47,13 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
     let abandoning = Arc::clone(&worker);
     let output = Output {
         // Not locked for the whole run: `--follow` workers print to stdout too.
-        printer: Printer::new(io::stdout(), print_style(config, single), kind)
-            .with_reader_probe(crate::run::reader::stdout_reader_gone),
+        printer: Printer::new(
+            io::BufWriter::new(io::stdout()),
+            print_style(config, single),
+            kind,
+        )
+        .with_reader_probe(crate::run::reader::stdout_reader_gone)
+        .deferring_flush(!io::stdout().is_terminal()),
         tally: Tally::default(),
         progress,
         live,
@@ -68,16 +73,20 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
         jobs,
         budget: batch::BYTE_BUDGET,
     };
-    let (_, output) = batch::run_ordered(
-        inputs,
-        limits,
-        stop,
-        move |index, input| worker.outcome(index, input),
-        worker::weigh,
-        |index| abandoning.abandoned(index),
-        output,
-    );
-    finish(output, config)
+    let abandoned = move |index| abandoning.abandoned(index);
+    // Plain http: one thread waits for every answer (`http/mux.rs`).
+    #[cfg(unix)]
+    if let Some((mux, wake)) = worker.multiplexer(config).zip(batch::Wake::new().ok()) {
+        let flights = worker::MuxFlights::new(worker, mux, wake.waker(), jobs);
+        let weigh = worker::weigh;
+        let run = batch::run_evented(
+            inputs, limits, stop, wake, flights, weigh, abandoned, output,
+        );
+        return finish(run.1, config);
+    }
+    let work = move |index, input| worker.outcome(index, input);
+    let run = batch::run_ordered(inputs, limits, stop, work, worker::weigh, abandoned, output);
+    finish(run.1, config)
 }
 
 /// Warnings about the settings (an unknown status, a key in clear) and, under
@@ -209,7 +218,7 @@ fn finish(mut output: Output, config: &Config) -> u8 {
 /// Where outcomes go, in input order: stdout, the tally, the progress bar or live
 /// view, and a line on stderr for each problem.
 struct Output {
-    printer: Printer<Stdout>,
+    printer: Printer<io::BufWriter<Stdout>>,
     tally: Tally,
     progress: BatchProgress,
     live: Option<Arc<LiveView>>,
@@ -271,6 +280,10 @@ impl Output {
 }
 
 impl Sink<Outcome> for Output {
+    fn flush(&mut self) -> io::Result<()> {
+        self.printer.flush()
+    }
+
     fn emit(&mut self, outcome: Outcome) -> io::Result<()> {
         self.tally.add(&outcome);
         if let Some(junit) = &mut self.junit {
@@ -289,6 +302,10 @@ impl Sink<Outcome> for Output {
             ..
         } = self;
         let print = || {
+            if tell && (outcome.result.is_err() || outcome.verdict.is_some()) {
+                // What stderr says comes after the lines before it on stdout.
+                printer.flush()?;
+            }
             if tell {
                 report_problem(&outcome, *no_key);
                 if not_looked_up {

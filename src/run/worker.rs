@@ -91,8 +91,12 @@ impl Worker {
     /// this lookup only (exit 70); the hook has told it on stderr.
     pub(crate) fn outcome(&self, index: usize, input: Input) -> Outcome {
         let outcome = self.run_one(index, input);
-        // Following, a failure is told when it happens, not when the lookups before
-        // it are done (the batch prints nothing under --follow).
+        self.told(outcome)
+    }
+
+    /// Following, a failure is told when it happens, not when the lookups before
+    /// it are done (the batch prints nothing under --follow).
+    fn told(&self, outcome: Outcome) -> Outcome {
         if outcome.result.is_err() {
             self.print_follow(&outcome);
         }
@@ -111,9 +115,20 @@ impl Worker {
         }
         let shown = preview(&query);
         self.start_tracking(index, shown.clone());
-        let started = Instant::now();
-        let mut outcome = catching(|| self.look_up(index, query))
-            .unwrap_or_else(|()| Outcome::new(self.kind, shown, Err(panicked())));
+        self.tracked(index, shown, Instant::now(), || self.look_up(index, query))
+    }
+
+    /// A lookup being tracked since `started`: a panic fails it alone, and once it
+    /// ends it leaves the in-flight map and tells the early stop what came of it.
+    fn tracked(
+        &self,
+        index: usize,
+        shown: String,
+        started: Instant,
+        look_up: impl FnOnce() -> Outcome,
+    ) -> Outcome {
+        let mut outcome =
+            catching(look_up).unwrap_or_else(|()| Outcome::new(self.kind, shown, Err(panicked())));
         outcome.elapsed = started.elapsed();
         self.in_flight_map(index).remove(&index);
         self.halt.observe(&outcome.result);
@@ -186,11 +201,7 @@ impl Worker {
         }
         let Some(settings) = &self.wait else {
             let result = self.client.lookup_until(self.kind, &query, None).0;
-            let verdict = result
-                .as_ref()
-                .ok()
-                .and_then(|r| verdict::verdict(r, &self.until, &self.expect, None));
-            return self.protected(query, verdict, result);
+            return self.judged(query, result);
         };
         let mut last_seen: Option<Record> = None;
         let line = self
@@ -224,6 +235,15 @@ impl Worker {
             Err(_) => None,
         };
         self.protected(query, verdict, watched.result)
+    }
+
+    /// The outcome of a lookup without `--wait`: its verdict, then protected.
+    fn judged(&self, query: String, result: Result<Record, LookupError>) -> Outcome {
+        let verdict = result
+            .as_ref()
+            .ok()
+            .and_then(|r| verdict::verdict(r, &self.until, &self.expect, None));
+        self.protected(query, verdict, result)
     }
 
     /// The outcome as it may be shown: the verdict was drawn on the record as sent;
@@ -312,3 +332,9 @@ fn live_status(record: &Record, until: &[String]) -> String {
         Stage::Pending(what) => escape_control(&what).into_owned(),
     }
 }
+
+#[cfg(unix)]
+#[path = "flights.rs"]
+mod flights;
+#[cfg(unix)]
+pub(crate) use flights::MuxFlights;

@@ -14,6 +14,11 @@ use std::time::{Duration, Instant};
 
 pub use crate::run::input::{inputs, Input};
 
+#[cfg(unix)]
+mod evented;
+#[cfg(unix)]
+pub use evented::{run_evented, Flights, Wake, Waker};
+
 /// How many finished results may wait behind the oldest unprinted lookup, per job:
 /// enough to keep every worker busy behind one slow lookup.
 const WINDOW_PER_JOB: usize = 64;
@@ -35,6 +40,10 @@ const STOP_GRACE: Duration = Duration::from_secs(1);
 /// oldest unprinted lookup, one call at a time.
 pub trait Sink<T>: Send + 'static {
     fn emit(&mut self, item: T) -> io::Result<()>;
+    /// Called after each group of items emitted together: what was held may go out.
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
 }
 
 /// How the work is shared out.
@@ -109,31 +118,16 @@ where
     S: Sink<T>,
 {
     let jobs = limits.jobs.max(1);
-    let shared = Arc::new(Shared {
-        feed: Mutex::new(Feed {
-            values: inputs,
-            next: 0,
-        }),
-        order: Mutex::new(Order {
-            next_out: 0,
-            pending: BTreeMap::new(),
-            held: 0,
-            waiting: 0,
-            running: jobs,
-            in_flight: 0,
-            exhausted: false,
-            sized: false,
-            typical: 0,
-            sink: Some(sink),
-        }),
-        room: Condvar::new(),
-        finished: Condvar::new(),
+    let shared = Arc::new(Shared::new(
+        inputs,
+        jobs,
+        jobs,
         stop,
         work,
         weigh,
-        window: jobs * WINDOW_PER_JOB,
-        budget: limits.budget,
-    });
+        limits.budget,
+        sink,
+    ));
     for worker in 0..jobs {
         let shared = Arc::clone(&shared);
         thread::spawn(move || {
@@ -174,16 +168,51 @@ fn drain_stopped<T, S: Sink<T>>(
             break;
         }
     }
+    let _ = sink.flush();
     sink
 }
 
-impl<T, S, I, W, G> Shared<T, S, I, W, G>
-where
-    S: Sink<T>,
-    I: Iterator<Item = Input>,
-    W: Fn(usize, Input) -> T,
-    G: Fn(&T) -> usize,
-{
+impl<T, S: Sink<T>, I, W, G> Shared<T, S, I, W, G> {
+    /// `jobs` sets the window of finished results; `running` is the number of
+    /// threads that will end with `running -= 1`.
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        inputs: I,
+        jobs: usize,
+        running: usize,
+        stop: Arc<AtomicBool>,
+        work: W,
+        weigh: G,
+        budget: usize,
+        sink: S,
+    ) -> Self {
+        Shared {
+            feed: Mutex::new(Feed {
+                values: inputs,
+                next: 0,
+            }),
+            order: Mutex::new(Order {
+                next_out: 0,
+                pending: BTreeMap::new(),
+                held: 0,
+                waiting: 0,
+                running,
+                in_flight: 0,
+                exhausted: false,
+                sized: false,
+                typical: 0,
+                sink: Some(sink),
+            }),
+            room: Condvar::new(),
+            finished: Condvar::new(),
+            stop,
+            work,
+            weigh,
+            window: jobs * WINDOW_PER_JOB,
+            budget,
+        }
+    }
+
     fn order(&self) -> MutexGuard<'_, Order<T, S>> {
         self.order.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -192,70 +221,50 @@ where
         self.stop.load(Ordering::SeqCst)
     }
 
-    fn work_loop(&self, worker: usize) {
-        while self.wait_for_room(worker) {
-            let next = {
-                let mut feed = self.feed.lock().unwrap_or_else(|e| e.into_inner());
-                let value = feed.values.next();
-                let index = feed.next;
-                feed.next += 1;
-                value.map(|value| (index, value))
-            };
-            let Some((index, input)) = next.filter(|_| !self.stopped()) else {
-                let mut order = self.order();
-                order.in_flight -= 1;
-                order.exhausted = true;
-                self.room.notify_all();
-                return;
-            };
-            let result = (self.work)(index, input);
-            let weight = (self.weigh)(&result);
-            self.deliver(index, result, weight);
-        }
-    }
-
-    /// Waits while the results held, plus what the lookups in flight are likely to
-    /// bring, pass the byte budget (or the window is full); then counts this worker's
-    /// next lookup as in flight. A lookup with none in flight always starts, so the
-    /// oldest unprinted one is never held back.
+    /// Whether the results held, plus what the lookups in flight are likely to
+    /// bring, pass the byte budget (or the window is full). A lookup with none in
+    /// flight always starts, so the oldest unprinted one is never held back.
     ///
     /// With large answers, only the first workers (as many as the budget holds
     /// answers of the typical size) take lookups: each thread allocates from its own
     /// malloc arena, and freed megabytes stay in every arena that served them, so
     /// 32 threads taking turns held twice the memory of 8.
-    fn wait_for_room(&self, worker: usize) -> bool {
-        let mut order = self.order();
-        loop {
-            let expected = order.held + order.in_flight * order.typical;
-            let full = order.pending.len() >= self.window
-                || order.held > self.budget
-                || (order.in_flight > 0 && expected > self.budget)
-                || worker.saturating_mul(order.typical) > self.budget
-                || (!order.sized && order.in_flight >= FIRST_IN_FLIGHT);
-            if order.exhausted {
-                return false;
-            }
-            if !full || self.stopped() {
-                break;
-            }
-            order.waiting += 1;
-            order = self
-                .room
-                .wait_timeout(order, STOP_POLL)
-                .unwrap_or_else(|e| e.into_inner())
-                .0;
-            order.waiting -= 1;
-        }
-        if self.stopped() {
-            return false;
-        }
-        order.in_flight += 1;
-        true
+    fn full(&self, order: &Order<T, S>, worker: usize) -> bool {
+        let expected = order.held + order.in_flight * order.typical;
+        order.pending.len() >= self.window
+            || order.held > self.budget
+            || (order.in_flight > 0 && expected > self.budget)
+            || worker.saturating_mul(order.typical) > self.budget
+            || (!order.sized && order.in_flight >= FIRST_IN_FLIGHT)
     }
 
     fn deliver(&self, index: usize, result: T, weight: usize) {
-        let mut guard = self.order();
-        let order = &mut *guard;
+        let mut order = self.order();
+        if self.deliver_locked(&mut order, index, result, weight) {
+            self.flush(&mut order);
+        }
+    }
+
+    /// Lets the sink write out what it was given.
+    fn flush(&self, order: &mut Order<T, S>) {
+        if order
+            .sink
+            .as_mut()
+            .is_some_and(|sink| sink.flush().is_err())
+        {
+            self.stop.store(true, Ordering::SeqCst);
+        }
+    }
+
+    /// Files a result; emits it and those it held back when it is the oldest
+    /// unprinted one (then true: the sink has something to flush).
+    fn deliver_locked(
+        &self,
+        order: &mut Order<T, S>,
+        index: usize,
+        result: T,
+        weight: usize,
+    ) -> bool {
         order.in_flight -= 1;
         // Recent results weigh most: a batch's answers change size slowly, if at all.
         order.typical = match order.sized {
@@ -264,7 +273,7 @@ where
         };
         order.sized = true;
         let Some(sink) = order.sink.as_mut() else {
-            return;
+            return false;
         };
         if index != order.next_out {
             order.pending.insert(index, (result, weight));
@@ -272,7 +281,7 @@ where
             if order.waiting > 0 {
                 self.room.notify_all();
             }
-            return;
+            return false;
         }
         let mut failed = sink.emit(result).is_err();
         order.next_out += 1;
@@ -289,6 +298,7 @@ where
         if freed && order.waiting > 0 {
             self.room.notify_all();
         }
+        true
     }
 
     /// Until every worker is done or, after a stop, the grace period has passed.
@@ -314,6 +324,61 @@ where
     }
 }
 
+impl<T, S, I, W, G> Shared<T, S, I, W, G>
+where
+    S: Sink<T>,
+    I: Iterator<Item = Input>,
+    W: Fn(usize, Input) -> T,
+    G: Fn(&T) -> usize,
+{
+    fn work_loop(&self, worker: usize) {
+        while self.wait_for_room(worker) {
+            let next = {
+                let mut feed = self.feed.lock().unwrap_or_else(|e| e.into_inner());
+                let value = feed.values.next();
+                let index = feed.next;
+                feed.next += 1;
+                value.map(|value| (index, value))
+            };
+            let Some((index, input)) = next.filter(|_| !self.stopped()) else {
+                let mut order = self.order();
+                order.in_flight -= 1;
+                order.exhausted = true;
+                self.room.notify_all();
+                return;
+            };
+            let result = (self.work)(index, input);
+            let weight = (self.weigh)(&result);
+            self.deliver(index, result, weight);
+        }
+    }
+
+    /// Waits until the budget has room (`full`), then counts this worker's next
+    /// lookup as in flight.
+    fn wait_for_room(&self, worker: usize) -> bool {
+        let mut order = self.order();
+        loop {
+            if order.exhausted {
+                return false;
+            }
+            if !self.full(&order, worker) || self.stopped() {
+                break;
+            }
+            order.waiting += 1;
+            order = self
+                .room
+                .wait_timeout(order, STOP_POLL)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+            order.waiting -= 1;
+        }
+        if self.stopped() {
+            return false;
+        }
+        order.in_flight += 1;
+        true
+    }
+}
+
 #[cfg(test)]
-#[path = "batch_tests.rs"]
 mod tests;

@@ -1,0 +1,228 @@
+//! A batch's lookups over the HTTP multiplexer (`http/mux.rs`), for the one-thread
+//! engine (`batch::run_evented`). A lookup's first request goes through the
+//! multiplexer; its answer usually settles it (a record, a service error), and the
+//! rest is reading it, done on the loop thread. When it does not (a retry is due,
+//! the short path is to be tried, a 429 pause holds new requests), a helper thread
+//! finishes it with the blocking client, which waits as the thread engine would.
+
+use std::collections::{HashMap, VecDeque};
+use std::os::fd::BorrowedFd;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use super::Worker;
+use crate::domain::outcome::Outcome;
+use crate::domain::sanitize::preview;
+use crate::http::client::First;
+use crate::http::mux::{Finished, Mux};
+use crate::run::batch::{Flights, Input, Waker};
+use crate::settings::config::Config;
+
+/// A lookup whose first request is out.
+struct Started {
+    query: String,
+    paths: Vec<String>,
+    at: Instant,
+}
+
+/// How a lookup began.
+enum Begun {
+    Sent(Started),
+    /// It ended before any request (a bad value, the early stop).
+    Ended(Outcome),
+}
+
+/// What a helper thread does.
+enum Job {
+    /// The whole lookup, blocking (its requests must wait their turn).
+    Whole(Input),
+    /// The rest of a lookup after its first answer.
+    After(Started, First),
+}
+
+impl Worker {
+    /// The multiplexer for this run's lookups, when they can go that way.
+    pub(crate) fn multiplexer(&self, config: &Config) -> Option<Mux> {
+        self.wait
+            .is_none()
+            .then(|| self.client.multiplexer(config))?
+    }
+
+    /// The lookup of `input` started: its first request's path, or its outcome
+    /// when it ends before any request (a bad value, the early stop).
+    fn begin(&self, index: usize, input: Input) -> Begun {
+        let ready = match &input {
+            Ok(query) => self.halt.refusal().is_none() && self.kind.validate(query).is_ok(),
+            Err(_) => false,
+        };
+        let (true, Ok(query)) = (ready, &input) else {
+            return Begun::Ended(self.outcome(index, input));
+        };
+        let paths = self.client.paths_for(self.kind, query);
+        self.start_tracking(index, preview(query));
+        Begun::Sent(Started {
+            query: query.clone(),
+            paths,
+            at: Instant::now(),
+        })
+    }
+
+    /// The rest of a lookup after its first answer; blocks only when the answer
+    /// does not settle it.
+    fn finish(&self, index: usize, started: Started, first: First) -> Outcome {
+        let Started { query, at, .. } = started;
+        let outcome = self.tracked(index, preview(&query), at, || {
+            let result = self.client.lookup_after(self.kind, &query, first);
+            self.judged(query, result)
+        });
+        self.told(outcome)
+    }
+}
+
+pub(crate) struct MuxFlights {
+    worker: Arc<Worker>,
+    mux: Mux,
+    /// Lookups whose first request is out, by input index (the multiplexer's token).
+    out: HashMap<usize, Started>,
+    answers: Vec<Finished>,
+    helpers: Helpers,
+}
+
+impl MuxFlights {
+    pub(crate) fn new(worker: Arc<Worker>, mux: Mux, waker: Waker, jobs: usize) -> MuxFlights {
+        MuxFlights {
+            helpers: Helpers::new(Arc::clone(&worker), waker, jobs),
+            worker,
+            mux,
+            out: HashMap::new(),
+            answers: Vec::new(),
+        }
+    }
+}
+
+impl Flights<Outcome> for MuxFlights {
+    fn start(&mut self, index: usize, input: Input) -> Option<Outcome> {
+        if self.worker.client.paused() {
+            // A 429 paused every request: the blocking client waits its turn.
+            self.helpers.run(index, Job::Whole(input));
+            return None;
+        }
+        match self.worker.begin(index, input) {
+            Begun::Sent(started) => {
+                self.mux.start(index, started.paths[0].clone());
+                self.out.insert(index, started);
+                None
+            }
+            Begun::Ended(outcome) => Some(outcome),
+        }
+    }
+
+    fn poll(
+        &mut self,
+        wait: Duration,
+        wake: BorrowedFd<'_>,
+        done: &mut Vec<(usize, Outcome)>,
+    ) -> bool {
+        let woken = self.mux.poll(wait, Some(wake), &mut self.answers);
+        for (index, reply) in self.answers.drain(..) {
+            let Some(mut started) = self.out.remove(&index) else {
+                continue;
+            };
+            let paths = std::mem::take(&mut started.paths);
+            let (first, settles) = self.worker.client.first_answer(paths, reply);
+            if settles {
+                done.push((index, self.worker.finish(index, started, first)));
+            } else {
+                self.helpers.run(index, Job::After(started, first));
+            }
+        }
+        self.helpers.collect(done);
+        woken
+    }
+
+    fn under_way(&self) -> usize {
+        self.mux.under_way() + self.helpers.under_way
+    }
+}
+
+/// Threads for the lookups that must block, started as needed, at most one per job
+/// (there are never more lookups under way).
+struct Helpers {
+    worker: Arc<Worker>,
+    shared: Arc<HelperShared>,
+    waker: Waker,
+    threads: usize,
+    max: usize,
+    under_way: usize,
+}
+
+#[derive(Default)]
+struct HelperShared {
+    jobs: Mutex<(VecDeque<(usize, Job)>, usize)>,
+    more: Condvar,
+    results: Mutex<Vec<(usize, Outcome)>>,
+}
+
+impl Helpers {
+    fn new(worker: Arc<Worker>, waker: Waker, jobs: usize) -> Helpers {
+        Helpers {
+            worker,
+            shared: Arc::default(),
+            waker,
+            threads: 0,
+            max: jobs.max(1),
+            under_way: 0,
+        }
+    }
+
+    fn run(&mut self, index: usize, job: Job) {
+        self.under_way += 1;
+        let mut queue = lock(&self.shared.jobs);
+        queue.0.push_back((index, job));
+        let idle = queue.1;
+        drop(queue);
+        if idle > 0 || self.threads >= self.max {
+            self.shared.more.notify_one();
+            return;
+        }
+        self.threads += 1;
+        let (worker, shared, waker) = (
+            Arc::clone(&self.worker),
+            Arc::clone(&self.shared),
+            self.waker.clone(),
+        );
+        thread::spawn(move || loop {
+            let (index, job) = {
+                let mut queue = lock(&shared.jobs);
+                loop {
+                    if let Some(job) = queue.0.pop_front() {
+                        break job;
+                    }
+                    queue.1 += 1;
+                    queue = shared.more.wait(queue).unwrap_or_else(|e| e.into_inner());
+                    queue.1 -= 1;
+                }
+            };
+            let outcome = match job {
+                Job::Whole(input) => worker.outcome(index, input),
+                Job::After(started, first) => worker.finish(index, started, first),
+            };
+            lock(&shared.results).push((index, outcome));
+            waker.wake();
+        });
+    }
+
+    fn collect(&mut self, done: &mut Vec<(usize, Outcome)>) {
+        if self.under_way == 0 {
+            return;
+        }
+        let mut results = lock(&self.shared.results);
+        self.under_way -= results.len();
+        done.append(&mut results);
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
+}
