@@ -8,11 +8,9 @@ use std::time::{Duration, Instant};
 use serde_json::{Map, Value};
 
 use ureq::http::{HeaderMap, HeaderName};
-use ureq::Agent;
 
 use crate::http::agents::Agents;
 use crate::http::budget::{BodyBudget, Permit};
-use crate::http::transport::{closed_early, transport_error};
 
 /// Bytes of large answers (and their parsed copies) in memory at once while being
 /// read: a dozen 4 MiB answers, whatever `--jobs`.
@@ -28,7 +26,6 @@ use crate::http::answer::{interpret, is_missing_route, parse_object_scrubbed};
 use crate::http::redact::Scrubber;
 use crate::http::retry::{is_transient_status, parse_retry_after, Backoff};
 use crate::http::routes::RouteEvidence;
-use crate::http::trace;
 use crate::settings::config::Config;
 use crate::settings::secret::ApiKey;
 
@@ -301,95 +298,6 @@ impl Client {
         result
     }
 
-    fn exchange(
-        &self,
-        label: &str,
-        url: &str,
-        timeout: Duration,
-    ) -> Result<Answer<'_>, LookupError> {
-        let request = self.request(self.agents.pooled(), url, timeout);
-        if self.verbose > 1 {
-            let lines =
-                trace::request_lines(&trace::AGENT_HEADERS, request.headers_ref(), self.secrets());
-            lines
-                .iter()
-                .for_each(|line| self.trace(format_args!("{label}: {line}")));
-        }
-        let mut response = self
-            .send(label, request, url, timeout)
-            .map_err(|e| transport_error(e, timeout))?;
-        let status = response.status();
-        if self.verbose > 1 {
-            let lines = trace::response_lines(response.headers(), self.secrets());
-            lines
-                .iter()
-                .for_each(|line| self.trace(format_args!("{label}: {line}")));
-        }
-        let (retry_after, location) = Answer::head(response.headers());
-        let (body, permit) =
-            crate::http::transport::read_body(&mut response, timeout, self.max_body, &self.bodies)?;
-        Ok(Answer {
-            status: status.as_u16(),
-            retry_after,
-            location,
-            body,
-            parsed: None,
-            _permit: permit,
-        })
-    }
-
-    /// Sends the GET at its `--rate` turn; once more on a new connection when the
-    /// reused one turned out closed.
-    fn send(
-        &self,
-        label: &str,
-        request: ureq::RequestBuilder<ureq::typestate::WithoutBody>,
-        url: &str,
-        timeout: Duration,
-    ) -> Result<ureq::http::Response<ureq::Body>, ureq::Error> {
-        self.pace.wait_turn();
-        let sent = request.call();
-        let reused = self.agents.may_reuse();
-        self.agents.answered(sent.is_ok());
-        match sent {
-            // Only a reused connection can have been closed while idle; a new one
-            // that closes early is the server failing, for the retries to judge.
-            Err(error) if reused && closed_early(&error) => {
-                // Not counted as a retry: the server did not fail, the idle
-                // connection was gone. A GET is safe to send again, at once.
-                self.trace(format_args!(
-                    "{label}: connection closed early ({error}); sending again"
-                ));
-                self.pace.wait_turn();
-                self.request(self.agents.fresh(), url, timeout).call()
-            }
-            sent => sent,
-        }
-    }
-
-    fn request(
-        &self,
-        agent: &Agent,
-        url: &str,
-        timeout: Duration,
-    ) -> ureq::RequestBuilder<ureq::typestate::WithoutBody> {
-        let mut request = agent.get(url);
-        if timeout < self.timeout {
-            request = request.config().timeout_global(Some(timeout)).build();
-        }
-        if let Some(key) = &self.api_key {
-            request = request.header(self.api_key_header.clone(), key.expose());
-        }
-        request
-    }
-
-    fn secrets(&self) -> trace::Secrets<'_> {
-        trace::Secrets {
-            key_header: &self.api_key_header,
-            scrubber: &self.scrubber,
-        }
-    }
-
     fn trace(&self, line: std::fmt::Arguments<'_>) {
         if self.verbose > 0 {
             let line = line.to_string();
@@ -399,6 +307,8 @@ impl Client {
     }
 }
 
+#[path = "client_exchange.rs"]
+mod exchange;
 #[cfg(unix)]
 #[path = "client_mux.rs"]
 mod multiplexed;

@@ -10,8 +10,6 @@ use crate::domain::error::LookupError;
 use crate::domain::exit_codes;
 use crate::domain::lookup::LookupKind;
 use crate::domain::outcome::Outcome;
-use crate::domain::sanitize::escape_control;
-use crate::domain::status;
 use crate::output::messages::{error, report, warn};
 use crate::output::printer::{PrintStyle, Printer};
 use crate::output::progress::{BatchProgress, LiveView};
@@ -32,7 +30,7 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
         error(message);
         return exit_codes::USAGE;
     }
-    tell_before_starting(config, kind);
+    crate::run::problems::tell_before_starting(config, kind);
     let junit = match open_junit(config, kind) {
         Ok(junit) => junit,
         Err(code) => return code,
@@ -44,7 +42,6 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
     let total = (!reads_stdin).then_some(values.len() as u64);
     let (live, progress) = drawing(config, reads_stdin, single, total);
     let worker = Arc::new(Worker::new(config, kind, live.clone(), Arc::clone(&stop)));
-    let abandoning = Arc::clone(&worker);
     let output = Output {
         // Not locked for the whole run: `--follow` workers print to stdout too.
         printer: Printer::new(
@@ -69,12 +66,26 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
     let inputs = counted(batch::inputs(values), Arc::clone(&output.read));
     // Never more workers than values known in advance (one lookup: one thread).
     let jobs = total.map_or(jobs, |total| jobs.min(total.max(1) as usize));
+    let output = run_batch(config, worker, inputs, jobs, stop, output);
+    finish(output, config)
+}
+
+/// The lookups of `inputs`, by the engine that suits the run: over plain http one
+/// thread waits for every answer (`http/mux.rs`), else a thread per job.
+fn run_batch(
+    config: &Config,
+    worker: Arc<Worker>,
+    inputs: impl Iterator<Item = Input> + Send + 'static,
+    jobs: usize,
+    stop: Arc<AtomicBool>,
+    output: Output,
+) -> Output {
     let limits = Limits {
         jobs,
         budget: batch::BYTE_BUDGET,
     };
+    let abandoning = Arc::clone(&worker);
     let abandoned = move |index| abandoning.abandoned(index);
-    // Plain http: one thread waits for every answer (`http/mux.rs`).
     #[cfg(unix)]
     if let Some((mux, wake)) = worker.multiplexer(config).zip(batch::Wake::new().ok()) {
         let flights = worker::MuxFlights::new(worker, mux, wake.waker(), jobs);
@@ -82,28 +93,12 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
         let run = batch::run_evented(
             inputs, limits, stop, wake, flights, weigh, abandoned, output,
         );
-        return finish(run.1, config);
+        return run.1;
     }
+    #[cfg(not(unix))]
+    let _ = config;
     let work = move |index, input| worker.outcome(index, input);
-    let run = batch::run_ordered(inputs, limits, stop, work, worker::weigh, abandoned, output);
-    finish(run.1, config)
-}
-
-/// Warnings about the settings (an unknown status, a key in clear) and, under
-/// `-v`, the proxy a run goes through: said once, before any lookup.
-fn tell_before_starting(config: &Config, kind: LookupKind) {
-    if !config.quiet {
-        warn_about_statuses(config, kind);
-        warn_about_clear_key(config);
-    }
-    if config.verbose > 0 {
-        if let Some(proxy) = &config.proxy {
-            report(format_args!(
-                "proxy {} (from {}) for {}",
-                proxy.shown, proxy.variable, config.base_url
-            ));
-        }
-    }
+    batch::run_ordered(inputs, limits, stop, work, worker::weigh, abandoned, output).1
 }
 
 /// What is drawn on stderr while the batch runs, on a terminal only: the live view of
@@ -152,30 +147,6 @@ fn open_junit(config: &Config, kind: LookupKind) -> Result<Option<JunitFile>, u8
             ));
             exit_codes::CONFIG
         })
-}
-
-/// The key in a plain-http request can be read by anyone on the path: say so once,
-/// unless the path is the machine itself.
-fn warn_about_clear_key(config: &Config) {
-    if let Some(host) = config.key_in_clear_to() {
-        warn(format_args!(
-            "the API key is sent in clear over http:// to {host}; use https://"
-        ));
-    }
-}
-
-/// Any status string is valid (servers have their own), but a typo in `--expect`
-/// would make a CI gate fail forever: say so once.
-fn warn_about_statuses(config: &Config, kind: LookupKind) {
-    for status in config.expect.statuses.iter().chain(&config.until) {
-        if !status::is_known(kind.record_kind(), status) {
-            warn(format_args!(
-                "`{}` is not a status smsstat knows for {} records",
-                escape_control(status),
-                kind.record_kind().name()
-            ));
-        }
-    }
 }
 
 /// Clears what was drawn on the terminal, prints what the page still holds and the

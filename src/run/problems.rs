@@ -1,14 +1,16 @@
-//! What stderr says of each lookup of a batch that did not simply succeed: a failure,
-//! an unmet condition, or a record worth a warning.
+//! What stderr says of each lookup of a batch that did not simply succeed (a failure,
+//! an unmet condition, or a record worth a warning), and of the settings before any.
 
 use crate::domain::error::LookupError;
 use crate::domain::lookup::LookupKind;
 use crate::domain::outcome::Outcome;
 use crate::domain::record::{Record, RecordKind};
 use crate::domain::sanitize::{escape_control, preview};
+use crate::domain::status;
 use crate::domain::task::TaskCounters;
-use crate::output::messages::{error, warn};
+use crate::output::messages::{error, report, warn};
 use crate::run::worker;
+use crate::settings::config::Config;
 
 /// One line on stderr for a failed lookup or an unmet condition. The message may
 /// quote the server (an error description, a status), so it is escaped as a whole.
@@ -85,5 +87,46 @@ fn article(kind: RecordKind) -> &'static str {
         RecordKind::Sms => "an SMS",
         RecordKind::Task => "a task",
         RecordKind::Hlr => "an HLR",
+    }
+}
+
+/// Warnings about the settings (an unknown status, a key in clear) and, under
+/// `-v`, the proxy a run goes through: said once, before any lookup.
+pub(crate) fn tell_before_starting(config: &Config, kind: LookupKind) {
+    if !config.quiet {
+        warn_about_statuses(config, kind);
+        warn_about_clear_key(config);
+    }
+    if config.verbose > 0 {
+        if let Some(proxy) = &config.proxy {
+            report(format_args!(
+                "proxy {} (from {}) for {}",
+                proxy.shown, proxy.variable, config.base_url
+            ));
+        }
+    }
+}
+
+/// The key in a plain-http request can be read by anyone on the path: say so once,
+/// unless the path is the machine itself.
+fn warn_about_clear_key(config: &Config) {
+    if let Some(host) = config.key_in_clear_to() {
+        warn(format_args!(
+            "the API key is sent in clear over http:// to {host}; use https://"
+        ));
+    }
+}
+
+/// Any status string is valid (servers have their own), but a typo in `--expect`
+/// would make a CI gate fail forever: say so once.
+fn warn_about_statuses(config: &Config, kind: LookupKind) {
+    for status in config.expect.statuses.iter().chain(&config.until) {
+        if !status::is_known(kind.record_kind(), status) {
+            warn(format_args!(
+                "`{}` is not a status smsstat knows for {} records",
+                escape_control(status),
+                kind.record_kind().name()
+            ));
+        }
     }
 }

@@ -1,0 +1,263 @@
+//! The one-thread engine over plain http (`src/http/mux.rs`): every framing a server
+//! may use, answers split across packets, informational answers before the real
+//! one, bytes beyond an answer, a lookup that never answers, and the same output as
+//! the thread engine (which `-v` selects) on a mix of answers.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::{TcpListener, TcpStream};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::thread;
+
+use common::process::run_at;
+use common::{json_lines, smsstat_at, Canned, TestServer};
+use serde_json::Value;
+
+fn record(id: &str) -> String {
+    format!(r#"{{"error":0,"id":"{id}","msisdn":"380501234567","status":"delivered"}}"#)
+}
+
+/// What the raw server does with one request.
+enum Reply {
+    /// Bytes written in these pieces, one write each, connection kept.
+    Pieces(Vec<Vec<u8>>),
+    /// Bytes written, then the connection closed.
+    ThenClose(Vec<u8>),
+    /// No answer: the connection is held open until the client gives up.
+    Never,
+}
+
+/// A keep-alive server speaking raw bytes (the framings are what is tested):
+/// `reply(path)` says what to send for each request read. Counts connections.
+fn raw_server(reply: fn(&str) -> Reply) -> (String, Arc<AtomicUsize>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let connections = Arc::new(AtomicUsize::new(0));
+    let counted = Arc::clone(&connections);
+    thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            counted.fetch_add(1, Ordering::SeqCst);
+            thread::spawn(move || serve(stream, reply));
+        }
+    });
+    (base, connections)
+}
+
+fn serve(stream: TcpStream, reply: fn(&str) -> Reply) {
+    stream.set_nodelay(true).unwrap();
+    let mut reader = BufReader::new(stream.try_clone().unwrap());
+    let mut out = stream;
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).unwrap_or(0) == 0 {
+            return;
+        }
+        let path = line.split(' ').nth(1).unwrap_or("").to_string();
+        while line != "\r\n" {
+            line.clear();
+            if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                return;
+            }
+        }
+        match reply(&path) {
+            Reply::Pieces(pieces) => {
+                for piece in pieces {
+                    if out.write_all(&piece).and_then(|()| out.flush()).is_err() {
+                        return;
+                    }
+                }
+            }
+            Reply::ThenClose(bytes) => {
+                let _ = out.write_all(&bytes);
+                return;
+            }
+            Reply::Never => {
+                // Read until the client closes: no answer ever comes.
+                let _ = reader.read_line(&mut line);
+                return;
+            }
+        }
+    }
+}
+
+fn id_of(path: &str) -> &str {
+    path.rsplit('/').next().unwrap()
+}
+
+fn framed(path: &str) -> Reply {
+    let id = id_of(path);
+    let body = record(id);
+    let length = |extra: &str| {
+        format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n{extra}Content-Length: {}\r\n\r\n{body}",
+            body.len()
+        )
+        .into_bytes()
+    };
+    match id.parse::<u32>().unwrap() % 6 {
+        // Content-Length, the head and body split mid-line and mid-body.
+        0 => {
+            let bytes = length("");
+            let pieces = [&bytes[..10], &bytes[10..60], &bytes[60..bytes.len() - 5]];
+            let mut pieces: Vec<Vec<u8>> = pieces.iter().map(|p| p.to_vec()).collect();
+            pieces.push(bytes[bytes.len() - 5..].to_vec());
+            Reply::Pieces(pieces)
+        }
+        // Chunked, in three chunks (one with an extension), each written alone.
+        1 => {
+            let (a, rest) = body.split_at(7);
+            let (b, c) = rest.split_at(20);
+            Reply::Pieces(vec![
+                b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n".to_vec(),
+                format!("{:x}\r\n{a}\r\n", a.len()).into_bytes(),
+                format!("{:x};note=1\r\n{b}\r\n", b.len()).into_bytes(),
+                format!("{:x}\r\n{c}\r\n0\r\n\r\n", c.len()).into_bytes(),
+            ])
+        }
+        // A 100 Continue nobody asked for, in the same write as the answer.
+        2 => {
+            let mut bytes = b"HTTP/1.1 100 Continue\r\n\r\n".to_vec();
+            bytes.extend(length(""));
+            Reply::Pieces(vec![bytes])
+        }
+        // HTTP/1.0 without a length: the body ends when the connection does.
+        3 => Reply::ThenClose(format!("HTTP/1.0 200 OK\r\n\r\n{body}").into_bytes()),
+        // Bytes after the answer: the connection must not serve another exchange.
+        4 => {
+            let mut bytes = length("");
+            bytes.extend(b"HTTP/1.1 500 Stray\r\n\r\n");
+            Reply::Pieces(vec![bytes])
+        }
+        // Connection: close, honoured.
+        _ => Reply::ThenClose(length("Connection: close\r\n")),
+    }
+}
+
+#[test]
+fn every_framing_is_read_whole_and_in_order() {
+    let (base, _) = raw_server(framed);
+    let ids: Vec<String> = (1..=60).map(|i| i.to_string()).collect();
+    for jobs in ["1", "4"] {
+        let mut args = vec!["--json", "-j", jobs, "sms"];
+        args.extend(ids.iter().map(String::as_str));
+        let run = run_at(&base, &args);
+        assert_eq!(run.code, 0, "-j {jobs}: {}", run.stderr);
+        let seen: Vec<Value> = json_lines(&run.stdout)
+            .iter()
+            .map(|l| l["id"].clone())
+            .collect();
+        assert_eq!(seen, ids, "-j {jobs}");
+    }
+}
+
+#[test]
+fn kept_connections_are_reused() {
+    let (base, connections) = raw_server(|path| {
+        let body = record(id_of(path));
+        let head = format!("HTTP/1.1 200 OK\r\nContent-Length: {}\r\n\r\n", body.len());
+        Reply::Pieces(vec![(head + &body).into_bytes()])
+    });
+    let ids: Vec<String> = (1..=200).map(|i| i.to_string()).collect();
+    let mut args = vec!["--json", "-j", "4", "sms"];
+    args.extend(ids.iter().map(String::as_str));
+    let run = run_at(&base, &args);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(json_lines(&run.stdout).len(), 200);
+    let opened = connections.load(Ordering::SeqCst);
+    assert!(opened <= 4, "{opened} connections for 200 lookups at -j 4");
+}
+
+#[test]
+fn a_lookup_that_never_answers_times_out_alone() {
+    let (base, _) = raw_server(|path| match id_of(path) {
+        "3" => Reply::Never,
+        id => {
+            let body = record(id);
+            let head = format!("HTTP/1.1 200 OK\r\nContent-Length: {}\r\n\r\n", body.len());
+            Reply::Pieces(vec![(head + &body).into_bytes()])
+        }
+    });
+    let args = [
+        "--json",
+        "--timeout",
+        "1s",
+        "-j",
+        "3",
+        "sms",
+        "1",
+        "2",
+        "3",
+        "4",
+        "5",
+    ];
+    let run = run_at(&base, &args);
+    assert_eq!(run.code, 75, "{}", run.stderr);
+    let lines = json_lines(&run.stdout);
+    let ids: Vec<&Value> = lines.iter().map(|l| &l["id"]).collect();
+    assert_eq!(ids[..2], ["1", "2"]);
+    assert_eq!(ids[3..], ["4", "5"]);
+    assert_eq!(lines[2]["error"], 75, "{lines:?}");
+    assert_eq!(lines[2]["query"], "3");
+    assert!(run.stderr.contains("timed out"), "{}", run.stderr);
+}
+
+/// A mix of what gateways answer: records, service errors, an unknown route, a
+/// server error, a redirect, a body that is not JSON, another kind of record.
+fn mixed(url: &str) -> Canned {
+    match id_of(url).parse::<u32>().unwrap_or(0) % 8 {
+        0 => Canned::json(200, &record(id_of(url))),
+        1 => Canned::json(200, r#"{"error":20,"errorDescription":"SMS not found"}"#),
+        2 => Canned::text(404, "no such route"),
+        3 => Canned::json(500, r#"{"error":"boom"}"#),
+        4 => Canned::text(302, "").header("Location", "/elsewhere"),
+        5 => Canned::text(200, "<html>maintenance</html>"),
+        6 => Canned::json(200, r#"{"error":0,"sent":"3","delivered":"2"}"#),
+        _ => Canned::json(401, r#"{"error":401,"errorDescription":"no"}"#),
+    }
+}
+
+#[test]
+fn the_multiplexer_and_the_thread_engine_print_the_same() {
+    let server = TestServer::start(mixed);
+    let ids: Vec<String> = (1..=40).map(|i| i.to_string()).collect();
+    for format in ["json", "csv"] {
+        let mut args = vec!["-o", format, "--keep-going", "-j", "4", "sms"];
+        args.extend(ids.iter().map(String::as_str));
+        let multiplexed = run_at(&server.base, &args);
+        // -v sends every request through the blocking client, on worker threads.
+        let mut threaded_args = vec!["-v"];
+        threaded_args.extend(&args);
+        let threaded = run_at(&server.base, &threaded_args);
+        assert_eq!(multiplexed.stdout, threaded.stdout, "-o {format}");
+        assert_eq!(multiplexed.code, threaded.code, "-o {format}");
+        assert!(threaded.stderr.contains("GET "), "{}", threaded.stderr);
+        assert!(
+            !multiplexed.stderr.contains("GET "),
+            "{}",
+            multiplexed.stderr
+        );
+    }
+}
+
+#[test]
+fn the_key_and_the_agent_go_with_every_request() {
+    let server = TestServer::fixed(Canned::json(200, &record("1")));
+    smsstat_at(&server.base)
+        .args(["--json", "-j", "2", "sms", "1", "2", "3"])
+        .env("SMSSTAT_API_KEY", "k-123")
+        .assert()
+        .success();
+    let seen = server.seen();
+    assert_eq!(seen.len(), 3);
+    for request in seen {
+        assert!(request
+            .header("user-agent")
+            .unwrap()
+            .starts_with("smsstat/"));
+        assert_eq!(request.header("accept"), Some("*/*"));
+        assert!(request.header("host").unwrap().starts_with("127.0.0.1:"));
+        assert_eq!(request.header("x-api-key"), Some("k-123"), "{request:?}");
+    }
+}
