@@ -234,21 +234,25 @@ fn normalize_details(details: &Value) -> Value {
 /// One compact line. C1 controls, DEL and bidi overrides are legal raw in JSON
 /// strings but dangerous in a terminal, so they are written as `\uXXXX` escapes:
 /// the value a parser reads is unchanged.
-pub fn write_json_line(out: &mut impl Write, value: &Value) -> io::Result<()> {
-    let text = value.to_string();
-    if text.chars().any(is_unsafe) {
-        let mut escaped = String::with_capacity(text.len() + 16);
-        for c in text.chars() {
-            if is_unsafe(c) {
-                escaped.push_str(&format!("\\u{:04x}", c as u32));
-            } else {
-                escaped.push(c);
-            }
-        }
-        writeln!(out, "{escaped}")
-    } else {
-        writeln!(out, "{text}")
+pub fn write_json_line(out: &mut impl Write, value: &impl serde::Serialize) -> io::Result<()> {
+    let mut line = serde_json::to_vec(value).map_err(io::Error::other)?;
+    // serde_json escapes C0 controls; printable ASCII (nearly every line) needs no look
+    // at each character.
+    if line.iter().all(|b| (0x20..0x7f).contains(b)) {
+        line.push(b'\n');
+        return out.write_all(&line);
     }
+    let text = String::from_utf8_lossy(&line);
+    let mut escaped = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if is_unsafe(c) {
+            escaped.push_str(&format!("\\u{:04x}", c as u32));
+        } else {
+            escaped.push(c);
+        }
+    }
+    escaped.push('\n');
+    out.write_all(escaped.as_bytes())
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 
 use std::io::{self, Write};
 
+use crate::domain::error::LookupError;
 use crate::domain::format::OutputFormat;
 use crate::domain::lookup::LookupKind;
 use crate::domain::outcome::Outcome;
@@ -155,6 +156,16 @@ impl<W: Write> Printer<W> {
     }
 
     fn json_line(&mut self, outcome: &Outcome) -> io::Result<()> {
+        if !self.style.normalize && self.style.fields.is_empty() {
+            // The answer as it came (most lines): written from the record itself.
+            match &outcome.result {
+                Ok(record) => return write_json_line(&mut self.out, &record.fields),
+                Err(LookupError::Service { body, .. }) => {
+                    return write_json_line(&mut self.out, &**body)
+                }
+                Err(_) => {}
+            }
+        }
         let value = outcome_json(outcome, self.style.normalize);
         let kind = self.kind.record_kind();
         let extra = |name: &str| match name {

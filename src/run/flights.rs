@@ -5,7 +5,7 @@
 //! the short path is to be tried, a 429 pause holds new requests), a helper thread
 //! finishes it with the blocking client, which waits as the thread engine would.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::os::fd::BorrowedFd;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread;
@@ -17,6 +17,7 @@ use crate::domain::sanitize::preview;
 use crate::http::client::First;
 use crate::http::mux::{Finished, Mux};
 use crate::run::batch::{Flights, Input, Waker};
+use crate::run::by_index::ByIndex;
 use crate::settings::config::Config;
 
 /// A lookup whose first request is out.
@@ -84,7 +85,7 @@ pub(crate) struct MuxFlights {
     worker: Arc<Worker>,
     mux: Mux,
     /// Lookups whose first request is out, by input index (the multiplexer's token).
-    out: HashMap<usize, Started>,
+    out: ByIndex<Started>,
     answers: Vec<Finished>,
     helpers: Helpers,
 }
@@ -95,7 +96,7 @@ impl MuxFlights {
             helpers: Helpers::new(Arc::clone(&worker), waker, jobs),
             worker,
             mux,
-            out: HashMap::new(),
+            out: ByIndex::default(),
             answers: Vec::new(),
         }
     }

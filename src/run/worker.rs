@@ -2,7 +2,6 @@
 //! the `--wait` polls, `--follow` lines, the state kept for a signal's report, and
 //! the early stop.
 
-use std::collections::HashMap;
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -21,13 +20,14 @@ use crate::http::client::Client;
 use crate::output::json::{follow_json, write_json_line};
 use crate::output::progress::LiveView;
 use crate::run::batch::Input;
+use crate::run::by_index::ByIndex;
 use crate::run::halt::Halt;
 use crate::run::panic_hook::catching;
 use crate::run::wait;
 use crate::settings::config::Config;
 
 /// Lookups under way by input index: the value and the last record seen.
-type InFlight = HashMap<usize, (String, Option<Record>)>;
+type InFlight = ByIndex<(String, Option<Record>)>;
 
 /// Shards of the in-flight map: more than workers, so that they rarely share one.
 const IN_FLIGHT_SHARDS: usize = 64;
