@@ -10,6 +10,7 @@ use std::net::{TcpListener, TcpStream};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::thread;
+use std::time::Duration;
 
 use common::process::run_at;
 use common::{json_lines, smsstat_at, Canned, TestServer};
@@ -260,4 +261,30 @@ fn the_key_and_the_agent_go_with_every_request() {
         assert!(request.header("host").unwrap().starts_with("127.0.0.1:"));
         assert_eq!(request.header("x-api-key"), Some("k-123"), "{request:?}");
     }
+}
+
+#[test]
+fn connections_being_made_are_waited_for_together() {
+    // A listener whose accept queue is full drops new connection requests: a
+    // connect to it hangs, as to a host that does not answer.
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    let mut held = Vec::new();
+    while let Ok(stream) = TcpStream::connect_timeout(&addr, Duration::from_millis(200)) {
+        held.push(stream);
+        assert!(held.len() < 10_000, "the accept queue never filled");
+    }
+    let ids: Vec<String> = (1..=8).map(|i| i.to_string()).collect();
+    let mut args = vec!["--json", "--timeout", "1s", "-j", "8", "sms"];
+    args.extend(ids.iter().map(String::as_str));
+    // Made one after the other, eight connections would take eight seconds.
+    let out = smsstat_at(&format!("http://{addr}"))
+        .args(&args)
+        .timeout(Duration::from_secs(6))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(75), "{out:?}");
+    let lines = json_lines(&out.stdout);
+    assert_eq!(lines.len(), 8);
+    assert!(lines.iter().all(|l| l["error"] == 75), "{lines:?}");
 }

@@ -57,6 +57,39 @@ fn connect_any(addrs: &[SocketAddr], timeout: &NextTimeout) -> Result<TcpStream,
     })
 }
 
+/// A connection to `addr` begun without waiting for it: the (non-blocking) stream,
+/// and whether it is established already (on loopback it often is). If not, the
+/// stream turns writable when it is settled, and `connect_finished` tells how.
+pub(crate) fn connect_started(addr: &SocketAddr) -> io::Result<(TcpStream, bool)> {
+    use rustix::net::{AddressFamily, SocketFlags, SocketType};
+    let family = match addr {
+        SocketAddr::V4(_) => AddressFamily::INET,
+        SocketAddr::V6(_) => AddressFamily::INET6,
+    };
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    let flags = SocketFlags::CLOEXEC;
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    let flags = SocketFlags::empty();
+    let stream = TcpStream::from(rustix::net::socket_with(
+        family,
+        SocketType::STREAM,
+        flags,
+        None,
+    )?);
+    stream.set_nonblocking(true)?;
+    stream.set_nodelay(true)?;
+    match rustix::net::connect(&stream, addr) {
+        Ok(()) => Ok((stream, true)),
+        Err(rustix::io::Errno::INPROGRESS | rustix::io::Errno::INTR) => Ok((stream, false)),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// How a connection begun by `connect_started` ended up, once writable.
+pub(crate) fn connect_finished(stream: &TcpStream) -> io::Result<()> {
+    rustix::net::sockopt::socket_error(stream)?.map_err(io::Error::from)
+}
+
 /// The first of `addrs` that accepts within `limit` (for them all); the last
 /// failure when none does.
 pub(crate) fn connect_within(addrs: &[SocketAddr], limit: Duration) -> io::Result<TcpStream> {

@@ -13,6 +13,7 @@ use ureq_proto::BodyMode;
 
 use super::{Reply, INPUT};
 use crate::domain::error::LookupError;
+use crate::http::socket::connect_finished;
 use crate::http::transport::{too_large, transport_error};
 
 pub(super) struct Conn {
@@ -25,6 +26,11 @@ pub(super) struct Conn {
 }
 
 pub(super) enum Phase {
+    /// The connection is being made; the request waits, written.
+    Connecting {
+        call: Call<RecvResponse>,
+        out: Vec<u8>,
+    },
     Sending {
         call: Call<RecvResponse>,
         out: Vec<u8>,
@@ -46,6 +52,8 @@ pub(super) struct Flight {
     /// None only while moving from one phase to the next.
     pub(super) phase: Option<Phase>,
     pub(super) deadline: Instant,
+    /// The address of the target being tried.
+    pub(super) addr: usize,
     /// Any byte of the answer came: a failure now is the server's, not an idle close.
     pub(super) answered: bool,
     pub(super) resent: bool,
@@ -58,13 +66,33 @@ pub(super) enum Step {
     Done(Result<Reply, LookupError>, bool),
     /// The reused connection was closed before any byte of the answer: send again.
     Resend,
+    /// The connection could not be made: the next address, if any.
+    Unconnected(io::Error),
 }
 
 impl Flight {
     pub(super) fn interest(&self) -> PollFlags {
         match self.phase {
-            Some(Phase::Sending { .. }) => PollFlags::OUT,
+            Some(Phase::Sending { .. } | Phase::Connecting { .. }) => PollFlags::OUT,
             _ => PollFlags::IN,
+        }
+    }
+
+    /// The request waits for the connection being made.
+    pub(super) fn connecting(&mut self) {
+        if let Some(Phase::Sending { call, out, .. }) = self.phase.take() {
+            self.phase = Some(Phase::Connecting { call, out });
+        }
+    }
+
+    /// The connection failed: the request goes back to waiting to be sent.
+    pub(super) fn unconnecting(&mut self) {
+        if let Some(Phase::Connecting { call, out }) = self.phase.take() {
+            self.phase = Some(Phase::Sending {
+                call,
+                out,
+                written: 0,
+            });
         }
     }
 
@@ -89,6 +117,20 @@ impl Flight {
     }
 
     pub(super) fn advance(&mut self, max_body: u64, timeout: Duration) -> Step {
+        if let Some(Phase::Connecting { .. }) = &self.phase {
+            if let Err(error) = connect_finished(&self.conn.stream) {
+                return Step::Unconnected(error);
+            }
+            if let Some(Phase::Connecting { call, out }) = self.phase.take() {
+                self.phase = Some(Phase::Sending {
+                    call,
+                    out,
+                    written: 0,
+                });
+            }
+            self.send();
+            return Step::Wait;
+        }
         if matches!(self.phase, Some(Phase::Sending { .. })) {
             self.send();
             if matches!(self.phase, Some(Phase::Sending { .. })) {
@@ -268,6 +310,15 @@ fn reply(status: u16, headers: HeaderMap, body: Vec<u8>) -> Reply {
 }
 
 impl Conn {
+    pub(super) fn new(stream: TcpStream) -> Conn {
+        Conn {
+            stream,
+            reused: false,
+            input: vec![0; INPUT],
+            filled: 0,
+        }
+    }
+
     fn consume(&mut self, used: usize) {
         self.input.copy_within(used..self.filled, 0);
         self.filled -= used;

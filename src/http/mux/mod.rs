@@ -16,7 +16,7 @@ use ureq_proto::client::state::RecvResponse;
 use ureq_proto::client::{Call, SendRequestResult};
 
 use crate::domain::error::LookupError;
-use crate::http::socket::{connect_within, timespec};
+use crate::http::socket::{connect_started, timespec};
 use crate::http::transport::transport_error;
 
 mod flight;
@@ -72,43 +72,25 @@ impl Mux {
     /// Sends `GET base_url + path`; its answer comes out of `poll` under `token`.
     pub fn start(&mut self, token: usize, path: String) {
         let deadline = Instant::now() + self.target.timeout;
-        let conn = match self.idle.pop() {
-            Some(conn) => Ok(conn),
-            None => self.connect(deadline),
-        };
-        match conn.and_then(|conn| self.flight(token, path, conn, deadline, false)) {
+        match self.flight(token, path, deadline, false) {
             Ok(flight) => self.flights.push(flight),
             Err(error) => self.finished.push((token, Err(error))),
         }
     }
 
-    fn connect(&self, deadline: Instant) -> Result<Conn, LookupError> {
-        let left = deadline.saturating_duration_since(Instant::now());
-        let stream = connect_within(&self.target.addrs, left).map_err(|e| match e.kind() {
-            io::ErrorKind::TimedOut => LookupError::Timeout(self.target.timeout),
-            _ => LookupError::Unavailable(e.to_string()),
-        })?;
-        let ready = stream
-            .set_nodelay(true)
-            .and_then(|()| stream.set_nonblocking(true));
-        ready.map_err(|e| LookupError::Unavailable(e.to_string()))?;
-        Ok(Conn {
-            stream,
-            reused: false,
-            input: vec![0; INPUT],
-            filled: 0,
-        })
-    }
-
+    /// The exchange on an idle connection, else on a new one.
     fn flight(
-        &self,
+        &mut self,
         token: usize,
         path: String,
-        conn: Conn,
         deadline: Instant,
         resent: bool,
     ) -> Result<Flight, LookupError> {
         let (call, out) = self.request(&path)?;
+        let (conn, addr, established) = match self.idle.pop() {
+            Some(conn) => (conn, 0, true),
+            None => self.connect(0, None)?,
+        };
         let mut flight = Flight {
             token,
             path,
@@ -119,12 +101,36 @@ impl Mux {
                 written: 0,
             }),
             deadline,
+            addr,
             answered: false,
             resent,
         };
-        // Most requests go out whole at once: no poll round for them.
-        flight.send();
+        if established {
+            // Most requests go out whole at once: no poll round for them.
+            flight.send();
+        } else {
+            flight.connecting();
+        }
         Ok(flight)
+    }
+
+    /// Begins a connection to the first address from `from` on that does not
+    /// refuse at once: the connection, its address, whether it is established.
+    /// `poll` waits for one being made with the other sockets, so an unreachable
+    /// host holds up no other lookup. `last` is the previous address's failure.
+    fn connect(
+        &self,
+        from: usize,
+        mut last: Option<io::Error>,
+    ) -> Result<(Conn, usize, bool), LookupError> {
+        for (i, addr) in self.target.addrs.iter().enumerate().skip(from) {
+            match connect_started(addr) {
+                Ok((stream, established)) => return Ok((Conn::new(stream), i, established)),
+                Err(e) => last = Some(e),
+            }
+        }
+        let last = last.unwrap_or_else(|| io::ErrorKind::ConnectionRefused.into());
+        Err(LookupError::Unavailable(last.to_string()))
     }
 
     /// The request head, written by ureq-proto as the blocking path's would be.
@@ -200,11 +206,24 @@ impl Mux {
                 }
                 Step::Resend => {
                     let flight = self.flights.swap_remove(i);
-                    let sent = self.connect(flight.deadline).and_then(|conn| {
-                        self.flight(flight.token, flight.path, conn, flight.deadline, true)
-                    });
-                    match sent {
+                    // Never on an idle connection: it may be as stale as this one was.
+                    self.idle.clear();
+                    match self.flight(flight.token, flight.path, flight.deadline, true) {
                         Ok(again) => self.flights.push(again),
+                        Err(error) => done.push((flight.token, Err(error))),
+                    }
+                }
+                Step::Unconnected(error) => {
+                    let mut flight = self.flights.swap_remove(i);
+                    match self.connect(flight.addr + 1, Some(error)) {
+                        Ok((conn, addr, established)) => {
+                            (flight.conn, flight.addr) = (conn, addr);
+                            if established {
+                                flight.unconnecting();
+                                flight.send();
+                            }
+                            self.flights.push(flight);
+                        }
                         Err(error) => done.push((flight.token, Err(error))),
                     }
                 }
