@@ -92,7 +92,7 @@ pub(crate) fn connect_finished(stream: &TcpStream) -> io::Result<()> {
 
 /// The first of `addrs` that accepts within `limit` (for them all); the last
 /// failure when none does.
-pub(crate) fn connect_within(addrs: &[SocketAddr], limit: Duration) -> io::Result<TcpStream> {
+fn connect_within(addrs: &[SocketAddr], limit: Duration) -> io::Result<TcpStream> {
     let deadline = Instant::now().checked_add(limit);
     let mut last = None;
     for addr in addrs {
