@@ -14,7 +14,7 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::thread;
 use std::time::Duration;
 
-use super::{drain_stopped, Input, Limits, Shared, Sink, STOP_POLL};
+use super::{Input, Limits, Shared, Sink, STOP_POLL};
 
 /// Values read ahead of the lookups.
 const READ_AHEAD: usize = 256;
@@ -110,12 +110,7 @@ where
         order.running -= 1;
         looping.finished.notify_one();
     });
-    let mut order = shared.wait_for_workers();
-    let sink = order.sink.take().expect("taken only here");
-    if shared.stopped() {
-        return (false, drain_stopped(&mut order, sink, abandoned));
-    }
-    (true, sink)
+    shared.end(abandoned)
 }
 
 /// Values read ahead, handed from the reader thread to the loop.
@@ -278,3 +273,7 @@ where
         }
     }
 }
+
+#[cfg(test)]
+#[path = "evented_tests.rs"]
+mod tests;

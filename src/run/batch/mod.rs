@@ -139,12 +139,7 @@ where
             }
         });
     }
-    let mut order = shared.wait_for_workers();
-    let sink = order.sink.take().expect("taken only here");
-    if shared.stop.load(Ordering::SeqCst) {
-        return (false, drain_stopped(&mut order, sink, abandoned));
-    }
-    (true, sink)
+    shared.end(abandoned)
 }
 
 /// After a stop, jobs still running past the grace period are abandoned (the process
@@ -299,6 +294,17 @@ impl<T, S: Sink<T>, I, W, G> Shared<T, S, I, W, G> {
             self.room.notify_all();
         }
         true
+    }
+
+    /// The end of a run: whether every input was processed, and the sink, given
+    /// what `drain_stopped` still hands out after a stop.
+    fn end(&self, abandoned: impl FnMut(usize) -> Option<T>) -> (bool, S) {
+        let mut order = self.wait_for_workers();
+        let sink = order.sink.take().expect("taken only here");
+        if self.stopped() {
+            return (false, drain_stopped(&mut order, sink, abandoned));
+        }
+        (true, sink)
     }
 
     /// Until every worker is done or, after a stop, the grace period has passed.
