@@ -11,13 +11,16 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::Worker;
+use super::{panicked, Worker};
+use crate::domain::error::LookupError;
 use crate::domain::outcome::Outcome;
 use crate::domain::sanitize::preview;
 use crate::http::client::First;
+use crate::http::mux::Reply;
 use crate::http::mux::{Finished, Mux};
 use crate::run::batch::{Flights, Input, Waker};
 use crate::run::by_index::ByIndex;
+use crate::run::panic_hook::catching;
 use crate::settings::config::Config;
 
 /// A lookup whose first request is out.
@@ -32,6 +35,13 @@ enum Begun {
     Sent(Started),
     /// It ended before any request (a bad value, the early stop).
     Ended(Outcome),
+}
+
+/// What became of a lookup with its first answer.
+enum Answered {
+    Settled(Outcome),
+    /// It needs more requests: a helper thread finishes it.
+    Blocking(Started, First),
 }
 
 /// What a helper thread does.
@@ -67,6 +77,27 @@ impl Worker {
             paths,
             at: Instant::now(),
         })
+    }
+
+    /// A lookup with its first answer: settled at once when the answer is all it
+    /// needs. A panic (reading the answer is most of the work) fails it alone.
+    fn answered(
+        &self,
+        index: usize,
+        mut started: Started,
+        reply: Result<Reply, LookupError>,
+    ) -> Answered {
+        let paths = std::mem::take(&mut started.paths);
+        match catching(|| self.client.first_answer(paths, reply)) {
+            Ok((first, true)) => Answered::Settled(self.finish(index, started, first)),
+            Ok((first, false)) => Answered::Blocking(started, first),
+            Err(()) => {
+                let shown = preview(&started.query);
+                let failed = || Outcome::new(self.kind, shown.clone(), Err(panicked()));
+                let outcome = self.tracked(index, shown.clone(), started.at, failed);
+                Answered::Settled(self.told(outcome))
+            }
+        }
     }
 
     /// The rest of a lookup after its first answer; blocks only when the answer
@@ -127,15 +158,12 @@ impl Flights<Outcome> for MuxFlights {
     ) -> bool {
         let woken = self.mux.poll(wait, Some(wake), &mut self.answers);
         for (index, reply) in self.answers.drain(..) {
-            let Some(mut started) = self.out.remove(&index) else {
-                continue;
-            };
-            let paths = std::mem::take(&mut started.paths);
-            let (first, settles) = self.worker.client.first_answer(paths, reply);
-            if settles {
-                done.push((index, self.worker.finish(index, started, first)));
-            } else {
-                self.helpers.run(index, Job::After(started, first));
+            let started = self.out.remove(&index).expect("each token answered once");
+            match self.worker.answered(index, started, reply) {
+                Answered::Settled(outcome) => done.push((index, outcome)),
+                Answered::Blocking(started, first) => {
+                    self.helpers.run(index, Job::After(started, first))
+                }
             }
         }
         self.helpers.collect(done);

@@ -54,6 +54,9 @@ pub(super) struct Flight {
     pub(super) deadline: Instant,
     /// The address of the target being tried.
     pub(super) addr: usize,
+    /// Its socket was ready at the last poll: only then is it advanced (writing,
+    /// or reading a connection's outcome, is only meaningful then).
+    pub(super) ready: bool,
     /// Any byte of the answer came: a failure now is the server's, not an idle close.
     pub(super) answered: bool,
     pub(super) resent: bool,

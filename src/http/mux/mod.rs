@@ -102,6 +102,7 @@ impl Mux {
             }),
             deadline,
             addr,
+            ready: false,
             answered: false,
             resent,
         };
@@ -179,62 +180,72 @@ impl Mux {
         let now = Instant::now();
         let first_deadline = self.flights.iter().map(|f| f.deadline).min();
         let wait = first_deadline.map_or(wait, |d| wait.min(d.saturating_duration_since(now)));
-        let (ready, woken) = self.wait_ready(wait, wake);
+        let woken = self.wait_ready(wait, wake);
         let mut i = 0;
         while i < self.flights.len() {
-            let step = match ready.get(i) {
-                Some(&true) => self.flights[i].advance(self.target.max_body, self.target.timeout),
-                _ => Step::Wait,
+            let flight = &mut self.flights[i];
+            let step = match std::mem::take(&mut flight.ready) {
+                true => flight.advance(self.target.max_body, self.target.timeout),
+                false => Step::Wait,
             };
-            match step {
-                Step::Wait if Instant::now() < self.flights[i].deadline => i += 1,
-                Step::Wait => {
-                    let flight = self.flights.swap_remove(i);
-                    let error = LookupError::Timeout(self.target.timeout);
-                    done.push((flight.token, Err(error)));
-                }
-                Step::Done(result, keep) => {
-                    let flight = self.flights.swap_remove(i);
-                    if keep {
-                        let conn = Conn {
-                            reused: true,
-                            ..flight.conn
-                        };
-                        self.idle.push(conn);
-                    }
-                    done.push((flight.token, result));
-                }
-                Step::Resend => {
-                    let flight = self.flights.swap_remove(i);
-                    // Never on an idle connection: it may be as stale as this one was.
-                    self.idle.clear();
-                    match self.flight(flight.token, flight.path, flight.deadline, true) {
-                        Ok(again) => self.flights.push(again),
-                        Err(error) => done.push((flight.token, Err(error))),
-                    }
-                }
-                Step::Unconnected(error) => {
-                    let mut flight = self.flights.swap_remove(i);
-                    match self.connect(flight.addr + 1, Some(error)) {
-                        Ok((conn, addr, established)) => {
-                            (flight.conn, flight.addr) = (conn, addr);
-                            if established {
-                                flight.unconnecting();
-                                flight.send();
-                            }
-                            self.flights.push(flight);
-                        }
-                        Err(error) => done.push((flight.token, Err(error))),
-                    }
-                }
+            if self.settle(i, step, done) {
+                i += 1;
             }
         }
         woken
     }
 
-    /// Which flights' sockets are ready (errors and hang-ups included), and
-    /// whether `wake` is.
-    fn wait_ready(&self, wait: Duration, wake: Option<BorrowedFd<'_>>) -> (Vec<bool>, bool) {
+    /// What comes of flight `i` after `step`: true when it stays where it is;
+    /// otherwise it left the list (finished into `done`, or put back at its end).
+    fn settle(&mut self, i: usize, step: Step, done: &mut Vec<Finished>) -> bool {
+        match step {
+            Step::Wait if Instant::now() < self.flights[i].deadline => return true,
+            Step::Wait => {
+                let flight = self.flights.swap_remove(i);
+                let error = LookupError::Timeout(self.target.timeout);
+                done.push((flight.token, Err(error)));
+            }
+            Step::Done(result, keep) => {
+                let flight = self.flights.swap_remove(i);
+                if keep {
+                    let conn = Conn {
+                        reused: true,
+                        ..flight.conn
+                    };
+                    self.idle.push(conn);
+                }
+                done.push((flight.token, result));
+            }
+            Step::Resend => {
+                let flight = self.flights.swap_remove(i);
+                // Never on an idle connection: it may be as stale as this one was.
+                self.idle.clear();
+                match self.flight(flight.token, flight.path, flight.deadline, true) {
+                    Ok(again) => self.flights.push(again),
+                    Err(error) => done.push((flight.token, Err(error))),
+                }
+            }
+            Step::Unconnected(error) => {
+                let mut flight = self.flights.swap_remove(i);
+                match self.connect(flight.addr + 1, Some(error)) {
+                    Ok((conn, addr, established)) => {
+                        (flight.conn, flight.addr) = (conn, addr);
+                        if established {
+                            flight.unconnecting();
+                            flight.send();
+                        }
+                        self.flights.push(flight);
+                    }
+                    Err(error) => done.push((flight.token, Err(error))),
+                }
+            }
+        }
+        false
+    }
+
+    /// Marks the flights whose sockets are ready (errors and hang-ups included);
+    /// true when `wake` is.
+    fn wait_ready(&mut self, wait: Duration, wake: Option<BorrowedFd<'_>>) -> bool {
         let mut fds: Vec<PollFd<'_>> = self
             .flights
             .iter()
@@ -245,12 +256,14 @@ impl Mux {
         }
         let spec = timespec(wait);
         let n = self.flights.len();
-        match poll(&mut fds, Some(&spec)) {
-            Ok(0) | Err(_) => (vec![false; n], false),
-            Ok(_) => (
-                fds[..n].iter().map(|fd| !fd.revents().is_empty()).collect(),
-                fds.get(n).is_some_and(|fd| !fd.revents().is_empty()),
-            ),
+        if !matches!(poll(&mut fds, Some(&spec)), Ok(1..)) {
+            return false;
         }
+        let ready: Vec<bool> = fds.iter().map(|fd| !fd.revents().is_empty()).collect();
+        drop(fds);
+        for (flight, ready) in self.flights.iter_mut().zip(&ready) {
+            flight.ready = *ready;
+        }
+        ready.get(n).copied().unwrap_or(false)
     }
 }

@@ -105,12 +105,28 @@ where
     let jobs = limits.jobs.max(1);
     let looping = Arc::clone(&shared);
     thread::spawn(move || {
+        let ending = Ending(&looping);
         looping.evented_loop(&mut flights, &queue, &wake_rx, jobs);
-        let mut order = looping.order();
-        order.running -= 1;
-        looping.finished.notify_one();
+        drop(ending);
     });
     shared.end(abandoned)
+}
+
+/// Tells the run the loop ended, even by a panic (a bug outside any one lookup,
+/// which the panic hook reported): then the run stops, as at a signal, and the
+/// lookups under way are handed out as abandoned, instead of the run waiting for
+/// ever for a thread that is gone.
+struct Ending<'a, T, S: Sink<T>, G>(&'a Shared<T, S, std::iter::Empty<Input>, (), G>);
+
+impl<T, S: Sink<T>, G> Drop for Ending<'_, T, S, G> {
+    fn drop(&mut self) {
+        if thread::panicking() {
+            self.0.stop.store(true, Ordering::SeqCst);
+        }
+        let mut order = self.0.order();
+        order.running -= 1;
+        self.0.finished.notify_one();
+    }
 }
 
 /// Values read ahead, handed from the reader thread to the loop.
