@@ -123,7 +123,8 @@ impl<W: Write> Printer<W> {
         }
         if let Some(name) = &self.style.field {
             let value = outcome.result.as_ref().ok().and_then(|r| value_of(r, name));
-            return writeln!(self.out, "{}", escape_control(&value.unwrap_or_default()));
+            writeln!(self.out, "{}", escape_control(&value.unwrap_or_default()))?;
+            return self.line_done();
         }
         match self.style.format {
             OutputFormat::Json => self.json_line(outcome)?,
@@ -148,11 +149,19 @@ impl<W: Write> Printer<W> {
                 }
             }
         }
-        if self.style.format != OutputFormat::Table && !self.defer_flush {
-            // Scripts read line by line: a finished lookup must not wait in a buffer.
-            self.out.flush()?;
+        if self.style.format != OutputFormat::Table {
+            self.line_done()?;
         }
         Ok(())
+    }
+
+    /// Scripts read line by line: a finished lookup's line does not wait in a
+    /// buffer, unless the caller flushes groups of them (`deferring_flush`).
+    fn line_done(&mut self) -> io::Result<()> {
+        match self.defer_flush {
+            true => Ok(()),
+            false => self.out.flush(),
+        }
     }
 
     fn json_line(&mut self, outcome: &Outcome) -> io::Result<()> {
