@@ -1,9 +1,11 @@
-//! The one-thread engine over plain http (`src/http/mux.rs`): every framing a server
-//! may use, answers split across packets, informational answers before the real
-//! one, bytes beyond an answer, a lookup that never answers, and the same output as
-//! the thread engine (which `-v` selects) on a mix of answers.
+//! The one-thread engine (`src/http/mux/`): every framing a server may use, answers
+//! split across packets, informational answers before the real one, bytes beyond an
+//! answer, a lookup that never answers, connections that hang, https on kept
+//! connections, and the same output as the thread engine (which `-v` selects) on a
+//! mix of answers, over http and https.
 
 mod common;
+mod tls_support;
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
@@ -15,6 +17,7 @@ use std::time::Duration;
 use common::process::run_at;
 use common::{json_lines, smsstat_at, Canned, TestServer};
 use serde_json::Value;
+use tls_support::{Pki, TlsServer};
 
 fn record(id: &str) -> String {
     format!(r#"{{"error":0,"id":"{id}","msisdn":"380501234567","status":"delivered"}}"#)
@@ -287,4 +290,65 @@ fn connections_being_made_are_waited_for_together() {
     let lines = json_lines(&out.stdout);
     assert_eq!(lines.len(), 8);
     assert!(lines.iter().all(|l| l["error"] == 75), "{lines:?}");
+}
+
+/// Over https: records, a chunked record, a service error, a server error.
+fn tls_mixed(path: &str) -> String {
+    let id = id_of(path);
+    let (status, body) = match id.parse::<u32>().unwrap_or(0) % 4 {
+        0 | 1 => ("200 OK", record(id)),
+        2 => (
+            "200 OK",
+            r#"{"error":20,"errorDescription":"SMS not found"}"#.to_string(),
+        ),
+        _ => ("503 Service Unavailable", "busy".to_string()),
+    };
+    if id.ends_with('1') {
+        return format!(
+            "HTTP/1.1 {status}\r\nTransfer-Encoding: chunked\r\n\r\n{:x}\r\n{body}\r\n0\r\n\r\n",
+            body.len()
+        );
+    }
+    format!(
+        "HTTP/1.1 {status}\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+}
+
+#[test]
+fn https_lookups_keep_their_connections_and_print_as_the_thread_engine_does() {
+    let pki = Pki::new();
+    let connections = Arc::new(AtomicUsize::new(0));
+    let server = TlsServer::keep_alive(&pki, tls_mixed, Arc::clone(&connections));
+    let dir = tempfile::tempdir().unwrap();
+    let ca = dir.path().join("ca.pem");
+    std::fs::write(&ca, &pki.ca_pem).unwrap();
+    let ca = ca.to_str().unwrap();
+    let ids: Vec<String> = (1..=60).map(|i| i.to_string()).collect();
+    let mut args = vec!["--ca-cert", ca, "--json", "--keep-going", "-j", "4", "sms"];
+    args.extend(ids.iter().map(String::as_str));
+    let multiplexed = run_at(&server.base, &args);
+    let lines = json_lines(&multiplexed.stdout);
+    assert_eq!(lines.len(), 60);
+    for (line, id) in lines.iter().zip(&ids) {
+        match id.parse::<u32>().unwrap() % 4 {
+            0 | 1 => assert_eq!(&line["id"], id.as_str(), "{line}"),
+            2 => assert_eq!(line["error"], 20, "{line}"),
+            _ => assert!(
+                line["error"].as_u64().is_some_and(|code| code > 63),
+                "{line}"
+            ),
+        }
+    }
+    let opened = connections.load(Ordering::SeqCst);
+    assert!(
+        opened <= 4,
+        "{opened} TLS connections for 60 lookups at -j 4"
+    );
+
+    let mut threaded_args = vec!["-v"];
+    threaded_args.extend(&args);
+    let threaded = run_at(&server.base, &threaded_args);
+    assert_eq!(multiplexed.stdout, threaded.stdout);
+    assert_eq!(multiplexed.code, threaded.code);
 }

@@ -5,6 +5,7 @@
 
 use std::net::{SocketAddr, ToSocketAddrs};
 
+use rustls::pki_types::ServerName;
 use ureq::http::{HeaderValue, Uri};
 
 use super::{Answer, Client};
@@ -15,6 +16,7 @@ use crate::http::answer::{is_missing_route, parse_object_scrubbed};
 use crate::http::budget::Permit;
 use crate::http::mux::{Mux, Reply, Target};
 use crate::http::retry::is_transient_status;
+use crate::http::tls::rustls_config;
 use crate::settings::config::Config;
 
 /// A lookup's first answer from the multiplexer, parsed once.
@@ -25,8 +27,8 @@ pub struct First {
 
 impl Client {
     /// The multiplexer for this run, when every first request can go through it:
-    /// plain http straight to the origin (no proxy, no TLS), no `--rate` and no
-    /// `-v` trace (both belong to the blocking path), a name that resolves.
+    /// http or https straight to the origin (no proxy), no `--rate` and no `-v`
+    /// trace (both belong to the blocking path), a name that resolves.
     pub fn multiplexer(&self, config: &Config) -> Option<Mux> {
         if self.verbose > 0
             || config.rate_interval.is_some()
@@ -36,11 +38,18 @@ impl Client {
             return None;
         }
         let uri: Uri = self.base_url.parse().ok()?;
-        if uri.scheme_str() != Some("http") {
-            return None;
-        }
         let host = uri.host()?.trim_start_matches('[').trim_end_matches(']');
-        let port = uri.port_u16().unwrap_or(80);
+        let tls = match uri.scheme_str() {
+            Some("http") => None,
+            Some("https") => {
+                let name = ServerName::try_from(host.to_string()).ok()?;
+                Some((rustls_config(config.ca_certs.as_ref()), name))
+            }
+            _ => return None,
+        };
+        let port = uri
+            .port_u16()
+            .unwrap_or(if tls.is_some() { 443 } else { 80 });
         let addrs: Vec<SocketAddr> = (host, port).to_socket_addrs().ok()?.collect();
         let mut headers = vec![
             (
@@ -61,6 +70,7 @@ impl Client {
                 headers,
                 timeout: self.timeout,
                 max_body: self.max_body,
+                tls,
             })
         })
     }

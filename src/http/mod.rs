@@ -1,4 +1,4 @@
-//! The HTTP layer: the blocking client, the multiplexer of plain-http batches,
+//! The HTTP layer: the blocking client, the multiplexer of batches,
 //! answer reading, retries, resolver, TLS, traces and the one secret scrubber.
 
 pub(crate) mod agents;

@@ -70,8 +70,9 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
     finish(output, config)
 }
 
-/// The lookups of `inputs`, by the engine that suits the run: over plain http one
-/// thread waits for every answer (`http/mux.rs`), else a thread per job.
+/// The lookups of `inputs`, by the engine that suits the run: straight to the
+/// service, one thread waits for every answer (`http/mux/`); through a proxy, with
+/// `--rate`, `-v` or `--wait`, a thread per job.
 fn run_batch(
     config: &Config,
     worker: Arc<Worker>,

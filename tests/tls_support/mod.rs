@@ -103,10 +103,64 @@ impl TlsServer {
         }
     }
 
+    /// A keep-alive server: `answer(path)` is the whole HTTP answer to each
+    /// request, and the connection then waits for the next one. Counts connections
+    /// in `connections`.
+    #[allow(dead_code)]
+    pub fn keep_alive(
+        pki: &Pki,
+        answer: fn(&str) -> String,
+        connections: Arc<AtomicUsize>,
+    ) -> TlsServer {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+        let port = listener.local_addr().unwrap().port();
+        let config = pki.server_config();
+        let requests = Arc::new(AtomicUsize::new(0));
+        let counter = Arc::clone(&requests);
+        thread::spawn(move || {
+            for tcp in listener.incoming().flatten() {
+                connections.fetch_add(1, Ordering::SeqCst);
+                let (config, counter) = (Arc::clone(&config), Arc::clone(&counter));
+                thread::spawn(move || {
+                    let Ok(conn) = rustls::ServerConnection::new(config) else {
+                        return;
+                    };
+                    let mut tls = rustls::StreamOwned::new(conn, tcp);
+                    while let Some(path) = read_path(&mut tls) {
+                        counter.fetch_add(1, Ordering::SeqCst);
+                        if tls.write_all(answer(&path).as_bytes()).is_err() || tls.flush().is_err()
+                        {
+                            return;
+                        }
+                    }
+                });
+            }
+        });
+        TlsServer {
+            base: format!("https://127.0.0.1:{port}"),
+            requests,
+        }
+    }
+
     /// Requests that got through the handshake and were answered.
     pub fn requests(&self) -> usize {
         self.requests.load(Ordering::SeqCst)
     }
+}
+
+/// The path of the next request on a connection, its head read; None at its end.
+#[allow(dead_code)]
+fn read_path(stream: &mut impl Read) -> Option<String> {
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") {
+        match stream.read(&mut byte) {
+            Ok(1) => head.push(byte[0]),
+            _ => return None,
+        }
+    }
+    let head = String::from_utf8_lossy(&head);
+    head.split(' ').nth(1).map(str::to_string)
 }
 
 fn read_head(stream: &mut impl Read) -> bool {

@@ -1,8 +1,7 @@
 //! One exchange on one connection, driven as its socket becomes ready: the request
 //! written, the answer's head and body parsed by ureq-proto as they arrive.
 
-use std::io::{self, Read, Write};
-use std::net::TcpStream;
+use std::io;
 use std::time::{Duration, Instant};
 
 use rustix::event::PollFlags;
@@ -11,19 +10,11 @@ use ureq_proto::client::state::{RecvBody, RecvResponse};
 use ureq_proto::client::{Call, RecvBodyResult, RecvResponseResult};
 use ureq_proto::BodyMode;
 
+use super::conn::Conn;
 use super::{Reply, INPUT};
 use crate::domain::error::LookupError;
 use crate::http::socket::connect_finished;
 use crate::http::transport::{too_large, transport_error};
-
-pub(super) struct Conn {
-    pub(super) stream: TcpStream,
-    /// Whether it served an exchange before: only such a connection can have been
-    /// closed by the server while idle.
-    pub(super) reused: bool,
-    pub(super) input: Vec<u8>,
-    pub(super) filled: usize,
-}
 
 pub(super) enum Phase {
     /// The connection is being made; the request waits, written.
@@ -77,6 +68,7 @@ impl Flight {
     pub(super) fn interest(&self) -> PollFlags {
         match self.phase {
             Some(Phase::Sending { .. } | Phase::Connecting { .. }) => PollFlags::OUT,
+            _ if self.conn.wants_write() => PollFlags::IN | PollFlags::OUT,
             _ => PollFlags::IN,
         }
     }
@@ -105,7 +97,7 @@ impl Flight {
             return;
         };
         while *written < out.len() {
-            match (&self.conn.stream).write(&out[*written..]) {
+            match self.conn.write(&out[*written..]) {
                 Ok(0) => break,
                 Ok(n) => *written += n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
@@ -142,29 +134,36 @@ impl Flight {
             }
             return Step::Wait;
         }
-        let conn = &mut self.conn;
-        let read = match (&conn.stream).read(&mut conn.input[conn.filled..]) {
-            Ok(n) => n,
-            Err(e)
-                if matches!(
-                    e.kind(),
-                    io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted
-                ) =>
-            {
-                return Step::Wait
+        loop {
+            let read = match self.conn.flush_tls().and_then(|()| self.conn.read()) {
+                Ok(n) => n,
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted
+                    ) =>
+                {
+                    return Step::Wait
+                }
+                Err(e) => return self.failed(e, timeout),
+            };
+            self.conn.filled += read;
+            if read > 0 {
+                self.answered = true;
             }
-            Err(e) => return self.failed(e, timeout),
-        };
-        conn.filled += read;
-        if read > 0 {
-            self.answered = true;
-        }
-        match self.parse(max_body, timeout, read == 0) {
-            // Bytes beyond the answer would be read as the next one's head.
-            Ok(Some((reply, keep))) => Step::Done(Ok(reply), keep && self.conn.filled == 0),
-            Ok(None) if read == 0 => self.failed(io::ErrorKind::UnexpectedEof.into(), timeout),
-            Ok(None) => Step::Wait,
-            Err(error) => Step::Done(Err(error), false),
+            match self.parse(max_body, timeout, read == 0) {
+                // Bytes beyond the answer would be read as the next one's head.
+                Ok(Some((reply, keep))) => {
+                    return Step::Done(Ok(reply), keep && self.conn.filled == 0)
+                }
+                Ok(None) if read == 0 => {
+                    return self.failed(io::ErrorKind::UnexpectedEof.into(), timeout)
+                }
+                // Decrypted bytes may wait in the TLS session, not in the socket.
+                Ok(None) if self.conn.buffered() => continue,
+                Ok(None) => return Step::Wait,
+                Err(error) => return Step::Done(Err(error), false),
+            }
         }
     }
 
@@ -309,21 +308,5 @@ fn reply(status: u16, headers: HeaderMap, body: Vec<u8>) -> Reply {
         status,
         headers,
         body,
-    }
-}
-
-impl Conn {
-    pub(super) fn new(stream: TcpStream) -> Conn {
-        Conn {
-            stream,
-            reused: false,
-            input: vec![0; INPUT],
-            filled: 0,
-        }
-    }
-
-    fn consume(&mut self, used: usize) {
-        self.input.copy_within(used..self.filled, 0);
-        self.filled -= used;
     }
 }

@@ -1,16 +1,20 @@
-//! Many GETs at once on one thread: a batch over plain http spent more time waking
-//! one blocking thread per answer than reading answers. Here every connection is a
-//! non-blocking socket kept alive, one `poll(2)` waits for all of them, and the
-//! HTTP/1.1 exchange itself (request head, response head, content-length, chunked
-//! and close-delimited bodies) is ureq's own protocol crate, the code the blocking
-//! path runs too. Failures are typed exactly as the blocking path types ureq's.
+//! Many GETs at once on one thread: a batch spent more time waking one blocking
+//! thread per answer than reading answers. Here every connection is a non-blocking
+//! socket kept alive (with its TLS session for https, `conn.rs`), one `poll(2)`
+//! waits for all of them, and the HTTP/1.1 exchange itself (request head, response
+//! head, content-length, chunked and close-delimited bodies) is ureq's own protocol
+//! crate, the code the blocking path runs too. Failures are typed exactly as the
+//! blocking path types ureq's.
 
 use std::io;
 use std::net::SocketAddr;
 use std::os::fd::BorrowedFd;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rustix::event::{poll, PollFd, PollFlags};
+use rustls::pki_types::ServerName;
+use rustls::{ClientConfig, ClientConnection};
 use ureq::http::{HeaderMap, HeaderName, HeaderValue, Request};
 use ureq_proto::client::state::RecvResponse;
 use ureq_proto::client::{Call, SendRequestResult};
@@ -19,9 +23,11 @@ use crate::domain::error::LookupError;
 use crate::http::socket::{connect_started, timespec};
 use crate::http::transport::transport_error;
 
+mod conn;
 mod flight;
 
-use flight::{Conn, Flight, Phase, Step};
+use conn::Conn;
+use flight::{Flight, Phase, Step};
 
 /// What one connection reads at a time; also the most a response head may take
 /// (as the blocking path's `max_response_header_size`).
@@ -35,6 +41,8 @@ pub struct Target {
     pub headers: Vec<(HeaderName, HeaderValue)>,
     pub timeout: Duration,
     pub max_body: u64,
+    /// For https: the trust and the name the certificate must have.
+    pub tls: Option<(Arc<ClientConfig>, ServerName<'static>)>,
 }
 
 /// An answer, its body read in full.
@@ -126,12 +134,25 @@ impl Mux {
     ) -> Result<(Conn, usize, bool), LookupError> {
         for (i, addr) in self.target.addrs.iter().enumerate().skip(from) {
             match connect_started(addr) {
-                Ok((stream, established)) => return Ok((Conn::new(stream), i, established)),
+                Ok((stream, established)) => {
+                    return Ok((Conn::new(stream, self.session()?), i, established))
+                }
                 Err(e) => last = Some(e),
             }
         }
         let last = last.unwrap_or_else(|| io::ErrorKind::ConnectionRefused.into());
         Err(LookupError::Unavailable(last.to_string()))
+    }
+
+    /// A TLS session for a new connection, for https.
+    fn session(&self) -> Result<Option<ClientConnection>, LookupError> {
+        let Some((config, name)) = &self.target.tls else {
+            return Ok(None);
+        };
+        let session = ClientConnection::new(Arc::clone(config), name.clone());
+        session
+            .map(Some)
+            .map_err(|e| LookupError::Unreachable(format!("TLS: {e}")))
     }
 
     /// The request head, written by ureq-proto as the blocking path's would be.
@@ -208,10 +229,8 @@ impl Mux {
             Step::Done(result, keep) => {
                 let flight = self.flights.swap_remove(i);
                 if keep {
-                    let conn = Conn {
-                        reused: true,
-                        ..flight.conn
-                    };
+                    let mut conn = flight.conn;
+                    conn.reused = true;
                     self.idle.push(conn);
                 }
                 done.push((flight.token, result));

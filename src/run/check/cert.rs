@@ -6,12 +6,12 @@
 use std::fmt;
 use std::io::{Read, Write};
 use std::net::{TcpStream, ToSocketAddrs};
-use std::sync::Arc;
+
 use std::time::{Duration, SystemTime};
 
 use base64::Engine;
-use rustls::pki_types::{CertificateDer, ServerName};
-use rustls::{ClientConfig, ClientConnection, RootCertStore};
+use rustls::pki_types::ServerName;
+use rustls::ClientConnection;
 use ureq::ProxyProtocol;
 
 use super::der::{cert_facts, DerError};
@@ -72,7 +72,10 @@ pub(super) fn inspect(config: &Config) -> Result<Option<Seen>, CertError> {
         Some(choice) => tunnel(&choice.proxy, &host, port, config.timeout)?,
         None => connect(&host, port, config.timeout)?,
     };
-    let mut tls = ClientConnection::new(client_config(config), name)?;
+    let mut tls = ClientConnection::new(
+        crate::http::tls::rustls_config(config.ca_certs.as_ref()),
+        name,
+    )?;
     while tls.is_handshaking() {
         tls.complete_io(&mut tcp)?;
     }
@@ -99,27 +102,6 @@ fn days_from_now(when: SystemTime) -> i64 {
         Ok(left) => days(left),
         Err(past) => -days(past.duration()).max(1),
     }
-}
-
-/// Verification as the lookups do it: `--ca-cert` replaces the built-in roots.
-fn client_config(config: &Config) -> Arc<ClientConfig> {
-    let mut roots = RootCertStore::empty();
-    match &config.ca_certs {
-        Some(ca) => {
-            for cert in ca.certs().iter() {
-                // Checked when --ca-cert was read (settings::ca).
-                let _ = roots.add(CertificateDer::from(cert.der().to_vec()));
-            }
-        }
-        None => roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned()),
-    }
-    let provider = Arc::new(rustls::crypto::ring::default_provider());
-    let config = ClientConfig::builder_with_provider(provider)
-        .with_safe_default_protocol_versions()
-        .expect("ring supports the default protocol versions")
-        .with_root_certificates(roots)
-        .with_no_client_auth();
-    Arc::new(config)
 }
 
 fn connect(host: &str, port: u16, timeout: Duration) -> Result<TcpStream, CertError> {
