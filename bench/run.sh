@@ -15,6 +15,8 @@
 #      `curl -Z --parallel-max 8 -K urls`: wall, best of REPS runs
 #      (interleaved)                                             target <= 0.7x curl
 #   3. CPU per lookup in (2): (user + sys) / lookups, best of REPS  target <= 1x curl
+#   2b. the same batch over https (nginx with a private CA made by openssl),
+#      smsstat --ca-cert vs curl --cacert: wall and CPU, for information
 #   4. the server's ceiling: `wrk -t2 -c16` on /sms/42 (what (2) could reach)
 #   5. N_STREAM small lookups streamed: peak RSS (GNU time %M), every line printed;
 #      the same lookups with -o report-json: peak RSS, every lookup counted
@@ -30,10 +32,10 @@
 # N_STALL (3000), STALL_MIB (4), STALL_SECS (4), STALL_JOBS ("8 32"), WRK_SECS (5),
 # STALL_RSS_CAP_MIB (4096: a stalled-head run whose RSS passes this is killed and
 # counted as a MISS, so a runaway cannot take the machine down), PORT (18765; the
-# script uses PORT, PORT+1 and PORT+2 on 127.0.0.1). BENCH_STRICT=1 exits 1 when a
+# script uses PORT to PORT+3 on 127.0.0.1). BENCH_STRICT=1 exits 1 when a
 # target is missed.
 #
-# Needs curl, GNU time (/usr/bin/time), nginx and wrk: installed with apt-get when
+# Needs curl, GNU time (/usr/bin/time), nginx, wrk and openssl: installed with apt-get when
 # missing and running as root. Only loopback is used; the servers it starts are
 # stopped on exit.
 set -euo pipefail
@@ -57,10 +59,11 @@ STALL_TIME_LIMIT=${STALL_TIME_LIMIT:-600}  # seconds; a stalled-head run is kill
 WRK_SECS=${WRK_SECS:-5}
 JOBS=8
 PORT=${PORT:-18765}
-SIM_PORT=$PORT NGINX_PORT=$((PORT + 1)) STALL_PORT=$((PORT + 2))
+SIM_PORT=$PORT NGINX_PORT=$((PORT + 1)) STALL_PORT=$((PORT + 2)) TLS_PORT=$((PORT + 3))
 SIM_BASE="http://127.0.0.1:$SIM_PORT"
 NGINX_BASE="http://127.0.0.1:$NGINX_PORT"
 STALL_BASE="http://127.0.0.1:$STALL_PORT"
+TLS_BASE="https://127.0.0.1:$TLS_PORT"
 
 say() { printf '%s\n' "$*" >&2; }
 die() { say "bench: $*"; exit 1; }
@@ -90,6 +93,7 @@ need curl curl
 need /usr/bin/time time
 need wrk wrk
 need nginx nginx-light nginx
+need openssl openssl
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 
 if [ -n "${SMSSTAT_BIN:-}" ]; then
@@ -120,7 +124,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 # ---------------------------------------------------------------- servers
-for p in "$SIM_PORT" "$NGINX_PORT" "$STALL_PORT"; do
+for p in "$SIM_PORT" "$NGINX_PORT" "$STALL_PORT" "$TLS_PORT"; do
   if (: <"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
     die "port $p on 127.0.0.1 is in use (set PORT to another base)"
   fi
@@ -138,6 +142,18 @@ printf '{%s,"id":42}\n' "$RECORD" >"$WORK/www/small.json"
   head -c $((STALL_MIB * 1048576 - 512)) /dev/zero | tr '\0' 'b'
   printf '"}\n'; } >"$WORK/www/big.json"
 chmod 644 "$WORK"/www/*.json
+
+# A private CA and the server's certificate for 127.0.0.1 (the https batch).
+mkdir -p "$WORK/tls"
+openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=smsstat bench CA" \
+  -keyout "$WORK/tls/ca.key" -out "$WORK/tls/ca.pem" 2>/dev/null
+openssl req -newkey rsa:2048 -nodes -subj "/CN=127.0.0.1" \
+  -keyout "$WORK/tls/server.key" -out "$WORK/tls/server.csr" 2>/dev/null
+printf 'subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\n' >"$WORK/tls/ext.cnf"
+openssl x509 -req -days 2 -in "$WORK/tls/server.csr" -CA "$WORK/tls/ca.pem" \
+  -CAkey "$WORK/tls/ca.key" -CAcreateserial -extfile "$WORK/tls/ext.cnf" \
+  -out "$WORK/tls/server.pem" 2>/dev/null
+chmod 755 "$WORK/tls" && chmod 644 "$WORK"/tls/*
 
 cat >"$WORK/nginx/nginx.conf" <<EOF
 daemon off;
@@ -178,6 +194,14 @@ http {
     location ~ ^/sms/ { rewrite ^ /big.json break; }
     location / { return 404; }
   }
+  server {
+    listen 127.0.0.1:$TLS_PORT ssl;
+    ssl_certificate $WORK/tls/server.pem;
+    ssl_certificate_key $WORK/tls/server.key;
+    root $WORK/www;
+    location ~ ^/sms/ { rewrite ^ /small.json break; }
+    location / { return 404; }
+  }
 }
 EOF
 "$NGINX" -p "$WORK/nginx/" -e "$WORK/nginx/error.log" -c "$WORK/nginx/nginx.conf" \
@@ -186,19 +210,21 @@ PIDS+=($!)
 "$BIN" sim --listen "127.0.0.1:$SIM_PORT" --settle 0 >"$WORK/sim.log" 2>&1 &
 PIDS+=($!)
 
-wait_up() { # url name
-  local _
+wait_up() { # url name [curl option...]
+  local url=$1 name=$2 _
+  shift 2
   for _ in $(seq 100); do
-    curl -q -sf -o /dev/null --max-time 1 "$1" && return 0
+    curl -q -sf -o /dev/null --max-time 1 "$@" "$url" && return 0
     sleep 0.1
   done
-  say "$2 did not come up on $1:"
+  say "$name did not come up on $url:"
   cat "$WORK/nginx/error.log" "$WORK/sim.log" >&2 2>/dev/null || true
   exit 1
 }
 wait_up "$NGINX_BASE/sms/42" nginx
 wait_up "$STALL_BASE/sms/2" "nginx (stall server)"
 wait_up "$SIM_BASE/sms/42" "the simulator"
+wait_up "$TLS_BASE/sms/42" "nginx (https)" --cacert "$WORK/tls/ca.pem"
 
 # ---------------------------------------------------------------- helpers
 # stamp VAR: microseconds since the epoch into VAR, without forking (EPOCHREALTIME)
@@ -299,6 +325,30 @@ for server in nginx sim; do
   BATCH_RATE_SMSSTAT[$server]=$((N_BATCH * 1000000 / s_wall))
   BATCH_RATE_CURL[$server]=$((N_BATCH * 1000000 / c_wall))
 done
+
+# ---------------------------------------------------------------- 2b. https
+say "== $N_BATCH lookups over https (nginx, a private CA), best of $REPS: information, no target"
+sed "s|.*|url = \"$TLS_BASE/sms/&\"|" "$WORK/ids.batch" >"$WORK/curl.cfg"
+s_wall="" s_cpu="" c_wall="" c_cpu="" note=""
+for _ in $(seq "$REPS"); do
+  measure "$BIN" --base-url "$TLS_BASE" --ca-cert "$WORK/tls/ca.pem" -j "$JOBS" --json sms - \
+    <"$WORK/ids.batch" >"$WORK/batch.smsstat"
+  s_wall=$(min "$M_WALL_US" "$s_wall") s_cpu=$(min "$M_CPU_S" "$s_cpu") s_rc=$M_RC
+  measure curl -q -s --no-progress-meter --cacert "$WORK/tls/ca.pem" -Z --parallel-max "$JOBS" \
+    -K "$WORK/curl.cfg" >"$WORK/batch.curl"
+  c_wall=$(min "$M_WALL_US" "$c_wall") c_cpu=$(min "$M_CPU_S" "$c_cpu") c_rc=$M_RC
+  s_lines=$(wc -l <"$WORK/batch.smsstat")
+  c_answers=$(grep -o '"status"' "$WORK/batch.curl" | wc -l)
+  [ "$s_lines" = "$N_BATCH" ] && [ "$s_rc" = 0 ] || note=" (smsstat: $s_lines lines, exit $s_rc)"
+  [ "$c_answers" = "$N_BATCH" ] && [ "$c_rc" = 0 ] || note="$note (curl: $c_answers answers, exit $c_rc)"
+done
+row "$(thousands "$N_BATCH") lookups over https at -j $JOBS: wall (best of $REPS)$note" "nginx" \
+  "$(thousands $((s_wall / 1000))) ms" "$(thousands $((c_wall / 1000))) ms" \
+  "$(ratio "$s_wall" "$c_wall")" "info" "-"
+row "CPU per lookup (user + sys) over https (best of $REPS)" "nginx" \
+  "$(awk -v c="$s_cpu" -v n="$N_BATCH" 'BEGIN { printf "%.1f", c * 1e6 / n }') µs" \
+  "$(awk -v c="$c_cpu" -v n="$N_BATCH" 'BEGIN { printf "%.1f", c * 1e6 / n }') µs" \
+  "$(ratio "$s_cpu" "$c_cpu")" "info" "-"
 
 # ---------------------------------------------------------------- 4. ceiling
 say "== the server's ceiling: wrk -t2 -c16 -d${WRK_SECS}s on /sms/42"
