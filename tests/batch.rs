@@ -1,33 +1,20 @@
 //! Batches: many values and stdin, order under concurrency, one line per input under
-//! faults, CSV/TSV, --fields/--field/--normalize, the exit-code rule, no progress bar
-//! in a pipe, and Ctrl-C.
+//! faults, the exit-code rule, long tables in pages, no progress bar in a pipe, and
+//! Ctrl-C.
 
 mod common;
 
 use std::process::Stdio;
 use std::time::Duration;
 
+use common::answers::{faulty, record_for};
 use common::process::{command, signal_when, Live, Signal, Stream};
-use common::{json_line, json_lines, run_batch, smsstat_at, Canned, TestServer};
+use common::{json_line, json_lines, run_batch, smsstat_at, TestServer};
 use predicates::prelude::*;
 use serde_json::Value;
 
 /// A bound on a batch run, far above what it takes.
 const LIMIT: Duration = Duration::from_secs(60);
-
-/// The last path segment of a request URL: the value looked up.
-fn value_of(url: &str) -> String {
-    url.rsplit('/').next().unwrap().to_string()
-}
-
-/// An SMS record that names the ID it was asked for.
-fn record_for(url: &str) -> Canned {
-    let id = value_of(url);
-    Canned::json(
-        200,
-        &format!(r#"{{"id":"{id}","status":"delivered","price":"0.1","currency":"EUR"}}"#),
-    )
-}
 
 /// A small deterministic hash, for server delays and faults that vary by ID.
 fn spread(id: &str) -> u64 {
@@ -70,17 +57,6 @@ fn order_is_kept_under_concurrency_with_random_latency() {
         .map(|l| l["id"].as_str().unwrap().parse().unwrap())
         .collect();
     assert_eq!(ids, values);
-}
-
-/// IDs by what the fault server does with them.
-fn faulty(url: &str) -> Canned {
-    let id: u64 = value_of(url).parse().unwrap();
-    match id % 5 {
-        0 => Canned::json(404, r#"{"error":20,"errorDescription":"SMS not found"}"#),
-        1 => Canned::text(503, "<html>down</html>"),
-        2 => Canned::json(200, "{broken"),
-        _ => record_for(url),
-    }
 }
 
 #[test]
@@ -130,109 +106,6 @@ fn local_failures_in_json_have_the_documented_shape() {
     assert_eq!(line["query"], "6");
     assert_eq!(line["source"], "smsstat");
     assert!(line["errorDescription"].as_str().unwrap().contains("503"));
-}
-
-fn awkward_record(_: &str) -> Canned {
-    Canned::json(
-        200,
-        r#"{"status":"delivered","reference":"a,b \"c\"","msisdn":"4470\t1","currency":" x"}"#,
-    )
-}
-
-#[test]
-fn csv_quotes_and_tsv_escapes() {
-    let server = TestServer::start(awkward_record);
-    smsstat_at(&server.base)
-        .args(["-o", "csv", "--fields", "reference,status,currency", "sms", "1"])
-        .assert()
-        .success()
-        .stdout("query,reference,status,currency,error,errorDescription\n1,\"a,b \"\"c\"\"\",delivered,\" x\",0,\n");
-    smsstat_at(&server.base)
-        .args(["-o", "tsv", "--fields", "msisdn,status", "sms", "1"])
-        .assert()
-        .success()
-        .stdout("query\tmsisdn\tstatus\terror\terrorDescription\n1\t4470\\x091\tdelivered\t0\t\n");
-}
-
-#[test]
-fn csv_rows_for_failures_too() {
-    let server = TestServer::start(faulty);
-    let out = smsstat_at(&server.base)
-        .args(["-o", "csv", "--fields", "status", "sms", "3", "5"])
-        .output()
-        .unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
-    assert_eq!(
-        text,
-        "query,status,error,errorDescription\n3,delivered,0,\n5,,20,SMS not found\n"
-    );
-}
-
-#[test]
-fn fields_pick_table_columns() {
-    let server = TestServer::start(record_for);
-    let out = smsstat_at(&server.base)
-        .args(["--fields", "id,currency", "sms", "1", "2"])
-        .output()
-        .unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.contains("Currency") && text.contains("EUR"), "{text}");
-    assert!(
-        !text.contains("delivered"),
-        "status was not asked for: {text}"
-    );
-}
-
-#[test]
-fn field_prints_bare_values_one_per_line() {
-    let server = TestServer::start(faulty);
-    smsstat_at(&server.base)
-        .args(["--field", "status", "sms", "3"])
-        .assert()
-        .success()
-        .stdout("delivered\n");
-    // A failed lookup keeps its line (empty), so lines match inputs.
-    smsstat_at(&server.base)
-        .args(["--field", "status", "sms", "3", "5", "4"])
-        .assert()
-        .code(20)
-        .stdout("delivered\n\ndelivered\n");
-}
-
-#[test]
-fn normalize_makes_typed_uniform_records() {
-    let server = TestServer::fixed(Canned::json(
-        200,
-        r#"{"id":"9","msisdn":"380501234567","network":"25503","status":"active","details":{"ported":"1","roaming":"0"}}"#,
-    ));
-    let out = smsstat_at(&server.base)
-        .args(["--json", "--normalize", "hlr", "9"])
-        .output()
-        .unwrap();
-    let line = json_line(&out.stdout);
-    assert_eq!(line["kind"], "hlr");
-    assert_eq!(line["query"], "9");
-    assert_eq!(line["error"], 0);
-    assert_eq!(line["details"]["ported"], true);
-    assert_eq!(line["details"]["roaming"], false);
-    let server = TestServer::fixed(Canned::json(
-        200,
-        r#"{"error":"0","sent":"10","delivered":"9","totalprice":"1.5"}"#,
-    ));
-    let out = smsstat_at(&server.base)
-        .args(["--json", "--normalize", "task", "4"])
-        .output()
-        .unwrap();
-    let line = json_line(&out.stdout);
-    assert_eq!(
-        (
-            line["sent"].as_i64(),
-            line["delivered"].as_i64(),
-            line["totalprice"].as_f64()
-        ),
-        (Some(10), Some(9), Some(1.5))
-    );
-    assert_eq!(line["kind"], "task");
 }
 
 #[test]
@@ -331,91 +204,6 @@ fn stdin_is_streamed_results_come_before_it_ends() {
 }
 
 #[test]
-fn field_names_no_record_knows_are_usage_errors() {
-    let server = TestServer::start(record_for);
-    smsstat_at(&server.base)
-        .args(["--field", "stauts", "sms", "1", "2"])
-        .assert()
-        .code(64)
-        .stdout("")
-        .stderr(predicate::str::contains("did you mean `status`?"));
-    // A name far from every known one is no field of the service's own that
-    // smsstat could promise: refused too, with the valid names.
-    for args in [
-        &["--field", "zebra", "sms", "1"][..],
-        &["--fields", "note", "sms", "1"],
-        &["-o", "csv", "--fields", "status,phone", "sms", "1"],
-        &["--json", "--fields", "note", "sms", "1"],
-    ] {
-        smsstat_at(&server.base)
-            .args(args)
-            .assert()
-            .code(64)
-            .stdout("")
-            .stderr(predicate::str::contains("valid names: id, msisdn"));
-    }
-    assert!(server.urls().is_empty(), "nothing is looked up");
-    // A known field that this record lacks is not a typo.
-    let out = smsstat_at(&server.base)
-        .args(["--field", "time_dr", "sms", "1"])
-        .output()
-        .unwrap();
-    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
-}
-
-#[test]
-fn derived_values_reach_csv_and_field() {
-    let server = TestServer::fixed(Canned::json(
-        200,
-        r#"{"sent":"10","delivered":"7","undeliverable":1,"expired":0,"unknown":0,"totalprice":"1.0","currency":"EUR"}"#,
-    ));
-    smsstat_at(&server.base)
-        .args(["--field", "pending", "task", "5"])
-        .assert()
-        .success()
-        .stdout("2\n");
-    smsstat_at(&server.base)
-        .args([
-            "-o",
-            "csv",
-            "--fields",
-            "delivered,delivery_rate",
-            "task",
-            "5",
-        ])
-        .assert()
-        .success()
-        // Machine formats carry numbers a spreadsheet can use: the rate as a ratio.
-        .stdout(predicate::str::contains("5,7,0.700"));
-}
-
-#[test]
-fn json_with_fields_keeps_only_those_keys() {
-    let server = TestServer::start(faulty);
-    let out = smsstat_at(&server.base)
-        .args(["--json", "--fields", "status,id", "sms", "3", "5"])
-        .output()
-        .unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
-    assert_eq!(text, "{\"status\":\"delivered\",\"id\":\"3\"}\n{\"error\":20,\"errorDescription\":\"SMS not found\"}\n");
-}
-
-#[test]
-fn task_counters_that_do_not_add_up_are_told_in_every_format() {
-    let server = TestServer::fixed(Canned::json(
-        200,
-        r#"{"sent":3,"delivered":5,"undeliverable":0,"expired":0,"unknown":0}"#,
-    ));
-    for format in ["json", "csv", "table"] {
-        smsstat_at(&server.base)
-            .args(["-o", format, "task", "6"])
-            .assert()
-            .success()
-            .stderr(predicate::str::contains("counters do not add up"));
-    }
-}
-
-#[test]
 fn long_table_output_comes_in_pages() {
     let server = TestServer::start(record_for);
     let values: Vec<u64> = (1..=1200).collect();
@@ -425,19 +213,6 @@ fn long_table_output_comes_in_pages() {
     // 500 + 500 + 200 rows: three tables, each with its header.
     assert_eq!(text.matches("Query").count(), 3);
     assert!(text.contains("│ 1200 "), "the last row is there");
-}
-
-#[test]
-fn unreadable_task_counters_are_told() {
-    let server = TestServer::fixed(Canned::json(
-        200,
-        r#"{"sent":"x","delivered":0,"totalprice":1}"#,
-    ));
-    smsstat_at(&server.base)
-        .args(["--json", "task", "4"])
-        .assert()
-        .success()
-        .stderr(predicate::str::contains("`sent` counter is not a number"));
 }
 
 #[test]

@@ -1,32 +1,15 @@
-//! The five lookups end to end: the built binary against real HTTP servers on loopback.
+//! The five lookups end to end, what comes back: tables, JSON kept as sent, service
+//! errors and answers of another kind. The built binary against real HTTP servers
+//! on loopback (tests/lookup_requests.rs has what is asked).
 
 mod common;
 
-use common::{json_lines, smsstat, smsstat_at, success_stdout, Canned, TestServer, HLR, SMS, TASK};
+use common::{json_lines, smsstat_at, success_stdout, Canned, TestServer, HLR, SMS, TASK};
 use predicates::prelude::*;
 use serde_json::Value;
 
 fn answering(body: &'static str) -> TestServer {
     TestServer::fixed(Canned::json(200, body))
-}
-
-#[test]
-fn each_command_asks_its_explicit_path() {
-    let cases = [
-        ("sms", "42", "/sms/42", SMS),
-        ("sms-ref", "ref-42", "/sms/reference/ref-42", SMS),
-        ("task", "7", "/sms/task/7", TASK),
-        ("hlr", "174568", "/hlr/174568", HLR),
-        ("hlr-ref", "chk-1", "/hlr/reference/chk-1", HLR),
-    ];
-    for (command, value, path, body) in cases {
-        let server = answering(body);
-        smsstat_at(&server.base)
-            .args([command, value])
-            .assert()
-            .success();
-        assert_eq!(server.urls(), [path], "{command}");
-    }
 }
 
 #[test]
@@ -122,182 +105,6 @@ fn pretty_printed_answers_become_one_compact_line() {
 }
 
 #[test]
-fn base_url_path_prefix_with_or_without_slash() {
-    for suffix in ["/rest", "/rest/"] {
-        let server = answering(SMS);
-        smsstat_at(&format!("{}{suffix}", server.base))
-            .args(["sms", "42"])
-            .assert()
-            .success();
-        assert_eq!(server.urls(), ["/rest/sms/42"]);
-    }
-}
-
-#[test]
-fn base_url_from_the_environment() {
-    let server = answering(SMS);
-    smsstat()
-        .env("SMSSTAT_BASE_URL", &server.base)
-        .args(["sms", "42"])
-        .assert()
-        .success();
-    assert_eq!(server.urls(), ["/sms/42"]);
-}
-
-#[test]
-fn awkward_references_are_one_encoded_segment() {
-    // No `reference` in the record: it stands for any reference looked up.
-    let server = answering(r#"{"status":"delivered"}"#);
-    for (reference, path) in [
-        ("a/b c?d#e%f", "/sms/reference/a%2Fb%20c%3Fd%23e%25f"),
-        ("..", "/sms/reference/%2E%2E"),
-        ("ключ", "/sms/reference/%D0%BA%D0%BB%D1%8E%D1%87"),
-    ] {
-        smsstat_at(&server.base)
-            .args(["sms-ref", reference])
-            .assert()
-            .success();
-        assert_eq!(server.urls().last().unwrap(), path);
-    }
-}
-
-#[test]
-fn api_key_is_sent_in_the_header_and_never_printed() {
-    let key = "acc-secret-7f3";
-    let server = TestServer::fixed(Canned::json(
-        404,
-        r#"{"error":20,"errorDescription":"SMS not found"}"#,
-    ));
-    for args in [
-        &["-v", "sms", "1"][..],
-        &["-vv", "--json", "sms", "2"],
-        &["-o", "csv", "sms", "3", "4"],
-    ] {
-        let assert = smsstat_at(&server.base)
-            .env("SMSSTAT_API_KEY", key)
-            .args(args)
-            .assert()
-            .code(20);
-        let out = assert.get_output();
-        let all = format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        assert!(!all.contains(key), "key printed for {args:?}: {all}");
-    }
-    assert!(server
-        .seen()
-        .iter()
-        .all(|s| s.header("X-API-KEY") == Some(key)));
-}
-
-#[test]
-fn api_key_header_name_can_be_changed() {
-    let server = answering(SMS);
-    smsstat_at(&server.base)
-        .env("SMSSTAT_API_KEY", "k1")
-        .args(["--api-key-header", "Authorization-Key", "sms", "1"])
-        .assert()
-        .success();
-    let seen = &server.seen()[0];
-    assert_eq!(seen.header("Authorization-Key"), Some("k1"));
-    assert_eq!(seen.header("X-API-KEY"), None);
-}
-
-#[test]
-fn no_key_sends_no_header() {
-    let server = answering(SMS);
-    smsstat_at(&server.base)
-        .args(["sms", "1"])
-        .assert()
-        .success();
-    assert_eq!(server.seen()[0].header("X-API-KEY"), None);
-}
-
-#[test]
-fn api_key_on_the_command_line_warns_without_showing_it() {
-    let server = answering(SMS);
-    smsstat_at(&server.base)
-        .args(["--api-key", "cli-secret-1", "sms", "1"])
-        .assert()
-        .success()
-        .stderr(
-            predicate::str::contains("process list")
-                .and(predicate::str::contains("cli-secret-1").not()),
-        );
-    assert_eq!(server.seen()[0].header("X-API-KEY"), Some("cli-secret-1"));
-}
-
-#[test]
-fn verbose_traces_request_status_and_latency() {
-    let server = answering(SMS);
-    smsstat_at(&server.base)
-        .args(["-v", "sms", "42"])
-        .assert()
-        .success()
-        .stderr(
-            predicate::str::contains("GET http://127.0.0.1")
-                .and(predicate::str::contains("/sms/42"))
-                .and(predicate::str::contains("200 OK")),
-        );
-}
-
-#[test]
-fn short_form_is_tried_when_the_explicit_route_is_missing() {
-    let server = TestServer::start(|url| {
-        if url.contains("/reference/") || url.contains("/task/") {
-            Canned::text(404, "Not Found")
-        } else if url.starts_with("/sms/t") {
-            Canned::json(200, TASK)
-        } else {
-            Canned::json(200, SMS)
-        }
-    });
-    smsstat_at(&server.base)
-        .args(["sms-ref", "ref-42"])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("delivered"));
-    assert_eq!(server.urls(), ["/sms/reference/ref-42", "/sms/ref-42"]);
-    // A task record from the short form is shown as a task, by its fields.
-    smsstat_at(&server.base)
-        .args(["task", "t9"])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("Undeliverable"));
-}
-
-#[test]
-fn a_json_not_found_on_the_explicit_route_is_final() {
-    let server = TestServer::fixed(Canned::json(
-        404,
-        r#"{"error":20,"errorDescription":"SMS not found"}"#,
-    ));
-    smsstat_at(&server.base)
-        .args(["sms-ref", "nope"])
-        .assert()
-        .code(20);
-    assert_eq!(server.urls(), ["/sms/reference/nope"]);
-}
-
-#[test]
-fn paths_can_be_pinned() {
-    let server = TestServer::fixed(Canned::text(404, "Not Found"));
-    smsstat_at(&server.base)
-        .args(["--paths", "explicit", "task", "6"])
-        .assert()
-        .code(76);
-    assert_eq!(server.urls(), ["/sms/task/6"]);
-    let server = answering(TASK);
-    smsstat_at(&server.base)
-        .args(["--paths", "short", "task", "6"])
-        .assert()
-        .success();
-    assert_eq!(server.urls(), ["/sms/6"]);
-}
-
-#[test]
 fn service_error_message_on_stderr_and_body_on_stdout_with_json() {
     let body = r#"{"error":20,"errorDescription":"SMS not found"}"#;
     let server = TestServer::fixed(Canned::json(404, body));
@@ -366,47 +173,4 @@ fn an_answer_of_another_kind_is_65_and_says_what_came_back() {
         .assert()
         .code(65)
         .stdout(predicate::str::contains(r#""record":{"error":0,"msisdn""#));
-}
-
-#[test]
-fn a_missing_explicit_route_is_learnt_from_two_answers_per_run() {
-    let server = TestServer::start(|url| {
-        if url.contains("/reference/") {
-            Canned::text(404, "Not Found")
-        } else {
-            Canned::json(200, r#"{"status":"delivered"}"#)
-        }
-    });
-    smsstat_at(&server.base)
-        .args(["-j", "1", "sms-ref", "a", "b", "c", "d"])
-        .assert()
-        .success();
-    assert_eq!(
-        server.urls(),
-        [
-            "/sms/reference/a",
-            "/sms/a",
-            "/sms/reference/b",
-            "/sms/b",
-            "/sms/c",
-            "/sms/d"
-        ]
-    );
-}
-
-#[test]
-fn ipv6_loopback_base_urls_work() {
-    use smsstat::testkit::{SimOptions, SimServer};
-    let server = SimServer::start(SimOptions {
-        listen: "[::1]:0".parse().unwrap(),
-        ..SimOptions::demo()
-    })
-    .expect("IPv6 loopback");
-    let base = server.base_url();
-    assert!(base.starts_with("http://[::1]:"), "{base}");
-    let text = success_stdout(
-        &format!("{base}/rest/"),
-        &["--field", "reference", "sms", "42"],
-    );
-    assert_eq!(text, "ref-42\n");
 }

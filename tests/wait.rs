@@ -1,70 +1,19 @@
-//! `--wait`, `--expect`, `--expect-delivered` and `--follow` against the simulator,
-//! whose records move from pending to final within `--settle` of its start.
+//! `--wait` and `--follow` against the simulator, whose records move from pending to
+//! final within `--settle` of its start: timeouts, polls, Ctrl-C.
 
 mod common;
 
 use std::time::{Duration, Instant};
 
 use common::process::{command, signal_when, Signal, Stream};
+use common::settling::{late_ids, sim, status};
 use common::{json_line, json_lines, run_batch, smsstat_at};
 use predicates::prelude::*;
 use serde_json::Value;
-use smsstat::testkit::{settle_fraction, Kind, PENDING_SMS_STATUSES};
-use smsstat::testkit::{SimOptions, SimServer};
+use smsstat::testkit::PENDING_SMS_STATUSES;
 
 /// What the simulator shows before a record settles.
 use PENDING_SMS_STATUSES as PENDING;
-
-fn sim(settle: Duration) -> SimServer {
-    SimServer::start(SimOptions {
-        settle,
-        ..SimOptions::demo()
-    })
-    .expect("simulator")
-}
-
-fn status(record: &Value) -> String {
-    record["status"].as_str().unwrap_or_default().to_string()
-}
-
-/// Final statuses of SMS 1..=100, from a settled simulator (the data is deterministic).
-fn final_statuses() -> Vec<(u64, String)> {
-    let settled = sim(Duration::ZERO);
-    let ids: Vec<String> = (1..=100).map(|id: u64| id.to_string()).collect();
-    let out = smsstat_at(&settled.base_url())
-        .args(["--json", "sms"])
-        .args(&ids)
-        .output()
-        .unwrap();
-    json_lines(&out.stdout)
-        .iter()
-        .enumerate()
-        .map(|(i, r)| (i as u64 + 1, status(r)))
-        .collect()
-}
-
-/// The first ID whose final status satisfies `wanted`.
-fn first_id(finals: &[(u64, String)], wanted: impl Fn(&str) -> bool) -> String {
-    finals
-        .iter()
-        .find(|(_, s)| wanted(s))
-        .expect("such an SMS")
-        .0
-        .to_string()
-}
-
-/// SMS IDs that settle in the second half of the settle period (so they are still
-/// pending when a test starts) and whose final status satisfies `wanted`. `unknown`
-/// is left out: it counts as pending (README), so a wait on it would only time out.
-fn late_ids(wanted: impl Fn(&str) -> bool) -> Vec<(String, String)> {
-    final_statuses()
-        .into_iter()
-        .filter(|(id, fin)| {
-            settle_fraction(Kind::Sms, *id) > 0.5 && fin != "unknown" && wanted(fin)
-        })
-        .map(|(id, fin)| (id.to_string(), fin))
-        .collect()
-}
 
 #[test]
 fn wait_reaches_the_final_status() {
@@ -119,71 +68,6 @@ fn wait_times_out_while_pending_with_81() {
 }
 
 #[test]
-fn expect_without_wait() {
-    let finals = final_statuses();
-    let delivered = first_id(&finals, |s| s == "delivered");
-    let settled = sim(Duration::ZERO);
-    let base = settled.base_url();
-    smsstat_at(&base)
-        .args(["--expect", "delivered", "sms", &delivered])
-        .assert()
-        .success();
-    smsstat_at(&base)
-        .args(["--expect", "expired,undeliverable", "sms", &delivered])
-        .assert()
-        .code(80)
-        .stderr(predicate::str::contains(
-            "expected expired or undeliverable",
-        ));
-
-    let (id, _) = late_ids(|_| true).into_iter().next().unwrap();
-    let pending_sim = sim(Duration::from_secs(3600));
-    smsstat_at(&pending_sim.base_url())
-        .args(["--expect", "delivered", "sms", &id])
-        .assert()
-        .code(81)
-        .stderr(predicate::str::contains("--wait"));
-}
-
-#[test]
-fn task_delivered_ratio_gate() {
-    let server = sim(Duration::ZERO);
-    let task = json_line(
-        smsstat_at(&server.base_url())
-            .args(["--json", "task", "7"])
-            .output()
-            .unwrap()
-            .stdout,
-    );
-    let number = |name: &str| match &task[name] {
-        Value::String(s) => s.parse::<f64>().unwrap(),
-        other => other.as_f64().unwrap(),
-    };
-    let ratio = number("delivered") / number("sent");
-    let at = format!("{:.4}", (ratio - 0.0001).max(0.0));
-    smsstat_at(&server.base_url())
-        .args(["--expect-delivered", &at, "task", "7"])
-        .assert()
-        .success();
-    if ratio < 0.99 {
-        let above = format!("{:.4}", ratio + 0.01);
-        smsstat_at(&server.base_url())
-            .args(["--expect-delivered", &above, "task", "7"])
-            .assert()
-            .code(80)
-            .stderr(predicate::str::contains("expected at least"));
-    }
-    smsstat_at(&server.base_url())
-        .args(["--expect-delivered", "1.5", "task", "7"])
-        .assert()
-        .code(64);
-    smsstat_at(&server.base_url())
-        .args(["--expect", "delivered", "task", "7"])
-        .assert()
-        .code(64);
-}
-
-#[test]
 fn batch_wait_ends_when_every_lookup_is_final() {
     let ids: Vec<String> = late_ids(|_| true)
         .into_iter()
@@ -211,39 +95,6 @@ fn batch_wait_ends_when_every_lookup_is_final() {
         assert_eq!(line["reference"], format!("ref-{id}"));
         assert!(!PENDING.contains(&status(line).as_str()), "{line}");
     }
-}
-
-#[test]
-fn batch_wait_exit_code_is_the_first_failure_in_input_order() {
-    let finals = final_statuses();
-    let delivered = first_id(&finals, |s| s == "delivered");
-    let other = first_id(&finals, |s| s != "delivered" && s != "unknown");
-    let server = sim(Duration::ZERO);
-    let base = server.base_url();
-    smsstat_at(&base)
-        .args([
-            "--wait",
-            "--expect",
-            "delivered",
-            "sms",
-            &delivered,
-            "1000000",
-            &other,
-        ])
-        .assert()
-        .code(20);
-    smsstat_at(&base)
-        .args([
-            "--wait",
-            "--expect",
-            "delivered",
-            "sms",
-            &delivered,
-            &other,
-            "1000000",
-        ])
-        .assert()
-        .code(80);
 }
 
 #[test]
@@ -485,35 +336,4 @@ fn demo_with_wait_shows_records_settling() {
     let lines = json_lines(&out.stdout);
     assert!(lines.len() >= 2, "{lines:?}");
     assert_eq!(status(lines.last().unwrap()), final_status);
-}
-
-#[test]
-fn empty_statuses_and_a_zero_wait_are_usage_errors() {
-    // `--expect "$UNSET"` must not turn a CI gate off.
-    for args in [
-        &["--expect", "", "sms", "1"][..],
-        &["--expect", ",", "sms", "1"],
-        &["--until", "", "sms", "1"],
-        &["--wait", "--wait-timeout", "0", "sms", "1"],
-    ] {
-        smsstat_at("http://127.0.0.1:9")
-            .args(args)
-            .assert()
-            .code(64);
-    }
-}
-
-#[test]
-fn a_mistyped_expected_status_is_warned_about() {
-    let server = sim(Duration::ZERO);
-    smsstat_at(&server.base_url())
-        .args(["--expect", "deliverd", "sms", "1"])
-        .assert()
-        .stderr(predicate::str::contains(
-            "smsstat: warning: `deliverd` is not a status smsstat knows",
-        ));
-    smsstat_at(&server.base_url())
-        .args(["--expect", "delivered,undeliverable", "sms", "1"])
-        .assert()
-        .stderr(predicate::str::contains("not a status").not());
 }

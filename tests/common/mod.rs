@@ -4,11 +4,15 @@
 //! see `clean_command`) and to read its JSON lines (`json_lines`).
 #![allow(dead_code)]
 
+pub mod answers;
+pub mod config_home;
 pub mod mixed;
 pub mod process;
 pub mod proxy;
 pub mod pty;
 pub mod screen;
+pub mod settling;
+pub mod sim;
 
 use std::fmt::Display;
 use std::io::{Read, Write};
