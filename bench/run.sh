@@ -299,56 +299,53 @@ done
 # ---------------------------------------------------------------- 2./3. batch
 say "== $N_BATCH lookups: smsstat -j $JOBS --json sms - vs curl -Z --parallel-max $JOBS, best of $REPS"
 min() { awk -v a="$1" -v b="$2" 'BEGIN { print (b == "" || a + 0 < b + 0) ? a : b }'; }
-for server in nginx sim; do
-  [ "$server" = nginx ] && base=$NGINX_BASE || base=$SIM_BASE
+per_lookup() { awk -v c="$1" -v n="$N_BATCH" 'BEGIN { printf "%.1f", c * 1e6 / n }'; }
+# batch_best base [smsstat option...] -- [curl option...]: REPS interleaved runs of
+# each over ids.batch; sets s_wall, s_cpu, c_wall, c_cpu (the best of each) and
+# note (what went wrong, if a run did not print every lookup or failed).
+batch_best() {
+  local base=$1 s_opts=() c_opts=()
+  shift
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do s_opts+=("$1"); shift; done
+  [ $# -gt 0 ] && shift
+  c_opts=("$@")
   curl_cfg "$base" "$WORK/ids.batch" >"$WORK/curl.cfg"
   s_wall="" s_cpu="" c_wall="" c_cpu="" note=""
   for _ in $(seq "$REPS"); do
-    measure "$BIN" --base-url "$base" -j "$JOBS" --json sms - <"$WORK/ids.batch" >"$WORK/batch.smsstat"
+    measure "$BIN" --base-url "$base" ${s_opts[@]+"${s_opts[@]}"} -j "$JOBS" --json sms - \
+      <"$WORK/ids.batch" >"$WORK/batch.smsstat"
     s_wall=$(min "$M_WALL_US" "$s_wall") s_cpu=$(min "$M_CPU_S" "$s_cpu") s_rc=$M_RC
-    measure curl -q -s --no-progress-meter -Z --parallel-max "$JOBS" -K "$WORK/curl.cfg" >"$WORK/batch.curl"
+    measure curl -q -s --no-progress-meter ${c_opts[@]+"${c_opts[@]}"} -Z --parallel-max "$JOBS" \
+      -K "$WORK/curl.cfg" >"$WORK/batch.curl"
     c_wall=$(min "$M_WALL_US" "$c_wall") c_cpu=$(min "$M_CPU_S" "$c_cpu") c_rc=$M_RC
     s_lines=$(wc -l <"$WORK/batch.smsstat")
     c_answers=$(grep -o '"status"' "$WORK/batch.curl" | wc -l)
     [ "$s_lines" = "$N_BATCH" ] && [ "$s_rc" = 0 ] || note=" (smsstat: $s_lines lines, exit $s_rc)"
     [ "$c_answers" = "$N_BATCH" ] && [ "$c_rc" = 0 ] || note="$note (curl: $c_answers answers, exit $c_rc)"
   done
+}
+for server in nginx sim; do
+  [ "$server" = nginx ] && base=$NGINX_BASE || base=$SIM_BASE
+  batch_best "$base"
   r=$(ratio "$s_wall" "$c_wall")
   res=$(verdict le_ratio "$s_wall" "$c_wall" 0.7); [ -z "$note" ] || res=MISS
   row "$(thousands "$N_BATCH") lookups at -j $JOBS: wall (best of $REPS)$note" "$server" \
     "$(thousands $((s_wall / 1000))) ms" "$(thousands $((c_wall / 1000))) ms" "$r" "<= 0.7" "$res"
-  s_per=$(awk -v c="$s_cpu" -v n="$N_BATCH" 'BEGIN { printf "%.1f", c * 1e6 / n }')
-  c_per=$(awk -v c="$c_cpu" -v n="$N_BATCH" 'BEGIN { printf "%.1f", c * 1e6 / n }')
-  r=$(ratio "$s_per" "$c_per")
+  s_per=$(per_lookup "$s_cpu") c_per=$(per_lookup "$c_cpu")
   row "CPU per lookup (user + sys) in $(thousands "$N_BATCH") lookups (best of $REPS)" "$server" \
-    "$s_per µs" "$c_per µs" "$r" "<= 1" "$(verdict le_ratio "$s_cpu" "$c_cpu" 1)"
+    "$s_per µs" "$c_per µs" "$(ratio "$s_per" "$c_per")" "<= 1" "$(verdict le_ratio "$s_cpu" "$c_cpu" 1)"
   BATCH_RATE_SMSSTAT[$server]=$((N_BATCH * 1000000 / s_wall))
   BATCH_RATE_CURL[$server]=$((N_BATCH * 1000000 / c_wall))
 done
 
 # ---------------------------------------------------------------- 2b. https
 say "== $N_BATCH lookups over https (nginx, a private CA), best of $REPS: information, no target"
-sed "s|.*|url = \"$TLS_BASE/sms/&\"|" "$WORK/ids.batch" >"$WORK/curl.cfg"
-s_wall="" s_cpu="" c_wall="" c_cpu="" note=""
-for _ in $(seq "$REPS"); do
-  measure "$BIN" --base-url "$TLS_BASE" --ca-cert "$WORK/tls/ca.pem" -j "$JOBS" --json sms - \
-    <"$WORK/ids.batch" >"$WORK/batch.smsstat"
-  s_wall=$(min "$M_WALL_US" "$s_wall") s_cpu=$(min "$M_CPU_S" "$s_cpu") s_rc=$M_RC
-  measure curl -q -s --no-progress-meter --cacert "$WORK/tls/ca.pem" -Z --parallel-max "$JOBS" \
-    -K "$WORK/curl.cfg" >"$WORK/batch.curl"
-  c_wall=$(min "$M_WALL_US" "$c_wall") c_cpu=$(min "$M_CPU_S" "$c_cpu") c_rc=$M_RC
-  s_lines=$(wc -l <"$WORK/batch.smsstat")
-  c_answers=$(grep -o '"status"' "$WORK/batch.curl" | wc -l)
-  [ "$s_lines" = "$N_BATCH" ] && [ "$s_rc" = 0 ] || note=" (smsstat: $s_lines lines, exit $s_rc)"
-  [ "$c_answers" = "$N_BATCH" ] && [ "$c_rc" = 0 ] || note="$note (curl: $c_answers answers, exit $c_rc)"
-done
+batch_best "$TLS_BASE" --ca-cert "$WORK/tls/ca.pem" -- --cacert "$WORK/tls/ca.pem"
 row "$(thousands "$N_BATCH") lookups over https at -j $JOBS: wall (best of $REPS)$note" "nginx" \
   "$(thousands $((s_wall / 1000))) ms" "$(thousands $((c_wall / 1000))) ms" \
   "$(ratio "$s_wall" "$c_wall")" "info" "-"
 row "CPU per lookup (user + sys) over https (best of $REPS)" "nginx" \
-  "$(awk -v c="$s_cpu" -v n="$N_BATCH" 'BEGIN { printf "%.1f", c * 1e6 / n }') µs" \
-  "$(awk -v c="$c_cpu" -v n="$N_BATCH" 'BEGIN { printf "%.1f", c * 1e6 / n }') µs" \
-  "$(ratio "$s_cpu" "$c_cpu")" "info" "-"
+  "$(per_lookup "$s_cpu") µs" "$(per_lookup "$c_cpu") µs" "$(ratio "$s_cpu" "$c_cpu")" "info" "-"
 
 # ---------------------------------------------------------------- 4. ceiling
 say "== the server's ceiling: wrk -t2 -c16 -d${WRK_SECS}s on /sms/42"

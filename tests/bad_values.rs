@@ -7,12 +7,8 @@ mod common;
 
 use std::fs;
 
-use common::{smsstat, Canned, TestServer, SMS};
+use common::{sms_server, smsstat};
 use predicates::prelude::*;
-
-fn sms_server() -> TestServer {
-    TestServer::fixed(Canned::json(200, SMS))
-}
 
 #[test]
 fn bad_flag_values_are_64_naming_the_flag() {

@@ -5,14 +5,10 @@
 mod common;
 
 use common::config_home::ConfigHome;
-use common::{smsstat, Canned, TestServer, SMS};
+use common::{sms_server, smsstat};
 use predicates::prelude::*;
 
 const KEY: &str = "acc-12345-secret-7f3";
-
-fn sms_server() -> TestServer {
-    TestServer::fixed(Canned::json(200, SMS))
-}
 
 fn stdout_of(cmd: &mut assert_cmd::Command) -> String {
     String::from_utf8(cmd.assert().get_output().stdout.clone()).unwrap()

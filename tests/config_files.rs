@@ -6,15 +6,11 @@ mod common;
 use std::fs;
 
 use common::config_home::{set_mode, write_private, ConfigHome};
-use common::{smsstat, Canned, TestServer, SMS};
+use common::{sms_server, smsstat};
 use predicates::prelude::*;
 use tempfile::TempDir;
 
 const KEY: &str = "acc-12345-secret-7f3";
-
-fn sms_server() -> TestServer {
-    TestServer::fixed(Canned::json(200, SMS))
-}
 
 #[test]
 fn the_key_from_api_key_file_is_sent() {

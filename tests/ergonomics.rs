@@ -6,20 +6,11 @@ mod common;
 use std::path::Path;
 
 use clap::CommandFactory;
-use common::{smsstat, smsstat_at, Canned, TestServer, SMS};
+use common::{answering, smsstat, smsstat_at, stdout_of, SMS};
 use predicates::prelude::*;
 
 const KEY: &str = "acc-12345-secret-7f3";
 const ESC: &str = "\u{1b}[";
-
-fn answering(body: &str) -> TestServer {
-    TestServer::fixed(Canned::json(200, body))
-}
-
-fn stdout_of(cmd: &mut assert_cmd::Command) -> String {
-    let output = cmd.assert().success().get_output().stdout.clone();
-    String::from_utf8(output).unwrap()
-}
 
 #[test]
 fn committed_completions_and_man_page_are_up_to_date() {

@@ -4,12 +4,8 @@
 
 mod common;
 
-use common::{smsstat, smsstat_at, success_stdout, Canned, TestServer, HLR, SMS, TASK};
+use common::{answering, smsstat, smsstat_at, success_stdout, Canned, TestServer, HLR, SMS, TASK};
 use predicates::prelude::*;
-
-fn answering(body: &'static str) -> TestServer {
-    TestServer::fixed(Canned::json(200, body))
-}
 
 #[test]
 fn each_command_asks_its_explicit_path() {

@@ -4,13 +4,11 @@
 
 mod common;
 
-use common::{json_lines, smsstat_at, success_stdout, Canned, TestServer, HLR, SMS, TASK};
+use common::{
+    answering, json_lines, smsstat_at, success_stdout, Canned, TestServer, HLR, SMS, TASK,
+};
 use predicates::prelude::*;
 use serde_json::Value;
-
-fn answering(body: &'static str) -> TestServer {
-    TestServer::fixed(Canned::json(200, body))
-}
 
 #[test]
 fn sms_table_shows_labelled_fields_in_spec_order() {

@@ -4,16 +4,7 @@
 
 mod common;
 
-use common::{json_line, smsstat_at, Canned, TestServer, HLR, SMS, TASK};
-
-fn answering(body: &str) -> TestServer {
-    TestServer::fixed(Canned::json(200, body))
-}
-
-fn stdout_of(cmd: &mut assert_cmd::Command) -> String {
-    let output = cmd.assert().success().get_output().stdout.clone();
-    String::from_utf8(output).unwrap()
-}
+use common::{answering, json_line, smsstat_at, stdout_of, HLR, SMS, TASK};
 
 #[test]
 fn sms_latencies_in_tables_but_not_in_json() {

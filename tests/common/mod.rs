@@ -251,6 +251,22 @@ pub const SMS: &str = r#"{"error":0,"msisdn":"380501234567","reference":"ref-42"
 pub const TASK: &str = r#"{"error":"0","originator":"Shop","body":"Sale!","validity":"72","sent":"10","delivered":7,"undeliverable":"1","expired":1,"unknown":"1","totalprice":"2.30","currency":"USD"}"#;
 pub const HLR: &str = r#"{"id":"174568","reference":"chk-1","msisdn":"380501234567","network":"25503","status":"active","details":{"ported":"0","roaming":"1"},"createdDatetime":"2017-03-03T13:04:56+00:00","statusDatetime":"2017-03-03T13:04:58+00:00","name_en":"Ukraine","brand":"Kyivstar"}"#;
 
+/// A server answering every request with this JSON body (HTTP 200).
+pub fn answering(body: &str) -> TestServer {
+    TestServer::fixed(Canned::json(200, body))
+}
+
+/// A server answering every request with the SMS record.
+pub fn sms_server() -> TestServer {
+    answering(SMS)
+}
+
+/// Stdout of a run that must succeed.
+pub fn stdout_of(cmd: &mut Command) -> String {
+    let output = cmd.assert().success().get_output().stdout.clone();
+    String::from_utf8(output).unwrap()
+}
+
 /// Runs the binary against `base` with `args`, asserts success, returns stdout.
 pub fn success_stdout(base: &str, args: &[&str]) -> String {
     let out = smsstat_at(base)

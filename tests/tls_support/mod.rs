@@ -4,7 +4,7 @@
 #![allow(dead_code)]
 
 use std::io::{Read, Write};
-use std::net::TcpListener;
+use std::net::{TcpListener, TcpStream};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::thread;
@@ -72,35 +72,17 @@ pub struct TlsServer {
 
 impl TlsServer {
     pub fn start(pki: &Pki, answer: String) -> TlsServer {
-        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
-        let port = listener.local_addr().unwrap().port();
-        let config = pki.server_config();
-        let requests = Arc::new(AtomicUsize::new(0));
-        let counter = Arc::clone(&requests);
-        thread::spawn(move || {
-            for tcp in listener.incoming().flatten() {
-                let (config, counter, answer) =
-                    (Arc::clone(&config), Arc::clone(&counter), answer.clone());
-                thread::spawn(move || {
-                    let Ok(conn) = rustls::ServerConnection::new(config) else {
-                        return;
-                    };
-                    let mut tls = rustls::StreamOwned::new(conn, tcp);
-                    // A failed handshake (the client refused our certificate) ends here.
-                    if read_head(&mut tls) {
-                        counter.fetch_add(1, Ordering::SeqCst);
-                        let _ = tls.write_all(answer.as_bytes());
-                        let _ = tls.flush();
-                        tls.conn.send_close_notify();
-                        let _ = tls.flush();
-                    }
-                });
+        let answer: Arc<str> = answer.into();
+        TlsServer::serving(pki, move |mut tls, requests| {
+            // A failed handshake (the client refused our certificate) ends here.
+            if read_head(&mut tls) {
+                requests.fetch_add(1, Ordering::SeqCst);
+                let _ = tls.write_all(answer.as_bytes());
+                let _ = tls.flush();
+                tls.conn.send_close_notify();
+                let _ = tls.flush();
             }
-        });
-        TlsServer {
-            base: format!("https://127.0.0.1:{port}"),
-            requests,
-        }
+        })
     }
 
     /// A keep-alive server: `answer(path)` is the whole HTTP answer to each
@@ -112,26 +94,42 @@ impl TlsServer {
         answer: fn(&str) -> String,
         connections: Arc<AtomicUsize>,
     ) -> TlsServer {
+        TlsServer::serving(pki, move |mut tls, requests| {
+            connections.fetch_add(1, Ordering::SeqCst);
+            while let Some(path) = read_path(&mut tls) {
+                requests.fetch_add(1, Ordering::SeqCst);
+                if tls.write_all(answer(&path).as_bytes()).is_err() || tls.flush().is_err() {
+                    return;
+                }
+            }
+        })
+    }
+
+    /// Accepts connections on 127.0.0.1:0, each served by `serve` on its own thread
+    /// once its TLS session is set up.
+    fn serving(
+        pki: &Pki,
+        serve: impl Fn(rustls::StreamOwned<rustls::ServerConnection, TcpStream>, &AtomicUsize)
+            + Send
+            + Sync
+            + 'static,
+    ) -> TlsServer {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
         let port = listener.local_addr().unwrap().port();
         let config = pki.server_config();
         let requests = Arc::new(AtomicUsize::new(0));
         let counter = Arc::clone(&requests);
+        let serve = Arc::new(serve);
         thread::spawn(move || {
             for tcp in listener.incoming().flatten() {
-                connections.fetch_add(1, Ordering::SeqCst);
-                let (config, counter) = (Arc::clone(&config), Arc::clone(&counter));
+                let (config, counter, serve) = (
+                    Arc::clone(&config),
+                    Arc::clone(&counter),
+                    Arc::clone(&serve),
+                );
                 thread::spawn(move || {
-                    let Ok(conn) = rustls::ServerConnection::new(config) else {
-                        return;
-                    };
-                    let mut tls = rustls::StreamOwned::new(conn, tcp);
-                    while let Some(path) = read_path(&mut tls) {
-                        counter.fetch_add(1, Ordering::SeqCst);
-                        if tls.write_all(answer(&path).as_bytes()).is_err() || tls.flush().is_err()
-                        {
-                            return;
-                        }
+                    if let Ok(conn) = rustls::ServerConnection::new(config) {
+                        serve(rustls::StreamOwned::new(conn, tcp), &counter);
                     }
                 });
             }
