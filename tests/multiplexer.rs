@@ -352,3 +352,57 @@ fn https_lookups_keep_their_connections_and_print_as_the_thread_engine_does() {
     assert_eq!(multiplexed.stdout, threaded.stdout);
     assert_eq!(multiplexed.code, threaded.code);
 }
+
+/// Broken answers, each as raw bytes followed by the connection closing.
+const BROKEN: [&[u8]; 10] = [
+    b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n{\"error\":0,\"status\":\"del",
+    b"NOT HTTP AT ALL\r\n\r\n",
+    b"HTTP/1.1 200 OK\r\nContent-Length: 20\r\n\r\n",
+    b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n",
+    b"",
+    b"HTTP/1.1 204 No Content\r\n\r\n",
+    b"HTTP/1.1 200 OK\r\n\r\n{\"error\":0,\"id\":\"1\",\"status\":\"delivered\"}",
+    b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{\"err",
+    b"HTTP/1.1 200 OK\r\nContent-Length: 9999999999\r\n\r\n{}",
+    b"HTTP/1.1 999 Odd\r\nContent-Length: 2\r\n\r\n{}",
+];
+
+#[test]
+fn broken_answers_fail_as_they_do_on_the_thread_engine() {
+    for (i, bytes) in BROKEN.iter().enumerate() {
+        let server = common::RawServer::bytes(bytes);
+        let args = ["--json", "--max-body", "1000", "sms", "1", "2"];
+        let multiplexed = run_at(&server.base, &args);
+        let mut threaded_args = vec!["-v"];
+        threaded_args.extend(args);
+        let threaded = run_at(&server.base, &threaded_args);
+        assert_eq!(
+            (multiplexed.code, &multiplexed.stdout),
+            (threaded.code, &threaded.stdout),
+            "answer {i}: {:?}",
+            String::from_utf8_lossy(bytes)
+        );
+    }
+}
+
+#[test]
+fn answers_written_a_byte_at_a_time_are_read_whole() {
+    let (base, _) = raw_server(|path| {
+        let body = record(id_of(path));
+        let answer = format!(
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n{:x}\r\n{body}\r\n0\r\n\r\n",
+            body.len()
+        );
+        Reply::Pieces(answer.bytes().map(|b| vec![b]).collect())
+    });
+    let run = run_at(
+        &base,
+        &["--json", "-j", "3", "sms", "1", "2", "3", "4", "5"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let ids: Vec<Value> = json_lines(&run.stdout)
+        .iter()
+        .map(|l| l["id"].clone())
+        .collect();
+    assert_eq!(ids, ["1", "2", "3", "4", "5"]);
+}
