@@ -275,7 +275,12 @@ fn connections_being_made_are_waited_for_together() {
     let mut held = Vec::new();
     while let Ok(stream) = TcpStream::connect_timeout(&addr, Duration::from_millis(200)) {
         held.push(stream);
-        assert!(held.len() < 10_000, "the accept queue never filled");
+        if held.len() > 5_000 {
+            // A kernel that never drops connection requests (not Linux): nothing
+            // here can make a connect hang.
+            eprintln!("skipped: the accept queue never filled");
+            return;
+        }
     }
     let ids: Vec<String> = (1..=8).map(|i| i.to_string()).collect();
     let mut args = vec!["--json", "--timeout", "1s", "-j", "8", "sms"];
