@@ -6,6 +6,9 @@ mod common;
 use common::answers::{faulty, record_for};
 use common::{json_line, smsstat_at, Canned, TestServer};
 use predicates::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
 
 fn awkward_record(_: &str) -> Canned {
     Canned::json(
@@ -206,4 +209,53 @@ fn unreadable_task_counters_are_told() {
         .assert()
         .success()
         .stderr(predicate::str::contains("`sent` counter is not a number"));
+}
+
+/// The head (`/sms/1`) answers once every other lookup was served, or after 20 s
+/// if that never happens; every other record carries a 1 MiB field of the
+/// service's own. Returns the server and whether the head could wait for the others.
+fn head_after_the_rest(others: usize) -> (TestServer, Arc<AtomicBool>) {
+    let served = Arc::new((Mutex::new(0usize), Condvar::new()));
+    let waited_for_all = Arc::new(AtomicBool::new(false));
+    let told = Arc::clone(&waited_for_all);
+    let big = format!(
+        r#"{{"error":0,"status":"delivered","note":"{}"}}"#,
+        "n".repeat(1 << 20)
+    );
+    let server = TestServer::start(move |url| {
+        let (count, changed) = &*served;
+        if url.ends_with("/1") {
+            let guard = count.lock().unwrap();
+            let (guard, _) = changed
+                .wait_timeout_while(guard, Duration::from_secs(20), |n| *n < others)
+                .unwrap();
+            told.store(*guard == others, Ordering::SeqCst);
+            return Canned::json(200, r#"{"error":0,"status":"delivered"}"#);
+        }
+        *count.lock().unwrap() += 1;
+        changed.notify_all();
+        Canned::json(200, &big)
+    });
+    (server, waited_for_all)
+}
+
+#[test]
+fn rows_and_csv_keep_only_their_fields_while_waiting_for_an_earlier_lookup() {
+    // 100 MiB of extra fields behind the head: kept whole, they would fill the
+    // 32 MiB budget and the lookups would wait for the head, which waits for them.
+    let others = 100;
+    for format in ["csv", "table"] {
+        let (server, waited_for_all) = head_after_the_rest(others);
+        let ids: Vec<String> = (1..=others + 1).map(|i| i.to_string()).collect();
+        let mut args = vec!["-o", format, "-j", "8", "sms"];
+        args.extend(ids.iter().map(String::as_str));
+        let out = smsstat_at(&server.base).args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "-o {format}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(!text.contains("nnnn"), "-o {format} shows no extra field");
+        assert!(
+            waited_for_all.load(Ordering::SeqCst),
+            "-o {format}: the others were held back by the budget"
+        );
+    }
 }

@@ -41,7 +41,13 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
     let reads_stdin = values.iter().any(|v| v == "-");
     let total = (!reads_stdin).then_some(values.len() as u64);
     let (live, progress) = drawing(config, reads_stdin, single, total);
-    let worker = Arc::new(Worker::new(config, kind, live.clone(), Arc::clone(&stop)));
+    let worker = Arc::new(Worker::new(
+        config,
+        single,
+        kind,
+        live.clone(),
+        Arc::clone(&stop),
+    ));
     let output = Output {
         // Not locked for the whole run: `--follow` workers print to stdout too.
         printer: Printer::new(

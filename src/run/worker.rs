@@ -11,6 +11,7 @@ use serde_json::{Map, Value};
 
 use crate::cli::OutputFormat;
 use crate::domain::error::LookupError;
+use crate::domain::fields;
 use crate::domain::lookup::LookupKind;
 use crate::domain::outcome::Outcome;
 use crate::domain::record::Record;
@@ -53,6 +54,10 @@ pub(crate) struct Worker {
     /// The service's error body is printed by JSON output only; other formats need
     /// not hold it while the result waits its turn.
     keep_error_body: bool,
+    /// Fields outside the schema (a service's own extras, which may be large) are
+    /// shown by JSON and the one-record view only; rows, CSV, TSV, `--field` and
+    /// the reports read schema fields, so only those wait for their turn.
+    keep_extra_fields: bool,
 }
 
 /// `--follow`: change lines are printed by the workers as they are seen.
@@ -61,8 +66,10 @@ struct Follow {
 }
 
 impl Worker {
+    /// `single`: one value, shown in the record view.
     pub(crate) fn new(
         config: &Config,
+        single: bool,
         kind: LookupKind,
         live: Option<Arc<LiveView>>,
         stop: Arc<AtomicBool>,
@@ -83,6 +90,9 @@ impl Worker {
             in_flight: (0..IN_FLIGHT_SHARDS).map(|_| Mutex::default()).collect(),
             halt: Halt::new(!config.keep_going),
             keep_error_body: config.follow || config.output == OutputFormat::Json,
+            keep_extra_fields: config.follow
+                || (config.output == OutputFormat::Json && config.field.is_none())
+                || single,
         }
     }
 
@@ -137,10 +147,18 @@ impl Worker {
 
     /// Only what will be printed is kept while the outcome waits for its turn.
     fn slimmed(&self, mut outcome: Outcome) -> Outcome {
-        if let Err(LookupError::Service { body, .. }) = &mut outcome.result {
-            if !self.keep_error_body {
+        match &mut outcome.result {
+            Err(LookupError::Service { body, .. }) if !self.keep_error_body => {
                 **body = Default::default();
             }
+            Ok(record) if !self.keep_extra_fields => {
+                let kind = record.kind;
+                record.fields.retain(|key, _| {
+                    fields::find(kind, key).is_some()
+                        || fields::ERROR_FIELDS.contains(&key.as_str())
+                });
+            }
+            _ => {}
         }
         outcome
     }
