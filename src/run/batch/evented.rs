@@ -14,7 +14,7 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::thread;
 use std::time::Duration;
 
-use super::{Input, Limits, Shared, Sink, STOP_POLL};
+use super::{Ending, Input, Limits, Shared, Sink, STOP_POLL};
 
 /// Values read ahead of the lookups.
 const READ_AHEAD: usize = 256;
@@ -110,23 +110,6 @@ where
         drop(ending);
     });
     shared.end(abandoned)
-}
-
-/// Tells the run the loop ended, even by a panic (a bug outside any one lookup,
-/// which the panic hook reported): then the run stops, as at a signal, and the
-/// lookups under way are handed out as abandoned, instead of the run waiting for
-/// ever for a thread that is gone.
-struct Ending<'a, T, S: Sink<T>, G>(&'a Shared<T, S, std::iter::Empty<Input>, (), G>);
-
-impl<T, S: Sink<T>, G> Drop for Ending<'_, T, S, G> {
-    fn drop(&mut self) {
-        if thread::panicking() {
-            self.0.stop.store(true, Ordering::SeqCst);
-        }
-        let mut order = self.0.order();
-        order.running -= 1;
-        self.0.finished.notify_one();
-    }
 }
 
 /// Values read ahead, handed from the reader thread to the loop.

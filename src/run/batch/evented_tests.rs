@@ -174,3 +174,54 @@ fn values_streamed_one_at_a_time_are_looked_up_before_the_input_ends() {
     assert!(done);
     assert_eq!(sink.seen.len(), 20);
 }
+
+/// Panics when it starts input number 50: a bug outside any one lookup.
+struct Buggy(Backwards);
+
+impl Flights<String> for Buggy {
+    fn start(&mut self, index: usize, input: Input) -> Option<String> {
+        assert!(index != 50, "a bug in the loop");
+        self.0.start(index, input)
+    }
+
+    fn poll(
+        &mut self,
+        wait: Duration,
+        wake: BorrowedFd<'_>,
+        done: &mut Vec<(usize, String)>,
+    ) -> bool {
+        self.0.poll(wait, wake, done)
+    }
+
+    fn under_way(&self) -> usize {
+        self.0.under_way()
+    }
+}
+
+#[test]
+fn a_panic_in_the_loop_stops_the_run_instead_of_hanging_it() {
+    let values: Vec<String> = (0..200).map(|i| i.to_string()).collect();
+    let limits = Limits {
+        jobs: 4,
+        budget: BYTE_BUDGET,
+    };
+    let flights = Buggy(Backwards {
+        jobs: 4,
+        under_way: Vec::new(),
+    });
+    let stop = Arc::new(AtomicBool::new(false));
+    let (done, sink) = run_evented(
+        inputs(values),
+        limits,
+        stop,
+        Wake::new().unwrap(),
+        flights,
+        |s: &String| s.len(),
+        |_| None,
+        collect(),
+    );
+    assert!(!done);
+    assert!(sink.seen.len() <= 50, "{}", sink.seen.len());
+    let prefix: Vec<String> = (0..sink.seen.len()).map(|i| format!("{i}: {i}")).collect();
+    assert_eq!(sink.seen, prefix);
+}

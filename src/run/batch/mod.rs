@@ -131,15 +131,31 @@ where
     for worker in 0..jobs {
         let shared = Arc::clone(&shared);
         thread::spawn(move || {
+            let ending = Ending(&shared);
             shared.work_loop(worker);
-            let mut order = shared.order();
-            order.running -= 1;
-            if order.running == 0 {
-                shared.finished.notify_one();
-            }
+            drop(ending);
         });
     }
     shared.end(abandoned)
+}
+
+/// Tells the run a thread of it ended, even by a panic (a bug outside any one
+/// lookup, which the panic hook reported): then the run stops, as at a signal, and
+/// the lookups under way are handed out as abandoned, instead of the run waiting
+/// for ever for a thread that is gone.
+struct Ending<'a, T, S: Sink<T>, I, W, G>(&'a Shared<T, S, I, W, G>);
+
+impl<T, S: Sink<T>, I, W, G> Drop for Ending<'_, T, S, I, W, G> {
+    fn drop(&mut self) {
+        if thread::panicking() {
+            self.0.stop.store(true, Ordering::SeqCst);
+        }
+        let mut order = self.0.order();
+        order.running -= 1;
+        if order.running == 0 {
+            self.0.finished.notify_one();
+        }
+    }
 }
 
 /// After a stop, jobs still running past the grace period are abandoned (the process

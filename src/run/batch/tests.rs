@@ -222,3 +222,22 @@ fn with_large_results_only_the_first_workers_take_lookups_and_the_run_ends() {
     let used = threads.lock().unwrap().len();
     assert!(used <= 5, "{used} threads took large lookups");
 }
+
+#[test]
+fn a_panic_outside_any_lookup_stops_the_run_instead_of_hanging_it() {
+    let (done, sink) = run_ordered(
+        inputs(values(200)),
+        limits(4),
+        running(),
+        |index, input| {
+            assert!(index != 50, "a bug in the engine's own work");
+            input.unwrap()
+        },
+        |_| 8,
+        |_| None,
+        collect(),
+    );
+    assert!(!done);
+    assert!(sink.seen.len() <= 50, "{}", sink.seen.len());
+    assert_eq!(sink.seen, values(sink.seen.len()));
+}
