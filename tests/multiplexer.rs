@@ -246,23 +246,39 @@ fn the_multiplexer_and_the_thread_engine_print_the_same() {
 }
 
 #[test]
-fn the_key_and_the_agent_go_with_every_request() {
+fn requests_carry_the_same_headers_on_both_engines() {
     let server = TestServer::fixed(Canned::json(200, &record("1")));
-    smsstat_at(&server.base)
-        .args(["--json", "-j", "2", "sms", "1", "2", "3"])
-        .env("SMSSTAT_API_KEY", "k-123")
-        .assert()
-        .success();
+    for verbose in [&[][..], &["-v"][..]] {
+        smsstat_at(&server.base)
+            .args(verbose)
+            .args(["--json", "-j", "2", "sms", "1", "2", "3"])
+            .env("SMSSTAT_API_KEY", "k-123")
+            .assert()
+            .success();
+    }
     let seen = server.seen();
-    assert_eq!(seen.len(), 3);
-    for request in seen {
+    assert_eq!(seen.len(), 6);
+    let headers = |i: usize| {
+        let mut headers: Vec<(String, String)> = seen[i]
+            .headers
+            .iter()
+            .map(|(n, v)| (n.to_ascii_lowercase(), v.clone()))
+            .collect();
+        headers.sort();
+        headers
+    };
+    for request in &seen {
         assert!(request
             .header("user-agent")
             .unwrap()
             .starts_with("smsstat/"));
-        assert_eq!(request.header("accept"), Some("*/*"));
+        assert_eq!(request.header("accept"), Some("application/json"));
         assert!(request.header("host").unwrap().starts_with("127.0.0.1:"));
         assert_eq!(request.header("x-api-key"), Some("k-123"), "{request:?}");
+    }
+    // The first three went through the multiplexer, the last three (-v) not.
+    for i in 0..3 {
+        assert_eq!(headers(i), headers(i + 3));
     }
 }
 

@@ -18,6 +18,12 @@ use crate::settings::config::Config;
 /// Response headers larger than this are refused: a status answer needs a few hundred bytes.
 const MAX_HEADER_BYTES: usize = 64 * 1024;
 
+/// Who asks, on every request (both engines).
+pub(crate) const USER_AGENT: &str = concat!("smsstat/", env!("CARGO_PKG_VERSION"));
+
+/// What every request accepts (both engines).
+pub(crate) const ACCEPT: &str = "application/json";
+
 /// Idle connections each worker's agent keeps: one is in use at a time.
 const IDLE_PER_WORKER: usize = 2;
 
@@ -117,8 +123,8 @@ fn agent_config(config: &Config, idle: usize) -> ureq::config::Config {
         .max_response_header_size(MAX_HEADER_BYTES)
         .max_idle_connections(idle)
         .max_idle_connections_per_host(idle)
-        .user_agent(concat!("smsstat/", env!("CARGO_PKG_VERSION")))
-        .accept("application/json")
+        .user_agent(USER_AGENT)
+        .accept(ACCEPT)
         // Verification always on; --ca-cert only changes which roots are trusted.
         .tls_config(crate::http::tls::tls_config(config.ca_certs.as_ref()))
         // Always set: ureq would otherwise read the environment its own way.

@@ -6,12 +6,14 @@
 use std::net::{SocketAddr, ToSocketAddrs};
 
 use rustls::pki_types::ServerName;
+use ureq::http::header::{ACCEPT, USER_AGENT};
 use ureq::http::{HeaderValue, Uri};
 
 use super::{Answer, Client};
 use crate::domain::error::LookupError;
 use crate::domain::lookup::LookupKind;
 use crate::domain::record::Record;
+use crate::http::agents;
 use crate::http::answer::{is_missing_route, parse_object_scrubbed};
 use crate::http::budget::Permit;
 use crate::http::mux::{Mux, Reply, Target};
@@ -51,12 +53,10 @@ impl Client {
             .port_u16()
             .unwrap_or(if tls.is_some() { 443 } else { 80 });
         let addrs: Vec<SocketAddr> = (host, port).to_socket_addrs().ok()?.collect();
+        // The agent's own headers, as ureq sends them on the thread engine.
         let mut headers = vec![
-            (
-                ureq::http::header::USER_AGENT,
-                HeaderValue::from_static(concat!("smsstat/", env!("CARGO_PKG_VERSION"))),
-            ),
-            (ureq::http::header::ACCEPT, HeaderValue::from_static("*/*")),
+            (USER_AGENT, HeaderValue::from_static(agents::USER_AGENT)),
+            (ACCEPT, HeaderValue::from_static(agents::ACCEPT)),
         ];
         if let Some(key) = &self.api_key {
             let mut value = HeaderValue::from_str(key.expose()).ok()?;
