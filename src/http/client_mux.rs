@@ -3,7 +3,10 @@
 //! The rest is the blocking client's own code, given that answer as its first try,
 //! so that retries, the short path and every verdict stay as they are.
 
-use std::net::{SocketAddr, ToSocketAddrs};
+use std::net::{IpAddr, SocketAddr, ToSocketAddrs};
+use std::sync::mpsc;
+use std::thread;
+use std::time::Duration;
 
 use rustls::pki_types::ServerName;
 use ureq::http::header::{ACCEPT, USER_AGENT};
@@ -52,7 +55,7 @@ impl Client {
         let port = uri
             .port_u16()
             .unwrap_or(if tls.is_some() { 443 } else { 80 });
-        let addrs: Vec<SocketAddr> = (host, port).to_socket_addrs().ok()?.collect();
+        let addrs = resolve_within(host, port, self.timeout)?;
         // The agent's own headers, as ureq sends them on the thread engine.
         let mut headers = vec![
             (USER_AGENT, HeaderValue::from_static(agents::USER_AGENT)),
@@ -63,16 +66,14 @@ impl Client {
             value.set_sensitive(true);
             headers.push((self.api_key_header.clone(), value));
         }
-        (!addrs.is_empty()).then(|| {
-            Mux::new(Target {
-                addrs,
-                base_url: self.base_url.clone(),
-                headers,
-                timeout: self.timeout,
-                max_body: self.max_body,
-                tls,
-            })
-        })
+        Some(Mux::new(Target {
+            addrs,
+            base_url: self.base_url.clone(),
+            headers,
+            timeout: self.timeout,
+            max_body: self.max_body,
+            tls,
+        }))
     }
 
     /// Whether new requests must wait (a 429's pause): they go the blocking way,
@@ -130,4 +131,21 @@ impl Client {
             Some(first.answer),
         )
     }
+}
+
+/// The addresses of `host`, looked up within `limit` (the system's resolver has
+/// no timeout of its own to give). None when the name does not resolve in time:
+/// the thread engine then tells what is wrong, as it does for every failure.
+fn resolve_within(host: &str, port: u16, limit: Duration) -> Option<Vec<SocketAddr>> {
+    if let Ok(ip) = host.parse::<IpAddr>() {
+        return Some(vec![SocketAddr::new(ip, port)]);
+    }
+    let (tx, rx) = mpsc::channel();
+    let name = host.to_string();
+    thread::spawn(move || {
+        let addrs = (name.as_str(), port).to_socket_addrs();
+        let _ = tx.send(addrs.map(|addrs| addrs.collect::<Vec<_>>()));
+    });
+    let addrs = rx.recv_timeout(limit).ok()?.ok()?;
+    (!addrs.is_empty()).then_some(addrs)
 }
