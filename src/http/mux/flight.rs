@@ -11,7 +11,7 @@ use ureq_proto::client::{Call, RecvBodyResult, RecvResponseResult};
 use ureq_proto::BodyMode;
 
 use super::conn::Conn;
-use super::{Reply, INPUT};
+use super::{Bounds, Reply, INPUT};
 use crate::domain::error::LookupError;
 use crate::http::socket::connect_finished;
 use crate::http::transport::{too_large, transport_error};
@@ -111,7 +111,8 @@ impl Flight {
         }
     }
 
-    pub(super) fn advance(&mut self, max_body: u64, timeout: Duration) -> Step {
+    pub(super) fn advance(&mut self, bounds: Bounds) -> Step {
+        let timeout = bounds.timeout;
         if let Some(Phase::Connecting { .. }) = &self.phase {
             if let Err(error) = connect_finished(&self.conn.stream) {
                 return Step::Unconnected(error);
@@ -151,7 +152,7 @@ impl Flight {
             if read > 0 {
                 self.answered = true;
             }
-            match self.parse(max_body, timeout, read == 0) {
+            match self.parse(bounds, read == 0) {
                 // Bytes beyond the answer would be read as the next one's head.
                 Ok(Some((reply, keep))) => {
                     return Step::Done(Ok(reply), keep && self.conn.filled == 0)
@@ -184,12 +185,8 @@ impl Flight {
 
     /// Drives the protocol over the input read so far: the reply and whether the
     /// connection may serve another exchange, once it is complete.
-    fn parse(
-        &mut self,
-        max_body: u64,
-        timeout: Duration,
-        ended: bool,
-    ) -> Result<Option<(Reply, bool)>, LookupError> {
+    fn parse(&mut self, bounds: Bounds, ended: bool) -> Result<Option<(Reply, bool)>, LookupError> {
+        let Bounds { max_body, timeout } = bounds;
         let error = |e: ureq_proto::Error| transport_error(e.into(), timeout);
         if let Some(Phase::Head(call)) = &mut self.phase {
             // An informational answer (100 Continue) is consumed and skipped.
@@ -240,15 +237,15 @@ impl Flight {
                 None => return Err(LookupError::Internal("response not complete".into())),
             }
         }
-        self.read_body(max_body, timeout, ended)
+        self.read_body(bounds, ended)
     }
 
     fn read_body(
         &mut self,
-        max_body: u64,
-        timeout: Duration,
+        bounds: Bounds,
         ended: bool,
     ) -> Result<Option<(Reply, bool)>, LookupError> {
+        let Bounds { max_body, timeout } = bounds;
         let error = |e: ureq_proto::Error| transport_error(e.into(), timeout);
         let Some(Phase::Body { call, body, .. }) = &mut self.phase else {
             return Ok(None);

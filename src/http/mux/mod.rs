@@ -45,6 +45,13 @@ pub struct Target {
     pub tls: Option<(Arc<ClientConfig>, ServerName<'static>)>,
 }
 
+/// The bounds of one exchange: the answer's size, the time for all of it.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Bounds {
+    pub max_body: u64,
+    pub timeout: Duration,
+}
+
 /// An answer, its body read in full.
 pub struct Reply {
     pub status: u16,
@@ -70,6 +77,13 @@ impl Mux {
             idle: Vec::new(),
             flights: Vec::new(),
             finished: Vec::new(),
+        }
+    }
+
+    fn bounds(&self) -> Bounds {
+        Bounds {
+            max_body: self.target.max_body,
+            timeout: self.target.timeout,
         }
     }
 
@@ -202,11 +216,12 @@ impl Mux {
         let first_deadline = self.flights.iter().map(|f| f.deadline).min();
         let wait = first_deadline.map_or(wait, |d| wait.min(d.saturating_duration_since(now)));
         let woken = self.wait_ready(wait, wake);
+        let bounds = self.bounds();
         let mut i = 0;
         while i < self.flights.len() {
             let flight = &mut self.flights[i];
             let step = match std::mem::take(&mut flight.ready) {
-                true => flight.advance(self.target.max_body, self.target.timeout),
+                true => flight.advance(bounds),
                 false => Step::Wait,
             };
             if self.settle(i, step, done) {
