@@ -6,7 +6,7 @@
 use std::net::{IpAddr, SocketAddr, ToSocketAddrs};
 use std::sync::mpsc;
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rustls::pki_types::ServerName;
 use ureq::http::header::{ACCEPT, USER_AGENT};
@@ -32,14 +32,10 @@ pub struct First {
 
 impl Client {
     /// The multiplexer for this run, when every first request can go through it:
-    /// http or https straight to the origin (no proxy), no `--rate` and no `-v`
-    /// trace (both belong to the blocking path), a name that resolves.
+    /// http or https straight to the origin (no proxy), no `-v` trace (it belongs
+    /// to the blocking path), a name that resolves.
     pub fn multiplexer(&self, config: &Config) -> Option<Mux> {
-        if self.verbose > 0
-            || config.rate_interval.is_some()
-            || config.proxy.is_some()
-            || self.debug_panic.is_some()
-        {
+        if self.verbose > 0 || config.proxy.is_some() || self.debug_panic.is_some() {
             return None;
         }
         let uri: Uri = self.base_url.parse().ok()?;
@@ -76,10 +72,14 @@ impl Client {
         }))
     }
 
-    /// Whether new requests must wait (a 429's pause): they go the blocking way,
-    /// which waits its turn.
-    pub fn paused(&self) -> bool {
-        self.pace.holds()
+    /// When a new request may go (`--rate`, a 429's pause): None for now.
+    pub fn turn(&self) -> Option<Instant> {
+        self.pace.turn()
+    }
+
+    /// Whether a pause that began after `turn` was taken holds it.
+    pub fn held_past(&self, turn: Instant) -> bool {
+        self.pace.held_past(turn)
     }
 
     /// The first answer of a lookup whose requests go to `paths` in order, and

@@ -69,13 +69,20 @@ impl Pace {
         slots.paused_until.is_none_or(|until| until <= turn)
     }
 
-    /// Whether a request starting now would have to wait.
-    pub fn holds(&self) -> bool {
+    /// This request's turn, taken without waiting for it (for the multiplexer,
+    /// which starts the request then): None when it may start now.
+    pub fn turn(&self) -> Option<Instant> {
         if !self.active.load(Ordering::Relaxed) {
-            return false;
+            return None;
         }
+        Some(self.reserve()).filter(|turn| *turn > Instant::now())
+    }
+
+    /// Whether a pause that began after `turn` was taken now holds it: the turn
+    /// must be taken again, as `wait_turn` does.
+    pub fn held_past(&self, turn: Instant) -> bool {
         let slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
-        self.interval.is_some() || slots.paused_until.is_some_and(|u| u > Instant::now())
+        slots.paused_until.is_some_and(|until| until > turn)
     }
 
     pub fn pause_all(&self, pause: Duration) {
@@ -113,6 +120,18 @@ mod tests {
         let started = Instant::now();
         pace.wait_turn();
         assert!(started.elapsed() >= Duration::from_millis(40));
+    }
+
+    #[test]
+    fn turns_taken_without_waiting_are_spaced_too() {
+        let pace = Pace::new(Some(Duration::from_millis(50)));
+        assert_eq!(pace.turn(), None, "the first request goes at once");
+        let second = pace.turn().expect("the second waits");
+        let third = pace.turn().expect("the third waits");
+        assert!(third >= second + Duration::from_millis(50));
+        pace.pause_all(Duration::from_millis(500));
+        assert!(pace.held_past(third));
+        assert!(Pace::new(None).turn().is_none());
     }
 
     #[test]

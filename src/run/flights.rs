@@ -2,8 +2,9 @@
 //! engine (`batch::run_evented`). A lookup's first request goes through the
 //! multiplexer; its answer usually settles it (a record, a service error), and the
 //! rest is reading it, done on the loop thread. When it does not (a retry is due,
-//! the short path is to be tried, a 429 pause holds new requests), a helper thread
-//! finishes it with the blocking client, which waits as the thread engine would.
+//! the short path is to be tried), a helper thread finishes it with the blocking
+//! client, which waits as the thread engine would. `--rate` and a 429's pause
+//! delay first requests here: each waits for its turn in a queue, not in a thread.
 
 use std::collections::VecDeque;
 use std::os::fd::BorrowedFd;
@@ -44,13 +45,8 @@ enum Answered {
     Blocking(Started, First),
 }
 
-/// What a helper thread does.
-enum Job {
-    /// The whole lookup, blocking (its requests must wait their turn).
-    Whole(Input),
-    /// The rest of a lookup after its first answer.
-    After(Started, First),
-}
+/// What a helper thread does: the rest of a lookup after its first answer.
+struct Job(Started, First);
 
 impl Worker {
     /// The multiplexer for this run's lookups, when they can go that way.
@@ -117,6 +113,9 @@ pub(crate) struct MuxFlights {
     mux: Mux,
     /// Lookups whose first request is out, by input index (the multiplexer's token).
     out: ByIndex<Started>,
+    /// Lookups begun whose first request waits for its turn (`--rate`, a 429's
+    /// pause), in the order of their turns.
+    waiting: VecDeque<(Instant, usize, Started)>,
     answers: Vec<Finished>,
     helpers: Helpers,
 }
@@ -128,22 +127,43 @@ impl MuxFlights {
             worker,
             mux,
             out: ByIndex::default(),
+            waiting: VecDeque::new(),
             answers: Vec::new(),
+        }
+    }
+
+    /// Sends the first request now, or queues it for its turn.
+    fn send(&mut self, index: usize, started: Started) {
+        match self.worker.client.turn() {
+            Some(turn) => self.waiting.push_back((turn, index, started)),
+            None => {
+                self.mux.start(index, started.paths[0].clone());
+                self.out.insert(index, started);
+            }
+        }
+    }
+
+    /// Sends the requests whose turn came; a turn that a 429's pause now holds is
+    /// taken again (as the blocking client's `wait_turn` does).
+    fn send_due(&mut self) {
+        let now = Instant::now();
+        while self.waiting.front().is_some_and(|(turn, ..)| *turn <= now) {
+            let (turn, index, started) = self.waiting.pop_front().expect("looked at");
+            if self.worker.client.held_past(turn) {
+                self.send(index, started);
+                continue;
+            }
+            self.mux.start(index, started.paths[0].clone());
+            self.out.insert(index, started);
         }
     }
 }
 
 impl Flights<Outcome> for MuxFlights {
     fn start(&mut self, index: usize, input: Input) -> Option<Outcome> {
-        if self.worker.client.paused() {
-            // A 429 paused every request: the blocking client waits its turn.
-            self.helpers.run(index, Job::Whole(input));
-            return None;
-        }
         match self.worker.begin(index, input) {
             Begun::Sent(started) => {
-                self.mux.start(index, started.paths[0].clone());
-                self.out.insert(index, started);
+                self.send(index, started);
                 None
             }
             Begun::Ended(outcome) => Some(outcome),
@@ -156,14 +176,17 @@ impl Flights<Outcome> for MuxFlights {
         wake: BorrowedFd<'_>,
         done: &mut Vec<(usize, Outcome)>,
     ) -> bool {
+        let wait = match self.waiting.front() {
+            Some((turn, ..)) => wait.min(turn.saturating_duration_since(Instant::now())),
+            None => wait,
+        };
         let woken = self.mux.poll(wait, Some(wake), &mut self.answers);
+        self.send_due();
         for (index, reply) in self.answers.drain(..) {
             let started = self.out.remove(&index).expect("each token answered once");
             match self.worker.answered(index, started, reply) {
                 Answered::Settled(outcome) => done.push((index, outcome)),
-                Answered::Blocking(started, first) => {
-                    self.helpers.run(index, Job::After(started, first))
-                }
+                Answered::Blocking(started, first) => self.helpers.run(index, Job(started, first)),
             }
         }
         self.helpers.collect(done);
@@ -171,7 +194,7 @@ impl Flights<Outcome> for MuxFlights {
     }
 
     fn under_way(&self) -> usize {
-        self.mux.under_way() + self.helpers.under_way
+        self.mux.under_way() + self.waiting.len() + self.helpers.under_way
     }
 }
 
@@ -233,10 +256,8 @@ impl Helpers {
                     queue.1 -= 1;
                 }
             };
-            let outcome = match job {
-                Job::Whole(input) => worker.outcome(index, input),
-                Job::After(started, first) => worker.finish(index, started, first),
-            };
+            let Job(started, first) = job;
+            let outcome = worker.finish(index, started, first);
             lock(&shared.results).push((index, outcome));
             waker.wake();
         });

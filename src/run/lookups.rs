@@ -78,7 +78,7 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
 
 /// The lookups of `inputs`, by the engine that suits the run: straight to the
 /// service, one thread waits for every answer (`http/mux/`); through a proxy, with
-/// `--rate`, `-v` or `--wait`, a thread per job.
+/// `-v` or `--wait`, a thread per job.
 fn run_batch(
     config: &Config,
     worker: Arc<Worker>,
