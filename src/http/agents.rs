@@ -4,6 +4,7 @@
 //! connection turned out closed.
 
 use std::cell::Cell;
+use std::net::SocketAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
@@ -79,6 +80,21 @@ impl Agents {
     /// Records how the calling thread's last pooled request ended.
     pub fn answered(&self, answered: bool) {
         MAY_REUSE.with(|may| may.set(answered));
+    }
+
+    /// The addresses of the host of `uri`, looked up within `limit` by the agents'
+    /// own resolver (for the multiplexer; the agents then find them cached).
+    pub fn resolve(&self, uri: &Uri, limit: std::time::Duration) -> Option<Vec<SocketAddr>> {
+        let timeout = NextTimeout {
+            after: limit.into(),
+            reason: ureq::Timeout::Resolve,
+            ..NextTimeout::default()
+        };
+        let addrs = self
+            .resolver
+            .resolve(uri, &self.pooled_config, timeout)
+            .ok()?;
+        Some(addrs.iter().copied().collect())
     }
 
     /// An agent that always opens a new connection.

@@ -3,10 +3,7 @@
 //! The rest is the blocking client's own code, given that answer as its first try,
 //! so that retries, the short path and every verdict stay as they are.
 
-use std::net::{IpAddr, SocketAddr, ToSocketAddrs};
-use std::sync::mpsc;
-use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use rustls::pki_types::ServerName;
 use ureq::http::header::{ACCEPT, USER_AGENT};
@@ -48,10 +45,6 @@ impl Client {
             }
             _ => return None,
         };
-        let port = uri
-            .port_u16()
-            .unwrap_or(if tls.is_some() { 443 } else { 80 });
-        let addrs = resolve_within(host, port, self.timeout)?;
         // The agent's own headers, as ureq sends them on the thread engine.
         let mut headers = vec![
             (USER_AGENT, HeaderValue::from_static(agents::USER_AGENT)),
@@ -62,6 +55,7 @@ impl Client {
             value.set_sensitive(true);
             headers.push((self.api_key_header.clone(), value));
         }
+        let addrs = self.agents.resolve(&uri, self.timeout)?;
         Some(Mux::new(Target {
             addrs,
             base_url: self.base_url.clone(),
@@ -131,21 +125,4 @@ impl Client {
             Some(first.answer),
         )
     }
-}
-
-/// The addresses of `host`, looked up within `limit` (the system's resolver has
-/// no timeout of its own to give). None when the name does not resolve in time:
-/// the thread engine then tells what is wrong, as it does for every failure.
-fn resolve_within(host: &str, port: u16, limit: Duration) -> Option<Vec<SocketAddr>> {
-    if let Ok(ip) = host.parse::<IpAddr>() {
-        return Some(vec![SocketAddr::new(ip, port)]);
-    }
-    let (tx, rx) = mpsc::channel();
-    let name = host.to_string();
-    thread::spawn(move || {
-        let addrs = (name.as_str(), port).to_socket_addrs();
-        let _ = tx.send(addrs.map(|addrs| addrs.collect::<Vec<_>>()));
-    });
-    let addrs = rx.recv_timeout(limit).ok()?.ok()?;
-    (!addrs.is_empty()).then_some(addrs)
 }

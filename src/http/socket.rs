@@ -50,11 +50,33 @@ impl<In: Transport> Connector<In> for LeanTcpConnector {
 
 /// The first address that accepts, each tried within what is left of the timeout.
 fn connect_any(addrs: &[SocketAddr], timeout: &NextTimeout) -> Result<TcpStream, Error> {
-    let left = timeout.not_zero().map(|t| *t);
-    connect_within(addrs, left.unwrap_or(Duration::MAX)).map_err(|e| match e.kind() {
-        io::ErrorKind::TimedOut => Error::Timeout(timeout.reason),
-        _ => Error::Io(e),
-    })
+    let deadline = timeout.not_zero().map(|t| Instant::now() + *t);
+    let mut last = None;
+    for addr in addrs {
+        let attempt = match deadline {
+            Some(deadline) => {
+                let left = deadline.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    return Err(Error::Timeout(timeout.reason));
+                }
+                TcpStream::connect_timeout(addr, left)
+            }
+            None => TcpStream::connect(addr),
+        };
+        match attempt {
+            Ok(stream) => return Ok(stream),
+            Err(e) if e.kind() == io::ErrorKind::TimedOut => {
+                last = Some(Error::Timeout(timeout.reason))
+            }
+            Err(e) => last = Some(Error::Io(e)),
+        }
+    }
+    Err(last.unwrap_or_else(|| {
+        Error::Io(io::Error::new(
+            io::ErrorKind::ConnectionRefused,
+            "Connection refused",
+        ))
+    }))
 }
 
 /// A connection to `addr` begun without waiting for it: the (non-blocking) stream,
@@ -88,31 +110,6 @@ pub(crate) fn connect_started(addr: &SocketAddr) -> io::Result<(TcpStream, bool)
 /// How a connection begun by `connect_started` ended up, once writable.
 pub(crate) fn connect_finished(stream: &TcpStream) -> io::Result<()> {
     rustix::net::sockopt::socket_error(stream)?.map_err(io::Error::from)
-}
-
-/// The first of `addrs` that accepts within `limit` (for them all); the last
-/// failure when none does.
-fn connect_within(addrs: &[SocketAddr], limit: Duration) -> io::Result<TcpStream> {
-    let deadline = Instant::now().checked_add(limit);
-    let mut last = None;
-    for addr in addrs {
-        let attempt = match deadline {
-            Some(deadline) => {
-                let left = deadline.saturating_duration_since(Instant::now());
-                if left.is_zero() {
-                    return Err(io::ErrorKind::TimedOut.into());
-                }
-                TcpStream::connect_timeout(addr, left)
-            }
-            None => TcpStream::connect(addr),
-        };
-        match attempt {
-            Ok(stream) => return Ok(stream),
-            Err(e) => last = Some(e),
-        }
-    }
-    Err(last
-        .unwrap_or_else(|| io::Error::new(io::ErrorKind::ConnectionRefused, "Connection refused")))
 }
 
 #[derive(Debug)]

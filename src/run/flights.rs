@@ -136,11 +136,13 @@ impl MuxFlights {
     fn send(&mut self, index: usize, started: Started) {
         match self.worker.client.turn() {
             Some(turn) => self.waiting.push_back((turn, index, started)),
-            None => {
-                self.mux.start(index, started.paths[0].clone());
-                self.out.insert(index, started);
-            }
+            None => self.go(index, started),
         }
+    }
+
+    fn go(&mut self, index: usize, started: Started) {
+        self.mux.start(index, started.paths[0].clone());
+        self.out.insert(index, started);
     }
 
     /// Sends the requests whose turn came; a turn that a 429's pause now holds is
@@ -149,12 +151,10 @@ impl MuxFlights {
         let now = Instant::now();
         while self.waiting.front().is_some_and(|(turn, ..)| *turn <= now) {
             let (turn, index, started) = self.waiting.pop_front().expect("looked at");
-            if self.worker.client.held_past(turn) {
-                self.send(index, started);
-                continue;
+            match self.worker.client.held_past(turn) {
+                true => self.send(index, started),
+                false => self.go(index, started),
             }
-            self.mux.start(index, started.paths[0].clone());
-            self.out.insert(index, started);
         }
     }
 }

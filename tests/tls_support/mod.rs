@@ -147,7 +147,6 @@ impl TlsServer {
 }
 
 /// The path of the next request on a connection, its head read; None at its end.
-#[allow(dead_code)]
 fn read_path(stream: &mut impl Read) -> Option<String> {
     let mut head = Vec::new();
     let mut byte = [0u8; 1];
@@ -161,16 +160,9 @@ fn read_path(stream: &mut impl Read) -> Option<String> {
     head.split(' ').nth(1).map(str::to_string)
 }
 
+/// Whether a request head came (a failed handshake ends the stream before).
 fn read_head(stream: &mut impl Read) -> bool {
-    let mut head = Vec::new();
-    let mut byte = [0u8; 1];
-    while !head.ends_with(b"\r\n\r\n") {
-        match stream.read(&mut byte) {
-            Ok(1) => head.push(byte[0]),
-            _ => return false,
-        }
-    }
-    true
+    read_path(stream).is_some()
 }
 
 /// A complete HTTP/1.1 answer with a JSON body.
