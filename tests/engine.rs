@@ -61,6 +61,11 @@ fn thirty_two_jobs_with_large_answers_stay_within_the_same_bound() {
     slow_head_with_large_answers("32");
 }
 
+#[test]
+fn a_hundred_and_twenty_eight_jobs_with_large_answers_stay_within_the_same_bound() {
+    slow_head_with_large_answers("128");
+}
+
 fn slow_head_with_large_answers(jobs: &str) {
     // 2 MiB records; the first lookup is answered only once the server has been asked
     // for every other value, or after a few seconds: without a bound in bytes, all
@@ -384,4 +389,35 @@ fn a_table_reader_that_goes_away_stops_the_run_promptly() {
     let sent = server.urls().len();
     // Without noticing, it would gather a whole second page of 500 before writing.
     assert!(sent < 800, "{sent} lookups after the reader left");
+}
+
+/// `-j 256` under `ulimit -n 64`: the jobs are lowered to fit the descriptors (with
+/// a warning), and no lookup fails for want of one.
+#[test]
+fn a_low_open_file_limit_lowers_the_jobs_and_loses_nothing() {
+    let server = TestServer::fixed(Canned::json(200, SMS));
+    let ids: Vec<String> = (1..=400).map(|i| i.to_string()).collect();
+    let mut args = vec!["--json", "-j", "256", "sms"];
+    args.extend(ids.iter().map(String::as_str));
+    let inner = command(&server.base, &args);
+    let mut limited = std::process::Command::new("sh");
+    limited
+        .arg("-c")
+        .arg("ulimit -n 64 && exec \"$0\" \"$@\"")
+        .arg(inner.get_program())
+        .args(inner.get_args());
+    for (name, value) in inner.get_envs() {
+        match value {
+            Some(value) => limited.env(name, value),
+            None => limited.env_remove(name),
+        };
+    }
+    let out = limited.output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert_eq!(json_lines(&out.stdout).len(), 400);
+    assert!(
+        stderr.contains("-j 256 lowered to 16: the open-file limit (ulimit -n) is 64"),
+        "{stderr}"
+    );
 }

@@ -337,3 +337,79 @@ fn demo_with_wait_shows_records_settling() {
     assert!(lines.len() >= 2, "{lines:?}");
     assert_eq!(status(lines.last().unwrap()), final_status);
 }
+
+/// A server whose every SMS stays queued: counts the requests per value.
+fn pending_forever() -> common::TestServer {
+    common::TestServer::start(|url| {
+        let id = url.rsplit('/').next().unwrap_or("");
+        common::Canned::json(
+            200,
+            &format!(r#"{{"error":0,"sms_id":{id},"status":"queued"}}"#),
+        )
+    })
+}
+
+/// Every value asked at least twice, none "not looked up", exit 81 (still pending).
+fn every_value_watched(server: &common::TestServer, out: &std::process::Output, values: usize) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(81), "{stderr}");
+    assert!(!stderr.contains("not looked up"), "{stderr}");
+    let lines = json_lines(&out.stdout);
+    assert_eq!(lines.len(), values);
+    for (i, line) in lines.iter().enumerate() {
+        assert_eq!(line["status"], "queued", "{line}");
+        assert_eq!(line["sms_id"], i + 1, "{line}");
+    }
+    let urls = server.urls();
+    for id in 1..=values {
+        let asked = urls
+            .iter()
+            .filter(|u| u.ends_with(&format!("/{id}")))
+            .count();
+        assert!(asked >= 2, "value {id} asked {asked} times");
+    }
+}
+
+#[test]
+fn more_values_than_jobs_are_all_watched() {
+    let server = pending_forever();
+    let ids: Vec<String> = (1..=12).map(|i| i.to_string()).collect();
+    let mut args = vec![
+        "-j",
+        "8",
+        "--wait",
+        "--wait-timeout",
+        "2s",
+        "--interval",
+        "200ms",
+        "--json",
+        "sms",
+    ];
+    args.extend(ids.iter().map(String::as_str));
+    let out = smsstat_at(&server.base)
+        .args(&args)
+        .timeout(Duration::from_secs(30))
+        .output()
+        .unwrap();
+    every_value_watched(&server, &out, 12);
+}
+
+#[test]
+fn values_from_stdin_are_all_watched_by_few_jobs() {
+    let server = pending_forever();
+    let ids: Vec<u64> = (1..=40).collect();
+    let args = [
+        "-j",
+        "4",
+        "--wait",
+        "--wait-timeout",
+        "2s",
+        "--interval",
+        "200ms",
+        "--json",
+        "sms",
+        "-",
+    ];
+    let (out, _) = run_batch(&server.base, &args, &ids, Duration::from_secs(30));
+    every_value_watched(&server, &out, 40);
+}

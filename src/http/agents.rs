@@ -4,7 +4,6 @@
 //! connection turned out closed.
 
 use std::cell::Cell;
-use std::net::SocketAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
@@ -19,10 +18,10 @@ use crate::settings::config::Config;
 /// Response headers larger than this are refused: a status answer needs a few hundred bytes.
 const MAX_HEADER_BYTES: usize = 64 * 1024;
 
-/// Who asks, on every request (both engines).
+/// Who asks, on every request.
 pub(crate) const USER_AGENT: &str = concat!("smsstat/", env!("CARGO_PKG_VERSION"));
 
-/// What every request accepts (both engines).
+/// What every request accepts.
 pub(crate) const ACCEPT: &str = "application/json";
 
 /// Idle connections each worker's agent keeps: one is in use at a time.
@@ -80,21 +79,6 @@ impl Agents {
     /// Records how the calling thread's last pooled request ended.
     pub fn answered(&self, answered: bool) {
         MAY_REUSE.with(|may| may.set(answered));
-    }
-
-    /// The addresses of the host of `uri`, looked up within `limit` by the agents'
-    /// own resolver (for the multiplexer; the agents then find them cached).
-    pub fn resolve(&self, uri: &Uri, limit: std::time::Duration) -> Option<Vec<SocketAddr>> {
-        let timeout = NextTimeout {
-            after: limit.into(),
-            reason: ureq::Timeout::Resolve,
-            ..NextTimeout::default()
-        };
-        let addrs = self
-            .resolver
-            .resolve(uri, &self.pooled_config, timeout)
-            .ok()?;
-        Some(addrs.iter().copied().collect())
     }
 
     /// An agent that always opens a new connection.

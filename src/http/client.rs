@@ -1,40 +1,42 @@
-//! The blocking HTTP layer: one shared ureq agent (keep-alive pool), a bound on every
-//! request, retries of transient failures and a cap on body size. What an answer
-//! means is `answer`'s concern.
+//! The one HTTP client: a lookup's requests through ureq (shared agents, a bound on
+//! every request, the body within the caps), and what each answer means for the
+//! lookup: done, retried after a pause, or sent again on the short path. The
+//! decisions are `Attempts`, plain code with no I/O; the batch engine runs them, so
+//! nothing here ever sleeps.
 
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-use serde_json::{Map, Value};
-
 use ureq::http::{HeaderMap, HeaderName};
+use ureq::Agent;
 
+use crate::domain::duration::format_duration;
+use crate::domain::error::LookupError;
+use crate::domain::lookup::{LookupKind, PathStyle};
+use crate::domain::record::Record;
+use crate::domain::sanitize::{escape_control, preview};
 use crate::http::agents::Agents;
+use crate::http::answer::{interpret, is_missing_route, parse_object_scrubbed};
 use crate::http::budget::{BodyBudget, Permit};
+use crate::http::pace::Pace;
+use crate::http::redact::Scrubber;
+use crate::http::retry::{is_transient_status, parse_retry_after, Backoff};
+use crate::http::routes::RouteEvidence;
+use crate::http::trace;
+use crate::http::transport::{closed_early, read_body, transport_error};
+use crate::settings::config::Config;
+use crate::settings::secret::ApiKey;
 
 /// Bytes of large answers (and their parsed copies) in memory at once while being
 /// read: a dozen 4 MiB answers, whatever `--jobs`.
 const BODY_BUDGET: u64 = 96 * 1024 * 1024;
 
-use crate::domain::duration::format_duration;
-use crate::domain::error::LookupError;
-use crate::domain::lookup::LookupKind;
-use crate::domain::lookup::PathStyle;
-use crate::domain::record::Record;
-use crate::domain::sanitize::{escape_control, preview};
-use crate::http::answer::{interpret, is_missing_route, parse_object_scrubbed};
-use crate::http::redact::Scrubber;
-use crate::http::retry::{is_transient_status, parse_retry_after, Backoff};
-use crate::http::routes::RouteEvidence;
-use crate::settings::config::Config;
-use crate::settings::secret::ApiKey;
-
 pub struct Client {
     agents: Agents,
     /// Bytes of large answers read and parsed at once, across workers.
     bodies: BodyBudget,
-    /// `--rate` and the pause after a 429, shared by every worker.
-    pace: crate::http::pace::Pace,
+    /// `--rate` and the pause after a 429, shared by every lookup.
+    pace: Pace,
     /// What explicit paths answered so far, per lookup kind: the run goes straight to
     /// the short form only on consistent evidence that the route is missing.
     routes: RouteEvidence,
@@ -55,16 +57,142 @@ pub struct Client {
 }
 
 /// An HTTP answer, body already read (within the cap).
-struct Answer<'a> {
-    status: u16,
-    retry_after: Option<Duration>,
-    location: Option<String>,
-    body: Vec<u8>,
-    /// The body already parsed (the multiplexer's first answers are, to tell
-    /// whether the lookup needs another request).
-    parsed: Option<Result<Map<String, Value>, String>>,
+pub struct Answer<'a> {
+    pub status: u16,
+    pub retry_after: Option<Duration>,
+    pub location: Option<String>,
+    pub body: Vec<u8>,
     /// Large bodies count against the budget of answers read at once until parsed.
-    _permit: Permit<'a>,
+    pub _permit: Permit<'a>,
+}
+
+/// Where a lookup's requests stand: the path being tried, the retries spent on it,
+/// and the `--rate` turn it holds. Small: a batch under `--wait` keeps one per value.
+#[derive(Debug)]
+pub struct Attempts {
+    paths: Vec<String>,
+    path: usize,
+    retries: u32,
+    backoff: Backoff,
+    /// The turn taken when the request had to wait for one (`--rate`, a 429's pause).
+    turn: Option<Instant>,
+    /// The last `Retry-After` the server asked for: a floor for the next `--wait` poll.
+    pub retry_after: Option<Duration>,
+}
+
+/// What comes next for a lookup.
+#[derive(Debug)]
+pub enum Next {
+    /// Come back at this time (a retry's pause, the `--rate` turn, the short path).
+    At(Instant),
+    /// The lookup's result, as sent: `protect` it before showing it.
+    Done(Result<Record, LookupError>),
+}
+
+/// What an answer means for the lookup that asked (`Attempts::after`).
+#[derive(Debug)]
+pub enum After {
+    /// A transient failure: try again after `delay`; `all`: the pause is the
+    /// account's (a 429), for every lookup of the run.
+    Retry {
+        delay: Duration,
+        reason: String,
+        all: bool,
+    },
+    /// The explicit route is missing here: the short form next, at once.
+    ShortForm,
+    Done(Result<Record, LookupError>),
+}
+
+/// What `Attempts::after` needs to know of the run.
+pub struct Rules<'a> {
+    pub kind: LookupKind,
+    pub value: &'a str,
+    pub retries: u32,
+    /// A retry is not worth its pause past this time (the end of `--wait`).
+    pub deadline: Option<Instant>,
+    pub routes: &'a RouteEvidence,
+    pub scrubber: &'a Scrubber,
+}
+
+impl Attempts {
+    pub fn new(paths: Vec<String>) -> Attempts {
+        Attempts {
+            paths,
+            path: 0,
+            retries: 0,
+            backoff: Backoff::new(),
+            turn: None,
+            retry_after: None,
+        }
+    }
+
+    /// Whether no request was made yet.
+    pub fn fresh(&self) -> bool {
+        self.path == 0 && self.retries == 0
+    }
+
+    fn path(&self) -> &str {
+        &self.paths[self.path]
+    }
+
+    /// What the answer to the current request means for the lookup, at `now`.
+    pub fn after(
+        &mut self,
+        answer: Result<Answer<'_>, LookupError>,
+        now: Instant,
+        rules: &Rules<'_>,
+    ) -> After {
+        let transient = match &answer {
+            Ok(answer) if is_transient_status(answer.status) => {
+                Some((format!("HTTP {}", answer.status), answer.retry_after))
+            }
+            Err(err @ (LookupError::Timeout(_) | LookupError::Unavailable(_))) => {
+                Some((err.to_string(), None))
+            }
+            _ => None,
+        };
+        if let Ok(answer) = &answer {
+            self.retry_after = answer.retry_after;
+        }
+        if let Some((reason, retry_after)) = transient.filter(|_| self.retries < rules.retries) {
+            let mut backoff = self.backoff.clone();
+            let delay = backoff.next_delay(retry_after);
+            // No time left for another try: the caller's deadline wins.
+            if rules.deadline.is_none_or(|d| now + delay < d) {
+                self.retries += 1;
+                self.backoff = backoff;
+                let all = matches!(&answer, Ok(answer) if answer.status == 429);
+                return After::Retry { delay, reason, all };
+            }
+        }
+        let answer = match answer {
+            Ok(answer) => answer,
+            Err(err) => return After::Done(Err(err)),
+        };
+        let parsed = parse_object_scrubbed(&answer.body, rules.scrubber);
+        if self.path + 1 < self.paths.len() {
+            // Only explicit paths with a short form behind them are evidence.
+            let missing = is_missing_route(answer.status, &parsed);
+            rules.routes.note(rules.kind, missing);
+            if missing {
+                self.path += 1;
+                self.retries = 0;
+                self.backoff = Backoff::new();
+                return After::ShortForm;
+            }
+        }
+        let kind = rules.kind;
+        let result = interpret(answer.status, answer.location, parsed, kind.record_kind())
+            .and_then(|record| match kind.check_answer(rules.value, &record) {
+                Ok(()) => Ok(record),
+                Err(message) => Err(LookupError::WrongRecord {
+                    message,
+                    record: Box::new(record.fields),
+                }),
+            });
+        After::Done(result)
+    }
 }
 
 impl Answer<'_> {
@@ -88,7 +216,7 @@ impl Client {
         Client {
             agents: Agents::new(config),
             bodies: BodyBudget::new(BODY_BUDGET),
-            pace: crate::http::pace::Pace::new(config.rate_interval),
+            pace: Pace::new(config.rate_interval),
             routes: RouteEvidence::default(),
             base_url: config.base_url.clone(),
             api_key: config.api_key.clone(),
@@ -104,13 +232,110 @@ impl Client {
         }
     }
 
-    /// Looks one value up: the explicit path first and, when the deployment has no such
-    /// route (404 without a JSON error body), the short form.
+    /// A lookup from start to end on the calling thread, waiting out its pauses
+    /// (`check`'s probes): the steps the batch engine runs, one after the other.
     /// The result is ready for output: the key scrubbed, MSISDNs masked when asked.
     pub fn lookup(&self, kind: LookupKind, value: &str) -> Result<Record, LookupError> {
-        let mut result = self.lookup_until(kind, value, None).0;
+        let mut attempts = self.attempts(kind, value);
+        let mut result = loop {
+            match self.step(kind, value, &mut attempts, None) {
+                Next::Done(result) => break result,
+                Next::At(at) => std::thread::sleep(at.saturating_duration_since(Instant::now())),
+            }
+        };
         self.protect(&mut result);
         result
+    }
+
+    /// The requests of a new lookup of `value`.
+    pub fn attempts(&self, kind: LookupKind, value: &str) -> Attempts {
+        let mut paths = kind.paths(value, self.paths);
+        if paths.len() > 1 && self.routes.explicit_missing(kind) {
+            // Learnt on earlier lookups: this deployment has only the short form.
+            paths.remove(0);
+        }
+        Attempts::new(paths)
+    }
+
+    /// One step of a lookup whose next request is due: the request, unless it must
+    /// first wait for its `--rate` turn; then what its answer means. `deadline`
+    /// bounds the request and any retry (the end of `--wait`).
+    pub fn step(
+        &self,
+        kind: LookupKind,
+        value: &str,
+        attempts: &mut Attempts,
+        deadline: Option<Instant>,
+    ) -> Next {
+        if attempts.fresh() && attempts.turn.is_none() {
+            if let Err(refused) = kind.validate(value) {
+                return Next::Done(Err(refused));
+            }
+            if self
+                .debug_panic
+                .as_deref()
+                .is_some_and(|only| only == "1" || only == value)
+            {
+                // The payload stands for data from an answer: the hook must not show it.
+                panic!("SMSSTAT_DEBUG_PANIC: deliberate panic looking up {value}");
+            }
+        }
+        // A pause that began after the turn was taken holds it: taken again.
+        let held = attempts.turn.take().is_none_or(|t| self.pace.held_past(t));
+        if held {
+            if let Some(turn) = self.pace.turn() {
+                attempts.turn = Some(turn);
+                return Next::At(turn);
+            }
+        }
+        let timeout = match deadline {
+            Some(deadline) => self
+                .timeout
+                .min(deadline.saturating_duration_since(Instant::now())),
+            None => self.timeout,
+        };
+        if timeout.is_zero() {
+            return Next::Done(Err(LookupError::WaitOver));
+        }
+        // Every -v line of a batch says which lookup it belongs to.
+        let label = match self.verbose {
+            0 => String::new(),
+            _ => format!("{} {}", kind.name(), preview(value)),
+        };
+        let path = attempts.path().to_string();
+        let answer = self.get_once(&label, &path, timeout);
+        let rules = Rules {
+            kind,
+            value,
+            retries: self.retries,
+            deadline,
+            routes: &self.routes,
+            scrubber: &self.scrubber,
+        };
+        let now = Instant::now();
+        match attempts.after(answer, now, &rules) {
+            After::Done(result) => Next::Done(result),
+            After::ShortForm => {
+                self.trace(format_args!(
+                    "{label}: no route {path} here; trying the short form"
+                ));
+                Next::At(now)
+            }
+            After::Retry { delay, reason, all } => {
+                self.trace(format_args!(
+                    "{label}: retry {}/{} in {} after {reason}",
+                    attempts.retries,
+                    self.retries,
+                    format_duration(delay)
+                ));
+                if all {
+                    // Too many requests from this account: every lookup waits, not
+                    // only this one (the retry waits its turn like the others).
+                    self.pace.pause_all(delay);
+                }
+                Next::At(now + delay)
+            }
+        }
     }
 
     /// What may be shown of a result: a server may echo the key anywhere, and it
@@ -127,161 +352,20 @@ impl Client {
         self.scrubber.scrub(text).into_owned()
     }
 
-    /// `lookup`, finished by `deadline` (requests and retry pauses are cut to fit),
-    /// with the last `Retry-After` the server asked for, for callers that poll. The
-    /// result is as sent: `protect` it before showing it.
-    pub fn lookup_until(
-        &self,
-        kind: LookupKind,
-        value: &str,
-        deadline: Option<Instant>,
-    ) -> (Result<Record, LookupError>, Option<Duration>) {
-        let mut retry_after = None;
-        let paths = self.paths_for(kind, value);
-        let result = self.lookup_inner(kind, value, deadline, &mut retry_after, paths, None);
-        (result, retry_after)
-    }
-
-    fn lookup_inner<'c>(
-        &'c self,
-        kind: LookupKind,
-        value: &str,
-        deadline: Option<Instant>,
-        retry_after: &mut Option<Duration>,
-        paths: Vec<String>,
-        mut first: Option<Result<Answer<'c>, LookupError>>,
-    ) -> Result<Record, LookupError> {
-        kind.validate(value)?;
-        if self
-            .debug_panic
-            .as_deref()
-            .is_some_and(|only| only == "1" || only == value)
-        {
-            // The payload stands for data from an answer: the hook must not show it.
-            panic!("SMSSTAT_DEBUG_PANIC: deliberate panic looking up {value}");
-        }
-        let last = paths.len() - 1;
-        // Every -v line of a batch says which lookup it belongs to.
-        let label = if self.verbose > 0 {
-            format!("{} {}", kind.name(), preview(value))
-        } else {
-            String::new()
-        };
-        for (i, path) in paths.iter().enumerate() {
-            let mut answer = self.get_with_retries(&label, path, deadline, first.take())?;
-            *retry_after = answer.retry_after;
-            let parsed = answer
-                .parsed
-                .take()
-                .unwrap_or_else(|| parse_object_scrubbed(&answer.body, &self.scrubber));
-            if i < last {
-                // Only explicit paths with a short form behind them are evidence.
-                let missing = is_missing_route(answer.status, &parsed);
-                self.routes.note(kind, missing);
-                if missing {
-                    self.trace(format_args!(
-                        "{label}: no route {path} here; trying the short form"
-                    ));
-                    continue;
-                }
-            }
-            let result = interpret(answer.status, answer.location, parsed, kind.record_kind())
-                .and_then(|record| match kind.check_answer(value, &record) {
-                    Ok(()) => Ok(record),
-                    Err(message) => Err(LookupError::WrongRecord {
-                        message,
-                        record: Box::new(record.fields),
-                    }),
-                });
-            return result;
-        }
-        unreachable!("paths() always yields at least one path")
-    }
-
-    /// The paths to try for a value, in order.
-    pub fn paths_for(&self, kind: LookupKind, value: &str) -> Vec<String> {
-        let mut paths = kind.paths(value, self.paths);
-        if paths.len() > 1 && self.routes.explicit_missing(kind) {
-            // Learnt on earlier lookups: this deployment has only the short form.
-            paths.remove(0);
-        }
-        paths
-    }
-
-    fn get_with_retries<'c>(
-        &'c self,
-        label: &str,
-        path: &str,
-        deadline: Option<Instant>,
-        mut first: Option<Result<Answer<'c>, LookupError>>,
-    ) -> Result<Answer<'c>, LookupError> {
-        let url = format!("{}{path}", self.base_url);
-        let mut backoff = Backoff::new();
-        let mut attempt = 0;
-        loop {
-            // The first try may have been made already, by the multiplexer.
-            let result = match first.take() {
-                Some(result) => result,
-                None => {
-                    let timeout = match deadline {
-                        Some(deadline) => self
-                            .timeout
-                            .min(deadline.saturating_duration_since(Instant::now())),
-                        None => self.timeout,
-                    };
-                    if timeout.is_zero() {
-                        return Err(LookupError::WaitOver);
-                    }
-                    self.get_once(label, &url, timeout)
-                }
-            };
-            let (reason, retry_after) = match &result {
-                Ok(answer) if is_transient_status(answer.status) => {
-                    (format!("HTTP {}", answer.status), answer.retry_after)
-                }
-                Err(err @ (LookupError::Timeout(_) | LookupError::Unavailable(_))) => {
-                    (err.to_string(), None)
-                }
-                _ => return result,
-            };
-            if attempt >= self.retries {
-                return result;
-            }
-            attempt += 1;
-            let delay = backoff.next_delay(retry_after);
-            if deadline.is_some_and(|d| Instant::now() + delay >= d) {
-                // No time left for another try: the caller's deadline wins.
-                return result;
-            }
-            self.trace(format_args!(
-                "{label}: retry {attempt}/{} in {} after {}",
-                self.retries,
-                format_duration(delay),
-                reason
-            ));
-            if matches!(&result, Ok(answer) if answer.status == 429) {
-                // Too many requests from this account: every worker waits, not only
-                // this one (the retry waits its turn like the others).
-                self.pace.pause_all(delay);
-            } else {
-                std::thread::sleep(delay);
-            }
-        }
-    }
-
     /// One exchange, traced under `-v` as one line: the lookup, the request and what
     /// came of it.
     fn get_once(
         &self,
         label: &str,
-        url: &str,
+        path: &str,
         timeout: Duration,
     ) -> Result<Answer<'_>, LookupError> {
+        let url = format!("{}{path}", self.base_url);
         let started = Instant::now();
-        let result = self.exchange(label, url, timeout);
+        let result = self.exchange(label, &url, timeout);
         if self.verbose > 0 {
             let took = format_duration(started.elapsed());
-            let url = escape_control(url);
+            let url = escape_control(&url);
             match &result {
                 Ok(answer) => self.trace(format_args!(
                     "{label}: GET {url} -> {} {} in {took} ({} bytes)",
@@ -298,6 +382,91 @@ impl Client {
         result
     }
 
+    fn exchange(
+        &self,
+        label: &str,
+        url: &str,
+        timeout: Duration,
+    ) -> Result<Answer<'_>, LookupError> {
+        let request = self.request(self.agents.pooled(), url, timeout);
+        if self.verbose > 1 {
+            let lines =
+                trace::request_lines(&trace::AGENT_HEADERS, request.headers_ref(), self.secrets());
+            lines
+                .iter()
+                .for_each(|line| self.trace(format_args!("{label}: {line}")));
+        }
+        let mut response = self
+            .send(label, request, url, timeout)
+            .map_err(|e| transport_error(e, timeout))?;
+        let status = response.status();
+        if self.verbose > 1 {
+            let lines = trace::response_lines(response.headers(), self.secrets());
+            lines
+                .iter()
+                .for_each(|line| self.trace(format_args!("{label}: {line}")));
+        }
+        let (retry_after, location) = Answer::head(response.headers());
+        let (body, permit) = read_body(&mut response, timeout, self.max_body, &self.bodies)?;
+        Ok(Answer {
+            status: status.as_u16(),
+            retry_after,
+            location,
+            body,
+            _permit: permit,
+        })
+    }
+
+    /// Sends the GET; once more on a new connection when the reused one turned out
+    /// closed.
+    fn send(
+        &self,
+        label: &str,
+        request: ureq::RequestBuilder<ureq::typestate::WithoutBody>,
+        url: &str,
+        timeout: Duration,
+    ) -> Result<ureq::http::Response<ureq::Body>, ureq::Error> {
+        let sent = request.call();
+        let reused = self.agents.may_reuse();
+        self.agents.answered(sent.is_ok());
+        match sent {
+            // Only a reused connection can have been closed while idle; a new one
+            // that closes early is the server failing, for the retries to judge.
+            Err(error) if reused && closed_early(&error) => {
+                // Not counted as a retry: the server did not fail, the idle
+                // connection was gone. A GET is safe to send again, at once.
+                self.trace(format_args!(
+                    "{label}: connection closed early ({error}); sending again"
+                ));
+                self.request(self.agents.fresh(), url, timeout).call()
+            }
+            sent => sent,
+        }
+    }
+
+    fn request(
+        &self,
+        agent: &Agent,
+        url: &str,
+        timeout: Duration,
+    ) -> ureq::RequestBuilder<ureq::typestate::WithoutBody> {
+        let mut request = agent.get(url);
+        if timeout < self.timeout {
+            request = request.config().timeout_global(Some(timeout)).build();
+        }
+        if let Some(key) = &self.api_key {
+            request = request.header(self.api_key_header.clone(), key.expose());
+        }
+        request
+    }
+
+    fn secrets(&self) -> trace::Secrets<'_> {
+        trace::Secrets {
+            key_header: &self.api_key_header,
+            scrubber: &self.scrubber,
+        }
+    }
+
     fn trace(&self, line: std::fmt::Arguments<'_>) {
         if self.verbose > 0 {
             let line = line.to_string();
@@ -307,10 +476,5 @@ impl Client {
     }
 }
 
-#[path = "client_exchange.rs"]
-mod exchange;
-#[cfg(unix)]
-#[path = "client_mux.rs"]
-mod multiplexed;
-#[cfg(unix)]
-pub use multiplexed::First;
+#[cfg(test)]
+mod tests;

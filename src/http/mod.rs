@@ -1,12 +1,9 @@
-//! The HTTP layer: the blocking client, the multiplexer of batches,
-//! answer reading, retries, resolver, TLS, traces and the one secret scrubber.
+//! The HTTP layer: the one client (ureq), answer reading, retries, resolver, TLS, traces and the one secret scrubber.
 
 pub(crate) mod agents;
 pub(crate) mod answer;
 pub(crate) mod budget;
 pub(crate) mod client;
-#[cfg(unix)]
-pub(crate) mod mux;
 pub(crate) mod pace;
 pub(crate) mod panic_trigger;
 pub(crate) mod redact;

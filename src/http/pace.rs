@@ -33,17 +33,6 @@ impl Pace {
         }
     }
 
-    /// Waits for this request's turn: after any pause, and one interval after the
-    /// previous request's turn.
-    pub fn wait_turn(&self) {
-        if !self.active.load(Ordering::Relaxed) {
-            return;
-        }
-        // A 429 pause that began while this turn was waiting holds it too: the
-        // turn is taken again after the pause, spaced like any other.
-        while !self.sleep_until(self.reserve()) {}
-    }
-
     /// The next free turn, taken.
     fn reserve(&self) -> Instant {
         let mut slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
@@ -59,18 +48,8 @@ impl Pace {
         turn
     }
 
-    /// Sleeps until `turn`; false when a pause now reaches past it.
-    fn sleep_until(&self, turn: Instant) -> bool {
-        let now = Instant::now();
-        if turn > now {
-            std::thread::sleep(turn - now);
-        }
-        let slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
-        slots.paused_until.is_none_or(|until| until <= turn)
-    }
-
-    /// This request's turn, taken without waiting for it (for the multiplexer,
-    /// which starts the request then): None when it may start now.
+    /// This request's turn, taken: None when it may start now, else the time it may
+    /// (the engine keeps the lookup queued until then).
     pub fn turn(&self) -> Option<Instant> {
         if !self.active.load(Ordering::Relaxed) {
             return None;
@@ -79,7 +58,7 @@ impl Pace {
     }
 
     /// Whether a pause that began after `turn` was taken now holds it: the turn
-    /// must be taken again, as `wait_turn` does.
+    /// must be taken again, spaced like any other.
     pub fn held_past(&self, turn: Instant) -> bool {
         let slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
         slots.paused_until.is_some_and(|until| until > turn)
@@ -99,47 +78,32 @@ mod tests {
 
     #[test]
     fn turns_are_spaced_by_the_interval() {
-        let pace = Pace::new(Some(Duration::from_millis(20)));
-        let started = Instant::now();
-        for _ in 0..6 {
-            pace.wait_turn();
-        }
-        // Five intervals at least between the first turn and the sixth.
-        assert!(started.elapsed() >= Duration::from_millis(100));
-    }
-
-    #[test]
-    fn a_pause_holds_a_turn_already_taken() {
-        let pace = Pace::new(Some(Duration::from_millis(5)));
-        let taken = pace.reserve();
-        pace.pause_all(Duration::from_millis(60));
-        assert!(
-            !pace.sleep_until(taken),
-            "the pause must hold the taken turn"
-        );
-        let started = Instant::now();
-        pace.wait_turn();
-        assert!(started.elapsed() >= Duration::from_millis(40));
-    }
-
-    #[test]
-    fn turns_taken_without_waiting_are_spaced_too() {
         let pace = Pace::new(Some(Duration::from_millis(50)));
         assert_eq!(pace.turn(), None, "the first request goes at once");
         let second = pace.turn().expect("the second waits");
         let third = pace.turn().expect("the third waits");
         assert!(third >= second + Duration::from_millis(50));
-        pace.pause_all(Duration::from_millis(500));
-        assert!(pace.held_past(third));
         assert!(Pace::new(None).turn().is_none());
+    }
+
+    #[test]
+    fn a_pause_holds_a_turn_already_taken() {
+        let pace = Pace::new(Some(Duration::from_secs(5)));
+        pace.turn();
+        let taken = pace.turn().expect("spaced");
+        assert!(!pace.held_past(taken));
+        pace.pause_all(Duration::from_secs(60));
+        assert!(pace.held_past(taken), "the pause must hold the taken turn");
+        let again = pace.turn().expect("after the pause");
+        assert!(again >= Instant::now() + Duration::from_secs(50));
     }
 
     #[test]
     fn a_pause_delays_every_later_turn() {
         let pace = Pace::new(None);
-        pace.pause_all(Duration::from_millis(50));
-        let started = Instant::now();
-        pace.wait_turn();
-        assert!(started.elapsed() >= Duration::from_millis(40));
+        assert_eq!(pace.turn(), None, "nothing to wait for without --rate");
+        pace.pause_all(Duration::from_secs(60));
+        let turn = pace.turn().expect("the pause holds it");
+        assert!(turn >= Instant::now() + Duration::from_secs(50));
     }
 }

@@ -9,6 +9,7 @@ const MAX_DELAY: Duration = Duration::from_secs(10);
 /// A server asking for a longer pause than this is not worth waiting for in a CLI.
 pub const MAX_RETRY_AFTER: Duration = Duration::from_secs(30);
 
+#[derive(Debug, Clone)]
 pub struct Backoff {
     next: Duration,
 }

@@ -79,39 +79,6 @@ fn connect_any(addrs: &[SocketAddr], timeout: &NextTimeout) -> Result<TcpStream,
     }))
 }
 
-/// A connection to `addr` begun without waiting for it: the (non-blocking) stream,
-/// and whether it is established already (on loopback it often is). If not, the
-/// stream turns writable when it is settled, and `connect_finished` tells how.
-pub(crate) fn connect_started(addr: &SocketAddr) -> io::Result<(TcpStream, bool)> {
-    use rustix::net::{AddressFamily, SocketFlags, SocketType};
-    let family = match addr {
-        SocketAddr::V4(_) => AddressFamily::INET,
-        SocketAddr::V6(_) => AddressFamily::INET6,
-    };
-    #[cfg(any(target_os = "linux", target_os = "android"))]
-    let flags = SocketFlags::CLOEXEC;
-    #[cfg(not(any(target_os = "linux", target_os = "android")))]
-    let flags = SocketFlags::empty();
-    let stream = TcpStream::from(rustix::net::socket_with(
-        family,
-        SocketType::STREAM,
-        flags,
-        None,
-    )?);
-    stream.set_nonblocking(true)?;
-    stream.set_nodelay(true)?;
-    match rustix::net::connect(&stream, addr) {
-        Ok(()) => Ok((stream, true)),
-        Err(rustix::io::Errno::INPROGRESS | rustix::io::Errno::INTR) => Ok((stream, false)),
-        Err(e) => Err(e.into()),
-    }
-}
-
-/// How a connection begun by `connect_started` ended up, once writable.
-pub(crate) fn connect_finished(stream: &TcpStream) -> io::Result<()> {
-    rustix::net::sockopt::socket_error(stream)?.map_err(io::Error::from)
-}
-
 #[derive(Debug)]
 pub struct LeanTcp {
     stream: TcpStream,
@@ -147,7 +114,7 @@ impl LeanTcp {
     }
 }
 
-pub(crate) fn timespec(left: Duration) -> Timespec {
+fn timespec(left: Duration) -> Timespec {
     Timespec {
         tv_sec: left.as_secs().min(i64::MAX as u64) as i64,
         tv_nsec: i64::from(left.subsec_nanos()),

@@ -19,11 +19,8 @@ use crate::run::batch::{self, Input, Limits, Sink};
 use crate::run::interrupt::{self, interrupt_flag, was_interrupted};
 use crate::run::junit::JunitFile;
 use crate::run::problems::report_problem;
-use crate::run::worker::{self, Worker};
+use crate::run::worker::Worker;
 use crate::settings::config::Config;
-
-/// More waiting lookups than this at once would only open more connections.
-const MAX_WAITING_JOBS: usize = 64;
 
 pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
     if let Err(message) = check_combinations(config, kind) {
@@ -36,7 +33,7 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
         Err(code) => return code,
     };
     let single = values.len() == 1 && values[0] != "-";
-    let jobs = jobs_for(config, &values);
+    let jobs = jobs_for(config);
     let stop = interrupt_flag();
     let reads_stdin = values.iter().any(|v| v == "-");
     let total = (!reads_stdin).then_some(values.len() as u64);
@@ -76,9 +73,8 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
     finish(output, config)
 }
 
-/// The lookups of `inputs`, by the engine that suits the run: straight to the
-/// service, one thread waits for every answer (`http/mux/`); through a proxy, with
-/// `-v` or `--wait`, a thread per job.
+/// The lookups of `inputs` on the one engine. Under `--wait` every value is watched
+/// from the start; otherwise lookups under way are bounded by the jobs.
 fn run_batch(
     config: &Config,
     worker: Arc<Worker>,
@@ -90,22 +86,12 @@ fn run_batch(
     let limits = Limits {
         jobs,
         budget: batch::BYTE_BUDGET,
+        in_flight: config
+            .wait
+            .is_none()
+            .then_some(jobs * batch::IN_FLIGHT_PER_JOB),
     };
-    let abandoning = Arc::clone(&worker);
-    let abandoned = move |index| abandoning.abandoned(index);
-    #[cfg(unix)]
-    if let Some((mux, wake)) = worker.multiplexer(config).zip(batch::Wake::new().ok()) {
-        let flights = worker::MuxFlights::new(worker, mux, wake.waker(), jobs);
-        let weigh = worker::weigh;
-        let run = batch::run_evented(
-            inputs, limits, stop, wake, flights, weigh, abandoned, output,
-        );
-        return run.1;
-    }
-    #[cfg(not(unix))]
-    let _ = config;
-    let work = move |index, input| worker.outcome(index, input);
-    batch::run_ordered(inputs, limits, stop, work, worker::weigh, abandoned, output).1
+    batch::run(inputs, limits, stop, worker, output).1
 }
 
 /// What is drawn on stderr while the batch runs, on a terminal only: the live view of
@@ -349,13 +335,41 @@ fn check_combinations(config: &Config, kind: LookupKind) -> Result<(), String> {
     Ok(())
 }
 
-/// Waiting lookups hold a worker for the whole wait, so every value given on the
-/// command line gets one (up to a bound): the wait ends when all are final.
-fn jobs_for(config: &Config, values: &[String]) -> usize {
-    match config.wait {
-        Some(_) => config.jobs.max(values.len().min(MAX_WAITING_JOBS)),
-        None => config.jobs,
+/// Descriptors each job may hold: its kept-alive connections and one made anew
+/// when a kept one turned out closed.
+const FILES_PER_JOB: u64 = 3;
+/// Descriptors kept for everything else: stdio, the signal pipe, the JUnit file,
+/// the files read while the run starts.
+const FILES_RESERVED: u64 = 16;
+
+/// `--jobs`, lowered (with a warning) so that the run's connections fit the
+/// open-file limit: past it, lookups would fail as "service unavailable".
+fn jobs_for(config: &Config) -> usize {
+    let jobs = config.jobs;
+    let Some(limit) = open_file_limit() else {
+        return jobs;
+    };
+    let fit = (limit.saturating_sub(FILES_RESERVED) / FILES_PER_JOB).max(1);
+    if jobs as u64 <= fit {
+        return jobs;
     }
+    if !config.quiet {
+        warn(format_args!(
+            "-j {jobs} lowered to {fit}: the open-file limit (ulimit -n) is {limit}"
+        ));
+    }
+    fit as usize
+}
+
+/// The soft limit on open files, when there is one.
+#[cfg(unix)]
+fn open_file_limit() -> Option<u64> {
+    rustix::process::getrlimit(rustix::process::Resource::Nofile).current
+}
+
+#[cfg(not(unix))]
+fn open_file_limit() -> Option<u64> {
+    None
 }
 
 fn print_style(config: &Config, single: bool) -> PrintStyle {

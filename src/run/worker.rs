@@ -1,6 +1,6 @@
-//! One lookup of a batch, on whichever worker thread takes its value: the request or
-//! the `--wait` polls, `--follow` lines, the state kept for a signal's report, and
-//! the early stop.
+//! The lookups of a run, as the batch engine steps them: the first request, retries
+//! and the short path (`http::client::Attempts`), the `--wait` polls (`wait::Watch`),
+//! `--follow` lines, the state kept for a signal's report, and the early stop.
 
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -17,14 +17,14 @@ use crate::domain::outcome::Outcome;
 use crate::domain::record::Record;
 use crate::domain::sanitize::{escape_control, preview};
 use crate::domain::verdict::{self, Expectation, Stage, Verdict, WaitSettings};
-use crate::http::client::Client;
+use crate::http::client::{Attempts, Client, Next};
 use crate::output::json::{follow_json, write_json_line};
-use crate::output::progress::LiveView;
-use crate::run::batch::Input;
+use crate::output::progress::{LiveLine, LiveView};
+use crate::run::batch::{Input, Step, Work};
 use crate::run::by_index::ByIndex;
 use crate::run::halt::Halt;
 use crate::run::panic_hook::catching;
-use crate::run::wait;
+use crate::run::wait::{Polled, Watch};
 use crate::settings::config::Config;
 
 /// Lookups under way by input index: the value and the last record seen.
@@ -96,12 +96,10 @@ impl Worker {
         }
     }
 
-    /// The outcome of input number `index`; while it runs, its last state is kept in
-    /// `in_flight` so that a signal can still show it (`abandoned`). A panic fails
-    /// this lookup only (exit 70); the hook has told it on stderr.
-    pub(crate) fn outcome(&self, index: usize, input: Input) -> Outcome {
-        let outcome = self.run_one(index, input);
-        self.told(outcome)
+    /// The outcome of a lookup that ended before any request (a bad value, the
+    /// early stop), told at once under `--follow`.
+    fn ended(&self, query: String, error: LookupError) -> Outcome {
+        self.told(Outcome::new(self.kind, query, Err(error)))
     }
 
     /// Following, a failure is told when it happens, not when the lookups before
@@ -113,36 +111,90 @@ impl Worker {
         outcome
     }
 
-    fn run_one(&self, index: usize, input: Input) -> Outcome {
-        let query = match input {
-            Ok(query) => query,
-            Err(bad) => {
-                return Outcome::new(self.kind, bad.shown, Err(LookupError::Usage(bad.reason)))
-            }
-        };
-        if let Some(refusal) = self.halt.refusal() {
-            return Outcome::new(self.kind, preview(&query), Err(refusal));
-        }
-        let shown = preview(&query);
-        self.start_tracking(index, shown.clone());
-        self.tracked(index, shown, Instant::now(), || self.look_up(index, query))
-    }
-
-    /// A lookup being tracked since `started`: a panic fails it alone, and once it
-    /// ends it leaves the in-flight map and tells the early stop what came of it.
-    fn tracked(
-        &self,
-        index: usize,
-        shown: String,
-        started: Instant,
-        look_up: impl FnOnce() -> Outcome,
-    ) -> Outcome {
-        let mut outcome =
-            catching(look_up).unwrap_or_else(|()| Outcome::new(self.kind, shown, Err(panicked())));
+    /// The outcome of a lookup that ended after `started`: it leaves the in-flight
+    /// map, tells the early stop what came of it, and keeps only what is printed.
+    fn finished(&self, index: usize, started: Instant, mut outcome: Outcome) -> Outcome {
         outcome.elapsed = started.elapsed();
         self.in_flight_map(index).remove(&index);
         self.halt.observe(&outcome.result);
-        self.slimmed(outcome)
+        self.told(self.slimmed(outcome))
+    }
+
+    /// One request of `lookup` and what came of it.
+    fn advance(&self, index: usize, lookup: &mut Lookup) -> Step<Outcome> {
+        let Lookup {
+            query,
+            attempts,
+            watch,
+            ..
+        } = lookup;
+        if attempts.fresh() && watch.as_ref().is_none_or(|w| w.watch.polls == 0) {
+            if let Some(refusal) = self.halt.refusal() {
+                return Step::Done(Outcome::new(self.kind, preview(query), Err(refusal)));
+            }
+        }
+        let (Some(settings), Some(watching)) = (&self.wait, watch) else {
+            return match self.client.step(self.kind, query, attempts, None) {
+                Next::At(at) => Step::At(at),
+                Next::Done(result) => Step::Done(self.judged(query.clone(), result, None)),
+            };
+        };
+        let deadline = self.wait_deadline.unwrap_or_else(Instant::now);
+        if attempts.fresh() {
+            if let Some(last) = watching.watch.expired(Instant::now(), deadline) {
+                return Step::Done(self.waited(query, settings, watching, last));
+            }
+        }
+        let result = match self.client.step(self.kind, query, attempts, Some(deadline)) {
+            Next::At(at) => return Step::At(at),
+            Next::Done(result) => result,
+        };
+        if let Ok(record) = &result {
+            self.observe(index, query, watching, record);
+        }
+        let retry_after = attempts.retry_after;
+        match watching
+            .watch
+            .polled(result, retry_after, settings, Instant::now(), deadline)
+        {
+            Polled::Again(at) => {
+                *attempts = self.client.attempts(self.kind, query);
+                Step::At(at)
+            }
+            Polled::Over(result) => Step::Done(self.waited(query, settings, watching, result)),
+        }
+    }
+
+    /// A polled record, shown protected (the key scrubbed, numbers masked): the live
+    /// line, the state kept for a signal, and a `--follow` line when it changed.
+    fn observe(&self, index: usize, query: &str, watching: &mut Watching, record: &Record) {
+        let mut shown = Ok(record.clone());
+        self.client.protect(&mut shown);
+        let Ok(shown) = shown else { return };
+        if let Some(line) = &watching.line {
+            line.update(&live_status(&shown, &self.until), watching.watch.polls);
+        }
+        if watching.last_seen.as_ref() != Some(&shown) {
+            self.track_last_seen(index, &shown);
+            self.print_change(query, &shown);
+            watching.last_seen = Some(shown);
+        }
+    }
+
+    /// The outcome of a watch that is over.
+    fn waited(
+        &self,
+        query: &str,
+        settings: &WaitSettings,
+        watching: &Watching,
+        result: Result<Record, LookupError>,
+    ) -> Outcome {
+        let waited = Some(watching.watch.started.elapsed());
+        let verdict = result
+            .as_ref()
+            .ok()
+            .and_then(|r| verdict::verdict(r, &settings.until, &self.expect, waited));
+        self.protected(query.to_string(), verdict, result)
     }
 
     /// Only what will be printed is kept while the outcome waits for its turn.
@@ -163,29 +215,6 @@ impl Worker {
         outcome
     }
 
-    /// What to print for a lookup still running when Ctrl-C's grace period ended: its
-    /// last state seen, marked interrupted.
-    pub(crate) fn abandoned(&self, index: usize) -> Option<Outcome> {
-        let (query, last) = self.in_flight_map(index).remove(&index)?;
-        let outcome = match last {
-            Some(record) => Outcome {
-                verdict: Some(self.interrupted(&record)),
-                ..Outcome::new(self.kind, query, Ok(record))
-            },
-            None => Outcome::new(
-                self.kind,
-                query,
-                Err(LookupError::Interrupted {
-                    code: crate::run::interrupt::exit_code(),
-                }),
-            ),
-        };
-        if outcome.result.is_err() {
-            self.print_follow(&outcome);
-        }
-        Some(outcome)
-    }
-
     fn interrupted(&self, record: &Record) -> Verdict {
         Verdict {
             code: crate::run::interrupt::exit_code(),
@@ -202,65 +231,23 @@ impl Worker {
             .unwrap_or_else(|e| e.into_inner())
     }
 
-    fn start_tracking(&self, index: usize, shown_query: String) {
-        self.in_flight_map(index).insert(index, (shown_query, None));
-    }
-
     fn track_last_seen(&self, index: usize, record: &Record) {
         if let Some(entry) = self.in_flight_map(index).get_mut(&index) {
             entry.1 = Some(record.clone());
         }
     }
 
-    fn look_up(&self, index: usize, query: String) -> Outcome {
-        if let Err(refused) = self.kind.validate(&query) {
-            // Refused before sending; a value is shown cut (echoing megabytes helps nobody).
-            return Outcome::new(self.kind, preview(&query), Err(refused));
-        }
-        let Some(settings) = &self.wait else {
-            let result = self.client.lookup_until(self.kind, &query, None).0;
-            return self.judged(query, result);
-        };
-        let mut last_seen: Option<Record> = None;
-        let line = self
-            .live
-            .as_ref()
-            .map(|live| live.line(index, &format!("{} {}", self.kind.name(), preview(&query))));
-        let deadline = self.wait_deadline.unwrap_or_else(Instant::now);
-        let watched = wait::watch(
-            &self.client,
-            self.kind,
-            &query,
-            settings,
-            deadline,
-            &self.stop,
-            |record, polls| {
-                if let Some(line) = &line {
-                    line.update(&live_status(record, &settings.until), polls);
-                }
-                if last_seen.as_ref() != Some(record) {
-                    self.track_last_seen(index, record);
-                    self.print_change(&query, record);
-                    last_seen = Some(record.clone());
-                }
-            },
-        );
-        let verdict = match &watched.result {
-            Ok(record) if watched.interrupted => Some(self.interrupted(record)),
-            Ok(record) => {
-                verdict::verdict(record, &settings.until, &self.expect, Some(watched.waited))
-            }
-            Err(_) => None,
-        };
-        self.protected(query, verdict, watched.result)
-    }
-
     /// The outcome of a lookup without `--wait`: its verdict, then protected.
-    fn judged(&self, query: String, result: Result<Record, LookupError>) -> Outcome {
+    fn judged(
+        &self,
+        query: String,
+        result: Result<Record, LookupError>,
+        waited: Option<std::time::Duration>,
+    ) -> Outcome {
         let verdict = result
             .as_ref()
             .ok()
-            .and_then(|r| verdict::verdict(r, &self.until, &self.expect, None));
+            .and_then(|r| verdict::verdict(r, &self.until, &self.expect, waited));
         self.protected(query, verdict, result)
     }
 
@@ -307,6 +294,95 @@ impl Worker {
     }
 }
 
+/// One lookup under way: between its steps it waits in the engine's queue.
+pub(crate) struct Lookup {
+    query: String,
+    started: Instant,
+    attempts: Attempts,
+    /// Under `--wait`.
+    watch: Option<Watching>,
+}
+
+/// A value being watched, and what the terminal shows of it.
+struct Watching {
+    watch: Watch,
+    /// The last record seen, protected: `--follow` prints a line when it changes.
+    last_seen: Option<Record>,
+    /// Its line in the live view; dropped with the lookup.
+    line: Option<LiveLine>,
+}
+
+impl Work for Worker {
+    type Lookup = Lookup;
+    type Out = Outcome;
+
+    fn begin(&self, index: usize, input: Input) -> Result<Lookup, Outcome> {
+        let query = match input {
+            Ok(query) => query,
+            Err(bad) => return Err(self.ended(bad.shown, LookupError::Usage(bad.reason))),
+        };
+        if let Some(refusal) = self.halt.refusal() {
+            return Err(self.ended(preview(&query), refusal));
+        }
+        if let Err(refused) = self.kind.validate(&query) {
+            // Refused before sending; a value is shown cut (echoing megabytes helps nobody).
+            return Err(self.ended(preview(&query), refused));
+        }
+        let shown = preview(&query);
+        let now = Instant::now();
+        let watch = self.wait.as_ref().map(|settings| Watching {
+            watch: Watch::new(settings, now),
+            last_seen: None,
+            line: self
+                .live
+                .as_ref()
+                .map(|live| live.line(index, &format!("{} {shown}", self.kind.name()))),
+        });
+        self.in_flight_map(index).insert(index, (shown, None));
+        Ok(Lookup {
+            attempts: self.client.attempts(self.kind, &query),
+            query,
+            started: now,
+            watch,
+        })
+    }
+
+    /// A panic (reading the answer is most of the work) fails this lookup alone
+    /// (exit 70); the hook has told it on stderr.
+    fn step(&self, index: usize, lookup: &mut Lookup) -> Step<Outcome> {
+        let outcome = match catching(|| self.advance(index, lookup)) {
+            Ok(Step::At(at)) => return Step::At(at),
+            Ok(Step::Done(outcome)) => outcome,
+            Err(()) => Outcome::new(self.kind, preview(&lookup.query), Err(panicked())),
+        };
+        Step::Done(self.finished(index, lookup.started, outcome))
+    }
+
+    fn weigh(&self, outcome: &Outcome) -> usize {
+        weigh(outcome)
+    }
+
+    /// What to print for a lookup still under way when a signal's grace period
+    /// ended: its last state seen, marked interrupted.
+    fn abandoned(&self, index: usize) -> Option<Outcome> {
+        let (query, last) = self.in_flight_map(index).remove(&index)?;
+        let outcome = match last {
+            Some(record) => Outcome {
+                verdict: Some(self.interrupted(&record)),
+                ..Outcome::new(self.kind, query, Ok(record))
+            },
+            None => Outcome::new(
+                self.kind,
+                query,
+                Err(LookupError::Interrupted {
+                    code: crate::run::interrupt::exit_code(),
+                }),
+            ),
+        };
+        Some(self.told(outcome))
+    }
+}
+
 /// The failure of a lookup that panicked; its line and the hook's are all that is
 /// told of it (the payload may hold answer data).
 fn panicked() -> LookupError {
@@ -350,9 +426,3 @@ fn live_status(record: &Record, until: &[String]) -> String {
         Stage::Pending(what) => escape_control(&what).into_owned(),
     }
 }
-
-#[cfg(unix)]
-#[path = "flights.rs"]
-mod flights;
-#[cfg(unix)]
-pub(crate) use flights::MuxFlights;

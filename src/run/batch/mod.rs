@@ -1,11 +1,16 @@
-//! Many lookups at once, printed in input order, with at most one cross-thread
-//! wake-up per lookup: each worker takes the next value from the shared input itself,
-//! looks it up, and files the result in a reorder buffer; the worker that completes
-//! the oldest unprinted lookup prints it and every finished one after it. Results
-//! held behind a slow lookup are bounded in bytes (and in number); past the bound,
-//! workers wait before taking another value, never while holding the oldest one.
+//! The one engine: every lookup of a run, one request at a time, on `-j` worker
+//! threads. A lookup is a small state machine (`Work::step`); each step is one
+//! request, after which it is done or due again at a time (a retry's pause, its
+//! `--rate` turn, the next `--wait` poll). Due lookups wait in one queue, ordered by
+//! due time and then by arrival, so no worker ever sleeps while holding one: `-j`
+//! workers poll any number of values. Results are printed in input order: the
+//! worker that finishes the oldest unprinted lookup prints it and every finished
+//! one after it. Values are read as there is room: results held behind a slow
+//! lookup are bounded in bytes and number, and so are lookups under way, but for
+//! `--wait`, where every value of the input is watched at once.
 
-use std::collections::BTreeMap;
+use std::cmp::Ordering as Cmp;
+use std::collections::{BTreeMap, BinaryHeap};
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -14,13 +19,6 @@ use std::time::{Duration, Instant};
 
 pub use crate::run::input::{inputs, Input};
 
-mod threads;
-
-#[cfg(unix)]
-mod evented;
-#[cfg(unix)]
-pub use evented::{run_evented, Flights, Wake, Waker};
-
 /// How many finished results may wait behind the oldest unprinted lookup, per job:
 /// enough to keep every worker busy behind one slow lookup.
 const WINDOW_PER_JOB: usize = 64;
@@ -28,15 +26,45 @@ const WINDOW_PER_JOB: usize = 64;
 /// Bytes of finished results that may wait behind the oldest unprinted lookup.
 pub const BYTE_BUDGET: usize = 32 * 1024 * 1024;
 
-/// How often a waiting thread looks at the stop flag.
-/// Lookups started before the first answer tells how large answers are: enough to
+/// Lookups begun and not finished, per job, when the count is bounded: room for
+/// the ones waiting for a retry or a `--rate` turn beside those under way.
+pub const IN_FLIGHT_PER_JOB: usize = 4;
+
+/// Lookups begun before the first result tells how large answers are: enough to
 /// keep a small batch as fast as ever, few enough that 32 jobs of 4 MiB answers do
 /// not all start at once.
 const FIRST_IN_FLIGHT: usize = 8;
 
+/// How often a waiting worker looks at the stop flag (a signal raises it without
+/// a wake-up).
 const STOP_POLL: Duration = Duration::from_millis(50);
 /// After a stop, how long lookups under way get to finish and be printed.
 const STOP_GRACE: Duration = Duration::from_secs(1);
+
+/// What comes of one step of a lookup.
+#[derive(Debug)]
+pub enum Step<T> {
+    Done(T),
+    /// Due again at this time; meanwhile the lookup waits in the queue.
+    At(Instant),
+}
+
+/// The lookups of a run.
+pub trait Work: Send + Sync + 'static {
+    /// A lookup under way.
+    type Lookup: Send + 'static;
+    /// What a lookup comes to, in input order to the sink.
+    type Out: Send + 'static;
+    /// The lookup of input number `index`, or what it comes to without a request.
+    fn begin(&self, index: usize, input: Input) -> Result<Self::Lookup, Self::Out>;
+    /// One request of a lookup whose time has come.
+    fn step(&self, index: usize, lookup: &mut Self::Lookup) -> Step<Self::Out>;
+    /// A rough count of the bytes a result holds, for the byte budget.
+    fn weigh(&self, out: &Self::Out) -> usize;
+    /// What to print for a lookup still under way when a stop's grace period ended
+    /// (None: output ends before it).
+    fn abandoned(&self, index: usize) -> Option<Self::Out>;
+}
 
 /// Where results go, in input order; called by whichever worker completes the
 /// oldest unprinted lookup, one call at a time.
@@ -54,297 +82,421 @@ pub struct Limits {
     pub jobs: usize,
     /// Bytes of finished results that may wait for an earlier one.
     pub budget: usize,
+    /// Lookups begun and not finished, at most; None under `--wait`, where each
+    /// value is watched from the start (a waiting lookup is a small record).
+    pub in_flight: Option<usize>,
 }
 
-/// The input and the index of the next value taken from it.
+/// A lookup waiting for its time.
+struct Due<L> {
+    at: Instant,
+    /// Arrival order: equal times go first come, first served, and a lookup due
+    /// again goes behind those already waiting.
+    seq: u64,
+    index: usize,
+    lookup: L,
+}
+
+impl<L> PartialEq for Due<L> {
+    fn eq(&self, other: &Self) -> bool {
+        (self.at, self.seq) == (other.at, other.seq)
+    }
+}
+
+impl<L> Eq for Due<L> {}
+
+impl<L> PartialOrd for Due<L> {
+    fn partial_cmp(&self, other: &Self) -> Option<Cmp> {
+        Some(self.cmp(other))
+    }
+}
+
+impl<L> Ord for Due<L> {
+    /// Reversed: the heap's greatest is the earliest due.
+    fn cmp(&self, other: &Self) -> Cmp {
+        (other.at, other.seq).cmp(&(self.at, self.seq))
+    }
+}
+
+/// The queue and the room: what workers take next, under one lock.
+struct Room<L> {
+    due: BinaryHeap<Due<L>>,
+    seq: u64,
+    /// Lookups begun and not finished (in the queue or in a worker's hands).
+    in_flight: usize,
+    /// A worker is reading the input: the others serve the queue meanwhile, so a
+    /// slow stdin holds up no poll.
+    reading: bool,
+    /// The input has ended.
+    exhausted: bool,
+    /// Finished results waiting for an earlier one: their count and bytes.
+    parked: usize,
+    held: usize,
+    /// Whether any result came back yet: until one does, the size of answers is
+    /// unknown and at most `FIRST_IN_FLIGHT` lookups begin.
+    sized: bool,
+    /// A running average of the weight of recent results: with it the lookups under
+    /// way count against the budget before they finish, so that `-j 32` with large
+    /// answers holds no more than `-j 8` would.
+    typical: usize,
+    /// Workers waiting; only then is a wake-up worth a system call.
+    waiting: usize,
+    /// Worker threads alive.
+    running: usize,
+}
+
+/// The reorder buffer and the sink: printing happens holding it.
+struct Order<T, S> {
+    next_out: usize,
+    pending: BTreeMap<usize, (T, usize)>,
+    /// Taken back by `run` at the end; later results are dropped.
+    sink: Option<S>,
+}
+
 struct Feed<I> {
     values: I,
     next: usize,
 }
 
-/// The reorder buffer and the sink, under one lock: printing happens holding it.
-struct Order<T, S> {
-    next_out: usize,
-    pending: BTreeMap<usize, (T, usize)>,
-    held: usize,
-    /// Workers waiting for room; only then is a wake-up worth a system call.
-    waiting: usize,
-    running: usize,
-    /// Lookups started and not yet delivered.
-    in_flight: usize,
-    /// The input has ended: workers waiting for room have nothing left to take.
-    exhausted: bool,
-    /// Whether any result came back yet: until one does, the size of answers is
-    /// unknown and at most `FIRST_IN_FLIGHT` lookups start.
-    sized: bool,
-    /// A running average of the weight of recent results: with it the lookups in
-    /// flight count against the budget before they finish, so that `-j 32` with
-    /// large answers holds no more than `-j 8` would.
-    typical: usize,
-    /// Taken back by `run_ordered` at the end; later results are dropped.
-    sink: Option<S>,
-}
-
-struct Shared<T, S, I, W, G> {
-    feed: Mutex<Feed<I>>,
-    order: Mutex<Order<T, S>>,
-    room: Condvar,
-    finished: Condvar,
+struct Shared<W: Work, S, I> {
+    work: Arc<W>,
+    input: Mutex<Feed<I>>,
+    room: Mutex<Room<W::Lookup>>,
+    wake: Condvar,
+    order: Mutex<Order<W::Out, S>>,
     stop: Arc<AtomicBool>,
-    work: W,
-    weigh: G,
+    jobs: usize,
     window: usize,
     budget: usize,
+    cap: Option<usize>,
 }
 
-/// Runs `work` over `inputs` (with their index) on `limits.jobs` threads and hands
-/// each result to `sink` in input order. When `stop` is raised (a signal, or the sink
-/// failing), no new work is started; the finished results are still handed out in
-/// order, and a job still running after a grace period is handed out as
-/// `abandoned(index)` makes it (None: output ends before it). Returns whether every
-/// input was processed, and the sink.
-pub fn run_ordered<T, W, G, A, S>(
+/// What a worker does next.
+enum Task<L> {
+    Step(usize, L),
+    Read,
+    Quit,
+}
+
+/// Runs every input through `work` on `limits.jobs` threads and hands each result
+/// to `sink` in input order. When `stop` is raised (a signal, or the sink failing),
+/// no new request is made; the finished results are still handed out in order, and
+/// a lookup still under way after a grace period is handed out as
+/// `Work::abandoned` makes it. Returns whether every input was processed, and the
+/// sink.
+pub fn run<W: Work, S: Sink<W::Out>>(
     inputs: impl Iterator<Item = Input> + Send + 'static,
     limits: Limits,
     stop: Arc<AtomicBool>,
-    work: W,
-    weigh: G,
-    abandoned: A,
+    work: Arc<W>,
     sink: S,
-) -> (bool, S)
-where
-    T: Send + 'static,
-    W: Fn(usize, Input) -> T + Send + Sync + 'static,
-    G: Fn(&T) -> usize + Send + Sync + 'static,
-    A: FnMut(usize) -> Option<T>,
-    S: Sink<T>,
-{
+) -> (bool, S) {
     let jobs = limits.jobs.max(1);
-    let shared = Arc::new(Shared::new(
-        inputs,
-        jobs,
-        jobs,
-        stop,
+    let shared = Arc::new(Shared {
         work,
-        weigh,
-        limits.budget,
-        sink,
-    ));
+        input: Mutex::new(Feed {
+            values: inputs,
+            next: 0,
+        }),
+        room: Mutex::new(Room {
+            due: BinaryHeap::new(),
+            seq: 0,
+            in_flight: 0,
+            reading: false,
+            exhausted: false,
+            parked: 0,
+            held: 0,
+            sized: false,
+            typical: 0,
+            waiting: 0,
+            running: jobs,
+        }),
+        wake: Condvar::new(),
+        order: Mutex::new(Order {
+            next_out: 0,
+            pending: BTreeMap::new(),
+            sink: Some(sink),
+        }),
+        stop,
+        jobs,
+        window: jobs * WINDOW_PER_JOB,
+        budget: limits.budget,
+        cap: limits.in_flight.map(|cap| cap.max(jobs)),
+    });
     for worker in 0..jobs {
         let shared = Arc::clone(&shared);
         thread::spawn(move || {
-            let ending = Ending(&shared);
+            let ending = Ending(&*shared);
             shared.work_loop(worker);
             drop(ending);
         });
     }
-    shared.end(abandoned)
+    shared.end()
 }
 
 /// Tells the run a thread of it ended, even by a panic (a bug outside any one
 /// lookup, which the panic hook reported): then the run stops, as at a signal, and
 /// the lookups under way are handed out as abandoned, instead of the run waiting
 /// for ever for a thread that is gone.
-struct Ending<'a, T, S: Sink<T>, I, W, G>(&'a Shared<T, S, I, W, G>);
+struct Ending<'a, W: Work, S, I>(&'a Shared<W, S, I>);
 
-impl<T, S: Sink<T>, I, W, G> Drop for Ending<'_, T, S, I, W, G> {
+impl<W: Work, S, I> Drop for Ending<'_, W, S, I> {
     fn drop(&mut self) {
         if thread::panicking() {
             self.0.stop.store(true, Ordering::SeqCst);
         }
-        let mut order = self.0.order();
-        order.running -= 1;
-        if order.running == 0 {
-            self.0.finished.notify_one();
-        }
+        let mut room = self.0.room();
+        room.running -= 1;
+        self.0.wake.notify_all();
     }
 }
 
-/// After a stop, jobs still running past the grace period are abandoned (the process
-/// is about to end). Results are handed out in order, an abandoned job as `abandoned`
-/// makes it, up to the first job that never started: the output stays a prefix of
-/// the input, so a script pairing output with input lines is never misled by a gap.
-fn drain_stopped<T, S: Sink<T>>(
-    order: &mut Order<T, S>,
-    mut sink: S,
-    mut abandoned: impl FnMut(usize) -> Option<T>,
-) -> S {
-    let mut next = order.next_out;
-    while let Some(item) = order
-        .pending
-        .remove(&next)
-        .map(|(item, _)| item)
-        .or_else(|| abandoned(next))
-    {
-        next += 1;
-        if sink.emit(item).is_err() {
-            break;
-        }
-    }
-    let _ = sink.flush();
-    sink
-}
-
-impl<T, S: Sink<T>, I, W, G> Shared<T, S, I, W, G> {
-    /// `jobs` sets the window of finished results; `running` is the number of
-    /// threads that will end with `running -= 1`.
-    #[allow(clippy::too_many_arguments)]
-    fn new(
-        inputs: I,
-        jobs: usize,
-        running: usize,
-        stop: Arc<AtomicBool>,
-        work: W,
-        weigh: G,
-        budget: usize,
-        sink: S,
-    ) -> Self {
-        Shared {
-            feed: Mutex::new(Feed {
-                values: inputs,
-                next: 0,
-            }),
-            order: Mutex::new(Order {
-                next_out: 0,
-                pending: BTreeMap::new(),
-                held: 0,
-                waiting: 0,
-                running,
-                in_flight: 0,
-                exhausted: false,
-                sized: false,
-                typical: 0,
-                sink: Some(sink),
-            }),
-            room: Condvar::new(),
-            finished: Condvar::new(),
-            stop,
-            work,
-            weigh,
-            window: jobs * WINDOW_PER_JOB,
-            budget,
-        }
+impl<W: Work, S, I> Shared<W, S, I> {
+    fn room(&self) -> MutexGuard<'_, Room<W::Lookup>> {
+        self.room.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn order(&self) -> MutexGuard<'_, Order<T, S>> {
+    fn order(&self) -> MutexGuard<'_, Order<W::Out, S>> {
         self.order.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     fn stopped(&self) -> bool {
         self.stop.load(Ordering::SeqCst)
     }
+}
 
-    /// Whether the results held, plus what the lookups in flight are likely to
-    /// bring, pass the byte budget (or the window is full). A lookup with none in
-    /// flight always starts, so the oldest unprinted one is never held back.
-    ///
-    /// With large answers, only the first workers (as many as the budget holds
-    /// answers of the typical size) take lookups: each thread allocates from its own
-    /// malloc arena, and freed megabytes stay in every arena that served them, so
-    /// 32 threads taking turns held twice the memory of 8.
-    fn full(&self, order: &Order<T, S>, worker: usize) -> bool {
-        let expected = order.held + order.in_flight * order.typical;
-        order.pending.len() >= self.window
-            || order.held > self.budget
-            || (order.in_flight > 0 && expected > self.budget)
-            || worker.saturating_mul(order.typical) > self.budget
-            || (!order.sized && order.in_flight >= FIRST_IN_FLIGHT)
-    }
-
-    fn deliver(&self, index: usize, result: T, weight: usize) {
-        let mut order = self.order();
-        if self.deliver_locked(&mut order, index, result, weight) {
-            self.flush(&mut order);
+impl<W, S, I> Shared<W, S, I>
+where
+    W: Work,
+    S: Sink<W::Out>,
+    I: Iterator<Item = Input>,
+{
+    fn work_loop(&self, worker: usize) {
+        loop {
+            match self.next_task(worker) {
+                Task::Step(index, lookup) => self.step(index, lookup),
+                Task::Read => self.read(),
+                Task::Quit => return,
+            }
         }
     }
 
-    /// Lets the sink write out what it was given.
-    fn flush(&self, order: &mut Order<T, S>) {
-        if order
-            .sink
-            .as_mut()
-            .is_some_and(|sink| sink.flush().is_err())
+    /// The earliest due lookup, else the next value when there is room, else a wait
+    /// for whichever comes first.
+    fn next_task(&self, worker: usize) -> Task<W::Lookup> {
+        let mut room = self.room();
+        loop {
+            if self.stopped() {
+                return Task::Quit;
+            }
+            let now = Instant::now();
+            if room.due.peek().is_some_and(|due| due.at <= now) {
+                let due = room.due.pop().expect("peeked");
+                return Task::Step(due.index, due.lookup);
+            }
+            if !room.exhausted && !room.reading && !self.full(&room, worker) {
+                room.reading = true;
+                room.in_flight += 1;
+                return Task::Read;
+            }
+            if room.exhausted && room.in_flight == 0 {
+                return Task::Quit;
+            }
+            let wait = room
+                .due
+                .peek()
+                .map_or(STOP_POLL, |due| due.at.saturating_duration_since(now))
+                .min(STOP_POLL);
+            room.waiting += 1;
+            room = self
+                .wake
+                .wait_timeout(room, wait)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+            room.waiting -= 1;
+        }
+    }
+
+    /// Whether the results held, plus what the lookups under way are likely to
+    /// bring, pass the byte budget (or a count is at its bound). The oldest
+    /// unprinted lookup is never held back: a lookup with none under way always
+    /// begins.
+    ///
+    /// With large answers, only the first workers (as many as the budget holds
+    /// answers of the typical size) begin lookups: each thread allocates from its
+    /// own malloc arena, and freed megabytes stay in every arena that served them,
+    /// so 32 threads taking turns held twice the memory of 8.
+    fn full(&self, room: &Room<W::Lookup>, worker: usize) -> bool {
+        // Only lookups in a worker's hands hold an answer; those in the queue do not.
+        let reading = room.in_flight.min(self.jobs);
+        let expected = room.held + reading * room.typical;
+        room.parked >= self.window
+            || room.held > self.budget
+            || (room.in_flight > 0 && expected > self.budget)
+            || worker.saturating_mul(room.typical) > self.budget
+            || self.cap.is_some_and(|cap| {
+                room.in_flight >= cap || (!room.sized && room.in_flight >= FIRST_IN_FLIGHT)
+            })
+    }
+
+    /// Takes the next value and begins its lookup.
+    fn read(&self) {
+        let next = {
+            let mut input = self.input.lock().unwrap_or_else(|e| e.into_inner());
+            let value = input.values.next();
+            let index = input.next;
+            input.next += 1;
+            value.map(|value| (index, value))
+        };
         {
-            self.stop.store(true, Ordering::SeqCst);
+            let mut room = self.room();
+            room.reading = false;
+            if next.is_none() {
+                room.in_flight -= 1;
+                room.exhausted = true;
+            }
+            if room.waiting > 0 {
+                self.wake.notify_all();
+            }
+        }
+        let Some((index, input)) = next else {
+            return;
+        };
+        match self.work.begin(index, input) {
+            Ok(lookup) => self.step(index, lookup),
+            Err(out) => self.deliver(index, out),
+        }
+    }
+
+    fn step(&self, index: usize, mut lookup: W::Lookup) {
+        match self.work.step(index, &mut lookup) {
+            Step::Done(out) => self.deliver(index, out),
+            Step::At(at) => {
+                let mut room = self.room();
+                let seq = room.seq;
+                room.seq += 1;
+                let earliest = room.due.peek().is_none_or(|due| at < due.at);
+                room.due.push(Due {
+                    at,
+                    seq,
+                    index,
+                    lookup,
+                });
+                if earliest && room.waiting > 0 {
+                    self.wake.notify_one();
+                }
+            }
         }
     }
 
     /// Files a result; emits it and those it held back when it is the oldest
-    /// unprinted one (then true: the sink has something to flush).
-    fn deliver_locked(
-        &self,
-        order: &mut Order<T, S>,
-        index: usize,
-        result: T,
-        weight: usize,
-    ) -> bool {
-        order.in_flight -= 1;
+    /// unprinted one.
+    fn deliver(&self, index: usize, out: W::Out) {
+        let weight = self.work.weigh(&out);
+        let mut order = self.order();
+        let (parked, freed, emitted) = {
+            let order = &mut *order;
+            match order.sink.as_mut() {
+                None => (0, (0, 0), false),
+                Some(_) if index != order.next_out => {
+                    order.pending.insert(index, (out, weight));
+                    (weight, (0, 0), false)
+                }
+                Some(sink) => {
+                    let mut failed = sink.emit(out).is_err();
+                    order.next_out += 1;
+                    let (mut count, mut bytes) = (0, 0);
+                    while let Some((out, weight)) = order.pending.remove(&order.next_out) {
+                        order.next_out += 1;
+                        count += 1;
+                        bytes += weight;
+                        failed = failed || sink.emit(out).is_err();
+                    }
+                    failed = failed || sink.flush().is_err();
+                    if failed {
+                        self.stop.store(true, Ordering::SeqCst);
+                    }
+                    (0, (count, bytes), true)
+                }
+            }
+        };
+        // Under the order's lock still: a result parked here may be printed (and
+        // counted out) by another worker as soon as it is let go.
+        let mut room = self.room();
+        drop(order);
+        room.in_flight -= 1;
         // Recent results weigh most: a batch's answers change size slowly, if at all.
-        order.typical = match order.sized {
-            true => (order.typical * 7 + weight) / 8,
+        room.typical = match room.sized {
+            true => (room.typical * 7 + weight) / 8,
             false => weight,
         };
-        order.sized = true;
-        let Some(sink) = order.sink.as_mut() else {
-            return false;
-        };
-        if index != order.next_out {
-            order.pending.insert(index, (result, weight));
-            order.held += weight;
-            if order.waiting > 0 {
-                self.room.notify_all();
-            }
-            return false;
+        room.sized = true;
+        if parked > 0 {
+            room.parked += 1;
+            room.held += parked;
         }
-        let mut failed = sink.emit(result).is_err();
-        order.next_out += 1;
-        let mut freed = false;
-        while let Some((result, weight)) = order.pending.remove(&order.next_out) {
-            order.next_out += 1;
-            order.held -= weight;
-            freed = true;
-            failed = failed || sink.emit(result).is_err();
+        room.parked -= freed.0;
+        room.held -= freed.1;
+        if room.waiting > 0 && (emitted || room.in_flight == 0) {
+            self.wake.notify_all();
         }
-        if failed {
-            self.stop.store(true, Ordering::SeqCst);
-        }
-        if freed && order.waiting > 0 {
-            self.room.notify_all();
-        }
-        true
     }
 
     /// The end of a run: whether every input was processed, and the sink, given
     /// what `drain_stopped` still hands out after a stop.
-    fn end(&self, abandoned: impl FnMut(usize) -> Option<T>) -> (bool, S) {
-        let mut order = self.wait_for_workers();
+    fn end(&self) -> (bool, S) {
+        self.wait_for_workers();
+        let mut order = self.order();
         let sink = order.sink.take().expect("taken only here");
         if self.stopped() {
-            return (false, drain_stopped(&mut order, sink, abandoned));
+            return (false, self.drain_stopped(&mut order, sink));
         }
         (true, sink)
     }
 
     /// Until every worker is done or, after a stop, the grace period has passed.
-    fn wait_for_workers(&self) -> MutexGuard<'_, Order<T, S>> {
-        let mut order = self.order();
+    fn wait_for_workers(&self) {
+        let mut room = self.room();
         let mut grace_end: Option<Instant> = None;
-        while order.running > 0 {
+        while room.running > 0 {
             if self.stopped() {
                 let end = *grace_end.get_or_insert_with(|| Instant::now() + STOP_GRACE);
                 if Instant::now() >= end {
                     break;
                 }
-                // Workers waiting for room notice the stop and leave.
-                self.room.notify_all();
+                // Workers waiting notice the stop and leave.
+                self.wake.notify_all();
             }
-            order = self
-                .finished
-                .wait_timeout(order, STOP_POLL)
+            room.waiting += 1;
+            room = self
+                .wake
+                .wait_timeout(room, STOP_POLL)
                 .unwrap_or_else(|e| e.into_inner())
                 .0;
+            room.waiting -= 1;
         }
-        order
+    }
+
+    /// After a stop, lookups still under way (in the queue, or in a worker's hands
+    /// past the grace period) are abandoned: the process is about to end. Results
+    /// are handed out in order, an abandoned lookup as `Work::abandoned` makes it,
+    /// up to the first that never began: the output stays a prefix of the input,
+    /// so a script pairing output with input lines is never misled by a gap.
+    fn drain_stopped(&self, order: &mut Order<W::Out, S>, mut sink: S) -> S {
+        let mut next = order.next_out;
+        while let Some(item) = order
+            .pending
+            .remove(&next)
+            .map(|(item, _)| item)
+            .or_else(|| self.work.abandoned(next))
+        {
+            next += 1;
+            if sink.emit(item).is_err() {
+                break;
+            }
+        }
+        let _ = sink.flush();
+        sink
     }
 }
 

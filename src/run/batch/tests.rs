@@ -1,10 +1,70 @@
-//! Tests of the batch engine: order, the bounds on what waits, stops.
+//! Tests of the batch engine: order, the bounds on what waits, stops, and lookups
+//! that wait in the queue instead of holding a worker.
 
 use super::*;
 use std::sync::atomic::AtomicUsize;
 
 fn values(n: usize) -> Vec<String> {
     (0..n).map(|i| i.to_string()).collect()
+}
+
+/// Work done in one step by `work`, weighed by `weigh`; `abandoned` after a stop.
+struct Once<F, G, A> {
+    work: F,
+    weigh: G,
+    abandoned: A,
+}
+
+impl<T, F, G, A> Work for Once<F, G, A>
+where
+    T: Send + 'static,
+    F: Fn(usize, Input) -> T + Send + Sync + 'static,
+    G: Fn(&T) -> usize + Send + Sync + 'static,
+    A: Fn(usize) -> Option<T> + Send + Sync + 'static,
+{
+    type Lookup = Option<Input>;
+    type Out = T;
+
+    fn begin(&self, _: usize, input: Input) -> Result<Option<Input>, T> {
+        Ok(Some(input))
+    }
+
+    fn step(&self, index: usize, input: &mut Option<Input>) -> Step<T> {
+        Step::Done((self.work)(index, input.take().expect("one step")))
+    }
+
+    fn weigh(&self, out: &T) -> usize {
+        (self.weigh)(out)
+    }
+
+    fn abandoned(&self, index: usize) -> Option<T> {
+        (self.abandoned)(index)
+    }
+}
+
+/// `run` with the work as closures, as the tests write it.
+fn run_ordered<T, F, G, A, S>(
+    inputs: impl Iterator<Item = Input> + Send + 'static,
+    limits: Limits,
+    stop: Arc<AtomicBool>,
+    work: F,
+    weigh: G,
+    abandoned: A,
+    sink: S,
+) -> (bool, S)
+where
+    T: Send + 'static,
+    F: Fn(usize, Input) -> T + Send + Sync + 'static,
+    G: Fn(&T) -> usize + Send + Sync + 'static,
+    A: Fn(usize) -> Option<T> + Send + Sync + 'static,
+    S: Sink<T>,
+{
+    let work = Arc::new(Once {
+        work,
+        weigh,
+        abandoned,
+    });
+    run(inputs, limits, stop, work, sink)
 }
 
 /// Collects what it is given; fails on item number `fail_at` (1-based) if set.
@@ -34,6 +94,7 @@ fn limits(jobs: usize) -> Limits {
     Limits {
         jobs,
         budget: BYTE_BUDGET,
+        in_flight: Some(jobs * IN_FLIGHT_PER_JOB),
     }
 }
 
@@ -80,7 +141,11 @@ fn slow_head(
     let observed = Arc::clone(&read);
     let (_, sink) = run_ordered(
         inputs,
-        Limits { jobs, budget },
+        Limits {
+            jobs,
+            budget,
+            in_flight: Some(jobs * IN_FLIGHT_PER_JOB),
+        },
         running(),
         move |index, _| {
             if index == 0 {
@@ -198,7 +263,11 @@ fn with_large_results_only_the_first_workers_take_lookups_and_the_run_ends() {
     thread::spawn(move || {
         let result = run_ordered(
             inputs(values(300)),
-            Limits { jobs: 32, budget },
+            Limits {
+                jobs: 32,
+                budget,
+                in_flight: Some(32 * IN_FLIGHT_PER_JOB),
+            },
             running(),
             move |index, _| {
                 if index >= FIRST_IN_FLIGHT {
@@ -240,4 +309,134 @@ fn a_panic_outside_any_lookup_stops_the_run_instead_of_hanging_it() {
     assert!(!done);
     assert!(sink.seen.len() <= 50, "{}", sink.seen.len());
     assert_eq!(sink.seen, values(sink.seen.len()));
+}
+
+/// Steps a lookup over `polls` requests, each due again at `again(index, poll)`;
+/// `begun` counts lookups begun, `on_begin` sees the count.
+struct Polled<F, B> {
+    polls: usize,
+    again: F,
+    on_begin: B,
+    begun: AtomicUsize,
+}
+
+impl<F, B> Work for Polled<F, B>
+where
+    F: Fn(usize, usize) -> Instant + Send + Sync + 'static,
+    B: Fn(usize) + Send + Sync + 'static,
+{
+    type Lookup = usize;
+    type Out = (usize, &'static str);
+
+    fn begin(&self, _: usize, _: Input) -> Result<usize, Self::Out> {
+        (self.on_begin)(self.begun.fetch_add(1, Ordering::SeqCst) + 1);
+        Ok(0)
+    }
+
+    fn step(&self, index: usize, polls: &mut usize) -> Step<Self::Out> {
+        *polls += 1;
+        match *polls >= self.polls {
+            true => Step::Done((index, "done")),
+            false => Step::At((self.again)(index, *polls)),
+        }
+    }
+
+    fn weigh(&self, _: &Self::Out) -> usize {
+        8
+    }
+
+    /// Lookups begun are under way; output ends before the first never begun.
+    fn abandoned(&self, index: usize) -> Option<Self::Out> {
+        (index < self.begun.load(Ordering::SeqCst)).then_some((index, "abandoned"))
+    }
+}
+
+#[test]
+fn a_lookup_waiting_for_its_time_holds_no_worker() {
+    let stop = running();
+    let raise = Arc::clone(&stop);
+    let far = Instant::now() + Duration::from_secs(3600);
+    // One worker: value 0 is due again in an hour, the others at once. The worker
+    // finishes values 1 to 3 meanwhile; beginning value 4 raises the stop, so 0 and
+    // 4 come out abandoned, in input order.
+    let (done, sink) = run(
+        inputs(values(5)),
+        limits(1),
+        stop,
+        Arc::new(Polled {
+            polls: 2,
+            again: move |index: usize, _: usize| if index == 0 { far } else { Instant::now() },
+            on_begin: move |begun| {
+                if begun == 5 {
+                    raise.store(true, Ordering::SeqCst);
+                }
+            },
+            begun: AtomicUsize::new(0),
+        }),
+        collect(),
+    );
+    assert!(!done);
+    let expected = [
+        (0, "abandoned"),
+        (1, "done"),
+        (2, "done"),
+        (3, "done"),
+        (4, "abandoned"),
+    ];
+    assert_eq!(sink.seen, expected);
+}
+
+#[test]
+fn under_wait_every_value_is_begun_though_none_finishes() {
+    let stop = running();
+    let raise = Arc::clone(&stop);
+    let far = Instant::now() + Duration::from_secs(3600);
+    let (done, sink) = run(
+        inputs(values(40)),
+        Limits {
+            jobs: 4,
+            budget: BYTE_BUDGET,
+            in_flight: None,
+        },
+        stop,
+        Arc::new(Polled {
+            polls: 3,
+            again: move |_: usize, _: usize| far,
+            // Every value begun: the run is stopped, each comes out abandoned.
+            on_begin: move |begun| {
+                if begun == 40 {
+                    raise.store(true, Ordering::SeqCst);
+                }
+            },
+            begun: AtomicUsize::new(0),
+        }),
+        collect(),
+    );
+    assert!(!done);
+    let expected: Vec<_> = (0..40).map(|i| (i, "abandoned")).collect();
+    assert_eq!(sink.seen, expected);
+}
+
+#[test]
+fn polls_due_at_once_go_behind_those_already_waiting() {
+    let mut queue = BinaryHeap::new();
+    let now = Instant::now();
+    for (seq, (at, index)) in [
+        (now, 0),
+        (now, 1),
+        (now - Duration::from_secs(1), 2),
+        (now, 3),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        queue.push(Due {
+            at,
+            seq: seq as u64,
+            index,
+            lookup: (),
+        });
+    }
+    let order: Vec<usize> = std::iter::from_fn(|| queue.pop().map(|due| due.index)).collect();
+    assert_eq!(order, [2, 0, 1, 3], "the oldest due first, then first come");
 }

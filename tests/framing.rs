@@ -1,8 +1,7 @@
-//! The one-thread engine (`src/http/mux/`): every framing a server may use, answers
-//! split across packets or written a byte at a time, informational answers before
-//! the real one, bytes beyond an answer, kept connections, a lookup that never
-//! answers, connections that hang. (`engines_agree.rs`: the same output as the
-//! thread engine.)
+//! Every framing a server may use, read by the one HTTP client: answers split across
+//! packets or written a byte at a time, informational answers before the real one,
+//! bytes beyond an answer, kept connections, a lookup that never answers,
+//! connections that hang.
 
 mod common;
 
@@ -256,4 +255,65 @@ fn answers_written_a_byte_at_a_time_are_read_whole() {
         .map(|l| l["id"].clone())
         .collect();
     assert_eq!(ids, ["1", "2", "3", "4", "5"]);
+}
+
+/// Answers each request with its record and, in the same write, more bytes that
+/// nobody asked for; the connection stays open (or is closed when `close`).
+fn with_extra_bytes(extra: &'static [u8], close: bool) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            thread::spawn(move || {
+                let mut reader = BufReader::new(stream.try_clone().unwrap());
+                let mut out = stream;
+                loop {
+                    let mut line = String::new();
+                    if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                        return;
+                    }
+                    let path = line.split(' ').nth(1).unwrap_or("").to_string();
+                    while line != "\r\n" && !line.is_empty() {
+                        line.clear();
+                        let _ = reader.read_line(&mut line);
+                    }
+                    let body = record(id_of(&path));
+                    let mut bytes = format!(
+                        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+                        body.len()
+                    )
+                    .into_bytes();
+                    bytes.extend_from_slice(extra);
+                    if out.write_all(&bytes).is_err() || close {
+                        return;
+                    }
+                }
+            });
+        }
+    });
+    base
+}
+
+/// Each line is the record of its own value, and the run succeeds.
+fn each_value_gets_its_own_record(base: &str) {
+    let out = run_at(base, &["--json", "-j", "1", "sms", "1", "2", "3", "4"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let ids: Vec<Value> = json_lines(&out.stdout)
+        .iter()
+        .map(|l| l["id"].clone())
+        .collect();
+    assert_eq!(ids, ["1", "2", "3", "4"]);
+}
+
+#[test]
+fn an_unsolicited_answer_on_an_idle_connection_never_lands_on_a_lookup() {
+    let stray = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 67\r\n\r\n\
+        {\"error\":0,\"id\":\"999\",\"msisdn\":\"380501234567\",\"status\":\"delivered\"}";
+    each_value_gets_its_own_record(&with_extra_bytes(stray, false));
+}
+
+#[test]
+fn an_idle_connection_answered_408_and_closed_is_dropped_not_a_failure() {
+    let timeout = b"HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n";
+    each_value_gets_its_own_record(&with_extra_bytes(timeout, true));
 }
