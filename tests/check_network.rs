@@ -172,3 +172,45 @@ fn the_tls_step_says_when_the_key_travels_in_clear() {
     assert_eq!(code, 0, "{report}");
     assert!(!detail(&report, "tls").contains("in clear"), "{report}");
 }
+
+/// A server that takes the TLS handshake and answers it one byte every 50 ms, for
+/// as long as anyone listens: no read ever waits a whole `--timeout`.
+fn dripping_handshake() -> String {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("https://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for mut stream in listener.incoming().flatten() {
+            std::thread::spawn(move || {
+                let mut hello = [0u8; 512];
+                let _ = stream.read(&mut hello);
+                // A handshake record announced at 16 KiB, then its bytes one by one.
+                if stream.write_all(&[0x16, 0x03, 0x03, 0x40, 0x00]).is_err() {
+                    return;
+                }
+                for _ in 0..2000 {
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                    if stream.write_all(&[0x02]).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+    });
+    base
+}
+
+#[test]
+fn a_dripping_tls_handshake_ends_the_check_within_its_timeouts() {
+    let base = dripping_handshake();
+    let mut cmd = smsstat();
+    cmd.args(["--base-url", &base, "--api-key", "k", "--timeout", "1s"])
+        .timeout(std::time::Duration::from_secs(60));
+    let (report, code) = check_json(cmd);
+    assert_eq!(code, 75, "{report}");
+    assert_eq!(
+        detail(&report, "tls"),
+        "failed: no TLS handshake within 1s",
+        "{report}"
+    );
+}

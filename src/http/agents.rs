@@ -132,6 +132,34 @@ fn agent_config(config: &Config, idle: usize) -> ureq::config::Config {
         .build()
 }
 
+/// The addresses of `host:port` as lookups find them (ureq's resolver, which bounds
+/// the system's lookup by a thread of its own), within `timeout`: for `check`'s
+/// steps, which open connections of their own.
+pub fn resolve(
+    host: &str,
+    port: u16,
+    timeout: std::time::Duration,
+) -> Result<Vec<std::net::SocketAddr>, ureq::Error> {
+    let authority = match host.contains(':') {
+        true => format!("[{host}]:{port}"),
+        false => format!("{host}:{port}"),
+    };
+    let uri: Uri = format!("http://{authority}/")
+        .parse()
+        .map_err(|_| ureq::Error::HostNotFound)?;
+    let timeout = NextTimeout {
+        after: timeout.into(),
+        reason: ureq::Timeout::Resolve,
+        ..NextTimeout::default()
+    };
+    let addrs = ureq::unversioned::resolver::DefaultResolver::default().resolve(
+        &uri,
+        &ureq::config::Config::default(),
+        timeout,
+    )?;
+    Ok(addrs.iter().copied().collect())
+}
+
 #[derive(Debug)]
 struct SharedResolver(Arc<CachingResolver>);
 

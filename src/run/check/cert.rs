@@ -4,10 +4,9 @@
 //! proxy the handshake goes through a `CONNECT` tunnel, as the lookups' do.
 
 use std::fmt;
-use std::io::{Read, Write};
-use std::net::{TcpStream, ToSocketAddrs};
-
-use std::time::{Duration, SystemTime};
+use std::io::{ErrorKind, Read, Write};
+use std::net::TcpStream;
+use std::time::{Duration, Instant, SystemTime};
 
 use base64::Engine;
 use rustls::pki_types::ServerName;
@@ -16,6 +15,8 @@ use ureq::ProxyProtocol;
 
 use super::der::{cert_facts, DerError};
 use super::network::target;
+use crate::domain::duration::format_duration;
+use crate::http::agents::resolve;
 use crate::settings::config::Config;
 
 /// A proxy's answer to `CONNECT` is a few short header lines.
@@ -56,6 +57,8 @@ pub(super) enum CertError {
     Tls(#[from] rustls::Error),
     #[error("the proxy refused the tunnel: {0}")]
     Proxy(String),
+    #[error("no TLS handshake within {}", format_duration(*.0))]
+    Timeout(Duration),
     #[error("no certificate from the server")]
     NoCertificate,
     #[error("{0}")]
@@ -63,21 +66,33 @@ pub(super) enum CertError {
 }
 
 /// The certificate the server presents, or None through an https:// proxy (a TLS
-/// connection inside another is not worth its code for one line of detail).
+/// connection inside another is not worth its code for one line of detail). The
+/// whole of it (name, connection, tunnel, handshake) within `--timeout`, as a
+/// lookup's request is: a server that drips its handshake cannot hold it longer.
 pub(super) fn inspect(config: &Config) -> Result<Option<Seen>, CertError> {
+    let deadline = Deadline::new(config.timeout);
     let (host, port) = target(&config.base_url).ok_or(CertError::BaseUrl)?;
     let name = ServerName::try_from(host.clone()).map_err(|_| CertError::BaseUrl)?;
     let mut tcp = match &config.proxy {
         Some(choice) if choice.proxy.protocol() != ProxyProtocol::Http => return Ok(None),
-        Some(choice) => tunnel(&choice.proxy, &host, port, config.timeout)?,
-        None => connect(&host, port, config.timeout)?,
+        Some(choice) => tunnel(&choice.proxy, &host, port, &deadline)?,
+        None => connect(&host, port, &deadline)?,
     };
     let mut tls = ClientConnection::new(
         crate::http::tls::rustls_config(config.ca_certs.as_ref()),
         name,
     )?;
+    // One read or write at a time, each bounded by what is left: rustls's own
+    // `complete_io` reads on while bytes trickle in, past any deadline.
     while tls.is_handshaking() {
-        tls.complete_io(&mut tcp)?;
+        deadline.bound(&tcp)?;
+        if tls.wants_write() {
+            tls.write_tls(&mut tcp).map_err(|e| deadline.error(e))?;
+        } else if tls.read_tls(&mut tcp).map_err(|e| deadline.error(e))? == 0 {
+            return Err(std::io::Error::from(ErrorKind::UnexpectedEof).into());
+        } else {
+            tls.process_new_packets()?;
+        }
     }
     let der = tls
         .peer_certificates()
@@ -85,7 +100,9 @@ pub(super) fn inspect(config: &Config) -> Result<Option<Seen>, CertError> {
         .ok_or(CertError::NoCertificate)?;
     let facts = cert_facts(der)?;
     tls.send_close_notify();
-    let _ = tls.complete_io(&mut tcp);
+    if deadline.bound(&tcp).is_ok() {
+        let _ = tls.complete_io(&mut tcp);
+    }
     let days_left = humantime::parse_rfc3339(&facts.not_after)
         .ok()
         .map(days_from_now);
@@ -96,6 +113,50 @@ pub(super) fn inspect(config: &Config) -> Result<Option<Seen>, CertError> {
     }))
 }
 
+/// The end of the step's time, and each read and write bounded by what is left.
+struct Deadline {
+    at: Instant,
+    limit: Duration,
+}
+
+impl Deadline {
+    fn new(limit: Duration) -> Deadline {
+        Deadline {
+            at: Instant::now() + limit,
+            limit,
+        }
+    }
+
+    fn left(&self) -> Result<Duration, CertError> {
+        match self.at.saturating_duration_since(Instant::now()) {
+            left if left.is_zero() => Err(CertError::Timeout(self.limit)),
+            left => Ok(left),
+        }
+    }
+
+    /// The next read or write on `tcp` ends by the deadline.
+    fn bound(&self, tcp: &TcpStream) -> Result<(), CertError> {
+        let left = self.left()?;
+        tcp.set_read_timeout(Some(left))?;
+        tcp.set_write_timeout(Some(left))?;
+        Ok(())
+    }
+
+    /// An I/O error, told as the timeout when the bound is what ended it.
+    fn error(&self, error: std::io::Error) -> CertError {
+        match error.kind() {
+            ErrorKind::WouldBlock | ErrorKind::TimedOut => CertError::Timeout(self.limit),
+            _ => match error
+                .get_ref()
+                .and_then(|e| e.downcast_ref::<rustls::Error>())
+            {
+                Some(tls) => CertError::Tls(tls.clone()),
+                None => CertError::Io(error),
+            },
+        }
+    }
+}
+
 fn days_from_now(when: SystemTime) -> i64 {
     let days = |d: Duration| i64::try_from(d.as_secs() / DAY).unwrap_or(i64::MAX);
     match when.duration_since(SystemTime::now()) {
@@ -104,21 +165,19 @@ fn days_from_now(when: SystemTime) -> i64 {
     }
 }
 
-fn connect(host: &str, port: u16, timeout: Duration) -> Result<TcpStream, CertError> {
+fn connect(host: &str, port: u16, deadline: &Deadline) -> Result<TcpStream, CertError> {
+    let addrs = resolve(host, port, deadline.left()?).map_err(|e| match e {
+        ureq::Error::Timeout(_) => CertError::Timeout(deadline.limit),
+        other => CertError::Io(std::io::Error::other(format!("{host}: {other}"))),
+    })?;
     let mut last = None;
-    for addr in (host, port).to_socket_addrs()? {
-        match TcpStream::connect_timeout(&addr, timeout) {
-            Ok(tcp) => {
-                tcp.set_read_timeout(Some(timeout))?;
-                tcp.set_write_timeout(Some(timeout))?;
-                return Ok(tcp);
-            }
-            Err(err) => last = Some(err),
+    for addr in addrs {
+        match TcpStream::connect_timeout(&addr, deadline.left()?) {
+            Ok(tcp) => return Ok(tcp),
+            Err(err) => last = Some(deadline.error(err)),
         }
     }
-    Err(last
-        .unwrap_or_else(|| std::io::Error::other("no address to connect to"))
-        .into())
+    Err(last.unwrap_or_else(|| std::io::Error::other("no address to connect to").into()))
 }
 
 /// A `CONNECT` tunnel to `host:port` through an http:// proxy.
@@ -126,9 +185,13 @@ fn tunnel(
     proxy: &ureq::Proxy,
     host: &str,
     port: u16,
-    timeout: Duration,
+    deadline: &Deadline,
 ) -> Result<TcpStream, CertError> {
-    let mut tcp = connect(proxy.host().trim_matches(['[', ']']), proxy.port(), timeout)?;
+    let mut tcp = connect(
+        proxy.host().trim_matches(['[', ']']),
+        proxy.port(),
+        deadline,
+    )?;
     let authority = match host.contains(':') {
         true => format!("[{host}]:{port}"),
         false => format!("{host}:{port}"),
@@ -140,12 +203,16 @@ fn tunnel(
         head.push_str(&format!("Proxy-Authorization: Basic {basic}\r\n"));
     }
     head.push_str("\r\n");
-    tcp.write_all(head.as_bytes())?;
+    deadline.bound(&tcp)?;
+    tcp.write_all(head.as_bytes())
+        .map_err(|e| deadline.error(e))?;
     // Byte by byte: what follows the head is the server's TLS, not ours to read.
     let mut answer = Vec::new();
     let mut byte = [0u8; 1];
     while !answer.ends_with(b"\r\n\r\n") {
-        if answer.len() >= MAX_CONNECT_HEAD || tcp.read(&mut byte)? == 0 {
+        deadline.bound(&tcp)?;
+        let read = tcp.read(&mut byte).map_err(|e| deadline.error(e))?;
+        if answer.len() >= MAX_CONNECT_HEAD || read == 0 {
             return Err(CertError::Proxy("no complete answer".into()));
         }
         answer.push(byte[0]);

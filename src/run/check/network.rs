@@ -2,7 +2,7 @@
 //! is the proxy's to resolve (lookups send `CONNECT host:port`), so these steps check
 //! the proxy's own name and a connection to it instead of the target's.
 
-use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
+use std::net::{SocketAddr, TcpStream};
 use std::time::Instant;
 
 use ureq::http::Uri;
@@ -10,6 +10,7 @@ use ureq::http::Uri;
 use super::{failed, ok, Step};
 use crate::domain::duration::format_duration;
 use crate::domain::exit_codes;
+use crate::http::agents::resolve;
 use crate::settings::config::Config;
 use crate::settings::proxy::ProxyChoice;
 
@@ -48,15 +49,16 @@ fn hop(config: &Config) -> Option<Hop> {
     }
 }
 
-/// The host's addresses, then a TCP connection to the first one that answers.
+/// The host's addresses (by the resolver lookups use), then a TCP connection to the
+/// first one that answers; each step within `--timeout`.
 pub(super) fn name_and_connect(config: &Config) -> Vec<Step> {
     let Some(hop) = hop(config) else {
         let detail = "unreadable base URL".into();
         return vec![failed("name", detail, exit_codes::CONFIG)];
     };
     let Hop { host, port, prefix } = hop;
-    let addrs: Vec<SocketAddr> = match (host.as_str(), port).to_socket_addrs() {
-        Ok(addrs) => addrs.collect(),
+    let addrs: Vec<SocketAddr> = match resolve(&host, port, config.timeout) {
+        Ok(addrs) => addrs,
         Err(err) => {
             let detail = format!("{prefix}{host} does not resolve: {err}");
             return vec![failed("name", detail, exit_codes::UNAVAILABLE)];
@@ -65,9 +67,18 @@ pub(super) fn name_and_connect(config: &Config) -> Vec<Step> {
     let shown: Vec<String> = addrs.iter().map(|a| a.ip().to_string()).collect();
     let name = ok("name", format!("{prefix}{host} -> {}", shown.join(", ")));
     let started = Instant::now();
+    let deadline = started + config.timeout;
     let mut last_error = None;
     for addr in &addrs {
-        match TcpStream::connect_timeout(addr, config.timeout) {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            last_error = Some(format!(
+                "{prefix}no connection within {}",
+                format_duration(config.timeout)
+            ));
+            break;
+        }
+        match TcpStream::connect_timeout(addr, left) {
             Ok(_) => {
                 let took = format_duration(started.elapsed());
                 return vec![name, ok("connect", format!("{prefix}{addr} in {took}"))];

@@ -23,19 +23,18 @@ const LATENCY_PROBES: usize = 3;
 /// does not exists"), as lookups read it (`http::answer::is_missing_route`).
 const NO_SUCH_METHOD: i64 = 4;
 
-/// tls, key, latency and paths.
+/// tls, key, latency and paths. The first probe decides tls and key; the others
+/// are made only when those passed, so a service that does not answer costs one
+/// `--timeout`, not one per probe.
 pub(super) fn service_steps(setup: &Setup) -> Vec<Step> {
     let config = &setup.config;
     let client = Client::new(config);
-    let mut took = Vec::new();
-    let mut first = None;
-    for _ in 0..LATENCY_PROBES {
+    let probe = || {
         let started = Instant::now();
         let result = client.lookup(LookupKind::Sms, MISSING_ID);
-        took.push(started.elapsed());
-        first.get_or_insert(result);
-    }
-    let first = first.expect("at least one probe");
+        (result, started.elapsed())
+    };
+    let (first, took_first) = probe();
     let tls = tls_step(&first, config);
     if tls.state == State::Failed {
         return vec![tls];
@@ -46,10 +45,13 @@ pub(super) fn service_steps(setup: &Setup) -> Vec<Step> {
     if stop {
         return steps;
     }
-    let shown: Vec<String> = took.iter().map(|d| format_duration(*d)).collect();
+    let took: Vec<String> = std::iter::once(took_first)
+        .chain((1..LATENCY_PROBES).map(|_| probe().1))
+        .map(format_duration)
+        .collect();
     steps.push(ok(
         "latency",
-        format!("{LATENCY_PROBES} requests: {}", shown.join(", ")),
+        format!("{LATENCY_PROBES} requests: {}", took.join(", ")),
     ));
     steps.push(paths_step(&client, setup.paths));
     steps
@@ -81,6 +83,9 @@ fn tls_step(first: &Result<Record, LookupError>, config: &Config) -> Step {
             "tls",
             format!("certificate verified against {roots} (through the proxy)"),
         ),
+        Err(why @ cert::CertError::Timeout(_)) => {
+            failed("tls", why.to_string(), exit_codes::TIMEOUT)
+        }
         Err(why) => ok(
             "tls",
             format!("certificate verified against {roots} (its details unread: {why})"),
