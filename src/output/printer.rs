@@ -11,7 +11,8 @@ use crate::output::delimited::{self, Cells, Delimiter};
 use crate::output::json::{number_or_text, outcome_json, select_fields, write_json_line};
 use crate::output::report::{Look, Report};
 use crate::output::rows::value_of;
-use crate::output::table::{columns_for, record_table, RowsTable, TableStyle};
+use crate::output::rows_table::RowsTable;
+use crate::output::table::{columns_for, record_table, TableStyle};
 use serde_json::Value;
 
 /// Rows per printed table in a batch: one page of a long run.
