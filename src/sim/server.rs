@@ -179,7 +179,7 @@ impl Shared {
         };
         let elapsed = self.started.elapsed();
         let progress = data::progress(lookup.kind, id, elapsed, self.settle);
-        let record = data::record(lookup.kind, id, progress, self.quirks);
+        let record = super::record(lookup.kind, id, progress, self.quirks);
         Reply::json(200, serde_json::Value::Object(record).to_string())
     }
 
