@@ -371,5 +371,4 @@ pub(super) fn task(id: u64, progress: f64, shape: &Shape) -> Map<String, Value> 
 }
 
 #[cfg(test)]
-#[path = "data_tests.rs"]
 mod tests;
