@@ -10,7 +10,7 @@ pub use crate::domain::outcome::Outcome;
 pub use crate::domain::sanitize::is_unsafe;
 pub use crate::http::answer::read_answer;
 pub use crate::http::redact::scrub_result;
-pub use crate::output::json::{outcome_json, write_json_line};
+pub use crate::output::json_lines::{outcome_json, write_json_line};
 pub use crate::output::printer::{PrintStyle, Printer};
 pub use crate::settings::secret::ApiKey;
 pub use crate::sim::data::{

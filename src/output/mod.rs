@@ -3,7 +3,7 @@
 
 pub(crate) mod delimited;
 pub(crate) mod derived;
-pub(crate) mod json;
+pub(crate) mod json_lines;
 pub(crate) mod junit;
 pub(crate) mod messages;
 pub(crate) mod printer;
