@@ -4,7 +4,7 @@
 pub(crate) mod delimited;
 pub(crate) mod derived;
 pub(crate) mod json_lines;
-pub(crate) mod junit;
+pub(crate) mod junit_xml;
 pub(crate) mod messages;
 pub(crate) mod printer;
 pub(crate) mod progress;
