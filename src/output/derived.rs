@@ -11,7 +11,7 @@ use crate::domain::networks;
 use crate::domain::record::{plain_text, Record, RecordKind};
 use crate::domain::task::{self, TaskCounters};
 use crate::domain::timestamp::seconds_between;
-use crate::output::rows::{field_value, line_value, row, Row};
+use crate::output::record_rows::{field_value, line_value, row, Row};
 
 /// Keys of the derived rows (labels in `domain::fields`); `--fields` picks them like
 /// real fields in tables.

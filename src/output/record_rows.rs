@@ -1,5 +1,5 @@
 //! A record as a person reads it: labelled rows in the spec's order, HLR details
-//! flattened, extra fields after the known ones, status values classified for colour.
+//! flattened, extra fields after the known ones; and a field's raw value by name.
 
 use serde_json::Value;
 
