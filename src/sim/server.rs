@@ -1,7 +1,7 @@
 //! The request pipeline: latency, injected failure, API key, route, method, record.
-//! Each connection is served on its own thread (see [`super::http`]); they share
-//! nothing mutable but one atomic counter and, under `--rate-limit`, the count of
-//! the current second.
+//! Each connection is served on its own thread (by the workspace crate `httpcore`);
+//! they share nothing mutable but one atomic counter and, under `--rate-limit`, the
+//! count of the current second.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
