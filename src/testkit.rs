@@ -10,12 +10,13 @@ pub use crate::domain::outcome::Outcome;
 pub use crate::domain::sanitize::is_unsafe;
 pub use crate::http::answer::read_answer;
 pub use crate::http::redact::scrub_result;
-pub use crate::output::json::{outcome_json, write_json_line};
+pub use crate::output::json_lines::{outcome_json, write_json_line};
 pub use crate::output::printer::{PrintStyle, Printer};
 pub use crate::settings::secret::ApiKey;
-pub use crate::sim::data::{record as sim_record, Quirks, MAX_ID};
 pub use crate::sim::data::{
-    settle_fraction, Kind, FINAL_HLR_STATUSES, FINAL_SMS_STATUSES, PENDING_SMS_STATUSES,
+    settle_fraction, Kind, Quirks, FINAL_SMS_STATUSES, MAX_ID, PENDING_SMS_STATUSES,
 };
+pub use crate::sim::hlr::FINAL_HLR_STATUSES;
+pub use crate::sim::record as sim_record;
 pub use crate::sim::Oddity;
 pub use crate::sim::{SimOptions, SimServer, API_KEY_HEADER, LISTENING_PREFIX};

@@ -11,7 +11,7 @@ use std::io::{self, Write};
 use crate::domain::error::LookupError;
 use crate::domain::outcome::Outcome;
 use crate::domain::sanitize::escape_control;
-use crate::output::rows::value_of;
+use crate::output::derived::value_of;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Delimiter {

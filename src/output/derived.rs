@@ -1,6 +1,8 @@
-//! Records a person can read at a glance (table output only; JSON stays raw): SMS
-//! latencies, the HLR network decoded into country and operator, and a task's
-//! delivery rate, pending count and counter check. The task bar is in `taskbar`.
+//! Records a person can read at a glance: SMS latencies, the HLR network decoded
+//! into country and operator, and a task's delivery rate, pending count and counter
+//! check. Tables show them as rows; CSV/TSV, `--field` and JSON `--fields` take them
+//! by name (`value_of`, `derived_number`); a record's own JSON stays raw. The task
+//! bar is in `taskbar`.
 
 use serde_json::Value;
 
@@ -9,7 +11,7 @@ use crate::domain::networks;
 use crate::domain::record::{plain_text, Record, RecordKind};
 use crate::domain::task::{self, TaskCounters};
 use crate::domain::timestamp::seconds_between;
-use crate::output::rows::{row, Row};
+use crate::output::record_rows::{field_value, line_value, row, Row};
 
 /// Keys of the derived rows (labels in `domain::fields`); `--fields` picks them like
 /// real fields in tables.
@@ -88,6 +90,14 @@ pub fn derived_number(record: &Record, key: &str) -> Option<String> {
         }
         _ => derived_value(record, key, true),
     }
+}
+
+/// A field's value for `--field` and CSV/TSV: the raw field when the record has it,
+/// else a derived one (`delivery_rate`, `send_latency`, ...).
+pub fn value_of(record: &Record, name: &str) -> Option<String> {
+    field_value(record, name)
+        .or_else(|| derived_number(record, name))
+        .or_else(|| line_value(record, name))
 }
 
 fn sms_rows(record: &Record) -> Vec<Row> {
@@ -197,7 +207,7 @@ mod tests {
         Record::of_kind(kind, value)
     }
 
-    fn value_of(rows: &[Row], key: &str) -> Option<String> {
+    fn row_value(rows: &[Row], key: &str) -> Option<String> {
         rows.iter().find(|r| r.key == key).map(|r| r.value.clone())
     }
 
@@ -209,8 +219,11 @@ mod tests {
                    "time_dr": "2017-03-03T13:36:50+02:00"}),
         );
         let rows = sms_rows(&r);
-        assert_eq!(value_of(&rows, SEND_LATENCY).as_deref(), Some("3s"));
-        assert_eq!(value_of(&rows, DELIVERY_LATENCY).as_deref(), Some("1m 08s"));
+        assert_eq!(row_value(&rows, SEND_LATENCY).as_deref(), Some("3s"));
+        assert_eq!(
+            row_value(&rows, DELIVERY_LATENCY).as_deref(),
+            Some("1m 08s")
+        );
     }
 
     #[test]
@@ -230,8 +243,8 @@ mod tests {
                    "time_dr": "", "status": "sent"}),
         );
         let rows = sms_rows(&r);
-        assert_eq!(value_of(&rows, SEND_LATENCY).as_deref(), Some("3s"));
-        assert_eq!(value_of(&rows, DELIVERY_LATENCY), None);
+        assert_eq!(row_value(&rows, SEND_LATENCY).as_deref(), Some("3s"));
+        assert_eq!(row_value(&rows, DELIVERY_LATENCY), None);
     }
 
     #[test]
@@ -302,20 +315,31 @@ mod tests {
             json!({"sent": "10", "delivered": 6, "undeliverable": "1", "expired": 1}),
         );
         let rows = task_rows(&r);
-        assert_eq!(value_of(&rows, PENDING).as_deref(), Some("2"));
+        assert_eq!(row_value(&rows, PENDING).as_deref(), Some("2"));
         assert_eq!(
-            value_of(&rows, DELIVERY_RATE).as_deref(),
+            row_value(&rows, DELIVERY_RATE).as_deref(),
             Some("60.0% (6 of 10)")
         );
-        assert_eq!(value_of(&rows, COUNTERS_CHECK), None);
+        assert_eq!(row_value(&rows, COUNTERS_CHECK), None);
         let over = record(
             RecordKind::Task,
             json!({"sent": 3, "delivered": 3, "unknown": 1}),
         );
         let rows = task_rows(&over);
-        assert_eq!(value_of(&rows, PENDING), None);
-        assert!(value_of(&rows, COUNTERS_CHECK)
+        assert_eq!(row_value(&rows, PENDING), None);
+        assert!(row_value(&rows, COUNTERS_CHECK)
             .unwrap()
             .contains("more than sent"));
+    }
+
+    #[test]
+    fn kind_is_a_value_of_every_record() {
+        let r = record(RecordKind::Hlr, json!({"status": "active"}));
+        assert_eq!(value_of(&r, "kind").as_deref(), Some("hlr"));
+        assert_eq!(
+            value_of(&r, "query"),
+            None,
+            "the lookup's, not the record's"
+        );
     }
 }

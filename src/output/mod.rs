@@ -3,13 +3,13 @@
 
 pub(crate) mod delimited;
 pub(crate) mod derived;
-pub(crate) mod json;
-pub(crate) mod junit;
+pub(crate) mod json_lines;
+pub(crate) mod junit_xml;
 pub(crate) mod messages;
 pub(crate) mod printer;
 pub(crate) mod progress;
+pub(crate) mod record_rows;
 pub(crate) mod report;
-pub(crate) mod rows;
 pub(crate) mod rows_table;
 pub(crate) mod summary;
 pub(crate) mod table;

@@ -8,10 +8,11 @@ use crate::domain::lookup::LookupKind;
 use crate::domain::outcome::Outcome;
 use crate::domain::sanitize::escape_control;
 use crate::output::delimited::{self, Cells, Delimiter};
-use crate::output::json::{number_or_text, outcome_json, select_fields, write_json_line};
+use crate::output::derived::value_of;
+use crate::output::json_lines::{number_or_text, outcome_json, select_fields, write_json_line};
 use crate::output::report::{Look, Report};
-use crate::output::rows::value_of;
-use crate::output::table::{columns_for, record_table, RowsTable, TableStyle};
+use crate::output::rows_table::RowsTable;
+use crate::output::table::{columns_for, record_table, TableStyle};
 use serde_json::Value;
 
 /// Rows per printed table in a batch: one page of a long run.

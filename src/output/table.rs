@@ -1,5 +1,5 @@
-//! Tables for people: a two-column record view for one lookup, one row per lookup
-//! for several.
+//! Tables for people: the two-column record view for one lookup, and what it shares
+//! with the one-row-per-lookup table of `rows_table` (style, cell colours, columns).
 
 use comfy_table::{presets, Cell, Color, ColumnConstraint, ContentArrangement, Table};
 
@@ -8,8 +8,7 @@ use crate::domain::record::RecordKind;
 use crate::domain::sanitize::{escape_cut, MAX_CELL_CHARS};
 use crate::domain::status::{self, Tone};
 use crate::output::derived;
-use crate::output::rows::{record_rows, row, Row};
-pub use crate::output::rows_table::RowsTable;
+use crate::output::record_rows::{record_rows, row, Row};
 
 /// How tables look; decided once from the `Config`.
 #[derive(Debug, Clone, Copy)]

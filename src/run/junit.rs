@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use crate::domain::outcome::Outcome;
-use crate::output::junit::{write_document, write_testcase, SuiteCounts};
+use crate::output::junit_xml::{write_document, write_testcase, SuiteCounts};
 
 pub(crate) struct JunitFile {
     path: PathBuf,

@@ -18,7 +18,7 @@ use crate::domain::record::Record;
 use crate::domain::sanitize::{escape_control, preview};
 use crate::domain::verdict::{self, Expectation, Stage, Verdict, WaitSettings};
 use crate::http::client::{Attempts, Client, Next};
-use crate::output::json::{follow_json, write_json_line};
+use crate::output::json_lines::{follow_json, write_json_line};
 use crate::output::progress::{LiveLine, LiveView};
 use crate::run::batch::{Input, Step, Work};
 use crate::run::by_index::ByIndex;

@@ -127,7 +127,8 @@ pub(super) fn hlr(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::data::{record, Quirks};
+    use crate::sim::data::Quirks;
+    use crate::sim::record;
 
     #[test]
     fn settled_records_carry_a_final_status_and_matching_details() {

@@ -18,8 +18,7 @@
 //! and unknown paths with error 4 ("Invalid request or API method does not exists").
 
 pub(crate) mod data;
-mod hlr;
-
+pub(crate) mod hlr;
 mod networks;
 mod prng;
 pub(crate) mod routes;
@@ -29,6 +28,10 @@ use std::io::{self, Write};
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
+
+use serde_json::{Map, Value};
+
+use data::{Kind, Quirks, Shape};
 
 /// How often the simulator applies one of the field notes' oddities.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,6 +43,17 @@ pub enum Oddity {
 }
 
 pub use server::API_KEY_HEADER;
+
+/// The record for an existing ID (see `data::parse_id`), of any kind: SMS and task
+/// records are made in `data`, HLR records in `hlr`.
+pub fn record(kind: Kind, id: u64, progress: f64, quirks: Quirks) -> Map<String, Value> {
+    let shape = Shape::new(quirks, kind, id);
+    match kind {
+        Kind::Sms => data::sms(id, progress >= 1.0, &shape),
+        Kind::Task => data::task(id, progress.clamp(0.0, 1.0), &shape),
+        Kind::Hlr => hlr::hlr(id, progress >= 1.0, &shape),
+    }
+}
 
 /// The first line `smsstat sim` prints, followed by the base URL.
 pub const LISTENING_PREFIX: &str = "smsstat sim listening on ";

@@ -1,7 +1,7 @@
 //! The request pipeline: latency, injected failure, API key, route, method, record.
-//! Each connection is served on its own thread (see [`super::http`]); they share
-//! nothing mutable but one atomic counter and, under `--rate-limit`, the count of
-//! the current second.
+//! Each connection is served on its own thread (by the workspace crate `httpcore`);
+//! they share nothing mutable but one atomic counter and, under `--rate-limit`, the
+//! count of the current second.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -179,7 +179,7 @@ impl Shared {
         };
         let elapsed = self.started.elapsed();
         let progress = data::progress(lookup.kind, id, elapsed, self.settle);
-        let record = data::record(lookup.kind, id, progress, self.quirks);
+        let record = super::record(lookup.kind, id, progress, self.quirks);
         Reply::json(200, serde_json::Value::Object(record).to_string())
     }
 

@@ -4,7 +4,8 @@
 
 use std::fmt::Write as _;
 
-use super::text::{sections, Section};
+use super::section::Section;
+use super::text::sections;
 use super::{Look, Report};
 use crate::domain::status::Tone;
 

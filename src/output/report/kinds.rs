@@ -1,9 +1,9 @@
 //! The sections particular to each kind of record: latencies and pending SMS,
 //! HLR networks and flags, summed task counters.
 
+use super::section::{durations_row, Section};
+use super::section::{fraction, histogram, percent, seconds, share_text, whole_unit};
 use super::stats::SECOND_BUCKETS;
-use super::text::{durations_row, Section};
-use super::text::{fraction, histogram, percent, seconds, share_text, whole_unit};
 use super::{Report, TaskPart, TOP_NETWORKS};
 use crate::domain::status::Tone;
 

@@ -6,6 +6,7 @@ mod draw;
 mod json;
 mod kinds;
 mod money;
+mod section;
 mod stats;
 mod text;
 

@@ -1,4 +1,5 @@
 use super::*;
+use crate::sim::record;
 
 fn num(value: &Value) -> f64 {
     match value {

@@ -1,5 +1,7 @@
-//! The simulated records: every field is a pure function of the kind, the ID, how
-//! far the record has progressed towards its final state, and the oddity settings.
+//! The simulated records: what every kind shares (IDs, progress, dates, oddities),
+//! and the SMS and task records (HLR records are in `hlr`). Every field is a pure
+//! function of the kind, the ID, how far the record has progressed towards its final
+//! state, and the oddity settings.
 
 use std::sync::LazyLock;
 use std::time::{Duration, UNIX_EPOCH};
@@ -11,8 +13,6 @@ use super::prng::{self, Dice};
 use super::Oddity;
 use crate::domain::record::RecordKind;
 use crate::domain::status::{self, Phase};
-
-pub use super::hlr::FINAL_HLR_STATUSES;
 
 /// IDs 1..=MAX_ID exist, for every kind; everything else is "not found".
 pub const MAX_ID: u64 = 999_999;
@@ -190,16 +190,6 @@ impl Shape {
     }
 }
 
-/// The record for an existing ID (see `parse_id`).
-pub fn record(kind: Kind, id: u64, progress: f64, quirks: Quirks) -> Map<String, Value> {
-    let shape = Shape::new(quirks, kind, id);
-    match kind {
-        Kind::Sms => sms(id, progress >= 1.0, &shape),
-        Kind::Task => task(id, progress.clamp(0.0, 1.0), &shape),
-        Kind::Hlr => super::hlr::hlr(id, progress >= 1.0, &shape),
-    }
-}
-
 /// The body of an error answer: `{"error":N,"errorDescription":"..."}`.
 pub fn error_body(code: u32, description: &str, code_as_string: bool) -> String {
     let code = if code_as_string {
@@ -245,7 +235,7 @@ fn rfc3339(secs: u64) -> String {
     humantime::format_rfc3339_seconds(UNIX_EPOCH + Duration::from_secs(secs)).to_string()
 }
 
-fn sms(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
+pub(super) fn sms(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
     let mut dice = Dice::new(Kind::Sms.salt(), id);
     let (_, msisdn) = networks::subscriber(&mut dice);
     let weighted: Vec<(&str, u32)> = FINAL_SMS_STATUSES
@@ -334,7 +324,7 @@ fn task_counters(dice: &mut Dice) -> [u64; 5] {
     [sent, delivered, undeliverable, expired, unknown]
 }
 
-fn task(id: u64, progress: f64, shape: &Shape) -> Map<String, Value> {
+pub(super) fn task(id: u64, progress: f64, shape: &Shape) -> Map<String, Value> {
     let mut dice = Dice::new(Kind::Task.salt(), id);
     let originator = *dice.pick(ORIGINATORS);
     let body = *dice.pick(BODIES);
@@ -381,5 +371,4 @@ fn task(id: u64, progress: f64, shape: &Shape) -> Map<String, Value> {
 }
 
 #[cfg(test)]
-#[path = "data_tests.rs"]
 mod tests;

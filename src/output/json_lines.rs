@@ -1,5 +1,6 @@
-//! JSON output: the service's body as sent (`--json`), or typed uniform records
-//! (`--normalize`); local failures become objects of the same shape.
+//! JSON output, one line per lookup (the NDJSON of `--json` and `--follow`; the
+//! report's JSON is in `report`): the service's body as sent, or typed uniform
+//! records (`--normalize`); local failures become objects of the same shape.
 
 use std::io::{self, Write};
 

@@ -1,5 +1,5 @@
 //! A record as a person reads it: labelled rows in the spec's order, HLR details
-//! flattened, extra fields after the known ones, status values classified for colour.
+//! flattened, extra fields after the known ones; and a field's raw value by name.
 
 use serde_json::Value;
 
@@ -77,14 +77,6 @@ pub fn field_value(record: &Record, name: &str) -> Option<String> {
     Some(plain_text(value))
 }
 
-/// A field's value for `--field` and CSV/TSV: the raw field when the record has it,
-/// else a derived one (`delivery_rate`, `send_latency`, ...).
-pub fn value_of(record: &Record, name: &str) -> Option<String> {
-    field_value(record, name)
-        .or_else(|| crate::output::derived::derived_number(record, name))
-        .or_else(|| line_value(record, name))
-}
-
 /// The names of every line that no record carries: `kind` (the record's kind, as
 /// `--json --normalize` names it). `query` is the line's, not the record's: callers
 /// that have the lookup show it.
@@ -143,16 +135,5 @@ mod tests {
         assert_eq!(field_value(&r, "details.ported").as_deref(), Some("1"));
         assert_eq!(field_value(&r, "price").as_deref(), Some("0.5"));
         assert_eq!(field_value(&r, "nope"), None);
-    }
-
-    #[test]
-    fn kind_is_a_value_of_every_record() {
-        let r = record(RecordKind::Hlr, json!({"status": "active"}));
-        assert_eq!(value_of(&r, "kind").as_deref(), Some("hlr"));
-        assert_eq!(
-            value_of(&r, "query"),
-            None,
-            "the lookup's, not the record's"
-        );
     }
 }

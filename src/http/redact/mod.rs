@@ -278,5 +278,4 @@ pub fn scrub_result(result: &mut Result<Record, LookupError>, key: Option<&ApiKe
 }
 
 #[cfg(test)]
-#[path = "redact_tests.rs"]
 mod tests;

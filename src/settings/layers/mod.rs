@@ -356,5 +356,4 @@ fn file_setting_path(path: &Path, origin: &Origin) -> PathBuf {
 }
 
 #[cfg(test)]
-#[path = "layers_tests.rs"]
 mod tests;

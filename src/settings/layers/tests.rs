@@ -1,4 +1,4 @@
-//! Tests of the settings layers (kept apart: layers.rs stays readable).
+//! Tests of the settings layers.
 
 use super::*;
 

@@ -1,0 +1,119 @@
+//! One section of the report for people (a table of plain text cells, or a line)
+//! and the formats of its cells: shares, durations, bucket bounds. `text` and
+//! `kinds` build the sections; `draw` draws them.
+
+use super::stats::Durations;
+use super::Share;
+use crate::domain::status::Tone;
+use crate::output::derived::format_seconds;
+
+/// One table of the report: a title row and the rows under it, as plain text cells.
+pub(super) struct Section {
+    pub head: Vec<&'static str>,
+    pub rows: Vec<Vec<String>>,
+    /// Per row: the share drawn as a bar and the tone it is drawn in.
+    pub bars: Vec<Option<(f64, Tone)>>,
+    /// Columns aligned right (numbers).
+    pub right: Vec<bool>,
+    /// A line of text shown instead of the table (`No records to count.`): an
+    /// empty table's header alone reads like a fault.
+    pub line: Option<&'static str>,
+}
+
+impl Section {
+    pub(super) fn new(head: Vec<&'static str>) -> Section {
+        let right = head.iter().enumerate().map(|(i, _)| i > 0).collect();
+        Section {
+            head,
+            rows: Vec::new(),
+            bars: Vec::new(),
+            right,
+            line: None,
+        }
+    }
+
+    pub(super) fn line(text: &'static str) -> Section {
+        Section {
+            line: Some(text),
+            ..Section::new(Vec::new())
+        }
+    }
+
+    pub(super) fn row(&mut self, cells: Vec<String>, bar: Option<(f64, Tone)>) {
+        self.rows.push(cells);
+        self.bars.push(bar);
+    }
+}
+
+pub(super) fn histogram(
+    title: &'static str,
+    durations: &Durations,
+    bounds: &[u64],
+    unit: fn(u64) -> String,
+) -> Section {
+    let mut section = Section::new(vec![title, "Count", "Share"]);
+    let total = durations.count();
+    for (bound, count) in durations.buckets(bounds) {
+        let label = match bound {
+            Some(bound) => format!("<= {}", unit(bound)),
+            None => "longer".into(),
+        };
+        let share = fraction(count, total);
+        section.row(
+            vec![label, count.to_string(), percent(share)],
+            share.map(|s| (s, Tone::Plain)),
+        );
+    }
+    section
+}
+
+pub(super) fn durations_row(
+    name: &str,
+    durations: &Durations,
+    unit: fn(u64) -> String,
+) -> Vec<String> {
+    if durations.count() == 0 {
+        return vec![
+            name.into(),
+            "0".into(),
+            "-".into(),
+            "-".into(),
+            "-".into(),
+            "-".into(),
+        ];
+    }
+    let mut row = vec![name.to_string(), durations.count().to_string()];
+    row.extend([500, 900, 990].map(|p| unit(durations.percentile(p))));
+    row.push(unit(durations.max()));
+    row
+}
+
+pub(super) fn fraction(part: u64, whole: u64) -> Option<f64> {
+    (whole > 0).then(|| part as f64 / whole as f64)
+}
+
+pub(super) fn percent(share: Option<f64>) -> String {
+    share.map_or_else(String::new, |s| format!("{:.1}%", s * 100.0))
+}
+
+pub(super) fn share_text(share: Share) -> String {
+    match fraction(share.yes, share.known) {
+        Some(s) => format!("{} of {} ({})", share.yes, share.known, percent(Some(s))),
+        None => "not reported".into(),
+    }
+}
+
+pub(super) fn seconds(value: u64) -> String {
+    format_seconds(i64::try_from(value).unwrap_or(i64::MAX))
+}
+
+/// A bucket bound in seconds in its largest whole unit: `30s`, `2m`, `6h`, `7d`.
+pub(super) fn whole_unit(value: u64) -> String {
+    let unit = [(86_400, "d"), (3600, "h"), (60, "m")]
+        .into_iter()
+        .find(|(size, _)| value >= *size && value.is_multiple_of(*size));
+    match unit {
+        Some((size, name)) => format!("{}{name}", value / size),
+        None => format!("{value}s"),
+    }
+}
