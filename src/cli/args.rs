@@ -107,7 +107,7 @@ pub struct GlobalArgs {
     #[arg(long, global = true)]
     pub normalize: bool,
 
-    /// How many lookups run at once [default: 8]
+    /// How many requests run at once, lowered to fit the open-file limit [default: 8]
     #[arg(short = 'j', long, value_name = "N", value_parser = parse_jobs, global = true)]
     pub jobs: Option<usize>,
 

@@ -19,7 +19,7 @@ pub fn tls_config(ca: Option<&CaCerts>) -> TlsConfig {
     }
 }
 
-/// The same trust for rustls used directly (the multiplexer, `check`'s handshake)
+/// The same trust for rustls used directly (`check`'s handshake)
 /// as ureq builds from `tls_config`: TLS 1.2 and 1.3 with ring, the webpki roots or
 /// exactly the `--ca-cert` ones, SNI on, no client certificate.
 pub fn rustls_config(ca: Option<&CaCerts>) -> Arc<ClientConfig> {
