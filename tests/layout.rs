@@ -1,6 +1,7 @@
 //! The dependency direction of `src/`, checked on the code itself: each folder may
-//! import only the folders listed for it (README, "Architecture"), and the
-//! top-level modules form no cycle. Reads every `crate::` path of every file, test
+//! import only the folders listed for it (README, "Architecture"), the top-level
+//! modules form no cycle, no two files import each other (directly or around a
+//! circle), and no module is placed by a `#[path]` attribute. Reads every `crate::` path of every file, test
 //! modules left out (a test may reach anywhere).
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -11,10 +12,10 @@ use std::path::{Path, PathBuf};
 /// tests; `lib` only declares the modules.
 const ALLOWED: &[(&str, &[&str])] = &[
     ("domain", &[]),
-    ("cli", &["domain"]),
+    ("settings", &["domain"]),
+    ("cli", &["domain", "settings"]),
     ("output", &["domain"]),
     ("sim", &["domain"]),
-    ("settings", &["cli", "domain"]),
     ("http", &["domain", "settings"]),
     (
         "run",
@@ -167,4 +168,180 @@ fn the_checker_sees_grouped_and_inline_paths() {
     let without_tests =
         non_test_code("use crate::a;\n#[cfg(test)]\nmod tests {\n use crate::b;\n}");
     assert_eq!(imported_modules(&without_tests).len(), 1);
+}
+
+/// A file's module path: `src/http/client.rs` -> `http::client`, `src/sim/data/mod.rs`
+/// -> `sim::data`, `src/lib.rs` -> the crate root (empty).
+fn module_path(src: &Path, file: &Path) -> Vec<String> {
+    let relative = file.strip_prefix(src).unwrap().with_extension("");
+    let mut parts: Vec<String> = relative
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    if matches!(parts.last().map(String::as_str), Some("mod")) {
+        parts.pop();
+    }
+    if parts == ["lib"] || parts == ["main"] {
+        parts.clear();
+    }
+    parts
+}
+
+/// The paths a use tree names from `at` on: `a::b::{c, d::e}` -> a::b::c, a::b::d::e.
+fn use_tree(code: &[u8], at: &mut usize, prefix: Vec<String>, found: &mut Vec<Vec<String>>) {
+    let mut path = prefix;
+    loop {
+        while code.get(*at).is_some_and(|c| c.is_ascii_whitespace()) {
+            *at += 1;
+        }
+        if code.get(*at) == Some(&b'{') {
+            *at += 1;
+            loop {
+                use_tree(code, at, path.clone(), found);
+                while code
+                    .get(*at)
+                    .is_some_and(|c| c.is_ascii_whitespace() || *c == b',')
+                {
+                    *at += 1;
+                }
+                match code.get(*at) {
+                    Some(b'}') => {
+                        *at += 1;
+                        return;
+                    }
+                    None => return,
+                    _ => {}
+                }
+            }
+        }
+        let start = *at;
+        while code
+            .get(*at)
+            .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')
+        {
+            *at += 1;
+        }
+        if *at == start {
+            found.push(path);
+            return;
+        }
+        path.push(String::from_utf8_lossy(&code[start..*at]).into_owned());
+        if code[*at..].starts_with(b"::") {
+            *at += 2;
+        } else {
+            found.push(path);
+            return;
+        }
+    }
+}
+
+/// Every module path a file names through `crate::`, `super::` or `self::`,
+/// resolved against the file's own module path.
+fn named_paths(code: &str, module: &[String]) -> Vec<Vec<String>> {
+    let bytes = code.as_bytes();
+    let mut found = Vec::new();
+    for (i, _) in code.match_indices("::") {
+        let word_start = code[..i]
+            .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .map_or(0, |p| p + 1);
+        let word = &code[word_start..i];
+        let base = match word {
+            "crate" => Vec::new(),
+            "self" => module.to_vec(),
+            "super" => module[..module.len().saturating_sub(1)].to_vec(),
+            _ => continue,
+        };
+        if word_start > 0 && code[..word_start].ends_with("::") {
+            continue;
+        }
+        let mut at = i + 2;
+        use_tree(bytes, &mut at, base, &mut found);
+    }
+    found
+}
+
+/// Imports between files of `src/`: each file and the files it names.
+fn file_graph() -> BTreeMap<Vec<String>, BTreeSet<Vec<String>>> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let modules: BTreeMap<Vec<String>, PathBuf> = files
+        .iter()
+        .map(|f| (module_path(&src, f), f.clone()))
+        .collect();
+    let owner = |path: &[String]| {
+        (0..=path.len())
+            .rev()
+            .map(|n| path[..n].to_vec())
+            .find(|m| modules.contains_key(m))
+    };
+    let mut graph = BTreeMap::new();
+    for (module, file) in &modules {
+        let code = non_test_code(&fs::read_to_string(file).unwrap());
+        let targets: BTreeSet<Vec<String>> = named_paths(&code, module)
+            .iter()
+            .filter_map(|p| owner(p))
+            .filter(|t| t != module && !t.is_empty())
+            .collect();
+        graph.insert(module.clone(), targets);
+    }
+    graph
+}
+
+#[test]
+fn no_import_circle_between_files() {
+    let graph = file_graph();
+    fn visit(
+        node: &Vec<String>,
+        graph: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>,
+        path: &mut Vec<Vec<String>>,
+        done: &mut BTreeSet<Vec<String>>,
+    ) -> Option<Vec<String>> {
+        if let Some(at) = path.iter().position(|n| n == node) {
+            return Some(path[at..].iter().map(|n| n.join("/")).collect());
+        }
+        if !done.insert(node.clone()) {
+            return None;
+        }
+        path.push(node.clone());
+        for next in graph.get(node).into_iter().flatten() {
+            // A module's own submodules are below it: a mod.rs naming them is no circle.
+            if next.starts_with(node) {
+                continue;
+            }
+            if let Some(cycle) = visit(next, graph, path, done) {
+                return Some(cycle);
+            }
+        }
+        path.pop();
+        None
+    }
+    let mut done = BTreeSet::new();
+    for node in graph.keys() {
+        let cycle = visit(node, &graph, &mut Vec::new(), &mut done);
+        assert!(cycle.is_none(), "import circle between files: {cycle:?}");
+    }
+}
+
+#[test]
+fn no_module_is_placed_by_a_path_attribute() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let placed: Vec<_> = files
+        .iter()
+        .filter(|f| fs::read_to_string(f).unwrap().contains("#[path"))
+        .collect();
+    assert!(placed.is_empty(), "#[path] modules: {placed:?}");
+}
+
+#[test]
+fn the_file_checker_resolves_grouped_and_relative_paths() {
+    let module = vec!["settings".to_string(), "config".to_string()];
+    let paths = named_paths(
+        "use crate::{a::b, c::{d, e::f}};\nuse super::proxy::x;",
+        &module,
+    );
+    let shown: Vec<String> = paths.iter().map(|p| p.join("::")).collect();
+    assert_eq!(shown, ["a::b", "c::d", "c::e::f", "settings::proxy::x"]);
 }

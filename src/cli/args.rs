@@ -1,16 +1,17 @@
 //! Every clap definition of smsstat, and nothing else: the parsed `Cli` is turned
 //! into a resolved `Config` by `settings::config::construct_config`.
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand};
 
-use super::settings;
 pub use super::values::EXIT_CODES_HELP;
 use super::values::{
     parse_interval, parse_jobs, parse_max_body, parse_rate, parse_ratio, parse_status,
     parse_wait_timeout, Rate,
 };
-pub use crate::domain::format::OutputFormat;
+pub use crate::domain::format::{ColorChoice, OutputFormat};
 pub use crate::domain::lookup::PathStyle;
+use crate::settings::given::Given;
+use crate::settings::table as settings;
 
 pub use crate::cli::sim_args::{Oddity, SimArgs, TaskCounterShape};
 
@@ -326,9 +327,44 @@ pub struct LookupArgs {
     pub values: Vec<String>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ColorChoice {
-    Auto,
-    Always,
-    Never,
+impl GlobalArgs {
+    /// The settings as given, for `settings/` to resolve.
+    pub fn given(&self) -> Given {
+        Given {
+            base_url: self.base_url.clone(),
+            api_key: self.api_key.clone(),
+            api_key_file: self.api_key_file.clone(),
+            api_key_header: self.api_key_header.clone(),
+            timeout: self.timeout.clone(),
+            retries: self.retries.clone(),
+            paths: self.paths,
+            json: self.json,
+            output: self.output,
+            fields: self.fields.clone(),
+            field: self.field.clone(),
+            normalize: self.normalize,
+            jobs: self.jobs,
+            max_body: self.max_body,
+            ca_cert: self.ca_cert.clone(),
+            verbose: self.verbose,
+            color: self.color,
+            demo: self.demo,
+            mask_msisdn: self.mask_msisdn,
+            config: self.config.clone(),
+            profile: self.profile.clone(),
+            wait: self.wait,
+            wait_timeout: self.wait_timeout,
+            interval: self.interval,
+            until: self.until.clone(),
+            expect: self.expect.clone(),
+            expect_delivered: self.expect_delivered,
+            follow: self.follow,
+            rate_interval: self.rate.map(|rate| rate.interval()),
+            keep_going: self.keep_going,
+            raw_cells: self.raw_cells,
+            no_headers: self.no_headers,
+            quiet: self.quiet,
+            junit: self.junit.clone(),
+        }
+    }
 }

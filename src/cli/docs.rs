@@ -6,8 +6,8 @@ use std::io;
 
 use clap_complete::Shell;
 
-use crate::cli::settings::{file_keys, SETTINGS};
 use crate::cli::{Cli, EXIT_CODES_HELP};
+use crate::settings::table::{file_keys, SETTINGS};
 use clap::CommandFactory;
 
 /// The registration script for `shell`: it hands the words typed so far to

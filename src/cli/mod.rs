@@ -5,7 +5,6 @@ pub(crate) mod args;
 pub(crate) mod complete;
 pub(crate) mod docs;
 pub(crate) mod parse;
-pub(crate) mod settings;
 pub(crate) mod sim_args;
 mod values;
 
@@ -20,10 +19,10 @@ use clap::CommandFactory;
 /// under `sim --help` too); None for a lookup, which uses every one. `-o` is a lookup
 /// option: `config show` and `check` print a table or `--json`.
 fn shown_globals(subcommand: &str) -> Option<Vec<&'static str>> {
-    let settings = settings::SETTINGS
+    let settings = crate::settings::table::SETTINGS
         .iter()
         .map(|s| s.key)
-        .filter(|key| *key != settings::OUTPUT.key);
+        .filter(|key| *key != crate::settings::table::OUTPUT.key);
     match subcommand {
         "show" => Some(settings.chain(["demo", "json"]).collect()),
         "check" => Some(
@@ -110,4 +109,30 @@ pub(crate) fn refuse_unused(
     Err(sub
         .expect("parsed subcommands exist")
         .error(ErrorKind::ArgumentConflict, message))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::settings::table::{OUTPUT, SETTINGS};
+    use clap::CommandFactory;
+
+    #[test]
+    fn every_setting_is_a_global_argument_with_its_flag() {
+        let command = crate::cli::Cli::command();
+        for setting in SETTINGS {
+            let arg = command
+                .get_arguments()
+                .find(|a| a.get_id() == setting.key)
+                .unwrap_or_else(|| panic!("no argument {}", setting.key));
+            assert_eq!(
+                arg.get_long().map(|l| format!("--{l}")).as_deref(),
+                Some(setting.flag)
+            );
+            // SMSSTAT_OUTPUT is read by the settings layer, not by clap (it must not
+            // count as given beside --json).
+            if setting.key != OUTPUT.key {
+                assert_eq!(arg.get_env().and_then(|e| e.to_str()), Some(setting.env));
+            }
+        }
+    }
 }

@@ -1,17 +1,17 @@
 //! Command-line parsing with smsstat's exit codes: clap's usage errors become 64
 //! (clap's own 2 would collide with a service error code).
 
-use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::io::Write;
 
 use clap::parser::ValueSource;
 use clap::FromArgMatches;
 
-use crate::cli::settings::{self, Setting, SETTINGS};
 use crate::cli::Cli;
 use crate::domain::exit_codes;
 use crate::domain::sanitize::{escape_cut, MAX_LINE_CHARS};
+use crate::settings::origin::{ArgSource, CliSources};
+use crate::settings::table::{self, SETTINGS};
 
 /// What `main` learnt while parsing that the `Cli` itself does not hold.
 #[derive(Debug, Default, Clone)]
@@ -20,26 +20,6 @@ pub struct ParseFacts {
     pub api_key_in_argv: bool,
     /// Flag or environment, for the options a config file can also set.
     pub sources: CliSources,
-}
-
-/// How clap got a global option's value (its `env` merges flag and environment, so
-/// the parser records which one it was).
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum ArgSource {
-    #[default]
-    Unset,
-    Env,
-    Flag,
-}
-
-/// Flag or environment, for every setting of the table.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct CliSources(BTreeMap<&'static str, ArgSource>);
-
-impl CliSources {
-    pub fn of(&self, setting: &Setting) -> ArgSource {
-        self.0.get(setting.key).copied().unwrap_or_default()
-    }
 }
 
 /// Parses the arguments; on `--help`/`--version` or a usage error, prints what clap
@@ -53,7 +33,7 @@ pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<(Cli, Pars
     match parsed {
         Ok((cli, matches)) => {
             let sources = cli_sources(&matches);
-            let api_key_in_argv = sources.of(&settings::API_KEY) == ArgSource::Flag;
+            let api_key_in_argv = sources.of(&table::API_KEY) == ArgSource::Flag;
             Ok((
                 cli,
                 ParseFacts {
@@ -96,5 +76,5 @@ fn cli_sources(matches: &clap::ArgMatches) -> CliSources {
         }
         found
     };
-    CliSources(SETTINGS.iter().map(|s| (s.key, source(s.key))).collect())
+    SETTINGS.iter().map(|s| (s.key, source(s.key))).collect()
 }

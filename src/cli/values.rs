@@ -7,7 +7,7 @@ use clap::builder::PossibleValue;
 use clap::ValueEnum;
 
 use crate::domain::duration::parse_duration;
-use crate::domain::format::OutputFormat;
+use crate::domain::format::{ColorChoice, OutputFormat};
 use crate::domain::lookup::PathStyle;
 
 pub const EXIT_CODES_HELP: &str = "\
@@ -116,6 +116,7 @@ macro_rules! value_enum {
 }
 
 value_enum!(PathStyle: Auto => "auto", Explicit => "explicit", Short => "short");
+value_enum!(ColorChoice: Auto => "auto", Always => "always", Never => "never");
 value_enum!(OutputFormat: Table => "table", Json => "json", Csv => "csv", Tsv => "tsv",
     Report => "report", ReportJson => "report-json", ReportMarkdown => "report-md");
 

@@ -23,3 +23,12 @@ impl OutputFormat {
         )
     }
 }
+
+/// `--color`: when tables are coloured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ColorChoice {
+    #[default]
+    Auto,
+    Always,
+    Never,
+}

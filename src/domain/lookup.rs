@@ -19,8 +19,9 @@ const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
 
 /// Which request paths a lookup uses: explicit (`/sms/reference/R`), short
 /// (`/sms/R`), or auto (explicit, then short when the explicit route is missing).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum PathStyle {
+    #[default]
     Auto,
     Explicit,
     Short,

@@ -4,12 +4,13 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use crate::cli::parse::{parse_args, ParseFacts};
-use crate::cli::{Cli, Command, GlobalArgs, SimArgs};
+use crate::cli::{Cli, Command, SimArgs};
 use crate::domain::exit_codes;
 use crate::domain::lookup::LookupKind;
 use crate::output::messages::{error, warn};
 use crate::run::usage;
 use crate::settings::config::{construct_config, Config};
+use crate::settings::given::Given;
 use crate::sim::{Oddity, SimOptions, SimServer};
 
 /// The whole program: arguments in, exit code out. Errors are printed once, here or
@@ -27,6 +28,7 @@ pub fn main() -> ExitCode {
 
 fn run(cli: Cli, facts: ParseFacts) -> u8 {
     let Cli { global, command } = cli;
+    let global = global.given();
     let (kind, values) = match command {
         Command::Sim(args) => return serve_simulator(args, facts),
         Command::Completions(args) => return crate::run::docs::completions(args.shell),
@@ -44,7 +46,7 @@ fn run(cli: Cli, facts: ParseFacts) -> u8 {
 
 /// A lookup subcommand: usage checks, the `--demo` simulator, the settings, then the
 /// batch.
-fn look_up(global: GlobalArgs, facts: ParseFacts, kind: LookupKind, values: Vec<String>) -> u8 {
+fn look_up(global: Given, facts: ParseFacts, kind: LookupKind, values: Vec<String>) -> u8 {
     if let Err(message) = usage::check_options(&global, &facts.sources) {
         error(message);
         return exit_codes::USAGE;

@@ -10,8 +10,8 @@ use std::sync::Arc;
 use clap_complete::CompleteEnv;
 
 use crate::cli::complete::ProfileNames;
-use crate::cli::settings::CONFIG;
 use crate::settings::profiles::{config_path, profile_names};
+use crate::settings::table::CONFIG;
 
 /// Completes and exits when `COMPLETE` is set (to a shell's name); returns at once
 /// otherwise.

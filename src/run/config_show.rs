@@ -6,16 +6,16 @@ use std::io::{self, Write};
 
 use serde_json::{json, Map, Value};
 
-use crate::cli::parse::CliSources;
-use crate::cli::GlobalArgs;
 use crate::domain::exit_codes;
 use crate::domain::sanitize::escape_control;
 use crate::output::messages::{error, warn};
 use crate::settings::config::construct_config;
+use crate::settings::given::Given;
 use crate::settings::layers;
+use crate::settings::origin::CliSources;
 use crate::settings::show::{rows, ShowRow};
 
-pub fn run(args: GlobalArgs, sources: CliSources) -> u8 {
+pub fn run(args: Given, sources: CliSources) -> u8 {
     let resolution = match layers::apply(&args, &sources) {
         Ok(resolution) => resolution,
         Err(err) => {

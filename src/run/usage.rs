@@ -2,16 +2,16 @@
 //! together, and field names no record of the kind knows. A script must not be
 //! misled by a silently ignored option or an empty column.
 
-use crate::cli::parse::{ArgSource, CliSources};
-use crate::cli::settings::{API_KEY, API_KEY_FILE, BASE_URL};
-use crate::cli::GlobalArgs;
 use crate::domain::fields::{self, FieldType, COLUMN_LABELS, ERROR_FIELDS, FIELDS, OUTCOME_FIELDS};
 use crate::domain::format::OutputFormat;
 use crate::domain::record::RecordKind;
 use crate::domain::sanitize::preview;
+use crate::settings::given::Given;
+use crate::settings::origin::{ArgSource, CliSources};
+use crate::settings::table::{API_KEY, API_KEY_FILE, BASE_URL};
 
 /// Options that make no sense together, as typed.
-pub(crate) fn check_options(args: &GlobalArgs, sources: &CliSources) -> Result<(), String> {
+pub(crate) fn check_options(args: &Given, sources: &CliSources) -> Result<(), String> {
     if args.demo && sources.of(&BASE_URL) != ArgSource::Unset {
         return Err(
             "--demo runs against the built-in simulator; it does not combine with \

@@ -6,14 +6,14 @@
 use std::time::Duration;
 
 use clap::ValueEnum;
-use ureq::http::{HeaderName, HeaderValue};
+use ureq::http::{HeaderName, HeaderValue, Uri};
 
-use crate::cli::parse::ArgSource;
-use crate::cli::settings::Setting;
 use crate::domain::duration::parse_duration;
-use crate::domain::error::SettingsError;
+use crate::domain::error::{ConfigError, SettingsError};
 use crate::domain::format::OutputFormat;
 use crate::domain::sanitize::preview;
+use crate::settings::origin::ArgSource;
+use crate::settings::table::Setting;
 
 /// With backoff capped at 10 s, more retries would only stretch a failing run.
 pub const MAX_RETRIES: u32 = 20;
@@ -98,6 +98,82 @@ pub fn bad_value(source: ArgSource, setting: &Setting, why: &str) -> SettingsErr
         ArgSource::Flag | ArgSource::Unset => setting.flag,
     };
     SettingsError::BadValue(format!("{name}: {why}"))
+}
+
+/// Accepts `http(s)://host[:port][/prefix][/]`; returns it without the trailing slash.
+pub fn validate_base_url(url: &str) -> Result<String, ConfigError> {
+    let hint = "set SMSSTAT_BASE_URL or --base-url to e.g. https://gateway.example/rest";
+    if has_credentials(url) {
+        // Not echoed: the point is that they must not end up in a log.
+        return Err(ConfigError(
+            "credentials in the base URL are not supported; use SMSSTAT_API_KEY \
+             (the URL is not shown: it holds a user, a password or a query)"
+                .into(),
+        ));
+    }
+    let shown = crate::domain::sanitize::preview(url);
+    let invalid = |why: &str| ConfigError(format!("invalid base URL `{shown}`: {why}; {hint}"));
+    let uri: Uri = url.parse().map_err(|_| invalid("not a URL"))?;
+    match uri.scheme_str() {
+        Some("http") | Some("https") => {}
+        _ => return Err(invalid("only http:// and https:// are supported")),
+    }
+    let authority = uri.authority().ok_or_else(|| invalid("no host"))?;
+    if authority.host().is_empty() {
+        return Err(invalid("no host"));
+    }
+    if let Some(port) = port_text(authority.as_str()) {
+        if !matches!(port.parse::<u16>(), Ok(1..)) {
+            return Err(invalid("the port must be a number from 1 to 65535"));
+        }
+    }
+    if url.contains('#') {
+        return Err(invalid("a fragment cannot be a base"));
+    }
+    Ok(url.trim_end_matches('/').to_string())
+}
+
+/// A user or password (`user:pw@host`) or a query (`?api_key=...`), found on the
+/// raw text so that a URL too odd to parse is not echoed either.
+pub(crate) fn has_credentials(url: &str) -> bool {
+    let (_, authority, _) = url_parts(url);
+    authority.contains('@') || url.contains('?')
+}
+
+/// The URL with its user, password and query replaced by `****`
+/// (`https://****@gw.example/rest?****`): what `config show` may print of a URL
+/// that lookups refuse, found on the raw text as `has_credentials` does.
+pub(crate) fn mask_credentials(url: &str) -> String {
+    let (scheme, authority, rest) = url_parts(url);
+    let host = authority
+        .rsplit_once('@')
+        .map_or(authority.to_string(), |(_, host)| format!("****@{host}"));
+    let rest = match rest.split_once('?') {
+        Some((path, query)) => {
+            let fragment = query.find('#').map_or("", |i| &query[i..]);
+            format!("{path}?****{fragment}")
+        }
+        None => rest.to_string(),
+    };
+    format!("{scheme}{host}{rest}")
+}
+
+/// `scheme://`, the authority, and the rest (path, query, fragment) of a URL's text.
+fn url_parts(url: &str) -> (&str, &str, &str) {
+    let start = url.find("://").map_or(0, |i| i + 3);
+    let after_scheme = &url[start..];
+    let end = after_scheme
+        .find(['/', '?', '#'])
+        .unwrap_or(after_scheme.len());
+    (&url[..start], &after_scheme[..end], &after_scheme[end..])
+}
+
+/// The port part of `host:port` or `[v6]:port`, when there is a colon for one.
+fn port_text(authority: &str) -> Option<&str> {
+    let after_host = authority
+        .rfind(']')
+        .map_or(authority, |i| &authority[i + 1..]);
+    after_host.rfind(':').map(|i| &after_host[i + 1..])
 }
 
 #[cfg(test)]

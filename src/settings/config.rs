@@ -7,10 +7,15 @@ use std::time::Duration;
 
 use ureq::http::{HeaderName, HeaderValue, Uri};
 
-use crate::cli::{ColorChoice, GlobalArgs, OutputFormat, PathStyle};
 use crate::domain::error::ConfigError;
+use crate::domain::format::{ColorChoice, OutputFormat};
+use crate::domain::lookup::PathStyle;
 use crate::domain::verdict::{Expectation, WaitSettings};
 use crate::settings::ca::CaCerts;
+#[cfg(test)]
+use crate::settings::checks::mask_credentials;
+use crate::settings::checks::validate_base_url;
+use crate::settings::given::Given;
 use crate::settings::layers::Layered;
 use crate::settings::proxy::ProxyChoice;
 use crate::settings::secret::ApiKey;
@@ -86,7 +91,7 @@ impl Config {
 
 /// Resolves the command line. `base_url_override` is the `--demo` simulator's address.
 pub fn construct_config(
-    args: &GlobalArgs,
+    args: &Given,
     values: &Layered,
     base_url_override: Option<String>,
 ) -> Result<Config, ConfigError> {
@@ -133,7 +138,7 @@ pub fn construct_config(
             delivered_ratio: args.expect_delivered,
         },
         raw_cells: args.raw_cells,
-        rate_interval: args.rate.map(|rate| rate.interval()),
+        rate_interval: args.rate_interval,
         keep_going: args.keep_going,
         no_headers: args.no_headers,
         quiet: args.quiet,
@@ -185,7 +190,7 @@ struct Limits {
 
 /// The limits, checked already: `--jobs` and `--max-body` by clap, timeout and
 /// retries where the layers know their source (`settings::checks`).
-fn resolve_limits(args: &GlobalArgs, values: &Layered) -> Limits {
+fn resolve_limits(args: &Given, values: &Layered) -> Limits {
     Limits {
         jobs: args.jobs.unwrap_or(DEFAULT_JOBS),
         max_body: args.max_body.unwrap_or(DEFAULT_MAX_BODY),
@@ -202,39 +207,6 @@ fn lowercase(values: &[String]) -> Vec<String> {
         .collect()
 }
 
-/// Accepts `http(s)://host[:port][/prefix][/]`; returns it without the trailing slash.
-pub fn validate_base_url(url: &str) -> Result<String, ConfigError> {
-    let hint = "set SMSSTAT_BASE_URL or --base-url to e.g. https://gateway.example/rest";
-    if has_credentials(url) {
-        // Not echoed: the point is that they must not end up in a log.
-        return Err(ConfigError(
-            "credentials in the base URL are not supported; use SMSSTAT_API_KEY \
-             (the URL is not shown: it holds a user, a password or a query)"
-                .into(),
-        ));
-    }
-    let shown = crate::domain::sanitize::preview(url);
-    let invalid = |why: &str| ConfigError(format!("invalid base URL `{shown}`: {why}; {hint}"));
-    let uri: Uri = url.parse().map_err(|_| invalid("not a URL"))?;
-    match uri.scheme_str() {
-        Some("http") | Some("https") => {}
-        _ => return Err(invalid("only http:// and https:// are supported")),
-    }
-    let authority = uri.authority().ok_or_else(|| invalid("no host"))?;
-    if authority.host().is_empty() {
-        return Err(invalid("no host"));
-    }
-    if let Some(port) = port_text(authority.as_str()) {
-        if !matches!(port.parse::<u16>(), Ok(1..)) {
-            return Err(invalid("the port must be a number from 1 to 65535"));
-        }
-    }
-    if url.contains('#') {
-        return Err(invalid("a fragment cannot be a base"));
-    }
-    Ok(url.trim_end_matches('/').to_string())
-}
-
 /// `COLUMNS` first (a user or script fixing the width), else the terminal's own.
 fn terminal_width() -> Option<usize> {
     let columns = env::var("COLUMNS").ok().and_then(|c| c.trim().parse().ok());
@@ -242,41 +214,6 @@ fn terminal_width() -> Option<usize> {
         .filter(|&c: &usize| c > 0)
         .or_else(|| comfy_table::Table::new().width().map(usize::from))
         .filter(|&c| c >= 20)
-}
-
-/// A user or password (`user:pw@host`) or a query (`?api_key=...`), found on the
-/// raw text so that a URL too odd to parse is not echoed either.
-pub(crate) fn has_credentials(url: &str) -> bool {
-    let (_, authority, _) = url_parts(url);
-    authority.contains('@') || url.contains('?')
-}
-
-/// The URL with its user, password and query replaced by `****`
-/// (`https://****@gw.example/rest?****`): what `config show` may print of a URL
-/// that lookups refuse, found on the raw text as `has_credentials` does.
-pub(crate) fn mask_credentials(url: &str) -> String {
-    let (scheme, authority, rest) = url_parts(url);
-    let host = authority
-        .rsplit_once('@')
-        .map_or(authority.to_string(), |(_, host)| format!("****@{host}"));
-    let rest = match rest.split_once('?') {
-        Some((path, query)) => {
-            let fragment = query.find('#').map_or("", |i| &query[i..]);
-            format!("{path}?****{fragment}")
-        }
-        None => rest.to_string(),
-    };
-    format!("{scheme}{host}{rest}")
-}
-
-/// `scheme://`, the authority, and the rest (path, query, fragment) of a URL's text.
-fn url_parts(url: &str) -> (&str, &str, &str) {
-    let start = url.find("://").map_or(0, |i| i + 3);
-    let after_scheme = &url[start..];
-    let end = after_scheme
-        .find(['/', '?', '#'])
-        .unwrap_or(after_scheme.len());
-    (&url[..start], &after_scheme[..end], &after_scheme[end..])
 }
 
 /// The first of LC_ALL, LC_CTYPE, LANG that is set decides, as in POSIX.
@@ -288,14 +225,6 @@ pub(crate) fn locale_is_utf8() -> bool {
             let v = v.to_ascii_lowercase();
             v.contains("utf-8") || v.contains("utf8")
         })
-}
-
-/// The port part of `host:port` or `[v6]:port`, when there is a colon for one.
-fn port_text(authority: &str) -> Option<&str> {
-    let after_host = authority
-        .rfind(']')
-        .map_or(authority, |i| &authority[i + 1..]);
-    after_host.rfind(':').map(|i| &after_host[i + 1..])
 }
 
 /// `--color` wins; in auto mode NO_COLOR, CLICOLOR=0 and TERM=dumb turn colour off,

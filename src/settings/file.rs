@@ -11,11 +11,11 @@ use std::time::Duration;
 use serde::{Deserialize, Deserializer};
 use thiserror::Error;
 
-use crate::cli::settings::file_keys;
-use crate::cli::OutputFormat;
 use crate::domain::error::{ConfigError, SettingsError};
+use crate::domain::format::OutputFormat;
 use crate::settings::checks;
 use crate::settings::read::{read_bounded_text, LocalFileError};
+use crate::settings::table::file_keys;
 
 /// One layer's settings and the whole document, from one list of fields: the top
 /// level repeats a layer's keys because serde cannot combine `flatten` with
@@ -272,7 +272,7 @@ fn key_setting<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Err
 /// `base_url = "https://host/rest"`, checked here so that an error names its line.
 fn base_url_setting<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
     let text = String::deserialize(d)?;
-    crate::settings::config::validate_base_url(&text)
+    crate::settings::checks::validate_base_url(&text)
         .map(|_| Some(text))
         .map_err(|err| serde::de::Error::custom(err.0))
 }

@@ -1,11 +1,11 @@
 //! Where a setting came from, for `smsstat config show` and for messages that must
 //! name the place to fix.
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::path::PathBuf;
 
-use crate::cli::parse::ArgSource;
-use crate::cli::settings::Setting;
+use crate::settings::table::Setting;
 
 /// Where one resolved setting came from.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -47,5 +47,31 @@ impl fmt::Display for Origin {
             Origin::Demo => f.write_str("--demo simulator"),
             Origin::Default => f.write_str("default"),
         }
+    }
+}
+
+/// How clap got a global option's value (its `env` merges flag and environment, so
+/// the parser records which one it was).
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ArgSource {
+    #[default]
+    Unset,
+    Env,
+    Flag,
+}
+
+/// Flag or environment, for every setting of the table.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct CliSources(BTreeMap<&'static str, ArgSource>);
+
+impl FromIterator<(&'static str, ArgSource)> for CliSources {
+    fn from_iter<T: IntoIterator<Item = (&'static str, ArgSource)>>(iter: T) -> Self {
+        CliSources(iter.into_iter().collect())
+    }
+}
+
+impl CliSources {
+    pub fn of(&self, setting: &Setting) -> ArgSource {
+        self.0.get(setting.key).copied().unwrap_or_default()
     }
 }

@@ -9,7 +9,7 @@ use ureq::http::Uri;
 
 use crate::domain::error::ConfigError;
 use crate::domain::sanitize::preview;
-use crate::settings::config::mask_credentials;
+use crate::settings::checks::mask_credentials;
 
 /// The proxy a run uses: the URL (with any credentials, for the agents), the variable
 /// it came from and how it may be shown.

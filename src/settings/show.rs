@@ -3,16 +3,15 @@
 
 use clap::ValueEnum;
 
-use crate::cli::settings::{Setting, CONFIG, SETTINGS};
-use crate::cli::GlobalArgs;
 use crate::domain::duration::format_duration;
 use crate::domain::format::OutputFormat;
-use crate::settings::config::{
-    has_credentials, mask_credentials, DEFAULT_KEY_HEADER, DEFAULT_RETRIES, DEFAULT_TIMEOUT,
-};
+use crate::settings::checks::{has_credentials, mask_credentials};
+use crate::settings::config::{DEFAULT_KEY_HEADER, DEFAULT_RETRIES, DEFAULT_TIMEOUT};
+use crate::settings::given::Given;
 use crate::settings::layers::Resolution;
 use crate::settings::origin::Origin;
 use crate::settings::secret::mask_key;
+use crate::settings::table::{Setting, CONFIG, SETTINGS};
 
 /// One line of the listing.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,7 +24,7 @@ pub struct ShowRow {
 }
 
 /// Every setting of the table, in its order.
-pub fn rows(args: &GlobalArgs, resolution: &Resolution) -> Vec<ShowRow> {
+pub fn rows(args: &Given, resolution: &Resolution) -> Vec<ShowRow> {
     SETTINGS
         .iter()
         .map(|setting| {
@@ -45,7 +44,7 @@ pub fn rows(args: &GlobalArgs, resolution: &Resolution) -> Vec<ShowRow> {
         .collect()
 }
 
-fn value(setting: &Setting, args: &GlobalArgs, resolution: &Resolution) -> (String, Origin) {
+fn value(setting: &Setting, args: &Given, resolution: &Resolution) -> (String, Origin) {
     let values = &resolution.values;
     let origin = resolution.origins.of(setting);
     let value = match setting.key {
@@ -104,7 +103,7 @@ fn value(setting: &Setting, args: &GlobalArgs, resolution: &Resolution) -> (Stri
 }
 
 fn origin_of_key(resolution: &Resolution) -> Origin {
-    resolution.origins.of(&crate::cli::settings::API_KEY)
+    resolution.origins.of(&crate::settings::table::API_KEY)
 }
 
 fn format_name(format: OutputFormat) -> String {
@@ -120,8 +119,7 @@ mod tests {
     #[test]
     fn every_setting_of_the_table_has_a_display() {
         let resolution = Resolution::default();
-        let args = <crate::cli::Cli as clap::Parser>::parse_from(["smsstat", "sms", "1"]).global;
-        for row in rows(&args, &resolution) {
+        for row in rows(&Given::default(), &resolution) {
             assert!(!row.value.starts_with("(no display"), "{}", row.setting);
         }
     }

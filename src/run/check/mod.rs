@@ -5,15 +5,15 @@
 
 use std::io::{self, Write};
 
-use crate::cli::parse::CliSources;
-use crate::cli::settings::{API_KEY, BASE_URL};
-use crate::cli::GlobalArgs;
 use crate::domain::exit_codes;
 use crate::domain::lookup::PathStyle;
 use crate::output::messages::error;
 use crate::settings::config::{construct_config, Config};
+use crate::settings::given::Given;
 use crate::settings::layers::{self, Resolution};
+use crate::settings::origin::CliSources;
 use crate::settings::origin::Origin;
+use crate::settings::table::{API_KEY, BASE_URL};
 use crate::sim::{SimOptions, SimServer};
 
 mod cert;
@@ -75,7 +75,7 @@ struct Setup {
     key_origin: Option<Origin>,
 }
 
-pub fn run(args: GlobalArgs, sources: CliSources) -> u8 {
+pub fn run(args: Given, sources: CliSources) -> u8 {
     let demo = match args.demo.then(|| SimServer::start(SimOptions::demo())) {
         Some(Err(err)) => {
             error(format_args!("cannot start the demo simulator: {err}"));
@@ -106,7 +106,7 @@ fn first_failure(steps: &[Step]) -> u8 {
 /// Every step, in order; after a failure the steps that needed it are skipped. The
 /// proxy step is always reported once the settings are known: a failure at the name
 /// or connect step is often the proxy's doing.
-fn steps(args: &GlobalArgs, sources: &CliSources, demo: Option<&SimServer>) -> Vec<Step> {
+fn steps(args: &Given, sources: &CliSources, demo: Option<&SimServer>) -> Vec<Step> {
     let mut steps = Vec::new();
     let setup = match settings_step(args, sources, demo) {
         Ok((step, setup)) => {
@@ -149,7 +149,7 @@ fn with_rest_skipped_before_proxy(steps: Vec<Step>) -> Vec<Step> {
 }
 
 fn settings_step(
-    args: &GlobalArgs,
+    args: &Given,
     sources: &CliSources,
     demo: Option<&SimServer>,
 ) -> Result<(Step, Setup), Step> {

@@ -7,17 +7,18 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::cli::parse::{ArgSource, CliSources};
-use crate::cli::settings::{
+use crate::domain::error::{ConfigError, SettingsError};
+use crate::domain::format::OutputFormat;
+use crate::settings::checks::{self, bad_value};
+use crate::settings::file::{self as config_file, ConfigFile, FileSettings};
+use crate::settings::given::Given;
+use crate::settings::key_file::{exposed_key_warning, read_key_file, trim_key};
+use crate::settings::origin::Origin;
+use crate::settings::origin::{ArgSource, CliSources};
+use crate::settings::table::{
     Setting, API_KEY, API_KEY_FILE, API_KEY_HEADER, BASE_URL, CA_CERT, CONFIG, OUTPUT, PROFILE,
     RETRIES, TIMEOUT,
 };
-use crate::cli::{GlobalArgs, OutputFormat};
-use crate::domain::error::{ConfigError, SettingsError};
-use crate::settings::checks::{self, bad_value};
-use crate::settings::file::{self as config_file, ConfigFile, FileSettings};
-use crate::settings::key_file::{exposed_key_warning, read_key_file, trim_key};
-use crate::settings::origin::Origin;
 
 /// The profile used when none is named, if the file has it (as aws-cli does).
 pub const DEFAULT_PROFILE: &str = "default";
@@ -66,7 +67,7 @@ pub struct Resolution {
 
 /// Resolves the file-settable settings through the layers and reports where every
 /// one came from.
-pub fn apply(args: &GlobalArgs, sources: &CliSources) -> Result<Resolution, SettingsError> {
+pub fn apply(args: &Given, sources: &CliSources) -> Result<Resolution, SettingsError> {
     let (file_path, given_by) = match &args.config {
         Some(path) => (Some(path.clone()), Some(given_by(sources.of(&CONFIG)))),
         None => (config_file::default_path(), None),
@@ -132,7 +133,7 @@ fn given_by(source: ArgSource) -> &'static str {
 /// The profile named by `--profile`/`SMSSTAT_PROFILE`, which must exist, or else
 /// `default` when the file has one.
 fn choose_profile(
-    args: &GlobalArgs,
+    args: &Given,
     sources: &CliSources,
     file: Option<&ConfigFile>,
     path: Option<&Path>,
@@ -253,7 +254,7 @@ impl Filler<'_> {
     /// would be a guess). Also the file it was read from.
     fn api_key(
         &mut self,
-        args: &GlobalArgs,
+        args: &Given,
     ) -> Result<(Option<String>, Option<PathBuf>), SettingsError> {
         // A key typed or exported wins over every file layer; of a key and a key
         // file given at once, the flag wins over the environment.
@@ -319,7 +320,7 @@ impl Filler<'_> {
     /// `--json` and `-o` first, then `SMSSTAT_OUTPUT`, then the file. The variable
     /// is read here rather than by clap: clap would count it as given and refuse it
     /// beside `--json`.
-    fn output(&mut self, args: &GlobalArgs) -> Result<Option<OutputFormat>, SettingsError> {
+    fn output(&mut self, args: &Given) -> Result<Option<OutputFormat>, SettingsError> {
         if args.json {
             self.origins.0.insert(OUTPUT.key, Origin::Flag("--json"));
             return Ok(Some(OutputFormat::Json));

@@ -57,29 +57,3 @@ settings! {
 pub fn file_keys() -> impl Iterator<Item = &'static str> {
     SETTINGS.iter().filter(|s| s.in_file).map(|s| s.key)
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use clap::CommandFactory;
-
-    #[test]
-    fn every_setting_is_a_global_argument_with_its_flag() {
-        let command = crate::cli::Cli::command();
-        for setting in SETTINGS {
-            let arg = command
-                .get_arguments()
-                .find(|a| a.get_id() == setting.key)
-                .unwrap_or_else(|| panic!("no argument {}", setting.key));
-            assert_eq!(
-                arg.get_long().map(|l| format!("--{l}")).as_deref(),
-                Some(setting.flag)
-            );
-            // SMSSTAT_OUTPUT is read by the settings layer, not by clap (it must not
-            // count as given beside --json).
-            if setting.key != OUTPUT.key {
-                assert_eq!(arg.get_env().and_then(|e| e.to_str()), Some(setting.env));
-            }
-        }
-    }
-}
