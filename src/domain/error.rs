@@ -157,6 +157,9 @@ pub enum SettingsError {
     /// starts with the flag or the variable.
     #[error("{0}")]
     BadValue(String),
+    /// Options that do nothing together, or a field name no record has (64).
+    #[error("{0}")]
+    Usage(String),
     #[error(transparent)]
     Config(#[from] ConfigError),
 }
@@ -164,7 +167,7 @@ pub enum SettingsError {
 impl SettingsError {
     pub fn exit_code(&self) -> u8 {
         match self {
-            SettingsError::BadValue(_) => exit_codes::USAGE,
+            SettingsError::BadValue(_) | SettingsError::Usage(_) => exit_codes::USAGE,
             SettingsError::Config(_) => exit_codes::CONFIG,
         }
     }

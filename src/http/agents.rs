@@ -13,7 +13,7 @@ use ureq::unversioned::transport::NextTimeout;
 use ureq::Agent;
 
 use crate::http::resolve::CachingResolver;
-use crate::settings::config::Config;
+use crate::settings::config::HttpSettings;
 
 /// Response headers larger than this are refused: a status answer needs a few hundred bytes.
 const MAX_HEADER_BYTES: usize = 64 * 1024;
@@ -47,12 +47,12 @@ pub struct Agents {
 }
 
 impl Agents {
-    pub fn new(config: &Config) -> Agents {
+    pub fn new(http: &HttpSettings, jobs: usize) -> Agents {
         Agents {
-            pooled_config: agent_config(config, IDLE_PER_WORKER),
-            fresh_config: agent_config(config, 0),
+            pooled_config: agent_config(http, IDLE_PER_WORKER),
+            fresh_config: agent_config(http, 0),
             resolver: Arc::default(),
-            per_worker: (0..config.jobs.max(1)).map(|_| OnceLock::new()).collect(),
+            per_worker: (0..jobs.max(1)).map(|_| OnceLock::new()).collect(),
             fresh: OnceLock::new(),
         }
     }
@@ -113,22 +113,22 @@ fn connector() -> ureq::unversioned::transport::DefaultConnector {
     ureq::unversioned::transport::DefaultConnector::default()
 }
 
-fn agent_config(config: &Config, idle: usize) -> ureq::config::Config {
+fn agent_config(http: &HttpSettings, idle: usize) -> ureq::config::Config {
     Agent::config_builder()
         .http_status_as_error(false)
         // Redirects are refused, never followed: a redirect could carry the key to
         // another origin or downgrade https to http (exit 76 shows the Location).
         .max_redirects(0)
-        .timeout_global(Some(config.timeout))
+        .timeout_global(Some(http.timeout))
         .max_response_header_size(MAX_HEADER_BYTES)
         .max_idle_connections(idle)
         .max_idle_connections_per_host(idle)
         .user_agent(USER_AGENT)
         .accept(ACCEPT)
         // Verification always on; --ca-cert only changes which roots are trusted.
-        .tls_config(crate::http::tls::tls_config(config.ca_certs.as_ref()))
+        .tls_config(crate::http::tls::tls_config(http.ca_certs.as_ref()))
         // Always set: ureq would otherwise read the environment its own way.
-        .proxy(config.proxy.as_ref().map(|choice| choice.proxy.clone()))
+        .proxy(http.proxy.as_ref().map(|choice| choice.proxy.clone()))
         .build()
 }
 

@@ -24,7 +24,7 @@ use crate::http::retry::{is_transient_status, parse_retry_after, Backoff};
 use crate::http::routes::RouteEvidence;
 use crate::http::trace;
 use crate::http::transport::{closed_early, read_body, transport_error};
-use crate::settings::config::Config;
+use crate::settings::config::HttpSettings;
 use crate::settings::secret::ApiKey;
 
 /// Bytes of large answers (and their parsed copies) in memory at once while being
@@ -212,22 +212,22 @@ impl Answer<'_> {
 }
 
 impl Client {
-    pub fn new(config: &Config) -> Client {
+    pub fn new(http: &HttpSettings, jobs: usize) -> Client {
         Client {
-            agents: Agents::new(config),
+            agents: Agents::new(http, jobs),
             bodies: BodyBudget::new(BODY_BUDGET),
-            pace: Pace::new(config.rate_interval),
+            pace: Pace::new(http.rate_interval),
             routes: RouteEvidence::default(),
-            base_url: config.base_url.clone(),
-            api_key: config.api_key.clone(),
-            scrubber: Scrubber::new(config.api_key.as_ref()),
-            api_key_header: config.api_key_header.clone(),
-            timeout: config.timeout,
-            retries: config.retries,
-            paths: config.paths,
-            max_body: config.max_body,
-            verbose: config.verbose,
-            mask_msisdn: config.mask_msisdn,
+            base_url: http.base_url.clone(),
+            api_key: http.api_key.clone(),
+            scrubber: Scrubber::new(http.api_key.as_ref()),
+            api_key_header: http.api_key_header.clone(),
+            timeout: http.timeout,
+            retries: http.retries,
+            paths: http.paths,
+            max_body: http.max_body,
+            verbose: http.verbose,
+            mask_msisdn: http.mask_msisdn,
             debug_panic: crate::http::panic_trigger::requested(),
         }
     }

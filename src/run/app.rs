@@ -8,9 +8,9 @@ use crate::cli::{Cli, Command, SimArgs};
 use crate::domain::exit_codes;
 use crate::domain::lookup::LookupKind;
 use crate::output::messages::{error, warn};
-use crate::run::usage;
-use crate::settings::config::{construct_config, Config};
+use crate::settings::config::construct_config;
 use crate::settings::given::Given;
+use crate::settings::usage;
 use crate::sim::{Oddity, SimOptions, SimServer};
 
 /// The whole program: arguments in, exit code out. Errors are printed once, here or
@@ -76,38 +76,17 @@ fn look_up(global: Given, facts: ParseFacts, kind: LookupKind, values: Vec<Strin
             resolution.warnings.iter().for_each(warn);
         }
         let demo_url = demo.as_ref().map(SimServer::base_url);
-        Ok(construct_config(&global, &resolution.values, demo_url)?)
+        construct_config(&global, &resolution.values, demo_url, Some(kind))
     });
     // A bad value of a flag or variable is 64, anything else 78.
-    let mut config = match resolved {
+    let config = match resolved {
         Ok(config) => config,
         Err(err) => {
             error(&err);
             return err.exit_code();
         }
     };
-    if let Err(message) = check_usage(&mut config, kind) {
-        error(message);
-        return exit_codes::USAGE;
-    }
     crate::run::lookups::run(&config, kind, values)
-}
-
-/// The usage checks that need the resolved settings (the output format may come from
-/// the config file), and the field names resolved to keys.
-fn check_usage(config: &mut Config, kind: LookupKind) -> Result<(), String> {
-    usage::check_normalize(config.normalize, config.output, config.follow)?;
-    let field = config.field.is_some();
-    usage::check_no_headers(config.no_headers, config.output, field)?;
-    usage::check_raw_cells(config.raw_cells, config.output, field)?;
-    let record = kind.record_kind();
-    config.fields = usage::resolve_names(record, &config.fields)?;
-    let field = config
-        .field
-        .take()
-        .map(|f| usage::resolve_names(record, &[f]));
-    config.field = field.transpose()?.and_then(|mut one| one.pop());
-    Ok(())
 }
 
 /// The `--demo` simulator: records final at once, except under `--wait`, where they

@@ -30,7 +30,7 @@ pub fn run(args: Given, sources: CliSources) -> u8 {
     // With --demo a lookup would start the simulator on a free port: any loopback
     // address stands for it in the check.
     let demo = args.demo.then(|| "http://127.0.0.1".to_string());
-    let problem = construct_config(&args, &resolution.values, demo)
+    let problem = construct_config(&args, &resolution.values, demo, None)
         .err()
         .map(|err| err.to_string());
     let text = if args.json {

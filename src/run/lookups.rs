@@ -23,10 +23,6 @@ use crate::run::worker::Worker;
 use crate::settings::config::Config;
 
 pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
-    if let Err(message) = check_combinations(config, kind) {
-        error(message);
-        return exit_codes::USAGE;
-    }
     crate::run::problems::tell_before_starting(config, kind);
     let junit = match open_junit(config, kind) {
         Ok(junit) => junit,
@@ -58,7 +54,7 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
         progress,
         live,
         follow: config.follow,
-        no_key: config.api_key.is_none(),
+        no_key: config.http.api_key.is_none(),
         quiet: config.quiet,
         junit,
         told_not_looked_up: false,
@@ -111,7 +107,7 @@ fn drawing(
     // Only one thing draws on a terminal's stderr at a time; -v traces and --follow
     // lines would be garbled by redraws.
     let quiet_terminal = config.stderr_is_terminal
-        && config.verbose == 0
+        && config.http.verbose == 0
         && !config.follow
         && !config.quiet
         && !typed;
@@ -162,7 +158,7 @@ fn finish(mut output: Output, config: &Config) -> u8 {
         }
     }
     let tally = &output.tally;
-    let told = (config.stderr_is_terminal || config.verbose > 0) && !config.quiet;
+    let told = (config.stderr_is_terminal || config.http.verbose > 0) && !config.quiet;
     if was_interrupted() {
         if told && !output.single {
             report(tally.interrupted_summary(output.not_started()));
@@ -288,51 +284,6 @@ impl Sink<Outcome> for Output {
             None => self.progress.suspend(print),
         }
     }
-}
-
-/// Options that make no sense together are usage errors, not silently ignored.
-fn check_combinations(config: &Config, kind: LookupKind) -> Result<(), String> {
-    let delimited = matches!(config.output, OutputFormat::Csv | OutputFormat::Tsv);
-    if config.follow && (config.field.is_some() || delimited) {
-        return Err(
-            "--follow prints JSON lines; it does not combine with -o csv/tsv or --field".into(),
-        );
-    }
-    if config.output.is_report() {
-        let shaping = [
-            (config.follow, "--follow"),
-            (!config.fields.is_empty(), "--fields"),
-            (config.no_headers, "--no-headers"),
-            (config.raw_cells, "--raw-cells"),
-        ];
-        if let Some((_, flag)) = shaping.iter().find(|(given, _)| *given) {
-            return Err(format!(
-                "{flag} shapes the records printed; -o report, report-json and report-md \
-                 print one report over the batch instead"
-            ));
-        }
-    }
-    let (expect, until) = (&config.expect, &config.until);
-    let task = kind == LookupKind::Task;
-    if task && !expect.statuses.is_empty() {
-        return Err(
-            "--expect applies to sms and hlr lookups; for tasks use --expect-delivered RATIO"
-                .into(),
-        );
-    }
-    if task && !until.is_empty() {
-        return Err(
-            "--until applies to sms and hlr lookups; a task is final when nothing is pending"
-                .into(),
-        );
-    }
-    if !task && expect.delivered_ratio.is_some() {
-        return Err(
-            "--expect-delivered applies to task lookups; for sms and hlr use --expect STATUS"
-                .into(),
-        );
-    }
-    Ok(())
 }
 
 /// Descriptors each job may hold: its kept-alive connections and one made anew

@@ -16,6 +16,5 @@ pub(crate) mod lookups;
 pub(crate) mod panic_hook;
 pub(crate) mod problems;
 pub(crate) mod reader;
-pub(crate) mod usage;
 pub(crate) mod wait;
 pub(crate) mod worker;

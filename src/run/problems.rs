@@ -97,11 +97,11 @@ pub(crate) fn tell_before_starting(config: &Config, kind: LookupKind) {
         warn_about_statuses(config, kind);
         warn_about_clear_key(config);
     }
-    if config.verbose > 0 {
-        if let Some(proxy) = &config.proxy {
+    if config.http.verbose > 0 {
+        if let Some(proxy) = &config.http.proxy {
             report(format_args!(
                 "proxy {} (from {}) for {}",
-                proxy.shown, proxy.variable, config.base_url
+                proxy.shown, proxy.variable, config.http.base_url
             ));
         }
     }
@@ -110,7 +110,7 @@ pub(crate) fn tell_before_starting(config: &Config, kind: LookupKind) {
 /// The key in a plain-http request can be read by anyone on the path: say so once,
 /// unless the path is the machine itself.
 fn warn_about_clear_key(config: &Config) {
-    if let Some(host) = config.key_in_clear_to() {
+    if let Some(host) = config.http.key_in_clear_to() {
         warn(format_args!(
             "the API key is sent in clear over http:// to {host}; use https://"
         ));

@@ -75,7 +75,7 @@ impl Worker {
         stop: Arc<AtomicBool>,
     ) -> Worker {
         Worker {
-            client: Client::new(config),
+            client: Client::new(&config.http, config.jobs),
             kind,
             wait: config.wait.clone(),
             expect: config.expect.clone(),

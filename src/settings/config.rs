@@ -7,8 +7,9 @@ use std::time::Duration;
 
 use ureq::http::{HeaderName, HeaderValue, Uri};
 
-use crate::domain::error::ConfigError;
+use crate::domain::error::{ConfigError, SettingsError};
 use crate::domain::format::{ColorChoice, OutputFormat};
+use crate::domain::lookup::LookupKind;
 use crate::domain::lookup::PathStyle;
 use crate::domain::verdict::{Expectation, WaitSettings};
 use crate::settings::ca::CaCerts;
@@ -19,6 +20,7 @@ use crate::settings::given::Given;
 use crate::settings::layers::Layered;
 use crate::settings::proxy::ProxyChoice;
 use crate::settings::secret::ApiKey;
+use crate::settings::usage;
 
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 pub const DEFAULT_RETRIES: u32 = 2;
@@ -28,8 +30,10 @@ pub const DEFAULT_KEY_HEADER: &str = "X-API-KEY";
 pub const DEFAULT_WAIT_TIMEOUT: Duration = Duration::from_secs(600);
 pub const DEFAULT_INTERVAL: Duration = Duration::from_secs(2);
 
+/// What the HTTP client needs, and nothing else: the service, the key, the bounds on
+/// every request, trust, the route and the pace.
 #[derive(Debug, Clone)]
-pub struct Config {
+pub struct HttpSettings {
     /// Validated http(s) URL without a trailing slash.
     pub base_url: String,
     pub api_key: Option<ApiKey>,
@@ -37,15 +41,27 @@ pub struct Config {
     pub timeout: Duration,
     pub retries: u32,
     pub paths: PathStyle,
+    pub max_body: u64,
+    /// `--ca-cert`: the only roots trusted for https; None means the built-in ones.
+    pub ca_certs: Option<CaCerts>,
+    /// The proxy from the environment for this base URL; None: direct.
+    pub proxy: Option<ProxyChoice>,
+    /// `--rate`: the least spacing between request starts; None: no limit.
+    pub rate_interval: Option<Duration>,
+    /// `-v`: each request traced on stderr (`-vv`: its headers too).
+    pub verbose: u8,
+    /// `--mask-msisdn`: phone numbers masked in every answer shown.
+    pub mask_msisdn: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub http: HttpSettings,
     pub output: OutputFormat,
     pub fields: Vec<String>,
     pub field: Option<String>,
     pub normalize: bool,
     pub jobs: usize,
-    pub max_body: u64,
-    /// `--ca-cert`: the only roots trusted for https; None means the built-in ones.
-    pub ca_certs: Option<CaCerts>,
-    pub verbose: u8,
     pub color: bool,
     /// Box-drawing characters in tables (ASCII when the locale is not UTF-8).
     pub utf8: bool,
@@ -53,8 +69,6 @@ pub struct Config {
     /// None when stdout is not a terminal and `COLUMNS` is unset.
     pub width: Option<usize>,
     pub stderr_is_terminal: bool,
-    /// `--mask-msisdn`: phone numbers masked in every output.
-    pub mask_msisdn: bool,
     /// `--wait` settings; None without `--wait`.
     pub wait: Option<WaitSettings>,
     pub follow: bool,
@@ -63,8 +77,6 @@ pub struct Config {
     pub expect: Expectation,
     /// `--raw-cells`: CSV/TSV cells without formula neutralisation.
     pub raw_cells: bool,
-    /// `--rate`: the least spacing between request starts; None: no limit.
-    pub rate_interval: Option<Duration>,
     /// `--keep-going`: no early stop after account-level failures.
     pub keep_going: bool,
     /// `--no-headers`: table, CSV and TSV without their header line.
@@ -73,11 +85,9 @@ pub struct Config {
     pub quiet: bool,
     /// `--junit PATH`: a JUnit XML file with one test case per lookup.
     pub junit: Option<std::path::PathBuf>,
-    /// The proxy from the environment for this base URL; None: direct.
-    pub proxy: Option<ProxyChoice>,
 }
 
-impl Config {
+impl HttpSettings {
     /// The host a configured key goes to in clear: plain http beyond loopback,
     /// where anyone on the path can read it.
     pub fn key_in_clear_to(&self) -> Option<String> {
@@ -90,11 +100,16 @@ impl Config {
 }
 
 /// Resolves the command line. `base_url_override` is the `--demo` simulator's address.
+///
+/// For a lookup of `kind`, the settings are checked for it too (exit 64): field
+/// names are resolved to the keys of its records, and options that would do nothing
+/// together are refused. The `Config` returned is final: nothing changes it after.
 pub fn construct_config(
     args: &Given,
     values: &Layered,
     base_url_override: Option<String>,
-) -> Result<Config, ConfigError> {
+    kind: Option<LookupKind>,
+) -> Result<Config, SettingsError> {
     let demo = base_url_override.is_some();
     let base_url = resolve_base_url(base_url_override.or_else(|| values.base_url.clone()))?;
     let proxy = crate::settings::proxy::resolve(&base_url, demo, |name| env::var(name).ok())?;
@@ -106,26 +121,49 @@ pub fn construct_config(
         timeout,
     } = resolve_limits(args, values);
     let output = values.output.unwrap_or(OutputFormat::Table);
-    Ok(Config {
-        base_url,
-        api_key: api_key.map(ApiKey::new),
-        api_key_header,
-        timeout,
-        retries,
-        paths: args.paths,
+    // Field names as the records of the kind looked up name them (`status`, `Status`
+    // and `Delivery report` alike).
+    let (fields, field) = match kind {
+        Some(kind) => {
+            let record = kind.record_kind();
+            let field = args
+                .field
+                .as_ref()
+                .map(|f| usage::resolve_names(record, std::slice::from_ref(f)));
+            (
+                usage::resolve_names(record, &args.fields).map_err(SettingsError::Usage)?,
+                field
+                    .transpose()
+                    .map_err(SettingsError::Usage)?
+                    .and_then(|mut one| one.pop()),
+            )
+        }
+        None => (args.fields.clone(), args.field.clone()),
+    };
+    let config = Config {
+        http: HttpSettings {
+            base_url,
+            api_key: api_key.map(ApiKey::new),
+            api_key_header,
+            timeout,
+            retries,
+            paths: args.paths,
+            max_body,
+            ca_certs: values.ca_cert.as_deref().map(CaCerts::load).transpose()?,
+            proxy,
+            rate_interval: args.rate_interval,
+            verbose: args.verbose,
+            mask_msisdn: args.mask_msisdn,
+        },
         output,
-        fields: args.fields.clone(),
-        field: args.field.clone(),
+        fields,
+        field,
         normalize: args.normalize,
         jobs,
-        max_body,
-        ca_certs: values.ca_cert.as_deref().map(CaCerts::load).transpose()?,
-        verbose: args.verbose,
         color: use_color(args.color, std::io::stdout().is_terminal()),
         utf8: locale_is_utf8(),
         width: terminal_width(),
         stderr_is_terminal: std::io::stderr().is_terminal(),
-        mask_msisdn: args.mask_msisdn,
         wait: args.wait.then(|| WaitSettings {
             timeout: args.wait_timeout.unwrap_or(DEFAULT_WAIT_TIMEOUT),
             interval: args.interval.unwrap_or(DEFAULT_INTERVAL),
@@ -138,13 +176,70 @@ pub fn construct_config(
             delivered_ratio: args.expect_delivered,
         },
         raw_cells: args.raw_cells,
-        rate_interval: args.rate_interval,
         keep_going: args.keep_going,
         no_headers: args.no_headers,
         quiet: args.quiet,
         junit: args.junit.clone(),
-        proxy,
-    })
+    };
+    if let Some(kind) = kind {
+        check_for_lookups(&config, kind).map_err(SettingsError::Usage)?;
+    }
+    Ok(config)
+}
+
+/// The usage checks of a lookup's settings: what the output format allows (it may
+/// come from the config file), and options that make no sense together.
+fn check_for_lookups(config: &Config, kind: LookupKind) -> Result<(), String> {
+    usage::check_normalize(config.normalize, config.output, config.follow)?;
+    let field = config.field.is_some();
+    usage::check_no_headers(config.no_headers, config.output, field)?;
+    usage::check_raw_cells(config.raw_cells, config.output, field)?;
+    check_combinations(config, kind)
+}
+
+/// Options that make no sense together are usage errors, not silently ignored.
+fn check_combinations(config: &Config, kind: LookupKind) -> Result<(), String> {
+    let delimited = matches!(config.output, OutputFormat::Csv | OutputFormat::Tsv);
+    if config.follow && (config.field.is_some() || delimited) {
+        return Err(
+            "--follow prints JSON lines; it does not combine with -o csv/tsv or --field".into(),
+        );
+    }
+    if config.output.is_report() {
+        let shaping = [
+            (config.follow, "--follow"),
+            (!config.fields.is_empty(), "--fields"),
+            (config.no_headers, "--no-headers"),
+            (config.raw_cells, "--raw-cells"),
+        ];
+        if let Some((_, flag)) = shaping.iter().find(|(given, _)| *given) {
+            return Err(format!(
+                "{flag} shapes the records printed; -o report, report-json and report-md \
+                 print one report over the batch instead"
+            ));
+        }
+    }
+    let (expect, until) = (&config.expect, &config.until);
+    let task = kind == LookupKind::Task;
+    if task && !expect.statuses.is_empty() {
+        return Err(
+            "--expect applies to sms and hlr lookups; for tasks use --expect-delivered RATIO"
+                .into(),
+        );
+    }
+    if task && !until.is_empty() {
+        return Err(
+            "--until applies to sms and hlr lookups; a task is final when nothing is pending"
+                .into(),
+        );
+    }
+    if !task && expect.delivered_ratio.is_some() {
+        return Err(
+            "--expect-delivered applies to task lookups; for sms and hlr use --expect STATUS"
+                .into(),
+        );
+    }
+    Ok(())
 }
 
 fn resolve_base_url(url: Option<String>) -> Result<String, ConfigError> {

@@ -15,3 +15,4 @@ pub(crate) mod read;
 pub(crate) mod secret;
 pub(crate) mod show;
 pub(crate) mod table;
+pub(crate) mod usage;

@@ -7,6 +7,9 @@
 /// id), its flag and environment variable.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Setting {
+    /// Which setting: what code that handles each one matches on, so that the
+    /// compiler finds a setting left out.
+    pub id: Id,
     pub key: &'static str,
     pub flag: &'static str,
     pub env: &'static str,
@@ -17,8 +20,15 @@ pub struct Setting {
 }
 
 macro_rules! settings {
-    ($($name:ident: $key:literal, $flag:literal, $env:literal, $in_file:literal, $about:literal;)+) => {
+    ($($name:ident($id:ident): $key:literal, $flag:literal, $env:literal, $in_file:literal, $about:literal;)+) => {
+        /// Every setting of the table.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub enum Id {
+            $($id),+
+        }
+
         $(pub const $name: Setting = Setting {
+            id: Id::$id,
             key: $key,
             flag: $flag,
             env: $env,
@@ -31,25 +41,25 @@ macro_rules! settings {
 }
 
 settings! {
-    CONFIG: "config", "--config", "SMSSTAT_CONFIG", false,
+    CONFIG(Config): "config", "--config", "SMSSTAT_CONFIG", false,
         "Config file to read (as --config).";
-    PROFILE: "profile", "--profile", "SMSSTAT_PROFILE", false,
+    PROFILE(Profile): "profile", "--profile", "SMSSTAT_PROFILE", false,
         "Profile of the config file (as --profile).";
-    BASE_URL: "base_url", "--base-url", "SMSSTAT_BASE_URL", true,
+    BASE_URL(BaseUrl): "base_url", "--base-url", "SMSSTAT_BASE_URL", true,
         "Base URL of the service (as --base-url).";
-    API_KEY: "api_key", "--api-key", "SMSSTAT_API_KEY", true,
+    API_KEY(ApiKey): "api_key", "--api-key", "SMSSTAT_API_KEY", true,
         "API key sent with every request (as --api-key, but not visible in the process list).";
-    API_KEY_FILE: "api_key_file", "--api-key-file", "SMSSTAT_API_KEY_FILE", true,
+    API_KEY_FILE(ApiKeyFile): "api_key_file", "--api-key-file", "SMSSTAT_API_KEY_FILE", true,
         "File holding the API key (as --api-key-file).";
-    API_KEY_HEADER: "api_key_header", "--api-key-header", "SMSSTAT_API_KEY_HEADER", true,
+    API_KEY_HEADER(ApiKeyHeader): "api_key_header", "--api-key-header", "SMSSTAT_API_KEY_HEADER", true,
         "Header that carries the key (as --api-key-header).";
-    TIMEOUT: "timeout", "--timeout", "SMSSTAT_TIMEOUT", true,
+    TIMEOUT(Timeout): "timeout", "--timeout", "SMSSTAT_TIMEOUT", true,
         "Bound on each request (as --timeout).";
-    RETRIES: "retries", "--retries", "SMSSTAT_RETRIES", true,
+    RETRIES(Retries): "retries", "--retries", "SMSSTAT_RETRIES", true,
         "Retries of transient failures (as --retries).";
-    OUTPUT: "output", "--output", "SMSSTAT_OUTPUT", true,
+    OUTPUT(Output): "output", "--output", "SMSSTAT_OUTPUT", true,
         "Output format (as -o); --json and -o win over it.";
-    CA_CERT: "ca_cert", "--ca-cert", "SMSSTAT_CA_CERT", true,
+    CA_CERT(CaCert): "ca_cert", "--ca-cert", "SMSSTAT_CA_CERT", true,
         "PEM file of the CA certificates to trust for https (as --ca-cert).";
 }
 

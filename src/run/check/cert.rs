@@ -70,16 +70,16 @@ pub(super) enum CertError {
 /// whole of it (name, connection, tunnel, handshake) within `--timeout`, as a
 /// lookup's request is: a server that drips its handshake cannot hold it longer.
 pub(super) fn inspect(config: &Config) -> Result<Option<Seen>, CertError> {
-    let deadline = Deadline::new(config.timeout);
-    let (host, port) = target(&config.base_url).ok_or(CertError::BaseUrl)?;
+    let deadline = Deadline::new(config.http.timeout);
+    let (host, port) = target(&config.http.base_url).ok_or(CertError::BaseUrl)?;
     let name = ServerName::try_from(host.clone()).map_err(|_| CertError::BaseUrl)?;
-    let mut tcp = match &config.proxy {
+    let mut tcp = match &config.http.proxy {
         Some(choice) if choice.proxy.protocol() != ProxyProtocol::Http => return Ok(None),
         Some(choice) => tunnel(&choice.proxy, &host, port, &deadline)?,
         None => connect(&host, port, &deadline)?,
     };
     let mut tls = ClientConnection::new(
-        crate::http::tls::rustls_config(config.ca_certs.as_ref()),
+        crate::http::tls::rustls_config(config.http.ca_certs.as_ref()),
         name,
     )?;
     // One read or write at a time, each bounded by what is left: rustls's own

@@ -155,14 +155,20 @@ fn settings_step(
 ) -> Result<(Step, Setup), Step> {
     let resolution = layers::apply(args, sources)
         .map_err(|err| failed("settings", err.to_string(), err.exit_code()))?;
-    let mut config = construct_config(args, &resolution.values, demo.map(SimServer::base_url))
-        .map_err(|err| failed("settings", err.to_string(), exit_codes::CONFIG))?;
+    let mut config = construct_config(
+        args,
+        &resolution.values,
+        demo.map(SimServer::base_url),
+        None,
+    )
+    .map_err(|err| failed("settings", err.to_string(), exit_codes::CONFIG))?;
     // One answer per probe: a retry would hide what the service said.
-    config.retries = 0;
-    let paths = config.paths;
-    config.paths = PathStyle::Explicit;
+    config.http.retries = 0;
+    let paths = config.http.paths;
+    config.http.paths = PathStyle::Explicit;
     let detail = settings_detail(&config, &resolution, demo.is_some());
     let key_origin = config
+        .http
         .api_key
         .as_ref()
         .map(|_| resolution.origins.of(&API_KEY));
@@ -180,11 +186,11 @@ fn settings_detail(config: &Config, resolution: &Resolution, demo: bool) -> Stri
     } else {
         resolution.origins.of(&BASE_URL)
     };
-    let key = match &config.api_key {
+    let key = match &config.http.api_key {
         Some(_) => format!("an API key ({})", resolution.origins.of(&API_KEY)),
         None => "no API key".into(),
     };
-    format!("{} ({base_origin}); {key}", config.base_url)
+    format!("{} ({base_origin}); {key}", config.http.base_url)
 }
 
 #[cfg(test)]

@@ -31,17 +31,17 @@ pub(super) fn target(base_url: &str) -> Option<(String, u16)> {
 }
 
 fn hop(config: &Config) -> Option<Hop> {
-    match &config.proxy {
+    match &config.http.proxy {
         Some(choice) => Some(Hop {
             host: choice.proxy.host().trim_matches(['[', ']']).to_string(),
             port: choice.proxy.port(),
             prefix: format!(
                 "via proxy {} (the proxy resolves and reaches {}): proxy ",
                 choice.shown,
-                target(&config.base_url).map_or_else(String::new, |(h, _)| h)
+                target(&config.http.base_url).map_or_else(String::new, |(h, _)| h)
             ),
         }),
-        None => target(&config.base_url).map(|(host, port)| Hop {
+        None => target(&config.http.base_url).map(|(host, port)| Hop {
             host,
             port,
             prefix: String::new(),
@@ -57,7 +57,7 @@ pub(super) fn name_and_connect(config: &Config) -> Vec<Step> {
         return vec![failed("name", detail, exit_codes::CONFIG)];
     };
     let Hop { host, port, prefix } = hop;
-    let addrs: Vec<SocketAddr> = match resolve(&host, port, config.timeout) {
+    let addrs: Vec<SocketAddr> = match resolve(&host, port, config.http.timeout) {
         Ok(addrs) => addrs,
         Err(err) => {
             let detail = format!("{prefix}{host} does not resolve: {err}");
@@ -67,14 +67,14 @@ pub(super) fn name_and_connect(config: &Config) -> Vec<Step> {
     let shown: Vec<String> = addrs.iter().map(|a| a.ip().to_string()).collect();
     let name = ok("name", format!("{prefix}{host} -> {}", shown.join(", ")));
     let started = Instant::now();
-    let deadline = started + config.timeout;
+    let deadline = started + config.http.timeout;
     let mut last_error = None;
     for addr in &addrs {
         let left = deadline.saturating_duration_since(Instant::now());
         if left.is_zero() {
             last_error = Some(format!(
                 "{prefix}no connection within {}",
-                format_duration(config.timeout)
+                format_duration(config.http.timeout)
             ));
             break;
         }
@@ -93,7 +93,7 @@ pub(super) fn name_and_connect(config: &Config) -> Vec<Step> {
 /// The proxy the run goes through (curl's rules: the scheme's variable, NO_PROXY,
 /// never for loopback), credentials masked.
 pub(super) fn proxy_step(config: &Config) -> Step {
-    match &config.proxy {
+    match &config.http.proxy {
         Some(ProxyChoice {
             shown, variable, ..
         }) => ok("proxy", format!("{shown} (from {variable})")),

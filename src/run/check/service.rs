@@ -28,7 +28,7 @@ const NO_SUCH_METHOD: i64 = 4;
 /// `--timeout`, not one per probe.
 pub(super) fn service_steps(setup: &Setup) -> Vec<Step> {
     let config = &setup.config;
-    let client = Client::new(config);
+    let client = Client::new(&config.http, 1);
     let probe = || {
         let started = Instant::now();
         let result = client.lookup(LookupKind::Sms, MISSING_ID);
@@ -58,8 +58,8 @@ pub(super) fn service_steps(setup: &Setup) -> Vec<Step> {
 }
 
 fn tls_step(first: &Result<Record, LookupError>, config: &Config) -> Step {
-    if !config.base_url.starts_with("https:") {
-        let detail = if config.key_in_clear_to().is_some() {
+    if !config.http.base_url.starts_with("https:") {
+        let detail = if config.http.key_in_clear_to().is_some() {
             "not used (http): the API key travels in clear"
         } else {
             "not used (http)"
@@ -71,7 +71,7 @@ fn tls_step(first: &Result<Record, LookupError>, config: &Config) -> Step {
             return failed("tls", why.clone(), exit_codes::UNAVAILABLE);
         }
     }
-    let roots = match &config.ca_certs {
+    let roots = match &config.http.ca_certs {
         Some(_) => "the --ca-cert certificates",
         None => "the built-in roots",
     };
