@@ -264,3 +264,96 @@ fn every_trace_line_of_a_batch_names_its_lookup() {
         assert_eq!(stderr.matches(&exchange).count(), 1, "{stderr}");
     }
 }
+
+/// `COMPLETE` set to anything but a shell's name (left over in an environment) is
+/// not a completion request: the command runs, and never ends with clap's exit 2,
+/// which scripts read as a service code.
+#[test]
+fn a_complete_variable_that_names_no_shell_is_ignored() {
+    for value in ["1", "yes", ""] {
+        common::clean_command()
+            .env("COMPLETE", value)
+            .args(["--demo", "--json", "sms", "42"])
+            .output()
+            .map(|out| {
+                assert_eq!(out.status.code(), Some(0), "COMPLETE={value}: {out:?}");
+                assert!(String::from_utf8_lossy(&out.stdout).contains("\"status\""));
+            })
+            .unwrap();
+    }
+}
+
+/// A mistyped subcommand suggests the nearest one, a swap of two letters included
+/// (clap's own measure offered `help` for `hrl`).
+#[test]
+fn a_mistyped_subcommand_suggests_the_nearest() {
+    for (typed, meant) in [("hrl", "hlr"), ("tsk", "task"), ("chekc", "check")] {
+        let out = smsstat().args([typed, "1"]).output().unwrap();
+        assert_eq!(out.status.code(), Some(64));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains(&format!("a similar subcommand exists: '{meant}'")),
+            "{typed}: {stderr}"
+        );
+        assert!(stderr.contains("Usage: smsstat"), "{stderr}");
+    }
+}
+
+/// A missing value is shown with the subcommand's own usage, never with the key of
+/// the environment spelled out as a flag to type.
+#[test]
+fn a_missing_value_shows_the_plain_usage() {
+    let out = common::clean_command()
+        .env("SMSSTAT_BASE_URL", "http://127.0.0.1:9")
+        .env("SMSSTAT_API_KEY", "k")
+        .arg("sms")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(64));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("Usage: smsstat sms [OPTIONS] <VALUE>..."),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("--api-key"), "{stderr}");
+}
+
+/// `check` and `config show` print one JSON document, and their help says so.
+#[test]
+fn one_document_commands_describe_their_json_as_one_document() {
+    for args in [&["check", "--help"][..], &["config", "show", "--help"]] {
+        let help = stdout_of(smsstat().args(args));
+        let line = help
+            .lines()
+            .find(|l| l.trim_start().starts_with("--json"))
+            .unwrap();
+        assert!(line.contains("one JSON document"), "{args:?}: {line}");
+    }
+    let help = stdout_of(smsstat().args(["sms", "--help"]));
+    assert!(help.contains("one compact line per lookup"), "{help}");
+}
+
+/// `-vv` traces in curl's order: the request line, its headers, the status, the
+/// answer's headers.
+#[test]
+fn a_double_verbose_trace_starts_with_the_request_line() {
+    let server = answering(SMS);
+    let out = smsstat_at(&server.base)
+        .args(["-vv", "sms", "42"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let lines: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("smsstat: sms 42: "))
+        .collect();
+    let at = |needle: &str| {
+        lines
+            .iter()
+            .position(|l| l.contains(needle))
+            .unwrap_or_else(|| panic!("no {needle} in {stderr}"))
+    };
+    assert!(at("> GET ") < at("> user-agent:"), "{stderr}");
+    assert!(at("> user-agent:") < at("< 200 OK"), "{stderr}");
+    assert!(at("< 200 OK") < at("< content-type:"), "{stderr}");
+}

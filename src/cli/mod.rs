@@ -54,9 +54,24 @@ pub(crate) fn command() -> clap::Command {
             }
         })
     }
+    /// `check` and `config show` print one document, not a line per lookup.
+    /// (`mut_args` keeps each argument in its place; `mut_arg` would move it to the
+    /// end, past the index clap built.)
+    fn one_document(sub: clap::Command) -> clap::Command {
+        let sub = sub.mut_subcommands(one_document);
+        if !matches!(sub.get_name(), "check" | "show") {
+            return sub;
+        }
+        sub.mut_args(|arg| match arg.get_id() == "json" {
+            true => arg.help("Print the result as one JSON document (short for -o json)"),
+            false => arg,
+        })
+    }
     let mut command = Cli::command();
     command.build();
-    command.mut_subcommands(hide_unused)
+    command
+        .mut_subcommands(hide_unused)
+        .mut_subcommands(one_document)
 }
 
 /// A global option given on the command line to a subcommand that does nothing with

@@ -25,8 +25,9 @@ pub struct ParseFacts {
 /// Parses the arguments; on `--help`/`--version` or a usage error, prints what clap
 /// prints and returns the exit code to end with.
 pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<(Cli, ParseFacts), u8> {
+    let args: Vec<OsString> = args.into_iter().collect();
     let mut command = super::command();
-    let parsed = command.try_get_matches_from_mut(args).and_then(|matches| {
+    let parsed = command.try_get_matches_from_mut(&args).and_then(|matches| {
         super::refuse_unused(&mut command, &matches)?;
         Cli::from_arg_matches(&matches).map(|cli| (cli, matches))
     });
@@ -43,6 +44,7 @@ pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<(Cli, Pars
             ))
         }
         Err(err) if err.use_stderr() => {
+            let err = plain_usage(closer_subcommand(err, &command), &mut command, &args);
             // clap quotes the bad value raw: escaped like server text, line by line.
             let text = err.render().to_string();
             let mut stderr = std::io::stderr().lock();
@@ -57,6 +59,70 @@ pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<(Cli, Pars
             Err(exit_codes::SUCCESS)
         }
     }
+}
+
+/// A missing argument is shown with the subcommand's own usage line. clap's puts in
+/// the options that were given, those from the environment too (`--api-key <KEY>`
+/// for an exported `SMSSTAT_API_KEY`), which reads as advice to type the key.
+fn plain_usage(err: clap::Error, command: &mut clap::Command, args: &[OsString]) -> clap::Error {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if err.kind() != ErrorKind::MissingRequiredArgument {
+        return err;
+    }
+    let names: Vec<String> = command
+        .get_subcommands()
+        .map(|sub| sub.get_name().to_string())
+        .collect();
+    let Some(name) = args
+        .iter()
+        .skip(1)
+        .find_map(|arg| names.iter().find(|n| arg.to_str() == Some(n.as_str())))
+    else {
+        return err;
+    };
+    let Some(sub) = command.find_subcommand_mut(name) else {
+        return err;
+    };
+    let usage = sub.render_usage();
+    let mut plain = err;
+    plain.insert(ContextKind::Usage, ContextValue::StyledStr(usage));
+    plain
+}
+
+/// An unknown subcommand with the nearest one suggested by edit distance, a swap of
+/// two letters counting as one: clap's own measure offers `help` for `hrl`, where
+/// `hlr` was meant.
+fn closer_subcommand(err: clap::Error, command: &clap::Command) -> clap::Error {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if err.kind() != ErrorKind::InvalidSubcommand {
+        return err;
+    }
+    let Some(ContextValue::String(typed)) = err.get(ContextKind::InvalidSubcommand) else {
+        return err;
+    };
+    let nearest = command
+        .get_subcommands()
+        .filter(|sub| !sub.is_hide_set())
+        .map(|sub| sub.get_name())
+        .map(|name| (strsim::damerau_levenshtein(typed, name), name))
+        .filter(|(distance, _)| *distance <= 2)
+        .min();
+    let Some((_, nearest)) = nearest else {
+        return err;
+    };
+    let mut better = clap::Error::new(ErrorKind::InvalidSubcommand).with_cmd(command);
+    better.insert(
+        ContextKind::InvalidSubcommand,
+        ContextValue::String(typed.clone()),
+    );
+    better.insert(
+        ContextKind::SuggestedSubcommand,
+        ContextValue::String(nearest.to_string()),
+    );
+    if let Some(usage) = err.get(ContextKind::Usage) {
+        better.insert(ContextKind::Usage, usage.clone());
+    }
+    better
 }
 
 /// Whether each file-settable option came from a flag or the environment. Global

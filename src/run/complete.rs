@@ -13,9 +13,17 @@ use crate::cli::complete::ProfileNames;
 use crate::settings::profiles::{config_path, profile_names};
 use crate::settings::table::CONFIG;
 
-/// Completes and exits when `COMPLETE` is set (to a shell's name); returns at once
-/// otherwise.
+/// The shells whose registration scripts set `COMPLETE`.
+const SHELLS: [&str; 5] = ["bash", "elvish", "fish", "powershell", "zsh"];
+
+/// Completes and exits when `COMPLETE` names a shell; returns at once otherwise. Any
+/// other value (`COMPLETE=1` left in an environment) is not a completion request:
+/// clap would end every command with exit 2, which scripts read as a service code.
 pub fn complete_if_asked() {
+    let asked = std::env::var("COMPLETE").is_ok_and(|shell| SHELLS.contains(&shell.as_str()));
+    if !asked {
+        return;
+    }
     let profiles: ProfileNames = Arc::new(|| {
         let flag = config_flag(std::env::args_os().skip_while(|w| w != "--"));
         let env = std::env::var_os(CONFIG.env).filter(|v| !v.is_empty());
