@@ -390,6 +390,8 @@ impl Client {
     ) -> Result<Answer<'_>, LookupError> {
         let request = self.request(self.agents.pooled(), url, timeout);
         if self.verbose > 1 {
+            // curl's order: the request line, its headers, then the answer's.
+            self.trace(format_args!("{label}: > GET {}", escape_control(url)));
             let lines =
                 trace::request_lines(&trace::AGENT_HEADERS, request.headers_ref(), self.secrets());
             lines
@@ -401,6 +403,7 @@ impl Client {
             .map_err(|e| transport_error(e, timeout))?;
         let status = response.status();
         if self.verbose > 1 {
+            self.trace(format_args!("{label}: < {status}"));
             let lines = trace::response_lines(response.headers(), self.secrets());
             lines
                 .iter()
