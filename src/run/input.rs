@@ -45,9 +45,9 @@ pub fn lines(mut reader: impl BufRead + Send) -> impl Iterator<Item = Input> + S
             return None;
         }
         line.clear();
-        let truncated = match read_line_bounded(&mut reader, &mut line, MAX_LINE) {
+        let cut = match read_line_bounded(&mut reader, &mut line, MAX_LINE) {
             Ok(None) => return None,
-            Ok(Some(truncated)) => truncated,
+            Ok(Some(cut)) => cut,
             Err(err) => {
                 ended = true;
                 let reason = format!("cannot read stdin: {err}");
@@ -60,16 +60,22 @@ pub fn lines(mut reader: impl BufRead + Send) -> impl Iterator<Item = Input> + S
         if std::mem::take(&mut first) && line.starts_with(BOM) {
             line.drain(..BOM.len());
         }
-        if let Some(input) = value_of(&line, truncated) {
+        if let Some(input) = value_of(&line, cut) {
             return Some(input);
         }
     })
 }
 
-/// The value of one line, None for a blank line or a comment.
-fn value_of(line: &[u8], truncated: bool) -> Option<Input> {
+/// The value of one line, None for a blank line or a comment, whatever its length.
+fn value_of(line: &[u8], cut: Cut) -> Option<Input> {
     let shown = || crate::domain::sanitize::preview(String::from_utf8_lossy(line).trim());
-    if truncated {
+    let kept = line.trim_ascii_start();
+    let comment = kept.starts_with(b"#");
+    let blank = kept.is_empty() && cut != Cut::Text;
+    if comment || blank {
+        return None;
+    }
+    if cut != Cut::Whole {
         let reason = format!("stdin line longer than {MAX_LINE} bytes");
         return Some(Err(BadInput {
             shown: shown(),
@@ -87,30 +93,47 @@ fn value_of(line: &[u8], truncated: bool) -> Option<Input> {
     (!text.is_empty() && !text.starts_with('#')).then(|| Ok(text.to_string()))
 }
 
+/// What of a line was left out past the bound.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Cut {
+    /// Nothing: the line is whole.
+    Whole,
+    /// Only whitespace.
+    Blank,
+    /// Text.
+    Text,
+}
+
 /// Reads one line (newline included) into `line`, keeping at most `max` bytes and
-/// skipping the rest. `None` at the end of input, else whether the line was cut.
+/// skipping the rest. `None` at the end of input, else what was left out.
 fn read_line_bounded(
     reader: &mut impl BufRead,
     line: &mut Vec<u8>,
     max: usize,
-) -> io::Result<Option<bool>> {
+) -> io::Result<Option<Cut>> {
     let mut read_any = false;
-    let mut truncated = false;
+    let mut cut = Cut::Whole;
     loop {
         let buffer = reader.fill_buf()?;
         if buffer.is_empty() {
-            return Ok(read_any.then_some(truncated));
+            return Ok(read_any.then_some(cut));
         }
         read_any = true;
         let end = buffer.iter().position(|&b| b == b'\n');
         let chunk = &buffer[..end.map_or(buffer.len(), |i| i + 1)];
         let room = max.saturating_sub(line.len());
-        truncated |= chunk.len() > room;
-        line.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        let (kept, left) = chunk.split_at(chunk.len().min(room));
+        line.extend_from_slice(kept);
+        if !left.is_empty() {
+            cut = match (cut, left.iter().all(u8::is_ascii_whitespace)) {
+                (Cut::Text, _) | (_, false) => Cut::Text,
+                _ => Cut::Blank,
+            };
+        }
         let used = chunk.len();
         reader.consume(used);
         if end.is_some() {
-            return Ok(Some(truncated));
+            return Ok(Some(cut));
         }
     }
 }
@@ -125,23 +148,35 @@ mod tests {
         let mut line = Vec::new();
         assert_eq!(
             read_line_bounded(&mut input, &mut line, 10).unwrap(),
-            Some(true)
+            Some(Cut::Text)
         );
         assert_eq!(line, b"xxxxxxxxxx");
         line.clear();
         assert_eq!(
             read_line_bounded(&mut input, &mut line, 10).unwrap(),
-            Some(false)
+            Some(Cut::Whole)
         );
         assert_eq!(line, b"next\n");
         line.clear();
         assert_eq!(
             read_line_bounded(&mut input, &mut line, 10).unwrap(),
-            Some(false)
+            Some(Cut::Whole)
         );
         assert_eq!(line, b"last");
         line.clear();
         assert_eq!(read_line_bounded(&mut input, &mut line, 10).unwrap(), None);
+    }
+
+    #[test]
+    fn comments_and_blank_lines_are_skipped_whatever_their_length() {
+        let long = "x".repeat(3 * MAX_LINE);
+        let blank = " ".repeat(3 * MAX_LINE);
+        let text = format!("# {long}\n   #{long}\n{blank}\n42\n{blank}7\n");
+        let read: Vec<Input> = lines(io::Cursor::new(text)).collect();
+        assert_eq!(read.len(), 2, "{read:?}");
+        assert_eq!(read[0], Ok("42".to_string()));
+        // Spaces past the bound, then text: a value too long, not a blank line.
+        assert!(read[1].as_ref().unwrap_err().reason.contains("longer than"));
     }
 
     #[test]
