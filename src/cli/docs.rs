@@ -35,7 +35,9 @@ pub fn completion_script(shell: Shell) -> Vec<u8> {
 /// The man page, roff source of section 1: clap's sections, then the exit status,
 /// environment and files, which an operator looks for in a man page.
 pub fn man_page() -> io::Result<Vec<u8>> {
-    let man = clap_mangen::Man::new(super::command());
+    // The plain version: the page is committed (completions/smsstat.1) and must not
+    // change with each commit that `--version` names.
+    let man = clap_mangen::Man::new(super::command().version(super::build::VERSION));
     let mut page = Vec::new();
     man.render_title(&mut page)?;
     man.render_name_section(&mut page)?;
