@@ -1,6 +1,7 @@
 //! What the release archive and the Debian package are made of, checked on the
 //! files themselves (scripts/check-dist checks the built packages): the licence,
-//! the MCC/MNC data's attribution, the changelog and cargo-deb's assets.
+//! the MCC/MNC data's attribution, the changelog, cargo-deb's assets, and the
+//! README's contents and package names.
 
 use std::path::{Path, PathBuf};
 
@@ -145,4 +146,58 @@ fn is_executable(path: &Path) -> bool {
 #[cfg(not(unix))]
 fn is_executable(path: &Path) -> bool {
     path.is_file()
+}
+
+/// GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens.
+fn anchor(heading: &str) -> String {
+    let kept = heading
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
+        .collect::<String>();
+    kept.replace(' ', "-")
+}
+
+#[test]
+fn the_readme_contents_list_every_section() {
+    let readme = read("README.md");
+    let mut in_code = false;
+    let mut headings = Vec::new();
+    for line in readme.lines() {
+        if line.starts_with("```") {
+            in_code = !in_code;
+        } else if !in_code && line.starts_with("## ") {
+            headings.push(&line[3..]);
+        }
+    }
+    assert!(headings.len() > 20, "{headings:?}");
+    let contents: Vec<&str> = readme
+        .split_once("Contents:\n\n")
+        .expect("a Contents list")
+        .1
+        .lines()
+        .take_while(|l| l.starts_with("- ["))
+        .collect();
+    let expected: Vec<String> = headings
+        .iter()
+        .map(|h| format!("- [{h}](#{})", anchor(h)))
+        .collect();
+    assert_eq!(contents, expected);
+}
+
+#[test]
+fn the_readme_names_the_packages_of_this_version() {
+    let readme = read("README.md");
+    let version = env!("CARGO_PKG_VERSION");
+    let archive = format!("smsstat-{version}-x86_64-unknown-linux-gnu.tar.gz");
+    let deb = format!("smsstat_{version}-1_amd64.deb");
+    assert!(readme.contains(&archive) && readme.contains(&deb));
+    for (at, _) in readme.match_indices("smsstat-0.") {
+        assert!(readme[at..].starts_with(&format!("smsstat-{version}-")));
+    }
+    for (at, _) in readme.match_indices("smsstat_0.") {
+        assert!(readme[at..].starts_with(&deb));
+    }
+    assert!(readme.contains("cargo install --locked --path ."));
+    assert!(!readme.contains("cargo install --path"));
 }
