@@ -200,6 +200,54 @@ fn bash_completes_profiles_with_the_printed_script() {
     assert_eq!(String::from_utf8_lossy(&out.stdout), "staging\n", "{out:?}");
 }
 
+/// The whole way, where zsh is installed: `_smsstat` autoloaded from a directory on
+/// `$fpath`, as compinit does at the first TAB (zsh's `_describe` and `compdef`
+/// stand-ins print what they are given), completes at that first call.
+#[test]
+fn zsh_completes_at_the_first_tab_from_fpath() {
+    let Ok(zsh_path) = which("zsh") else {
+        eprintln!("no zsh: skipped");
+        return;
+    };
+    let home = config_home(&["prod", "staging"]);
+    let functions = tempfile::tempdir().unwrap();
+    let script = smsstat().args(["completions", "zsh"]).assert().success();
+    std::fs::write(
+        functions.path().join("_smsstat"),
+        &script.get_output().stdout,
+    )
+    .unwrap();
+    let bin_dir = Path::new(env!("CARGO_BIN_EXE_smsstat")).parent().unwrap();
+    let path = std::env::join_paths(std::iter::once(bin_dir.to_path_buf()).chain(
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+    ))
+    .unwrap();
+    let program = "fpath=(\"$FUNCTIONS\" $fpath)\n\
+         _describe() { local name=${@[-1]}; print -l -- ${(P)name} }\n\
+         compdef() { print -- \"compdef $*\" }\n\
+         autoload -Uz _smsstat\n\
+         words=(smsstat --profile st); CURRENT=3\n\
+         _smsstat\n";
+    let out = std::process::Command::new(&zsh_path)
+        .args(["-f", "-c", program])
+        .env("FUNCTIONS", functions.path())
+        .env("PATH", path)
+        .env("XDG_CONFIG_HOME", home.path())
+        .env_remove("SMSSTAT_CONFIG")
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "staging\n", "{out:?}");
+    // Sourced (`source <(smsstat completions zsh)`), it registers the completer.
+    let sourced = "compdef() { print -- \"compdef $*\" }\nsource \"$FUNCTIONS/_smsstat\"\n";
+    let out = std::process::Command::new(&zsh_path)
+        .args(["-f", "-c", sourced])
+        .env("FUNCTIONS", functions.path())
+        .output()
+        .unwrap();
+    let registered = "compdef _clap_dynamic_completer_smsstat smsstat\n";
+    assert_eq!(String::from_utf8_lossy(&out.stdout), registered, "{out:?}");
+}
+
 fn which(program: &str) -> Result<PathBuf, ()> {
     let path = std::env::var_os("PATH").ok_or(())?;
     std::env::split_paths(&path)

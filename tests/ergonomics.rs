@@ -58,7 +58,7 @@ fn short_and_long_help_show_the_exit_codes() {
 
 #[test]
 fn every_subcommand_help_ends_with_examples() {
-    let subcommands: [&[&str]; 10] = [
+    let subcommands: [&[&str]; 11] = [
         &["sms"],
         &["sms-ref"],
         &["task"],
@@ -69,6 +69,7 @@ fn every_subcommand_help_ends_with_examples() {
         &["config", "show"],
         &["completions"],
         &["man"],
+        &["version"],
     ];
     for path in subcommands {
         let help = stdout_of(smsstat().args(path).arg("--help"));

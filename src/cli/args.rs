@@ -21,7 +21,7 @@ pub use crate::cli::sim_args::{Oddity, SimArgs, TaskCounterShape};
 /// and the result of an HLR request, and prints them as tables for people or JSON for
 /// scripts. The exit code passes the service's error code through.
 #[derive(Debug, Parser)]
-#[command(name = "smsstat", version, after_help = EXIT_CODES_HELP, args_override_self = true)]
+#[command(name = "smsstat", version = super::build::VERSION_LINE, after_help = EXIT_CODES_HELP, args_override_self = true)]
 pub struct Cli {
     #[command(flatten)]
     pub global: GlobalArgs,
@@ -300,6 +300,13 @@ pub enum Command {
         after_help = "Examples:\n  smsstat man | man -l -\n  smsstat man > ~/.local/share/man/man1/smsstat.1"
     )]
     Man,
+
+    /// Print the version, commit, build date, target, linking and TLS library (for
+    /// bug reports and CI logs)
+    #[command(
+        after_help = "Examples:\n  smsstat version\n  smsstat version --json | jq -r .commit"
+    )]
+    Version(VersionArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -317,6 +324,14 @@ pub struct CompletionsArgs {
     /// The shell to complete for
     #[arg(value_enum, value_name = "SHELL")]
     pub shell: clap_complete::Shell,
+}
+
+#[derive(Debug, Args)]
+pub struct VersionArgs {
+    /// Print one JSON object: version, commit, dirty, build_date, target, linking,
+    /// rustc, tls
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]

@@ -29,13 +29,35 @@ pub fn completion_script(shell: Shell) -> Vec<u8> {
             &mut script,
         );
     }
+    if shell == Shell::Zsh {
+        return zsh_autoloadable(script);
+    }
     script
+}
+
+/// zsh loads `_smsstat` from `$fpath` (`~/.zfunc`, the Debian package's
+/// vendor-completions) at the first TAB and runs the file as that function; clap's
+/// registration only binds its completer then, so the first TAB offered nothing.
+/// Run as `_smsstat` it now completes at once; sourced, it registers as before.
+fn zsh_autoloadable(script: Vec<u8>) -> Vec<u8> {
+    const REGISTER: &str = "compdef _clap_dynamic_completer_smsstat smsstat\n";
+    let text = String::from_utf8_lossy(&script);
+    match text.strip_suffix(REGISTER) {
+        Some(body) => format!(
+            "{body}if [ \"$funcstack[1]\" = \"_smsstat\" ]; then\n    \
+             _clap_dynamic_completer_smsstat \"$@\"\nelse\n    {REGISTER}fi\n"
+        )
+        .into_bytes(),
+        None => script,
+    }
 }
 
 /// The man page, roff source of section 1: clap's sections, then the exit status,
 /// environment and files, which an operator looks for in a man page.
 pub fn man_page() -> io::Result<Vec<u8>> {
-    let man = clap_mangen::Man::new(super::command());
+    // The plain version: the page is committed (completions/smsstat.1) and must not
+    // change with each commit that `--version` names.
+    let man = clap_mangen::Man::new(super::command().version(super::build::VERSION));
     let mut page = Vec::new();
     man.render_title(&mut page)?;
     man.render_name_section(&mut page)?;

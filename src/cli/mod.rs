@@ -2,6 +2,7 @@
 //! completions generated from them. Imports nothing of the crate but `domain`.
 
 pub(crate) mod args;
+pub(crate) mod build;
 pub(crate) mod complete;
 pub(crate) mod docs;
 pub(crate) mod parse;
@@ -31,7 +32,8 @@ fn shown_globals(subcommand: &str) -> Option<Vec<&'static str>> {
                 .collect(),
         ),
         // `config` itself only leads to `show`, which lists the settings.
-        "config" | "sim" | "man" | "completions" => Some(Vec::new()),
+        // `version` has its own --json.
+        "config" | "sim" | "man" | "completions" | "version" => Some(Vec::new()),
         _ => None,
     }
 }

@@ -1,0 +1,54 @@
+//! `smsstat version [--json]`: what this binary is, for bug reports and CI logs. Every
+//! fact was found at build time (`cli::build`); nothing is looked up.
+
+use std::io::{self, Write};
+
+use serde_json::{json, Value};
+
+use crate::cli::build;
+use crate::domain::exit_codes;
+
+pub fn run(json: bool) -> u8 {
+    let text = if json {
+        format!("{}\n", as_json())
+    } else {
+        render()
+    };
+    // A reader that went away is not an error.
+    let _ = io::stdout().lock().write_all(text.as_bytes());
+    exit_codes::SUCCESS
+}
+
+/// One object; `commit` and `dirty` are null when the build did not know them.
+fn as_json() -> Value {
+    json!({
+        "version": build::VERSION,
+        "commit": build::commit(),
+        "dirty": build::dirty(),
+        "build_date": build::DATE,
+        "target": build::TARGET,
+        "linking": build::LINKING,
+        "rustc": build::RUSTC,
+        "tls": build::TLS,
+    })
+}
+
+fn render() -> String {
+    let commit = match (build::commit(), build::dirty()) {
+        (None, _) => "unknown".to_string(),
+        (Some(hash), Some(true)) => format!("{hash} (with uncommitted changes)"),
+        (Some(hash), _) => hash.to_string(),
+    };
+    let rows = [
+        ("commit", commit),
+        ("build date", build::DATE.to_string()),
+        ("target", format!("{} ({})", build::TARGET, build::LINKING)),
+        ("rustc", build::RUSTC.to_string()),
+        ("TLS", build::TLS.to_string()),
+    ];
+    let mut out = format!("smsstat {}\n", build::VERSION);
+    for (name, value) in rows {
+        out.push_str(&format!("{name:10}  {value}\n"));
+    }
+    out
+}
