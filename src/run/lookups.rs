@@ -52,7 +52,7 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
             print_style(config, single),
             kind,
         )
-        .with_reader_probe(crate::run::reader::stdout_reader_gone)
+        .with_reader_probe(crate::output::printer::stdout_reader_gone)
         .deferring_flush(!io::stdout().is_terminal()),
         tally: Tally::default(),
         progress,

@@ -15,7 +15,6 @@ pub(crate) mod junit;
 pub(crate) mod lookups;
 pub(crate) mod panic_hook;
 pub(crate) mod problems;
-pub(crate) mod reader;
 pub(crate) mod usage;
 pub(crate) mod wait;
 pub(crate) mod worker;
