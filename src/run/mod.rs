@@ -3,7 +3,6 @@
 
 pub(crate) mod app;
 pub(crate) mod batch;
-pub(crate) mod by_index;
 pub(crate) mod check;
 pub(crate) mod complete;
 pub(crate) mod config_show;
