@@ -10,7 +10,7 @@ use crate::domain::error::LookupError;
 use crate::domain::exit_codes;
 use crate::domain::lookup::LookupKind;
 use crate::domain::outcome::Outcome;
-use crate::output::messages::{error, report, warn};
+use crate::output::messages::{batch_error, error, report, warn};
 use crate::output::printer::{PrintStyle, Printer};
 use crate::output::progress::{BatchProgress, LiveView};
 use crate::output::summary::{NotStarted, Tally};
@@ -156,7 +156,7 @@ fn finish(mut output: Output, config: &Config) -> u8 {
     if let Some(junit) = output.junit.take() {
         let path = junit.path().display().to_string();
         if let Err(err) = junit.finish() {
-            error(format_args!("cannot write the JUnit file {path}: {err}"));
+            batch_error(format_args!("cannot write the JUnit file {path}: {err}"));
             // The lookups' verdict stands unless they all succeeded.
             junit_failed = true;
         }
