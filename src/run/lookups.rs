@@ -10,28 +10,23 @@ use crate::domain::error::LookupError;
 use crate::domain::exit_codes;
 use crate::domain::lookup::LookupKind;
 use crate::domain::outcome::Outcome;
-use crate::output::messages::{batch_error, error, report, warn};
+use crate::output::messages::{batch_error, report, warn};
 use crate::output::printer::{PrintStyle, Printer};
 use crate::output::progress::{BatchProgress, LiveView};
 use crate::output::summary::{NotStarted, Tally};
 use crate::output::table::TableStyle;
 use crate::run::batch::{self, Input, Limits, Sink};
+use crate::run::error::Error;
 use crate::run::interrupt::{self, interrupt_flag, was_interrupted};
 use crate::run::junit::JunitFile;
 use crate::run::problems::report_problem;
 use crate::run::worker::Worker;
 use crate::settings::config::Config;
 
-pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
-    if let Err(message) = check_combinations(config, kind) {
-        error(message);
-        return exit_codes::USAGE;
-    }
+pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> Result<u8, Error> {
+    check_combinations(config, kind).map_err(Error::Usage)?;
     crate::run::problems::tell_before_starting(config, kind);
-    let junit = match open_junit(config, kind) {
-        Ok(junit) => junit,
-        Err(code) => return code,
-    };
+    let junit = open_junit(config, kind)?;
     let single = values.len() == 1 && values[0] != "-";
     let jobs = jobs_for(config);
     let stop = interrupt_flag();
@@ -70,7 +65,7 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
     // Never more workers than values known in advance (one lookup: one thread).
     let jobs = total.map_or(jobs, |total| jobs.min(total.max(1) as usize));
     let output = run_batch(config, worker, inputs, jobs, stop, output);
-    finish(output, config)
+    Ok(finish(output, config))
 }
 
 /// The lookups of `inputs` on the one engine. Under `--wait` every value is watched
@@ -126,19 +121,16 @@ fn drawing(
 }
 
 /// The `--junit` file, created before any lookup so that an unwritable path costs
-/// no requests; Err is the exit code, the error already told.
-fn open_junit(config: &Config, kind: LookupKind) -> Result<Option<JunitFile>, u8> {
+/// no requests.
+fn open_junit(config: &Config, kind: LookupKind) -> Result<Option<JunitFile>, Error> {
     let Some(path) = &config.junit else {
         return Ok(None);
     };
     JunitFile::create(path, format!("smsstat {}", kind.name()))
         .map(Some)
-        .map_err(|err| {
-            error(format_args!(
-                "cannot write the JUnit file {}: {err}",
-                path.display()
-            ));
-            exit_codes::CONFIG
+        .map_err(|source| Error::Junit {
+            path: path.clone(),
+            source,
         })
 }
 

@@ -7,6 +7,7 @@ pub(crate) mod check;
 pub(crate) mod complete;
 pub(crate) mod config_show;
 pub(crate) mod docs;
+pub(crate) mod error;
 pub(crate) mod halt;
 pub(crate) mod input;
 pub(crate) mod interrupt;
