@@ -14,7 +14,10 @@ pub(crate) fn report(message: impl Display) {
     let _ = writeln!(io::stderr().lock(), "smsstat: {shown}");
 }
 
-/// `smsstat: error: ...`: the run failed (a setting, a file, the simulator).
+/// `smsstat: error: ...`: the run failed (a setting, a file, the simulator). Told
+/// once, by `run::app::main`, from the error a handler returns: a handler that told
+/// its own could tell it twice, or tell it and go on. A test in `run/error.rs`
+/// fails on any other caller in `run/`.
 pub(crate) fn error(message: impl Display) {
     report(format_args!("error: {message}"));
 }
