@@ -14,9 +14,19 @@ pub(crate) fn report(message: impl Display) {
     let _ = writeln!(io::stderr().lock(), "smsstat: {shown}");
 }
 
-/// `smsstat: error: ...`: something failed (a lookup, a setting, the run).
+/// `smsstat: error: ...`: the run failed (a setting, a file, the simulator). Told
+/// once, by `run::app::main`, from the error a handler returns: a handler that told
+/// its own could tell it twice, or tell it and go on. A test in `run/error.rs`
+/// fails on any other caller in `run/`.
 pub(crate) fn error(message: impl Display) {
     report(format_args!("error: {message}"));
+}
+
+/// `smsstat: error: ...` as a line of a batch's output: a lookup that failed, or the
+/// `--junit` file that could not be finished. Not the run's error: the batch goes on
+/// to its summary, and the lookups' exit code stands.
+pub(crate) fn batch_error(message: impl Display) {
+    error(message);
 }
 
 /// `smsstat: warning: ...`: the run goes on, but the user should know.

@@ -1,4 +1,5 @@
-//! Subcommand handlers: each takes the resolved `Config` and returns an exit code.
+//! Subcommand handlers: each takes the resolved `Config` and returns the run's exit
+//! code, or the run's error for `main` to tell.
 
 use std::process::ExitCode;
 use std::time::Duration;
@@ -8,32 +9,36 @@ use crate::cli::{Cli, Command, SimArgs};
 use crate::domain::exit_codes;
 use crate::domain::lookup::LookupKind;
 use crate::output::messages::{error, warn};
+use crate::run::error::Error;
 use crate::settings::config::construct_config;
 use crate::settings::given::Given;
 use crate::settings::usage;
 use crate::sim::{Oddity, SimOptions, SimServer};
 
-/// The whole program: arguments in, exit code out. Errors are printed once, here or
-/// by the handler that met them.
+/// The whole program: arguments in, exit code out. A run's error is told here and
+/// nowhere else, after whatever the run printed.
 pub fn main() -> ExitCode {
     crate::run::panic_hook::install();
     // Before anything reads or writes: the shell is waiting for candidates.
     crate::run::complete::complete_if_asked();
     let code = match parse_args(std::env::args_os()) {
-        Ok((cli, facts)) => run(cli, facts),
+        Ok((cli, facts)) => run(cli, facts).unwrap_or_else(|err| {
+            error(&err);
+            err.exit_code()
+        }),
         Err(code) => code,
     };
     ExitCode::from(code)
 }
 
-fn run(cli: Cli, facts: ParseFacts) -> u8 {
+fn run(cli: Cli, facts: ParseFacts) -> Result<u8, Error> {
     let Cli { global, command } = cli;
     let global = global.given();
     let (kind, values) = match command {
         Command::Sim(args) => return serve_simulator(args, facts),
         Command::Completions(args) => return crate::run::docs::completions(args.shell),
         Command::Man => return crate::run::docs::man(),
-        Command::Version(args) => return crate::run::version::run(args.json || global.json),
+        Command::Version(args) => return Ok(crate::run::version::run(args.json || global.json)),
         Command::Check => return crate::run::check::run(global, facts.sources),
         Command::Config(_) => return crate::run::config_show::run(global, facts.sources),
         Command::Sms(args) => (LookupKind::Sms, args.values),
@@ -47,11 +52,13 @@ fn run(cli: Cli, facts: ParseFacts) -> u8 {
 
 /// A lookup subcommand: usage checks, the `--demo` simulator, the settings, then the
 /// batch.
-fn look_up(global: Given, facts: ParseFacts, kind: LookupKind, values: Vec<String>) -> u8 {
-    if let Err(message) = usage::check_options(&global, &facts.sources) {
-        error(message);
-        return exit_codes::USAGE;
-    }
+fn look_up(
+    global: Given,
+    facts: ParseFacts,
+    kind: LookupKind,
+    values: Vec<String>,
+) -> Result<u8, Error> {
+    usage::check_options(&global, &facts.sources).map_err(Error::Usage)?;
     if facts.api_key_in_argv && !global.quiet {
         warn(
             "--api-key on the command line is visible to other users in the process list; \
@@ -60,17 +67,11 @@ fn look_up(global: Given, facts: ParseFacts, kind: LookupKind, values: Vec<Strin
         );
     }
     // Kept alive until the lookups are done: `--demo` serves from this process.
-    let demo = match global
+    let demo = global
         .demo
         .then(|| SimServer::start(demo_options(global.wait)))
         .transpose()
-    {
-        Ok(demo) => demo,
-        Err(err) => {
-            error(format_args!("cannot start the demo simulator: {err}"));
-            return exit_codes::INTERNAL;
-        }
-    };
+        .map_err(Error::Demo)?;
     // The config file fills what flags and environment left unset (exit 78 if invalid).
     let resolved = crate::settings::layers::apply(&global, &facts.sources).and_then(|resolution| {
         if !global.quiet {
@@ -80,13 +81,7 @@ fn look_up(global: Given, facts: ParseFacts, kind: LookupKind, values: Vec<Strin
         construct_config(&global, &resolution.values, demo_url, Some(kind))
     });
     // A bad value of a flag or variable is 64, anything else 78.
-    let config = match resolved {
-        Ok(config) => config,
-        Err(err) => {
-            error(&err);
-            return err.exit_code();
-        }
-    };
+    let config = resolved?;
     crate::run::lookups::run(&config, kind, values)
 }
 
@@ -104,7 +99,7 @@ fn demo_options(wait: bool) -> SimOptions {
     }
 }
 
-fn serve_simulator(args: SimArgs, facts: ParseFacts) -> u8 {
+fn serve_simulator(args: SimArgs, facts: ParseFacts) -> Result<u8, Error> {
     // The simulator's --api-key shares its name with the lookups' key, so clap also
     // fills it from SMSSTAT_API_KEY; a key the user exported for lookups must not
     // turn on the simulator's key check.
@@ -130,15 +125,11 @@ fn serve_simulator(args: SimArgs, facts: ParseFacts) -> u8 {
         task_v1: args.task_counters == crate::cli::args::TaskCounterShape::V1,
     };
     match crate::sim::serve(options) {
-        Ok(()) => exit_codes::SUCCESS,
-        // clap checks every option already; this is the simulator's own guard.
-        Err(err) if err.kind() == std::io::ErrorKind::InvalidInput => {
-            error(format_args!("sim: {err}"));
-            exit_codes::USAGE
-        }
-        Err(err) => {
-            error(format_args!("sim: cannot serve on {}: {err}", args.listen));
-            exit_codes::CONFIG
-        }
+        Ok(()) => Ok(exit_codes::SUCCESS),
+        Err(err) if err.kind() == std::io::ErrorKind::InvalidInput => Err(Error::SimOption(err)),
+        Err(source) => Err(Error::SimServe {
+            listen: args.listen,
+            source,
+        }),
     }
 }

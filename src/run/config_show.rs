@@ -8,21 +8,16 @@ use serde_json::{json, Map, Value};
 
 use crate::domain::exit_codes;
 use crate::domain::sanitize::escape_control;
-use crate::output::messages::{error, warn};
+use crate::output::messages::warn;
+use crate::run::error::Error;
 use crate::settings::config::construct_config;
 use crate::settings::given::Given;
 use crate::settings::layers;
 use crate::settings::origin::CliSources;
 use crate::settings::show::{rows, ShowRow};
 
-pub fn run(args: Given, sources: CliSources) -> u8 {
-    let resolution = match layers::apply(&args, &sources) {
-        Ok(resolution) => resolution,
-        Err(err) => {
-            error(&err);
-            return err.exit_code();
-        }
-    };
+pub fn run(args: Given, sources: CliSources) -> Result<u8, Error> {
+    let resolution = layers::apply(&args, &sources)?;
     for warning in &resolution.warnings {
         warn(warning);
     }
@@ -30,22 +25,18 @@ pub fn run(args: Given, sources: CliSources) -> u8 {
     // With --demo a lookup would start the simulator on a free port: any loopback
     // address stands for it in the check.
     let demo = args.demo.then(|| "http://127.0.0.1".to_string());
-    let problem = construct_config(&args, &resolution.values, demo, None)
-        .err()
-        .map(|err| err.to_string());
+    let problem = construct_config(&args, &resolution.values, demo, None).err();
     let text = if args.json {
-        format!("{}\n", as_json(&rows, problem.as_deref()))
+        let shown = problem.as_ref().map(ToString::to_string);
+        format!("{}\n", as_json(&rows, shown.as_deref()))
     } else {
         render(&rows)
     };
     // A reader that went away is not an error.
     let _ = io::stdout().lock().write_all(text.as_bytes());
     match problem {
-        None => exit_codes::SUCCESS,
-        Some(problem) => {
-            error(problem);
-            exit_codes::CONFIG
-        }
+        None => Ok(exit_codes::SUCCESS),
+        Some(problem) => Err(problem.into()),
     }
 }
 

@@ -7,27 +7,20 @@ use clap_complete::Shell;
 
 use crate::cli::docs::{completion_script, man_page};
 use crate::domain::exit_codes;
-use crate::output::messages::error;
+use crate::run::error::Error;
 
-pub fn completions(shell: Shell) -> u8 {
+pub fn completions(shell: Shell) -> Result<u8, Error> {
     emit(Ok(completion_script(shell)))
 }
 
-pub fn man() -> u8 {
+pub fn man() -> Result<u8, Error> {
     emit(man_page())
 }
 
 /// Generated into memory first: the generators panic on a write error, and a reader
 /// that goes away (`| head`) must not become exit 70.
-fn emit(generated: io::Result<Vec<u8>>) -> u8 {
-    match generated {
-        Ok(bytes) => {
-            let _ = io::stdout().lock().write_all(&bytes);
-            exit_codes::SUCCESS
-        }
-        Err(err) => {
-            error(format_args!("cannot render the man page: {err}"));
-            exit_codes::INTERNAL
-        }
-    }
+fn emit(generated: io::Result<Vec<u8>>) -> Result<u8, Error> {
+    let bytes = generated.map_err(Error::ManPage)?;
+    let _ = io::stdout().lock().write_all(&bytes);
+    Ok(exit_codes::SUCCESS)
 }

@@ -10,24 +10,22 @@ use crate::domain::error::LookupError;
 use crate::domain::exit_codes;
 use crate::domain::lookup::LookupKind;
 use crate::domain::outcome::Outcome;
-use crate::output::messages::{error, report, warn};
+use crate::output::messages::{batch_error, report, warn};
 use crate::output::printer::{PrintStyle, Printer};
 use crate::output::progress::{BatchProgress, LiveView};
 use crate::output::summary::{NotStarted, Tally};
 use crate::output::table::TableStyle;
 use crate::run::batch::{self, Input, Limits, Sink};
+use crate::run::error::Error;
 use crate::run::interrupt::{self, interrupt_flag, was_interrupted};
 use crate::run::junit::JunitFile;
 use crate::run::problems::report_problem;
 use crate::run::worker::Worker;
 use crate::settings::config::Config;
 
-pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
+pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> Result<u8, Error> {
     crate::run::problems::tell_before_starting(config, kind);
-    let junit = match open_junit(config, kind) {
-        Ok(junit) => junit,
-        Err(code) => return code,
-    };
+    let junit = open_junit(config, kind)?;
     let single = values.len() == 1 && values[0] != "-";
     let jobs = jobs_for(config);
     let stop = interrupt_flag();
@@ -48,7 +46,7 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
             print_style(config, single),
             kind,
         )
-        .with_reader_probe(crate::run::reader::stdout_reader_gone)
+        .with_reader_probe(crate::output::printer::stdout_reader_gone)
         .deferring_flush(!io::stdout().is_terminal()),
         tally: Tally::default(),
         progress,
@@ -66,7 +64,7 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> u8 {
     // Never more workers than values known in advance (one lookup: one thread).
     let jobs = total.map_or(jobs, |total| jobs.min(total.max(1) as usize));
     let output = run_batch(config, worker, inputs, jobs, stop, output);
-    finish(output, config)
+    Ok(finish(output, config))
 }
 
 /// The lookups of `inputs` on the one engine. Under `--wait` every value is watched
@@ -122,19 +120,16 @@ fn drawing(
 }
 
 /// The `--junit` file, created before any lookup so that an unwritable path costs
-/// no requests; Err is the exit code, the error already told.
-fn open_junit(config: &Config, kind: LookupKind) -> Result<Option<JunitFile>, u8> {
+/// no requests.
+fn open_junit(config: &Config, kind: LookupKind) -> Result<Option<JunitFile>, Error> {
     let Some(path) = &config.junit else {
         return Ok(None);
     };
     JunitFile::create(path, format!("smsstat {}", kind.name()))
         .map(Some)
-        .map_err(|err| {
-            error(format_args!(
-                "cannot write the JUnit file {}: {err}",
-                path.display()
-            ));
-            exit_codes::CONFIG
+        .map_err(|source| Error::Junit {
+            path: path.clone(),
+            source,
         })
 }
 
@@ -152,7 +147,7 @@ fn finish(mut output: Output, config: &Config) -> u8 {
     if let Some(junit) = output.junit.take() {
         let path = junit.path().display().to_string();
         if let Err(err) = junit.finish() {
-            error(format_args!("cannot write the JUnit file {path}: {err}"));
+            batch_error(format_args!("cannot write the JUnit file {path}: {err}"));
             // The lookups' verdict stands unless they all succeeded.
             junit_failed = true;
         }

@@ -3,11 +3,11 @@
 
 pub(crate) mod app;
 pub(crate) mod batch;
-pub(crate) mod by_index;
 pub(crate) mod check;
 pub(crate) mod complete;
 pub(crate) mod config_show;
 pub(crate) mod docs;
+pub(crate) mod error;
 pub(crate) mod halt;
 pub(crate) mod input;
 pub(crate) mod interrupt;
@@ -15,7 +15,6 @@ pub(crate) mod junit;
 pub(crate) mod lookups;
 pub(crate) mod panic_hook;
 pub(crate) mod problems;
-pub(crate) mod reader;
 pub(crate) mod version;
 pub(crate) mod wait;
 pub(crate) mod worker;

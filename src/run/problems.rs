@@ -8,7 +8,7 @@ use crate::domain::record::{Record, RecordKind};
 use crate::domain::sanitize::{escape_control, preview};
 use crate::domain::status;
 use crate::domain::task::TaskCounters;
-use crate::output::messages::{error, report, warn};
+use crate::output::messages::{batch_error, report, warn};
 use crate::run::worker;
 use crate::settings::config::Config;
 
@@ -35,7 +35,7 @@ pub(crate) fn report_problem(outcome: &Outcome, no_key: bool) {
             return;
         }
     };
-    error(format_args!(
+    batch_error(format_args!(
         "{} {}: {}",
         outcome.kind.name(),
         preview(&outcome.query),

@@ -7,7 +7,7 @@ use std::io::{self, Write};
 
 use crate::domain::exit_codes;
 use crate::domain::lookup::PathStyle;
-use crate::output::messages::error;
+use crate::run::error::Error;
 use crate::settings::config::{construct_config, Config};
 use crate::settings::given::Given;
 use crate::settings::layers::{self, Resolution};
@@ -75,15 +75,12 @@ struct Setup {
     key_origin: Option<Origin>,
 }
 
-pub fn run(args: Given, sources: CliSources) -> u8 {
-    let demo = match args.demo.then(|| SimServer::start(SimOptions::demo())) {
-        Some(Err(err)) => {
-            error(format_args!("cannot start the demo simulator: {err}"));
-            return exit_codes::INTERNAL;
-        }
-        Some(Ok(server)) => Some(server),
-        None => None,
-    };
+pub fn run(args: Given, sources: CliSources) -> Result<u8, Error> {
+    let demo = args
+        .demo
+        .then(|| SimServer::start(SimOptions::demo()))
+        .transpose()
+        .map_err(Error::Demo)?;
     let steps = steps(&args, &sources, demo.as_ref());
     let json = args.json;
     let text = if json {
@@ -93,7 +90,7 @@ pub fn run(args: Given, sources: CliSources) -> u8 {
     };
     // A reader that went away is not an error.
     let _ = io::stdout().lock().write_all(text.as_bytes());
-    first_failure(&steps)
+    Ok(first_failure(&steps))
 }
 
 fn first_failure(steps: &[Step]) -> u8 {
