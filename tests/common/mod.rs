@@ -192,26 +192,46 @@ pub const PROXY_VARS: [&str; 8] = [
     "NO_PROXY",
 ];
 
-/// Other variables of the machine that change what the binary prints.
-const MACHINE_VARS: [&str; 7] = [
+/// Other variables of the machine that change what the binary prints, read by the
+/// binary itself or by its libraries: the backtrace switch, the width (`COLUMNS`, and
+/// `LINES` with it for crossterm's `tput` fallback), colour (NO_COLOR, CLICOLOR*,
+/// console's COLORTERM), the terminal (TERM, TERMINFO*), the locale, and `COMPLETE`
+/// (clap_complete: with it set, the binary prints completions and exits).
+const MACHINE_VARS: [&str; 14] = [
     "RUST_BACKTRACE",
     "NO_COLOR",
     "CLICOLOR_FORCE",
     "CLICOLOR",
+    "COLORTERM",
     "TERM",
+    "TERMINFO",
+    "TERMINFO_DIRS",
+    "COLUMNS",
+    "LINES",
+    "COMPLETE",
     "LC_ALL",
     "LC_CTYPE",
+    "LC_MESSAGES",
 ];
 
+/// Prefixes of variable families removed whatever the rest of the name: the binary's
+/// own settings, and clap_complete's `_CLAP_COMPLETE_INDEX`, `_CLAP_IFS`, ...
+pub const REMOVED_PREFIXES: [&str; 2] = ["SMSSTAT_", "_CLAP_"];
+
 /// The built binary as a std `Command`, with a clean environment: every `SMSSTAT_*`
-/// variable removed (whatever its name), every proxy variable, RUST_BACKTRACE, the
-/// colour and locale variables, then LANG=C.UTF-8 and an empty config home (the
-/// developer's own config file never leaks in). Every run of the binary in the tests
+/// and `_CLAP_*` variable removed (whatever its name), every proxy variable (lower
+/// and upper case), RUST_BACKTRACE, `COMPLETE`, the width, colour, terminal and locale
+/// variables, then LANG=C.UTF-8 and an empty config home (the developer's own config
+/// file never leaks in). Every run of the binary in the tests
 /// starts here, through `smsstat()` (assert_cmd) or `process::command()` (spawned).
 pub fn clean_command() -> std::process::Command {
     let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_smsstat"));
     for (name, _) in std::env::vars_os() {
-        if name.to_string_lossy().starts_with("SMSSTAT_") {
+        let text = name.to_string_lossy();
+        if REMOVED_PREFIXES
+            .iter()
+            .any(|prefix| text.starts_with(prefix))
+        {
             cmd.env_remove(name);
         }
     }
