@@ -180,6 +180,13 @@ pub fn refused_base() -> String {
     format!("http://127.0.0.1:{port}")
 }
 
+/// A host name that fails to resolve without a query leaving the machine: its first
+/// label is longer than the 63 octets a DNS label may have (RFC 1035), so the resolver
+/// (glibc, musl, systemd-resolved alike) refuses it before building a DNS message; and
+/// `.invalid` (RFC 6761) never resolves anyway. For the tests of "host not found".
+pub const UNRESOLVABLE_HOST: &str =
+    "no-resolver-asks-dns-about-this-label-as-it-is-longer-than-63-octets.invalid";
+
 /// Every proxy variable (ureq reads them): a test talks to its loopback server directly.
 pub const PROXY_VARS: [&str; 8] = [
     "http_proxy",
