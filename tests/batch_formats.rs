@@ -4,7 +4,7 @@
 mod common;
 
 use common::answers::{faulty, record_for};
-use common::{json_line, smsstat_at, Canned, TestServer};
+use common::{json_line, smsstat_at, stdout_of, Canned, TestServer};
 use predicates::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
@@ -35,10 +35,12 @@ fn csv_quotes_and_tsv_escapes() {
 #[test]
 fn csv_rows_for_failures_too() {
     let server = TestServer::start(faulty);
+    // Exit 20: the first failure in input order, SMS 5's "not found".
     let out = smsstat_at(&server.base)
         .args(["-o", "csv", "--fields", "status", "sms", "3", "5"])
         .output()
         .unwrap();
+    assert_eq!(out.status.code(), Some(20));
     let text = String::from_utf8(out.stdout).unwrap();
     assert_eq!(
         text,
@@ -49,11 +51,8 @@ fn csv_rows_for_failures_too() {
 #[test]
 fn fields_pick_table_columns() {
     let server = TestServer::start(record_for);
-    let out = smsstat_at(&server.base)
-        .args(["--fields", "id,currency", "sms", "1", "2"])
-        .output()
-        .unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text =
+        stdout_of(smsstat_at(&server.base).args(["--fields", "id,currency", "sms", "1", "2"]));
     assert!(text.contains("Currency") && text.contains("EUR"), "{text}");
     assert!(
         !text.contains("delivered"),
@@ -83,11 +82,12 @@ fn normalize_makes_typed_uniform_records() {
         200,
         r#"{"id":"9","msisdn":"380501234567","network":"25503","status":"active","details":{"ported":"1","roaming":"0"}}"#,
     ));
-    let out = smsstat_at(&server.base)
-        .args(["--json", "--normalize", "hlr", "9"])
-        .output()
-        .unwrap();
-    let line = json_line(&out.stdout);
+    let line = json_line(stdout_of(smsstat_at(&server.base).args([
+        "--json",
+        "--normalize",
+        "hlr",
+        "9",
+    ])));
     assert_eq!(line["kind"], "hlr");
     assert_eq!(line["query"], "9");
     assert_eq!(line["error"], 0);
@@ -97,11 +97,12 @@ fn normalize_makes_typed_uniform_records() {
         200,
         r#"{"error":"0","sent":"10","delivered":"9","totalprice":"1.5"}"#,
     ));
-    let out = smsstat_at(&server.base)
-        .args(["--json", "--normalize", "task", "4"])
-        .output()
-        .unwrap();
-    let line = json_line(&out.stdout);
+    let line = json_line(stdout_of(smsstat_at(&server.base).args([
+        "--json",
+        "--normalize",
+        "task",
+        "4",
+    ])));
     assert_eq!(
         (
             line["sent"].as_i64(),
@@ -138,12 +139,13 @@ fn field_names_no_record_knows_are_usage_errors() {
             .stderr(predicate::str::contains("valid names: id, msisdn"));
     }
     assert!(server.urls().is_empty(), "nothing is looked up");
-    // A known field that this record lacks is not a typo.
-    let out = smsstat_at(&server.base)
+    // A known field that this record lacks is not a typo: an empty value, no warning.
+    smsstat_at(&server.base)
         .args(["--field", "time_dr", "sms", "1"])
-        .output()
-        .unwrap();
-    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+        .assert()
+        .success()
+        .stdout("\n")
+        .stderr("");
 }
 
 #[test]
@@ -179,6 +181,7 @@ fn json_with_fields_keeps_only_those_keys() {
         .args(["--json", "--fields", "status,id", "sms", "3", "5"])
         .output()
         .unwrap();
+    assert_eq!(out.status.code(), Some(20), "SMS 5 is not found");
     let text = String::from_utf8(out.stdout).unwrap();
     assert_eq!(text, "{\"status\":\"delivered\",\"id\":\"3\"}\n{\"error\":20,\"errorDescription\":\"SMS not found\"}\n");
 }
