@@ -9,6 +9,7 @@ use std::io::{BufRead, BufReader};
 use std::os::unix::ffi::OsStrExt;
 use std::time::Duration;
 
+use common::answers::record_for;
 use common::process::{command, finish, run_cmd, spawn_fed, Run};
 use common::{json_lines, smsstat_at, Canned, Gate, TestServer, SMS};
 use predicates::prelude::*;
@@ -191,10 +192,7 @@ fn over_long_and_non_utf8_values_are_64_and_nothing_is_sent() {
 
 #[test]
 fn a_non_utf8_stdin_line_fails_alone() {
-    let server = TestServer::start(|url| {
-        let id = url.rsplit('/').next().unwrap().to_string();
-        Canned::json(200, &format!(r#"{{"id":"{id}","status":"delivered"}}"#))
-    });
+    let server = TestServer::start(record_for);
     let out = smsstat_at(&server.base)
         .args(["--json", "sms", "-"])
         .write_stdin(&b"1\nbad-\xff\xfe\n2\n"[..])
@@ -269,10 +267,7 @@ fn a_panic_is_one_line_and_70_without_its_payload() {
 
 #[test]
 fn a_panic_in_one_lookup_fails_only_that_one() {
-    let server = TestServer::start(|url| {
-        let id = url.rsplit('/').next().unwrap();
-        Canned::json(200, &format!(r#"{{"id":"{id}","status":"delivered"}}"#))
-    });
+    let server = TestServer::start(record_for);
     let out = smsstat_at(&server.base)
         .env("SMSSTAT_DEBUG_PANIC", "2")
         .args(["--json", "-j", "2", "sms", "1", "2", "3"])
