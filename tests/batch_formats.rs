@@ -214,9 +214,11 @@ fn unreadable_task_counters_are_told() {
         .stderr(predicate::str::contains("`sent` counter is not a number"));
 }
 
-/// The head (`/sms/1`) answers once every other lookup was served, or after 20 s
-/// if that never happens; every other record carries a 1 MiB field of the
-/// service's own. Returns the server and whether the head could wait for the others.
+/// The head (`/sms/1`) answers once every other lookup was served, or after a minute
+/// if that never happens (the binary holding them back: the failure this guards
+/// against, which would otherwise hang); every other record carries a 1 MiB field of
+/// the service's own. Returns the server and whether the head could wait for the
+/// others.
 fn head_after_the_rest(others: usize) -> (TestServer, Arc<AtomicBool>) {
     let served = Arc::new((Mutex::new(0usize), Condvar::new()));
     let waited_for_all = Arc::new(AtomicBool::new(false));
@@ -230,7 +232,7 @@ fn head_after_the_rest(others: usize) -> (TestServer, Arc<AtomicBool>) {
         if url.ends_with("/1") {
             let guard = count.lock().unwrap();
             let (guard, _) = changed
-                .wait_timeout_while(guard, Duration::from_secs(20), |n| *n < others)
+                .wait_timeout_while(guard, Duration::from_secs(60), |n| *n < others)
                 .unwrap();
             told.store(*guard == others, Ordering::SeqCst);
             return Canned::json(200, r#"{"error":0,"status":"delivered"}"#);
@@ -250,7 +252,9 @@ fn rows_and_csv_keep_only_their_fields_while_waiting_for_an_earlier_lookup() {
     for format in ["csv", "table"] {
         let (server, waited_for_all) = head_after_the_rest(others);
         let ids: Vec<String> = (1..=others + 1).map(|i| i.to_string()).collect();
-        let mut args = vec!["-o", format, "-j", "8", "sms"];
+        // The head's answer comes only after the others' 100 MiB: on a loaded machine,
+        // later than the default 10 s timeout, which is not what is tested here.
+        let mut args = vec!["--timeout", "120s", "-o", format, "-j", "8", "sms"];
         args.extend(ids.iter().map(String::as_str));
         let out = smsstat_at(&server.base).args(&args).output().unwrap();
         assert_eq!(out.status.code(), Some(0), "-o {format}");
