@@ -7,20 +7,19 @@ mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use common::config_home::ConfigHome;
+use common::process::Live;
 use common::smsstat;
 
 /// A config home holding `smsstat/config.toml` with these profiles.
-fn config_home(profiles: &[&str]) -> tempfile::TempDir {
-    let home = tempfile::tempdir().unwrap();
-    std::fs::create_dir(home.path().join("smsstat")).unwrap();
+fn config_home(profiles: &[&str]) -> ConfigHome {
     let tables: String = profiles
         .iter()
         .map(|p| format!("[profiles.{p}]\n"))
         .collect();
-    std::fs::write(home.path().join("smsstat/config.toml"), tables).unwrap();
-    home
+    ConfigHome::new(&tables)
 }
 
 /// The candidates bash would get for the last word of `words` (after `smsstat`).
@@ -42,17 +41,17 @@ fn bash(words: &[&str], env: &[(&str, &Path)]) -> Vec<String> {
 #[test]
 fn profile_names_come_from_the_config_file() {
     let home = config_home(&["prod", "staging"]);
-    let env = [("XDG_CONFIG_HOME", home.path())];
+    let env = [("XDG_CONFIG_HOME", home.dir.path())];
     assert_eq!(bash(&["--profile", ""], &env), ["prod", "staging"]);
     assert_eq!(bash(&["sms", "--profile", "st"], &env), ["staging"]);
     assert_eq!(bash(&["config", "show", "--profile", ""], &env).len(), 2);
     // --config on the line, or SMSSTAT_CONFIG, names another file.
     let other = config_home(&["ci"]);
-    let path = other.path().join("smsstat/config.toml");
+    let path = other.file();
     let flag = path.to_str().unwrap();
     assert_eq!(bash(&["--config", flag, "--profile", ""], &env), ["ci"]);
     let by_env = [
-        ("XDG_CONFIG_HOME", home.path()),
+        ("XDG_CONFIG_HOME", home.dir.path()),
         ("SMSSTAT_CONFIG", path.as_path()),
     ];
     assert_eq!(bash(&["--profile", ""], &by_env), ["ci"]);
@@ -119,7 +118,7 @@ fn zsh_and_fish_get_the_same_candidates_in_their_forms() {
     let zsh = smsstat()
         .env("COMPLETE", "zsh")
         .env("_CLAP_COMPLETE_INDEX", "3")
-        .env("XDG_CONFIG_HOME", home.path())
+        .env("XDG_CONFIG_HOME", home.dir.path())
         .args(["--", "smsstat", "hlr", "--profile"])
         .assert()
         .success();
@@ -155,19 +154,11 @@ fn completion_never_reads_stdin() {
     cmd.env("COMPLETE", "bash")
         .env("_CLAP_COMPLETE_INDEX", "2")
         .args(["--", "smsstat", "sms", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null());
-    let mut child = cmd.spawn().unwrap();
-    let _open_stdin = child.stdin.take();
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while child.try_wait().unwrap().is_none() {
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("the completion waited on stdin");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    assert!(child.wait().unwrap().success());
+        .stdin(Stdio::piped());
+    // Stdin stays open (never written, never closed) until the process has ended;
+    // `finish` fails the test if it has not within its bound.
+    let ended = Live::spawn(cmd).finish();
+    assert_eq!(ended.code, Some(0), "{ended:?}");
 }
 
 /// The whole way, where bash is installed: the script from `smsstat completions
@@ -190,11 +181,14 @@ fn bash_completes_profiles_with_the_printed_script() {
         "{script}\nCOMP_WORDS=(smsstat --profile st); COMP_CWORD=2; COMP_TYPE=9\n\
          _clap_complete_smsstat smsstat st --profile\nprintf '%s\\n' \"${{COMPREPLY[@]}}\"\n"
     );
+    // Bash and the smsstat it runs get a clean environment too: the PATH to find the
+    // binary, the config home and the locale, nothing of the developer's.
     let out = std::process::Command::new(bash_path)
         .args(["--norc", "--noprofile", "-c", &program])
+        .env_clear()
         .env("PATH", path)
-        .env("XDG_CONFIG_HOME", home.path())
-        .env_remove("SMSSTAT_CONFIG")
+        .env("LANG", "C.UTF-8")
+        .env("XDG_CONFIG_HOME", home.dir.path())
         .output()
         .unwrap();
     assert_eq!(String::from_utf8_lossy(&out.stdout), "staging\n", "{out:?}");

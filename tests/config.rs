@@ -5,14 +5,10 @@
 mod common;
 
 use common::config_home::ConfigHome;
-use common::{sms_server, smsstat};
+use common::{sms_server, smsstat, stdout_of};
 use predicates::prelude::*;
 
 const KEY: &str = "acc-12345-secret-7f3";
-
-fn stdout_of(cmd: &mut assert_cmd::Command) -> String {
-    String::from_utf8(cmd.assert().get_output().stdout.clone()).unwrap()
-}
 
 /// The `config show` line of one setting, squeezed to single spaces.
 fn show_line(output: &str, setting: &str) -> String {

@@ -4,14 +4,8 @@
 
 mod common;
 
-use common::process::{run_cmd, Run};
-use common::{smsstat, smsstat_at, Canned, TestServer};
-
-fn run_at(base: &str, args: &[&str]) -> Run {
-    let mut cmd = smsstat_at(base);
-    cmd.args(args);
-    run_cmd(cmd)
-}
+use common::process::{run_at, run_cmd, Run};
+use common::{smsstat, Canned, TestServer};
 
 #[test]
 fn formula_cells_are_neutralised_in_csv_and_tsv_unless_raw_cells() {

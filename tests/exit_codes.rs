@@ -268,26 +268,17 @@ fn non_transient_failures_are_not_retried() {
 
 #[test]
 fn tls_failures_are_69_and_not_retried() {
-    use std::net::TcpListener;
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    use std::sync::Arc;
     // A plain-HTTP peer: it answers the TLS ClientHello with an HTTP response.
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let https = format!("https://{}", listener.local_addr().unwrap());
-    let connections = Arc::new(AtomicUsize::new(0));
-    let counted = Arc::clone(&connections);
-    std::thread::spawn(move || {
-        for mut stream in listener.incoming().flatten() {
-            counted.fetch_add(1, Ordering::SeqCst);
-            let _ = stream.write_all(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n");
-        }
+    let server = RawServer::on_connect(|mut stream| {
+        let _ = stream.write_all(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n");
     });
+    let https = server.base.replacen("http://", "https://", 1);
     smsstat_at(&https)
         .args(["--retries", "2", "sms", "1"])
         .assert()
         .code(69)
         .stderr(predicate::str::contains("TLS"));
-    assert_eq!(connections.load(Ordering::SeqCst), 1);
+    assert_eq!(server.received().len(), 1, "one connection, no retry");
 }
 
 #[test]

@@ -5,17 +5,14 @@
 
 mod common;
 
+use common::process::run_at;
 use common::{json_line, smsstat_at, Canned, TestServer, HLR, SMS};
 use predicates::prelude::*;
 
+/// The exit code, stdout and stderr of `args` run against `server`.
 fn run(server: &TestServer, args: &[&str]) -> (i32, String, String) {
-    let out = smsstat_at(&server.base).args(args).output().unwrap();
-    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-    (
-        out.status.code().unwrap_or(-1),
-        text(&out.stdout),
-        text(&out.stderr),
-    )
+    let run = run_at(&server.base, args);
+    (run.code, run.stdout, run.stderr)
 }
 
 #[test]

@@ -6,6 +6,7 @@ mod common;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+use common::answers::value_of;
 use common::process::{command, Live, Stream};
 use common::{Canned, TestServer};
 
@@ -15,7 +16,7 @@ fn a_failure_is_printed_at_once_and_every_line_names_its_lookup() {
     let seen_failure = Arc::new(AtomicBool::new(false));
     let settle = Arc::clone(&seen_failure);
     let server = TestServer::start(move |url| {
-        let id = url.rsplit('/').next().unwrap();
+        let id = value_of(url);
         if id == "7" {
             return Canned::json(404, r#"{"error":20,"errorDescription":"SMS not found"}"#);
         }

@@ -3,13 +3,12 @@
 
 mod common;
 
-use common::json_line;
 use common::process::{run_at as run, Run};
+use common::{json_line, json_lines};
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use common::{Canned, TestServer};
-use serde_json::Value;
 
 const UNKNOWN_SMS: &str = r#"{"error":0,"errorDescription":"No errors","id":"380501111111","msisdn":"380501111111","reference":"successSend1488548141","time_in":"2017-03-03 13:35:42","time_sent":"2017-03-03 13:35:42","time_dr":"2017-03-03 13:35:42","status":"unknown","price":0,"currency":"EUR"}"#;
 const V1_TASK: &str = r#"{"error":0,"originator":"BSG","body":"Hello","validity":72,"totalprice":2.3,"currency":"EUR","sent":6,"total":10,"queued":2,"accepted":1,"enroute":1,"delivered":4,"expired":0,"undeliverable":1,"unknown":1}"#;
@@ -40,12 +39,13 @@ fn unknown_sms_is_final_for_expect_and_wait() {
     assert_eq!(waited.code, 0, "{}", waited.stderr);
     assert_eq!(json_line(&waited.stdout)["status"], "unknown");
     assert_eq!(server.urls().len() - before, 1, "--wait returns at once");
-    let table = run(&server.base, &["--wait", "sms", "1"]);
+    let table = run(&server.base, &["--wait", "sms", "1"]).assert_code(0);
     assert!(table.stdout.contains("unknown"), "{}", table.stdout);
     let csv = run(
         &server.base,
         &["-o", "csv", "--fields", "status", "sms", "1"],
-    );
+    )
+    .assert_code(0);
     assert_eq!(csv_row(&csv), ["1", "unknown", "0", ""]);
 }
 
@@ -72,7 +72,11 @@ fn v1_task_counts_pending_and_rate_from_total_in_every_format() {
         .unwrap();
     assert!(pending_row.contains(" 4 "), "{pending_row}");
     assert!(!table.stderr.contains("do not add up"), "{}", table.stderr);
-    let raw = json_line(&run(&server.base, &["--json", "task", "6"]).stdout);
+    let raw = json_line(
+        &run(&server.base, &["--json", "task", "6"])
+            .assert_code(0)
+            .stdout,
+    );
     assert_eq!(raw["total"], 10);
     assert_eq!(raw["queued"], 2);
     let picked = json_line(
@@ -80,6 +84,7 @@ fn v1_task_counts_pending_and_rate_from_total_in_every_format() {
             &server.base,
             &["--json", "--fields", "pending,delivery_rate", "task", "6"],
         )
+        .assert_code(0)
         .stdout,
     );
     assert_eq!(picked["pending"], 4);
@@ -94,7 +99,8 @@ fn v1_task_counts_pending_and_rate_from_total_in_every_format() {
             "task",
             "6",
         ],
-    );
+    )
+    .assert_code(0);
     assert_eq!(csv_row(&csv), ["6", "10", "2", "4", "0.400", "0", ""]);
 }
 
@@ -148,13 +154,18 @@ fn a_short_form_answering_another_reference_is_65_and_still_shown() {
     for said in ["`12345`", "`someone-elses-order`"] {
         assert!(table.stderr.contains(said), "{}", table.stderr);
     }
-    let shown = json_line(&run(&server.base, &["--json", "sms-ref", "12345"]).stdout);
+    let shown = json_line(
+        &run(&server.base, &["--json", "sms-ref", "12345"])
+            .assert_code(65)
+            .stdout,
+    );
     assert_eq!(shown["error"], 65);
     assert_eq!(shown["record"]["reference"], "someone-elses-order");
     let csv = run(
         &server.base,
         &["-o", "csv", "--fields", "reference", "sms-ref", "12345"],
-    );
+    )
+    .assert_code(65);
     let line = csv.stdout.lines().nth(1).unwrap();
     assert!(line.starts_with("12345,,65,"), "{line}");
     // The same check under --paths short.
@@ -195,11 +206,7 @@ fn one_stray_404_does_not_switch_the_run_to_short_forms() {
     });
     let out = run(&server.base, &["-j", "1", "--json", "task", "6", "7", "8"]);
     assert_eq!(out.code, 65, "{}", out.stderr);
-    let lines: Vec<Value> = out
-        .stdout
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = json_lines(&out.stdout);
     assert_eq!(lines[0]["error"], 65);
     assert_eq!(lines[1]["total"], 10);
     assert_eq!(lines[2]["total"], 10);
@@ -240,28 +247,37 @@ fn v1_hlr_names_and_integer_ported_are_decoded() {
     );
     let ported = table.stdout.lines().find(|l| l.contains("Ported")).unwrap();
     assert!(ported.contains("yes"), "{ported}");
-    let rows = run(&server.base, &["hlr", "1", "1"]);
+    let rows = run(&server.base, &["hlr", "1", "1"]).assert_code(0);
     assert!(
         rows.stdout.contains("25503 · Ukraina · KS-brand"),
         "{}",
         rows.stdout
     );
-    let normalized = json_line(&run(&server.base, &["--json", "--normalize", "hlr", "1"]).stdout);
+    let normalized = json_line(
+        &run(&server.base, &["--json", "--normalize", "hlr", "1"])
+            .assert_code(0)
+            .stdout,
+    );
     assert_eq!(normalized["ported"], true);
     assert_eq!(normalized["details"]["roaming"], false);
-    let raw = json_line(&run(&server.base, &["--json", "hlr", "1"]).stdout);
+    let raw = json_line(
+        &run(&server.base, &["--json", "hlr", "1"])
+            .assert_code(0)
+            .stdout,
+    );
     assert_eq!(raw["ported"], 1);
     let csv = run(
         &server.base,
         &["-o", "csv", "--fields", "network,ported", "hlr", "1"],
-    );
+    )
+    .assert_code(0);
     assert_eq!(csv_row(&csv), ["1", "25503", "1", "0", ""]);
 }
 
 #[test]
 fn iso_times_with_offsets_still_give_latencies() {
     let server = TestServer::fixed(Canned::json(200, ISO_SMS));
-    let table = run(&server.base, &["sms", "1"]);
+    let table = run(&server.base, &["sms", "1"]).assert_code(0);
     let delivery = table
         .stdout
         .lines()
@@ -278,7 +294,8 @@ fn iso_times_with_offsets_still_give_latencies() {
             "sms",
             "1",
         ],
-    );
+    )
+    .assert_code(0);
     // Seconds in machine formats; the table keeps "1m 08s" for people.
     assert_eq!(csv_row(&csv), ["1", "3", "68", "0", ""]);
     let picked = json_line(
@@ -286,6 +303,7 @@ fn iso_times_with_offsets_still_give_latencies() {
             &server.base,
             &["--json", "--fields", "delivery_latency", "sms", "1"],
         )
+        .assert_code(0)
         .stdout,
     );
     assert_eq!(picked["delivery_latency"], 68);
@@ -297,16 +315,20 @@ fn deployment_error_codes_pass_through_unchanged() {
         200,
         r#"{"error":60,"errorDescription":"HLR not found"}"#,
     ));
-    let table = run(&server.base, &["hlr", "1"]);
-    assert_eq!(table.code, 60);
+    let table = run(&server.base, &["hlr", "1"]).assert_code(60);
     assert!(table.stderr.contains("HLR not found"), "{}", table.stderr);
     assert_eq!(
-        json_line(&run(&server.base, &["--json", "hlr", "1"]).stdout)["error"],
+        json_line(
+            &run(&server.base, &["--json", "hlr", "1"])
+                .assert_code(60)
+                .stdout
+        )["error"],
         60
     );
     let csv = run(
         &server.base,
         &["-o", "csv", "--fields", "status", "hlr", "1"],
-    );
+    )
+    .assert_code(60);
     assert_eq!(csv_row(&csv), ["1", "", "60", "HLR not found"]);
 }

@@ -9,8 +9,9 @@ use std::io::{BufRead, BufReader};
 use std::os::unix::ffi::OsStrExt;
 use std::time::Duration;
 
-use common::process::{command, run_cmd, spawn_fed, watch, Run};
-use common::{json_lines, smsstat_at, Canned, TestServer, SMS};
+use common::answers::record_for;
+use common::process::{command, finish, run_cmd, spawn_fed, Run};
+use common::{json_lines, smsstat_at, Canned, Gate, TestServer, SMS};
 use predicates::prelude::*;
 
 const KEY: &str = "acc-hostile-secret-9z7";
@@ -191,10 +192,7 @@ fn over_long_and_non_utf8_values_are_64_and_nothing_is_sent() {
 
 #[test]
 fn a_non_utf8_stdin_line_fails_alone() {
-    let server = TestServer::start(|url| {
-        let id = url.rsplit('/').next().unwrap().to_string();
-        Canned::json(200, &format!(r#"{{"id":"{id}","status":"delivered"}}"#))
-    });
+    let server = TestServer::start(record_for);
     let out = smsstat_at(&server.base)
         .args(["--json", "sms", "-"])
         .write_stdin(&b"1\nbad-\xff\xfe\n2\n"[..])
@@ -269,10 +267,7 @@ fn a_panic_is_one_line_and_70_without_its_payload() {
 
 #[test]
 fn a_panic_in_one_lookup_fails_only_that_one() {
-    let server = TestServer::start(|url| {
-        let id = url.rsplit('/').next().unwrap();
-        Canned::json(200, &format!(r#"{{"id":"{id}","status":"delivered"}}"#))
-    });
+    let server = TestServer::start(record_for);
     let out = smsstat_at(&server.base)
         .env("SMSSTAT_DEBUG_PANIC", "2")
         .args(["--json", "-j", "2", "sms", "1", "2", "3"])
@@ -310,17 +305,30 @@ fn rust_backtrace_shows_the_details_and_still_exits_70() {
 
 #[test]
 fn a_reader_that_goes_away_ends_the_batch_quietly() {
-    let server = TestServer::fixed(Canned::json(200, SMS));
-    let (mut child, feeder) = spawn_fed(command(&server.base, &["--json", "sms", "-"]), 1..=20_000);
+    // One worker, so lookups go one at a time: the first is answered at once, the
+    // second is held until the reader has gone, every later one is answered at once.
+    // A binary that kept looking up would ask for all 20,000; one that stops at the
+    // first line it cannot print asks for exactly two.
+    let second = Gate::new();
+    let held = second.clone();
+    let server = TestServer::start(move |url| {
+        if url == "/sms/2" {
+            held.wait();
+        }
+        Canned::json(200, SMS)
+    });
+    let args = ["-j", "1", "--json", "sms", "-"];
+    let (mut child, feeder) = spawn_fed(command(&server.base, &args), 1..=20_000);
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
     let mut first = String::new();
     stdout.read_line(&mut first).unwrap();
     assert!(first.contains("delivered"), "{first}");
+    server.wait_for_urls(1, |url| url == "/sms/2");
     drop(stdout); // `| head -1`
-    let (code, stderr, _, took) = watch(child);
+    second.open();
+    let ended = finish(child);
     feeder.join().unwrap();
-    assert_eq!(code, 0, "{stderr}");
-    assert_eq!(stderr, "", "nothing about broken pipes");
-    assert!(took < Duration::from_secs(20));
-    assert!(server.urls().len() < 20_000, "it stopped looking up");
+    assert_eq!(ended.code, Some(0), "{}", ended.stderr);
+    assert_eq!(ended.stderr, "", "nothing about broken pipes");
+    assert_eq!(server.urls(), ["/sms/1", "/sms/2"], "it stopped looking up");
 }

@@ -4,6 +4,7 @@
 
 mod common;
 
+use common::answers::record_for;
 use common::{
     answering, json_lines, smsstat_at, success_stdout, Canned, TestServer, HLR, SMS, TASK,
 };
@@ -121,10 +122,7 @@ fn service_error_message_on_stderr_and_body_on_stdout_with_json() {
 
 #[test]
 fn many_values_make_one_json_line_each_in_order() {
-    let server = TestServer::start(|url| {
-        let id = url.rsplit('/').next().unwrap().to_string();
-        Canned::json(200, &format!(r#"{{"id":"{id}","status":"delivered"}}"#))
-    });
+    let server = TestServer::start(record_for);
     let out = smsstat_at(&server.base)
         .args(["--json", "sms", "3", "1", "2"])
         .assert()

@@ -3,13 +3,14 @@
 //! is 78, a 407 is 77 and not retried, -v names the proxy with its credentials masked.
 //!
 //! The proxy is a small CONNECT proxy on loopback that tunnels every target to the
-//! simulator, so a base URL on a name that never resolves (`gateway.invalid`) works
-//! only when the request really goes through the proxy.
+//! simulator, so a base URL on a name that never resolves (`UNRESOLVABLE_HOST`,
+//! refused by the resolver itself: no DNS query leaves the machine) works only when
+//! the request really goes through the proxy.
 
 mod common;
 
 use common::proxy::Proxy;
-use common::smsstat;
+use common::{smsstat, UNRESOLVABLE_HOST};
 use smsstat::testkit::{SimOptions, SimServer};
 
 fn sim() -> (SimServer, std::net::SocketAddr) {
@@ -22,29 +23,32 @@ fn sim() -> (SimServer, std::net::SocketAddr) {
     (sim, addr)
 }
 
-const FAR: &str = "http://gateway.invalid:8080";
+/// The base URL beyond loopback: reachable only through the proxy.
+fn far() -> String {
+    format!("http://{UNRESOLVABLE_HOST}:8080")
+}
 
 #[test]
 fn the_scheme_variable_is_used_and_the_other_is_not() {
     let (_sim, addr) = sim();
     let proxy = Proxy::start(addr, false);
     smsstat()
-        .args(["--base-url", FAR, "--retries", "0", "--json", "sms", "1"])
+        .args(["--base-url", &far(), "--retries", "0", "--json", "sms", "1"])
         .env("http_proxy", proxy.url())
         .assert()
         .success();
     let asked = proxy.asked();
     assert_eq!(asked.len(), 1, "{asked:?}");
-    assert!(asked[0]
-        .connect
-        .starts_with("CONNECT gateway.invalid:8080 "));
+    let connect = format!("CONNECT {UNRESOLVABLE_HOST}:8080 ");
+    assert!(asked[0].connect.starts_with(&connect), "{asked:?}");
 
     // HTTPS_PROXY is for https URLs: an http URL goes direct (and the name does not resolve).
     smsstat()
-        .args(["--base-url", FAR, "--retries", "0", "sms", "1"])
+        .args(["--base-url", &far(), "--retries", "0", "sms", "1"])
         .env("HTTPS_PROXY", proxy.url())
         .assert()
-        .code(69);
+        .code(69)
+        .stderr(predicates::str::contains("host not found"));
     assert_eq!(proxy.asked().len(), 1);
 }
 
@@ -53,11 +57,12 @@ fn no_proxy_loopback_and_demo_go_direct() {
     let (sim, addr) = sim();
     let proxy = Proxy::start(addr, false);
     smsstat()
-        .args(["--base-url", FAR, "--retries", "0", "sms", "1"])
+        .args(["--base-url", &far(), "--retries", "0", "sms", "1"])
         .env("http_proxy", proxy.url())
         .env("NO_PROXY", "localhost, .invalid")
         .assert()
-        .code(69);
+        .code(69)
+        .stderr(predicates::str::contains("host not found"));
     smsstat()
         .args(["--base-url", &sim.base_url(), "--json", "sms", "1"])
         .env("http_proxy", proxy.url())
@@ -81,7 +86,12 @@ fn a_malformed_proxy_is_a_configuration_error_without_its_password() {
         "http://user:s3cr3t@:3128",
     ] {
         let out = smsstat()
-            .args(["--base-url", "https://gateway.invalid", "sms", "1"])
+            .args([
+                "--base-url",
+                &format!("https://{UNRESOLVABLE_HOST}"),
+                "sms",
+                "1",
+            ])
             .env("HTTPS_PROXY", value)
             .output()
             .unwrap();
@@ -97,7 +107,7 @@ fn a_407_is_not_authorised_and_not_retried() {
     let (_sim, addr) = sim();
     let proxy = Proxy::start(addr, true);
     let out = smsstat()
-        .args(["--base-url", FAR, "--retries", "3", "sms", "1"])
+        .args(["--base-url", &far(), "--retries", "3", "sms", "1"])
         .env("http_proxy", proxy.url())
         .output()
         .unwrap();
@@ -114,7 +124,7 @@ fn verbose_names_the_proxy_without_its_credentials() {
     let proxy = Proxy::start(addr, false);
     let with_user = format!("http://user:s3cr3t@127.0.0.1:{}", proxy.port);
     let out = smsstat()
-        .args(["--base-url", FAR, "-vv", "--json", "sms", "1"])
+        .args(["--base-url", &far(), "-vv", "--json", "sms", "1"])
         .env("http_proxy", &with_user)
         .output()
         .unwrap();
@@ -141,7 +151,7 @@ fn a_key_over_plain_http_beyond_loopback_is_warned_about_once() {
     let out = smsstat()
         .args([
             "--base-url",
-            FAR,
+            &far(),
             "--api-key",
             "k-0123456789abcdef",
             "sms",
@@ -152,8 +162,9 @@ fn a_key_over_plain_http_beyond_loopback_is_warned_about_once() {
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
-    let warning = "warning: the API key is sent in clear over http:// to gateway.invalid";
-    assert_eq!(stderr.matches(warning).count(), 1, "{stderr}");
+    let warning =
+        format!("warning: the API key is sent in clear over http:// to {UNRESOLVABLE_HOST}");
+    assert_eq!(stderr.matches(&warning).count(), 1, "{stderr}");
     let local = smsstat()
         .args([
             "--base-url",

@@ -6,25 +6,29 @@ mod common;
 use std::process::Stdio;
 use std::time::Duration;
 
+use common::answers::value_of;
 use common::process::command;
 use common::pty::{OnTerminal, Wiring, COLS};
 use common::screen::Screen;
-use common::{Canned, TestServer};
+use common::{Canned, Gate, TestServer};
 
 const HINT: &str = "smsstat: reading values from stdin, one per line; Ctrl-D to end";
 
 /// `slow` answers after a bit over a second (the bar is drawn only for batches that
-/// take a second), `hang` not in the test's time, `pending` says enroute, the rest
-/// delivered.
-fn server() -> TestServer {
-    TestServer::start(|url| {
-        let id = url.rsplit('/').next().unwrap().to_string();
+/// take a second: the product's own threshold, not a synchronisation), `hang` only
+/// once `hung` is opened, `pending...` says enroute, the rest delivered.
+fn server(hung: &Gate) -> TestServer {
+    let hung = hung.clone();
+    TestServer::start(move |url| {
+        let id = value_of(url);
         match id.as_str() {
             "slow" => std::thread::sleep(Duration::from_millis(1200)),
-            "hang" => std::thread::sleep(Duration::from_secs(30)),
+            "hang" => {
+                hung.wait();
+            }
             _ => {}
         }
-        let status = if id == "pending" {
+        let status = if id.starts_with("pending") {
             "enroute"
         } else {
             "delivered"
@@ -46,7 +50,7 @@ fn the_screen_follows_wraps_moves_and_erasures() {
 
 #[test]
 fn the_progress_bar_shows_a_whole_rate_and_one_lookup() {
-    let server = server();
+    let server = server(&Gate::new());
     let mut cmd = command(&server.base, &["--json", "sms-ref", "-"]);
     cmd.stdin(Stdio::piped());
     let wiring = Wiring {
@@ -78,9 +82,15 @@ fn the_progress_bar_shows_a_whole_rate_and_one_lookup() {
 
 #[test]
 fn ctrl_c_leaves_no_bar_and_the_summary_last() {
+    // Two workers: the second `hang` starts only once `slow` is done (the bar is
+    // drawn when a lookup ends after the first second: that one), so two requests for
+    // /hang mean one lookup done, two under way and two not started.
     let args = ["-j", "2", "sms-ref", "slow", "hang", "hang", "c", "d"];
     ctrl_c_leaves_only_the_summary(
         &args,
+        |server| {
+            server.wait_for_urls(2, |url| url.ends_with("/hang"));
+        },
         |shown| shown.contains("lookups"),
         "lookups",
         "smsstat: interrupted: 1 done, 2 interrupted, 2 not started",
@@ -94,34 +104,47 @@ fn ctrl_c_clears_the_live_view() {
         "--interval",
         "100ms",
         "sms-ref",
-        "pending",
-        "pending",
+        "pending-1",
+        "pending-2",
     ];
     ctrl_c_leaves_only_the_summary(
         &args,
+        |server| {
+            // Both lookups under way, each having polled once at least.
+            for id in ["/pending-1", "/pending-2"] {
+                server.wait_for_urls(1, |url| url.ends_with(id));
+            }
+        },
         |shown| shown.matches("poll").count() >= 2,
         "poll",
         "smsstat: interrupted: 0 done, 2 interrupted, 0 not started",
     );
 }
 
-/// Ctrl-C typed once `drawn` sees the drawing: exit 130, the summary on the last
-/// line, and no line left with `drawing_word` in it or a bare `^C`.
+/// Ctrl-C typed once the server has seen what `started` waits for and then `drawn`
+/// sees the drawing: exit 130, the summary on the last line, and no line left with
+/// `drawing_word` in it or a bare `^C`.
 fn ctrl_c_leaves_only_the_summary(
     args: &[&str],
+    started: impl Fn(&TestServer),
     drawn: impl Fn(&str) -> bool,
     drawing_word: &str,
     summary: &str,
 ) {
-    let server = server();
+    let hung = Gate::new();
+    let server = server(&hung);
     let wiring = Wiring {
         stdin: false,
         controlling: true,
     };
     let mut run = OnTerminal::spawn(command(&server.base, args), wiring);
+    started(&server);
+    // Both have happened when Ctrl-C comes: the lookups are where the summary says,
+    // and there is a drawing to clear.
     run.wait_for_terminal(drawn);
     run.type_in(b"\x03");
     let shown = run.finish();
+    hung.open();
     assert_eq!(shown.code, Some(130));
     let lines = screen_lines(&shown.terminal);
     assert_eq!(
@@ -137,7 +160,7 @@ fn ctrl_c_leaves_only_the_summary(
 
 #[test]
 fn typed_values_get_a_hint_and_no_spinner_over_them() {
-    let server = server();
+    let server = server(&Gate::new());
     let wiring = Wiring {
         stdin: true,
         controlling: false,

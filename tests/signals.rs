@@ -5,23 +5,20 @@
 mod common;
 
 use std::process::Stdio;
-use std::sync::mpsc;
-use std::sync::Mutex;
-use std::time::Duration;
 
+use common::answers::value_of;
 use common::process::{command, Ended, Live, Signal};
-use common::{Canned, TestServer};
+use common::{Canned, Gate, TestServer};
 use serde_json::Value;
 
-/// A server whose `/hang` never answers in time; every request is told on `seen`.
-fn server(seen: mpsc::Sender<String>) -> TestServer {
-    let seen = Mutex::new(seen);
+/// A server whose `/hang` answers only once `hung` is opened.
+fn server(hung: &Gate) -> TestServer {
+    let hung = hung.clone();
     TestServer::start(move |url| {
-        let _ = seen.lock().unwrap().send(url.to_string());
         if url.ends_with("/hang") {
-            std::thread::sleep(Duration::from_secs(30));
+            hung.wait();
         }
-        let id = url.rsplit('/').next().unwrap();
+        let id = value_of(url);
         Canned::json(200, &format!(r#"{{"id":"{id}","status":"delivered"}}"#))
     })
 }
@@ -29,18 +26,18 @@ fn server(seen: mpsc::Sender<String>) -> TestServer {
 /// Starts a batch of four lookups, the second of which hangs, and sends `signal`
 /// once the server has been asked all four; how the process ended.
 fn signalled(signal: Signal, output: &[&str]) -> Ended {
-    let (tx, rx) = mpsc::channel();
-    let server = server(tx);
+    let hung = Gate::new();
+    let server = server(&hung);
     let mut args = output.to_vec();
     args.extend(["-j", "4", "sms-ref", "a", "hang", "c", "d"]);
     let mut cmd = command(&server.base, &args);
     cmd.stdin(Stdio::null());
     let mut live = Live::spawn(cmd);
-    for _ in 0..4 {
-        rx.recv_timeout(Duration::from_secs(20)).expect("request");
-    }
+    server.wait_for_requests(4);
     live.signal(signal);
-    live.finish()
+    let ended = live.finish();
+    hung.open();
+    ended
 }
 
 /// Every value has its JSON line in input order; the hung one is "interrupted", with
@@ -125,25 +122,17 @@ fn sigterm_with_a_report_prints_the_report_and_writes_the_junit_file() {
 /// a deadline that never came.
 #[test]
 fn sigterm_during_a_wait_report_counts_the_waiting_lookups_as_interrupted() {
-    let (tx, rx) = mpsc::channel();
-    let seen = Mutex::new(tx);
     let server = TestServer::start(move |url| {
-        let id = url.rsplit('/').next().unwrap().to_string();
+        let id = value_of(url);
         let status = if id == "done" { "delivered" } else { "enroute" };
-        let _ = seen.lock().unwrap().send(id.clone());
         Canned::json(200, &format!(r#"{{"id":"{id}","status":"{status}"}}"#))
     });
     let mut args = vec!["-o", "report-json", "--wait", "--interval", "100ms"];
     args.extend(["-j", "3", "sms-ref", "a", "b", "done"]);
     let mut live = Live::spawn(command(&server.base, &args));
     // A second poll of each waiting one: its first answer was seen and kept.
-    let mut polls: std::collections::HashMap<String, u32> = Default::default();
-    while ["a", "b"]
-        .iter()
-        .any(|id| polls.get(*id).copied().unwrap_or(0) < 2)
-    {
-        let id = rx.recv_timeout(Duration::from_secs(20)).expect("request");
-        *polls.entry(id).or_default() += 1;
+    for id in ["/a", "/b"] {
+        server.wait_for_urls(2, |url| url.ends_with(id));
     }
     live.signal(Signal::Term);
     let ended = live.finish();
@@ -176,18 +165,17 @@ fn the_summary_after_a_signal_counts_done_interrupted_and_not_started() {
 
 #[test]
 fn the_summary_after_a_signal_says_the_rest_of_stdin_was_not_started() {
-    let (tx, rx) = mpsc::channel();
-    let server = server(tx);
+    let hung = Gate::new();
+    let server = server(&hung);
     let mut cmd = command(&server.base, &["-v", "-j", "2", "sms-ref", "-"]);
     cmd.stdin(Stdio::piped());
     let mut live = Live::spawn(cmd);
     // Stdin stays open: how many values are left is not known.
     live.write_stdin("a\nhang\n");
-    for _ in 0..2 {
-        rx.recv_timeout(Duration::from_secs(20)).expect("request");
-    }
+    server.wait_for_requests(2);
     live.signal(Signal::Int);
     let ended = live.finish();
+    hung.open();
     assert_eq!(ended.code, Some(130), "{}", ended.stderr);
     assert_eq!(
         interrupted_summary(&ended),

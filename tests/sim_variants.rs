@@ -5,43 +5,25 @@ mod common;
 
 use std::time::Duration;
 
+use common::sim::{sim, Sim};
 use common::{smsstat, smsstat_at};
 use serde_json::Value;
-use smsstat::testkit::{Oddity, SimOptions, SimServer};
+use smsstat::testkit::Oddity;
 
-fn sim(configure: impl FnOnce(&mut SimOptions)) -> SimServer {
-    let mut options = SimOptions::demo();
-    options.string_numbers = Oddity::Never;
-    options.omit_error = Oddity::Never;
-    options.extra_fields = Oddity::Never;
-    configure(&mut options);
-    SimServer::start(options).expect("simulator starts")
-}
-
+/// A GET through the shared client (no proxy, whatever the environment says): the
+/// status, the Retry-After header and the body as JSON.
 struct Reply {
     status: u16,
     retry_after: Option<String>,
     body: Value,
 }
 
-fn get(server: &SimServer, path: &str) -> Reply {
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .build()
-        .into();
-    let mut response = agent
-        .get(format!("{}{path}", server.base_url()))
-        .call()
-        .unwrap();
-    let retry_after = response
-        .headers()
-        .get("retry-after")
-        .map(|v| v.to_str().unwrap().to_owned());
-    let text = response.body_mut().read_to_string().unwrap();
+fn get(sim: &Sim, path: &str) -> Reply {
+    let reply = sim.get(path);
     Reply {
-        status: response.status().as_u16(),
-        retry_after,
-        body: serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}")),
+        status: reply.status,
+        retry_after: reply.header("retry-after").map(str::to_owned),
+        body: reply.json(),
     }
 }
 
@@ -55,7 +37,7 @@ fn errors_with_200_answer_the_json_error_with_http_200() {
     assert_eq!(no_route.status, 200);
     assert_eq!(no_route.body["error"], 4);
     // smsstat reads the code from the body, whatever the HTTP status.
-    let out = smsstat_at(&server.base_url())
+    let out = smsstat_at(&server.server.base_url())
         .args(["sms", "0"])
         .output()
         .unwrap();
@@ -76,7 +58,7 @@ fn rate_limit_answers_429_with_retry_after() {
     assert_eq!(refused.retry_after.as_deref(), Some("1"));
     assert!(refused.body["message"].is_string());
     assert!(replies.iter().any(|r| r.status == 200));
-    let out = smsstat_at(&server.base_url())
+    let out = smsstat_at(&server.server.base_url())
         .args(["-j", "1", "--json", "sms"])
         .args((1..=20).map(|i| i.to_string()))
         .output()
@@ -105,12 +87,12 @@ fn v1_task_counters_add_total_and_in_flight() {
     let in_flight = count("queued") + count("accepted") + count("enroute");
     assert!(in_flight > 0, "{task}");
     assert_eq!(count("sent") + in_flight, count("total"), "{task}");
-    let out = smsstat_at(&pending.base_url())
+    let out = smsstat_at(&pending.server.base_url())
         .args(["--expect-delivered", "0.5", "task", "7"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(81));
-    let table = smsstat_at(&pending.base_url())
+    let table = smsstat_at(&pending.server.base_url())
         .args(["task", "7"])
         .output()
         .unwrap();

@@ -7,6 +7,7 @@ mod common;
 use std::io::{BufRead, BufReader};
 use std::process::Stdio;
 
+use common::process::KillOnDrop;
 use common::{smsstat, smsstat_at, Canned, TestServer, SMS};
 
 #[test]
@@ -107,23 +108,14 @@ fn raw_cells_applies_to_csv_and_tsv_only() {
     }
 }
 
-/// Kills the simulator however the test ends.
-struct Sim(std::process::Child);
-
-impl Drop for Sim {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 #[test]
 fn sim_listens_on_a_host_name() {
     let mut cmd = common::clean_command();
     cmd.args(["sim", "--listen", "localhost:0", "--settle", "0"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    let mut sim = Sim(cmd.spawn().unwrap());
+    // Killed however the test ends.
+    let mut sim = KillOnDrop(cmd.spawn().unwrap());
     let mut line = String::new();
     let stdout = sim.0.stdout.take().unwrap();
     BufReader::new(stdout).read_line(&mut line).unwrap();

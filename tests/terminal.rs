@@ -3,6 +3,7 @@
 
 mod common;
 
+use common::answers::value_of;
 use common::process::run_cmd;
 use common::{json_line, smsstat_at, Canned, RawServer, TestServer};
 use serde_json::{json, Value};
@@ -131,8 +132,8 @@ fn control_characters_in_error_descriptions_never_reach_the_terminal_raw() {
 fn an_echoed_reference_never_reaches_the_terminal_raw() {
     // The server quotes the reference it was asked for, decoded.
     let server = TestServer::start(|url| {
-        let reference = url.rsplit('/').next().unwrap();
-        let decoded = percent_encoding::percent_decode_str(reference).decode_utf8_lossy();
+        let reference = value_of(url);
+        let decoded = percent_encoding::percent_decode_str(&reference).decode_utf8_lossy();
         let body =
             json!({"error": 20, "errorDescription": format!("no SMS with reference {decoded}")});
         Canned::json(404, &body.to_string())

@@ -5,11 +5,10 @@ mod common;
 mod tls_support;
 
 use std::io::{Read, Write};
-use std::net::TcpListener;
 use std::path::Path;
-use std::thread;
 
-use common::{smsstat_at, Canned, TestServer, SMS};
+use common::config_home::ConfigHome;
+use common::{smsstat_at, Canned, RawServer, TestServer, SMS};
 use predicates::prelude::*;
 use tls_support::{http_json, Pki, TlsServer};
 
@@ -91,24 +90,20 @@ fn unreadable_or_invalid_ca_files_are_78_naming_the_file() {
 }
 
 /// A plain-HTTP server as nginx is one: whatever arrives, `400 Bad Request` comes back.
-fn plain_http_server() -> String {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    thread::spawn(move || {
-        for mut stream in listener.incoming().flatten() {
-            let mut buf = [0u8; 1024];
-            let _ = stream.read(&mut buf);
-            let _ = stream.write_all(
-                b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
-            );
-        }
-    });
-    format!("https://127.0.0.1:{port}")
+fn plain_http_server() -> RawServer {
+    RawServer::on_connect(|mut stream| {
+        let mut buf = [0u8; 1024];
+        let _ = stream.read(&mut buf);
+        let _ = stream.write_all(
+            b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+        );
+    })
 }
 
 #[test]
 fn https_to_a_plain_http_port_is_69_with_a_tls_message() {
-    smsstat_at(&plain_http_server())
+    let server = plain_http_server();
+    smsstat_at(&server.base.replacen("http://", "https://", 1))
         .args(["--timeout", "5s", "sms", "1"])
         .assert()
         .code(69)
@@ -140,21 +135,20 @@ fn an_https_redirect_to_http_is_not_followed() {
 fn a_profile_can_name_its_ca_relative_to_the_config_file() {
     let pki = Pki::new();
     let server = TlsServer::start(&pki, http_json(SMS));
-    let config_home = tempfile::tempdir().unwrap();
-    let config_dir = config_home.path().join("smsstat");
-    std::fs::create_dir_all(&config_dir).unwrap();
-    write(&config_dir, "staging-ca.pem", &pki.ca_pem);
     let profile = format!(
         "[profiles.staging]\nbase_url = \"{}\"\nca_cert = \"staging-ca.pem\"\n",
         server.base
     );
-    write(&config_dir, "config.toml", &profile);
+    let home = ConfigHome::new(&profile);
+    write(
+        &home.dir.path().join("smsstat"),
+        "staging-ca.pem",
+        &pki.ca_pem,
+    );
 
     let run = |args: &[&str]| {
-        let mut cmd = common::smsstat();
-        cmd.env("XDG_CONFIG_HOME", config_home.path())
-            .args(["--profile", "staging"])
-            .args(args);
+        let mut cmd = home.smsstat();
+        cmd.args(["--profile", "staging"]).args(args);
         cmd
     };
     run(&["--field", "status", "sms", "42"])
@@ -166,7 +160,7 @@ fn a_profile_can_name_its_ca_relative_to_the_config_file() {
     );
     // A flag still wins over the profile.
     let other = Pki::new();
-    let other_ca = write(config_home.path(), "other.pem", &other.ca_pem);
+    let other_ca = write(home.dir.path(), "other.pem", &other.ca_pem);
     run(&["--ca-cert", &other_ca, "sms", "42"])
         .assert()
         .code(69);

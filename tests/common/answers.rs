@@ -3,8 +3,9 @@
 
 use super::Canned;
 
-/// The last path segment of a request URL: the value looked up.
-fn value_of(url: &str) -> String {
+/// The last path segment of a request URL: the value looked up (still
+/// percent-encoded).
+pub fn value_of(url: &str) -> String {
     url.rsplit('/').next().unwrap().to_string()
 }
 

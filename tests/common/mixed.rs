@@ -5,6 +5,7 @@
 use serde_json::{Map, Value};
 use smsstat::testkit::{sim_record, Kind, Oddity, Quirks, PENDING_SMS_STATUSES};
 
+use super::answers::value_of;
 use super::{Canned, TestServer};
 
 /// The batch's IDs are 1..=IDS.
@@ -41,7 +42,7 @@ pub fn answer(kind: Kind, id: u64) -> Answer {
 
 pub fn server(kind: Kind) -> TestServer {
     TestServer::start(move |url| {
-        let id: u64 = url.rsplit('/').next().unwrap().parse().unwrap();
+        let id: u64 = value_of(url).parse().unwrap();
         match answer(kind, id) {
             Answer::NotFound => {
                 let (code, text) = kind.not_found();

@@ -14,11 +14,11 @@ pub mod screen;
 pub mod settling;
 pub mod sim;
 
-use std::fmt::Display;
+use std::fmt::{Debug, Display};
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::process::Output;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -73,9 +73,100 @@ impl Seen {
     }
 }
 
+/// What a server received, in order, and a wait for "`count` of them match": the
+/// event a test synchronises on (a lookup started, a retry sent), never a time.
+pub struct Arrivals<T> {
+    items: Mutex<Vec<T>>,
+    arrived: Condvar,
+}
+
+impl<T: Clone + Debug> Arrivals<T> {
+    pub fn new() -> Arc<Arrivals<T>> {
+        Arc::new(Arrivals {
+            items: Mutex::new(Vec::new()),
+            arrived: Condvar::new(),
+        })
+    }
+
+    /// Records `item` and wakes every waiter.
+    pub fn push(&self, item: T) {
+        self.items().push(item);
+        self.arrived.notify_all();
+    }
+
+    /// Everything received so far.
+    pub fn all(&self) -> Vec<T> {
+        self.items().clone()
+    }
+
+    /// Waits (at most `process::LIVE_BOUND`, else fails naming what did arrive) until
+    /// at least `count` items satisfy `matching`; returns those items.
+    pub fn wait_for(&self, count: usize, matching: impl Fn(&T) -> bool) -> Vec<T> {
+        let deadline = Instant::now() + process::LIVE_BOUND;
+        let mut items = self.items();
+        // Items are only ever appended: each is looked at once, however many arrive.
+        let (mut looked_at, mut matched) = (0, 0);
+        loop {
+            matched += items[looked_at..].iter().filter(|i| matching(i)).count();
+            looked_at = items.len();
+            if matched >= count {
+                return items.iter().filter(|i| matching(i)).cloned().collect();
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            assert!(
+                !left.is_zero(),
+                "{count} matching arrivals awaited, {matched} came within {:?}; \
+                 {} in all, the last of them: {:#?}",
+                process::LIVE_BOUND,
+                items.len(),
+                &items[items.len().saturating_sub(20)..]
+            );
+            items = self
+                .arrived
+                .wait_timeout(items, left)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+    }
+
+    fn items(&self) -> MutexGuard<'_, Vec<T>> {
+        // A handler that panicked while recording leaves a list that is still whole.
+        self.items.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// Holds a server's answers until the test opens it: a handler calls `wait`, the test
+/// calls `open` once it has seen what it waits for (or at its end). Clones share it.
+#[derive(Clone, Default)]
+pub struct Gate(Arc<(Mutex<bool>, Condvar)>);
+
+impl Gate {
+    pub fn new() -> Gate {
+        Gate::default()
+    }
+
+    /// Lets every waiting handler, and every later one, go on.
+    pub fn open(&self) {
+        *self.0 .0.lock().unwrap_or_else(|e| e.into_inner()) = true;
+        self.0 .1.notify_all();
+    }
+
+    /// Blocks until the gate is open; a gate never opened (a test that failed first)
+    /// lets go after `process::LIVE_BOUND`, so no server thread is held forever.
+    /// Whether it was opened.
+    pub fn wait(&self) -> bool {
+        let (open, opened) = &*self.0;
+        let open = open.lock().unwrap_or_else(|e| e.into_inner());
+        let (open, _) = opened
+            .wait_timeout_while(open, process::LIVE_BOUND, |open| !*open)
+            .unwrap_or_else(|e| e.into_inner());
+        *open
+    }
+}
+
 pub struct TestServer {
     pub base: String,
-    seen: Arc<Mutex<Vec<Seen>>>,
+    seen: Arc<Arrivals<Seen>>,
     /// Serves until the test server is dropped.
     _server: HttpServer,
 }
@@ -83,10 +174,10 @@ pub struct TestServer {
 impl TestServer {
     /// Serves `handler`'s answers on 127.0.0.1:0, each connection on its own thread.
     pub fn start(handler: impl Fn(&str) -> Canned + Send + Sync + 'static) -> TestServer {
-        let seen = Arc::new(Mutex::new(Vec::new()));
+        let seen = Arrivals::new();
         let record = Arc::clone(&seen);
         let serve: Handler = Arc::new(move |request: &HttpRequest| {
-            record.lock().unwrap().push(Seen {
+            record.push(Seen {
                 url: request.target.clone(),
                 headers: request.headers.clone(),
             });
@@ -119,11 +210,27 @@ impl TestServer {
     }
 
     pub fn seen(&self) -> Vec<Seen> {
-        self.seen.lock().unwrap().clone()
+        self.seen.all()
     }
 
     pub fn urls(&self) -> Vec<String> {
         self.seen().into_iter().map(|s| s.url).collect()
+    }
+
+    /// Waits until at least `count` requests whose URL satisfies `matching` have
+    /// been received (their handler has started), at most `process::LIVE_BOUND`;
+    /// returns those URLs.
+    pub fn wait_for_urls(&self, count: usize, matching: impl Fn(&str) -> bool) -> Vec<String> {
+        self.seen
+            .wait_for(count, |seen| matching(&seen.url))
+            .into_iter()
+            .map(|s| s.url)
+            .collect()
+    }
+
+    /// `wait_for_urls` for every URL: `count` requests received, whatever they ask.
+    pub fn wait_for_requests(&self, count: usize) -> Vec<String> {
+        self.wait_for_urls(count, |_| true)
     }
 }
 
@@ -131,25 +238,47 @@ impl TestServer {
 /// was read) and does what it likes with it.
 pub struct RawServer {
     pub base: String,
+    /// The first line of each request head read (empty for `on_connect` servers,
+    /// which read nothing), in the order they came.
+    received: Arc<Arrivals<String>>,
 }
 
 impl RawServer {
     pub fn start(serve: impl Fn(TcpStream) + Send + Sync + 'static) -> RawServer {
+        RawServer::serving(true, serve)
+    }
+
+    /// `serve` gets each connection as accepted, nothing read from it: for peers that
+    /// do not speak HTTP first (a TLS ClientHello never ends an HTTP head).
+    pub fn on_connect(serve: impl Fn(TcpStream) + Send + Sync + 'static) -> RawServer {
+        RawServer::serving(false, serve)
+    }
+
+    fn serving(read_first: bool, serve: impl Fn(TcpStream) + Send + Sync + 'static) -> RawServer {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
         let port = listener.local_addr().unwrap().port();
         let serve = Arc::new(serve);
+        let received = Arrivals::new();
+        let record = Arc::clone(&received);
         thread::spawn(move || {
             for stream in listener.incoming().flatten() {
                 let serve = Arc::clone(&serve);
+                let record = Arc::clone(&record);
                 thread::spawn(move || {
                     let mut stream = stream;
-                    read_head(&mut stream);
+                    let head = match read_first {
+                        true => read_head(&mut stream),
+                        false => String::new(),
+                    };
+                    let first_line = head.lines().next().unwrap_or_default().to_string();
+                    record.push(first_line);
                     serve(stream);
                 });
             }
         });
         RawServer {
             base: format!("http://127.0.0.1:{port}"),
+            received,
         }
     }
 
@@ -159,17 +288,33 @@ impl RawServer {
             let _ = stream.write_all(answer);
         })
     }
+
+    /// The request line of each request (or "" for each connection of an
+    /// `on_connect` server), in the order received.
+    pub fn received(&self) -> Vec<String> {
+        self.received.all()
+    }
+
+    /// Waits until at least `count` requests whose request line satisfies `matching`
+    /// have been received (`serve` is under way for each), at most
+    /// `process::LIVE_BOUND`.
+    pub fn wait_for_requests(&self, count: usize, matching: impl Fn(&str) -> bool) -> Vec<String> {
+        self.received.wait_for(count, |line| matching(line))
+    }
 }
 
-fn read_head(stream: &mut TcpStream) {
+/// The request head, up to and without its blank line (what came, if the peer
+/// stopped first).
+fn read_head(stream: &mut TcpStream) -> String {
     let mut head = Vec::new();
     let mut byte = [0u8; 1];
     while !head.ends_with(b"\r\n\r\n") {
         match stream.read(&mut byte) {
             Ok(1) => head.push(byte[0]),
-            _ => return,
+            _ => break,
         }
     }
+    String::from_utf8_lossy(&head).into_owned()
 }
 
 /// A loopback address where nothing listens.
@@ -179,6 +324,13 @@ pub fn refused_base() -> String {
     drop(listener);
     format!("http://127.0.0.1:{port}")
 }
+
+/// A host name that fails to resolve without a query leaving the machine: its first
+/// label is longer than the 63 octets a DNS label may have (RFC 1035), so the resolver
+/// (glibc, musl, systemd-resolved alike) refuses it before building a DNS message; and
+/// `.invalid` (RFC 6761) never resolves anyway. For the tests of "host not found".
+pub const UNRESOLVABLE_HOST: &str =
+    "no-resolver-asks-dns-about-this-label-as-it-is-longer-than-63-octets.invalid";
 
 /// Every proxy variable (ureq reads them): a test talks to its loopback server directly.
 pub const PROXY_VARS: [&str; 8] = [
@@ -192,26 +344,46 @@ pub const PROXY_VARS: [&str; 8] = [
     "NO_PROXY",
 ];
 
-/// Other variables of the machine that change what the binary prints.
-const MACHINE_VARS: [&str; 7] = [
+/// Other variables of the machine that change what the binary prints, read by the
+/// binary itself or by its libraries: the backtrace switch, the width (`COLUMNS`, and
+/// `LINES` with it for crossterm's `tput` fallback), colour (NO_COLOR, CLICOLOR*,
+/// console's COLORTERM), the terminal (TERM, TERMINFO*), the locale, and `COMPLETE`
+/// (clap_complete: with it set, the binary prints completions and exits).
+const MACHINE_VARS: [&str; 14] = [
     "RUST_BACKTRACE",
     "NO_COLOR",
     "CLICOLOR_FORCE",
     "CLICOLOR",
+    "COLORTERM",
     "TERM",
+    "TERMINFO",
+    "TERMINFO_DIRS",
+    "COLUMNS",
+    "LINES",
+    "COMPLETE",
     "LC_ALL",
     "LC_CTYPE",
+    "LC_MESSAGES",
 ];
 
+/// Prefixes of variable families removed whatever the rest of the name: the binary's
+/// own settings, and clap_complete's `_CLAP_COMPLETE_INDEX`, `_CLAP_IFS`, ...
+pub const REMOVED_PREFIXES: [&str; 2] = ["SMSSTAT_", "_CLAP_"];
+
 /// The built binary as a std `Command`, with a clean environment: every `SMSSTAT_*`
-/// variable removed (whatever its name), every proxy variable, RUST_BACKTRACE, the
-/// colour and locale variables, then LANG=C.UTF-8 and an empty config home (the
-/// developer's own config file never leaks in). Every run of the binary in the tests
+/// and `_CLAP_*` variable removed (whatever its name), every proxy variable (lower
+/// and upper case), RUST_BACKTRACE, `COMPLETE`, the width, colour, terminal and locale
+/// variables, then LANG=C.UTF-8 and an empty config home (the developer's own config
+/// file never leaks in). Every run of the binary in the tests
 /// starts here, through `smsstat()` (assert_cmd) or `process::command()` (spawned).
 pub fn clean_command() -> std::process::Command {
     let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_smsstat"));
     for (name, _) in std::env::vars_os() {
-        if name.to_string_lossy().starts_with("SMSSTAT_") {
+        let text = name.to_string_lossy();
+        if REMOVED_PREFIXES
+            .iter()
+            .any(|prefix| text.starts_with(prefix))
+        {
             cmd.env_remove(name);
         }
     }

@@ -19,6 +19,20 @@ pub struct Run {
     pub stderr: String,
 }
 
+impl Run {
+    /// Fails, showing stderr and stdout, unless the run exited with `code`; the run
+    /// otherwise, for more checks.
+    #[track_caller]
+    pub fn assert_code(self, code: i32) -> Run {
+        assert_eq!(
+            self.code, code,
+            "exit code\nstderr:\n{}\nstdout:\n{}",
+            self.stderr, self.stdout
+        );
+        self
+    }
+}
+
 pub fn run_cmd(mut cmd: assert_cmd::Command) -> Run {
     let out = cmd.output().unwrap();
     Run {
@@ -46,6 +60,30 @@ pub fn command(base: &str, args: &[&str]) -> Command {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     cmd
+}
+
+/// A spawned process killed (and reaped) however the test ends: a failed assertion
+/// leaves no binary or simulator running behind it.
+pub struct KillOnDrop(pub Child);
+
+impl std::ops::Deref for KillOnDrop {
+    type Target = Child;
+    fn deref(&self) -> &Child {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for KillOnDrop {
+    fn deref_mut(&mut self) -> &mut Child {
+        &mut self.0
+    }
+}
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
 }
 
 pub fn spawn(base: &str, args: &[&str]) -> Child {
@@ -331,6 +369,41 @@ fn send(pid: u32, signal: &str) {
         .status()
         .expect("run kill");
     assert!(status.success(), "kill -s {signal} {pid} failed");
+}
+
+/// Waits (at most `LIVE_BOUND`, else kills it and fails) for a spawned child to exit,
+/// reading what is left of its stdout and stderr (those not taken) on threads of
+/// their own: how it ended. For children a test drives by hand (`spawn_fed`).
+pub fn finish(mut child: Child) -> Ended {
+    fn read_all(source: Option<impl Read + Send + 'static>) -> thread::JoinHandle<String> {
+        thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut source) = source {
+                let _ = source.read_to_end(&mut bytes);
+            }
+            String::from_utf8_lossy(&bytes).into_owned()
+        })
+    }
+    let stdout = read_all(child.stdout.take());
+    let stderr = read_all(child.stderr.take());
+    let pid = child.id();
+    let (sender, exited) = mpsc::channel();
+    thread::spawn(move || {
+        let _ = sender.send(child.wait());
+    });
+    let status = match exited.recv_timeout(LIVE_BOUND) {
+        Ok(status) => status.expect("wait for the binary"),
+        Err(_) => {
+            send(pid, "KILL");
+            panic!("no exit within {LIVE_BOUND:?}");
+        }
+    };
+    Ended {
+        code: status.code(),
+        killed_by: status.signal(),
+        stdout: stdout.join().unwrap(),
+        stderr: stderr.join().unwrap(),
+    }
 }
 
 /// The signal harness: spawns `cmd` (from `command`), writes `stdin` to it when given

@@ -8,9 +8,19 @@ pub struct Reply {
     pub status: u16,
     pub content_type: String,
     pub body: String,
+    /// Every header of the answer, names in lower case.
+    pub headers: Vec<(String, String)>,
 }
 
 impl Reply {
+    /// The first header named `name` (any case).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
     pub fn json(&self) -> Value {
         serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("{e}: {}", self.body))
     }
@@ -52,15 +62,24 @@ impl Sim {
             request = request.header(API_KEY_HEADER, key);
         }
         let mut response = request.call().unwrap_or_else(|e| panic!("GET {url}: {e}"));
-        let content_type = response
+        let headers: Vec<(String, String)> = response
             .headers()
-            .get("content-type")
-            .map(|v| v.to_str().unwrap().to_string())
+            .iter()
+            .map(|(name, value)| {
+                let value = value.to_str().unwrap_or_else(|e| panic!("{name}: {e}"));
+                (name.as_str().to_string(), value.to_string())
+            })
+            .collect();
+        let content_type = headers
+            .iter()
+            .find(|(n, _)| n == "content-type")
+            .map(|(_, v)| v.clone())
             .unwrap_or_default();
         Reply {
             status: response.status().as_u16(),
             content_type,
             body: response.body_mut().read_to_string().unwrap(),
+            headers,
         }
     }
 
