@@ -226,7 +226,7 @@ fn zsh_completes_at_the_first_tab_from_fpath() {
         .args(["-f", "-c", program])
         .env("FUNCTIONS", functions.path())
         .env("PATH", path)
-        .env("XDG_CONFIG_HOME", home.path())
+        .env("XDG_CONFIG_HOME", home.dir.path())
         .env_remove("SMSSTAT_CONFIG")
         .output()
         .unwrap();
