@@ -303,3 +303,56 @@ fn retry_after_sets_the_pause_before_the_retry() {
         started.elapsed()
     );
 }
+
+/// Stdout on a full disk: every format and every document ends with 74 and one
+/// line saying so, not 0 with every line lost. (Linux's /dev/full.)
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_disk_is_exit_74_not_a_silent_success() {
+    let runs: [&[&str]; 6] = [
+        &["--json", "sms", "1", "2", "3"],
+        &["sms", "1"],
+        &["-o", "csv", "sms", "1", "2"],
+        &["-o", "report", "sms", "1", "2"],
+        &["check"],
+        &["config", "show"],
+    ];
+    for args in runs {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let out = common::clean_command()
+            .arg("--demo")
+            .args(args)
+            .stdout(full)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(74), "{args:?}: {stderr}");
+        assert_eq!(
+            stderr.matches("cannot write the output").count(),
+            1,
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
+/// A reader that goes away is not a write failure: the exit code stays the lookups'.
+#[test]
+fn a_reader_that_goes_away_leaves_the_exit_code_be() {
+    let mut child = common::clean_command()
+        .args(["--demo", "--json", "sms"])
+        .args((1..=2000).map(|i| i.to_string()))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 1];
+    std::io::Read::read_exact(&mut stdout, &mut first).unwrap();
+    drop(stdout);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("cannot write"));
+}

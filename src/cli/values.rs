@@ -20,6 +20,7 @@ Exit codes:
   65     the answer is not a readable JSON record, or not the record asked for
   69     service unavailable (connection failed, 5xx without a JSON error body)
   70     internal error
+  74     the output could not be written (a full disk; a closed pipe is not an error)
   75     temporary failure: timed out, or still rate limited (429), after retries
   76     unexpected HTTP answer (3xx, 4xx other than 401/403, without a JSON error body)
   77     not authorised (401/403 without a JSON error body, 407 from a proxy)

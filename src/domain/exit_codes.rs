@@ -5,6 +5,9 @@ pub const USAGE: u8 = 64;
 pub const UNREADABLE: u8 = 65;
 pub const UNAVAILABLE: u8 = 69;
 pub const INTERNAL: u8 = 70;
+/// Stdout could not be written (a full disk, a file past its size limit); a reader
+/// that went away is not this: that run ends as if the reader had read it all.
+pub const IO_ERROR: u8 = 74;
 pub const TIMEOUT: u8 = 75;
 pub const UNEXPECTED_HTTP: u8 = 76;
 pub const NOT_AUTHORISED: u8 = 77;

@@ -38,7 +38,7 @@ fn run(cli: Cli, facts: ParseFacts) -> Result<u8, Error> {
         Command::Sim(args) => return serve_simulator(args, facts),
         Command::Completions(args) => return crate::run::docs::completions(args.shell),
         Command::Man => return crate::run::docs::man(),
-        Command::Version(args) => return Ok(crate::run::version::run(args.json || global.json)),
+        Command::Version(args) => return crate::run::version::run(args.json || global.json),
         Command::Check => return crate::run::check::run(global, facts.sources),
         Command::Config(_) => return crate::run::config_show::run(global, facts.sources),
         Command::Sms(args) => (LookupKind::Sms, args.values),

@@ -2,14 +2,12 @@
 //! the key masked. Ends with exit 78 when the settings could not run a lookup, so it
 //! doubles as a check in scripts.
 
-use std::io::{self, Write};
-
 use serde_json::{json, Map, Value};
 
 use crate::domain::exit_codes;
 use crate::domain::sanitize::escape_control;
 use crate::output::messages::warn;
-use crate::run::error::Error;
+use crate::run::error::{print_document, Error};
 use crate::settings::config::construct_config;
 use crate::settings::given::Given;
 use crate::settings::layers;
@@ -32,8 +30,7 @@ pub fn run(args: Given, sources: CliSources) -> Result<u8, Error> {
     } else {
         render(&rows)
     };
-    // A reader that went away is not an error.
-    let _ = io::stdout().lock().write_all(text.as_bytes());
+    print_document(text.as_bytes())?;
     match problem {
         None => Ok(exit_codes::SUCCESS),
         Some(problem) => Err(problem.into()),

@@ -1,13 +1,13 @@
 //! `smsstat completions SHELL` and `smsstat man`: generated in memory by `cli::docs`,
 //! then written out.
 
-use std::io::{self, Write};
+use std::io;
 
 use clap_complete::Shell;
 
 use crate::cli::docs::{completion_script, man_page};
 use crate::domain::exit_codes;
-use crate::run::error::Error;
+use crate::run::error::{print_document, Error};
 
 pub fn completions(shell: Shell) -> Result<u8, Error> {
     emit(Ok(completion_script(shell)))
@@ -21,6 +21,6 @@ pub fn man() -> Result<u8, Error> {
 /// that goes away (`| head`) must not become exit 70.
 fn emit(generated: io::Result<Vec<u8>>) -> Result<u8, Error> {
     let bytes = generated.map_err(Error::ManPage)?;
-    let _ = io::stdout().lock().write_all(&bytes);
+    print_document(&bytes)?;
     Ok(exit_codes::SUCCESS)
 }

@@ -35,6 +35,10 @@ pub(crate) enum Error {
     #[error("cannot write the JUnit file {}: {source}", path.display())]
     Junit { path: PathBuf, source: io::Error },
 
+    /// Stdout could not be written, other than by a reader that went away (74).
+    #[error("cannot write the output: {0}")]
+    Output(io::Error),
+
     #[error("cannot render the man page: {0}")]
     ManPage(io::Error),
 
@@ -49,6 +53,18 @@ pub(crate) enum Error {
     },
 }
 
+/// A whole document (`check`, `config show`, `version`, the man page) written to
+/// stdout. A reader that went away is not an error (`| head`); any other failure is
+/// the run's (74): a document lost to a full disk must not read as a success.
+pub(crate) fn print_document(bytes: &[u8]) -> Result<(), Error> {
+    use std::io::Write;
+    let mut out = io::stdout().lock();
+    match out.write_all(bytes).and_then(|()| out.flush()) {
+        Err(err) if err.kind() != io::ErrorKind::BrokenPipe => Err(Error::Output(err)),
+        _ => Ok(()),
+    }
+}
+
 impl Error {
     pub(crate) fn exit_code(&self) -> u8 {
         match self {
@@ -56,6 +72,7 @@ impl Error {
             Error::Settings(err) => err.exit_code(),
             Error::Config(_) | Error::Junit { .. } | Error::SimServe { .. } => exit_codes::CONFIG,
             Error::Demo(_) | Error::ManPage(_) => exit_codes::INTERNAL,
+            Error::Output(_) => exit_codes::IO_ERROR,
         }
     }
 }
@@ -96,6 +113,7 @@ mod tests {
                 70,
                 "cannot render the man page: denied",
             ),
+            (Error::Output(io()), 74, "cannot write the output: denied"),
             (Error::SimOption(io()), 64, "sim: denied"),
             (
                 Error::SimServe {

@@ -56,6 +56,7 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> Result<u8,
         quiet: config.quiet,
         junit,
         told_not_looked_up: false,
+        write_error: None,
         single,
         total,
         read: Arc::default(),
@@ -64,7 +65,7 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> Result<u8,
     // Never more workers than values known in advance (one lookup: one thread).
     let jobs = total.map_or(jobs, |total| jobs.min(total.max(1) as usize));
     let output = run_batch(config, worker, inputs, jobs, stop, output);
-    Ok(finish(output, config))
+    finish(output, config)
 }
 
 /// The lookups of `inputs` on the one engine. Under `--wait` every value is watched
@@ -135,7 +136,7 @@ fn open_junit(config: &Config, kind: LookupKind) -> Result<Option<JunitFile>, Er
 
 /// Clears what was drawn on the terminal, prints what the page still holds and the
 /// summary, and gives the run's exit code.
-fn finish(mut output: Output, config: &Config) -> u8 {
+fn finish(mut output: Output, config: &Config) -> Result<u8, Error> {
     let mut junit_failed = false;
     output.progress.finish();
     if let Some(live) = &output.live {
@@ -143,7 +144,9 @@ fn finish(mut output: Output, config: &Config) -> u8 {
         live.clear();
     }
     // A reader that went away (`| head -1`) is not an error: it leaves the exit code be.
-    let _ = output.printer.finish();
+    if let Err(err) = output.printer.finish() {
+        output.failed_write(err);
+    }
     if let Some(junit) = output.junit.take() {
         let path = junit.path().display().to_string();
         if let Err(err) = junit.finish() {
@@ -158,16 +161,21 @@ fn finish(mut output: Output, config: &Config) -> u8 {
         if told && !output.single {
             report(tally.interrupted_summary(output.not_started()));
         }
-        return interrupt::exit_code();
+        return Ok(interrupt::exit_code());
     }
     if tally.total() > 1 && told {
         report(tally.summary());
     }
-    match tally.first_failure() {
+    // Lines that never reached stdout (a full disk) fail the run, whatever the
+    // lookups said: a script must not read a lost output as a success.
+    if let Some(err) = output.write_error.take() {
+        return Err(Error::Output(err));
+    }
+    Ok(match tally.first_failure() {
         Some(code) => code,
         None if junit_failed => exit_codes::CONFIG,
         None => exit_codes::SUCCESS,
-    }
+    })
 }
 
 /// Where outcomes go, in input order: stdout, the tally, the progress bar or live
@@ -183,6 +191,8 @@ struct Output {
     /// `-q`: no per-lookup lines or warnings on stderr.
     quiet: bool,
     junit: Option<JunitFile>,
+    /// The first error writing stdout other than a closed pipe: the run ends with 74.
+    write_error: Option<io::Error>,
     /// After an early stop every later value fails alike: stderr tells the first,
     /// stdout keeps a line for each, the summary counts them.
     told_not_looked_up: bool,
@@ -234,12 +244,30 @@ impl Output {
     }
 }
 
+impl Output {
+    /// Keeps the first write error that is not a reader gone away (that one is quiet:
+    /// `| head -1`), and stops the run either way.
+    fn failed_write(&mut self, err: io::Error) -> io::Error {
+        let kind = err.kind();
+        if kind != io::ErrorKind::BrokenPipe && self.write_error.is_none() {
+            self.write_error = Some(err);
+        }
+        kind.into()
+    }
+}
+
 impl Sink<Outcome> for Output {
     fn flush(&mut self) -> io::Result<()> {
-        self.printer.flush()
+        self.printer.flush().map_err(|err| self.failed_write(err))
     }
 
     fn emit(&mut self, outcome: Outcome) -> io::Result<()> {
+        self.emit_one(outcome).map_err(|err| self.failed_write(err))
+    }
+}
+
+impl Output {
+    fn emit_one(&mut self, outcome: Outcome) -> io::Result<()> {
         self.tally.add(&outcome);
         if let Some(junit) = &mut self.junit {
             junit.add(&outcome);

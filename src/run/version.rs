@@ -1,22 +1,20 @@
 //! `smsstat version [--json]`: what this binary is, for bug reports and CI logs. Every
 //! fact was found at build time (`cli::build`); nothing is looked up.
 
-use std::io::{self, Write};
-
 use serde_json::{json, Value};
 
 use crate::cli::build;
 use crate::domain::exit_codes;
+use crate::run::error::{print_document, Error};
 
-pub fn run(json: bool) -> u8 {
+pub fn run(json: bool) -> Result<u8, Error> {
     let text = if json {
         format!("{}\n", as_json())
     } else {
         render()
     };
-    // A reader that went away is not an error.
-    let _ = io::stdout().lock().write_all(text.as_bytes());
-    exit_codes::SUCCESS
+    print_document(text.as_bytes())?;
+    Ok(exit_codes::SUCCESS)
 }
 
 /// One object; `commit` and `dirty` are null when the build did not know them.

@@ -3,11 +3,9 @@
 //! terminal, `--json` for scripts; exit 0 when a lookup could work, else the code of
 //! the first failing step.
 
-use std::io::{self, Write};
-
 use crate::domain::exit_codes;
 use crate::domain::lookup::PathStyle;
-use crate::run::error::Error;
+use crate::run::error::{print_document, Error};
 use crate::settings::config::{construct_config, Config};
 use crate::settings::given::Given;
 use crate::settings::layers::{self, Resolution};
@@ -88,8 +86,7 @@ pub fn run(args: Given, sources: CliSources) -> Result<u8, Error> {
     } else {
         as_checklist(&steps, crate::settings::config::locale_is_utf8())
     };
-    // A reader that went away is not an error.
-    let _ = io::stdout().lock().write_all(text.as_bytes());
+    print_document(text.as_bytes())?;
     Ok(first_failure(&steps))
 }
 
