@@ -107,3 +107,47 @@ fn an_unwritable_junit_path_is_refused_before_any_lookup() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot write the JUnit file"));
     assert!(server.urls().is_empty());
 }
+
+/// Two runs writing the same `--junit` path at once, both under way together (the
+/// server holds every answer until both have asked): both succeed, and the file
+/// left is one whole document, with no side file behind.
+#[test]
+fn two_runs_writing_one_junit_path_leave_a_whole_document() {
+    let gate = common::Gate::new();
+    let held = gate.clone();
+    let server = TestServer::start(move |url| {
+        held.wait();
+        let id = common::answers::value_of(url).to_string();
+        Canned::json(
+            200,
+            &format!(r#"{{"error":0,"status":"delivered","id":"{id}"}}"#),
+        )
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("smoke.xml");
+    let path_text = path.to_str().unwrap().to_string();
+    let runs: Vec<_> = ["1", "2"]
+        .iter()
+        .map(|id| {
+            let mut cmd = smsstat_at(&server.base);
+            cmd.args(["--junit", &path_text, "--json", "sms", id, "10"]);
+            std::thread::spawn(move || cmd.timeout(Duration::from_secs(60)).output().unwrap())
+        })
+        .collect();
+    // Both runs have their side files open and all their requests out.
+    server.wait_for_requests(4);
+    gate.open();
+    for run in runs {
+        let out = run.join().unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let (cases, failures, _, _) = junit_cases(&path);
+    assert_eq!((cases, failures), (2, 0));
+    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert_eq!(left.len(), 1, "{left:?}");
+}
