@@ -229,3 +229,32 @@ fn the_summary_line_cuts_long_service_texts() {
     assert!(summary.ends_with("… (20)"), "{summary}");
     assert!(summary.chars().count() <= 100, "{summary}");
 }
+
+/// A price too large to sum exactly is never shown as an invented number: the text
+/// report says so, report-json has null.
+#[test]
+fn a_total_too_large_to_sum_exactly_is_not_invented() {
+    let server = TestServer::start(|url| {
+        let id = url.rsplit('/').next().unwrap_or("");
+        let price = if id == "1" { "1e40" } else { "1" };
+        Canned::json(
+            200,
+            &format!(
+                r#"{{"error":0,"status":"delivered","id":"{id}","price":"{price}","currency":"EUR"}}"#
+            ),
+        )
+    });
+    let text = smsstat_at(&server.base)
+        .args(["-o", "report", "sms", "1", "2"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains("EUR: too large to sum exactly"), "{text}");
+    assert!(!text.contains("170141183460469231731687303715"), "{text}");
+    let json = smsstat_at(&server.base)
+        .args(["-o", "report-json", "sms", "1", "2"])
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(report["prices"][0]["total"], Value::Null, "{report}");
+}

@@ -163,10 +163,13 @@ fn share(share: Share) -> Value {
 
 fn prices(report: &Report) -> Value {
     let totals = report.prices.totals().into_iter().map(|(currency, total)| {
-        // The exact decimal digits, as a JSON number (arbitrary precision keeps them).
-        let total = total
-            .parse::<Number>()
-            .map_or(Value::String(total.clone()), Value::Number);
+        // The exact decimal digits, as a JSON number (arbitrary precision keeps them);
+        // null for a sum too large to count exactly.
+        let total = total.map_or(Value::Null, |total| {
+            total
+                .parse::<Number>()
+                .map_or(Value::String(total.clone()), Value::Number)
+        });
         json!({"currency": currency, "total": total})
     });
     Value::Array(totals.collect())

@@ -5,10 +5,13 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 /// Sums of prices by currency, exact to the billionth: `0.1 + 0.2` is `0.3`, as an
-/// accountant would have it (f64 would say 0.30000000000000004).
+/// accountant would have it (f64 would say 0.30000000000000004). A sum past what
+/// 128 bits hold (about 1.7e29 in whole units) is not shown at all: never a number
+/// that was not summed.
 #[derive(Debug)]
 pub struct Money {
-    by_currency: HashMap<String, i128>,
+    /// None: too large to sum exactly.
+    by_currency: HashMap<String, Option<i128>>,
     cap: usize,
 }
 
@@ -31,54 +34,70 @@ impl Money {
         if !known && self.by_currency.len() >= self.cap {
             return;
         }
-        let sum = self.by_currency.entry(currency.to_owned()).or_insert(0);
-        *sum = sum.saturating_add(nanos);
+        let sum = self
+            .by_currency
+            .entry(currency.to_owned())
+            .or_insert(Some(0));
+        *sum = sum
+            .zip(nanos)
+            .and_then(|(sum, nanos)| sum.checked_add(nanos));
     }
 
-    /// Currencies in name order, each with its total as decimal text (`12.345`).
-    pub fn totals(&self) -> Vec<(&str, String)> {
-        let mut totals: Vec<(&str, String)> = self
+    /// Currencies in name order, each with its total as decimal text (`12.345`), or
+    /// None when it is too large to sum exactly.
+    pub fn totals(&self) -> Vec<(&str, Option<String>)> {
+        let mut totals: Vec<(&str, Option<String>)> = self
             .by_currency
             .iter()
-            .map(|(currency, nanos)| (currency.as_str(), decimal_text(*nanos)))
+            .map(|(currency, nanos)| (currency.as_str(), nanos.map(decimal_text)))
             .collect();
         totals.sort();
         totals
     }
 }
 
-/// A price in billionths, read from its digits (`0.023`, `"1.5"`, `2`); exponent
-/// forms go through f64. None for what is not a number.
-fn nanos_of(value: &Value) -> Option<i128> {
+/// A price in billionths, read exactly from its digits (`0.023`, `"1.5"`, `2`,
+/// `1.5e3`): digits past the billionth are dropped. None for what is not a number;
+/// Some(None) for a price too large to count in 128 bits.
+fn nanos_of(value: &Value) -> Option<Option<i128>> {
     let text = match value {
         Value::Number(n) => n.to_string(),
         Value::String(s) => s.trim().to_owned(),
         _ => return None,
     };
-    let (negative, digits) = match text.strip_prefix('-') {
+    let (negative, unsigned) = match text.strip_prefix('-') {
         Some(rest) => (true, rest),
-        None => (false, text.as_str()),
+        None => (false, text.strip_prefix('+').unwrap_or(&text)),
     };
-    let (whole, fraction) = digits.split_once('.').unwrap_or((digits, ""));
-    let plain = !whole.is_empty()
-        && whole.len() <= 20
-        && whole.bytes().all(|b| b.is_ascii_digit())
-        && fraction.bytes().all(|b| b.is_ascii_digit());
-    let magnitude = if plain {
-        let mut nanos: i128 = whole.parse::<i128>().ok()? * NANOS;
-        let fraction: String = fraction
-            .chars()
-            .chain("000000000".chars())
-            .take(9)
-            .collect();
-        nanos += fraction.parse::<i128>().ok()?;
-        nanos
-    } else {
-        let float: f64 = digits.parse().ok().filter(|f: &f64| f.is_finite())?;
-        // `as` saturates: a hostile 1e300 becomes the largest sum, not a panic.
-        (float * NANOS as f64).round() as i128
+    let (mantissa, exponent) = match unsigned.split_once(['e', 'E']) {
+        Some((mantissa, exponent)) => (mantissa, exponent.parse::<i64>().ok()?),
+        None => (unsigned, 0),
     };
-    Some(if negative { -magnitude } else { magnitude })
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits = || whole.bytes().chain(fraction.bytes());
+    if whole.len() + fraction.len() == 0 || !digits().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    // The digits with the point moved nine places right (and by the exponent): the
+    // price in billionths is the part before the point.
+    let point = (whole.len() as i64)
+        .saturating_add(exponent)
+        .saturating_add(9);
+    let significant = digits().skip_while(|&b| b == b'0').count() as i64;
+    let leading_zeros = (whole.len() + fraction.len()) as i64 - significant;
+    if point - leading_zeros > 38 {
+        return Some(None);
+    }
+    let kept: String = digits()
+        .map(char::from)
+        .chain(std::iter::repeat('0'))
+        .take(point.max(0) as usize)
+        .collect();
+    let magnitude = match kept.is_empty() {
+        true => 0,
+        false => kept.parse::<i128>().ok()?,
+    };
+    Some(Some(if negative { -magnitude } else { magnitude }))
 }
 
 fn decimal_text(nanos: i128) -> String {
@@ -109,7 +128,33 @@ mod tests {
         money.add("USD", &json!(-3));
         assert_eq!(
             money.totals(),
-            vec![("EUR", "0.3".to_string()), ("USD", "-2.99".to_string())]
+            vec![
+                ("EUR", Some("0.3".to_string())),
+                ("USD", Some("-2.99".to_string()))
+            ]
         );
+    }
+
+    #[test]
+    fn exponents_are_read_exactly_and_huge_sums_are_not_shown() {
+        let mut money = Money::new(4);
+        money.add("EUR", &json!("1.5e3"));
+        money.add("EUR", &json!("25E-3"));
+        money.add("UAH", &json!("1e40"));
+        money.add("UAH", &json!(1));
+        money.add("USD", &json!("100000000000000000000000000000"));
+        money.add("USD", &json!("100000000000000000000000000000"));
+        assert_eq!(
+            money.totals(),
+            vec![
+                ("EUR", Some("1500.025".to_string())),
+                ("UAH", None),
+                ("USD", None)
+            ]
+        );
+        assert_eq!(nanos_of(&json!("0.0000000001")), Some(Some(0)));
+        assert_eq!(nanos_of(&json!("007.5")), Some(Some(7_500_000_000)));
+        assert_eq!(nanos_of(&json!("1e")), None);
+        assert_eq!(nanos_of(&json!(".")), None);
     }
 }

@@ -138,7 +138,13 @@ fn time_sections(report: &Report, sections: &mut Vec<Section>, notes: &mut Vec<(
 fn price_and_slowest_notes(report: &Report, notes: &mut Vec<(String, String)>) {
     let prices = report.prices.totals();
     if !prices.is_empty() {
-        let totals: Vec<String> = prices.iter().map(|(c, t)| format!("{t} {c}")).collect();
+        let totals: Vec<String> = prices
+            .iter()
+            .map(|(currency, total)| match total {
+                Some(total) => format!("{total} {currency}"),
+                None => format!("{currency}: too large to sum exactly"),
+            })
+            .collect();
         notes.push(("Total price".into(), totals.join(", ")));
     }
     let slowest: Vec<String> = report
