@@ -197,3 +197,28 @@ fn paths_explicit_without_explicit_routes_fails_as_a_lookup_would() {
     assert_eq!(code, 76, "{report}");
     assert_eq!(step(&report, "paths")["exit"], 76);
 }
+
+/// `check --json` writes the service's text with the escapes of every lookup's
+/// line: C1 controls, U+0085, U+2028 and bidi overrides never reach a terminal raw.
+#[test]
+fn check_json_escapes_what_a_terminal_would_obey() {
+    let said = "bad\u{202e}key\u{2028}x\u{85}y\u{9b}z";
+    let body = serde_json::json!({"error": 1, "errorDescription": said}).to_string();
+    let server = common::TestServer::fixed(common::Canned::json(200, &body));
+    let out = smsstat_at(&server.base)
+        .args(["--json", "check"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    for raw in ['\u{202e}', '\u{2028}', '\u{85}', '\u{9b}'] {
+        assert!(!text.contains(raw), "{raw:?} raw in {text:?}");
+    }
+    let report: Value = serde_json::from_str(&text).expect("one JSON document");
+    assert!(
+        step(&report, "key")["detail"]
+            .as_str()
+            .unwrap()
+            .contains("bad"),
+        "{report}"
+    );
+}

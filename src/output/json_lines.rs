@@ -256,6 +256,15 @@ pub fn write_json_line(out: &mut impl Write, value: &impl serde::Serialize) -> i
     out.write_all(escaped.as_bytes())
 }
 
+/// `write_json_line`'s line as text, for a document printed whole (`check`, `config
+/// show`): the same escapes as every lookup's line.
+pub fn json_line_text(value: &Value) -> String {
+    let mut line = Vec::new();
+    // A `Value` always serializes, and a Vec takes every write.
+    let _ = write_json_line(&mut line, value);
+    String::from_utf8_lossy(&line).into_owned()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,6 +6,7 @@ use serde_json::{json, Map, Value};
 
 use crate::domain::exit_codes;
 use crate::domain::sanitize::escape_control;
+use crate::output::json_lines::json_line_text;
 use crate::output::messages::warn;
 use crate::run::error::{print_document, Error};
 use crate::settings::config::construct_config;
@@ -26,7 +27,7 @@ pub fn run(args: Given, sources: CliSources) -> Result<u8, Error> {
     let problem = construct_config(&args, &resolution.values, demo, None).err();
     let text = if args.json {
         let shown = problem.as_ref().map(ToString::to_string);
-        format!("{}\n", as_json(&rows, shown.as_deref()))
+        json_line_text(&as_json(&rows, shown.as_deref()))
     } else {
         render(&rows)
     };

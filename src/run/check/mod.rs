@@ -5,6 +5,7 @@
 
 use crate::domain::exit_codes;
 use crate::domain::lookup::PathStyle;
+use crate::output::json_lines::json_line_text;
 use crate::run::error::{print_document, Error};
 use crate::settings::config::{construct_config, Config};
 use crate::settings::given::Given;
@@ -82,7 +83,7 @@ pub fn run(args: Given, sources: CliSources) -> Result<u8, Error> {
     let steps = steps(&args, &sources, demo.as_ref());
     let json = args.json;
     let text = if json {
-        format!("{}\n", as_json(&steps))
+        json_line_text(&as_json(&steps))
     } else {
         as_checklist(&steps, crate::settings::config::locale_is_utf8())
     };
