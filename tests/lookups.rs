@@ -170,3 +170,19 @@ fn an_answer_of_another_kind_is_65_and_says_what_came_back() {
         .code(65)
         .stdout(predicate::str::contains(r#""record":{"error":0,"msisdn""#));
 }
+
+/// `--normalize` carries what smsstat works out from the record, typed: a task's
+/// delivery rate and pending count, an SMS's latencies in seconds.
+#[test]
+fn normalized_records_carry_their_derived_values() {
+    let task =
+        common::stdout_of(common::smsstat().args(["--demo", "--json", "--normalize", "task", "6"]));
+    let task: serde_json::Value = serde_json::from_str(&task).unwrap();
+    assert!(task["delivery_rate"].is_number(), "{task}");
+    assert!(task["pending"].is_u64(), "{task}");
+    let sms =
+        common::stdout_of(common::smsstat().args(["--demo", "--json", "--normalize", "sms", "42"]));
+    let sms: serde_json::Value = serde_json::from_str(&sms).unwrap();
+    assert!(sms["send_latency"].is_u64(), "{sms}");
+    assert!(sms["delivery_latency"].is_u64(), "{sms}");
+}

@@ -184,6 +184,20 @@ fn normalize_record(record: &Record, query: &str) -> Map<String, Value> {
         };
         map.insert(key.clone(), typed);
     }
+    // What smsstat works out from the record (a task's delivery rate and pending
+    // count, an SMS's latencies in seconds) comes with it, typed like the rest, so
+    // `jq .delivery_rate` needs no --fields.
+    let derived = fields::FIELDS
+        .iter()
+        .filter(|f| f.kind == record.kind && f.ty == FieldType::Derived);
+    for field in derived {
+        if map.contains_key(field.key) {
+            continue;
+        }
+        if let Some(value) = crate::output::derived::derived_number(record, field.key) {
+            map.insert(field.key.into(), number_or_text(value));
+        }
+    }
     map
 }
 
