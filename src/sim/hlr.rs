@@ -12,10 +12,26 @@ use super::data::{iso_time, Kind, Shape, EPOCH};
 use super::networks::{self, Network};
 use super::prng::Dice;
 
-/// The statuses the simulator settles HLR requests to, in the status table's order.
+/// The statuses the simulator settles HLR requests to: the final ones its variant
+/// documents (docs/variants.md).
 pub static FINAL_HLR_STATUSES: LazyLock<Vec<&'static str>> =
-    LazyLock::new(|| status::names(RecordKind::Hlr, Phase::Final).collect());
-const HLR_WEIGHTS: [u32; 4] = [70, 15, 10, 5];
+    LazyLock::new(|| status::documented(RecordKind::Hlr, Phase::Final, false).collect());
+static WEIGHTED_HLR_STATUSES: LazyLock<Vec<(&'static str, u32)>> = LazyLock::new(|| {
+    FINAL_HLR_STATUSES
+        .iter()
+        .map(|&name| (name, hlr_weight(name)))
+        .collect()
+});
+
+/// How common a final HLR status is, in percent.
+fn hlr_weight(status: &str) -> u32 {
+    match status {
+        "active" | "delivered" => 70,
+        "absent" | "undeliverable" => 15,
+        "unknown" => 10,
+        _ => 5,
+    }
+}
 
 /// What the HLR found out about a subscriber, fixed per ID.
 struct Subscriber {
@@ -40,12 +56,7 @@ fn subscriber(id: u64) -> Subscriber {
     };
     let roaming = dice.chance(0.05);
     let imsi = networks::imsi(serving, &mut dice);
-    let weighted: Vec<(&'static str, u32)> = FINAL_HLR_STATUSES
-        .iter()
-        .copied()
-        .zip(HLR_WEIGHTS)
-        .collect();
-    let status = *dice.weighted(&weighted);
+    let status = *dice.weighted(&WEIGHTED_HLR_STATUSES);
     let created = EPOCH + id * 41 + dice.range(0, 40);
     let answered = created + dice.range(1, 20);
     Subscriber {

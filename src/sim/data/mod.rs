@@ -203,13 +203,29 @@ pub fn error_body(code: u32, description: &str, code_as_string: bool) -> String 
     Value::Object(map).to_string()
 }
 
-/// The statuses the simulator settles SMS to, in the status table's order (the
-/// weights below follow it).
+/// The statuses the simulator settles SMS to: the final ones its variant documents
+/// (docs/variants.md).
 pub static FINAL_SMS_STATUSES: LazyLock<Vec<&'static str>> =
-    LazyLock::new(|| status::names(RecordKind::Sms, Phase::Final).collect());
+    LazyLock::new(|| status::documented(RecordKind::Sms, Phase::Final, false).collect());
+static WEIGHTED_SMS_STATUSES: LazyLock<Vec<(&'static str, u32)>> = LazyLock::new(|| {
+    FINAL_SMS_STATUSES
+        .iter()
+        .map(|&name| (name, sms_weight(name)))
+        .collect()
+});
+/// The pending statuses its variant documents, drawn alike.
 pub static PENDING_SMS_STATUSES: LazyLock<Vec<&'static str>> =
-    LazyLock::new(|| status::names(RecordKind::Sms, Phase::Pending).collect());
-const SMS_WEIGHTS: [u32; 6] = [80, 7, 4, 3, 3, 3];
+    LazyLock::new(|| status::documented(RecordKind::Sms, Phase::Pending, false).collect());
+
+/// How common a final SMS status is, in percent or so.
+fn sms_weight(status: &str) -> u32 {
+    match status {
+        "delivered" => 80,
+        "undeliverable" | "failed" => 7,
+        "expired" => 4,
+        _ => 3,
+    }
+}
 
 /// Currency and the range of a message's price in it, in thousandths.
 const CURRENCIES: &[((&str, u64, u64), u32)] = &[
@@ -238,16 +254,11 @@ fn rfc3339(secs: u64) -> String {
 pub(super) fn sms(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
     let mut dice = Dice::new(Kind::Sms.salt(), id);
     let (_, msisdn) = networks::subscriber(&mut dice);
-    let weighted: Vec<(&str, u32)> = FINAL_SMS_STATUSES
-        .iter()
-        .copied()
-        .zip(SMS_WEIGHTS)
-        .collect();
-    let final_status = *dice.weighted(&weighted);
+    let final_status = *dice.weighted(&WEIGHTED_SMS_STATUSES);
     let pending_status = *dice.pick(&PENDING_SMS_STATUSES);
     let &(currency, low, high) = dice.weighted(CURRENCIES);
     let price = match final_status {
-        "rejected" | "failed" => 0,
+        "rejected" | "failed" | "deleted" => 0,
         _ => dice.range(low, high),
     };
     let time_in = EPOCH + id * 37 + dice.range(0, 36);
@@ -264,7 +275,7 @@ pub(super) fn sms(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
     } else {
         pending_status
     };
-    let not_yet_sent = matches!(status, "queued" | "scheduled");
+    let not_yet_sent = matches!(status, "new" | "waiting" | "scheduled");
     let mut map = Map::new();
     shape.put_error(&mut map);
     map.insert("msisdn".into(), msisdn.clone().into());
