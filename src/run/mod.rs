@@ -16,5 +16,6 @@ pub(crate) mod lookups;
 pub(crate) mod panic_hook;
 pub(crate) mod problems;
 pub(crate) mod reader;
+pub(crate) mod sim_options;
 pub(crate) mod wait;
 pub(crate) mod worker;
