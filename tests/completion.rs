@@ -67,7 +67,15 @@ fn statuses_come_from_the_status_table() {
     }
     assert_eq!(
         bash(&["hlr", "1", "--until", ""], &[]),
-        ["active", "absent", "unknown", "failed", "sent"]
+        [
+            "active",
+            "delivered",
+            "undeliverable",
+            "absent",
+            "unknown",
+            "failed",
+            "sent"
+        ]
     );
     assert_eq!(bash(&["sms", "1", "--expect", "deliv"], &[]), ["delivered"]);
     // After a comma, the next status of the list.

@@ -13,7 +13,7 @@ pub use crate::domain::lookup::PathStyle;
 use crate::settings::given::Given;
 use crate::settings::table as settings;
 
-pub use crate::cli::sim_args::{Oddity, SimArgs, TaskCounterShape};
+pub use crate::cli::sim_args::SimArgs;
 
 /// Status inspector for an SMS gateway's read API.
 ///

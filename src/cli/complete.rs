@@ -133,7 +133,18 @@ mod tests {
     #[test]
     fn statuses_of_a_kind_or_all_once() {
         let hlr = values(statuses(Some(RecordKind::Hlr)));
-        assert_eq!(hlr, ["active", "absent", "unknown", "failed", "sent"]);
+        assert_eq!(
+            hlr,
+            [
+                "active",
+                "delivered",
+                "undeliverable",
+                "absent",
+                "unknown",
+                "failed",
+                "sent"
+            ]
+        );
         let all = values(statuses(None));
         assert_eq!(all.iter().filter(|s| *s == "unknown").count(), 1);
         assert!(all.contains(&"delivered".into()) && all.contains(&"active".into()));

@@ -47,35 +47,94 @@ pub struct SimArgs {
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub seed: u64,
 
-    /// Send numeric fields as JSON strings ("price": "0.23")
-    #[arg(long, value_enum, value_name = "WHEN", default_value_t = Oddity::Mixed)]
-    pub string_numbers: Oddity,
+    /// Answer like this variant of the service (docs/variants.md): `spec` (the spec
+    /// and field notes) or `v1` (the vendor's v1 API document: its statuses, fields,
+    /// types and error shapes; numbers as numbers, `error` and "No errors" on every
+    /// success, v1 task counters, vendor codes, service errors with HTTP 200; the
+    /// flags below still change each of these)
+    #[arg(long, value_enum, value_name = "VARIANT", default_value_t = SimVariant::Spec)]
+    pub variant: SimVariant,
 
-    /// Leave the `error` field out of successful answers
-    #[arg(long, value_enum, value_name = "WHEN", default_value_t = Oddity::Mixed)]
-    pub omit_error: Oddity,
+    /// Error codes of lookups that find nothing: `spec` (10 HLR, 20 SMS, 30 task) or
+    /// `vendor` (60 HLR, 65 HLR reference it cannot take, 20 SMS, 29 task ID not a
+    /// number, 30 task) [default: the variant's: spec, v1 vendor]
+    #[arg(long, value_enum, value_name = "CODES")]
+    pub codes: Option<SimCodes>,
 
-    /// Add fields the spec does not list (id on SMS; name_en, brand, name on HLR)
+    /// Numeric fields as JSON numbers (`integers`), as JSON strings (`strings`:
+    /// "price": "0.23"), or either, per record and field (`mixed`) [default: the
+    /// variant's: spec mixed, v1 integers]
+    #[arg(
+        long,
+        value_enum,
+        value_name = "HOW",
+        conflicts_with = "string_numbers"
+    )]
+    pub numbers: Option<Numbers>,
+
+    /// The older spelling of --numbers: always is strings, never integers
+    #[arg(long, value_enum, value_name = "WHEN", hide = true)]
+    pub string_numbers: Option<Oddity>,
+
+    /// Leave the `error` field out of successful answers [default: the variant's:
+    /// spec mixed, v1 never]
+    #[arg(long, value_enum, value_name = "WHEN")]
+    pub omit_error: Option<Oddity>,
+
+    /// Add fields the documents do not list: spec `id` on SMS, `name_en`, `name_ru`,
+    /// `brand`, `name`, `details.imsi`, `details.location_msc` on HLR; v1 `ported`
+    /// and `roaming` at the top of HLR records (as its examples)
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = Oddity::Mixed)]
     pub extra_fields: Oddity,
 
     /// Add `"errorDescription": "No errors"` to successful answers that carry `error`
-    #[arg(long, value_enum, value_name = "WHEN", default_value_t = Oddity::Mixed)]
-    pub no_errors_text: Oddity,
+    /// [default: the variant's: spec mixed, v1 always]
+    #[arg(long, value_enum, value_name = "WHEN")]
+    pub no_errors_text: Option<Oddity>,
 
     /// Answer service errors with HTTP 200 and the JSON error body, as the live
-    /// service does (unknown paths then answer error 4)
+    /// service does (unknown paths then answer error 4); v1 always does
     #[arg(long)]
     pub errors_with_200: bool,
 
-    /// Answer more than N requests a second with 429 and `Retry-After`
+    /// Answer more than N requests a second with 429, `Retry-After` and
+    /// `{"code":429,"message":...}`
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub rate_limit: Option<u32>,
 
     /// Shape of task records: `spec` (sent is the total) or `v1` (adds total,
-    /// queued, accepted, enroute)
-    #[arg(long, value_enum, value_name = "SHAPE", default_value_t = TaskCounterShape::Spec)]
-    pub task_counters: TaskCounterShape,
+    /// queued, accepted, enroute) [default: the variant's]
+    #[arg(long, value_enum, value_name = "SHAPE")]
+    pub task_counters: Option<TaskCounterShape>,
+}
+
+/// `sim --variant`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SimVariant {
+    /// The spec and the field notes' classic service
+    Spec,
+    /// The vendor's v1 API (OpenAPI document, 2025)
+    V1,
+}
+
+/// `sim --codes`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SimCodes {
+    /// The spec's 10, 20, 30
+    Spec,
+    /// The vendor's 60, 65, 20, 29, 30
+    Vendor,
+}
+
+/// `sim --numbers`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Numbers {
+    /// Numbers or strings, per record and field
+    Mixed,
+    /// JSON numbers only (what typed clients such as the Go SDKs decode)
+    Integers,
+    /// JSON strings only
+    Strings,
 }
 
 /// `--listen`: `127.0.0.1:0`, `[::1]:0`, or a host name and port. `localhost` is

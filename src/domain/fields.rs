@@ -87,14 +87,20 @@ pub(crate) const FIELDS: &[Field] = &[
     field(Hlr, "reference", "Reference", Digits, Some(1)),
     field(Hlr, "msisdn", "Phone number", Digits, Some(0)),
     field(Hlr, "network", "Network", Digits, Some(2)),
+    // One label per meaning (docs/variants.md): the classic `name_en` and v1's
+    // `country_name` are the country; `brand` the operator's brand; the classic
+    // `name` and v1's `brand_name` the operator's full name.
     field(Hlr, "name_en", "Country", Text, None),
-    // The v1 variant's names for country and operator, and `ported` at the top.
     field(Hlr, "country_name", "Country", Text, None),
+    field(Hlr, "name_ru", "Country (Russian)", Text, None),
     field(Hlr, "brand", "Operator", Text, None),
-    field(Hlr, "brand_name", "Operator", Text, None),
+    field(Hlr, "brand_name", "Operator name", Text, None),
     field(Hlr, "name", "Operator name", Text, None),
     field(Hlr, "status", "Status", Status, Some(3)),
+    // v1 examples send these at the top, as booleans or 0/1 (the classic service
+    // and the v1 schema put them in `details`): typed alike wherever they sit.
     field(Hlr, "ported", "Ported", Flag, None),
+    field(Hlr, "roaming", "Roaming", Flag, None),
     field(Hlr, "details", "Details", Details, None),
     field(Hlr, "createdDatetime", "Created", Time, None),
     field(Hlr, "statusDatetime", "Status time", Time, Some(4)),
@@ -113,6 +119,19 @@ pub(crate) fn sent(kind: RecordKind) -> impl Iterator<Item = &'static Field> {
 /// A field of a kind by its key.
 pub(crate) fn find(kind: RecordKind, key: &str) -> Option<&'static Field> {
     FIELDS.iter().find(|f| f.kind == kind && f.key == key)
+}
+
+/// The other keys of a kind that mean the same as `key` (one label per meaning:
+/// `name_en` and `country_name`, `name` and `brand_name`): a record of one variant
+/// answers a name of the other's.
+pub(crate) fn synonyms(kind: RecordKind, key: &str) -> impl Iterator<Item = &'static str> {
+    let own = find(kind, key).filter(|f| f.ty != Derived);
+    FIELDS
+        .iter()
+        .filter(move |f| {
+            own.is_some_and(|o| f.kind == kind && f.key != o.key && f.label == o.label)
+        })
+        .map(|f| f.key)
 }
 
 /// The default columns of the row table.
@@ -178,6 +197,18 @@ mod tests {
             default_columns(Hlr),
             ["msisdn", "reference", "network", "status", "statusDatetime"]
         );
+    }
+
+    #[test]
+    fn one_label_per_meaning() {
+        let label = |key| find(Hlr, key).unwrap().label;
+        assert_eq!(label("name_en"), label("country_name"));
+        assert_eq!(label("name"), label("brand_name"));
+        assert_ne!(label("brand"), label("brand_name"));
+        assert_eq!(find(Hlr, "roaming").unwrap().ty, Flag);
+        assert_eq!(synonyms(Hlr, "name").collect::<Vec<_>>(), ["brand_name"]);
+        assert_eq!(synonyms(Hlr, "country_name").count(), 1);
+        assert_eq!(synonyms(Hlr, "status").count(), 0);
     }
 
     #[test]

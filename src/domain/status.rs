@@ -1,7 +1,9 @@
 //! The one status table: every status smsstat knows, the kind of record that has
-//! it, whether it is still pending or final, and the tone it is shown in. Waiting,
-//! expectations, colours, typo warnings and the simulator all read it; a status not
-//! listed is final (servers have their own).
+//! it, whether it is still pending or final, the tone it is shown in, and which
+//! variant of the service documents it (docs/variants.md has each one's source).
+//! Waiting, expectations, colours, typo warnings and the simulator all read it; a
+//! status not listed is final (servers have their own), but a documented one is
+//! never guessed.
 
 use crate::domain::record::RecordKind;
 
@@ -22,6 +24,27 @@ pub(crate) enum Tone {
     Plain,
 }
 
+/// Which variant of the service documents a status (see docs/variants.md): the
+/// spec and field notes' classic service, the v1 API's OpenAPI document, both, or
+/// neither (listed so that it is read right, never sent by the simulator).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Documented {
+    Classic,
+    V1,
+    Both,
+    Neither,
+}
+
+impl Documented {
+    pub(crate) fn in_classic(self) -> bool {
+        matches!(self, Documented::Classic | Documented::Both)
+    }
+
+    pub(crate) fn in_v1(self) -> bool {
+        matches!(self, Documented::V1 | Documented::Both)
+    }
+}
+
 /// One known status of one record kind.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Status {
@@ -29,42 +52,70 @@ pub(crate) struct Status {
     pub name: &'static str,
     pub phase: Phase,
     pub tone: Tone,
+    pub documented: Documented,
 }
 
-const fn status(kind: RecordKind, name: &'static str, phase: Phase, tone: Tone) -> Status {
+const fn status(
+    kind: RecordKind,
+    name: &'static str,
+    phase: Phase,
+    tone: Tone,
+    documented: Documented,
+) -> Status {
     Status {
         kind,
         name,
         phase,
         tone,
+        documented,
     }
 }
 
+use Documented::{Both, Classic, Neither, V1};
 use Phase::{Final, Pending as Waiting};
 use RecordKind::{Hlr, Sms};
+use Tone::{Bad, Doubtful, Good};
 
-/// The simulator draws statuses in this order: keep it, or its data changes.
+const WAIT: Tone = Tone::Pending;
+
 pub(crate) const STATUSES: &[Status] = &[
-    status(Sms, "delivered", Final, Tone::Good),
-    status(Sms, "undeliverable", Final, Tone::Bad),
-    status(Sms, "expired", Final, Tone::Doubtful),
+    // Finals first: completion offers them in this order.
+    // SMS, final.
+    status(Sms, "delivered", Final, Good, Both),
+    status(Sms, "undeliverable", Final, Bad, Classic),
+    status(Sms, "expired", Final, Doubtful, Both),
     // Final: the gateway lists it among the final ones, with time_dr set.
-    status(Sms, "unknown", Final, Tone::Doubtful),
-    status(Sms, "rejected", Final, Tone::Bad),
-    status(Sms, "failed", Final, Tone::Bad),
-    status(Sms, "sent", Waiting, Tone::Pending),
-    status(Sms, "enroute", Waiting, Tone::Pending),
-    status(Sms, "accepted", Waiting, Tone::Pending),
-    status(Sms, "queued", Waiting, Tone::Pending),
-    status(Sms, "scheduled", Waiting, Tone::Pending),
-    status(Sms, "pending", Waiting, Tone::Pending),
-    status(Sms, "", Waiting, Tone::Pending),
-    status(Hlr, "active", Final, Tone::Good),
-    status(Hlr, "absent", Final, Tone::Bad),
-    status(Hlr, "unknown", Final, Tone::Doubtful),
-    status(Hlr, "failed", Final, Tone::Bad),
-    status(Hlr, "sent", Waiting, Tone::Pending),
-    status(Hlr, "", Waiting, Tone::Pending),
+    status(Sms, "unknown", Final, Doubtful, Both),
+    status(Sms, "rejected", Final, Bad, Both),
+    status(Sms, "failed", Final, Bad, V1),
+    // Removed before it was sent: it never will be.
+    status(Sms, "deleted", Final, Bad, V1),
+    // SMS, pending: before the message is sent (v1's `new` and `waiting`, the
+    // classic `scheduled`), then handed to the operator (`sent`).
+    status(Sms, "new", Waiting, WAIT, V1),
+    status(Sms, "waiting", Waiting, WAIT, V1),
+    status(Sms, "scheduled", Waiting, WAIT, Classic),
+    status(Sms, "sent", Waiting, WAIT, Both),
+    // The field notes' v1 values; the v1 OpenAPI document has them as task
+    // counters only, so the simulator sends none of them.
+    status(Sms, "queued", Waiting, WAIT, Neither),
+    status(Sms, "accepted", Waiting, WAIT, Neither),
+    status(Sms, "enroute", Waiting, WAIT, Neither),
+    // No SMS status document has it (an exports filter of the v1 API does); the
+    // word says what it means.
+    status(Sms, "pending", Waiting, WAIT, Neither),
+    status(Sms, "", Waiting, WAIT, Neither),
+    // HLR, final.
+    status(Hlr, "active", Final, Good, Classic),
+    // v1's words for the lookup's outcome: reached (v1's `active`) or not.
+    status(Hlr, "delivered", Final, Good, V1),
+    status(Hlr, "undeliverable", Final, Bad, V1),
+    status(Hlr, "absent", Final, Bad, Both),
+    status(Hlr, "unknown", Final, Doubtful, Both),
+    status(Hlr, "failed", Final, Bad, Both),
+    // HLR, pending: the classic `sent` while the request is out; v1 documents none.
+    status(Hlr, "sent", Waiting, WAIT, Classic),
+    status(Hlr, "", Waiting, WAIT, Neither),
 ];
 
 /// The table's entry for a status of a kind, in any letter case and trimmed.
@@ -94,10 +145,31 @@ pub(crate) fn tone(name: &str) -> Tone {
 }
 
 /// The non-empty names of one kind in one phase, in table order.
+#[cfg(test)]
 pub(crate) fn names(kind: RecordKind, phase: Phase) -> impl Iterator<Item = &'static str> {
     STATUSES
         .iter()
         .filter(move |s| s.kind == kind && s.phase == phase && !s.name.is_empty())
+        .map(|s| s.name)
+}
+
+/// The statuses of one kind and phase that a variant documents, in table order:
+/// what the simulator may send.
+pub(crate) fn documented(
+    kind: RecordKind,
+    phase: Phase,
+    v1: bool,
+) -> impl Iterator<Item = &'static str> {
+    STATUSES
+        .iter()
+        .filter(move |s| s.kind == kind && s.phase == phase)
+        .filter(move |s| {
+            if v1 {
+                s.documented.in_v1()
+            } else {
+                s.documented.in_classic()
+            }
+        })
         .map(|s| s.name)
 }
 
@@ -113,6 +185,57 @@ mod tests {
         assert_eq!(phase(Sms, "weird"), Final);
         assert_eq!(phase(Hlr, "sent"), Waiting);
         assert_eq!(phase(Hlr, "active"), Final);
+    }
+
+    #[test]
+    fn every_documented_status_has_its_phase() {
+        for pending in ["new", "waiting", "scheduled", "sent"] {
+            assert_eq!(phase(Sms, pending), Waiting, "{pending}");
+        }
+        for done in ["deleted", "failed", "rejected", "delivered", "unknown"] {
+            assert_eq!(phase(Sms, done), Final, "{done}");
+        }
+        for done in ["delivered", "undeliverable", "active", "absent"] {
+            assert!(is_known(Hlr, done), "{done}");
+            assert_eq!(phase(Hlr, done), Final, "{done}");
+        }
+        assert_eq!(tone("deleted"), Tone::Bad);
+        assert_eq!(tone("new"), Tone::Pending);
+    }
+
+    #[test]
+    fn each_variant_documents_its_own_statuses() {
+        let sms = |phase, v1| documented(Sms, phase, v1).collect::<Vec<_>>();
+        assert_eq!(sms(Waiting, false), ["scheduled", "sent"]);
+        assert_eq!(sms(Waiting, true), ["new", "waiting", "sent"]);
+        assert_eq!(
+            sms(Final, false),
+            [
+                "delivered",
+                "undeliverable",
+                "expired",
+                "unknown",
+                "rejected"
+            ]
+        );
+        assert_eq!(
+            sms(Final, true),
+            [
+                "delivered",
+                "expired",
+                "unknown",
+                "rejected",
+                "failed",
+                "deleted"
+            ]
+        );
+        let hlr = |phase, v1| documented(Hlr, phase, v1).collect::<Vec<_>>();
+        assert_eq!(hlr(Waiting, false), ["sent"]);
+        assert!(hlr(Waiting, true).is_empty());
+        assert_eq!(
+            hlr(Final, true),
+            ["delivered", "undeliverable", "absent", "unknown", "failed"]
+        );
     }
 
     #[test]

@@ -97,6 +97,39 @@ pub fn finals(c: &TaskCounters) -> [i64; 4] {
     [c.delivered, c.undeliverable, c.expired, c.unknown]
 }
 
+/// Where a v1 task's pending messages are, for the bar's legend; None for a record
+/// without in-flight counters.
+///
+/// The v1 document's own example (total 100, sent 100, queued 0, accepted 95,
+/// enroute 3, delivered 92, undeliverable 3, expired 2) adds up one way only:
+/// `accepted` is cumulative, the messages an operator accepted, including those
+/// since delivered or undeliverable (92 + 3 = 95). So the parts are `queued`,
+/// `enroute` and the accepted ones still awaiting a report (accepted − delivered −
+/// undeliverable, shown when positive); `accepted` itself is not one of them. A
+/// record whose `accepted` is smaller than delivered + undeliverable cannot count
+/// that way: its `accepted` is taken as in flight, as the counter's name says.
+pub fn pending_parts(c: &TaskCounters) -> Option<Vec<(&'static str, i64)>> {
+    if c.in_flight.iter().all(|n| *n <= 0) {
+        return None;
+    }
+    let [queued, accepted, enroute] = c.in_flight;
+    let reported = c.delivered.saturating_add(c.undeliverable);
+    Some(if accepted >= reported {
+        let mut parts = vec![("queued", queued), ("enroute", enroute)];
+        let awaiting = accepted - reported;
+        if awaiting > 0 {
+            parts.push(("awaiting report", awaiting));
+        }
+        parts
+    } else {
+        vec![
+            ("queued", queued),
+            ("accepted", accepted),
+            ("enroute", enroute),
+        ]
+    })
+}
+
 /// Why the counters cannot all be true, if they cannot.
 pub fn problem(c: &TaskCounters) -> Option<String> {
     let named = [
@@ -166,6 +199,36 @@ mod tests {
         let over = Record::classify(map(json!({"total": 3, "delivered": 4})), RecordKind::Task);
         let problem = problem(&TaskCounters::of(&over).unwrap()).unwrap();
         assert!(problem.contains("more than total 3"), "{problem}");
+    }
+
+    #[test]
+    fn accepted_is_cumulative_as_in_the_v1_example() {
+        let counters = |value: Value| {
+            TaskCounters::of(&Record::classify(map(value), RecordKind::Task)).unwrap()
+        };
+        let example = counters(json!({"total": 100, "sent": 100, "queued": 0,
+            "accepted": 95, "enroute": 3, "delivered": 92, "expired": 2,
+            "undeliverable": 3, "unknown": 0}));
+        assert_eq!(pending(&example), Some(3));
+        assert_eq!(
+            pending_parts(&example).unwrap(),
+            [("queued", 0), ("enroute", 3)]
+        );
+        assert_eq!(example.delivered_ratio(), Some(0.92));
+        let awaiting = counters(json!({"total": 100, "queued": 5, "accepted": 60,
+            "enroute": 10, "delivered": 40, "undeliverable": 5}));
+        assert_eq!(pending(&awaiting), Some(55));
+        assert_eq!(
+            pending_parts(&awaiting).unwrap(),
+            [("queued", 5), ("enroute", 10), ("awaiting report", 15)]
+        );
+        let in_flight = counters(json!({"total": 10, "queued": 2, "accepted": 1,
+            "enroute": 1, "delivered": 4, "undeliverable": 1, "unknown": 1}));
+        assert_eq!(
+            pending_parts(&in_flight).unwrap(),
+            [("queued", 2), ("accepted", 1), ("enroute", 1)]
+        );
+        assert_eq!(pending_parts(&counters(json!({"sent": 3}))), None);
     }
 
     #[test]

@@ -145,16 +145,10 @@ pub struct Network {
 /// has them, else the embedded MCC/MNC table. None when `network` is not an MCC+MNC.
 pub fn network(record: &Record) -> Option<Network> {
     let code = plain_text(record.get("network")?).trim().to_string();
-    if !(5..=6).contains(&code.len()) || !code.bytes().all(|b| b.is_ascii_digit()) {
+    if !is_network_code(&code) {
         return None;
     }
-    let own = |keys: [&str; 2]| {
-        keys.iter()
-            .filter_map(|key| record.get(key).and_then(Value::as_str))
-            .map(str::trim)
-            .find(|s| !s.is_empty())
-            .map(str::to_owned)
-    };
+    let own = |keys: [&str; 2]| own_text(record, keys);
     let listed = networks::lookup(&code);
     let country = own(["name_en", "country_name"])
         .or_else(|| listed.map(|n| n.country.to_owned()))
@@ -168,6 +162,31 @@ pub fn network(record: &Record) -> Option<Network> {
         country,
         operator,
     })
+}
+
+/// An MCC+MNC code: 5 or 6 digits (`25503`).
+pub fn is_network_code(text: &str) -> bool {
+    (5..=6).contains(&text.len()) && text.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// The first of these fields the record has as a non-empty string, trimmed.
+fn own_text(record: &Record, keys: [&str; 2]) -> Option<String> {
+    keys.iter()
+        .filter_map(|key| record.get(key).and_then(Value::as_str))
+        .map(str::trim)
+        .find(|s| !s.is_empty())
+        .map(str::to_owned)
+}
+
+/// A network named rather than coded (v1: `"network": "Kyivstar"`), with the
+/// record's own country: `("Kyivstar", Some("Ukraine"))`. None for a code, an empty
+/// or missing network.
+pub fn named_network(record: &Record) -> Option<(String, Option<String>)> {
+    let name = plain_text(record.get("network")?).trim().to_string();
+    if name.is_empty() || is_network_code(&name) {
+        return None;
+    }
+    Some((name, own_text(record, ["name_en", "country_name"])))
 }
 
 /// `25503 · Ukraine · Kyivstar`.

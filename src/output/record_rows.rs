@@ -45,6 +45,7 @@ fn detail_rows(details: &Value) -> Vec<Row> {
                 "ported" => row(&key, "Ported", yes_no(value)),
                 "roaming" => row(&key, "Roaming", yes_no(value)),
                 "imsi" => row(&key, "IMSI", plain_text(value)),
+                "location_msc" => row(&key, "Serving MSC", plain_text(value)),
                 _ => row(&key, &key, plain_text(value)),
             }
         })
@@ -67,8 +68,16 @@ pub(crate) fn row(key: &str, label: &str, value: String) -> Row {
     }
 }
 
-/// A field's raw value by name; `details.ported` reaches into objects.
+/// A field's raw value by name; `details.ported` reaches into objects. A field the
+/// record lacks is answered by one that means the same (`name` by v1's
+/// `brand_name`, `name_en` by `country_name`).
 pub fn field_value(record: &Record, name: &str) -> Option<String> {
+    own_field_value(record, name).or_else(|| {
+        fields::synonyms(record.kind, name).find_map(|other| own_field_value(record, other))
+    })
+}
+
+fn own_field_value(record: &Record, name: &str) -> Option<String> {
     let mut parts = name.split('.');
     let mut value = record.get(parts.next()?)?;
     for part in parts {

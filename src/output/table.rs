@@ -74,7 +74,11 @@ pub fn record_table(
     style: TableStyle,
 ) -> Table {
     let mut table = new_table(style);
-    let rows = derived::enrich(record_rows(record), record, style.utf8);
+    let mut rows = derived::enrich(record_rows(record), record, style.utf8);
+    // A task record names no ID of its own: the value looked up is its ID.
+    if record.kind == RecordKind::Task && record.get("id").is_none() {
+        rows.insert(0, row("query", "ID", query.to_string()));
+    }
     let picked: Vec<Row> = if fields.is_empty() {
         rows
     } else {
@@ -107,16 +111,29 @@ fn picked_rows(
     match name {
         "query" => vec![row("query", "Query", query.to_string())],
         "kind" => vec![row("kind", "Kind", record.kind.name().to_string())],
-        _ => rows
-            .iter()
-            .filter(|r| {
-                r.key == name
-                    || r.key
-                        .strip_prefix(name)
-                        .is_some_and(|rest| rest.starts_with('.'))
-            })
-            .cloned()
-            .collect(),
+        _ => {
+            let picked = |name: &str| -> Vec<Row> {
+                rows.iter()
+                    .filter(|r| {
+                        r.key == name
+                            || r.key
+                                .strip_prefix(name)
+                                .is_some_and(|rest| rest.starts_with('.'))
+                    })
+                    .cloned()
+                    .collect()
+            };
+            // A field the record lacks is shown by one that means the same.
+            let own = picked(name);
+            if own.is_empty() {
+                fields::synonyms(record.kind, name)
+                    .map(picked)
+                    .find(|rows| !rows.is_empty())
+                    .unwrap_or_default()
+            } else {
+                own
+            }
+        }
     }
 }
 

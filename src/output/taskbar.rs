@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use crate::domain::record::Record;
-use crate::domain::task::{finals, pending, TaskCounters, IN_FLIGHT};
+use crate::domain::task::{finals, pending, pending_parts, TaskCounters};
 
 /// Cells of the bar: wide enough to show 1 in 40, narrow enough for any terminal.
 pub const BAR_WIDTH: usize = 40;
@@ -70,15 +70,14 @@ pub fn task_bar(record: &Record, utf8: bool, color: bool) -> Option<String> {
     Some(format!("{bar}\n{legend}"))
 }
 
-/// ` (queued 2, accepted 1, enroute 1)` after the pending count, for v1 records
-/// that say where their pending messages are; empty otherwise.
+/// ` (queued 0, enroute 3)` after the pending count, for v1 records that say where
+/// their pending messages are (`task::pending_parts`); empty otherwise.
 fn in_flight(counters: &TaskCounters) -> String {
-    if counters.in_flight.iter().all(|c| *c <= 0) {
+    let Some(parts) = pending_parts(counters) else {
         return String::new();
-    }
-    let parts: Vec<String> = IN_FLIGHT
-        .iter()
-        .zip(counters.in_flight)
+    };
+    let parts: Vec<String> = parts
+        .into_iter()
         .map(|(name, count)| format!("{name} {count}"))
         .collect();
     format!(" ({})", parts.join(", "))
@@ -223,6 +222,20 @@ mod tests {
         assert_eq!(bar.chars().filter(|c| *c == '·').count(), 16);
         assert!(
             legend.ends_with("· pending 4 (queued 2, accepted 1, enroute 1)"),
+            "{legend}"
+        );
+    }
+
+    #[test]
+    fn v1_legend_does_not_count_accepted_as_pending() {
+        let r = task(
+            json!({"total": 100, "sent": 100, "queued": 0, "accepted": 95, "enroute": 3,
+                   "delivered": 92, "expired": 2, "undeliverable": 3, "unknown": 0}),
+        );
+        let drawn = task_bar(&r, true, false).unwrap();
+        let legend = drawn.lines().nth(1).unwrap();
+        assert!(
+            legend.ends_with("· pending 3 (queued 0, enroute 3)"),
             "{legend}"
         );
     }

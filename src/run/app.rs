@@ -13,7 +13,7 @@ use crate::run::error::Error;
 use crate::settings::config::construct_config;
 use crate::settings::given::Given;
 use crate::settings::usage;
-use crate::sim::{Oddity, SimOptions, SimServer};
+use crate::sim::{SimOptions, SimServer};
 
 /// The whole program: arguments in, exit code out. A run's error is told here and
 /// nowhere else, after whatever the run printed.
@@ -103,33 +103,12 @@ fn serve_simulator(args: SimArgs, facts: ParseFacts) -> Result<u8, Error> {
     // The simulator's --api-key shares its name with the lookups' key, so clap also
     // fills it from SMSSTAT_API_KEY; a key the user exported for lookups must not
     // turn on the simulator's key check.
-    let api_key = args.api_key.filter(|_| facts.api_key_in_argv);
-    let oddity = |choice: crate::cli::Oddity| match choice {
-        crate::cli::Oddity::Mixed => Oddity::Mixed,
-        crate::cli::Oddity::Always => Oddity::Always,
-        crate::cli::Oddity::Never => Oddity::Never,
-    };
-    let options = SimOptions {
-        listen: args.listen,
-        settle: args.settle,
-        api_key,
-        latency: args.latency,
-        fail_rate: args.fail_rate,
-        seed: args.seed,
-        string_numbers: oddity(args.string_numbers),
-        omit_error: oddity(args.omit_error),
-        extra_fields: oddity(args.extra_fields),
-        no_errors_text: oddity(args.no_errors_text),
-        errors_with_200: args.errors_with_200,
-        rate_limit: args.rate_limit,
-        task_v1: args.task_counters == crate::cli::args::TaskCounterShape::V1,
-    };
+    let api_key = args.api_key.clone().filter(|_| facts.api_key_in_argv);
+    let listen = args.listen;
+    let options = crate::run::sim_options::sim_options(args, api_key);
     match crate::sim::serve(options) {
         Ok(()) => Ok(exit_codes::SUCCESS),
         Err(err) if err.kind() == std::io::ErrorKind::InvalidInput => Err(Error::SimOption(err)),
-        Err(source) => Err(Error::SimServe {
-            listen: args.listen,
-            source,
-        }),
+        Err(source) => Err(Error::SimServe { listen, source }),
     }
 }

@@ -1,5 +1,7 @@
-//! Simulated HLR records: a real-looking subscriber on a real network, `sent` until
-//! the request settles, then active (mostly), absent, unknown or failed.
+//! Simulated HLR records: a real-looking subscriber on a real network. The spec's
+//! variant is `sent` until the request settles, then active (mostly), absent,
+//! unknown or failed; the v1 variant documents no pending status, so its records
+//! are final at once: delivered (mostly), undeliverable, absent, unknown or failed.
 
 use std::sync::LazyLock;
 
@@ -10,12 +12,36 @@ use crate::domain::status::{self, Phase};
 
 use super::data::{iso_time, Kind, Shape, EPOCH};
 use super::networks::{self, Network};
-use super::prng::Dice;
+use super::prng::{self, Dice};
 
-/// The statuses the simulator settles HLR requests to, in the status table's order.
+/// The statuses the simulator settles HLR requests to: the final ones its variant
+/// documents (docs/variants.md).
 pub static FINAL_HLR_STATUSES: LazyLock<Vec<&'static str>> =
-    LazyLock::new(|| status::names(RecordKind::Hlr, Phase::Final).collect());
-const HLR_WEIGHTS: [u32; 4] = [70, 15, 10, 5];
+    LazyLock::new(|| status::documented(RecordKind::Hlr, Phase::Final, false).collect());
+/// The same of the v1 variant.
+pub static FINAL_V1_HLR_STATUSES: LazyLock<Vec<&'static str>> =
+    LazyLock::new(|| status::documented(RecordKind::Hlr, Phase::Final, true).collect());
+
+fn weighted(names: &[&'static str]) -> Vec<(&'static str, u32)> {
+    names.iter().map(|&name| (name, hlr_weight(name))).collect()
+}
+static WEIGHTED_HLR_STATUSES: LazyLock<Vec<(&'static str, u32)>> =
+    LazyLock::new(|| weighted(&FINAL_HLR_STATUSES));
+static WEIGHTED_V1_HLR_STATUSES: LazyLock<Vec<(&'static str, u32)>> =
+    LazyLock::new(|| weighted(&FINAL_V1_HLR_STATUSES));
+
+/// How common a final HLR status is, in percent.
+fn hlr_weight(status: &str) -> u32 {
+    match status {
+        "active" | "delivered" => 70,
+        "absent" => 15,
+        "unknown" | "undeliverable" => 10,
+        _ => 5,
+    }
+}
+
+/// Salt of the serving MSC's digits.
+const MSC: u64 = 0x4D53_4300;
 
 /// What the HLR found out about a subscriber, fixed per ID.
 struct Subscriber {
@@ -25,6 +51,10 @@ struct Subscriber {
     roaming: bool,
     imsi: String,
     status: &'static str,
+    /// The status in the v1 variant's words, drawn by the same roll.
+    v1_status: &'static str,
+    /// The serving MSC's global title: country code and digits.
+    location_msc: String,
     created: u64,
     answered: u64,
 }
@@ -40,12 +70,15 @@ fn subscriber(id: u64) -> Subscriber {
     };
     let roaming = dice.chance(0.05);
     let imsi = networks::imsi(serving, &mut dice);
-    let weighted: Vec<(&'static str, u32)> = FINAL_HLR_STATUSES
-        .iter()
-        .copied()
-        .zip(HLR_WEIGHTS)
-        .collect();
-    let status = *dice.weighted(&weighted);
+    // One roll for both variants, so an ID means the same subscriber in each.
+    let mut twin = dice.clone();
+    let status = *dice.weighted(&WEIGHTED_HLR_STATUSES);
+    let v1_status = *twin.weighted(&WEIGHTED_V1_HLR_STATUSES);
+    let location_msc = format!(
+        "{}{:09}",
+        serving.country_code,
+        prng::mix(MSC ^ id) % 1_000_000_000
+    );
     let created = EPOCH + id * 41 + dice.range(0, 40);
     let answered = created + dice.range(1, 20);
     Subscriber {
@@ -55,6 +88,8 @@ fn subscriber(id: u64) -> Subscriber {
         roaming,
         imsi,
         status,
+        v1_status,
+        location_msc,
         created,
         answered,
     }
@@ -65,16 +100,18 @@ fn flag(on: bool) -> Value {
 }
 
 /// Complete only for active subscribers, partial for the other answers, and `null`
-/// while pending or when the request failed (as the field notes report).
-fn details(status: &str, outcome: &Subscriber, with_imsi: bool) -> Value {
+/// while pending or when the request failed (as the field notes report). With the
+/// extra fields, `imsi` and `location_msc` (the vendor's SDKs read it).
+fn details(status: &str, outcome: &Subscriber, with_extras: bool) -> Value {
     let mut map = Map::new();
     match status {
         "active" => {
+            if with_extras {
+                map.insert("imsi".into(), outcome.imsi.clone().into());
+                map.insert("location_msc".into(), outcome.location_msc.clone().into());
+            }
             map.insert("ported".into(), flag(outcome.ported));
             map.insert("roaming".into(), flag(outcome.roaming));
-            if with_imsi {
-                map.insert("imsi".into(), outcome.imsi.clone().into());
-            }
         }
         "absent" => {
             map.insert("ported".into(), flag(outcome.ported));
@@ -87,6 +124,9 @@ fn details(status: &str, outcome: &Subscriber, with_imsi: bool) -> Value {
 
 pub(super) fn hlr(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
     let outcome = subscriber(id);
+    if shape.v1() {
+        return v1_hlr(id, &outcome, shape);
+    }
     let status = if settled { outcome.status } else { "sent" };
     let network = match status {
         "active" | "absent" => outcome.serving.mccmnc,
@@ -120,6 +160,62 @@ pub(super) fn hlr(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
         map.insert("name_ru".into(), serving.country_ru.into());
         map.insert("brand".into(), serving.brand.into());
         map.insert("name".into(), serving.legal_name.into());
+    }
+    map
+}
+
+/// The v1 document's `HlrStatusResponse`: `network` the network's name (null
+/// when not known), `country_name`, `brand` and `brand_name` with it, `details`
+/// with integer flags and a masked IMSI. With extra fields, `ported` and
+/// `roaming` at the top too, as booleans (as its examples have them; its schema
+/// does not list them).
+fn v1_hlr(id: u64, outcome: &Subscriber, shape: &Shape) -> Map<String, Value> {
+    let status = outcome.v1_status;
+    let reached = matches!(status, "delivered" | "absent");
+    let int = |name: &str, on: bool| shape.count(name, u64::from(on));
+    let details = match status {
+        "delivered" => {
+            let mut map = Map::new();
+            map.insert("ported".into(), int("ported", outcome.ported));
+            map.insert("roaming".into(), int("roaming", outcome.roaming));
+            let masked = format!("{}XXXXXXXX", &outcome.imsi[..outcome.imsi.len() - 8]);
+            map.insert("imsi".into(), masked.into());
+            Value::Object(map)
+        }
+        "absent" => {
+            let mut map = Map::new();
+            map.insert("ported".into(), int("ported", outcome.ported));
+            Value::Object(map)
+        }
+        _ => Value::Null,
+    };
+    let serving = outcome.serving;
+
+    let mut map = Map::new();
+    shape.put_error(&mut map);
+    let own_id = if shape.msisdn_as_id() {
+        outcome.msisdn.clone()
+    } else {
+        id.to_string()
+    };
+    map.insert("id".into(), own_id.into());
+    map.insert("msisdn".into(), outcome.msisdn.clone().into());
+    map.insert("reference".into(), format!("ref-{id}").into());
+    if reached {
+        map.insert("country_name".into(), serving.country_en.into());
+        map.insert("brand".into(), serving.brand.into());
+        map.insert("brand_name".into(), serving.legal_name.into());
+        map.insert("network".into(), serving.brand.into());
+    } else {
+        map.insert("network".into(), Value::Null);
+    }
+    map.insert("status".into(), status.into());
+    map.insert("details".into(), details);
+    map.insert("createdDatetime".into(), iso_time(outcome.created).into());
+    map.insert("statusDatetime".into(), iso_time(outcome.answered).into());
+    if shape.extras() && status == "delivered" {
+        map.insert("roaming".into(), outcome.roaming.into());
+        map.insert("ported".into(), outcome.ported.into());
     }
     map
 }

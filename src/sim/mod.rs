@@ -1,21 +1,31 @@
 //! The built-in simulator: a real HTTP server implementing the whole status API on
 //! loopback, for `--demo`, `smsstat sim`, CI scripts and tests.
 //!
-//! Data: SMS, task and HLR IDs 1..=999999 exist (0 and larger IDs answer 404 with
-//! error 20, 30 or 10); reference `ref-<ID>` names the SMS or HLR record with that
-//! ID. Every field is derived from a hash of the kind and ID, so an ID answers the
-//! same on every run and machine, except for its progress: each record reaches its
-//! final state at its own moment within `settle` after start (SMS pending status →
-//! final status, task counters filling up linearly, HLR `sent` → final).
-//! Routes and how the short forms are told apart: see [`routes`].
+//! Data: SMS, task and HLR IDs 1..=999999 exist, and task IDs 2000000..=2999999
+//! (which no SMS has, for the task short form `/sms/{task_id}`); other IDs answer
+//! not found. Reference `ref-<ID>` names the SMS or HLR record with that ID. Every
+//! field is derived from a hash of the kind and ID, so an ID answers the same on
+//! every run and machine, except for its progress: each record reaches its final
+//! state at its own moment within `settle` after start (SMS pending status → final
+//! status, task counters filling up linearly, HLR `sent` → final). Statuses are
+//! drawn only from those the variant's documents list (`domain::status`,
+//! docs/variants.md).
 //!
-//! Answers, in order of precedence: 429 with `Retry-After` (`--rate-limit`), 503
-//! with an HTML page (`--fail-rate`), 401 with
-//! error 1 (`--api-key` not matched by `X-API-KEY`), 404 with the plain text
-//! `Not Found` (unknown path), 405 with error 4 (not GET/HEAD), 404 with the
-//! not-found error, 200 with the record. `--latency` delays every answer.
-//! `--errors-with-200` answers the JSON errors with HTTP 200, like the live service,
-//! and unknown paths with error 4 ("Invalid request or API method does not exists").
+//! Variants (`Variant`): the spec's (and the field notes'), or v1's (the vendor's
+//! OpenAPI document: its statuses, fields, types, `{"code","message"}` HTTP errors,
+//! no pending HLR status). Not-found codes (`Codes`): the spec's 10/20/30 or the
+//! vendor's 60/65/20/29/30. Routes and how the short forms are told apart: see
+//! [`routes`] (prefixes `/rest` and `/v1.0`).
+//!
+//! Answers, in order of precedence: 429 with `Retry-After` and
+//! `{"code":429,"message":...}` (`--rate-limit`), 503 with an HTML page
+//! (`--fail-rate`), 401 with error 1 (`--api-key` not matched by `X-API-KEY`; v1:
+//! `{"code":401,...}`), 404 with the plain text `Not Found` (unknown path; v1:
+//! `{"code":404,...}`), 405 with error 4 (not GET/HEAD), 404 with the not-found
+//! error, 200 with the record. `--latency` delays every answer.
+//! `--errors-with-200` (implied by v1) answers the JSON errors with HTTP 200, like
+//! the live service, and unknown paths of the spec's variant with error 4 ("Invalid
+//! request or API method does not exists").
 
 pub(crate) mod data;
 pub(crate) mod hlr;
@@ -33,6 +43,28 @@ use serde_json::{Map, Value};
 
 use data::{Kind, Quirks, Shape};
 
+/// Which variant of the service the simulator answers like (docs/variants.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Variant {
+    /// The spec and the field notes' classic service.
+    #[default]
+    Spec,
+    /// The v1 API of the vendor's OpenAPI document: its statuses, fields, types and
+    /// error shapes.
+    V1,
+}
+
+/// Which error codes the simulator answers lookups of nothing with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Codes {
+    /// The spec's: 10 HLR, 20 SMS, 30 task not found.
+    #[default]
+    Spec,
+    /// The vendor's (its SDK tests and v1 document): 60 HLR not found, 65 invalid
+    /// reference, 20 SMS not found, 29 invalid task ID, 30 task not found.
+    Vendor,
+}
+
 /// How often the simulator applies one of the field notes' oddities.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Oddity {
@@ -47,7 +79,18 @@ pub use server::API_KEY_HEADER;
 /// The record for an existing ID (see `data::parse_id`), of any kind: SMS and task
 /// records are made in `data`, HLR records in `hlr`.
 pub fn record(kind: Kind, id: u64, progress: f64, quirks: Quirks) -> Map<String, Value> {
-    let shape = Shape::new(quirks, kind, id);
+    record_of(Variant::Spec, kind, id, progress, quirks)
+}
+
+/// The record of a variant; `record` is the spec's.
+pub fn record_of(
+    variant: Variant,
+    kind: Kind,
+    id: u64,
+    progress: f64,
+    quirks: Quirks,
+) -> Map<String, Value> {
+    let shape = Shape::new(quirks, variant, kind, id);
     match kind {
         Kind::Sms => data::sms(id, progress >= 1.0, &shape),
         Kind::Task => data::task(id, progress.clamp(0.0, 1.0), &shape),
@@ -78,6 +121,10 @@ pub struct SimOptions {
     pub rate_limit: Option<u32>,
     /// Task records of the v1 variant: `total`, `queued`, `accepted`, `enroute`.
     pub task_v1: bool,
+    /// The variant answered like; `with_variant` sets it with its defaults.
+    pub variant: Variant,
+    /// The not-found codes.
+    pub codes: Codes,
 }
 
 impl SimOptions {
@@ -97,6 +144,28 @@ impl SimOptions {
             errors_with_200: false,
             rate_limit: None,
             task_v1: false,
+            variant: Variant::Spec,
+            codes: Codes::Spec,
+        }
+    }
+
+    /// The variant with what its documents say: v1 sends numbers as numbers,
+    /// `error` and `"errorDescription": "No errors"` on every success, its task
+    /// counters, the vendor's codes, and service errors with HTTP 200 ("API always
+    /// returns HTTP 200"). The spec's variant leaves every setting as it is.
+    pub fn with_variant(self, variant: Variant) -> Self {
+        match variant {
+            Variant::Spec => SimOptions { variant, ..self },
+            Variant::V1 => SimOptions {
+                variant,
+                string_numbers: Oddity::Never,
+                omit_error: Oddity::Never,
+                no_errors_text: Oddity::Always,
+                task_v1: true,
+                codes: Codes::Vendor,
+                errors_with_200: true,
+                ..self
+            },
         }
     }
 

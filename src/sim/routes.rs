@@ -1,12 +1,13 @@
 //! Request targets to lookups.
 //!
 //! Routes (each also under the prefix `/rest`, like a production base URL
-//! `https://HOST/rest`; no other prefix is accepted, so a wrong base URL still
-//! meets a plain-text 404):
+//! `https://HOST/rest`, or `/v1.0`, as the vendor's PHP client's
+//! `https://api.bsg.world/v1.0/`; no other prefix is accepted, so a wrong base URL
+//! still meets a 404):
 //!
 //! | path                     | lookup                                          |
 //! |--------------------------|-------------------------------------------------|
-//! | `/sms/{digits}`          | SMS by ID                                       |
+//! | `/sms/{digits}`          | SMS by ID; a task-only ID is the task           |
 //! | `/sms/reference/{ref}`   | SMS by reference                                |
 //! | `/sms/task/{id}`         | task by ID (`{id}` may also be `task-<ID>`)     |
 //! | `/sms/task-{id}`         | task, short form                                |
@@ -15,17 +16,20 @@
 //! | `/hlr/reference/{ref}`   | HLR by reference                                |
 //! | `/hlr/{other}`           | HLR by reference, short form                    |
 //!
-//! The spec leaves open how `/sms/{x}` tells an SMS ID from a task ID; here digits
-//! always mean an SMS, and the task short form is `task-<ID>`. Segments are split
-//! first and percent-decoded after, so `%2F` stays inside a reference. The query
-//! string is ignored; a trailing slash or an empty value is an unknown path.
+//! The spec leaves open how `/sms/{x}` tells an SMS ID from a task ID; here an ID
+//! is both an SMS and a task, and digits mean the SMS, except the task-only IDs
+//! (`data::TASK_ONLY_IDS`, which no SMS has): `/sms/{task_id}`, the spec's task short
+//! form, finds those. `task-<ID>` is this simulator's own short form for any task.
+//! Segments are split first and percent-decoded after, so `%2F` stays inside a
+//! reference. The query string is ignored; a trailing slash or an empty value is an
+//! unknown path.
 
 use percent_encoding::percent_decode_str;
 
-use super::data::{parse_id, parse_reference, Kind};
+use super::data::{parse_id, parse_reference, parse_task_id, Kind, TASK_ONLY_IDS};
 
-/// The optional base path in front of every route.
-pub const BASE_PREFIX: &str = "/rest";
+/// The optional base paths in front of every route (one at most).
+pub const BASE_PREFIXES: [&str; 2] = ["/rest", "/v1.0"];
 
 /// Short form of a task lookup on `/sms/{x}`.
 pub const TASK_SHORT_PREFIX: &str = "task-";
@@ -50,6 +54,7 @@ impl Lookup {
     /// The ID of the record this lookup names, when one exists.
     pub fn resolve(&self) -> Option<u64> {
         match &self.by {
+            By::Id(raw) if self.kind == Kind::Task => parse_task_id(raw),
             By::Id(raw) => parse_id(raw),
             By::Reference(reference) => parse_reference(reference),
         }
@@ -74,10 +79,13 @@ fn decode(segment: &str) -> String {
 /// The lookup a request target asks for; `None` for an unknown path.
 pub fn route(target: &str) -> Option<Lookup> {
     let path = target.split(['?', '#']).next().unwrap_or_default();
-    let path = match path.strip_prefix(BASE_PREFIX) {
-        Some(rest) if rest.starts_with('/') => rest,
-        _ => path,
-    };
+    let path = BASE_PREFIXES
+        .iter()
+        .find_map(|prefix| {
+            path.strip_prefix(prefix)
+                .filter(|rest| rest.starts_with('/'))
+        })
+        .unwrap_or(path);
     let segments: Vec<String> = path.strip_prefix('/')?.split('/').map(decode).collect();
     let segments: Vec<&str> = segments.iter().map(String::as_str).collect();
     match segments.as_slice() {
@@ -102,7 +110,10 @@ fn reference(value: &str) -> By {
 }
 
 fn sms_short_form(value: &str) -> Lookup {
-    if is_digits(value) {
+    let task_only = value.parse().is_ok_and(|id| TASK_ONLY_IDS.contains(&id));
+    if is_digits(value) && task_only {
+        Lookup::new(Kind::Task, By::Id(value.into()))
+    } else if is_digits(value) {
         Lookup::new(Kind::Sms, By::Id(value.into()))
     } else if let Some(task) = value.strip_prefix(TASK_SHORT_PREFIX) {
         Lookup::new(Kind::Task, By::Id(task.into()))
@@ -146,6 +157,7 @@ mod tests {
     #[test]
     fn prefix_query_and_decoding() {
         assert_eq!(route("/rest/sms/42?x=1"), lookup(Kind::Sms, id("42")));
+        assert_eq!(route("/v1.0/hlr/7"), lookup(Kind::Hlr, id("7")));
         assert_eq!(
             route("/sms/reference/a%2Fb%20c"),
             lookup(Kind::Sms, reference("a/b c"))
@@ -169,6 +181,8 @@ mod tests {
             "/restsms/42",
             "/api/sms/42",
             "/rest/rest/sms/1",
+            "/rest/v1.0/sms/1",
+            "/v1/sms/1",
             "/sms/task/7/x",
             "/mms/1",
             "/hlr/reference/",
@@ -183,6 +197,15 @@ mod tests {
         assert_eq!(route("/sms/1000000").unwrap().resolve(), None);
         assert_eq!(route("/hlr/ref-8").unwrap().resolve(), Some(8));
         assert_eq!(route("/sms/task/abc").unwrap().resolve(), None);
+        // The spec's task short form finds the task-only IDs.
+        assert_eq!(route("/sms/2000006"), lookup(Kind::Task, id("2000006")));
+        assert_eq!(route("/sms/2000006").unwrap().resolve(), Some(2_000_006));
+        assert_eq!(
+            route("/sms/task/2999999").unwrap().resolve(),
+            Some(2_999_999)
+        );
+        assert_eq!(route("/sms/3000000"), lookup(Kind::Sms, id("3000000")));
+        assert_eq!(route("/sms/1999999").unwrap().resolve(), None);
         assert_eq!(route("/sms/reference/x").unwrap().value(), "x");
     }
 }

@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 use super::data::{self, Quirks};
 use super::prng;
 use super::routes::{self, Lookup};
-use super::Oddity;
 use super::SimOptions;
+use super::{Codes, Oddity, Variant};
 use httpcore::{HttpRequest, HttpResponse};
 
 pub const API_KEY_HEADER: &str = "X-API-KEY";
@@ -19,8 +19,8 @@ pub const UNAVAILABLE_HTML: &str =
     "<html><body><h1>503 Service Temporarily Unavailable</h1></body></html>";
 /// The live service's answer for a route it does not have.
 pub const NO_ROUTE: (u32, &str) = (4, "Invalid request or API method does not exists");
-/// The v1 variant's rate-limit body.
-pub const RATE_LIMITED_JSON: &str = r#"{"message":"Too Many Attempts."}"#;
+/// The rate-limit body, in the v1 document's `HttpError429Response` shape.
+pub const RATE_LIMITED_JSON: &str = r#"{"code":429,"message":"Too Many Attempts."}"#;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BodyType {
@@ -77,6 +77,8 @@ pub struct Shared {
     fail_rate: f64,
     seed: u64,
     quirks: Quirks,
+    variant: Variant,
+    codes: Codes,
     errors_with_200: bool,
     rate_limit: Option<u32>,
     /// The second since start being counted, and its requests so far.
@@ -100,6 +102,8 @@ impl Shared {
                 no_errors_text: options.no_errors_text,
                 task_v1: options.task_v1,
             },
+            variant: options.variant,
+            codes: options.codes,
             errors_with_200: options.errors_with_200,
             rate_limit: options.rate_limit,
             window: Mutex::new((0, 0)),
@@ -152,12 +156,19 @@ impl Shared {
         if self.injected_failure() {
             return Reply::plain(503, BodyType::Html, UNAVAILABLE_HTML);
         }
+        let v1 = self.variant == Variant::V1;
         if let Some(expected) = &self.api_key {
             if key != Some(expected.as_str()) {
+                if v1 {
+                    return Reply::json(401, data::http_error_body(401, "Unauthorized"));
+                }
                 return self.error(401, 1, "Invalid API key", self.always_strings());
             }
         }
         let Some(lookup) = routes::route(target) else {
+            if v1 {
+                return Reply::json(404, data::http_error_body(404, "Not Found"));
+            }
             if self.errors_with_200 {
                 let (code, text) = NO_ROUTE;
                 return self.error(404, code, text, self.always_strings());
@@ -165,6 +176,9 @@ impl Shared {
             return Reply::plain(404, BodyType::Text, "Not Found");
         };
         if !matches!(method, "GET" | "HEAD") {
+            if v1 {
+                return Reply::json(405, data::http_error_body(405, "Method Not Allowed"));
+            }
             let text = "Invalid request or method does not exist";
             return self.error(405, 4, text, self.always_strings());
         }
@@ -173,13 +187,13 @@ impl Shared {
 
     fn lookup(&self, lookup: &Lookup) -> Reply {
         let Some(id) = lookup.resolve() else {
-            let (code, text) = lookup.kind.not_found();
+            let (code, text) = lookup.kind.not_found_in(self.codes, lookup.value());
             let as_string = self.quirks.error_code_as_string(lookup.value());
             return self.error(404, code, text, as_string);
         };
         let elapsed = self.started.elapsed();
         let progress = data::progress(lookup.kind, id, elapsed, self.settle);
-        let record = super::record(lookup.kind, id, progress, self.quirks);
+        let record = super::record_of(self.variant, lookup.kind, id, progress, self.quirks);
         Reply::json(200, serde_json::Value::Object(record).to_string())
     }
 

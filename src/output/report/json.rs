@@ -6,6 +6,7 @@ use serde_json::{json, Map, Number, Value};
 use super::stats::{Counts, Durations, Grouped, MILLISECOND_BUCKETS, SECOND_BUCKETS};
 use super::{Report, Share};
 use crate::domain::record::RecordKind;
+use crate::output::derived::is_network_code;
 
 pub(super) fn report(report: &Report) -> Value {
     let mut object = Map::new();
@@ -120,13 +121,16 @@ fn counts(counts: &Counts, name: &str, of: u64, top: usize) -> Value {
 }
 
 /// `[{"network": "Russia / Beeline", "code": "25099", "count": 9, "share": 0.9}]`:
-/// the commonest network codes, then one `"(other)"` entry without a code.
+/// the commonest network codes (or names, with `"code": null`), then one
+/// `"(other)"` entry without a code.
 fn networks(networks: &Grouped) -> Value {
     let of = networks.total();
     let (ranked, rest) = networks.ranked(super::TOP_NETWORKS);
     let mut list: Vec<Value> = ranked
         .iter()
-        .map(|(code, name, count)| {
+        .map(|(key, name, count)| {
+            // A network the records name (v1) has no code.
+            let code = is_network_code(key).then_some(*key);
             json!({"network": name, "code": code, "count": count, "share": ratio(*count, of)})
         })
         .collect();

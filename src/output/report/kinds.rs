@@ -6,6 +6,7 @@ use super::section::{fraction, histogram, percent, seconds, share_text, whole_un
 use super::stats::SECOND_BUCKETS;
 use super::{Report, TaskPart, TOP_NETWORKS};
 use crate::domain::status::Tone;
+use crate::output::derived::is_network_code;
 
 pub(super) fn sms_sections(
     report: &Report,
@@ -107,15 +108,18 @@ fn task_counters(part: &TaskPart) -> Section {
     counters
 }
 
-/// The commonest networks by code, each as `Russia / Beeline (25099)`, then
-/// "(other)".
+/// The commonest networks by code (`Russia / Beeline (25099)`), or by name where
+/// the records name them (`Ukraine / Kyivstar`), then "(other)".
 fn networks_section(report: &Report) -> Section {
     let networks = &report.hlr.networks;
     let of = networks.total();
     let mut section = Section::new(vec!["Network", "Count", "Share"]);
     let (ranked, rest) = networks.ranked(TOP_NETWORKS);
     let named = ranked.into_iter().map(|(code, name, count)| {
-        let label = if name == code {
+        // Named networks (v1) are grouped by their name: no code to add.
+        let label = if !is_network_code(code) {
+            name.to_owned()
+        } else if name == code {
             code.to_owned()
         } else {
             format!("{name} ({code})")

@@ -20,7 +20,7 @@ use crate::domain::sanitize::escape_cut;
 use crate::domain::status::{self, Phase};
 use crate::domain::task::{self, TaskCounters};
 use crate::domain::timestamp::{seconds_between, timestamp};
-use crate::output::derived::{network, Network};
+use crate::output::derived::{named_network, network, Network};
 use crate::output::summary::failure_label;
 
 use money::Money;
@@ -268,6 +268,12 @@ impl Report {
             self.hlr
                 .networks
                 .add(&code, || network_name(&code, country, operator));
+        } else if let Some((name, country)) = named_network(record) {
+            // v1 names the network: grouped by that name, shown with its country.
+            let shown_name = name.clone();
+            self.hlr
+                .networks
+                .add(&name, || network_name(&name, country, Some(shown_name)));
         }
         let flag = |name: &str| {
             let details = record.get("details").and_then(|d| d.get(name));

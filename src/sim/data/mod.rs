@@ -10,12 +10,17 @@ use serde_json::{Map, Value};
 
 use super::networks;
 use super::prng::{self, Dice};
-use super::Oddity;
+use super::{Codes, Oddity, Variant};
 use crate::domain::record::RecordKind;
 use crate::domain::status::{self, Phase};
 
-/// IDs 1..=MAX_ID exist, for every kind; everything else is "not found".
+/// IDs 1..=MAX_ID exist, for every kind; everything else is "not found", except
+/// the task-only IDs.
 pub const MAX_ID: u64 = 999_999;
+
+/// Task IDs that no SMS shares, so that the spec's task short form `/sms/{task_id}`
+/// finds them (an SMS ID is `/sms/{id}` too): 2000000..=2999999.
+pub const TASK_ONLY_IDS: std::ops::RangeInclusive<u64> = 2_000_000..=2_999_999;
 
 /// Simulated records are dated from here on, later IDs later (2024-01-01T00:00:00Z).
 pub(super) const EPOCH: u64 = 1_704_067_200;
@@ -39,12 +44,38 @@ impl Kind {
 
     /// The spec's error code and text when no record matches.
     pub fn not_found(self) -> (u32, &'static str) {
-        match self {
-            Kind::Sms => (20, "SMS not found"),
-            Kind::Task => (30, "Task not found"),
-            Kind::Hlr => (10, "HLR not found"),
+        self.not_found_in(Codes::Spec, "")
+    }
+
+    /// The code and text when no record matches `value`, in a set of codes. The
+    /// vendor's: 60 for an HLR (its v1 document and SDK tests), 65 for an HLR
+    /// reference it cannot take (its PHP SDK's test of `-=__`; the simulator takes
+    /// letters, digits, `_`, `-` and `.`), 29 for a task ID that is not a number
+    /// (`wrong status` in the same tests). The texts are the simulator's: the
+    /// vendor's tests check only the codes.
+    pub fn not_found_in(self, codes: Codes, value: &str) -> (u32, &'static str) {
+        match (codes, self) {
+            (_, Kind::Sms) => (20, "SMS not found"),
+            (Codes::Spec, Kind::Task) => (30, "Task not found"),
+            (Codes::Spec, Kind::Hlr) => (10, "HLR not found"),
+            (Codes::Vendor, Kind::Task) if !is_digits(value) => (29, "Invalid task ID"),
+            (Codes::Vendor, Kind::Task) => (30, "Task not found"),
+            (Codes::Vendor, Kind::Hlr) if !is_reference(value) => (65, "Invalid external ID"),
+            (Codes::Vendor, Kind::Hlr) => (60, "HLR not found"),
         }
     }
+}
+
+fn is_digits(value: &str) -> bool {
+    !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// What the vendor's service takes for a reference, as the simulator guesses it.
+fn is_reference(value: &str) -> bool {
+    !value.is_empty()
+        && value
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
 }
 
 // Purposes of the hash streams; any distinct constants do.
@@ -61,6 +92,14 @@ pub fn parse_id(raw: &str) -> Option<u64> {
         return None;
     }
     raw.parse().ok().filter(|id| (1..=MAX_ID).contains(id))
+}
+
+/// A task's ID: an ID of every kind, or a task-only one.
+pub fn parse_task_id(raw: &str) -> Option<u64> {
+    parse_id(raw).or_else(|| {
+        let id: u64 = raw.parse().ok().filter(|_| is_digits(raw))?;
+        TASK_ONLY_IDS.contains(&id).then_some(id)
+    })
 }
 
 /// `ref-<ID>` names the record with that ID; any other reference matches nothing.
@@ -129,18 +168,24 @@ fn decide(oddity: Oddity, share: f64, salt: u64, key: u64) -> bool {
     }
 }
 
-/// The oddity decisions for one record.
+/// The oddity decisions for one record, and the variant it is of.
 pub(super) struct Shape {
     quirks: Quirks,
+    pub(super) variant: Variant,
     key: u64,
 }
 
 impl Shape {
-    pub(super) fn new(quirks: Quirks, kind: Kind, id: u64) -> Self {
+    pub(super) fn new(quirks: Quirks, variant: Variant, kind: Kind, id: u64) -> Self {
         Shape {
             quirks,
+            variant,
             key: prng::mix(kind.salt()) ^ id,
         }
+    }
+
+    pub(super) fn v1(&self) -> bool {
+        self.variant == Variant::V1
     }
 
     /// Decided per field, so one record can mix `"sent": "12"` with `"delivered": 11`.
@@ -190,6 +235,15 @@ impl Shape {
     }
 }
 
+/// The v1 variant's body of an HTTP error: `{"code":N,"message":"..."}` (its
+/// `HttpError401Response` ... `HttpError500Response`).
+pub fn http_error_body(status: u16, message: &str) -> String {
+    let mut map = Map::new();
+    map.insert("code".into(), status.into());
+    map.insert("message".into(), message.into());
+    Value::Object(map).to_string()
+}
+
 /// The body of an error answer: `{"error":N,"errorDescription":"..."}`.
 pub fn error_body(code: u32, description: &str, code_as_string: bool) -> String {
     let code = if code_as_string {
@@ -203,13 +257,36 @@ pub fn error_body(code: u32, description: &str, code_as_string: bool) -> String 
     Value::Object(map).to_string()
 }
 
-/// The statuses the simulator settles SMS to, in the status table's order (the
-/// weights below follow it).
+/// The statuses the simulator settles SMS to: the final ones its variant documents
+/// (docs/variants.md).
 pub static FINAL_SMS_STATUSES: LazyLock<Vec<&'static str>> =
-    LazyLock::new(|| status::names(RecordKind::Sms, Phase::Final).collect());
+    LazyLock::new(|| status::documented(RecordKind::Sms, Phase::Final, false).collect());
+/// The pending statuses its variant documents, drawn alike.
 pub static PENDING_SMS_STATUSES: LazyLock<Vec<&'static str>> =
-    LazyLock::new(|| status::names(RecordKind::Sms, Phase::Pending).collect());
-const SMS_WEIGHTS: [u32; 6] = [80, 7, 4, 3, 3, 3];
+    LazyLock::new(|| status::documented(RecordKind::Sms, Phase::Pending, false).collect());
+/// The same two lists of the v1 variant.
+pub static FINAL_V1_SMS_STATUSES: LazyLock<Vec<&'static str>> =
+    LazyLock::new(|| status::documented(RecordKind::Sms, Phase::Final, true).collect());
+pub static PENDING_V1_SMS_STATUSES: LazyLock<Vec<&'static str>> =
+    LazyLock::new(|| status::documented(RecordKind::Sms, Phase::Pending, true).collect());
+
+fn weighted(names: &[&'static str]) -> Vec<(&'static str, u32)> {
+    names.iter().map(|&name| (name, sms_weight(name))).collect()
+}
+static WEIGHTED_SMS_STATUSES: LazyLock<Vec<(&'static str, u32)>> =
+    LazyLock::new(|| weighted(&FINAL_SMS_STATUSES));
+static WEIGHTED_V1_SMS_STATUSES: LazyLock<Vec<(&'static str, u32)>> =
+    LazyLock::new(|| weighted(&FINAL_V1_SMS_STATUSES));
+
+/// How common a final SMS status is, in percent or so.
+fn sms_weight(status: &str) -> u32 {
+    match status {
+        "delivered" => 80,
+        "undeliverable" | "failed" => 7,
+        "expired" => 4,
+        _ => 3,
+    }
+}
 
 /// Currency and the range of a message's price in it, in thousandths.
 const CURRENCIES: &[((&str, u64, u64), u32)] = &[
@@ -238,16 +315,16 @@ fn rfc3339(secs: u64) -> String {
 pub(super) fn sms(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
     let mut dice = Dice::new(Kind::Sms.salt(), id);
     let (_, msisdn) = networks::subscriber(&mut dice);
-    let weighted: Vec<(&str, u32)> = FINAL_SMS_STATUSES
-        .iter()
-        .copied()
-        .zip(SMS_WEIGHTS)
-        .collect();
-    let final_status = *dice.weighted(&weighted);
-    let pending_status = *dice.pick(&PENDING_SMS_STATUSES);
+    let (finals, pendings) = if shape.v1() {
+        (&WEIGHTED_V1_SMS_STATUSES, &PENDING_V1_SMS_STATUSES)
+    } else {
+        (&WEIGHTED_SMS_STATUSES, &PENDING_SMS_STATUSES)
+    };
+    let final_status = *dice.weighted(finals);
+    let pending_status = *dice.pick(pendings);
     let &(currency, low, high) = dice.weighted(CURRENCIES);
     let price = match final_status {
-        "rejected" | "failed" => 0,
+        "rejected" | "failed" | "deleted" => 0,
         _ => dice.range(low, high),
     };
     let time_in = EPOCH + id * 37 + dice.range(0, 36);
@@ -264,7 +341,16 @@ pub(super) fn sms(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
     } else {
         pending_status
     };
-    let not_yet_sent = matches!(status, "queued" | "scheduled");
+    let not_yet_sent =
+        matches!(status, "new" | "waiting" | "scheduled") || (settled && status == "deleted");
+    if shape.v1() {
+        let time = |at: Option<u64>| at.map_or(Value::Null, |secs| iso_time(secs).into());
+        let sent_at = (!not_yet_sent).then_some(time_sent);
+        let dr_at = (settled && !not_yet_sent).then_some(time_sent + report_delay);
+        let times = [iso_time(time_in).into(), time(sent_at), time(dr_at)];
+        let money = (shape.price("price", price), currency);
+        return v1_sms(shape, id, &msisdn, times, status, money);
+    }
     let mut map = Map::new();
     shape.put_error(&mut map);
     map.insert("msisdn".into(), msisdn.clone().into());
@@ -289,6 +375,36 @@ pub(super) fn sms(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
     } else if shape.extras() {
         map.insert("id".into(), id.to_string().into());
     }
+    map
+}
+
+/// The v1 document's `SmsStatusResponse`: every field in its order, `id` always
+/// (the MSISDN on a third of the records with extra fields, as its own example),
+/// times in ISO 8601 with an offset (its `date-time`), null until they happen.
+fn v1_sms(
+    shape: &Shape,
+    id: u64,
+    msisdn: &str,
+    [time_in, time_sent, time_dr]: [Value; 3],
+    status: &str,
+    (price, currency): (Value, &str),
+) -> Map<String, Value> {
+    let mut map = Map::new();
+    shape.put_error(&mut map);
+    let own_id = if shape.msisdn_as_id() {
+        msisdn.to_string()
+    } else {
+        id.to_string()
+    };
+    map.insert("id".into(), own_id.into());
+    map.insert("msisdn".into(), msisdn.into());
+    map.insert("reference".into(), format!("ref-{id}").into());
+    map.insert("time_in".into(), time_in);
+    map.insert("time_sent".into(), time_sent);
+    map.insert("time_dr".into(), time_dr);
+    map.insert("status".into(), status.into());
+    map.insert("price".into(), price);
+    map.insert("currency".into(), currency.into());
     map
 }
 
@@ -343,19 +459,20 @@ pub(super) fn task(id: u64, progress: f64, shape: &Shape) -> Map<String, Value> 
         .map(|n| (*n as f64 * progress).floor() as u64);
     let so_far: Vec<u64> = so_far.collect();
     if shape.quirks.task_v1 {
-        // v1: `total` is the number of messages, `sent` those past the in-flight
-        // stages; the rest is queued, accepted or en route.
+        // v1, as its document's example counts (docs/variants.md): `total` is the
+        // number of messages; those not final yet are queued, en route, or accepted
+        // by an operator and awaiting a report; `sent` is all but the queued, and
+        // `accepted` is cumulative (it counts the delivered and undeliverable ones).
         let total = counters[0];
         let done: u64 = so_far.iter().sum();
         let in_flight = total - done;
         let enroute = in_flight / 2;
-        let accepted = (in_flight - enroute) / 2;
-        map.insert("sent".into(), shape.count("sent", done));
+        let awaiting = (in_flight - enroute) / 2;
+        let queued = in_flight - enroute - awaiting;
+        let accepted = so_far[0] + so_far[1] + awaiting;
+        map.insert("sent".into(), shape.count("sent", total - queued));
         map.insert("total".into(), shape.count("total", total));
-        map.insert(
-            "queued".into(),
-            shape.count("queued", in_flight - enroute - accepted),
-        );
+        map.insert("queued".into(), shape.count("queued", queued));
         map.insert("accepted".into(), shape.count("accepted", accepted));
         map.insert("enroute".into(), shape.count("enroute", enroute));
     } else {

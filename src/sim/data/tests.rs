@@ -1,4 +1,5 @@
 use super::*;
+use crate::sim::hlr::FINAL_V1_HLR_STATUSES;
 use crate::sim::record;
 
 fn num(value: &Value) -> f64 {
@@ -189,12 +190,16 @@ fn v1_task_records_add_total_and_in_flight_counters() {
                 .iter()
                 .map(|n| counter(&task, n))
                 .sum();
-            let in_flight: u64 = ["queued", "accepted", "enroute"]
-                .iter()
-                .map(|n| counter(&task, n))
-                .sum();
+            // `accepted` is cumulative: the delivered and undeliverable ones and
+            // those awaiting a report (the v1 document's own example counts so).
+            let reported = counter(&task, "delivered") + counter(&task, "undeliverable");
+            let awaiting = counter(&task, "accepted") - reported;
+            let in_flight = counter(&task, "queued") + counter(&task, "enroute") + awaiting;
             assert_eq!(finals + in_flight, counter(&task, "total"), "{task:?}");
-            assert_eq!(counter(&task, "sent"), finals);
+            assert_eq!(
+                counter(&task, "sent"),
+                counter(&task, "total") - counter(&task, "queued")
+            );
             if progress == 1.0 {
                 assert_eq!(in_flight, 0);
             }
@@ -214,4 +219,139 @@ fn error_bodies_follow_the_spec() {
         error_body(30, "Task not found", true),
         r#"{"error":"30","errorDescription":"Task not found"}"#
     );
+}
+
+fn v1_record(kind: Kind, id: u64, progress: f64) -> Map<String, Value> {
+    crate::sim::record_of(crate::sim::Variant::V1, kind, id, progress, v1_quirks())
+}
+
+/// What `SimOptions::with_variant(V1)` sets, without extra fields.
+fn v1_quirks() -> Quirks {
+    Quirks {
+        string_numbers: Oddity::Never,
+        omit_error: Oddity::Never,
+        extra_fields: Oddity::Never,
+        no_errors_text: Oddity::Always,
+        task_v1: true,
+    }
+}
+
+#[test]
+fn v1_sms_records_follow_the_v1_document() {
+    let mut seen = std::collections::BTreeSet::new();
+    for id in 1..=3000 {
+        for (progress, statuses) in [
+            (1.0, &*FINAL_V1_SMS_STATUSES),
+            (0.2, &*PENDING_V1_SMS_STATUSES),
+        ] {
+            let sms = v1_record(Kind::Sms, id, progress);
+            let status = sms["status"].as_str().unwrap();
+            assert!(statuses.contains(&status), "{status}");
+            seen.insert(status.to_string());
+            assert_eq!(sms["error"], 0);
+            assert_eq!(sms["errorDescription"], "No errors");
+            assert_eq!(sms["id"], id.to_string());
+            assert!(sms["price"].is_number());
+            // date-time: RFC 3339, as its Go client decodes it.
+            let time_in = sms["time_in"].as_str().unwrap();
+            assert!(
+                humantime::parse_rfc3339_weak(&time_in[..19]).is_ok(),
+                "{time_in}"
+            );
+            assert!(time_in.ends_with("+00:00"));
+            match status {
+                "new" | "waiting" | "deleted" => assert!(sms["time_sent"].is_null()),
+                _ => assert!(sms["time_sent"].is_string()),
+            }
+            if progress < 1.0 {
+                assert!(sms["time_dr"].is_null());
+            }
+        }
+    }
+    let every: Vec<&str> = FINAL_V1_SMS_STATUSES
+        .iter()
+        .chain(PENDING_V1_SMS_STATUSES.iter())
+        .copied()
+        .collect();
+    for status in every {
+        assert!(seen.contains(status), "{status} never sent");
+    }
+    assert!(!seen.contains("pending") && !seen.contains("undeliverable"));
+}
+
+#[test]
+fn v1_hlr_records_follow_the_v1_document() {
+    let mut seen = std::collections::BTreeSet::new();
+    for id in 1..=2000 {
+        // No pending HLR status in v1: final from the start.
+        let hlr = v1_record(Kind::Hlr, id, 0.0);
+        let status = hlr["status"].as_str().unwrap();
+        assert!(FINAL_V1_HLR_STATUSES.contains(&status), "{status}");
+        seen.insert(status.to_string());
+        assert_eq!(hlr["errorDescription"], "No errors");
+        match status {
+            "delivered" => {
+                let details = hlr["details"].as_object().unwrap();
+                assert!([0, 1].contains(&details["ported"].as_i64().unwrap()));
+                assert!([0, 1].contains(&details["roaming"].as_i64().unwrap()));
+                assert!(details["imsi"].as_str().unwrap().ends_with("XXXXXXXX"));
+                let network = hlr["network"].as_str().unwrap();
+                assert!(!network.bytes().all(|b| b.is_ascii_digit()), "{network}");
+                assert!(hlr["brand_name"].is_string() && hlr["country_name"].is_string());
+            }
+            "failed" | "undeliverable" => assert!(hlr["details"].is_null()),
+            _ => {}
+        }
+        // Never the classic fields, and no top-level flags without extra fields.
+        for classic in ["name_en", "name_ru", "name", "ported", "roaming"] {
+            assert!(hlr.get(classic).is_none(), "{classic}: {hlr:?}");
+        }
+    }
+    assert_eq!(seen.len(), FINAL_V1_HLR_STATUSES.len(), "{seen:?}");
+    assert!(!seen.contains("active") && !seen.contains("sent"));
+}
+
+#[test]
+fn extra_fields_add_the_documents_unlisted_ones() {
+    let extras = Quirks {
+        extra_fields: Oddity::Always,
+        ..v1_quirks()
+    };
+    let delivered = (1..)
+        .map(|id| crate::sim::record_of(crate::sim::Variant::V1, Kind::Hlr, id, 1.0, extras))
+        .find(|r| r["status"] == "delivered")
+        .unwrap();
+    assert!(delivered["ported"].is_boolean() && delivered["roaming"].is_boolean());
+    let active = (1..)
+        .map(|id| record(Kind::Hlr, id, 1.0, always()))
+        .find(|r| r["status"] == "active")
+        .unwrap();
+    let details = active["details"].as_object().unwrap();
+    for key in ["imsi", "location_msc", "ported", "roaming"] {
+        assert!(details.contains_key(key), "{key}: {details:?}");
+    }
+}
+
+#[test]
+fn task_only_ids_exist_for_tasks_alone() {
+    assert_eq!(parse_task_id("2000000"), Some(2_000_000));
+    assert_eq!(parse_task_id("42"), Some(42));
+    assert_eq!(parse_task_id("1000000"), None);
+    assert_eq!(parse_task_id("3000000"), None);
+    assert_eq!(parse_id("2000000"), None);
+    let task = record(Kind::Task, 2_000_006, 1.0, Quirks::none());
+    assert!(task.contains_key("sent"));
+}
+
+#[test]
+fn vendor_codes() {
+    use crate::sim::Codes::{Spec, Vendor};
+    assert_eq!(Kind::Hlr.not_found_in(Spec, "-=__").0, 10);
+    assert_eq!(Kind::Hlr.not_found_in(Vendor, "-=__").0, 65);
+    assert_eq!(Kind::Hlr.not_found_in(Vendor, "order-7").0, 60);
+    assert_eq!(Kind::Hlr.not_found_in(Vendor, "1000000").0, 60);
+    assert_eq!(Kind::Task.not_found_in(Vendor, "wrong status").0, 29);
+    assert_eq!(Kind::Task.not_found_in(Vendor, "1000000").0, 30);
+    assert_eq!(Kind::Task.not_found_in(Spec, "x").0, 30);
+    assert_eq!(Kind::Sms.not_found_in(Vendor, "x").0, 20);
 }
