@@ -394,13 +394,13 @@ where
     fn deliver(&self, index: usize, out: W::Out) {
         let weight = self.work.weigh(&out);
         let mut order = self.order();
-        let (parked, freed, emitted) = {
+        let (parked, freed) = {
             let order = &mut *order;
             match order.sink.as_mut() {
-                None => (0, (0, 0), false),
+                None => (0, (0, 0)),
                 Some(_) if index != order.next_out => {
                     order.pending.insert(index, (out, weight));
-                    (weight, (0, 0), false)
+                    (weight, (0, 0))
                 }
                 Some(sink) => {
                     let mut failed = sink.emit(out).is_err();
@@ -416,7 +416,7 @@ where
                     if failed {
                         self.stop.store(true, Ordering::SeqCst);
                     }
-                    (0, (count, bytes), true)
+                    (0, (count, bytes))
                 }
             }
         };
@@ -437,7 +437,9 @@ where
         }
         room.parked -= freed.0;
         room.held -= freed.1;
-        if room.waiting > 0 && (emitted || room.in_flight == 0) {
+        // One fewer under way (and maybe bytes freed): room for a worker waiting to
+        // read, or the end of the run.
+        if room.waiting > 0 {
             self.wake.notify_all();
         }
     }
