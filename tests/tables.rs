@@ -130,3 +130,32 @@ fn a_narrow_terminal_leaves_columns_out_but_keeps_status_and_rate() {
         "{text}"
     );
 }
+
+/// At 80 columns a failed lookup among records keeps the records' columns (it left
+/// out the delivery report, price and currency for a wide error): its error is cut
+/// first, since stderr tells it whole.
+#[test]
+fn the_record_columns_win_over_a_second_copy_of_the_error() {
+    let server = TestServer::start(|url| match url.rsplit('/').next() {
+        Some("9") => Canned::json(200, r#"{"error":20,"errorDescription":"SMS not found"}"#),
+        Some(id) => Canned::json(
+            200,
+            &format!(
+                r#"{{"error":0,"msisdn":"48691065019","reference":"ref-{id}","status":"delivered","time_dr":"2024-01-01 00:07:10","price":"0.073","currency":"EUR","id":"{id}"}}"#
+            ),
+        ),
+        None => Canned::json(404, "{}"),
+    });
+    let out = smsstat_at(&server.base)
+        .env("COLUMNS", "80")
+        .args(["sms", "1", "9", "2"])
+        .output()
+        .unwrap();
+    let table = String::from_utf8_lossy(&out.stdout);
+    let header = table.lines().nth(1).unwrap();
+    for column in ["Status", "Delivery report", "Error"] {
+        assert!(header.contains(column), "{column} in {table}");
+    }
+    assert!(table.lines().all(|l| l.chars().count() <= 80), "{table}");
+    assert!(table.contains("SMS not…"), "the error cut: {table}");
+}

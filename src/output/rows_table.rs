@@ -198,18 +198,26 @@ impl RowsTable {
         for (j, &i) in shown.iter().enumerate() {
             widths[j] = self.widest_cell(i).max(longest_word(&self.header[i]));
         }
+        // The least width each column can be given: free text is cut (the error most:
+        // stderr tells each failure whole, and the record's columns are worth more
+        // room than a second copy of its text).
+        let least = |i: usize, w: usize| match &self.columns[i] {
+            Column::Error => w.min(MIN_CUT_WIDTH),
+            column if column.free_text() => w.min(MIN_KEPT_WIDTH),
+            _ => w,
+        };
+        let least_of = |shown: &[usize], widths: &[usize]| -> Vec<usize> {
+            shown
+                .iter()
+                .zip(widths)
+                .map(|(&i, &w)| least(i, w))
+                .collect()
+        };
         // Columns go from the right until the rest fits with free text at a readable width.
         let mut left_out = Vec::new();
+        let mut removed = Vec::new();
         loop {
-            let least: Vec<usize> = shown
-                .iter()
-                .zip(widths.iter())
-                .map(|(&i, &w)| match self.columns[i].free_text() {
-                    true => w.min(MIN_KEPT_WIDTH),
-                    false => w,
-                })
-                .collect();
-            if fits(shown, &least) {
+            if fits(shown, &least_of(shown, widths)) {
                 break;
             }
             let droppable = |j: &usize| self.columns[shown[*j]] != Column::Error;
@@ -217,9 +225,18 @@ impl RowsTable {
             let mut candidates = (1..shown.len()).rev().filter(droppable);
             let last = candidates.clone().find(plain).or_else(|| candidates.next());
             let Some(j) = last else { break };
-            left_out.push(self.header[shown[j]].clone());
-            shown.remove(j);
-            widths.remove(j);
+            removed.push((shown.remove(j), widths.remove(j)));
+        }
+        // A narrow column left out behind a wide one comes back when it fits.
+        for (i, w) in removed.into_iter().rev() {
+            let at = shown.partition_point(|&k| k < i);
+            shown.insert(at, i);
+            widths.insert(at, w);
+            if !fits(shown, &least_of(shown, widths)) {
+                shown.remove(at);
+                widths.remove(at);
+                left_out.push(self.header[i].clone());
+            }
         }
         left_out.sort_by_key(|label| self.header.iter().position(|h| h == label));
         let cut = self.cut_free_text(shown, widths, width);
