@@ -358,3 +358,20 @@ fn a_double_verbose_trace_starts_with_the_request_line() {
     assert!(at("> user-agent:") < at("< 200 OK"), "{stderr}");
     assert!(at("< 200 OK") < at("< content-type:"), "{stderr}");
 }
+
+/// One message style for every usage error: clap's and smsstat's own both start
+/// with `smsstat: error:` (exit 64).
+#[test]
+fn every_usage_error_speaks_in_one_style() {
+    let runs: [&[&str]; 3] = [
+        &["--jobs", "0", "sms", "1"],
+        &["hrl", "1"],
+        &["--demo", "--normalize", "sms", "1"],
+    ];
+    for args in runs {
+        let out = smsstat().args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(64), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.starts_with("smsstat: error: "), "{args:?}: {stderr}");
+    }
+}

@@ -48,9 +48,15 @@ pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<(Cli, Pars
             // clap quotes the bad value raw: escaped like server text, line by line.
             let text = err.render().to_string();
             let mut stderr = std::io::stderr().lock();
-            for line in text.lines() {
+            for (i, line) in text.lines().enumerate() {
                 let shown = escape_cut(line, MAX_LINE_CHARS);
-                let _ = writeln!(stderr, "{shown}");
+                // One style for every error: `smsstat: error: ...`, clap's too.
+                let name = if i == 0 && line.starts_with("error:") {
+                    "smsstat: "
+                } else {
+                    ""
+                };
+                let _ = writeln!(stderr, "{name}{shown}");
             }
             Err(exit_codes::USAGE)
         }
