@@ -55,6 +55,40 @@ pub fn hanging(text: &str, indent: usize, width: usize) -> String {
     out
 }
 
+/// `hanging` for a list (`a, b, c`): broken only between its items, each kept whole
+/// (an item holds spaces: `3 (enroute since 2026-11-01 10:00:00)`); an item too long
+/// for a line of its own is broken at its spaces, as `hanging` does.
+pub fn hanging_list(text: &str, indent: usize, width: usize) -> String {
+    let items: Vec<&str> = text.split(", ").collect();
+    let mut out = String::with_capacity(text.len());
+    let mut column = indent;
+    for (i, item) in items.iter().enumerate() {
+        let item = match i + 1 < items.len() {
+            true => format!("{item},"),
+            false => item.to_string(),
+        };
+        let taken = item.width();
+        if i > 0 && column + 1 + taken <= width {
+            out.push(' ');
+            column += 1;
+        } else if i > 0 {
+            out.push('\n');
+            out.push_str(&" ".repeat(indent));
+            column = indent;
+        }
+        match column + taken <= width {
+            true => out.push_str(&item),
+            false => out.push_str(&hanging(&item, indent, width)),
+        }
+        // After an item broken over lines, the next one starts a line.
+        column = match column + taken <= width {
+            true => column + taken,
+            false => width,
+        };
+    }
+    out
+}
+
 /// The columns `text` takes on a terminal.
 pub fn width_of(text: &str) -> usize {
     text.width()
@@ -88,6 +122,20 @@ mod tests {
         assert_eq!(hanging(path, 10, 36), format!("\n  {path}"));
         // Longer than the whole width: still whole.
         assert_eq!(hanging(path, 10, 20), format!("\n  {path}"));
+    }
+
+    #[test]
+    fn a_list_breaks_between_its_items_only() {
+        let list = "3 (enroute since 2026-11-01 10:00:00), 7 (enroute since 2026-11-01 10:05:00)";
+        assert_eq!(
+            hanging_list(list, 22, 80),
+            "3 (enroute since 2026-11-01 10:00:00),\n                      \
+             7 (enroute since 2026-11-01 10:05:00)"
+        );
+        assert_eq!(hanging_list("a, b, c", 2, 80), "a, b, c");
+        assert_eq!(hanging_list("aa, bb, cc", 2, 9), "aa, bb,\n  cc");
+        // An item longer than a line: at its spaces.
+        assert_eq!(hanging_list("x, aaa bbb ccc", 2, 9), "x,\n  aaa bbb\n  ccc");
     }
 
     #[test]
