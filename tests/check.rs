@@ -222,3 +222,49 @@ fn check_json_escapes_what_a_terminal_would_obey() {
         "{report}"
     );
 }
+
+/// The checklist at 80 columns (COLUMNS, as a terminal's width) with a long config
+/// path in the settings step: every line fits (a path longer than a line could not),
+/// the path whole, each step on its line, and the settings step's details complete.
+#[test]
+fn the_checklist_fits_80_columns_with_a_long_config_path() {
+    let sim = SimServer::start(SimOptions::demo()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let base = dir.path().join("operator-settings");
+    let base_len = base.to_str().unwrap().len();
+    let name = format!(
+        "{}.toml",
+        "x".repeat(72usize.saturating_sub(base_len + 6).max(8))
+    );
+    std::fs::create_dir_all(&base).unwrap();
+    let path = base.join(name);
+    std::fs::write(&path, format!("base_url = \"{}\"\n", sim.base_url())).unwrap();
+    let path = path.to_str().unwrap().to_string();
+    let out = smsstat()
+        .env("COLUMNS", "80")
+        .args(["--config", &path, "check"])
+        .assert()
+        .code(0);
+    let output = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    for line in output.lines() {
+        let lone_word = !line.trim().contains(' ');
+        assert!(
+            line.chars().count() <= 80 || (lone_word && path.len() > 78),
+            "{line:?} in:\n{output}"
+        );
+    }
+    assert_eq!(output.matches(&path).count(), 1, "{output}");
+    let steps: Vec<&str> = output
+        .lines()
+        .filter_map(|l| l.strip_prefix("   ✓ ").or(l.strip_prefix("   - ")))
+        .map(|l| l.split_whitespace().next().unwrap())
+        .collect();
+    assert_eq!(
+        steps,
+        ["settings", "name", "connect", "tls", "key", "latency", "paths", "proxy"],
+        "{output}"
+    );
+    let squeezed = output.split_whitespace().collect::<Vec<_>>().join(" ");
+    let settings = format!("settings {} (file {path}); no API key", sim.base_url());
+    assert!(squeezed.contains(&settings), "{settings}:\n{output}");
+}

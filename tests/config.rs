@@ -202,3 +202,57 @@ fn config_show_json_names_every_setting_with_its_origin() {
         .unwrap()
         .contains("no service address"));
 }
+
+/// A copy of `home`'s config file at a path of 72 characters (longer when the
+/// temporary directory's own path is): too long to follow a 16-column name at 80
+/// columns, short enough for a line of its own.
+fn long_config_path(home: &ConfigHome) -> String {
+    let base = home.dir.path().join("operator-settings");
+    let base_len = base.to_str().unwrap().len();
+    let name = format!(
+        "{}.toml",
+        "x".repeat(72usize.saturating_sub(base_len + 6).max(8))
+    );
+    let path = base.join(name);
+    std::fs::create_dir_all(&base).unwrap();
+    std::fs::copy(home.file(), &path).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+/// `config show` at 80 columns (COLUMNS, as a terminal's width) with a long config
+/// path: every line fits (a path longer than a line could not), each path whole,
+/// and every setting with its value and where it came from.
+#[test]
+fn config_show_fits_80_columns_with_a_long_config_path() {
+    let home = ConfigHome::new(
+        "base_url = \"http://127.0.0.1:9/rest\"\n\n[profiles.staging]\nretries = 3\n",
+    );
+    let path = long_config_path(&home);
+    let output = stdout_of(home.smsstat().env("COLUMNS", "80").args([
+        "--config",
+        &path,
+        "--profile",
+        "staging",
+        "config",
+        "show",
+    ]));
+    for line in output.lines() {
+        let lone_word = !line.trim().contains(' ');
+        assert!(
+            line.chars().count() <= 80 || (lone_word && path.len() > 78),
+            "{line:?} in:\n{output}"
+        );
+    }
+    // The config file itself, base_url's file and retries' profile: never split.
+    assert_eq!(output.matches(&path).count(), 3, "{output}");
+    let squeezed = output.split_whitespace().collect::<Vec<_>>().join(" ");
+    for setting in [
+        format!("config file {path} from flag --config"),
+        "profile staging from flag --profile".to_string(),
+        format!("base_url http://127.0.0.1:9/rest from file {path}"),
+        format!("retries 3 from profile staging in {path}"),
+        "api_key_header X-API-KEY from default".to_string(),
+    ] {
+        assert!(squeezed.contains(&setting), "{setting}:\n{output}");
+    }
+}

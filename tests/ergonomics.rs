@@ -56,14 +56,22 @@ fn short_and_long_help_show_the_exit_codes() {
     }
 }
 
+/// Whether `help` ends with its examples: nothing but indented lines after them.
+fn ends_with_examples(help: &str) -> bool {
+    let tail = help.rsplit("Examples:").next().unwrap();
+    help.contains("Examples:")
+        && tail
+            .lines()
+            .skip(1)
+            .all(|l| l.is_empty() || l.starts_with("  "))
+}
+
+/// The lookup subcommands.
+const LOOKUPS: [&str; 5] = ["sms", "sms-ref", "task", "hlr", "hlr-ref"];
+
 #[test]
 fn every_subcommand_help_ends_with_examples() {
-    let subcommands: [&[&str]; 11] = [
-        &["sms"],
-        &["sms-ref"],
-        &["task"],
-        &["hlr"],
-        &["hlr-ref"],
+    let subcommands: [&[&str]; 6] = [
         &["sim"],
         &["config"],
         &["config", "show"],
@@ -71,17 +79,79 @@ fn every_subcommand_help_ends_with_examples() {
         &["man"],
         &["version"],
     ];
-    for path in subcommands {
-        let help = stdout_of(smsstat().args(path).arg("--help"));
-        let tail = help.rsplit("Examples:").next().unwrap();
-        assert!(help.contains("Examples:"), "{path:?} help has no examples");
-        assert!(
-            tail.lines()
-                .skip(1)
-                .all(|l| l.is_empty() || l.starts_with("  ")),
-            "{path:?} help does not end with its examples"
-        );
+    for path in LOOKUPS.iter().map(std::slice::from_ref).chain(subcommands) {
+        for flag in ["-h", "--help"] {
+            let help = stdout_of(smsstat().args(path).arg(flag));
+            // A lookup's --help goes on with the exit codes (the next test).
+            let help = match LOOKUPS.contains(&path[0]) && flag == "--help" {
+                true => help.split("\nExit codes:\n").next().unwrap().to_string(),
+                false => help,
+            };
+            assert!(ends_with_examples(&help), "{path:?} {flag}:\n{help}");
+            assert!(!help.contains("Exit codes:"), "{path:?} {flag}:\n{help}");
+        }
     }
+}
+
+/// Each lookup's `--help` ends with the exit codes, after its examples: the table of
+/// `smsstat --help`, whole.
+#[test]
+fn each_lookup_help_ends_with_the_exit_codes() {
+    let top = stdout_of(smsstat().arg("--help"));
+    let at = top.find("\nExit codes:\n").expect("the exit codes");
+    let codes = &top[at..];
+    for lookup in LOOKUPS {
+        let help = stdout_of(smsstat().args([lookup, "--help"]));
+        assert!(help.ends_with(codes), "{lookup}:\n{help}");
+        let before = &help[..help.len() - codes.len()];
+        assert!(ends_with_examples(before), "{lookup}:\n{help}");
+    }
+}
+
+/// `-h` at 80 columns: the options under their headings, in this order, each on one
+/// row of its own (name and summary), and the exit codes' table as written.
+#[test]
+fn short_help_groups_the_options_one_row_each_at_80_columns() {
+    let help = stdout_of(smsstat().env("COLUMNS", "80").arg("-h"));
+    let headings: Vec<&str> = help
+        .lines()
+        .filter(|l| !l.starts_with(' ') && l.ends_with(':'))
+        .collect();
+    assert_eq!(
+        headings,
+        [
+            "Commands:",
+            "Options:",
+            "Connection:",
+            "Output:",
+            "Batch:",
+            "Waiting:",
+            "Configuration:",
+            "Exit codes:"
+        ],
+        "{help}"
+    );
+    let options = help
+        .split_once("\nOptions:\n")
+        .and_then(|(_, rest)| rest.split_once("\nExit codes:\n"))
+        .map(|(options, _)| options)
+        .unwrap();
+    for line in options.lines() {
+        let heading = headings.contains(&line);
+        let option = line.starts_with("  -") || line.starts_with("      --");
+        assert!(
+            line.is_empty() || heading || option && line.chars().count() <= 80,
+            "not an option's one row: {line:?}\n{help}"
+        );
+        // Name and summary on the row.
+        if option {
+            let summary = line.trim_start().split_once("  ").map(|(_, s)| s.trim());
+            assert!(summary.is_some_and(|s| !s.is_empty()), "{line:?}\n{help}");
+        }
+    }
+    let codes = help.split_once("\nExit codes:\n").unwrap().1;
+    let top = stdout_of(smsstat().env("COLUMNS", "1000").arg("-h"));
+    assert_eq!(codes, top.split_once("\nExit codes:\n").unwrap().1);
 }
 
 #[test]
@@ -324,11 +394,13 @@ fn a_missing_value_shows_the_plain_usage() {
 fn one_document_commands_describe_their_json_as_one_document() {
     for args in [&["check", "--help"][..], &["config", "show", "--help"]] {
         let help = stdout_of(smsstat().args(args));
-        let line = help
-            .lines()
-            .find(|l| l.trim_start().starts_with("--json"))
+        // --help puts each option's text under it.
+        let text = help
+            .split_once("      --json\n")
+            .map(|(_, rest)| rest.split("\n\n").next().unwrap())
             .unwrap();
-        assert!(line.contains("one JSON document"), "{args:?}: {line}");
+        assert!(text.contains("one JSON document"), "{args:?}: {text}");
+        assert!(!text.contains("line per lookup"), "{args:?}: {text}");
     }
     let help = stdout_of(smsstat().args(["sms", "--help"]));
     assert!(help.contains("one compact line per lookup"), "{help}");

@@ -70,9 +70,10 @@ fn the_progress_bar_shows_a_whole_rate_and_one_lookup() {
     let text = String::from_utf8_lossy(&shown.terminal);
     for (before, after) in text.split("lookup").zip(text.split("lookup").skip(1)) {
         assert!(before.ends_with(" 1 "), "{text:?}");
+        // The rate ends the line: a space or an escape sequence comes next.
         let rate = after
             .strip_prefix(", ")
-            .and_then(|r| r.split_whitespace().next())
+            .and_then(|r| r.split(|c: char| c.is_whitespace() || c == '\x1b').next())
             .unwrap_or_else(|| panic!("{text:?}"));
         let (number, unit) = rate.split_once('/').unwrap_or_else(|| panic!("{text:?}"));
         assert!(number.parse::<u64>().is_ok(), "{rate} in {text:?}");
@@ -91,7 +92,17 @@ fn ctrl_c_leaves_no_bar_and_the_summary_last() {
         |server| {
             server.wait_for_urls(2, |url| url.ends_with("/hang"));
         },
-        |shown| shown.contains("lookups"),
+        // The bar on one row of its own: 30 cells, then the count.
+        |shown| {
+            let lines = screen_lines(shown.as_bytes());
+            lines.len() == 1 && {
+                let (bar, count) =
+                    lines[0].split_at(lines[0].char_indices().nth(30).unwrap_or_default().0);
+                bar.chars().count() == 30
+                    && !bar.contains(' ')
+                    && count.starts_with(" 1/5 lookups, ")
+            }
+        },
         "lookups",
         "smsstat: interrupted: 1 done, 2 interrupted, 2 not started",
     );
@@ -179,4 +190,106 @@ fn typed_values_get_a_hint_and_no_spinner_over_them() {
     assert_eq!(text.matches(HINT).count(), 1, "{text:?}");
     assert!(!text.contains("lookup"), "{text:?}");
     assert_eq!(shown.stdout.lines().count(), 2, "{}", shown.stdout);
+}
+
+/// Whether `c` is a spinner glyph (braille).
+fn is_spinner(c: char) -> bool {
+    ('\u{2800}'..='\u{28ff}').contains(&c)
+}
+
+/// Whether `row` starts with a spinner glyph and a space.
+fn starts_with_spinner(row: &str) -> bool {
+    let mut chars = row.chars();
+    chars.next().is_some_and(is_spinner) && chars.next() == Some(' ')
+}
+
+/// The live view's lines on `rows`: a line is a row that starts with the spinner and
+/// the rows after it (the rest of a line wider than the terminal).
+fn live_lines(rows: &[String]) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for row in rows {
+        match lines.last_mut() {
+            Some(line) if !starts_with_spinner(row) => line.push_str(row),
+            _ => lines.push(row.clone()),
+        }
+    }
+    lines
+}
+
+/// Whether `lines` are those of `sms 1`, `sms 2` and `sms 3`, in that order, each
+/// polled: the spinner, the label, the status and the count of polls.
+fn three_polled(lines: &[String]) -> bool {
+    lines.len() == 3
+        && lines.iter().enumerate().all(|(i, line)| {
+            let label = format!("sms {} status enroute · ", i + 1);
+            line.chars()
+                .skip(2)
+                .collect::<String>()
+                .strip_prefix(&label)
+                .is_some_and(|rest| rest.contains(" poll"))
+                && starts_with_spinner(line)
+        })
+}
+
+/// `--wait` on three pending values on a terminal of `cols` columns: once each is
+/// polled, each has its line, on `rows_each` rows of its own, every row leaving room
+/// for the `^C` echo; after Ctrl-C, only each lookup's last state and the summary.
+fn three_watched_values_on(cols: u16, rows_each: usize) {
+    let server = TestServer::start(|url| {
+        let id = value_of(url);
+        Canned::json(200, &format!(r#"{{"id":"{id}","status":"enroute"}}"#))
+    });
+    let args = ["--wait", "--interval", "100ms", "sms", "1", "2", "3"];
+    let wiring = Wiring {
+        stdin: false,
+        controlling: true,
+    };
+    let mut run = OnTerminal::spawn_sized(command(&server.base, &args), wiring, cols);
+    let screen = |shown: &[u8]| Screen::after(shown, usize::from(cols)).lines();
+    // Until each value's line shows a poll, or a row shows two lines run together.
+    run.wait_for_terminal(|shown| {
+        let rows = screen(shown.as_bytes());
+        let run_together = rows
+            .iter()
+            .any(|row| row.chars().filter(|c| is_spinner(*c)).count() > 1);
+        three_polled(&live_lines(&rows)) || run_together
+    });
+    let rows = run.screen();
+    assert!(
+        three_polled(&live_lines(&rows))
+            && rows.len() == 3 * rows_each
+            && rows
+                .iter()
+                .all(|row| row.chars().count() <= usize::from(cols) - 2),
+        "{rows:#?}"
+    );
+    run.type_in(b"\x03");
+    let shown = run.finish();
+    assert_eq!(shown.code, Some(130));
+    // Nothing left of the live view, no `^C`: only these lines, as the terminal
+    // wraps them (spaces aside: a wrap may leave one at a row's end).
+    let rows = screen(&shown.terminal);
+    let expected = [
+        "smsstat: error: sms 1: interrupted; last seen: status enroute",
+        "smsstat: error: sms 2: interrupted; last seen: status enroute",
+        "smsstat: error: sms 3: interrupted; last seen: status enroute",
+        "smsstat: interrupted: 0 done, 3 interrupted, 0 not started",
+    ];
+    let unspaced = |text: String| text.replace(' ', "");
+    assert_eq!(
+        unspaced(rows.concat()),
+        unspaced(expected.concat()),
+        "{rows:#?}"
+    );
+}
+
+#[test]
+fn each_watched_value_keeps_its_own_line() {
+    three_watched_values_on(COLS, 1);
+}
+
+/// At 30 columns a line (`⠁ sms 1 status enroute · 3 polls (0s)`) takes two rows.
+#[test]
+fn a_line_wider_than_the_terminal_keeps_its_own_rows() {
+    three_watched_values_on(30, 2);
 }

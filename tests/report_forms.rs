@@ -258,3 +258,42 @@ fn a_total_too_large_to_sum_exactly_is_not_invented() {
     let report: Value = serde_json::from_slice(&json.stdout).unwrap();
     assert_eq!(report["prices"][0]["total"], Value::Null, "{report}");
 }
+
+/// `-o report` at 80 columns (COLUMNS, as a terminal's width): the oldest pending
+/// records are listed whole, the list broken between them, every line within 80.
+#[test]
+fn the_oldest_pending_list_fits_80_columns_between_its_entries() {
+    let server = TestServer::start(|url| {
+        let id = common::answers::value_of(url);
+        let second = id.chars().last().unwrap();
+        Canned::json(
+            200,
+            &format!(
+                r#"{{"id":"{id}","status":"enroute","time_in":"2026-11-01 10:00:0{second}"}}"#
+            ),
+        )
+    });
+    let ids = ["1000001", "1000002", "1000003", "1000004", "1000005"];
+    let out = smsstat_at(&server.base)
+        .env("COLUMNS", "80")
+        .args(["-o", "report", "sms"])
+        .args(ids)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let notes = text
+        .split_once("\nOldest still pending")
+        .map(|(_, rest)| format!("Oldest still pending{rest}"))
+        .unwrap_or_else(|| panic!("{text}"));
+    for line in text.lines() {
+        assert!(line.chars().count() <= 80, "{line:?} in:\n{text}");
+    }
+    for id in ids {
+        let second = id.chars().last().unwrap();
+        let entry = format!("{id} (enroute since 2026-11-01 10:00:0{second})");
+        assert!(
+            notes.lines().any(|line| line.contains(&entry)),
+            "{entry}:\n{text}"
+        );
+    }
+}

@@ -30,218 +30,294 @@ pub struct Cli {
     pub command: Command,
 }
 
+/// The headings `-h` groups the options under, in this order (clap lists a heading
+/// where its first option is declared; `-h` and `-V` stay under "Options").
+const CONNECTION: &str = "Connection";
+const OUTPUT: &str = "Output";
+const BATCH: &str = "Batch";
+const WAITING: &str = "Waiting";
+const CONFIGURATION: &str = "Configuration";
+
+// Each option's first paragraph is its line in `-h`: short enough to read at a
+// glance; the rest is for `--help` and the man page.
 #[derive(Debug, Args)]
 pub struct GlobalArgs {
-    /// Base URL of the service, e.g. https://gateway.example/rest
-    #[arg(long, env = settings::BASE_URL.env, value_name = "URL", global = true)]
+    /// Base URL of the service
+    ///
+    /// For example https://gateway.example/rest.
+    #[arg(long, env = settings::BASE_URL.env, value_name = "URL", global = true, help_heading = CONNECTION)]
     pub base_url: Option<String>,
 
-    /// API key sent with every request (prefer the SMSSTAT_API_KEY environment variable:
-    /// a command-line key is visible to other users in the process list)
+    /// API key sent with every request
+    ///
+    /// Prefer the SMSSTAT_API_KEY environment variable or --api-key-file: a key on the
+    /// command line is visible to other users in the process list.
     #[arg(
         long,
         env = settings::API_KEY.env,
         hide_env_values = true,
         value_name = "KEY",
-        global = true
+        global = true,
+        help_heading = CONNECTION
     )]
     pub api_key: Option<String>,
 
-    /// File holding the API key (Docker and Kubernetes secrets are files): a regular
-    /// file of at most 1 MiB, surrounding whitespace trimmed
+    /// File holding the API key
+    ///
+    /// Docker and Kubernetes secrets are files: a regular file of at most 1 MiB,
+    /// surrounding whitespace trimmed.
     #[arg(
         long,
         env = settings::API_KEY_FILE.env,
         value_name = "PATH",
-        global = true
+        global = true,
+        help_heading = CONNECTION
     )]
     pub api_key_file: Option<std::path::PathBuf>,
 
-    /// Name of the request header that carries the API key [default: X-API-KEY]
+    /// Header carrying the key [default: X-API-KEY]
+    ///
+    /// The name of the request header that carries the API key.
     #[arg(
         long,
         env = settings::API_KEY_HEADER.env,
         value_name = "NAME",
-        global = true
+        global = true,
+        help_heading = CONNECTION
     )]
     pub api_key_header: Option<String>,
+
+    /// CA certificates to trust for https (PEM)
+    ///
+    /// Instead of the built-in roots, for a gateway behind a private CA; verification
+    /// is always on.
+    #[arg(long, env = settings::CA_CERT.env, value_name = "PATH", global = true, help_heading = CONNECTION)]
+    pub ca_cert: Option<std::path::PathBuf>,
 
     // Timeout, retries and the key header are kept as text: the settings layer checks
     // them where it knows whether the flag or the variable gave them, and names that
     // one (`settings::checks`).
-    /// Bound on each whole request (connect, headers and body): 10, 500ms, 2s [default: 10s]
-    #[arg(long, env = settings::TIMEOUT.env, value_name = "DURATION", global = true)]
+    /// Bound on each whole request [default: 10s]
+    ///
+    /// Connecting, the headers and the body together: 10, 500ms, 2s.
+    #[arg(long, env = settings::TIMEOUT.env, value_name = "DURATION", global = true, help_heading = CONNECTION)]
     pub timeout: Option<String>,
 
-    /// How often a transient failure (refused, reset, timeout, 429/502/503/504) is
-    /// retried, 0 to 20 [default: 2]
-    #[arg(long, env = settings::RETRIES.env, value_name = "N", global = true)]
+    /// Retries of a transient failure [default: 2]
+    ///
+    /// 0 to 20. Transient: a refused or reset connection, a timeout, or HTTP 429,
+    /// 502, 503 or 504.
+    #[arg(long, env = settings::RETRIES.env, value_name = "N", global = true, help_heading = CONNECTION)]
     pub retries: Option<String>,
 
-    /// Which request paths to use: explicit (/sms/reference/R), short (/sms/R), or auto
-    /// (explicit, then short when the explicit route does not exist)
-    #[arg(long, value_enum, value_name = "STYLE", default_value_t = PathStyle::Auto, global = true)]
+    /// Paths: auto, explicit or short
+    ///
+    /// Which request paths to use: explicit (/sms/reference/R), short (/sms/R), or
+    /// auto (explicit, then short when the explicit route does not exist).
+    #[arg(long, value_enum, value_name = "STYLE", default_value_t = PathStyle::Auto, hide_possible_values = true, global = true, help_heading = CONNECTION)]
     pub paths: PathStyle,
 
-    /// Print the service's JSON, one compact line per lookup (short for -o json)
-    #[arg(long, global = true, conflicts_with = "output")]
-    pub json: bool,
-
-    /// Output format: table, json (one line per lookup), csv, tsv, or one report over
-    /// the batch: report (terminal), report-json, report-md (Markdown for CI job
-    /// summaries) (SMSSTAT_OUTPUT in the environment sets it too) [default: table]
-    #[arg(short = 'o', long, value_enum, value_name = "FORMAT", global = true)]
-    pub output: Option<OutputFormat>,
-
-    /// Fields to show, comma-separated (e.g. status,time_dr): table and csv/tsv columns, or
-    /// the keys kept in JSON records; names of the kind's fields, details.NAME, query,
-    /// kind, error, errorDescription or table labels (anything else is exit 64)
-    #[arg(long, value_name = "A,B,...", value_delimiter = ',', global = true)]
-    pub fields: Vec<String>,
-
-    /// Print only this field's bare value, one line per lookup
-    #[arg(long, value_name = "NAME", global = true, conflicts_with = "fields")]
-    pub field: Option<String>,
-
-    /// With JSON output: typed, uniform records (numbers as numbers, error always
-    /// present, ported/roaming as booleans, plus kind and query)
-    #[arg(long, global = true)]
-    pub normalize: bool,
-
-    /// How many requests run at once, lowered to fit the open-file limit [default: 8]
-    #[arg(short = 'j', long, value_name = "N", value_parser = parse_jobs, global = true)]
-    pub jobs: Option<usize>,
-
-    /// Largest answer body accepted, in bytes [default: 4194304]
-    #[arg(long, value_name = "BYTES", value_parser = parse_max_body, global = true)]
+    /// Largest answer body, in bytes [default: 4194304]
+    ///
+    /// A longer answer is a failed lookup.
+    #[arg(long, value_name = "BYTES", value_parser = parse_max_body, global = true, help_heading = CONNECTION)]
     pub max_body: Option<u64>,
 
-    /// PEM file of the CA certificates to trust for https, instead of the built-in
-    /// roots (for a gateway behind a private CA); verification is always on
-    #[arg(long, env = settings::CA_CERT.env, value_name = "PATH", global = true)]
-    pub ca_cert: Option<std::path::PathBuf>,
-
-    /// Show the request line, status, latency and retries on stderr (never the API key)
-    #[arg(short, long, action = clap::ArgAction::Count, global = true)]
-    pub verbose: u8,
-
-    /// When to colour the output (NO_COLOR in the environment means never)
-    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto, global = true)]
-    pub color: ColorChoice,
-
-    /// Run against a built-in simulator on a loopback port: no configuration needed
-    #[arg(long, global = true)]
+    /// Run against a built-in simulator
+    ///
+    /// No configuration needed: the simulator serves on a loopback port for the
+    /// run's length.
+    #[arg(long, global = true, help_heading = CONNECTION)]
     pub demo: bool,
 
-    /// Mask phone numbers (msisdn) in every output format, except the country code
-    /// and the last 2 digits: 380501234567 becomes 380*******67
-    #[arg(long, global = true)]
+    /// JSON, one compact line per lookup (short for -o json)
+    ///
+    /// The service's JSON as it came, one compact line per lookup.
+    #[arg(long, global = true, conflicts_with = "output", help_heading = OUTPUT)]
+    pub json: bool,
+
+    /// table, json, csv, tsv, report, report-json, report-md
+    ///
+    /// The output format: table (the default), json (one line per lookup), csv, tsv,
+    /// or one report over the batch: report (terminal), report-json, report-md
+    /// (Markdown for CI job summaries). SMSSTAT_OUTPUT in the environment sets it
+    /// too.
+    #[arg(short = 'o', long, value_enum, value_name = "FORMAT", hide_possible_values = true, global = true, help_heading = OUTPUT)]
+    pub output: Option<OutputFormat>,
+
+    /// Fields to show, comma-separated (e.g. status,time_dr)
+    ///
+    /// Table and CSV/TSV columns, or the keys kept in JSON records: names of the
+    /// kind's fields, details.NAME, query, kind, error, errorDescription or table
+    /// labels (anything else is exit 64).
+    #[arg(long, value_name = "A,B,...", value_delimiter = ',', global = true, help_heading = OUTPUT)]
+    pub fields: Vec<String>,
+
+    /// Only this field's bare value, one line per lookup
+    #[arg(long, value_name = "NAME", global = true, conflicts_with = "fields", help_heading = OUTPUT)]
+    pub field: Option<String>,
+
+    /// JSON: typed, uniform records
+    ///
+    /// Numbers as numbers, error always present, ported and roaming as booleans, plus
+    /// kind and query.
+    #[arg(long, global = true, help_heading = OUTPUT)]
+    pub normalize: bool,
+
+    /// Mask phone numbers in every output format
+    ///
+    /// All of an msisdn but the country code and the last 2 digits: 380501234567
+    /// becomes 380*******67.
+    #[arg(long, global = true, help_heading = OUTPUT)]
     pub mask_msisdn: bool,
 
-    /// Config file to read instead of $XDG_CONFIG_HOME/smsstat/config.toml (must exist)
+    /// CSV/TSV: cells exactly as sent, formulas included
+    ///
+    /// Without the ' put before a cell that starts with = + - @ tab or CR and is not a
+    /// number (spreadsheet formula injection).
+    #[arg(long, global = true, help_heading = OUTPUT)]
+    pub raw_cells: bool,
+
+    /// Leave out the header line of table, CSV and TSV output
+    #[arg(long, global = true, help_heading = OUTPUT)]
+    pub no_headers: bool,
+
+    /// When to colour: auto, always or never
+    ///
+    /// auto: only on a terminal, never with NO_COLOR, CLICOLOR=0 or TERM=dumb in the
+    /// environment, forced by CLICOLOR_FORCE.
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto, hide_possible_values = true, global = true, help_heading = OUTPUT)]
+    pub color: ColorChoice,
+
+    /// Also write a JUnit XML file (for CI test reports)
+    ///
+    /// One test case per lookup, a failure for each failed lookup or unmet
+    /// expectation; next to any output format.
+    #[arg(long, value_name = "PATH", global = true, help_heading = OUTPUT)]
+    pub junit: Option<std::path::PathBuf>,
+
+    /// Show requests, statuses, latency and retries on stderr
+    ///
+    /// The request line, status, latency and retries; -vv adds the headers (never
+    /// the API key).
+    #[arg(short, long, action = clap::ArgAction::Count, global = true, help_heading = OUTPUT)]
+    pub verbose: u8,
+
+    /// No warnings, per-lookup lines or summary on stderr
+    ///
+    /// Errors that end the run and the exit code stay.
+    #[arg(short, long, global = true, help_heading = OUTPUT)]
+    pub quiet: bool,
+
+    /// How many requests run at once [default: 8]
+    ///
+    /// Lowered to fit the open-file limit.
+    #[arg(short = 'j', long, value_name = "N", value_parser = parse_jobs, global = true, help_heading = BATCH)]
+    pub jobs: Option<usize>,
+
+    /// At most N requests a second (N/s) or a minute (N/m)
+    ///
+    /// Across all lookups, polls and retries included, e.g. 50/s or 600/m.
+    #[arg(long, value_name = "N[/s|/m]", value_parser = parse_rate, global = true, help_heading = BATCH)]
+    pub rate: Option<Rate>,
+
+    /// Go on after a refused account or connection
+    ///
+    /// Look up every value even after the service refused the account (error 1 or 2)
+    /// or every connection was refused (by default the rest are "not looked up").
+    #[arg(long, global = true, help_heading = BATCH)]
+    pub keep_going: bool,
+
+    /// Poll until each record is final
+    ///
+    /// Then print it. Final: an SMS or HLR status no longer pending, a task with
+    /// nothing pending.
+    #[arg(long, global = true, help_heading = WAITING)]
+    pub wait: bool,
+
+    /// Give up waiting after this [default: 10m]
+    ///
+    /// How long --wait waits at most: 90, 500ms, 2m.
+    #[arg(long, value_name = "DURATION", value_parser = parse_wait_timeout, requires = "wait", global = true, help_heading = WAITING)]
+    pub wait_timeout: Option<std::time::Duration>,
+
+    /// Pause between polls [default: 2s]
+    ///
+    /// At least 100ms; longer after errors, or when the server asks with Retry-After.
+    #[arg(long, value_name = "DURATION", value_parser = parse_interval, requires = "wait", global = true, help_heading = WAITING)]
+    pub interval: Option<std::time::Duration>,
+
+    /// Statuses that count as final
+    ///
+    /// SMS and HLR statuses, replacing the built-in pending lists, for --wait and
+    /// --expect alike.
+    #[arg(
+        long,
+        value_name = "STATUS,...",
+        value_delimiter = ',',
+        value_parser = parse_status,
+        global = true,
+        help_heading = WAITING
+    )]
+    pub until: Vec<String>,
+
+    /// Succeed only with one of these statuses
+    ///
+    /// SMS and HLR statuses: exit 80 when final and different, 81 when still
+    /// pending.
+    #[arg(
+        long,
+        value_name = "STATUS,...",
+        value_delimiter = ',',
+        value_parser = parse_status,
+        global = true,
+        help_heading = WAITING
+    )]
+    pub expect: Vec<String>,
+
+    /// Delivery rate a task must reach
+    ///
+    /// Delivered/total (delivered/sent without `total`), e.g. 0.95: exit 80 below it.
+    #[arg(long, value_name = "RATIO", value_parser = parse_ratio, global = true, help_heading = WAITING)]
+    pub expect_delivered: Option<f64>,
+
+    /// Print each change as a JSON line
+    ///
+    /// With --wait: one JSON line per observed change (each with `kind` and `query`),
+    /// and a failure as soon as it happens, instead of the final records only.
+    #[arg(long, global = true, requires = "wait", help_heading = WAITING)]
+    pub follow: bool,
+
+    /// Config file to read (must exist)
+    ///
+    /// Instead of $XDG_CONFIG_HOME/smsstat/config.toml.
     #[arg(
         long,
         env = settings::CONFIG.env,
         value_name = "PATH",
         global = true,
-        help_heading = "Configuration"
+        help_heading = CONFIGURATION
     )]
     pub config: Option<std::path::PathBuf>,
 
-    /// Profile of the config file to use ([profiles.NAME]; without it, `default` if the
-    /// file has one)
+    /// Profile of the config file to use
+    ///
+    /// A [profiles.NAME] table; without it, `default` if the file has one.
     #[arg(
         long,
         env = settings::PROFILE.env,
         value_name = "NAME",
         global = true,
-        help_heading = "Configuration"
+        help_heading = CONFIGURATION
     )]
     pub profile: Option<String>,
-
-    /// Poll until each record is final (SMS/HLR status no longer pending, task with
-    /// nothing pending), then print it
-    #[arg(long, global = true, help_heading = "Waiting")]
-    pub wait: bool,
-
-    /// How long --wait waits at most: 90, 500ms, 2m [default: 10m]
-    #[arg(long, value_name = "DURATION", value_parser = parse_wait_timeout, requires = "wait", global = true, help_heading = "Waiting")]
-    pub wait_timeout: Option<std::time::Duration>,
-
-    /// Pause between polls of --wait, at least 100ms (longer after errors, or when the
-    /// server asks with Retry-After) [default: 2s]
-    #[arg(long, value_name = "DURATION", value_parser = parse_interval, requires = "wait", global = true, help_heading = "Waiting")]
-    pub interval: Option<std::time::Duration>,
-
-    /// Statuses that count as final (SMS, HLR), replacing the built-in pending lists,
-    /// for --wait and --expect alike
-    #[arg(
-        long,
-        value_name = "STATUS,...",
-        value_delimiter = ',',
-        value_parser = parse_status,
-        global = true,
-        help_heading = "Waiting"
-    )]
-    pub until: Vec<String>,
-
-    /// Succeed only when the final status is one of these (SMS, HLR): exit 80 when
-    /// final and different, 81 when still pending
-    #[arg(
-        long,
-        value_name = "STATUS,...",
-        value_delimiter = ',',
-        value_parser = parse_status,
-        global = true,
-        help_heading = "Waiting"
-    )]
-    pub expect: Vec<String>,
-
-    /// Succeed only when delivered/total (delivered/sent without `total`) reaches RATIO
-    /// (tasks), e.g. 0.95: exit 80 below it
-    #[arg(long, value_name = "RATIO", value_parser = parse_ratio, global = true, help_heading = "Waiting")]
-    pub expect_delivered: Option<f64>,
-
-    /// With --wait: print one JSON line per observed change (each with `kind` and `query`),
-    /// and a failure as soon as it happens, instead of the final records only
-    #[arg(long, global = true, requires = "wait", help_heading = "Waiting")]
-    pub follow: bool,
-
-    /// At most N requests per second (N/s) or per minute (N/m) across all lookups,
-    /// polls and retries included, e.g. 50/s or 600/m
-    #[arg(long, value_name = "N[/s|/m]", value_parser = parse_rate, global = true)]
-    pub rate: Option<Rate>,
-
-    /// Look up every value even after the service refused the account (error 1 or 2)
-    /// or every connection was refused (by default the rest are "not looked up")
-    #[arg(long, global = true)]
-    pub keep_going: bool,
-
-    /// CSV/TSV: print cells exactly as sent, without the ' put before a cell that starts
-    /// with = + - @ tab or CR and is not a number (spreadsheet formula injection)
-    #[arg(long, global = true)]
-    pub raw_cells: bool,
-
-    /// Leave out the header line of table, CSV and TSV output (for pipelines)
-    #[arg(long, global = true)]
-    pub no_headers: bool,
-
-    /// Print no warnings, no per-lookup lines and no summary on stderr; errors that end
-    /// the run and the exit code stay
-    #[arg(short, long, global = true)]
-    pub quiet: bool,
-
-    /// Also write a JUnit XML file: one test case per lookup, a failure for each failed
-    /// lookup or unmet expectation (for CI test reports); next to any output format
-    #[arg(long, value_name = "PATH", global = true)]
-    pub junit: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Delivery status of SMS messages by their numeric ID
     #[command(
-        after_help = "Examples:\n  smsstat sms 42\n  smsstat --json sms 42 43 44\n  smsstat sms - < ids.txt\n  smsstat --wait --wait-timeout 2m --expect delivered sms 42\n  smsstat -o report sms - < campaign-ids.txt\n  smsstat -o report-md --junit smoke.xml --expect delivered sms - < ids.txt >> \"$GITHUB_STEP_SUMMARY\""
+        after_help = "Examples:\n  smsstat sms 42\n  smsstat --json sms 42 43 44\n  smsstat sms - < ids.txt\n  smsstat --wait --wait-timeout 2m --expect delivered sms 42\n  smsstat -o report sms - < campaign-ids.txt\n  smsstat -o report-md --junit smoke.xml --expect delivered \\\n      sms - < ids.txt >> \"$GITHUB_STEP_SUMMARY\""
     )]
     Sms(LookupArgs),
 
@@ -269,21 +345,28 @@ pub enum Command {
     )]
     HlrRef(LookupArgs),
 
-    /// Serve the whole status API on loopback with simulated data (until Ctrl-C)
+    /// Serve the status API with simulated data, on loopback
+    ///
+    /// The whole status API with simulated data, on a loopback port, until Ctrl-C.
     #[command(
         after_help = "Examples:\n  smsstat sim\n  smsstat sim --listen 127.0.0.1:0 --settle 0\n  smsstat sim --fail-rate 0.2 --latency 50ms --seed 7"
     )]
     Sim(SimArgs),
 
-    /// Inspect the settings: where each one comes from (flag, environment, profile, file)
+    /// Inspect the settings and where each comes from
+    ///
+    /// Each setting's value and where it came from: a flag, the environment, a
+    /// profile, the config file or the built-in default.
     #[command(
         subcommand,
         after_help = "Examples:\n  smsstat config show\n  smsstat --profile prod config show\n  SMSSTAT_CONFIG=./ci.toml smsstat config show"
     )]
     Config(ConfigCommand),
 
-    /// Check that this setup can work: settings, name, connection, TLS, the key,
-    /// latency, routes and proxy, step by step (exit: the first failing step's code)
+    /// Check that this setup can work, step by step
+    ///
+    /// The settings, the name, the connection, TLS, the key, latency, routes and the
+    /// proxy; the exit code is the first failing step's.
     #[command(
         after_help = "Examples:\n  smsstat check\n  smsstat --profile prod check\n  smsstat --json check | jq .steps\n  smsstat --demo check"
     )]
@@ -301,8 +384,10 @@ pub enum Command {
     )]
     Man,
 
-    /// Print the version, commit, build date, target, linking and TLS library (for
-    /// bug reports and CI logs)
+    /// Print the version and build details (for bug reports)
+    ///
+    /// The version, commit, build date, target, linking and TLS library, for bug
+    /// reports and CI logs.
     #[command(
         after_help = "Examples:\n  smsstat version\n  smsstat version --json | jq -r .commit"
     )]
@@ -311,8 +396,10 @@ pub enum Command {
 
 #[derive(Debug, Subcommand)]
 pub enum ConfigCommand {
-    /// Print every resolved setting, its value and where it came from (the key masked);
-    /// exit 78 when the settings could not run a lookup
+    /// Print each setting, its value and where it came from
+    ///
+    /// Every resolved setting (the key masked); exit 78 when the settings could not
+    /// run a lookup.
     #[command(
         after_help = "Examples:\n  smsstat config show\n  smsstat --profile staging config show\n  smsstat --config ./ci.toml config show\n  smsstat config show --json | jq -r .settings.base_url.value"
     )]
@@ -328,16 +415,18 @@ pub struct CompletionsArgs {
 
 #[derive(Debug, Args)]
 pub struct VersionArgs {
-    /// Print one JSON object: version, commit, dirty, build_date, target, linking,
-    /// rustc, tls
+    /// Print one JSON object
+    ///
+    /// Its keys: version, commit, dirty, build_date, target, linking, rustc, tls.
     #[arg(long)]
     pub json: bool,
 }
 
 #[derive(Debug, Args)]
 pub struct LookupArgs {
-    /// Values to look up; `-` reads them from stdin, one per line (blank lines and
-    /// # comments skipped)
+    /// Values to look up; `-` reads them from stdin
+    ///
+    /// With `-`, one value per line (blank lines and # comments skipped).
     #[arg(required = true, value_name = "VALUE")]
     pub values: Vec<String>,
 }

@@ -104,7 +104,8 @@ fn commands_section() -> String {
     let mut roff = String::from(".SH COMMANDS\n");
     let cli = super::command();
     for sub in cli.get_subcommands().filter(|s| s.get_name() != "help") {
-        let about = sub.get_about().map(|a| a.to_string()).unwrap_or_default();
+        let about = sub.get_long_about().or(sub.get_about());
+        let about = about.map(|a| a.to_string()).unwrap_or_default();
         roff.push_str(&format!(
             ".TP\n\\fBsmsstat {}\\fR\n{}\n",
             escape_roff(sub.get_name()),

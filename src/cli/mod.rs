@@ -65,15 +65,58 @@ pub(crate) fn command() -> clap::Command {
             return sub;
         }
         sub.mut_args(|arg| match arg.get_id() == "json" {
-            true => arg.help("Print the result as one JSON document (short for -o json)"),
+            true => arg
+                .help("Print the result as one JSON document (short for -o json)")
+                .long_help("Print the result as one JSON document (short for -o json)"),
             false => arg,
         })
+    }
+    /// A lookup's `--help` ends with the exit codes, after its examples (`-h` and the
+    /// man page's COMMANDS keep the examples alone).
+    fn exit_codes_last(sub: clap::Command) -> clap::Command {
+        if !LOOKUPS.contains(&sub.get_name()) {
+            return sub;
+        }
+        let examples = sub.get_after_help().map(ToString::to_string);
+        let text = match examples {
+            Some(examples) => format!("{examples}\n\n{EXIT_CODES_HELP}"),
+            None => EXIT_CODES_HELP.to_string(),
+        };
+        sub.after_long_help(text)
     }
     let mut command = Cli::command();
     command.build();
     command
+        .mut_args(env_in_long_help)
+        .mut_subcommands(env_in_long_helps)
         .mut_subcommands(hide_unused)
         .mut_subcommands(one_document)
+        .mut_subcommands(exit_codes_last)
+}
+
+/// The lookup subcommands.
+const LOOKUPS: [&str; 5] = ["sms", "sms-ref", "task", "hlr", "hlr-ref"];
+
+/// `env_in_long_help` for the options of `sub` and of its subcommands.
+fn env_in_long_helps(sub: clap::Command) -> clap::Command {
+    sub.mut_args(env_in_long_help)
+        .mut_subcommands(env_in_long_helps)
+}
+
+/// An option's variable is named in `--help` (and the man page), not in `-h`, whose
+/// lines stay short: `[env: NAME]` ends its long help instead of clap's annotation
+/// on both (which also showed the variable's value).
+fn env_in_long_help(arg: clap::Arg) -> clap::Arg {
+    let Some(env) = arg.get_env().map(|e| e.to_string_lossy().into_owned()) else {
+        return arg;
+    };
+    let text = arg
+        .get_long_help()
+        .or(arg.get_help())
+        .map(ToString::to_string);
+    let text = text.unwrap_or_default();
+    arg.hide_env(true)
+        .long_help(format!("{text}\n\n[env: {env}]"))
 }
 
 /// A global option given on the command line to a subcommand that does nothing with

@@ -10,19 +10,24 @@ use crate::domain::duration::parse_duration;
 use crate::domain::format::{ColorChoice, OutputFormat};
 use crate::domain::lookup::PathStyle;
 
+/// Each line at most 78 columns: `-h` and `--help` wrap at the terminal's width, and
+/// at 80 this table must not be broken into unindented pieces.
 pub const EXIT_CODES_HELP: &str = "\
 Exit codes:
   0      success
-  1-63   the service's non-zero error code, passed through
-         (10 HLR not found, 20 SMS not found, 30 task not found, 1 invalid API key, ...;
+  1-63   the service's non-zero error code, passed through (10 HLR not found,
+         20 SMS not found, 30 task not found, 1 invalid API key, ...;
          deployments use other codes too)
-  64     usage error (also a bad value of an SMSSTAT_* variable, which is named)
+  64     usage error (also a bad value in an SMSSTAT_* variable, named)
   65     the answer is not a readable JSON record, or not the record asked for
   69     service unavailable (connection failed, 5xx without a JSON error body)
   70     internal error
-  74     the output could not be written (a full disk; a closed pipe is not an error)
-  75     temporary failure: timed out, or still rate limited (429), after retries
-  76     unexpected HTTP answer (3xx, 4xx other than 401/403, without a JSON error body)
+  74     the output could not be written (a full disk; a closed pipe is not
+         an error)
+  75     temporary failure: timed out, or still rate limited (429), after
+         retries
+  76     unexpected HTTP answer (3xx, 4xx other than 401/403, without a JSON
+         error body)
   77     not authorised (401/403 without a JSON error body, 407 from a proxy)
   78     configuration error (config file: file, line and key named; base URL,
          key file, CA file, proxy)
@@ -32,7 +37,8 @@ Exit codes:
   129    stopped by SIGHUP
   130    interrupted (Ctrl-C)
   143    stopped by SIGTERM
-With several lookups, the exit code is that of the first failed lookup in input order.";
+With several lookups, the exit code is that of the first failed lookup in
+input order.";
 
 /// A wait that cannot poll even once is a mistake, not a check.
 pub fn parse_wait_timeout(text: &str) -> Result<Duration, String> {

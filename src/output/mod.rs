@@ -15,3 +15,4 @@ pub(crate) mod summary;
 pub(crate) mod table;
 pub(crate) mod taskbar;
 pub(crate) mod term;
+pub(crate) mod wrap;

@@ -230,8 +230,11 @@ impl<W: Write> Printer<W> {
 
     pub fn finish(&mut self) -> io::Result<()> {
         if let Some(report) = self.report.take() {
-            let TableStyle { utf8, color, .. } = self.style.table;
-            report.write(&mut self.out, self.style.format, Look { utf8, color })?;
+            let TableStyle {
+                utf8, color, width, ..
+            } = self.style.table;
+            let look = Look { utf8, color };
+            report.write(&mut self.out, self.style.format, look, width)?;
         }
         self.flush_rows()
     }

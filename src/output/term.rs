@@ -1,24 +1,35 @@
-//! Where the progress bar and the live view draw: stderr, with the last columns of
-//! each line left free.
+//! Where the progress bar and the live view draw: stderr, every row stopping a few
+//! columns short of the terminal's edge.
 //!
-//! indicatif pads every line it draws with spaces up to the terminal's width, which
-//! leaves the cursor past the last column. The terminal's own `^C` echo then wraps
-//! to a new line, and clearing the bar after Ctrl-C erases only that new line: the
-//! bar stays on screen above the summary. Stopping the padding a few columns short
-//! keeps the echo on the bar's line, where clearing erases it. The width reported to
-//! indicatif stays the real one, so its count of wrapped lines (what it moves the
-//! cursor by) stays right whatever the line's length.
+//! indicatif ends each line it draws with spaces up to the width, which leaves the
+//! cursor in the last column: the next line's first character wraps to the next row,
+//! and that is how a multi-line view (the live view) gets one row per line. The same
+//! full rows hurt at Ctrl-C: the terminal's own `^C` echo wraps to a new row, and
+//! clearing the drawing then erases one row too low, leaving its first row on screen.
+//!
+//! So this terminal tells indicatif a width `MARGIN` columns short of the real one,
+//! and draws each line itself: a line's padding becomes "erase to the end of the row",
+//! the next line starts after an explicit `\r\n`, and a line longer than the width is
+//! broken where indicatif counts its rows to break (its own rule, character widths
+//! included), so the rows drawn are the rows indicatif moves the cursor over. No row
+//! reaches the last columns, whatever the width or the line: `^C` lands on the row the
+//! cursor is on, inside the drawing, and clearing the drawing erases it.
 
 use std::io;
+use std::sync::Mutex;
 
-use console::Term;
+use console::{AnsiCodeIterator, Term};
 use indicatif::{ProgressDrawTarget, TermLike};
+use unicode_width::UnicodeWidthChar;
 
-/// Columns left free at the end of a drawn line: room for `^C` and then some.
-const MARGIN: usize = 4;
+/// Columns left free at the end of every row: room for `^C` and then some.
+const MARGIN: u16 = 4;
 
 /// Redraws per second, indicatif's own default for stderr.
 const REFRESH_HZ: u8 = 20;
+
+/// Erase from the cursor to the end of the row (the cursor stays).
+const ERASE_TO_END: &str = "\x1b[K";
 
 /// Stderr as a draw target, hidden when it is not a terminal or `TERM` is unset or
 /// `dumb` (no cursor movement known), as indicatif's own stderr target does.
@@ -28,62 +39,170 @@ pub fn stderr_target() -> ProgressDrawTarget {
     if !term.is_term() || dumb {
         return ProgressDrawTarget::hidden();
     }
-    ProgressDrawTarget::term_like_with_hz(Box::new(Margined(term)), REFRESH_HZ)
+    ProgressDrawTarget::term_like_with_hz(Box::new(Margined::new(term)), REFRESH_HZ)
 }
 
-/// A terminal whose line padding stops `MARGIN` columns short of the edge.
+/// Where indicatif is in a draw: it writes, after moving the cursor to the drawing's
+/// first row (and perhaps a `\r`), each line's text and then that line's padding.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Step {
+    /// At the start of a row: the drawing's first, or one cleared.
+    RowStart,
+    /// A line's text was written; its padding comes next.
+    Text,
+    /// A line is done, the cursor after its text: another line goes on the next row.
+    LineDone,
+}
+
+/// A terminal whose rows stop `MARGIN` columns short of the edge.
 #[derive(Debug)]
-struct Margined(Term);
-
-/// indicatif writes a line's padding as one string of spaces after the line; that
-/// string is shortened. A line longer than the width is written whole.
-fn padding_kept(text: &str) -> &str {
-    let is_padding = !text.is_empty() && text.bytes().all(|b| b == b' ');
-    match is_padding {
-        true => &text[..text.len().saturating_sub(MARGIN)],
-        false => text,
-    }
+struct Margined<W = Term> {
+    out: W,
+    step: Mutex<Step>,
 }
 
-impl TermLike for Margined {
-    fn width(&self) -> u16 {
-        self.0.size().1
+/// What `Margined` writes to and measures: the terminal (a string in unit tests).
+trait Out: std::fmt::Debug + Send + Sync {
+    /// Columns and rows.
+    fn size(&self) -> (u16, u16);
+    fn write(&self, s: &str) -> io::Result<()>;
+    fn flush(&self) -> io::Result<()>;
+}
+
+impl Out for Term {
+    fn size(&self) -> (u16, u16) {
+        let (rows, columns) = Term::size(self);
+        (columns, rows)
     }
 
-    fn height(&self) -> u16 {
-        self.0.size().0
-    }
-
-    fn move_cursor_up(&self, n: usize) -> io::Result<()> {
-        self.0.move_cursor_up(n)
-    }
-
-    fn move_cursor_down(&self, n: usize) -> io::Result<()> {
-        self.0.move_cursor_down(n)
-    }
-
-    fn move_cursor_right(&self, n: usize) -> io::Result<()> {
-        self.0.move_cursor_right(n)
-    }
-
-    fn move_cursor_left(&self, n: usize) -> io::Result<()> {
-        self.0.move_cursor_left(n)
-    }
-
-    fn write_line(&self, s: &str) -> io::Result<()> {
-        self.0.write_line(s)
-    }
-
-    fn write_str(&self, s: &str) -> io::Result<()> {
-        self.0.write_str(padding_kept(s))
-    }
-
-    fn clear_line(&self) -> io::Result<()> {
-        self.0.clear_line()
+    fn write(&self, s: &str) -> io::Result<()> {
+        self.write_str(s)
     }
 
     fn flush(&self) -> io::Result<()> {
-        self.0.flush()
+        Term::flush(self)
+    }
+}
+
+impl<W: Out> Margined<W> {
+    fn new(out: W) -> Margined<W> {
+        Margined {
+            out,
+            step: Mutex::new(Step::RowStart),
+        }
+    }
+
+    /// The width a line may take: the terminal's, less the margin (one at least).
+    fn line_width(&self) -> u16 {
+        self.out.size().0.saturating_sub(MARGIN).max(1)
+    }
+
+    fn set_step(&self, step: Step) {
+        *self.step.lock().unwrap_or_else(|e| e.into_inner()) = step;
+    }
+
+    /// Writes a cursor movement or an erasure: the cursor is no longer after a line.
+    fn moving(&self, ansi: &str) -> io::Result<()> {
+        self.set_step(Step::RowStart);
+        self.out.write(ansi)
+    }
+}
+
+/// `line` broken into rows of at most `width` columns, each row's rest erased: where
+/// indicatif's own count of a line's rows breaks it (a character that does not fit
+/// goes to the next row, a wide one included; control characters take no room).
+fn rows_of(line: &str, width: usize) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut column = 0;
+    for (part, is_ansi) in AnsiCodeIterator::new(line) {
+        if is_ansi {
+            out.push_str(part);
+            continue;
+        }
+        for c in part.chars() {
+            let Some(taken) = c.width() else {
+                out.push(c);
+                continue;
+            };
+            column += taken;
+            if column > width {
+                out.push_str(ERASE_TO_END);
+                out.push_str("\r\n");
+                column = taken;
+            }
+            out.push(c);
+        }
+    }
+    out
+}
+
+impl<W: Out> TermLike for Margined<W> {
+    fn width(&self) -> u16 {
+        self.line_width()
+    }
+
+    fn height(&self) -> u16 {
+        self.out.size().1
+    }
+
+    fn move_cursor_up(&self, n: usize) -> io::Result<()> {
+        self.moving(&ansi_move(n, 'A'))
+    }
+
+    fn move_cursor_down(&self, n: usize) -> io::Result<()> {
+        self.moving(&ansi_move(n, 'B'))
+    }
+
+    fn move_cursor_right(&self, n: usize) -> io::Result<()> {
+        self.moving(&ansi_move(n, 'C'))
+    }
+
+    fn move_cursor_left(&self, n: usize) -> io::Result<()> {
+        self.moving(&ansi_move(n, 'D'))
+    }
+
+    fn write_line(&self, s: &str) -> io::Result<()> {
+        self.set_step(Step::RowStart);
+        self.out.write(&format!("{s}\n"))
+    }
+
+    fn write_str(&self, s: &str) -> io::Result<()> {
+        let mut step = self.step.lock().unwrap_or_else(|e| e.into_inner());
+        match *step {
+            // The padding of the line just written: the rest of its row erased,
+            // the cursor left after the text.
+            Step::Text => {
+                *step = Step::LineDone;
+                self.out.write(ERASE_TO_END)
+            }
+            // The `\r` written after moving to the drawing's first row.
+            Step::RowStart if s == "\r" => self.out.write(s),
+            Step::RowStart => {
+                *step = Step::Text;
+                self.out.write(&rows_of(s, usize::from(self.line_width())))
+            }
+            Step::LineDone => {
+                *step = Step::Text;
+                let rows = rows_of(s, usize::from(self.line_width()));
+                self.out.write(&format!("\r\n{rows}"))
+            }
+        }
+    }
+
+    fn clear_line(&self) -> io::Result<()> {
+        self.moving("\r\x1b[2K")
+    }
+
+    fn flush(&self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// A cursor movement by `n` (nothing for 0), as console writes it.
+fn ansi_move(n: usize, direction: char) -> String {
+    match n {
+        0 => String::new(),
+        n => format!("\x1b[{n}{direction}"),
     }
 }
 
@@ -91,11 +210,99 @@ impl TermLike for Margined {
 mod tests {
     use super::*;
 
+    /// A terminal of `columns` that keeps what is written.
+    #[derive(Debug)]
+    struct Written {
+        columns: u16,
+        text: Mutex<String>,
+    }
+
+    impl Out for Written {
+        fn size(&self) -> (u16, u16) {
+            (self.columns, 24)
+        }
+
+        fn write(&self, s: &str) -> io::Result<()> {
+            self.text.lock().unwrap().push_str(s);
+            Ok(())
+        }
+
+        fn flush(&self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn margined(columns: u16) -> Margined<Written> {
+        Margined::new(Written {
+            columns,
+            text: Mutex::default(),
+        })
+    }
+
+    fn written(term: &Margined<Written>) -> String {
+        std::mem::take(&mut term.out.text.lock().unwrap())
+    }
+
+    /// What indicatif writes for a draw of `lines`: the move to the first row of the
+    /// last draw's `rows`, then each line and its padding.
+    fn draw(term: &Margined<Written>, rows: usize, lines: &[&str]) {
+        term.move_cursor_up(rows.saturating_sub(1)).unwrap();
+        term.write_str("\r").unwrap();
+        let width = usize::from(term.width());
+        for line in lines {
+            term.write_str(line).unwrap();
+            // The columns taken on the line's last row: the padding fills the rest.
+            let last = match line.chars().count() {
+                0 => 0,
+                n => (n - 1) % width + 1,
+            };
+            term.write_str(&" ".repeat(width - last)).unwrap();
+        }
+    }
+
     #[test]
-    fn only_padding_is_shortened() {
-        assert_eq!(padding_kept("          ").len(), 10 - MARGIN);
-        assert_eq!(padding_kept("  "), "");
-        assert_eq!(padding_kept("3/8 lookups  "), "3/8 lookups  ");
-        assert_eq!(padding_kept(""), "");
+    fn lines_go_on_rows_of_their_own_with_the_rest_erased() {
+        let term = margined(20);
+        assert_eq!(term.width(), 16);
+        draw(&term, 0, &["a", "bb", "ccc"]);
+        assert_eq!(written(&term), "\ra\x1b[K\r\nbb\x1b[K\r\nccc\x1b[K");
+        draw(&term, 3, &["a", "bb"]);
+        assert_eq!(written(&term), "\x1b[2A\ra\x1b[K\r\nbb\x1b[K");
+    }
+
+    #[test]
+    fn a_line_as_wide_as_the_width_still_ends_its_row() {
+        let term = margined(20);
+        draw(&term, 0, &["0123456789abcdef", "x"]);
+        assert_eq!(written(&term), "\r0123456789abcdef\x1b[K\r\nx\x1b[K");
+    }
+
+    #[test]
+    fn a_long_line_breaks_where_indicatif_counts_its_rows() {
+        assert_eq!(rows_of("abcdefgh", 3), "abc\x1b[K\r\ndef\x1b[K\r\ngh");
+        assert_eq!(rows_of("abc", 3), "abc");
+        // A wide character that does not fit goes whole to the next row.
+        assert_eq!(rows_of("ab漢c", 3), "ab\x1b[K\r\n漢c");
+        // Colours take no room.
+        assert_eq!(
+            rows_of("\x1b[31mabcd\x1b[0m", 3),
+            "\x1b[31mabc\x1b[K\r\nd\x1b[0m"
+        );
+    }
+
+    #[test]
+    fn a_cleared_row_starts_over() {
+        let term = margined(20);
+        draw(&term, 0, &["a"]);
+        written(&term);
+        term.clear_line().unwrap();
+        term.write_str("b").unwrap();
+        term.write_str("  ").unwrap();
+        assert_eq!(written(&term), "\r\x1b[2Kb\x1b[K");
+    }
+
+    #[test]
+    fn a_terminal_narrower_than_the_margin_still_draws() {
+        assert_eq!(margined(3).width(), 1);
     }
 }

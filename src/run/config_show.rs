@@ -8,8 +8,9 @@ use crate::domain::exit_codes;
 use crate::domain::sanitize::escape_control;
 use crate::output::json_lines::json_line_text;
 use crate::output::messages::warn;
+use crate::output::wrap::{hanging, width_of};
 use crate::run::error::{print_document, Error};
-use crate::settings::config::construct_config;
+use crate::settings::config::{construct_config, terminal_width};
 use crate::settings::given::Given;
 use crate::settings::layers;
 use crate::settings::origin::CliSources;
@@ -29,7 +30,7 @@ pub fn run(args: Given, sources: CliSources) -> Result<u8, Error> {
         let shown = problem.as_ref().map(ToString::to_string);
         json_line_text(&as_json(&rows, shown.as_deref()))
     } else {
-        render(&rows)
+        render(&rows, terminal_width())
     };
     print_document(text.as_bytes())?;
     match problem {
@@ -51,8 +52,11 @@ fn as_json(rows: &[ShowRow], problem: Option<&str>) -> Value {
     json!({"ok": problem.is_none(), "problem": problem, "settings": settings})
 }
 
-/// Three aligned columns under a header; values escaped like every other output.
-fn render(rows: &[ShowRow]) -> String {
+/// Three aligned columns under a header, values escaped like every other output.
+/// When that is wider than the terminal (`width`; None: not a terminal, no limit),
+/// each setting's value and then where it came from go under each other, broken at
+/// spaces (`output::wrap`): a path is never split.
+fn render(rows: &[ShowRow], width: Option<usize>) -> String {
     let rows: Vec<(String, String, String)> = rows
         .iter()
         .map(|row| {
@@ -63,16 +67,50 @@ fn render(rows: &[ShowRow]) -> String {
             )
         })
         .collect();
-    let name_width = rows.iter().map(|r| r.0.chars().count()).max().unwrap_or(0);
-    let value_width = rows.iter().map(|r| r.1.chars().count()).max().unwrap_or(0);
+    let name_width = rows.iter().map(|r| width_of(&r.0)).max().unwrap_or(0);
+    let value_width = rows.iter().map(|r| width_of(&r.1)).max().unwrap_or(0);
+    let from_width = rows.iter().map(|r| width_of(&r.2)).max().unwrap_or(0);
+    let table_width = name_width + 2 + value_width.max(5) + 2 + from_width.max(4);
+    match width {
+        Some(width) if table_width > width => stacked(&rows, name_width, width),
+        _ => table(&rows, name_width, value_width),
+    }
+}
+
+fn table(rows: &[(String, String, String)], name_width: usize, value_width: usize) -> String {
+    let pad = |text: &str, to: usize| " ".repeat(to.saturating_sub(width_of(text)));
     let mut out = format!(
-        "{:name_width$}  {:value_width$}  FROM\n",
-        "SETTING", "VALUE"
+        "SETTING{}  VALUE{}  FROM\n",
+        pad("SETTING", name_width),
+        pad("VALUE", value_width)
     );
     for (name, value, from) in rows {
         out.push_str(&format!(
-            "{name:name_width$}  {value:value_width$}  {from}\n"
+            "{name}{}  {value}{}  {from}\n",
+            pad(name, name_width),
+            pad(value, value_width)
         ));
+    }
+    out
+}
+
+/// A setting's name and value on a line (the value broken at spaces under itself),
+/// and where it came from below the value.
+fn stacked(rows: &[(String, String, String)], name_width: usize, width: usize) -> String {
+    let indent = name_width + 2;
+    let mut out = format!("{:indent$}VALUE, FROM\n", "SETTING");
+    for (name, value, from) in rows {
+        let lines = format!(
+            "{name:indent$}{}\n{:indent$}{}\n",
+            hanging(value, indent, width),
+            "",
+            hanging(&format!("from {from}"), indent, width)
+        );
+        // A name whose value went to a line of its own keeps no trailing spaces.
+        for line in lines.lines() {
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
     }
     out
 }
@@ -90,10 +128,13 @@ mod tests {
             value: value.into(),
             origin,
         };
-        let text = render(&[
-            row("a", "1", Origin::Default),
-            row("long name", "value", Origin::Flag("--x")),
-        ]);
+        let text = render(
+            &[
+                row("a", "1", Origin::Default),
+                row("long name", "value", Origin::Flag("--x")),
+            ],
+            Some(80),
+        );
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], "SETTING    VALUE  FROM");
         assert_eq!(lines[1], "a          1      default");

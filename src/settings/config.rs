@@ -303,7 +303,7 @@ fn lowercase(values: &[String]) -> Vec<String> {
 }
 
 /// `COLUMNS` first (a user or script fixing the width), else the terminal's own.
-fn terminal_width() -> Option<usize> {
+pub(crate) fn terminal_width() -> Option<usize> {
     let columns = env::var("COLUMNS").ok().and_then(|c| c.trim().parse().ok());
     columns
         .filter(|&c: &usize| c > 0)

@@ -18,6 +18,7 @@ use rustix::pty::{grantpt, openpt, ptsname, unlockpt, OpenptFlags};
 use rustix::termios::{tcsetwinsize, Winsize};
 
 use super::process::LIVE_BOUND;
+use super::screen::Screen;
 
 /// Columns of the test terminal.
 pub const COLS: u16 = 80;
@@ -38,8 +39,9 @@ pub struct Shown {
     pub code: Option<i32>,
 }
 
-/// A running binary on a terminal of `COLS` columns.
+/// A running binary on a terminal (of `COLS` columns unless spawned with others).
 pub struct OnTerminal {
+    cols: u16,
     child: Option<Child>,
     /// Stdin, when `cmd` had it piped.
     stdin: Option<ChildStdin>,
@@ -54,13 +56,18 @@ impl OnTerminal {
     /// Spawns `cmd` (from `process::command`) with stderr on a new terminal, and stdin
     /// too when `wiring.stdin`; stdout stays a pipe. Stdin is left as `cmd` says
     /// otherwise.
-    pub fn spawn(mut cmd: Command, wiring: Wiring) -> OnTerminal {
+    pub fn spawn(cmd: Command, wiring: Wiring) -> OnTerminal {
+        OnTerminal::spawn_sized(cmd, wiring, COLS)
+    }
+
+    /// `spawn` on a terminal of `cols` columns.
+    pub fn spawn_sized(mut cmd: Command, wiring: Wiring, cols: u16) -> OnTerminal {
         let master = openpt(OpenptFlags::RDWR | OpenptFlags::NOCTTY | OpenptFlags::CLOEXEC)
             .expect("open a pseudo-terminal");
         grantpt(&master).and_then(|()| unlockpt(&master)).unwrap();
         let size = Winsize {
             ws_row: 24,
-            ws_col: COLS,
+            ws_col: cols,
             ws_xpixel: 0,
             ws_ypixel: 0,
         };
@@ -96,6 +103,7 @@ impl OnTerminal {
         let chunks = read_chunks(master.try_clone().unwrap());
         let stdout_lines = read_lines(child.stdout.take().unwrap());
         OnTerminal {
+            cols,
             stdin: child.stdin.take(),
             child: Some(child),
             master,
@@ -131,6 +139,11 @@ impl OnTerminal {
                 Err(_) => panic!("not shown on the terminal:\n{}", self.so_far()),
             }
         }
+    }
+
+    /// The lines the terminal shows now, from what it got so far.
+    pub fn screen(&self) -> Vec<String> {
+        Screen::after(&self.terminal, usize::from(self.cols)).lines()
     }
 
     /// Waits (at most `LIVE_BOUND`) for a line on stdout that satisfies `ready`.

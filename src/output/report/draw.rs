@@ -8,12 +8,20 @@ use super::section::Section;
 use super::text::sections;
 use super::{Look, Report};
 use crate::domain::status::Tone;
+use crate::output::wrap::hanging_list;
 
 /// Cells of a bar at a share of 100 %.
 const BAR_CELLS: usize = 30;
 
-/// The terminal form: aligned columns, bars in the status colours.
+/// The terminal form with no width limit.
+#[cfg(test)]
 pub(super) fn terminal(report: &Report, look: Look) -> String {
+    terminal_to_width(report, look, None)
+}
+
+/// The terminal form: aligned columns, bars in the status colours, the notes' lists
+/// broken between items to fit `width` (None: no limit).
+pub(super) fn terminal_to_width(report: &Report, look: Look, width: Option<usize>) -> String {
     let (headline, sections, notes) = sections(report);
     let mut out = format!("{headline}\n");
     for section in &sections {
@@ -53,9 +61,13 @@ pub(super) fn terminal(report: &Report, look: Look) -> String {
     }
     if !notes.is_empty() {
         out.push('\n');
-        let width = notes.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
+        let names = notes.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
         for (name, value) in &notes {
-            let _ = writeln!(out, "{name:<width$}  {value}");
+            let value = match width {
+                Some(width) => hanging_list(value, names + 2, width),
+                None => value.clone(),
+            };
+            let _ = writeln!(out, "{name:<names$}  {value}");
         }
     }
     out

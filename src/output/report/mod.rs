@@ -315,15 +315,22 @@ impl Report {
         }
     }
 
-    /// Writes the report in the chosen form.
-    pub fn write(&self, out: &mut impl Write, format: OutputFormat, look: Look) -> io::Result<()> {
+    /// Writes the report in the chosen form, the terminal form's notes fitted to
+    /// `width` (None: no limit).
+    pub fn write(
+        &self,
+        out: &mut impl Write,
+        format: OutputFormat,
+        look: Look,
+        width: Option<usize>,
+    ) -> io::Result<()> {
         match format {
             OutputFormat::ReportJson => {
                 serde_json::to_writer_pretty(&mut *out, &json::report(self))?;
                 writeln!(out)
             }
             OutputFormat::ReportMarkdown => out.write_all(draw::markdown(self).as_bytes()),
-            _ => out.write_all(draw::terminal(self, look).as_bytes()),
+            _ => out.write_all(draw::terminal_to_width(self, look, width).as_bytes()),
         }
     }
 }

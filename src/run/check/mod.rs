@@ -85,7 +85,8 @@ pub fn run(args: Given, sources: CliSources) -> Result<u8, Error> {
     let text = if json {
         json_line_text(&as_json(&steps))
     } else {
-        as_checklist(&steps, crate::settings::config::locale_is_utf8())
+        let utf8 = crate::settings::config::locale_is_utf8();
+        as_checklist(&steps, utf8, crate::settings::config::terminal_width())
     };
     print_document(text.as_bytes())?;
     Ok(first_failure(&steps))

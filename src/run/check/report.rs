@@ -5,9 +5,14 @@ use serde_json::{json, Value};
 use super::{first_failure, State, Step, ALL_STEPS};
 use crate::domain::exit_codes;
 use crate::domain::sanitize::escape_control;
+use crate::output::wrap::hanging;
 
-pub(super) fn as_checklist(steps: &[Step], utf8: bool) -> String {
-    let width = ALL_STEPS.iter().map(|s| s.len()).max().unwrap_or(0);
+/// One line per step: its mark, its name and what it found, broken at spaces to fit
+/// the terminal (`width`; None: no limit) under itself, a path or URL never split.
+pub(super) fn as_checklist(steps: &[Step], utf8: bool, width: Option<usize>) -> String {
+    let name_width = ALL_STEPS.iter().map(|s| s.len()).max().unwrap_or(0);
+    // "{mark:>4} {name}  ": where the details start.
+    let indent = 4 + 1 + name_width + 2;
     let mut out = String::new();
     for step in steps {
         let mark = match (step.state, utf8) {
@@ -18,11 +23,17 @@ pub(super) fn as_checklist(steps: &[Step], utf8: bool) -> String {
             (State::Failed, false) => "FAIL",
             (State::Skipped, false) => "--",
         };
-        out.push_str(&format!(
-            "{mark:>4} {:width$}  {}\n",
-            step.name,
-            escape_control(&step.detail)
-        ));
+        let detail = escape_control(&step.detail);
+        let detail = match width {
+            Some(width) => hanging(&detail, indent, width),
+            None => detail.into_owned(),
+        };
+        let lines = format!("{mark:>4} {:name_width$}  {detail}\n", step.name);
+        // A name whose details went to a line of their own keeps no trailing spaces.
+        for line in lines.lines() {
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
     }
     out
 }

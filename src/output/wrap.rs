@@ -1,0 +1,145 @@
+//! Text fitted to a terminal's width for people: broken at spaces only, never inside a
+//! word, so a path or a URL stays whole (and can be copied) wherever it falls.
+
+use unicode_width::UnicodeWidthStr;
+
+/// Where a word too long to follow the indent goes: a line of its own, this far in
+/// (clear of a first column of names, with the most room for the word).
+pub const LONG_WORD_INDENT: usize = 2;
+
+/// `text` continued from column `indent` of a line and broken at spaces so that no
+/// line passes `width`: each further line starts `indent` columns in. A word that
+/// does not fit after the indent gets a line of its own, `LONG_WORD_INDENT` columns
+/// in (past the width if it is longer than that), and the text goes on under the
+/// indent after it. The caller writes the first line's first `indent` columns.
+pub fn hanging(text: &str, indent: usize, width: usize) -> String {
+    /// What the current line holds after its indent.
+    #[derive(PartialEq)]
+    enum Line {
+        Nothing,
+        /// Words up to this column.
+        Words(usize),
+        /// A long word, alone.
+        LongWord,
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut line = Line::Nothing;
+    for word in text.split(' ') {
+        let taken = word.width();
+        if let Line::Words(column) = line {
+            if column + 1 + taken <= width {
+                out.push(' ');
+                out.push_str(word);
+                line = Line::Words(column + 1 + taken);
+                continue;
+            }
+        }
+        if line != Line::Nothing {
+            out.push('\n');
+        }
+        if indent + taken <= width {
+            if line != Line::Nothing {
+                out.push_str(&" ".repeat(indent));
+            }
+            line = Line::Words(indent + taken);
+        } else {
+            // The first line's indent is the caller's, left with its name alone.
+            if line == Line::Nothing {
+                out.push('\n');
+            }
+            out.push_str(&" ".repeat(LONG_WORD_INDENT));
+            line = Line::LongWord;
+        }
+        out.push_str(word);
+    }
+    out
+}
+
+/// `hanging` for a list (`a, b, c`): broken only between its items, each kept whole
+/// (an item holds spaces: `3 (enroute since 2026-11-01 10:00:00)`); an item too long
+/// for a line of its own is broken at its spaces, as `hanging` does.
+pub fn hanging_list(text: &str, indent: usize, width: usize) -> String {
+    let items: Vec<&str> = text.split(", ").collect();
+    let mut out = String::with_capacity(text.len());
+    let mut column = indent;
+    for (i, item) in items.iter().enumerate() {
+        let item = match i + 1 < items.len() {
+            true => format!("{item},"),
+            false => item.to_string(),
+        };
+        let taken = item.width();
+        if i > 0 && column + 1 + taken <= width {
+            out.push(' ');
+            column += 1;
+        } else if i > 0 {
+            out.push('\n');
+            out.push_str(&" ".repeat(indent));
+            column = indent;
+        }
+        match column + taken <= width {
+            true => out.push_str(&item),
+            false => out.push_str(&hanging(&item, indent, width)),
+        }
+        // After an item broken over lines, the next one starts a line.
+        column = match column + taken <= width {
+            true => column + taken,
+            false => width,
+        };
+    }
+    out
+}
+
+/// The columns `text` takes on a terminal.
+pub fn width_of(text: &str) -> usize {
+    text.width()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_text_is_left_alone() {
+        assert_eq!(hanging("flag --config", 16, 80), "flag --config");
+    }
+
+    #[test]
+    fn text_breaks_at_spaces_under_the_indent() {
+        assert_eq!(
+            hanging("one two three four", 4, 14),
+            "one two\n    three four"
+        );
+    }
+
+    #[test]
+    fn a_word_too_long_for_the_indent_gets_a_line_of_its_own() {
+        let path = "/a/very/long/path/to/config.toml";
+        assert_eq!(
+            hanging(&format!("file {path} here"), 10, 36),
+            format!("file\n  {path}\n          here")
+        );
+        // First, it leaves the caller's line with its name alone.
+        assert_eq!(hanging(path, 10, 36), format!("\n  {path}"));
+        // Longer than the whole width: still whole.
+        assert_eq!(hanging(path, 10, 20), format!("\n  {path}"));
+    }
+
+    #[test]
+    fn a_list_breaks_between_its_items_only() {
+        let list = "3 (enroute since 2026-11-01 10:00:00), 7 (enroute since 2026-11-01 10:05:00)";
+        assert_eq!(
+            hanging_list(list, 22, 80),
+            "3 (enroute since 2026-11-01 10:00:00),\n                      \
+             7 (enroute since 2026-11-01 10:05:00)"
+        );
+        assert_eq!(hanging_list("a, b, c", 2, 80), "a, b, c");
+        assert_eq!(hanging_list("aa, bb, cc", 2, 9), "aa, bb,\n  cc");
+        // An item longer than a line: at its spaces.
+        assert_eq!(hanging_list("x, aaa bbb ccc", 2, 9), "x,\n  aaa bbb\n  ccc");
+    }
+
+    #[test]
+    fn wide_characters_count_twice() {
+        assert_eq!(hanging("日本 語", 0, 5), "日本\n語");
+    }
+}
