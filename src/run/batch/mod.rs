@@ -162,7 +162,11 @@ struct Shared<W: Work, S, I> {
     work: Arc<W>,
     input: Mutex<Feed<I>>,
     room: Mutex<Room<W::Lookup>>,
+    /// Workers wait on it for a due lookup or for room.
     wake: Condvar,
+    /// The run's end waits on it for the workers to be gone: apart from `wake`, so
+    /// that no worker's wake-up goes to it.
+    ended: Condvar,
     order: Mutex<Order<W::Out, S>>,
     stop: Arc<AtomicBool>,
     jobs: usize,
@@ -212,6 +216,7 @@ pub fn run<W: Work, S: Sink<W::Out>>(
             running: jobs,
         }),
         wake: Condvar::new(),
+        ended: Condvar::new(),
         order: Mutex::new(Order {
             next_out: 0,
             pending: BTreeMap::new(),
@@ -247,7 +252,9 @@ impl<W: Work, S, I> Drop for Ending<'_, W, S, I> {
         }
         let mut room = self.0.room();
         room.running -= 1;
+        // The others may be waiting for a lookup this one would have handed back.
         self.0.wake.notify_all();
+        self.0.ended.notify_one();
     }
 }
 
@@ -355,8 +362,11 @@ where
                 room.in_flight -= 1;
                 room.exhausted = true;
             }
-            if room.waiting > 0 {
-                self.wake.notify_all();
+            // Another worker may read now; at the end of the input, all may leave.
+            match next.is_none() {
+                true => self.wake.notify_all(),
+                false if room.waiting > 0 => self.wake.notify_one(),
+                false => {}
             }
         }
         let Some((index, input)) = next else {
@@ -438,9 +448,12 @@ where
         room.parked -= freed.0;
         room.held -= freed.1;
         // One fewer under way (and maybe bytes freed): room for a worker waiting to
-        // read, or the end of the run.
+        // read; at the end of the run, every worker leaves.
         if room.waiting > 0 {
-            self.wake.notify_all();
+            match room.exhausted && room.in_flight == 0 {
+                true => self.wake.notify_all(),
+                false => self.wake.notify_one(),
+            }
         }
     }
 
@@ -469,13 +482,11 @@ where
                 // Workers waiting notice the stop and leave.
                 self.wake.notify_all();
             }
-            room.waiting += 1;
             room = self
-                .wake
+                .ended
                 .wait_timeout(room, STOP_POLL)
                 .unwrap_or_else(|e| e.into_inner())
                 .0;
-            room.waiting -= 1;
         }
     }
 
