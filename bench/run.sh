@@ -456,7 +456,8 @@ for jobs in $STALL_JOBS; do
   killed="" max_seen=0 child=""
   for _ in $(seq $((STALL_TIME_LIMIT * 20))); do
     kill -0 "$time_pid" 2>/dev/null || break
-    [ -n "$child" ] || child=$(ps -o pid= --ppid "$time_pid" | tr -d ' ' | head -n 1)
+    # ps exits 1 while time has no child yet (or no more): not a failure of the script.
+    [ -n "$child" ] || child=$(ps -o pid= --ppid "$time_pid" | tr -d ' ' | head -n 1 || true)
     if [ -n "$child" ]; then
       rss=$(awk '/^VmRSS:/ { print $2 }' "/proc/$child/status" 2>/dev/null || true)
       if [ -n "$rss" ] && [ "$rss" -gt "$max_seen" ]; then max_seen=$rss; fi
