@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Benchmarks smsstat against curl on two local servers side by side, nginx (a static
-# JSON record) and the built-in simulator (`smsstat sim`), and prints ratios with
-# PASS/MISS against the targets. Not part of CI: timings need a quiet machine.
+# Benchmarks smsstat against curl side by side on local servers: nginx (a static JSON
+# record), the built-in simulator (`smsstat sim`), and the simulator one round trip
+# away (`smsstat sim --latency 50ms`), and prints ratios with PASS/MISS against the
+# targets. Not part of CI: timings need a quiet machine.
 #
 #   bench/run.sh                         # everything, full sizes (a few minutes)
 #   QUICK=1 bench/run.sh                 # smoke run with small sizes
@@ -11,29 +12,37 @@
 # What it measures (smsstat vs curl, against nginx and against the simulator):
 #   1. one lookup, whole process: median wall of N_SINGLE runs, interleaved
 #      (`smsstat --json sms 42` vs `curl -s URL`)                 target <= 0.5x curl
-#   2. N_BATCH lookups: `smsstat -j 8 --json sms - < ids` vs
+#   2. N_BATCH lookups on loopback: `smsstat -j 8 --json sms - < ids` vs
 #      `curl -Z --parallel-max 8 -K urls`: wall, best of REPS runs
-#      (interleaved)                                             target <= 0.7x curl
+#      (interleaved)                                            target <= 0.85x curl
 #   3. CPU per lookup in (2): (user + sys) / lookups, best of REPS  target <= 1x curl
 #   2b. the same batch over https (nginx with a private CA made by openssl),
 #      smsstat --ca-cert vs curl --cacert: wall and CPU, for information
-#   4. the server's ceiling: `wrk -t2 -c16` on /sms/42 (what (2) could reach)
+#   2c. a server one round trip away: the simulator with `--latency LATENCY` (every
+#      answer after 50 ms; one thread per connection, so LATENCY_JOBS connections
+#      wait at once), N_LATENCY lookups, `smsstat -j 64 --json sms - < ids` vs
+#      `curl -Z --parallel-max 64 -K urls`: wall and CPU (user + sys), best of REPS
+#      runs (interleaved)             target wall <= 1x curl, CPU <= 0.7x curl
+#   4. the server's ceiling: `wrk -t2 -c16` on /sms/42 (what (2) could reach), and
+#      `wrk -t2 -c LATENCY_JOBS` on the simulator of (2c): LATENCY_JOBS / LATENCY
+#      when it serves every connection at once (what (2c) could reach)
 #   5. N_STREAM small lookups streamed: peak RSS (GNU time %M), every line printed;
 #      the same lookups with -o report-json: peak RSS, every lookup counted
 #                                                               target <= 16 MiB
 #   6. stalled head (nginx only): N_STALL lookups where /sms/1 is slow (nginx
 #      limit_rate drips its answer for about STALL_SECS seconds) while every other
 #      ID answers a ~STALL_MIB MiB JSON record at once; smsstat must print in input
-#      order, so the answers behind the head have to wait somewhere. At -j 8 and
-#      -j 32: peak RSS and the number of lines printed.
+#      order, so the answers behind the head have to wait somewhere. At -j 8, -j 32
+#      and -j 128 (STALL_JOBS): peak RSS and the number of lines printed.
 #                                          target <= 256 MiB, N_STALL lines printed
 #
-# Sizes (environment): N_SINGLE (200), N_BATCH (20000), REPS (3), N_STREAM (100000),
-# N_STALL (3000), STALL_MIB (4), STALL_SECS (4), STALL_JOBS ("8 32"), WRK_SECS (5),
-# STALL_RSS_CAP_MIB (4096: a stalled-head run whose RSS passes this is killed and
-# counted as a MISS, so a runaway cannot take the machine down), PORT (18765; the
-# script uses PORT to PORT+3 on 127.0.0.1). BENCH_STRICT=1 exits 1 when a
-# target is missed.
+# Sizes (environment): N_SINGLE (200), N_BATCH (20000), REPS (3), N_LATENCY (3000),
+# LATENCY (50ms), LATENCY_JOBS (64), N_STREAM (100000), N_STALL (3000), STALL_MIB (4),
+# STALL_SECS (4), STALL_JOBS ("8 32 128"), WRK_SECS (5), STALL_RSS_CAP_MIB (4096: a
+# stalled-head run whose RSS passes this is killed and counted as a MISS, so a runaway
+# cannot take the machine down), PORT (18765; the script uses PORT to PORT+4 on
+# 127.0.0.1). BENCH_STRICT=1 exits 1 when a target is missed. The load average is
+# printed before each timed section and in the summary (before and after the run).
 #
 # Needs curl, GNU time (/usr/bin/time), nginx, wrk and openssl: installed with apt-get when
 # missing and running as root. Only loopback is used; the servers it starts are
@@ -44,26 +53,32 @@ PATH=$PATH:/usr/sbin:/sbin  # nginx lives there, outside a normal user's PATH
 
 if [ "${QUICK:-0}" = 1 ]; then
   : "${N_SINGLE:=20}" "${N_BATCH:=2000}" "${REPS:=1}" "${N_STREAM:=5000}" "${N_STALL:=300}"
+  : "${N_LATENCY:=640}"
   : "${STALL_SECS:=2}" "${WRK_SECS:=1}"
 fi
 N_SINGLE=${N_SINGLE:-200}          # whole-process runs of one lookup, per tool and server
 N_BATCH=${N_BATCH:-20000}          # lookups in the batch comparison
 REPS=${REPS:-3}                    # batch runs per tool and server; the best counts
+N_LATENCY=${N_LATENCY:-3000}       # lookups in the batch one round trip away
+LATENCY=${LATENCY:-50ms}           # the simulator's delay before every answer there
+LATENCY_JOBS=${LATENCY_JOBS:-64}   # -j and --parallel-max there
 N_STREAM=${N_STREAM:-100000}       # lookups in the streaming memory check
 N_STALL=${N_STALL:-3000}           # lookups in the stalled-head check
 STALL_MIB=${STALL_MIB:-4}          # size of each answer behind the stalled head
 STALL_SECS=${STALL_SECS:-4}        # how long the head lookup takes
-STALL_JOBS=${STALL_JOBS:-"8 32"}   # -j values of the stalled-head check
+STALL_JOBS=${STALL_JOBS:-"8 32 128"}  # -j values of the stalled-head check
 STALL_RSS_CAP_MIB=${STALL_RSS_CAP_MIB:-4096}
 STALL_TIME_LIMIT=${STALL_TIME_LIMIT:-600}  # seconds; a stalled-head run is killed after it
 WRK_SECS=${WRK_SECS:-5}
 JOBS=8
 PORT=${PORT:-18765}
 SIM_PORT=$PORT NGINX_PORT=$((PORT + 1)) STALL_PORT=$((PORT + 2)) TLS_PORT=$((PORT + 3))
+LAT_PORT=$((PORT + 4))
 SIM_BASE="http://127.0.0.1:$SIM_PORT"
 NGINX_BASE="http://127.0.0.1:$NGINX_PORT"
 STALL_BASE="http://127.0.0.1:$STALL_PORT"
 TLS_BASE="https://127.0.0.1:$TLS_PORT"
+LAT_BASE="http://127.0.0.1:$LAT_PORT"
 
 say() { printf '%s\n' "$*" >&2; }
 die() { say "bench: $*"; exit 1; }
@@ -124,7 +139,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 # ---------------------------------------------------------------- servers
-for p in "$SIM_PORT" "$NGINX_PORT" "$STALL_PORT" "$TLS_PORT"; do
+for p in "$SIM_PORT" "$NGINX_PORT" "$STALL_PORT" "$TLS_PORT" "$LAT_PORT"; do
   if (: <"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
     die "port $p on 127.0.0.1 is in use (set PORT to another base)"
   fi
@@ -209,6 +224,10 @@ EOF
 PIDS+=($!)
 "$BIN" sim --listen "127.0.0.1:$SIM_PORT" --settle 0 >"$WORK/sim.log" 2>&1 &
 PIDS+=($!)
+# One round trip away: the simulator serves each connection on its own thread and
+# sleeps LATENCY there, so LATENCY_JOBS connections wait at once (section 4 checks it).
+"$BIN" sim --listen "127.0.0.1:$LAT_PORT" --settle 0 --latency "$LATENCY" >"$WORK/sim-latency.log" 2>&1 &
+PIDS+=($!)
 
 wait_up() { # url name [curl option...]
   local url=$1 name=$2 _
@@ -218,13 +237,14 @@ wait_up() { # url name [curl option...]
     sleep 0.1
   done
   say "$name did not come up on $url:"
-  cat "$WORK/nginx/error.log" "$WORK/sim.log" >&2 2>/dev/null || true
+  cat "$WORK/nginx/error.log" "$WORK/sim.log" "$WORK/sim-latency.log" >&2 2>/dev/null || true
   exit 1
 }
 wait_up "$NGINX_BASE/sms/42" nginx
 wait_up "$STALL_BASE/sms/2" "nginx (stall server)"
 wait_up "$SIM_BASE/sms/42" "the simulator"
 wait_up "$TLS_BASE/sms/42" "nginx (https)" --cacert "$WORK/tls/ca.pem"
+wait_up "$LAT_BASE/sms/42" "the simulator with --latency $LATENCY"
 
 # ---------------------------------------------------------------- helpers
 # stamp VAR: microseconds since the epoch into VAR, without forking (EPOCHREALTIME)
@@ -258,25 +278,27 @@ MISSES=0
 row() {
   ROWS+=("$1|$2|$3|$4|$5|$6|$7")
   [ "$7" != MISS ] || MISSES=$((MISSES + 1))
-  printf '  %-6s %-24s %-20s %-22s %-22s %s\n' "$2" "$3" "$4" "$5" "$6" "$7" >&2
+  printf '  %-8s %-24s %-20s %-22s %-22s %s\n' "$2" "$3" "$4" "$5" "$6" "$7" >&2
 }
 
 seq 1 "$N_BATCH" >"$WORK/ids.batch"
 seq 1 "$N_STREAM" >"$WORK/ids.stream"
 seq 1 "$N_STALL" >"$WORK/ids.stall"
+seq 1 "$N_LATENCY" >"$WORK/ids.latency"
 curl_cfg() { # base ids > config
   sed "s|.*|url = \"$1/sms/&\"|" "$2"
 }
 
 declare -A BATCH_RATE_SMSSTAT BATCH_RATE_CURL
 
-load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo 0)
+load_now() { cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo 0; }
+load=$(load_now)
 if awk -v l="$load" -v n="$(nproc)" 'BEGIN { exit !(l > n / 4) }'; then
   say "note: load average $load on $(nproc) cores before the run: timings will be noisy"
 fi
 
 # ---------------------------------------------------------------- 1. one lookup
-say "== one lookup, whole process: median of $N_SINGLE runs each, interleaved"
+say "== one lookup, whole process: median of $N_SINGLE runs each, interleaved (load $(load_now))"
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 for server in nginx sim; do
   [ "$server" = nginx ] && base=$NGINX_BASE || base=$SIM_BASE
@@ -297,40 +319,42 @@ for server in nginx sim; do
 done
 
 # ---------------------------------------------------------------- 2./3. batch
-say "== $N_BATCH lookups: smsstat -j $JOBS --json sms - vs curl -Z --parallel-max $JOBS, best of $REPS"
+say "== $N_BATCH lookups: smsstat -j $JOBS --json sms - vs curl -Z --parallel-max $JOBS, best of $REPS (load $(load_now))"
 min() { awk -v a="$1" -v b="$2" 'BEGIN { print (b == "" || a + 0 < b + 0) ? a : b }'; }
-per_lookup() { awk -v c="$1" -v n="$N_BATCH" 'BEGIN { printf "%.1f", c * 1e6 / n }'; }
-# batch_best base [smsstat option...] -- [curl option...]: REPS interleaved runs of
-# each over ids.batch; sets s_wall, s_cpu, c_wall, c_cpu (the best of each) and
-# note (what went wrong, if a run did not print every lookup or failed).
+per_lookup() { awk -v c="$1" -v n="${2:-$N_BATCH}" 'BEGIN { printf "%.1f", c * 1e6 / n }'; }
+# batch_best base jobs ids [smsstat option...] -- [curl option...]: REPS interleaved
+# runs of each over the IDs in the file ids at -j jobs / --parallel-max jobs; sets
+# s_wall, s_cpu, c_wall, c_cpu (the best of each) and note (what went wrong, if a
+# run did not print every lookup or failed).
 batch_best() {
-  local base=$1 s_opts=() c_opts=()
-  shift
+  local base=$1 jobs=$2 ids=$3 n s_opts=() c_opts=()
+  shift 3
   while [ $# -gt 0 ] && [ "$1" != -- ]; do s_opts+=("$1"); shift; done
   [ $# -gt 0 ] && shift
   c_opts=("$@")
-  curl_cfg "$base" "$WORK/ids.batch" >"$WORK/curl.cfg"
+  n=$(wc -l <"$ids")
+  curl_cfg "$base" "$ids" >"$WORK/curl.cfg"
   s_wall="" s_cpu="" c_wall="" c_cpu="" note=""
   for _ in $(seq "$REPS"); do
-    measure "$BIN" --base-url "$base" ${s_opts[@]+"${s_opts[@]}"} -j "$JOBS" --json sms - \
-      <"$WORK/ids.batch" >"$WORK/batch.smsstat"
+    measure "$BIN" --base-url "$base" ${s_opts[@]+"${s_opts[@]}"} -j "$jobs" --json sms - \
+      <"$ids" >"$WORK/batch.smsstat"
     s_wall=$(min "$M_WALL_US" "$s_wall") s_cpu=$(min "$M_CPU_S" "$s_cpu") s_rc=$M_RC
-    measure curl -q -s --no-progress-meter ${c_opts[@]+"${c_opts[@]}"} -Z --parallel-max "$JOBS" \
+    measure curl -q -s --no-progress-meter ${c_opts[@]+"${c_opts[@]}"} -Z --parallel-max "$jobs" \
       -K "$WORK/curl.cfg" >"$WORK/batch.curl"
     c_wall=$(min "$M_WALL_US" "$c_wall") c_cpu=$(min "$M_CPU_S" "$c_cpu") c_rc=$M_RC
     s_lines=$(wc -l <"$WORK/batch.smsstat")
     c_answers=$(grep -o '"status"' "$WORK/batch.curl" | wc -l)
-    [ "$s_lines" = "$N_BATCH" ] && [ "$s_rc" = 0 ] || note=" (smsstat: $s_lines lines, exit $s_rc)"
-    [ "$c_answers" = "$N_BATCH" ] && [ "$c_rc" = 0 ] || note="$note (curl: $c_answers answers, exit $c_rc)"
+    [ "$s_lines" = "$n" ] && [ "$s_rc" = 0 ] || note=" (smsstat: $s_lines lines, exit $s_rc)"
+    [ "$c_answers" = "$n" ] && [ "$c_rc" = 0 ] || note="$note (curl: $c_answers answers, exit $c_rc)"
   done
 }
 for server in nginx sim; do
   [ "$server" = nginx ] && base=$NGINX_BASE || base=$SIM_BASE
-  batch_best "$base"
+  batch_best "$base" "$JOBS" "$WORK/ids.batch"
   r=$(ratio "$s_wall" "$c_wall")
-  res=$(verdict le_ratio "$s_wall" "$c_wall" 0.7); [ -z "$note" ] || res=MISS
+  res=$(verdict le_ratio "$s_wall" "$c_wall" 0.85); [ -z "$note" ] || res=MISS
   row "$(thousands "$N_BATCH") lookups at -j $JOBS: wall (best of $REPS)$note" "$server" \
-    "$(thousands $((s_wall / 1000))) ms" "$(thousands $((c_wall / 1000))) ms" "$r" "<= 0.7" "$res"
+    "$(thousands $((s_wall / 1000))) ms" "$(thousands $((c_wall / 1000))) ms" "$r" "<= 0.85" "$res"
   s_per=$(per_lookup "$s_cpu") c_per=$(per_lookup "$c_cpu")
   row "CPU per lookup (user + sys) in $(thousands "$N_BATCH") lookups (best of $REPS)" "$server" \
     "$s_per µs" "$c_per µs" "$(ratio "$s_per" "$c_per")" "<= 1" "$(verdict le_ratio "$s_cpu" "$c_cpu" 1)"
@@ -339,16 +363,29 @@ for server in nginx sim; do
 done
 
 # ---------------------------------------------------------------- 2b. https
-say "== $N_BATCH lookups over https (nginx, a private CA), best of $REPS: information, no target"
-batch_best "$TLS_BASE" --ca-cert "$WORK/tls/ca.pem" -- --cacert "$WORK/tls/ca.pem"
+say "== $N_BATCH lookups over https (nginx, a private CA), best of $REPS: information, no target (load $(load_now))"
+batch_best "$TLS_BASE" "$JOBS" "$WORK/ids.batch" --ca-cert "$WORK/tls/ca.pem" -- --cacert "$WORK/tls/ca.pem"
 row "$(thousands "$N_BATCH") lookups over https at -j $JOBS: wall (best of $REPS)$note" "nginx" \
   "$(thousands $((s_wall / 1000))) ms" "$(thousands $((c_wall / 1000))) ms" \
   "$(ratio "$s_wall" "$c_wall")" "info" "-"
 row "CPU per lookup (user + sys) over https (best of $REPS)" "nginx" \
   "$(per_lookup "$s_cpu") µs" "$(per_lookup "$c_cpu") µs" "$(ratio "$s_cpu" "$c_cpu")" "info" "-"
 
+# ---------------------------------------------------------------- 2c. one round trip away
+say "== $N_LATENCY lookups, every answer after $LATENCY: smsstat -j $LATENCY_JOBS vs curl -Z --parallel-max $LATENCY_JOBS, best of $REPS (load $(load_now))"
+batch_best "$LAT_BASE" "$LATENCY_JOBS" "$WORK/ids.latency"
+res=$(verdict le_ratio "$s_wall" "$c_wall" 1); [ -z "$note" ] || res=MISS
+row "$(thousands "$N_LATENCY") lookups $LATENCY away at -j $LATENCY_JOBS: wall (best of $REPS)$note" "sim+$LATENCY" \
+  "$(thousands $((s_wall / 1000))) ms" "$(thousands $((c_wall / 1000))) ms" \
+  "$(ratio "$s_wall" "$c_wall")" "<= 1" "$res"
+res=$(verdict le_ratio "$s_cpu" "$c_cpu" 0.7); [ -z "$note" ] || res=MISS
+row "CPU (user + sys) of $(thousands "$N_LATENCY") lookups $LATENCY away at -j $LATENCY_JOBS (best of $REPS)" "sim+$LATENCY" \
+  "$(fmt "$s_cpu") s" "$(fmt "$c_cpu") s" "$(ratio "$s_cpu" "$c_cpu")" "<= 0.7" "$res"
+LAT_RATE_SMSSTAT=$((N_LATENCY * 1000000 / s_wall))
+LAT_RATE_CURL=$((N_LATENCY * 1000000 / c_wall))
+
 # ---------------------------------------------------------------- 4. ceiling
-say "== the server's ceiling: wrk -t2 -c16 -d${WRK_SECS}s on /sms/42"
+say "== the server's ceiling: wrk -t2 -c16 -d${WRK_SECS}s on /sms/42 (load $(load_now))"
 for server in nginx sim; do
   [ "$server" = nginx ] && base=$NGINX_BASE || base=$SIM_BASE
   rps=$(wrk -t2 -c16 -d"${WRK_SECS}s" "$base/sms/42" | awk '/Requests\/sec/ { printf "%d", $2 }')
@@ -358,9 +395,21 @@ for server in nginx sim; do
     "$(thousands "${BATCH_RATE_CURL[$server]}")/s ($(ratio "${BATCH_RATE_CURL[$server]}" "$rps"))" \
     "ceiling $(thousands "$rps")/s" "info" "-"
 done
+# The simulator one round trip away: with LATENCY_JOBS connections waiting at once it
+# reaches LATENCY_JOBS / LATENCY; well below that, the server would be the bottleneck
+# of (2c).
+rps=$(wrk -t2 -c"$LATENCY_JOBS" -d"${WRK_SECS}s" "$LAT_BASE/sms/42" | awk '/Requests\/sec/ { printf "%d", $2 }')
+[[ "$rps" =~ ^[1-9][0-9]*$ ]] || die "wrk gave no rate for $LAT_BASE"
+limit=$(awk -v j="$LATENCY_JOBS" -v l="$LATENCY" 'BEGIN {
+  s = l + 0; if (l ~ /ms$/) s /= 1000; else if (l ~ /us$|µs$/) s /= 1e6
+  printf "%d", j / s }')
+row "server ceiling (wrk -t2 -c$LATENCY_JOBS -d${WRK_SECS}s; at most $(thousands "$limit")/s = $LATENCY_JOBS / $LATENCY); batch rates as a share of it" "sim+$LATENCY" \
+  "$(thousands "$LAT_RATE_SMSSTAT")/s ($(ratio "$LAT_RATE_SMSSTAT" "$rps"))" \
+  "$(thousands "$LAT_RATE_CURL")/s ($(ratio "$LAT_RATE_CURL" "$rps"))" \
+  "ceiling $(thousands "$rps")/s" "info" "-"
 
 # ---------------------------------------------------------------- 5. streaming
-say "== $N_STREAM small lookups streamed: peak RSS"
+say "== $N_STREAM small lookups streamed: peak RSS (load $(load_now))"
 for server in nginx sim; do
   [ "$server" = nginx ] && base=$NGINX_BASE || base=$SIM_BASE
   measure "$BIN" --base-url "$base" -j "$JOBS" --json sms - <"$WORK/ids.stream" >"$WORK/stream.smsstat"
@@ -393,7 +442,7 @@ done
 
 # ---------------------------------------------------------------- 6. stalled head
 head_us=$(curl -q -s -o /dev/null -w '%{time_total}' "$STALL_BASE/sms/1" | awk '{ printf "%d", $1 * 1e6 }')
-say "== stalled head: $N_STALL lookups, /sms/1 takes $(fmt "$(ratio "$head_us" 1000000)" 1) s, the others answer $STALL_MIB MiB each"
+say "== stalled head: $N_STALL lookups, /sms/1 takes $(fmt "$(ratio "$head_us" 1000000)" 1) s, the others answer $STALL_MIB MiB each (load $(load_now))"
 mkfifo "$WORK/stall.fifo"
 for jobs in $STALL_JOBS; do
   wc -l <"$WORK/stall.fifo" >"$WORK/stall.count" &
@@ -407,7 +456,8 @@ for jobs in $STALL_JOBS; do
   killed="" max_seen=0 child=""
   for _ in $(seq $((STALL_TIME_LIMIT * 20))); do
     kill -0 "$time_pid" 2>/dev/null || break
-    [ -n "$child" ] || child=$(ps -o pid= --ppid "$time_pid" | tr -d ' ' | head -n 1)
+    # ps exits 1 while time has no child yet (or no more): not a failure of the script.
+    [ -n "$child" ] || child=$(ps -o pid= --ppid "$time_pid" | tr -d ' ' | head -n 1 || true)
     if [ -n "$child" ]; then
       rss=$(awk '/^VmRSS:/ { print $2 }' "/proc/$child/status" 2>/dev/null || true)
       if [ -n "$rss" ] && [ "$rss" -gt "$max_seen" ]; then max_seen=$rss; fi
@@ -444,20 +494,21 @@ done
 cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || true)
 version=$("$BIN" --version 2>/dev/null || echo smsstat)
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-sizes="N_SINGLE=$N_SINGLE N_BATCH=$N_BATCH REPS=$REPS N_STREAM=$N_STREAM N_STALL=$N_STALL STALL_MIB=$STALL_MIB STALL_SECS=$STALL_SECS"
+sizes="N_SINGLE=$N_SINGLE N_BATCH=$N_BATCH REPS=$REPS N_LATENCY=$N_LATENCY LATENCY=$LATENCY LATENCY_JOBS=$LATENCY_JOBS N_STREAM=$N_STREAM N_STALL=$N_STALL STALL_MIB=$STALL_MIB STALL_SECS=$STALL_SECS STALL_JOBS=\"$STALL_JOBS\""
+load_after=$(load_now)
 say ""
-say "$version (commit $commit), $(date -u +%Y-%m-%d), $(nproc) cores${cpu:+, $cpu}, load $load before the run; $sizes"
-printf '%-78s %-6s %-22s %-20s %-22s %-22s %s\n' benchmark server smsstat curl smsstat/curl target result
+say "$version (commit $commit), $(date -u +%Y-%m-%d), $(nproc) cores${cpu:+, $cpu}, load $load before the run, $load_after after; $sizes"
+printf '%-78s %-8s %-22s %-20s %-22s %-22s %s\n' benchmark server smsstat curl smsstat/curl target result
 for r in "${ROWS[@]}"; do
   IFS='|' read -r b s x c q t v <<<"$r"
-  printf '%-78s %-6s %-22s %-20s %-22s %-22s %s\n' "$b" "$s" "$x" "$c" "$q" "$t" "$v"
+  printf '%-78s %-8s %-22s %-20s %-22s %-22s %s\n' "$b" "$s" "$x" "$c" "$q" "$t" "$v"
 done
 say "$MISSES target(s) missed"
 
 if [ -n "${BENCH_MD:-}" ]; then
   {
     echo "Figures from \`bench/run.sh\` ($sizes), $version at commit $commit,"
-    echo "$(date -u +%Y-%m-%d), $(nproc) cores${cpu:+ ($cpu)}, load average $load before the run:"
+    echo "$(date -u +%Y-%m-%d), $(nproc) cores${cpu:+ ($cpu)}, load average $load before the run, $load_after after:"
     echo
     echo "| benchmark | server | smsstat | curl | smsstat/curl | target | result |"
     echo "|---|---|---|---|---|---|---|"
