@@ -7,9 +7,9 @@ mod common;
 use std::process::Stdio;
 use std::time::Duration;
 
-use common::answers::{faulty, record_for};
-use common::process::{command, signal_when, Live, Signal, Stream};
-use common::{json_line, json_lines, run_batch, smsstat_at, TestServer};
+use common::answers::{faulty, record_for, value_of};
+use common::process::{command, Live, Signal, Stream};
+use common::{json_line, json_lines, run_batch, smsstat_at, Gate, TestServer};
 use predicates::prelude::*;
 use serde_json::Value;
 
@@ -135,28 +135,45 @@ fn no_progress_bar_or_summary_in_a_pipe() {
 
 #[test]
 fn ctrl_c_flushes_finished_lookups_in_order_and_exits_130() {
-    let server = TestServer::start(|url| {
-        std::thread::sleep(Duration::from_millis(20));
+    // Value 2 is answered; 1 and every value from 3 on are held until the run is
+    // over. So 2 finishes behind 1, and waits for it.
+    let hold = Gate::new();
+    let held = hold.clone();
+    let server = TestServer::start(move |url| {
+        if value_of(url) != "2" {
+            held.wait();
+        }
         record_for(url)
     });
     // Stdin stays open: without Ctrl-C the batch would never end.
+    let mut cmd = command(&server.base, &["--json", "-j", "2", "sms", "-"]);
+    cmd.stdin(Stdio::piped());
+    let mut live = Live::spawn(cmd);
     let input: String = (1..=50).map(|i| format!("{i}\n")).collect();
-    let ended = signal_when(
-        command(&server.base, &["--json", "-j", "2", "sms", "-"]),
-        Some(&input),
-        Stream::Stdout,
-        |_| true,
-        Signal::Int,
-    );
+    live.write_stdin(&input);
+    // Ctrl-C once 1, 2 and 3 were asked for: 2 is done, and the two workers hold 1
+    // and 3, none free to begin another.
+    server.wait_for_requests(3);
+    live.signal(Signal::Int);
+    let ended = live.finish();
+    hold.open();
     assert_eq!(ended.code, Some(130), "{}", ended.stderr);
-    let ids: Vec<u64> = ended
-        .json_lines()
+    // In input order: the finished lookup's record, and the lookups under way told
+    // interrupted; the values never begun have no line: a prefix of the input.
+    let lines = ended.json_lines();
+    let values: Vec<(Option<&str>, Option<&str>)> = lines
         .iter()
-        .map(|l| l["id"].as_str().unwrap().parse().unwrap())
+        .map(|l| (l["id"].as_str(), l["query"].as_str()))
         .collect();
-    let prefix: Vec<u64> = (1..=ids.len() as u64).collect();
-    assert_eq!(ids, prefix, "a prefix of the input, in order");
-    assert!(ids.len() < 50, "stopped starting new lookups: {ids:?}");
+    assert_eq!(
+        values,
+        [(None, Some("1")), (Some("2"), None), (None, Some("3"))],
+        "{lines:?}"
+    );
+    assert!(
+        [&lines[0], &lines[2]].iter().all(|l| l["error"] == 130),
+        "the lookups under way are interrupted: {lines:?}"
+    );
 }
 
 #[test]

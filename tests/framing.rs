@@ -7,13 +7,11 @@ mod common;
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
-use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
+use common::answers::value_of;
 use common::process::run_at;
-use common::{json_lines, smsstat_at};
+use common::{json_lines, smsstat_at, RawServer};
 use serde_json::Value;
 
 fn record(id: &str) -> String {
@@ -31,22 +29,13 @@ enum Reply {
 }
 
 /// A keep-alive server speaking raw bytes (the framings are what is tested):
-/// `reply(path)` says what to send for each request read. Counts connections.
-fn raw_server(reply: fn(&str) -> Reply) -> (String, Arc<AtomicUsize>) {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    let connections = Arc::new(AtomicUsize::new(0));
-    let counted = Arc::clone(&connections);
-    thread::spawn(move || {
-        for stream in listener.incoming().flatten() {
-            counted.fetch_add(1, Ordering::SeqCst);
-            thread::spawn(move || serve(stream, reply));
-        }
-    });
-    (base, connections)
+/// `reply(path)` says what to send for each request read. `received()` has an
+/// entry for each connection accepted.
+fn raw_server(reply: impl Fn(&str) -> Reply + Send + Sync + 'static) -> RawServer {
+    RawServer::on_connect(move |stream| serve(stream, &reply))
 }
 
-fn serve(stream: TcpStream, reply: fn(&str) -> Reply) {
+fn serve(stream: TcpStream, reply: &impl Fn(&str) -> Reply) {
     stream.set_nodelay(true).unwrap();
     let mut reader = BufReader::new(stream.try_clone().unwrap());
     let mut out = stream;
@@ -83,13 +72,16 @@ fn serve(stream: TcpStream, reply: fn(&str) -> Reply) {
     }
 }
 
-fn id_of(path: &str) -> &str {
-    path.rsplit('/').next().unwrap()
+/// The answer of a plain keep-alive server: the record of the value asked for.
+fn plain(path: &str) -> Vec<u8> {
+    let body = record(&value_of(path));
+    let head = format!("HTTP/1.1 200 OK\r\nContent-Length: {}\r\n\r\n", body.len());
+    (head + &body).into_bytes()
 }
 
 fn framed(path: &str) -> Reply {
-    let id = id_of(path);
-    let body = record(id);
+    let id = value_of(path);
+    let body = record(&id);
     let length = |extra: &str| {
         format!(
             "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n{extra}Content-Length: {}\r\n\r\n{body}",
@@ -138,12 +130,12 @@ fn framed(path: &str) -> Reply {
 
 #[test]
 fn every_framing_is_read_whole_and_in_order() {
-    let (base, _) = raw_server(framed);
+    let server = raw_server(framed);
     let ids: Vec<String> = (1..=60).map(|i| i.to_string()).collect();
     for jobs in ["1", "4"] {
         let mut args = vec!["--json", "-j", jobs, "sms"];
         args.extend(ids.iter().map(String::as_str));
-        let run = run_at(&base, &args);
+        let run = run_at(&server.base, &args);
         assert_eq!(run.code, 0, "-j {jobs}: {}", run.stderr);
         let seen: Vec<Value> = json_lines(&run.stdout)
             .iter()
@@ -155,30 +147,24 @@ fn every_framing_is_read_whole_and_in_order() {
 
 #[test]
 fn kept_connections_are_reused() {
-    let (base, connections) = raw_server(|path| {
-        let body = record(id_of(path));
-        let head = format!("HTTP/1.1 200 OK\r\nContent-Length: {}\r\n\r\n", body.len());
-        Reply::Pieces(vec![(head + &body).into_bytes()])
-    });
+    let server = raw_server(|path| Reply::Pieces(vec![plain(path)]));
+    let base = &server.base;
     let ids: Vec<String> = (1..=200).map(|i| i.to_string()).collect();
     let mut args = vec!["--json", "-j", "4", "sms"];
     args.extend(ids.iter().map(String::as_str));
-    let run = run_at(&base, &args);
+    let run = run_at(base, &args);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(json_lines(&run.stdout).len(), 200);
-    let opened = connections.load(Ordering::SeqCst);
+    // Each connection was recorded when accepted, before it served a request.
+    let opened = server.received().len();
     assert!(opened <= 4, "{opened} connections for 200 lookups at -j 4");
 }
 
 #[test]
 fn a_lookup_that_never_answers_times_out_alone() {
-    let (base, _) = raw_server(|path| match id_of(path) {
+    let server = raw_server(|path| match value_of(path).as_str() {
         "3" => Reply::Never,
-        id => {
-            let body = record(id);
-            let head = format!("HTTP/1.1 200 OK\r\nContent-Length: {}\r\n\r\n", body.len());
-            Reply::Pieces(vec![(head + &body).into_bytes()])
-        }
+        _ => Reply::Pieces(vec![plain(path)]),
     });
     let args = [
         "--json",
@@ -193,7 +179,7 @@ fn a_lookup_that_never_answers_times_out_alone() {
         "4",
         "5",
     ];
-    let run = run_at(&base, &args);
+    let run = run_at(&server.base, &args);
     assert_eq!(run.code, 75, "{}", run.stderr);
     let lines = json_lines(&run.stdout);
     let ids: Vec<&Value> = lines.iter().map(|l| &l["id"]).collect();
@@ -220,25 +206,30 @@ fn connections_being_made_are_waited_for_together() {
             return;
         }
     }
-    let ids: Vec<String> = (1..=8).map(|i| i.to_string()).collect();
-    let mut args = vec!["--json", "--timeout", "1s", "-j", "8", "sms"];
+    // As many lookups as jobs, each connect bounded by the 1 s --timeout: made
+    // together, they take about a second; one after the other, 32 seconds. The
+    // bound is ten times the one second, a third of the 32.
+    let ids: Vec<String> = (1..=32).map(|i| i.to_string()).collect();
+    let mut args = vec!["--json", "--timeout", "1s", "-j", "32", "sms"];
     args.extend(ids.iter().map(String::as_str));
-    // Made one after the other, eight connections would take eight seconds.
+    let started = Instant::now();
     let out = smsstat_at(&format!("http://{addr}"))
         .args(&args)
-        .timeout(Duration::from_secs(6))
+        .timeout(Duration::from_secs(60))
         .output()
         .unwrap();
+    let took = started.elapsed();
     assert_eq!(out.status.code(), Some(75), "{out:?}");
     let lines = json_lines(&out.stdout);
-    assert_eq!(lines.len(), 8);
+    assert_eq!(lines.len(), 32);
     assert!(lines.iter().all(|l| l["error"] == 75), "{lines:?}");
+    assert!(took < Duration::from_secs(10), "took {took:?}");
 }
 
 #[test]
 fn answers_written_a_byte_at_a_time_are_read_whole() {
-    let (base, _) = raw_server(|path| {
-        let body = record(id_of(path));
+    let server = raw_server(|path| {
+        let body = record(&value_of(path));
         let answer = format!(
             "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n{:x}\r\n{body}\r\n0\r\n\r\n",
             body.len()
@@ -246,7 +237,7 @@ fn answers_written_a_byte_at_a_time_are_read_whole() {
         Reply::Pieces(answer.bytes().map(|b| vec![b]).collect())
     });
     let run = run_at(
-        &base,
+        &server.base,
         &["--json", "-j", "3", "sms", "1", "2", "3", "4", "5"],
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
@@ -260,38 +251,20 @@ fn answers_written_a_byte_at_a_time_are_read_whole() {
 /// Answers each request with its record and, in the same write, more bytes that
 /// nobody asked for; the connection stays open (or is closed when `close`).
 fn with_extra_bytes(extra: &'static [u8], close: bool) -> String {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    thread::spawn(move || {
-        for stream in listener.incoming().flatten() {
-            thread::spawn(move || {
-                let mut reader = BufReader::new(stream.try_clone().unwrap());
-                let mut out = stream;
-                loop {
-                    let mut line = String::new();
-                    if reader.read_line(&mut line).unwrap_or(0) == 0 {
-                        return;
-                    }
-                    let path = line.split(' ').nth(1).unwrap_or("").to_string();
-                    while line != "\r\n" && !line.is_empty() {
-                        line.clear();
-                        let _ = reader.read_line(&mut line);
-                    }
-                    let body = record(id_of(&path));
-                    let mut bytes = format!(
-                        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-                        body.len()
-                    )
-                    .into_bytes();
-                    bytes.extend_from_slice(extra);
-                    if out.write_all(&bytes).is_err() || close {
-                        return;
-                    }
-                }
-            });
+    raw_server(move |path| {
+        let body = record(&value_of(path));
+        let mut bytes = format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        )
+        .into_bytes();
+        bytes.extend_from_slice(extra);
+        match close {
+            true => Reply::ThenClose(bytes),
+            false => Reply::Pieces(vec![bytes]),
         }
-    });
-    base
+    })
+    .base
 }
 
 /// Each line is the record of its own value, and the run succeeds.

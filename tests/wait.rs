@@ -3,11 +3,18 @@
 
 mod common;
 
+use std::io::Read;
+use std::process::Stdio;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use common::process::{command, signal_when, Signal, Stream};
+use common::answers::value_of;
+use common::process::{command, signal_when, Live, Signal, Stream};
 use common::settling::{late_ids, sim, status};
-use common::{json_line, json_lines, run_batch, smsstat_at};
+use common::{
+    json_line, json_lines, run_batch, smsstat_at, Arrivals, Canned, Gate, RawServer, TestServer,
+};
 use predicates::prelude::*;
 use serde_json::Value;
 use smsstat::testkit::PENDING_SMS_STATUSES;
@@ -61,9 +68,12 @@ fn wait_times_out_while_pending_with_81() {
                 // The whole --wait-timeout, not the few ms short the clock shows.
                 .and(predicate::str::contains("after waiting 800ms")),
         );
+    // Not before its --wait-timeout; and not far past it (ten times it, a bound that
+    // no loaded machine reaches, where a wait that ignored it would poll for the
+    // hour the records take to settle).
     let took = started.elapsed();
     assert!(
-        took >= Duration::from_millis(800) && took < Duration::from_secs(4),
+        took >= Duration::from_millis(800) && took < Duration::from_secs(8),
         "took {took:?}"
     );
 }
@@ -177,16 +187,14 @@ fn ctrl_c_during_a_wait_prints_the_last_state_and_exits_130() {
 
 #[test]
 fn wait_timeout_binds_requests_in_flight_too() {
-    // A server that accepts and never answers: each poll would take the whole
-    // --timeout; the wait must still end at its own timeout.
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    std::thread::spawn(move || {
-        let held: Vec<_> = listener.incoming().flatten().collect();
-        drop(held);
+    // A server that reads the request and never answers: each poll would take the
+    // whole --timeout (30 s); the wait must still end at its own (1 s).
+    let server = RawServer::start(|mut stream| {
+        // Held until the client closes it.
+        let _ = stream.read(&mut [0u8; 1]);
     });
     let started = Instant::now();
-    smsstat_at(&base)
+    smsstat_at(&server.base)
         .args([
             "--timeout",
             "30s",
@@ -196,52 +204,70 @@ fn wait_timeout_binds_requests_in_flight_too() {
             "sms",
             "1",
         ])
-        .timeout(Duration::from_secs(20))
+        .timeout(Duration::from_secs(60))
         .assert()
         .code(75);
     let took = started.elapsed();
-    assert!(took < Duration::from_secs(4), "took {took:?}");
+    // The poll was under way when the wait ended.
+    server.wait_for_requests(1, |line| line.starts_with("GET "));
+    // Ten times the --wait-timeout, a third of the --timeout.
+    assert!(took < Duration::from_secs(10), "took {took:?}");
 }
 
 #[test]
 fn the_wait_timeout_is_shared_by_a_whole_batch() {
-    let ids: Vec<String> = late_ids(|_| true)
-        .into_iter()
-        .take(10)
-        .map(|(id, _)| id)
-        .collect();
-    let server = sim(Duration::from_secs(3600));
-    let (out, took) = run_batch(
-        &server.base_url(),
-        &[
-            "-j",
-            "2",
-            "--wait",
-            "--wait-timeout",
-            "1s",
-            "--interval",
-            "100ms",
-            "--json",
-            "sms",
-            "-",
-        ],
-        &ids,
-        Duration::from_secs(20),
+    // Ten values watched by two workers, never final: their lines come when the one
+    // deadline of the run has passed. A value read from stdin after that has no
+    // time left: it is not watched for a --wait-timeout of its own (a clock per
+    // lookup would poll it for two more seconds, some twenty times).
+    let server = pending_forever();
+    let args = [
+        "-j",
+        "2",
+        "--wait",
+        "--wait-timeout",
+        "2s",
+        "--interval",
+        "100ms",
+        "--json",
+        "sms",
+        "-",
+    ];
+    let mut cmd = command(&server.base, &args);
+    cmd.stdin(Stdio::piped());
+    let mut live = Live::spawn(cmd);
+    let batch: String = (1..=10).map(|id| format!("{id}\n")).collect();
+    live.write_stdin(&batch);
+    let mut printed = 0;
+    live.wait_for(Stream::Stdout, |_| {
+        printed += 1;
+        printed == 10
+    });
+    live.write_stdin("11\n");
+    live.close_stdin();
+    let ended = live.finish();
+    assert_eq!(ended.code, Some(81), "{}", ended.stderr);
+    let lines = ended.json_lines();
+    assert_eq!(lines.len(), 11, "{lines:?}");
+    let late = server
+        .urls()
+        .iter()
+        .filter(|url| value_of(url) == "11")
+        .count();
+    assert!(
+        late <= 1,
+        "value 11, read after the deadline, asked {late} times"
     );
-    assert_eq!(out.status.code(), Some(81));
-    assert_eq!(
-        String::from_utf8_lossy(&out.stdout).lines().count(),
-        ids.len()
-    );
-    // Ten lookups on two workers: per-lookup clocks would take five seconds.
-    assert!(took < Duration::from_secs(3), "took {took:?}");
 }
 
 #[test]
 fn retry_after_slows_the_polls_down() {
-    let server = common::TestServer::fixed(
-        common::Canned::text(503, "<html>busy</html>").header("Retry-After", "2"),
-    );
+    let polled: Arc<Arrivals<Instant>> = Arrivals::new();
+    let log = Arc::clone(&polled);
+    let server = TestServer::start(move |_| {
+        log.push(Instant::now());
+        Canned::text(503, "<html>busy</html>").header("Retry-After", "1")
+    });
     smsstat_at(&server.base)
         .args([
             "--wait",
@@ -252,13 +278,19 @@ fn retry_after_slows_the_polls_down() {
             "sms",
             "1",
         ])
-        .timeout(Duration::from_secs(20))
+        .timeout(Duration::from_secs(30))
         .assert()
         .code(69);
-    // Honoured: polls at 0 s and 2 s, and the next one (4 s) would be past the 3 s
-    // wait; a 503 is transient, so the wait did poll again. Doubling from 100 ms
-    // alone would poll four times (0, 0.2, 0.6 and 1.4 s).
-    assert_eq!(server.urls().len(), 2, "polls: {:?}", server.urls());
+    // A 503 is transient: the wait polled again. Honoured, each poll came at least
+    // the second asked for after the one before (lower bounds, which load cannot
+    // break); doubling from 100 ms alone would have polled after 0.2, 0.4 and 0.8 s.
+    let polls = polled.all();
+    assert!(polls.len() >= 2, "polls: {polls:?}");
+    let gaps: Vec<Duration> = polls.windows(2).map(|w| w[1] - w[0]).collect();
+    assert!(
+        gaps.iter().all(|gap| *gap >= Duration::from_secs(1)),
+        "time between polls: {gaps:?}"
+    );
 }
 
 #[test]
@@ -299,21 +331,30 @@ fn follow_gives_a_failed_lookup_its_line_and_refuses_csv() {
 
 #[test]
 fn ctrl_c_during_a_poll_in_flight_still_prints_the_last_state() {
-    use std::sync::atomic::{AtomicUsize, Ordering};
+    // The first poll is answered; the second is held until the test ends.
     let polls = AtomicUsize::new(0);
-    let server = common::TestServer::start(move |_| {
+    let hang = Gate::new();
+    let held = hang.clone();
+    let server = TestServer::start(move |_| {
         if polls.fetch_add(1, Ordering::SeqCst) > 0 {
-            std::thread::sleep(Duration::from_secs(30));
+            held.wait();
         }
-        common::Canned::json(200, r#"{"status":"enroute","msisdn":"380501234567"}"#)
+        Canned::json(200, r#"{"status":"enroute","msisdn":"380501234567"}"#)
     });
-    // The second GET is the poll that hangs.
-    let mut gets = 0;
-    let last = interrupt_wait(&server.base, "1", |l| {
-        gets += usize::from(l.contains("GET "));
-        gets == 2
-    });
-    assert_eq!(last["status"], "enroute");
+    let args = ["--json", "--wait", "--interval", "100ms", "sms", "1"];
+    let mut live = Live::spawn(command(&server.base, &args));
+    // Ctrl-C once the second poll has reached the server: it is in flight.
+    server.wait_for_requests(2);
+    live.signal(Signal::Int);
+    let ended = live.finish();
+    hang.open();
+    assert_eq!(ended.code, Some(130), "{}", ended.stderr);
+    assert!(
+        ended.stderr.contains("interrupted; last seen"),
+        "{}",
+        ended.stderr
+    );
+    assert_eq!(json_line(&ended.stdout)["status"], "enroute");
 }
 
 #[test]
@@ -340,10 +381,10 @@ fn demo_with_wait_shows_records_settling() {
 }
 
 /// A server whose every SMS stays queued: counts the requests per value.
-fn pending_forever() -> common::TestServer {
-    common::TestServer::start(|url| {
-        let id = url.rsplit('/').next().unwrap_or("");
-        common::Canned::json(
+fn pending_forever() -> TestServer {
+    TestServer::start(|url| {
+        let id = value_of(url);
+        Canned::json(
             200,
             &format!(r#"{{"error":0,"sms_id":{id},"status":"queued"}}"#),
         )
@@ -351,7 +392,7 @@ fn pending_forever() -> common::TestServer {
 }
 
 /// Every value asked at least twice, none "not looked up", exit 81 (still pending).
-fn every_value_watched(server: &common::TestServer, out: &std::process::Output, values: usize) {
+fn every_value_watched(server: &TestServer, out: &std::process::Output, values: usize) {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(81), "{stderr}");
     assert!(!stderr.contains("not looked up"), "{stderr}");
