@@ -371,7 +371,8 @@ fn demo_with_wait_shows_records_settling() {
             "sms",
             &id,
         ])
-        .timeout(Duration::from_secs(20))
+        // The demo's records settle within 4 s: ten times that.
+        .timeout(Duration::from_secs(40))
         .output()
         .unwrap();
     assert!(out.status.success());
