@@ -309,8 +309,9 @@ fn retry_after_sets_the_pause_before_the_retry() {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_full_disk_is_exit_74_not_a_silent_success() {
-    let runs: [&[&str]; 6] = [
+    let runs: [&[&str]; 7] = [
         &["--json", "sms", "1", "2", "3"],
+        &["--wait", "--follow", "sms", "1", "2"],
         &["sms", "1"],
         &["-o", "csv", "sms", "1", "2"],
         &["-o", "report", "sms", "1", "2"],

@@ -64,7 +64,11 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> Result<u8,
     let inputs = counted(batch::inputs(values), Arc::clone(&output.read));
     // Never more workers than values known in advance (one lookup: one thread).
     let jobs = total.map_or(jobs, |total| jobs.min(total.max(1) as usize));
-    let output = run_batch(config, worker, inputs, jobs, stop, output);
+    let follow_lines = Arc::clone(&worker);
+    let mut output = run_batch(config, worker, inputs, jobs, stop, output);
+    if let Some(err) = follow_lines.take_write_error() {
+        output.write_error.get_or_insert(err);
+    }
     finish(output, config)
 }
 

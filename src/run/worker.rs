@@ -89,6 +89,8 @@ pub(crate) struct Worker {
     /// shown by JSON and the one-record view only; rows, CSV, TSV, `--field` and
     /// the reports read schema fields, so only those wait for their turn.
     keep_extra_fields: bool,
+    /// A `--follow` line that stdout did not take (not a closed pipe).
+    write_error: Mutex<Option<io::Error>>,
 }
 
 /// `--follow`: change lines are printed by the workers as they are seen.
@@ -124,6 +126,7 @@ impl Worker {
             keep_extra_fields: config.follow
                 || (config.output == OutputFormat::Json && config.field.is_none())
                 || single,
+            write_error: Mutex::default(),
         }
     }
 
@@ -321,13 +324,23 @@ impl Worker {
         let line = follow_json(outcome, follow.normalize);
         // One locked write per line: lines of concurrent workers never interleave.
         let mut out = io::stdout().lock();
-        if write_json_line(&mut out, &line)
-            .and_then(|_| out.flush())
-            .is_err()
-        {
-            // The reader is gone: nothing more to follow.
+        if let Err(err) = write_json_line(&mut out, &line).and_then(|_| out.flush()) {
+            // Nothing more to follow: the reader is gone (quiet), or stdout cannot be
+            // written (kept for the run's end: exit 74).
+            if err.kind() != io::ErrorKind::BrokenPipe {
+                let mut kept = self.write_error.lock().unwrap_or_else(|e| e.into_inner());
+                kept.get_or_insert(err);
+            }
             self.stop.store(true, Ordering::SeqCst);
         }
+    }
+
+    /// The first error writing a `--follow` line other than a reader gone away.
+    pub(crate) fn take_write_error(&self) -> Option<io::Error> {
+        self.write_error
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
     }
 }
 
