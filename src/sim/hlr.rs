@@ -122,6 +122,19 @@ fn details(status: &str, outcome: &Subscriber, with_extras: bool) -> Value {
     Value::Object(map)
 }
 
+/// A record's first fields, in both variants: the error, then its own ID (the
+/// number itself where the shape says so).
+fn opening(id: u64, msisdn: &str, shape: &Shape) -> Map<String, Value> {
+    let mut map = Map::new();
+    shape.put_error(&mut map);
+    let own_id = match shape.msisdn_as_id() {
+        true => msisdn.to_string(),
+        false => id.to_string(),
+    };
+    map.insert("id".into(), own_id.into());
+    map
+}
+
 pub(super) fn hlr(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
     let outcome = subscriber(id);
     if shape.v1() {
@@ -139,14 +152,7 @@ pub(super) fn hlr(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
         outcome.created
     };
 
-    let mut map = Map::new();
-    shape.put_error(&mut map);
-    let own_id = if shape.msisdn_as_id() {
-        outcome.msisdn.clone()
-    } else {
-        id.to_string()
-    };
-    map.insert("id".into(), own_id.into());
+    let mut map = opening(id, &outcome.msisdn, shape);
     map.insert("reference".into(), format!("ref-{id}").into());
     map.insert("msisdn".into(), outcome.msisdn.clone().into());
     map.insert("network".into(), network.into());
@@ -191,14 +197,7 @@ fn v1_hlr(id: u64, outcome: &Subscriber, shape: &Shape) -> Map<String, Value> {
     };
     let serving = outcome.serving;
 
-    let mut map = Map::new();
-    shape.put_error(&mut map);
-    let own_id = if shape.msisdn_as_id() {
-        outcome.msisdn.clone()
-    } else {
-        id.to_string()
-    };
-    map.insert("id".into(), own_id.into());
+    let mut map = opening(id, &outcome.msisdn, shape);
     map.insert("msisdn".into(), outcome.msisdn.clone().into());
     map.insert("reference".into(), format!("ref-{id}").into());
     if reached {
