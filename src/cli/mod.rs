@@ -127,37 +127,8 @@ pub(crate) fn refuse_unused(
     command: &mut clap::Command,
     matches: &clap::ArgMatches,
 ) -> Result<(), clap::Error> {
-    let mut levels = vec![matches];
-    let mut path: Vec<&str> = Vec::new();
-    while let Some((name, sub)) = levels[levels.len() - 1].subcommand() {
-        path.push(name);
-        levels.push(sub);
-    }
-    let Some(shown) = path.last().and_then(|leaf| shown_globals(leaf)) else {
+    let Some((path, flag)) = unused_global(command, matches) else {
         return Ok(());
-    };
-    let definition = Cli::command();
-    let leaf = path
-        .iter()
-        .try_fold(&definition, |cmd, name| cmd.find_subcommand(name));
-    // A subcommand's own option of the same name (`sim --api-key`) is its own.
-    let own: Vec<&str> = leaf.map_or(Vec::new(), |leaf| {
-        leaf.get_arguments().map(|a| a.get_id().as_str()).collect()
-    });
-    let given = |id: &str| {
-        let typed = |m: &&clap::ArgMatches| m.value_source(id) == Some(ValueSource::CommandLine);
-        levels.iter().any(typed)
-    };
-    let unused = definition.get_arguments().find(|arg| {
-        let id = arg.get_id().as_str();
-        arg.is_global_set() && !shown.contains(&id) && !own.contains(&id) && given(id)
-    });
-    let Some(arg) = unused else {
-        return Ok(());
-    };
-    let flag = match (arg.get_short(), arg.get_long()) {
-        (Some(short), Some(long)) => format!("-{short}/--{long}"),
-        (_, long) => format!("--{}", long.unwrap_or_default()),
     };
     let name = path.join(" ");
     let message = format!(
@@ -171,10 +142,100 @@ pub(crate) fn refuse_unused(
         .error(ErrorKind::ArgumentConflict, message))
 }
 
+/// The subcommand path and the first global option typed for it that it does not
+/// use, if any. `command` may be built or not: a subcommand's own options are those
+/// not marked global (clap copies the globals into a subcommand as it builds it).
+fn unused_global(
+    command: &clap::Command,
+    matches: &clap::ArgMatches,
+) -> Option<(Vec<String>, String)> {
+    let mut levels = vec![matches];
+    let mut path: Vec<String> = Vec::new();
+    while let Some((name, sub)) = levels[levels.len() - 1].subcommand() {
+        path.push(name.to_string());
+        levels.push(sub);
+    }
+    let shown = path.last().and_then(|leaf| shown_globals(leaf))?;
+    let leaf = path
+        .iter()
+        .try_fold(command, |cmd, name| cmd.find_subcommand(name));
+    // A subcommand's own option of the same name (`sim --api-key`) is its own.
+    let own: Vec<&str> = leaf.map_or(Vec::new(), |leaf| {
+        leaf.get_arguments()
+            .filter(|a| !a.is_global_set())
+            .map(|a| a.get_id().as_str())
+            .collect()
+    });
+    let given = |id: &str| {
+        let typed = |m: &&clap::ArgMatches| m.value_source(id) == Some(ValueSource::CommandLine);
+        levels.iter().any(typed)
+    };
+    let arg = command.get_arguments().find(|arg| {
+        let id = arg.get_id().as_str();
+        arg.is_global_set() && !shown.contains(&id) && !own.contains(&id) && given(id)
+    })?;
+    let flag = match (arg.get_short(), arg.get_long()) {
+        (Some(short), Some(long)) => format!("-{short}/--{long}"),
+        (_, long) => format!("--{}", long.unwrap_or_default()),
+    };
+    Some((path, flag))
+}
+
+/// Parses with the definition as derived, without what `command` adds for people
+/// (hidden options, help texts): those change what clap prints, never what it
+/// accepts, and building them costs more than the rest of a one-lookup run's start.
+/// None when clap would print something (help, version, an error): the caller parses
+/// again with `command` so that it prints exactly that.
+pub(crate) fn parse_plain(args: &[std::ffi::OsString]) -> Option<(Cli, clap::ArgMatches)> {
+    use clap::FromArgMatches;
+    let mut plain = Cli::command();
+    let matches = plain.try_get_matches_from_mut(args).ok()?;
+    if unused_global(&plain, &matches).is_some() {
+        return None;
+    }
+    let cli = Cli::from_arg_matches(&matches).ok()?;
+    Some((cli, matches))
+}
+
 #[cfg(test)]
 mod tests {
     use crate::settings::table::{OUTPUT, SETTINGS};
     use clap::CommandFactory;
+
+    fn argv(words: &[&str]) -> Vec<std::ffi::OsString> {
+        std::iter::once("smsstat")
+            .chain(words.iter().copied())
+            .map(Into::into)
+            .collect()
+    }
+
+    /// The plain parse takes what the decorated command takes, and leaves to it
+    /// everything clap prints.
+    #[test]
+    fn the_plain_parse_leaves_help_and_errors_to_the_decorated_command() {
+        for ok in [
+            &["--json", "sms", "42"][..],
+            &["sms", "42", "--json", "-j", "2"],
+            &["sim", "--api-key", "k"],
+            &["check", "--json"],
+            &["config", "show", "--demo"],
+        ] {
+            assert!(super::parse_plain(&argv(ok)).is_some(), "{ok:?}");
+            let decorated = super::command().try_get_matches_from(argv(ok));
+            assert!(decorated.is_ok(), "{ok:?}");
+        }
+        for printed in [
+            &["--help"][..],
+            &["sms", "-h"],
+            &["--version"],
+            &["sim", "--json"],
+            &["config", "show", "--wait"],
+            &["sms"],
+            &["hrl", "1"],
+        ] {
+            assert!(super::parse_plain(&argv(printed)).is_none(), "{printed:?}");
+        }
+    }
 
     #[test]
     fn every_setting_is_a_global_argument_with_its_flag() {

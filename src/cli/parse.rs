@@ -26,23 +26,16 @@ pub struct ParseFacts {
 /// prints and returns the exit code to end with.
 pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<(Cli, ParseFacts), u8> {
     let args: Vec<OsString> = args.into_iter().collect();
+    if let Some((cli, matches)) = super::parse_plain(&args) {
+        return Ok(with_facts(cli, &matches));
+    }
     let mut command = super::command();
     let parsed = command.try_get_matches_from_mut(&args).and_then(|matches| {
         super::refuse_unused(&mut command, &matches)?;
         Cli::from_arg_matches(&matches).map(|cli| (cli, matches))
     });
     match parsed {
-        Ok((cli, matches)) => {
-            let sources = cli_sources(&matches);
-            let api_key_in_argv = sources.of(&table::API_KEY) == ArgSource::Flag;
-            Ok((
-                cli,
-                ParseFacts {
-                    api_key_in_argv,
-                    sources,
-                },
-            ))
-        }
+        Ok((cli, matches)) => Ok(with_facts(cli, &matches)),
         Err(err) if err.use_stderr() => {
             let err = plain_usage(closer_subcommand(err, &command), &mut command, &args);
             // clap quotes the bad value raw: escaped like server text, line by line.
@@ -65,6 +58,16 @@ pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<(Cli, Pars
             Err(exit_codes::SUCCESS)
         }
     }
+}
+
+fn with_facts(cli: Cli, matches: &clap::ArgMatches) -> (Cli, ParseFacts) {
+    let sources = cli_sources(matches);
+    let api_key_in_argv = sources.of(&table::API_KEY) == ArgSource::Flag;
+    let facts = ParseFacts {
+        api_key_in_argv,
+        sources,
+    };
+    (cli, facts)
 }
 
 /// A missing argument is shown with the subcommand's own usage line. clap's puts in
