@@ -10,7 +10,7 @@ use super::values::{
 };
 pub use crate::domain::format::{ColorChoice, OutputFormat};
 pub use crate::domain::lookup::PathStyle;
-use crate::settings::given::Given;
+use crate::settings::given::{Given, Texts};
 use crate::settings::table as settings;
 
 pub use crate::cli::sim_args::SimArgs;
@@ -30,85 +30,42 @@ pub struct Cli {
     pub command: Command,
 }
 
-/// The headings `-h` groups the options under, in this order (clap lists a heading
-/// where its first option is declared; `-h` and `-V` stay under "Options").
-const CONNECTION: &str = "Connection";
-const OUTPUT: &str = "Output";
-const BATCH: &str = "Batch";
-const WAITING: &str = "Waiting";
-const CONFIGURATION: &str = "Configuration";
+use crate::settings::table::{BATCH, CONNECTION, OUTPUT_HEADING as OUTPUT, WAITING};
 
 // Each option's first paragraph is its line in `-h`: short enough to read at a
 // glance; the rest is for `--help` and the man page.
 #[derive(Debug, Args)]
 pub struct GlobalArgs {
-    /// Base URL of the service
-    ///
-    /// For example https://gateway.example/rest.
-    #[arg(long, env = settings::BASE_URL.env, value_name = "URL", global = true, help_heading = CONNECTION)]
+    #[arg(long, env = settings::BASE_URL.env, value_name = settings::BASE_URL.value_name, help = settings::BASE_URL.help(), long_help = settings::BASE_URL.long_help(), global = true, help_heading = settings::BASE_URL.heading)]
     pub base_url: Option<String>,
 
-    /// API key sent with every request
-    ///
-    /// Prefer the SMSSTAT_API_KEY environment variable or --api-key-file: a key on the
-    /// command line is visible to other users in the process list.
     #[arg(
         long,
         env = settings::API_KEY.env,
         hide_env_values = true,
-        value_name = "KEY",
+        value_name = settings::API_KEY.value_name,
+        help = settings::API_KEY.help(),
+        long_help = settings::API_KEY.long_help(),
         global = true,
-        help_heading = CONNECTION
+        help_heading = settings::API_KEY.heading
     )]
     pub api_key: Option<String>,
 
-    /// File holding the API key
-    ///
-    /// Docker and Kubernetes secrets are files: a regular file of at most 1 MiB,
-    /// surrounding whitespace trimmed.
     #[arg(
         long,
         env = settings::API_KEY_FILE.env,
-        value_name = "PATH",
+        value_name = settings::API_KEY_FILE.value_name,
+        help = settings::API_KEY_FILE.help(),
+        long_help = settings::API_KEY_FILE.long_help(),
         global = true,
-        help_heading = CONNECTION
+        help_heading = settings::API_KEY_FILE.heading
     )]
     pub api_key_file: Option<std::path::PathBuf>,
 
-    /// Header carrying the key [default: X-API-KEY]
-    ///
-    /// The name of the request header that carries the API key.
-    #[arg(
-        long,
-        env = settings::API_KEY_HEADER.env,
-        value_name = "NAME",
-        global = true,
-        help_heading = CONNECTION
-    )]
-    pub api_key_header: Option<String>,
-
-    /// CA certificates to trust for https (PEM)
-    ///
-    /// Instead of the built-in roots, for a gateway behind a private CA; verification
-    /// is always on.
-    #[arg(long, env = settings::CA_CERT.env, value_name = "PATH", global = true, help_heading = CONNECTION)]
-    pub ca_cert: Option<std::path::PathBuf>,
-
-    // Timeout, retries and the key header are kept as text: the settings layer checks
-    // them where it knows whether the flag or the variable gave them, and names that
-    // one (`settings::checks`).
-    /// Bound on each whole request [default: 10s]
-    ///
-    /// Connecting, the headers and the body together: 10, 500ms, 2s.
-    #[arg(long, env = settings::TIMEOUT.env, value_name = "DURATION", global = true, help_heading = CONNECTION)]
-    pub timeout: Option<String>,
-
-    /// Retries of a transient failure [default: 2]
-    ///
-    /// 0 to 20. Transient: a refused or reset connection, a timeout, or HTTP 429,
-    /// 502, 503 or 504.
-    #[arg(long, env = settings::RETRIES.env, value_name = "N", global = true, help_heading = CONNECTION)]
-    pub retries: Option<String>,
+    /// The table's layered settings (`--api-key-header`, `--ca-cert`, `--timeout`,
+    /// `--retries`, ...), their flags built from the table.
+    #[command(flatten)]
+    pub layered: Texts,
 
     /// Paths: auto, explicit or short
     ///
@@ -136,13 +93,7 @@ pub struct GlobalArgs {
     #[arg(long, global = true, conflicts_with = "output", help_heading = OUTPUT)]
     pub json: bool,
 
-    /// table, json, csv, tsv, report, report-json, report-md
-    ///
-    /// The output format: table (the default), json (one line per lookup), csv, tsv,
-    /// or one report over the batch: report (terminal), report-json, report-md
-    /// (Markdown for CI job summaries). SMSSTAT_OUTPUT in the environment sets it
-    /// too.
-    #[arg(short = 'o', long, value_enum, value_name = "FORMAT", hide_possible_values = true, global = true, help_heading = OUTPUT)]
+    #[arg(short = 'o', long, value_enum, value_name = settings::OUTPUT.value_name, help = settings::OUTPUT.help(), long_help = settings::OUTPUT.long_help(), hide_possible_values = true, global = true, help_heading = settings::OUTPUT.heading)]
     pub output: Option<OutputFormat>,
 
     /// Fields to show, comma-separated (e.g. status,time_dr)
@@ -288,27 +239,25 @@ pub struct GlobalArgs {
     #[arg(long, global = true, requires = "wait", help_heading = WAITING)]
     pub follow: bool,
 
-    /// Config file to read (must exist)
-    ///
-    /// Instead of $XDG_CONFIG_HOME/smsstat/config.toml.
     #[arg(
         long,
         env = settings::CONFIG.env,
-        value_name = "PATH",
+        value_name = settings::CONFIG.value_name,
+        help = settings::CONFIG.help(),
+        long_help = settings::CONFIG.long_help(),
         global = true,
-        help_heading = CONFIGURATION
+        help_heading = settings::CONFIG.heading
     )]
     pub config: Option<std::path::PathBuf>,
 
-    /// Profile of the config file to use
-    ///
-    /// A [profiles.NAME] table; without it, `default` if the file has one.
     #[arg(
         long,
         env = settings::PROFILE.env,
-        value_name = "NAME",
+        value_name = settings::PROFILE.value_name,
+        help = settings::PROFILE.help(),
+        long_help = settings::PROFILE.long_help(),
         global = true,
-        help_heading = CONFIGURATION
+        help_heading = settings::PROFILE.heading
     )]
     pub profile: Option<String>,
 }
@@ -438,9 +387,7 @@ impl GlobalArgs {
             base_url: self.base_url.clone(),
             api_key: self.api_key.clone(),
             api_key_file: self.api_key_file.clone(),
-            api_key_header: self.api_key_header.clone(),
-            timeout: self.timeout.clone(),
-            retries: self.retries.clone(),
+            layered: self.layered.clone(),
             paths: self.paths,
             json: self.json,
             output: self.output,
@@ -449,7 +396,6 @@ impl GlobalArgs {
             normalize: self.normalize,
             jobs: self.jobs,
             max_body: self.max_body,
-            ca_cert: self.ca_cert.clone(),
             verbose: self.verbose,
             color: self.color,
             demo: self.demo,
@@ -470,5 +416,41 @@ impl GlobalArgs {
             quiet: self.quiet,
             junit: self.junit.clone(),
         }
+    }
+}
+
+/// The flags of the table's layered settings, built from the table: each takes text,
+/// which the layers check (they know whether the flag or the variable gave it).
+impl clap::Args for Texts {
+    fn augment_args(command: clap::Command) -> clap::Command {
+        let layered = settings::SETTINGS.iter().filter(|s| s.layered);
+        command.args(layered.map(|setting| {
+            clap::Arg::new(setting.key)
+                .long(setting.flag.trim_start_matches('-'))
+                .env(setting.env)
+                .value_name(setting.value_name)
+                .help(setting.help())
+                .long_help(setting.long_help())
+                .help_heading(setting.heading)
+                .global(true)
+        }))
+    }
+
+    fn augment_args_for_update(command: clap::Command) -> clap::Command {
+        Self::augment_args(command)
+    }
+}
+
+impl clap::FromArgMatches for Texts {
+    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        let layered = settings::SETTINGS.iter().filter(|s| s.layered);
+        Ok(layered
+            .filter_map(|s| Some((s.id, matches.get_one::<String>(s.key)?.clone())))
+            .collect())
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(matches)?;
+        Ok(())
     }
 }

@@ -170,12 +170,15 @@ fn extra_sections() -> String {
     let codes = EXIT_CODES_HELP.lines().skip(1);
     codes.for_each(|line| roff.push_str(&format!("{}\n", escape_roff(line))));
     roff.push_str(".fi\n.SH ENVIRONMENT\n");
-    let settings = SETTINGS.iter().map(|s| (s.env, s.about));
-    for (name, meaning) in settings.chain(OTHER_ENVIRONMENT.iter().copied()) {
+    let settings = SETTINGS.iter().map(|s| (s.env, s.about()));
+    let others = OTHER_ENVIRONMENT
+        .iter()
+        .map(|(name, about)| (*name, about.to_string()));
+    for (name, meaning) in settings.chain(others) {
         roff.push_str(&format!(
             ".TP\n\\fB{}\\fR\n{}\n",
             escape_roff(name),
-            escape_roff(meaning)
+            escape_roff(&meaning)
         ));
     }
     let keys: Vec<&str> = file_keys().collect();

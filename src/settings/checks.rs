@@ -9,11 +9,9 @@ use clap::ValueEnum;
 use ureq::http::{HeaderName, HeaderValue, Uri};
 
 use crate::domain::duration::parse_duration;
-use crate::domain::error::{ConfigError, SettingsError};
+use crate::domain::error::ConfigError;
 use crate::domain::format::OutputFormat;
 use crate::domain::sanitize::preview;
-use crate::settings::origin::ArgSource;
-use crate::settings::table::Setting;
 
 /// With backoff capped at 10 s, more retries would only stretch a failing run.
 pub const MAX_RETRIES: u32 = 20;
@@ -71,6 +69,30 @@ pub fn api_key(key: &str) -> Result<(), String> {
         .map_err(|_| "the API key holds characters a header cannot carry (not shown)".into())
 }
 
+/// The key as a config file holds it: sendable once trimmed (the layers trim it,
+/// with a warning). Kept as written.
+pub fn file_api_key(text: &str) -> Result<String, String> {
+    api_key(text.trim()).map(|()| text.to_string())
+}
+
+/// A base URL, checked here so that a config file's error names its line and key;
+/// kept as written (resolution takes off the trailing slash).
+pub fn base_url(text: &str) -> Result<String, String> {
+    validate_base_url(text)
+        .map(|_| text.to_string())
+        .map_err(|err| err.0)
+}
+
+/// A path: any text names one.
+pub fn path(text: &str) -> Result<std::path::PathBuf, String> {
+    Ok(text.into())
+}
+
+/// Text taken as it is (a profile's name is checked against the file's profiles).
+pub fn text(text: &str) -> Result<String, String> {
+    Ok(text.to_string())
+}
+
 /// `-o`'s names, as `SMSSTAT_OUTPUT` and the file's `output` take them too.
 pub fn output(text: &str) -> Result<OutputFormat, String> {
     OutputFormat::from_str(text.trim(), true).map_err(|_| {
@@ -89,15 +111,6 @@ pub fn output_names() -> Vec<String> {
         .filter_map(|f| f.to_possible_value())
         .map(|v| v.get_name().to_string())
         .collect()
-}
-
-/// A bad value of a flag or a variable (exit 64), the message led by its name.
-pub fn bad_value(source: ArgSource, setting: &Setting, why: &str) -> SettingsError {
-    let name = match source {
-        ArgSource::Env => setting.env,
-        ArgSource::Flag | ArgSource::Unset => setting.flag,
-    };
-    SettingsError::BadValue(format!("{name}: {why}"))
 }
 
 /// Accepts `http(s)://host[:port][/prefix][/]`; returns it without the trailing slash.

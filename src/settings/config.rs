@@ -22,11 +22,8 @@ use crate::settings::proxy::ProxyChoice;
 use crate::settings::secret::ApiKey;
 use crate::settings::usage;
 
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
-pub const DEFAULT_RETRIES: u32 = 2;
 pub const DEFAULT_JOBS: usize = 8;
 pub const DEFAULT_MAX_BODY: u64 = 4 * 1024 * 1024;
-pub const DEFAULT_KEY_HEADER: &str = "X-API-KEY";
 pub const DEFAULT_WAIT_TIMEOUT: Duration = Duration::from_secs(600);
 pub const DEFAULT_INTERVAL: Duration = Duration::from_secs(2);
 
@@ -120,7 +117,7 @@ pub fn construct_config(
         retries,
         timeout,
     } = resolve_limits(args, values);
-    let output = values.output.unwrap_or(OutputFormat::Table);
+    let output = values.output;
     // Field names as the records of the kind looked up name them (`status`, `Status`
     // and `Delivery report` alike).
     let (fields, field) = match kind {
@@ -262,10 +259,7 @@ fn resolve_key(values: &Layered) -> Result<(Option<String>, HeaderName), ConfigE
             ConfigError("the API key contains characters a header cannot carry".into())
         })?;
     }
-    let header_name = values
-        .api_key_header
-        .as_deref()
-        .unwrap_or(DEFAULT_KEY_HEADER);
+    let header_name = values.api_key_header.as_str();
     let api_key_header = HeaderName::from_bytes(header_name.as_bytes()).map_err(|_| {
         ConfigError(format!(
             "`{}` is not a valid header name for the API key (set by --api-key-header, \
@@ -289,8 +283,8 @@ fn resolve_limits(args: &Given, values: &Layered) -> Limits {
     Limits {
         jobs: args.jobs.unwrap_or(DEFAULT_JOBS),
         max_body: args.max_body.unwrap_or(DEFAULT_MAX_BODY),
-        retries: values.retries.unwrap_or(DEFAULT_RETRIES),
-        timeout: values.timeout.unwrap_or(DEFAULT_TIMEOUT),
+        retries: values.retries,
+        timeout: values.timeout,
     }
 }
 

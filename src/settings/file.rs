@@ -6,64 +6,117 @@
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use serde::{Deserialize, Deserializer};
 use thiserror::Error;
+use toml::Spanned;
 
 use crate::domain::error::{ConfigError, SettingsError};
-use crate::domain::format::OutputFormat;
-use crate::settings::checks;
 use crate::settings::read::{read_bounded_text, LocalFileError};
-use crate::settings::table::file_keys;
+use crate::settings::table::{self, file_keys, settings_table, Setting};
 
-/// One layer's settings and the whole document, from one list of fields: the top
-/// level repeats a layer's keys because serde cannot combine `flatten` with
-/// `deny_unknown_fields`, and unknown keys must be refused.
+/// A value as the file wrote it: text, or a number or a boolean read as its text, so
+/// that the file's values pass the same check as a flag's (`timeout = 2` and
+/// `--timeout 2` alike).
+#[derive(Debug, Clone)]
+struct Scalar(String);
+
+impl<'de> Deserialize<'de> for Scalar {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Scalar, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            Integer(i64),
+            Float(f64),
+            Bool(bool),
+            Text(String),
+        }
+        let raw = Raw::deserialize(d).map_err(|_| {
+            serde::de::Error::custom("expected a value: text in quotes, a number or true/false")
+        })?;
+        Ok(Scalar(match raw {
+            Raw::Integer(n) => n.to_string(),
+            Raw::Float(f) => f.to_string(),
+            Raw::Bool(b) => b.to_string(),
+            Raw::Text(text) => text,
+        }))
+    }
+}
+
+/// The file's layers from the settings table: a key per setting, each value through
+/// its setting's check. The top level repeats a layer's keys because serde cannot
+/// combine `flatten` with `deny_unknown_fields`, and unknown keys must be refused.
 macro_rules! file_layers {
-    ($($(#[$attr:meta])* $name:ident: $type:ty,)+) => {
-        /// One layer of settings: the top level of the file, or one profile.
-        #[derive(Debug, Default, Clone, PartialEq, Deserialize)]
-        #[serde(deny_unknown_fields)]
+    ($(
+        $(#[doc = $doc:literal])*
+        $name:ident($id:ident) $field:ident: $ty:ty, $kind:ident $value:expr;
+            $mode:ident, $file:ident, $flag:literal, $env:literal, $value_name:literal,
+            $heading:ident, $check:path;
+    )+) => {
+        /// One layer of settings, checked: the top level of the file, or one profile.
+        #[derive(Debug, Default, Clone, PartialEq)]
         pub struct FileSettings {
-            $($(#[$attr])* pub $name: Option<$type>,)+
+            $(pub $field: Option<$ty>,)+
+        }
+
+        /// A layer as written, each value with its place in the text.
+        #[derive(Debug, Default, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct RawLayer {
+            $(#[serde(default)] $field: Option<Spanned<Scalar>>,)+
         }
 
         #[derive(Debug, Default, Deserialize)]
         #[serde(deny_unknown_fields)]
         struct Document {
-            $($(#[$attr])* $name: Option<$type>,)+
+            $(#[serde(default)] $field: Option<Spanned<Scalar>>,)+
             #[serde(default)]
-            profiles: BTreeMap<String, FileSettings>,
+            profiles: BTreeMap<String, RawLayer>,
         }
 
         impl Document {
-            fn split(self) -> (FileSettings, BTreeMap<String, FileSettings>) {
-                (FileSettings { $($name: self.$name,)+ }, self.profiles)
+            fn split(self) -> (RawLayer, BTreeMap<String, RawLayer>) {
+                (RawLayer { $($field: self.$field,)+ }, self.profiles)
             }
         }
 
-        #[cfg(test)]
-        const FIELDS: &[&str] = &[$(stringify!($name)),+];
+        impl RawLayer {
+            fn checked(self, refuse: &Refuse) -> Result<FileSettings, ConfigFileError> {
+                Ok(FileSettings {
+                    $($field: checked(&table::$name, self.$field, $check, refuse)?,)+
+                })
+            }
+        }
     };
 }
 
-file_layers! {
-    #[serde(default, deserialize_with = "base_url_setting")]
-    base_url: String,
-    #[serde(default, deserialize_with = "key_setting")]
-    api_key: String,
-    api_key_file: PathBuf,
-    #[serde(default, deserialize_with = "key_header_setting")]
-    api_key_header: String,
-    #[serde(default, deserialize_with = "duration_setting")]
-    timeout: Duration,
-    #[serde(default, deserialize_with = "retries_setting")]
-    retries: u32,
-    #[serde(default, deserialize_with = "output_setting")]
-    output: OutputFormat,
-    /// PEM file of the CAs to trust (relative to the config file; `~/` is home).
-    ca_cert: PathBuf,
+settings_table!(file_layers);
+
+/// Makes the error of a value the file holds at a place (file, line and key).
+type Refuse<'a> = dyn Fn(usize, String) -> ConfigFileError + 'a;
+
+/// One value through its setting's check; a setting that chooses the file cannot be
+/// set inside it.
+fn checked<T>(
+    setting: &Setting,
+    value: Option<Spanned<Scalar>>,
+    check: impl Fn(&str) -> Result<T, String>,
+    refuse: &Refuse,
+) -> Result<Option<T>, ConfigFileError> {
+    let Some(value) = value else { return Ok(None) };
+    let at = value.span().start;
+    if !setting.in_file {
+        return Err(refuse(
+            at,
+            format!(
+                "`{}` cannot be set in a config file: it is chosen by {} or {}",
+                setting.key, setting.flag, setting.env
+            ),
+        ));
+    }
+    check(&value.get_ref().0)
+        .map(Some)
+        .map_err(|why| refuse(at, why))
 }
 
 /// A config file, read and checked.
@@ -144,6 +197,18 @@ pub fn load(path: &Path, given_by: Option<&str>) -> Result<Option<ConfigFile>, C
     };
     let document: Document = toml::from_str(&text).map_err(|err| invalid(path, &text, &err))?;
     let (top, profiles) = document.split();
+    let refuse = |offset: usize, message: String| ConfigFileError::Invalid {
+        path: path.to_path_buf(),
+        line: text[..offset.min(text.len())].matches('\n').count() + 1,
+        key: key_at(&text, offset.min(text.len())),
+        message,
+        hint: None,
+    };
+    let top = top.checked(&refuse)?;
+    let profiles = profiles
+        .into_iter()
+        .map(|(name, layer)| Ok((name, layer.checked(&refuse)?)))
+        .collect::<Result<BTreeMap<_, _>, ConfigFileError>>()?;
     Ok(Some(ConfigFile {
         path: path.to_path_buf(),
         top,
@@ -225,69 +290,11 @@ fn key_at(text: &str, offset: usize) -> Option<String> {
     })
 }
 
-/// `timeout = 10`, `timeout = 2.5` or `timeout = "500ms"`, as on the command line.
-fn duration_setting<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Duration>, D::Error> {
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum Raw {
-        Integer(u64),
-        Float(f64),
-        Text(String),
-    }
-    let text = match Raw::deserialize(d).map_err(|_| {
-        serde::de::Error::custom("expected a duration: a number of seconds or text such as \"2s\"")
-    })? {
-        Raw::Integer(n) => n.to_string(),
-        Raw::Float(f) => f.to_string(),
-        Raw::Text(text) => text,
-    };
-    checks::timeout(&text)
-        .map(Some)
-        .map_err(serde::de::Error::custom)
-}
-
-/// `retries = 5`, in the range of `--retries`.
-fn retries_setting<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {
-    let count = u32::deserialize(d)?;
-    checks::retry_count(count)
-        .map(Some)
-        .map_err(serde::de::Error::custom)
-}
-
-/// `api_key_header = "X-Key"`: a name a header can have.
-fn key_header_setting<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
-    let text = String::deserialize(d)?;
-    checks::key_header(&text)
-        .map(Some)
-        .map_err(serde::de::Error::custom)
-}
-
-/// `api_key = "..."`: sendable once trimmed (the layers trim it, with a warning).
-fn key_setting<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
-    let key = String::deserialize(d)?;
-    checks::api_key(key.trim()).map_err(serde::de::Error::custom)?;
-    Ok(Some(key))
-}
-
-/// `base_url = "https://host/rest"`, checked here so that an error names its line.
-fn base_url_setting<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
-    let text = String::deserialize(d)?;
-    crate::settings::checks::validate_base_url(&text)
-        .map(|_| Some(text))
-        .map_err(|err| serde::de::Error::custom(err.0))
-}
-
-/// `output = "json"`: the same names as `-o`.
-fn output_setting<'de, D: Deserializer<'de>>(d: D) -> Result<Option<OutputFormat>, D::Error> {
-    let text = String::deserialize(d)?;
-    checks::output(&text)
-        .map(Some)
-        .map_err(serde::de::Error::custom)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::format::OutputFormat;
+    use std::time::Duration;
 
     fn parse(text: &str) -> Result<ConfigFile, ConfigFileError> {
         use std::io::Write;
@@ -339,13 +346,24 @@ mod tests {
     }
 
     #[test]
-    fn the_file_has_exactly_the_keys_of_the_settings_table() {
-        let keys: Vec<&str> = file_keys().collect();
-        let mut fields = FIELDS.to_vec();
-        fields.sort_unstable();
-        let mut sorted = keys.clone();
-        sorted.sort_unstable();
-        assert_eq!(fields, sorted);
+    fn settings_that_choose_the_file_are_refused_in_it() {
+        let err = parse("retries = 1\n[profiles.a]\nprofile = \"b\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("line 3, key `profiles.a.profile`"), "{err}");
+        assert!(
+            err.contains("chosen by --profile or SMSSTAT_PROFILE"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn numbers_and_text_pass_the_same_checks() {
+        let file = parse("timeout = 2.5\nretries = \"3\"\n").unwrap();
+        assert_eq!(file.top.timeout, Some(Duration::from_millis(2500)));
+        assert_eq!(file.top.retries, Some(3));
+        let err = parse("timeout = [1]\n").unwrap_err().to_string();
+        assert!(err.contains("line 1, key `timeout`"), "{err}");
     }
 
     #[test]

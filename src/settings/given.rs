@@ -3,22 +3,22 @@
 //! it from its flags; `settings/` resolves it with the config file and the defaults
 //! into the `Config` every other layer reads.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::domain::format::{ColorChoice, OutputFormat};
 use crate::domain::lookup::PathStyle;
+use crate::settings::table::Id;
 
 #[derive(Debug, Clone, Default)]
 pub struct Given {
     pub base_url: Option<String>,
     pub api_key: Option<String>,
     pub api_key_file: Option<PathBuf>,
-    pub api_key_header: Option<String>,
-    /// Timeout and retries stay text until resolution checks them, where it knows
-    /// whether the flag or the variable gave them and names that one.
-    pub timeout: Option<String>,
-    pub retries: Option<String>,
+    /// The table's layered settings as typed (flag or variable), still text: the
+    /// layers check each where they know which of the two gave it, and name that one.
+    pub layered: Texts,
     pub paths: PathStyle,
     pub json: bool,
     pub output: Option<OutputFormat>,
@@ -27,7 +27,6 @@ pub struct Given {
     pub normalize: bool,
     pub jobs: Option<usize>,
     pub max_body: Option<u64>,
-    pub ca_cert: Option<PathBuf>,
     pub verbose: u8,
     pub color: ColorChoice,
     pub demo: bool,
@@ -48,4 +47,20 @@ pub struct Given {
     pub no_headers: bool,
     pub quiet: bool,
     pub junit: Option<PathBuf>,
+}
+
+/// The text of each layered setting that a flag or a variable gave.
+#[derive(Debug, Clone, Default)]
+pub struct Texts(BTreeMap<Id, String>);
+
+impl Texts {
+    pub fn get(&self, id: Id) -> Option<&str> {
+        self.0.get(&id).map(String::as_str)
+    }
+}
+
+impl FromIterator<(Id, String)> for Texts {
+    fn from_iter<T: IntoIterator<Item = (Id, String)>>(iter: T) -> Self {
+        Texts(iter.into_iter().collect())
+    }
 }

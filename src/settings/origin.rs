@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::path::PathBuf;
 
+use crate::domain::error::SettingsError;
 use crate::settings::table::Setting;
 
 /// Where one resolved setting came from.
@@ -74,4 +75,13 @@ impl CliSources {
     pub fn of(&self, setting: &Setting) -> ArgSource {
         self.0.get(setting.key).copied().unwrap_or_default()
     }
+}
+
+/// A bad value of a flag or a variable (exit 64), the message led by its name.
+pub fn bad_value(source: ArgSource, setting: &Setting, why: &str) -> SettingsError {
+    let name = match source {
+        ArgSource::Env => setting.env,
+        ArgSource::Flag | ArgSource::Unset => setting.flag,
+    };
+    SettingsError::BadValue(format!("{name}: {why}"))
 }

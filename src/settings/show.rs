@@ -1,12 +1,7 @@
 //! The data of `smsstat config show`: one row per setting of the table, with its
 //! resolved value (the key masked) and where it came from.
 
-use clap::ValueEnum;
-
-use crate::domain::duration::format_duration;
-use crate::domain::format::OutputFormat;
 use crate::settings::checks::{has_credentials, mask_credentials};
-use crate::settings::config::{DEFAULT_KEY_HEADER, DEFAULT_RETRIES, DEFAULT_TIMEOUT};
 use crate::settings::given::Given;
 use crate::settings::layers::Resolution;
 use crate::settings::origin::Origin;
@@ -86,27 +81,13 @@ fn value(setting: &Setting, args: &Given, resolution: &Resolution) -> (String, O
                 None => ("(none)".into(), Origin::Default),
             }
         }
-        Id::ApiKeyHeader => values
-            .api_key_header
-            .clone()
-            .unwrap_or_else(|| DEFAULT_KEY_HEADER.into()),
-        Id::Timeout => format_duration(values.timeout.unwrap_or(DEFAULT_TIMEOUT)),
-        Id::Retries => values.retries.unwrap_or(DEFAULT_RETRIES).to_string(),
-        Id::Output => format_name(values.output.unwrap_or(OutputFormat::Table)),
-        Id::CaCert => values.ca_cert.as_ref().map_or_else(
-            || "(none: the built-in roots are trusted)".into(),
-            |path| path.display().to_string(),
-        ),
+        // The rest read as their values do (`Layered::shown`, built from the table,
+        // covers every setting).
+        _ => values.shown(setting.id),
     };
     (value, origin)
 }
 
 fn origin_of_key(resolution: &Resolution) -> Origin {
     resolution.origins.of(&crate::settings::table::API_KEY)
-}
-
-fn format_name(format: OutputFormat) -> String {
-    format
-        .to_possible_value()
-        .map_or_else(String::new, |v| v.get_name().to_string())
 }

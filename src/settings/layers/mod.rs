@@ -9,15 +9,15 @@ use std::time::Duration;
 
 use crate::domain::error::{ConfigError, SettingsError};
 use crate::domain::format::OutputFormat;
-use crate::settings::checks::{self, bad_value};
+use crate::settings::checks;
 use crate::settings::file::{self as config_file, ConfigFile, FileSettings};
-use crate::settings::given::Given;
+use crate::settings::given::{Given, Texts};
 use crate::settings::key_file::{exposed_key_warning, read_key_file, trim_key};
 use crate::settings::origin::Origin;
-use crate::settings::origin::{ArgSource, CliSources};
+use crate::settings::origin::{bad_value, ArgSource, CliSources};
 use crate::settings::table::{
-    Setting, API_KEY, API_KEY_FILE, API_KEY_HEADER, BASE_URL, CA_CERT, CONFIG, OUTPUT, PROFILE,
-    RETRIES, TIMEOUT,
+    self, resolved_type, settings_table, Id, Setting, Shown, API_KEY, API_KEY_FILE, BASE_URL,
+    CONFIG, OUTPUT, PROFILE,
 };
 
 /// The profile used when none is named, if the file has it (as aws-cli does).
@@ -33,22 +33,115 @@ impl Origins {
     }
 }
 
-/// The file-settable settings after the layers (flag > environment > profile > top
-/// level of the file); None means the built-in default. What was typed stays in
-/// `GlobalArgs`.
-#[derive(Debug, Clone, Default)]
-pub struct Layered {
-    pub base_url: Option<String>,
-    pub api_key: Option<String>,
-    pub api_key_header: Option<String>,
-    pub timeout: Option<Duration>,
-    pub retries: Option<u32>,
-    pub output: Option<OutputFormat>,
-    pub ca_cert: Option<PathBuf>,
+/// The values of the table's settings after the layers (flag, environment, profile,
+/// top level of the file, default), from the table: a setting with a default has its
+/// type, one without is an Option. What was typed stays in `Given`.
+macro_rules! layered_values {
+    ($(
+        $(#[doc = $doc:literal])*
+        $name:ident($id:ident) $field:ident: $ty:ty, $kind:ident $value:expr;
+            $mode:ident, $file:ident, $flag:literal, $env:literal, $value_name:literal,
+            $heading:ident, $check:path;
+    )+) => {
+        #[derive(Debug, Clone)]
+        pub struct Layered {
+            $(pub $field: resolved_type!($kind, $ty),)+
+        }
+
+        impl Layered {
+            /// A setting's value as `config show` prints it.
+            pub fn shown(&self, id: Id) -> String {
+                match id {
+                    $(Id::$id => shown!($kind $value, &self.$field),)+
+                }
+            }
+        }
+
+        impl Filler<'_> {
+            /// Every setting: a layered one filled from its text, its check and the
+            /// file's layers; one resolved by hand taken from `hand`.
+            fn values(
+                &mut self,
+                texts: &Texts,
+                hand: ByHand,
+            ) -> Result<Layered, SettingsError> {
+                Ok(Layered {
+                    $($field: filled!(
+                        $mode, $kind $value,
+                        self.layered(&table::$name, texts, $check, |l| l.$field.clone())?,
+                        hand.$field
+                    ),)+
+                })
+            }
+        }
+    };
+}
+
+macro_rules! shown {
+    (default $value:expr, $found:expr) => {
+        Shown::shown($found)
+    };
+    (unset $value:expr, $found:expr) => {
+        $found
+            .as_ref()
+            .map_or_else(|| String::from($value), Shown::shown)
+    };
+}
+
+macro_rules! filled {
+    (layered, $kind:ident $value:expr, $layered:expr, $hand:expr) => {
+        or_default!($kind $value, $layered)
+    };
+    (by_hand, $kind:ident $value:expr, $layered:expr, $hand:expr) => {
+        or_default!($kind $value, $hand)
+    };
+}
+
+macro_rules! or_default {
+    (default $value:expr, $found:expr) => {
+        $found.unwrap_or_else(|| $value)
+    };
+    (unset $value:expr, $found:expr) => {
+        $found
+    };
+}
+
+settings_table!(layered_values);
+
+/// The settings resolved by hand (they choose the file or the key, or clap types
+/// them), before their defaults.
+struct ByHand {
+    config: Option<PathBuf>,
+    profile: Option<String>,
+    base_url: Option<String>,
+    api_key: Option<String>,
+    api_key_file: Option<PathBuf>,
+    output: Option<OutputFormat>,
+}
+
+/// A value from the config file, placed: a path is relative to the file.
+trait Placed: Sized {
+    fn placed(self, _origin: &Origin) -> Self {
+        self
+    }
+}
+
+impl Placed for String {}
+impl Placed for u32 {}
+impl Placed for Duration {}
+impl Placed for OutputFormat {}
+
+impl Placed for PathBuf {
+    fn placed(self, origin: &Origin) -> PathBuf {
+        match origin {
+            Origin::Profile { .. } | Origin::File(_) => file_setting_path(&self, origin),
+            _ => self,
+        }
+    }
 }
 
 /// What resolving the layers found, for `config show` and for warnings.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Resolution {
     /// The config file looked for (given, or the default path).
     pub file_path: Option<PathBuf>,
@@ -93,24 +186,15 @@ pub fn apply(args: &Given, sources: &CliSources) -> Result<Resolution, SettingsE
         }
     }
     let (api_key, api_key_file) = filler.api_key(args)?;
-    let values = Layered {
+    let hand = ByHand {
+        config: file_path.clone(),
+        profile: profile.as_ref().map(|(name, _)| name.clone()),
         base_url: filler.fill(&BASE_URL, args.base_url.clone(), |l| l.base_url.clone()),
         api_key,
-        api_key_header: filler.checked(
-            &API_KEY_HEADER,
-            args.api_key_header.as_deref(),
-            checks::key_header,
-            |l| l.api_key_header.clone(),
-        )?,
-        timeout: filler.checked(&TIMEOUT, args.timeout.as_deref(), checks::timeout, |l| {
-            l.timeout
-        })?,
-        retries: filler.checked(&RETRIES, args.retries.as_deref(), checks::retries, |l| {
-            l.retries
-        })?,
+        api_key_file: api_key_file.clone(),
         output: filler.output(args)?,
-        ca_cert: filler.path(&CA_CERT, args.ca_cert.clone(), |l| l.ca_cert.clone()),
     };
+    let values = filler.values(&args.layered, hand)?;
     Ok(Resolution {
         config_origin: Origin::of_arg(sources.of(&CONFIG), &CONFIG).unwrap_or(Origin::Default),
         file_found: file.is_some(),
@@ -216,37 +300,25 @@ impl Filler<'_> {
         value
     }
 
-    /// `fill` for a setting clap leaves as text: checked here, where it is known
-    /// whether the flag or the variable gave it, so the message names that one (exit
-    /// 64). The file's values were checked as the file was read (line and key, 78).
-    fn checked<T>(
+    /// A layered setting: its text from the flag or the variable, checked here, where
+    /// it is known which of the two gave it, so the message names that one (exit 64),
+    /// else the file's layers (checked as the file was read: line and key, 78).
+    fn layered<T: Placed>(
         &mut self,
         setting: &Setting,
-        text: Option<&str>,
+        texts: &Texts,
         check: impl Fn(&str) -> Result<T, String>,
         get: impl Fn(&FileSettings) -> Option<T>,
     ) -> Result<Option<T>, SettingsError> {
-        let typed = text
+        let typed = texts
+            .get(setting.id)
             .map(|text| {
                 check(text).map_err(|why| bad_value(self.sources.of(setting), setting, &why))
             })
             .transpose()?;
-        Ok(self.fill(setting, typed, get))
-    }
-
-    /// `fill` for a path: one from the file is taken relative to the file.
-    fn path(
-        &mut self,
-        setting: &Setting,
-        typed: Option<PathBuf>,
-        get: impl Fn(&FileSettings) -> Option<PathBuf>,
-    ) -> Option<PathBuf> {
         let value = self.fill(setting, typed, get);
         let origin = self.origins.of(setting);
-        value.map(|path| match origin {
-            Origin::Profile { .. } | Origin::File(_) => file_setting_path(&path, &origin),
-            _ => path,
-        })
+        Ok(value.map(|value| value.placed(&origin)))
     }
 
     /// The key from the flag or environment, else from the first layer that has

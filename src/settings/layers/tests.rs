@@ -1,6 +1,7 @@
 //! Tests of the settings layers.
 
 use super::*;
+use crate::settings::table::{API_KEY_HEADER, RETRIES, TIMEOUT};
 
 #[test]
 fn key_file_paths_are_relative_to_the_config_file() {
