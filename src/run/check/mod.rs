@@ -4,7 +4,6 @@
 //! the first failing step.
 
 use crate::domain::exit_codes;
-use crate::domain::lookup::PathStyle;
 use crate::output::json_lines::json_line_text;
 use crate::run::error::{print_document, Error};
 use crate::settings::config::{construct_config, HttpSettings};
@@ -64,13 +63,11 @@ fn skipped(name: &'static str, detail: &str) -> Step {
     }
 }
 
-/// What the probes need to know of the settings: the HTTP ones (all they read of
-/// the `Config`), and more.
+/// What the probes need to know of the settings: the HTTP ones as resolved (all
+/// they read of the `Config`; the probes themselves make one request each on the
+/// explicit route, `Client::probe`), and where the key came from.
 struct Setup {
     http: HttpSettings,
-    /// `--paths` as the user set it: the probes themselves always try the explicit
-    /// route first, to tell whether it exists.
-    paths: PathStyle,
     /// Where the configured key came from (`env SMSSTAT_API_KEY`), when one is set.
     key_origin: Option<Origin>,
 }
@@ -152,17 +149,13 @@ fn settings_step(
 ) -> Result<(Step, Setup), Step> {
     let resolution = layers::apply(args, sources)
         .map_err(|err| failed("settings", err.to_string(), err.exit_code()))?;
-    let mut config = construct_config(
+    let config = construct_config(
         args,
         &resolution.values,
         demo.map(SimServer::base_url),
         None,
     )
     .map_err(|err| failed("settings", err.to_string(), exit_codes::CONFIG))?;
-    // One answer per probe: a retry would hide what the service said.
-    config.http.retries = 0;
-    let paths = config.http.paths;
-    config.http.paths = PathStyle::Explicit;
     let detail = settings_detail(&config.http, &resolution, demo.is_some());
     let key_origin = config
         .http
@@ -171,7 +164,6 @@ fn settings_step(
         .map(|_| resolution.origins.of(&API_KEY));
     let setup = Setup {
         http: config.http,
-        paths,
         key_origin,
     };
     Ok((ok("settings", detail), setup))

@@ -31,7 +31,7 @@ pub(super) fn service_steps(setup: &Setup) -> Vec<Step> {
     let client = Client::new(http, 1);
     let probe = || {
         let started = Instant::now();
-        let result = client.lookup(LookupKind::Sms, MISSING_ID);
+        let result = client.probe(LookupKind::Sms, MISSING_ID);
         (result, started.elapsed())
     };
     let (first, took_first) = probe();
@@ -53,7 +53,7 @@ pub(super) fn service_steps(setup: &Setup) -> Vec<Step> {
         "latency",
         format!("{LATENCY_PROBES} requests: {}", took.join(", ")),
     ));
-    steps.push(paths_step(&client, setup.paths));
+    steps.push(paths_step(&client, http.paths));
     steps
 }
 
@@ -138,7 +138,7 @@ fn refused_key(key_origin: Option<&Origin>) -> String {
 /// deployment has only the short forms, as lookups read it. Lookups pinned to
 /// `--paths explicit` would then fail, and so does this step, with their code.
 fn paths_step(client: &Client, pinned: PathStyle) -> Step {
-    let missing = match client.lookup(LookupKind::SmsRef, MISSING_REFERENCE) {
+    let missing = match client.probe(LookupKind::SmsRef, MISSING_REFERENCE) {
         Err(error) if is_missing_route(&error) => error,
         Ok(_) | Err(LookupError::Service { .. }) => {
             let detail = match pinned {
@@ -173,7 +173,7 @@ fn paths_step(client: &Client, pinned: PathStyle) -> Step {
 }
 
 /// The answers `http::answer::is_missing_route` takes for a route the deployment does
-/// not have, as they come out of a lookup pinned to the explicit path.
+/// not have, as they come out of a probe (one request, on the explicit path).
 fn is_missing_route(error: &LookupError) -> bool {
     match error {
         LookupError::Service { code, .. } => *code == Some(NO_SUCH_METHOD),
