@@ -66,13 +66,16 @@ pub struct Answer<'a> {
     pub _permit: Permit<'a>,
 }
 
-/// Where a lookup's requests stand: the path being tried, the retries spent on it,
-/// and the `--rate` turn it holds. Small: a batch under `--wait` keeps one per value.
+/// Where a lookup's requests stand: the path being tried, the retries spent on it
+/// and allowed, and the `--rate` turn it holds. Small: a batch under `--wait` keeps
+/// one per value.
 #[derive(Debug)]
 pub struct Attempts {
     paths: Vec<String>,
     path: usize,
     retries: u32,
+    /// Retries allowed on each path: `--retries` for a lookup, none for a probe.
+    allowed: u32,
     backoff: Backoff,
     /// The turn taken when the request had to wait for one (`--rate`, a 429's pause).
     turn: Option<Instant>,
@@ -108,7 +111,6 @@ pub enum After {
 pub struct Rules<'a> {
     pub kind: LookupKind,
     pub value: &'a str,
-    pub retries: u32,
     /// A retry is not worth its pause past this time (the end of `--wait`).
     pub deadline: Option<Instant>,
     pub routes: &'a RouteEvidence,
@@ -116,11 +118,13 @@ pub struct Rules<'a> {
 }
 
 impl Attempts {
-    pub fn new(paths: Vec<String>) -> Attempts {
+    /// The requests of a lookup on `paths`, in order, with `allowed` retries on each.
+    pub fn new(paths: Vec<String>, allowed: u32) -> Attempts {
         Attempts {
             paths,
             path: 0,
             retries: 0,
+            allowed,
             backoff: Backoff::new(),
             turn: None,
             retry_after: None,
@@ -155,7 +159,7 @@ impl Attempts {
         if let Ok(answer) = &answer {
             self.retry_after = answer.retry_after;
         }
-        if let Some((reason, retry_after)) = transient.filter(|_| self.retries < rules.retries) {
+        if let Some((reason, retry_after)) = transient.filter(|_| self.retries < self.allowed) {
             let mut backoff = self.backoff.clone();
             let delay = backoff.next_delay(retry_after);
             // No time left for another try: the caller's deadline wins.
@@ -232,11 +236,13 @@ impl Client {
         }
     }
 
-    /// A lookup from start to end on the calling thread, waiting out its pauses
-    /// (`check`'s probes): the steps the batch engine runs, one after the other.
-    /// The result is ready for output: the key scrubbed, MSISDNs masked when asked.
-    pub fn lookup(&self, kind: LookupKind, value: &str) -> Result<Record, LookupError> {
-        let mut attempts = self.attempts(kind, value);
+    /// `check`'s probe: one request on the explicit path, whatever `--paths` and
+    /// `--retries` say, so that its answer is the service's own on that route (a
+    /// retry would hide it). Run to its end on the calling thread, waiting for its
+    /// `--rate` turn: the steps the batch engine runs, one after the other. The
+    /// result is ready for output: the key scrubbed, MSISDNs masked when asked.
+    pub fn probe(&self, kind: LookupKind, value: &str) -> Result<Record, LookupError> {
+        let mut attempts = Attempts::new(kind.paths(value, PathStyle::Explicit), 0);
         let mut result = loop {
             match self.step(kind, value, &mut attempts, None) {
                 Next::Done(result) => break result,
@@ -254,7 +260,7 @@ impl Client {
             // Learnt on earlier lookups: this deployment has only the short form.
             paths.remove(0);
         }
-        Attempts::new(paths)
+        Attempts::new(paths, self.retries)
     }
 
     /// One step of a lookup whose next request is due: the request, unless it must
@@ -307,7 +313,6 @@ impl Client {
         let rules = Rules {
             kind,
             value,
-            retries: self.retries,
             deadline,
             routes: &self.routes,
             scrubber: &self.scrubber,
@@ -325,7 +330,7 @@ impl Client {
                 self.trace(format_args!(
                     "{label}: retry {}/{} in {} after {reason}",
                     attempts.retries,
-                    self.retries,
+                    attempts.allowed,
                     format_duration(delay)
                 ));
                 if all {

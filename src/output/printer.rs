@@ -18,7 +18,8 @@ use serde_json::Value;
 /// Rows per printed table in a batch: one page of a long run.
 pub const TABLE_PAGE_ROWS: usize = 500;
 
-/// Output settings, resolved once from the `Config`.
+/// Output settings, resolved once from the `Config` (its `OutputSettings`, and the
+/// `--follow` and `--wait` of its `WatchSettings`).
 #[derive(Debug, Clone)]
 pub struct PrintStyle {
     pub format: OutputFormat,

@@ -21,11 +21,11 @@ use crate::run::interrupt::{self, interrupt_flag, was_interrupted};
 use crate::run::junit::JunitFile;
 use crate::run::problems::report_problem;
 use crate::run::worker::Worker;
-use crate::settings::config::Config;
+use crate::settings::config::{Config, OutputSettings, WatchSettings};
 
 pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> Result<u8, Error> {
     crate::run::problems::tell_before_starting(config, kind);
-    let junit = open_junit(config, kind)?;
+    let junit = open_junit(&config.output, kind)?;
     let single = values.len() == 1 && values[0] != "-";
     let jobs = jobs_for(config);
     let stop = interrupt_flag();
@@ -51,9 +51,9 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> Result<u8,
         tally: Tally::default(),
         progress,
         live,
-        follow: config.follow,
+        follow: config.watch.follow,
         no_key: config.http.api_key.is_none(),
-        quiet: config.quiet,
+        quiet: config.output.quiet,
         junit,
         told_not_looked_up: false,
         write_error: None,
@@ -65,7 +65,7 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> Result<u8,
     // Never more workers than values known in advance (one lookup: one thread).
     let jobs = total.map_or(jobs, |total| jobs.min(total.max(1) as usize));
     let follow_lines = Arc::clone(&worker);
-    let mut output = run_batch(config, worker, inputs, jobs, stop, output);
+    let mut output = run_batch(&config.watch, worker, inputs, jobs, stop, output);
     if let Some(err) = follow_lines.take_write_error() {
         output.write_error.get_or_insert(err);
     }
@@ -75,7 +75,7 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> Result<u8,
 /// The lookups of `inputs` on the one engine. Under `--wait` every value is watched
 /// from the start; otherwise lookups under way are bounded by the jobs.
 fn run_batch(
-    config: &Config,
+    watch: &WatchSettings,
     worker: Arc<Worker>,
     inputs: impl Iterator<Item = Input> + Send + 'static,
     jobs: usize,
@@ -85,7 +85,7 @@ fn run_batch(
     let limits = Limits {
         jobs,
         budget: batch::BYTE_BUDGET,
-        in_flight: config
+        in_flight: watch
             .wait
             .is_none()
             .then_some(jobs * batch::IN_FLIGHT_PER_JOB),
@@ -104,30 +104,31 @@ fn drawing(
     // Someone is typing the values: say how to end, and draw nothing over the line
     // being typed (a redraw would erase it from the screen).
     let typed = reads_stdin && io::stdin().is_terminal();
-    if typed && !config.quiet {
+    if typed && !config.output.quiet {
         report("reading values from stdin, one per line; Ctrl-D to end");
     }
     // Only one thing draws on a terminal's stderr at a time; -v traces and --follow
     // lines would be garbled by redraws.
-    let quiet_terminal = config.stderr_is_terminal
+    let output = &config.output;
+    let quiet_terminal = output.stderr_is_terminal
         && config.http.verbose == 0
-        && !config.follow
-        && !config.quiet
+        && !config.watch.follow
+        && !output.quiet
         && !typed;
-    let live =
-        (quiet_terminal && config.wait.is_some()).then(|| Arc::new(LiveView::new(config.utf8)));
+    let live = (quiet_terminal && config.watch.wait.is_some())
+        .then(|| Arc::new(LiveView::new(output.utf8)));
     let progress = BatchProgress::new(
         quiet_terminal && live.is_none() && !single,
         total,
-        config.utf8,
+        output.utf8,
     );
     (live, progress)
 }
 
 /// The `--junit` file, created before any lookup so that an unwritable path costs
 /// no requests.
-fn open_junit(config: &Config, kind: LookupKind) -> Result<Option<JunitFile>, Error> {
-    let Some(path) = &config.junit else {
+fn open_junit(output: &OutputSettings, kind: LookupKind) -> Result<Option<JunitFile>, Error> {
+    let Some(path) = &output.junit else {
         return Ok(None);
     };
     JunitFile::create(path, format!("smsstat {}", kind.name()))
@@ -160,7 +161,8 @@ fn finish(mut output: Output, config: &Config) -> Result<u8, Error> {
         }
     }
     let tally = &output.tally;
-    let told = (config.stderr_is_terminal || config.http.verbose > 0) && !config.quiet;
+    let told =
+        (config.output.stderr_is_terminal || config.http.verbose > 0) && !config.output.quiet;
     if was_interrupted() {
         if told && !output.single {
             report(tally.interrupted_summary(output.not_started()));
@@ -323,7 +325,7 @@ const FILES_RESERVED: u64 = 16;
 /// `--jobs`, lowered (with a warning) so that the run's connections fit the
 /// open-file limit: past it, lookups would fail as "service unavailable".
 fn jobs_for(config: &Config) -> usize {
-    let jobs = config.jobs;
+    let jobs = config.batch.jobs;
     let Some(limit) = open_file_limit() else {
         return jobs;
     };
@@ -331,7 +333,7 @@ fn jobs_for(config: &Config) -> usize {
     if jobs as u64 <= fit {
         return jobs;
     }
-    if !config.quiet {
+    if !config.output.quiet {
         warn(format_args!(
             "-j {jobs} lowered to {fit}: the open-file limit (ulimit -n) is {limit}"
         ));
@@ -351,24 +353,25 @@ fn open_file_limit() -> Option<u64> {
 }
 
 fn print_style(config: &Config, single: bool) -> PrintStyle {
+    let output = &config.output;
     PrintStyle {
         // --follow is a stream of JSON lines, failures included.
-        format: if config.follow {
+        format: if config.watch.follow {
             OutputFormat::Json
         } else {
-            config.output
+            output.format
         },
-        fields: config.fields.clone(),
-        field: config.field.clone(),
-        normalize: config.normalize,
+        fields: output.fields.clone(),
+        field: output.field.clone(),
+        normalize: output.normalize,
         table: TableStyle {
-            color: config.color,
-            utf8: config.utf8,
-            width: config.width,
+            color: output.color,
+            utf8: output.utf8,
+            width: output.width,
         },
         single,
-        raw_cells: config.raw_cells,
-        no_headers: config.no_headers,
-        waited: config.wait.is_some(),
+        raw_cells: output.raw_cells,
+        no_headers: output.no_headers,
+        waited: config.watch.wait.is_some(),
     }
 }

@@ -10,7 +10,7 @@ use crate::domain::status;
 use crate::domain::task::TaskCounters;
 use crate::output::messages::{batch_error, report, warn};
 use crate::run::worker;
-use crate::settings::config::Config;
+use crate::settings::config::{Config, HttpSettings, WatchSettings};
 
 /// One line on stderr for a failed lookup or an unmet condition. The message may
 /// quote the server (an error description, a status), so it is escaped as a whole.
@@ -93,9 +93,9 @@ fn article(kind: RecordKind) -> &'static str {
 /// Warnings about the settings (an unknown status, a key in clear) and, under
 /// `-v`, the proxy a run goes through: said once, before any lookup.
 pub(crate) fn tell_before_starting(config: &Config, kind: LookupKind) {
-    if !config.quiet {
-        warn_about_statuses(config, kind);
-        warn_about_clear_key(config);
+    if !config.output.quiet {
+        warn_about_statuses(&config.watch, kind);
+        warn_about_clear_key(&config.http);
     }
     if config.http.verbose > 0 {
         if let Some(proxy) = &config.http.proxy {
@@ -109,8 +109,8 @@ pub(crate) fn tell_before_starting(config: &Config, kind: LookupKind) {
 
 /// The key in a plain-http request can be read by anyone on the path: say so once,
 /// unless the path is the machine itself.
-fn warn_about_clear_key(config: &Config) {
-    if let Some(host) = config.http.key_in_clear_to() {
+fn warn_about_clear_key(http: &HttpSettings) {
+    if let Some(host) = http.key_in_clear_to() {
         warn(format_args!(
             "the API key is sent in clear over http:// to {host}; use https://"
         ));
@@ -119,8 +119,8 @@ fn warn_about_clear_key(config: &Config) {
 
 /// Any status string is valid (servers have their own), but a typo in `--expect`
 /// would make a CI gate fail forever: say so once.
-fn warn_about_statuses(config: &Config, kind: LookupKind) {
-    for status in config.expect.statuses.iter().chain(&config.until) {
+fn warn_about_statuses(watch: &WatchSettings, kind: LookupKind) {
+    for status in watch.expect.statuses.iter().chain(&watch.until) {
         if !status::is_known(kind.record_kind(), status) {
             warn(format_args!(
                 "`{}` is not a status smsstat knows for {} records",

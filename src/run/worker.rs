@@ -107,24 +107,25 @@ impl Worker {
         live: Option<Arc<LiveView>>,
         stop: Arc<AtomicBool>,
     ) -> Worker {
+        let (output, watch) = (&config.output, &config.watch);
         Worker {
-            client: Client::new(&config.http, config.jobs),
+            client: Client::new(&config.http, config.batch.jobs),
             kind,
-            wait: config.wait.clone(),
-            expect: config.expect.clone(),
-            follow: config.follow.then_some(Follow {
-                normalize: config.normalize,
+            wait: watch.wait.clone(),
+            expect: watch.expect.clone(),
+            follow: watch.follow.then_some(Follow {
+                normalize: output.normalize,
             }),
             live,
             stop,
             // One deadline for the whole run: a batch wait ends when the timeout passes.
-            wait_deadline: config.wait.as_ref().map(|w| Instant::now() + w.timeout),
-            until: config.until.clone(),
+            wait_deadline: watch.wait.as_ref().map(|w| Instant::now() + w.timeout),
+            until: watch.until.clone(),
             in_flight: (0..IN_FLIGHT_SHARDS).map(|_| Mutex::default()).collect(),
-            halt: Halt::new(!config.keep_going),
-            keep_error_body: config.follow || config.output == OutputFormat::Json,
-            keep_extra_fields: config.follow
-                || (config.output == OutputFormat::Json && config.field.is_none())
+            halt: Halt::new(!config.batch.keep_going),
+            keep_error_body: watch.follow || output.format == OutputFormat::Json,
+            keep_extra_fields: watch.follow
+                || (output.format == OutputFormat::Json && output.field.is_none())
                 || single,
             write_error: Mutex::default(),
         }

@@ -51,37 +51,75 @@ pub struct HttpSettings {
     pub mask_msisdn: bool,
 }
 
+/// What the output reads: stdout's format and shape, how tables look, what goes to
+/// stderr (warnings, progress, the summary) and the `--junit` file. Read by
+/// `run/lookups.rs` (the printer's `PrintStyle`, the progress bar and live view, the
+/// summary), `run/problems.rs` (warnings) and `run/worker.rs` (what an outcome keeps
+/// for the format that prints it).
 #[derive(Debug, Clone)]
-pub struct Config {
-    pub http: HttpSettings,
-    pub output: OutputFormat,
+pub struct OutputSettings {
+    /// `-o`/`--json`, `SMSSTAT_OUTPUT` or the config file's `output`; else the table.
+    pub format: OutputFormat,
+    /// `--fields`: the columns or JSON keys shown, as the records of the kind name them.
     pub fields: Vec<String>,
+    /// `--field`: only this field's bare value, one line per lookup.
     pub field: Option<String>,
+    /// `--normalize`: typed, uniform JSON records.
     pub normalize: bool,
-    pub jobs: usize,
+    /// Colour on stdout: `--color`, `NO_COLOR` and friends, and whether it is a
+    /// terminal (`use_color`).
     pub color: bool,
     /// Box-drawing characters in tables (ASCII when the locale is not UTF-8).
     pub utf8: bool,
     /// The terminal's width for tables: `COLUMNS`, else stdout's terminal size;
     /// None when stdout is not a terminal and `COLUMNS` is unset.
     pub width: Option<usize>,
+    /// Whether stderr is a terminal: the progress bar, live view and summary go there.
     pub stderr_is_terminal: bool,
-    /// `--wait` settings; None without `--wait`.
-    pub wait: Option<WaitSettings>,
-    pub follow: bool,
-    /// `--until`: statuses that count as final (with or without `--wait`).
-    pub until: Vec<String>,
-    pub expect: Expectation,
     /// `--raw-cells`: CSV/TSV cells without formula neutralisation.
     pub raw_cells: bool,
-    /// `--keep-going`: no early stop after account-level failures.
-    pub keep_going: bool,
     /// `--no-headers`: table, CSV and TSV without their header line.
     pub no_headers: bool,
     /// `-q`: no warnings, per-lookup lines or summary on stderr.
     pub quiet: bool,
     /// `--junit PATH`: a JUnit XML file with one test case per lookup.
     pub junit: Option<std::path::PathBuf>,
+}
+
+/// Waiting and expectations: how each lookup is watched until its record is final,
+/// and what the final record must be. Read by `run/worker.rs` (polls, `--follow`
+/// lines, verdicts), `run/lookups.rs` (the live view, the engine's bound on lookups
+/// under way) and `run/problems.rs` (statuses it does not know).
+#[derive(Debug, Clone)]
+pub struct WatchSettings {
+    /// `--wait` settings; None without `--wait`.
+    pub wait: Option<WaitSettings>,
+    /// `--follow`: a JSON line per observed change, printed by the workers.
+    pub follow: bool,
+    /// `--until`: statuses that count as final (with or without `--wait`).
+    pub until: Vec<String>,
+    /// `--expect` and `--expect-delivered`: what decides the verdict.
+    pub expect: Expectation,
+}
+
+/// How the batch runs. Read by `run/lookups.rs` (the workers, within the open-file
+/// limit), `run/worker.rs` (the early stop) and `http/` through `Client::new` (one
+/// agent per worker).
+#[derive(Debug, Clone)]
+pub struct BatchSettings {
+    /// `-j`: how many requests run at once (before the open-file limit lowers it).
+    pub jobs: usize,
+    /// `--keep-going`: no early stop after a refused account or connection.
+    pub keep_going: bool,
+}
+
+/// The resolved settings, grouped by who reads them.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub http: HttpSettings,
+    pub output: OutputSettings,
+    pub watch: WatchSettings,
+    pub batch: BatchSettings,
 }
 
 impl HttpSettings {
@@ -152,31 +190,37 @@ pub fn construct_config(
             verbose: args.verbose,
             mask_msisdn: args.mask_msisdn,
         },
-        output,
-        fields,
-        field,
-        normalize: args.normalize,
-        jobs,
-        color: use_color(args.color, std::io::stdout().is_terminal()),
-        utf8: locale_is_utf8(),
-        width: terminal_width(),
-        stderr_is_terminal: std::io::stderr().is_terminal(),
-        wait: args.wait.then(|| WaitSettings {
-            timeout: args.wait_timeout.unwrap_or(DEFAULT_WAIT_TIMEOUT),
-            interval: args.interval.unwrap_or(DEFAULT_INTERVAL),
-            until: lowercase(&args.until),
-        }),
-        follow: args.follow,
-        until: lowercase(&args.until),
-        expect: Expectation {
-            statuses: lowercase(&args.expect),
-            delivered_ratio: args.expect_delivered,
+        output: OutputSettings {
+            format: output,
+            fields,
+            field,
+            normalize: args.normalize,
+            color: use_color(args.color, std::io::stdout().is_terminal()),
+            utf8: locale_is_utf8(),
+            width: terminal_width(),
+            stderr_is_terminal: std::io::stderr().is_terminal(),
+            raw_cells: args.raw_cells,
+            no_headers: args.no_headers,
+            quiet: args.quiet,
+            junit: args.junit.clone(),
         },
-        raw_cells: args.raw_cells,
-        keep_going: args.keep_going,
-        no_headers: args.no_headers,
-        quiet: args.quiet,
-        junit: args.junit.clone(),
+        watch: WatchSettings {
+            wait: args.wait.then(|| WaitSettings {
+                timeout: args.wait_timeout.unwrap_or(DEFAULT_WAIT_TIMEOUT),
+                interval: args.interval.unwrap_or(DEFAULT_INTERVAL),
+                until: lowercase(&args.until),
+            }),
+            follow: args.follow,
+            until: lowercase(&args.until),
+            expect: Expectation {
+                statuses: lowercase(&args.expect),
+                delivered_ratio: args.expect_delivered,
+            },
+        },
+        batch: BatchSettings {
+            jobs,
+            keep_going: args.keep_going,
+        },
     };
     if let Some(kind) = kind {
         check_for_lookups(&config, kind).map_err(SettingsError::Usage)?;
@@ -187,27 +231,29 @@ pub fn construct_config(
 /// The usage checks of a lookup's settings: what the output format allows (it may
 /// come from the config file), and options that make no sense together.
 fn check_for_lookups(config: &Config, kind: LookupKind) -> Result<(), String> {
-    usage::check_normalize(config.normalize, config.output, config.follow)?;
-    let field = config.field.is_some();
-    usage::check_no_headers(config.no_headers, config.output, field)?;
-    usage::check_raw_cells(config.raw_cells, config.output, field)?;
+    let output = &config.output;
+    usage::check_normalize(output.normalize, output.format, config.watch.follow)?;
+    let field = output.field.is_some();
+    usage::check_no_headers(output.no_headers, output.format, field)?;
+    usage::check_raw_cells(output.raw_cells, output.format, field)?;
     check_combinations(config, kind)
 }
 
 /// Options that make no sense together are usage errors, not silently ignored.
 fn check_combinations(config: &Config, kind: LookupKind) -> Result<(), String> {
-    let delimited = matches!(config.output, OutputFormat::Csv | OutputFormat::Tsv);
-    if config.follow && (config.field.is_some() || delimited) {
+    let (output, watch) = (&config.output, &config.watch);
+    let delimited = matches!(output.format, OutputFormat::Csv | OutputFormat::Tsv);
+    if watch.follow && (output.field.is_some() || delimited) {
         return Err(
             "--follow prints JSON lines; it does not combine with -o csv/tsv or --field".into(),
         );
     }
-    if config.output.is_report() {
+    if output.format.is_report() {
         let shaping = [
-            (config.follow, "--follow"),
-            (!config.fields.is_empty(), "--fields"),
-            (config.no_headers, "--no-headers"),
-            (config.raw_cells, "--raw-cells"),
+            (watch.follow, "--follow"),
+            (!output.fields.is_empty(), "--fields"),
+            (output.no_headers, "--no-headers"),
+            (output.raw_cells, "--raw-cells"),
         ];
         if let Some((_, flag)) = shaping.iter().find(|(given, _)| *given) {
             return Err(format!(
@@ -216,7 +262,7 @@ fn check_combinations(config: &Config, kind: LookupKind) -> Result<(), String> {
             ));
         }
     }
-    let (expect, until) = (&config.expect, &config.until);
+    let (expect, until) = (&watch.expect, &watch.until);
     let task = kind == LookupKind::Task;
     if task && !expect.statuses.is_empty() {
         return Err(

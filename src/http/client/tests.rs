@@ -1,9 +1,13 @@
 //! `Attempts` with made-up answers and a made-up clock: the decisions of a lookup
-//! without a network.
+//! without a network. Then the client against a real server on loopback.
 
+use std::io::{BufRead, BufReader};
+use std::net::TcpListener;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::*;
+use crate::settings::config::HttpSettings;
 
 fn answer(
     status: u16,
@@ -36,11 +40,15 @@ impl Run {
         }
     }
 
+    /// A lookup's requests on `paths`, with the run's retries.
+    fn attempts(&self, paths: Vec<String>) -> Attempts {
+        Attempts::new(paths, self.retries)
+    }
+
     fn rules<'a>(&'a self, kind: LookupKind, value: &'a str) -> Rules<'a> {
         Rules {
             kind,
             value,
-            retries: self.retries,
             deadline: self.deadline,
             routes: &self.routes,
             scrubber: &self.scrubber,
@@ -53,7 +61,7 @@ const DELIVERED: &str = r#"{"error":0,"status":"delivered","sms_id":42}"#;
 #[test]
 fn a_record_ends_the_lookup_at_once() {
     let run = Run::new(2);
-    let mut attempts = Attempts::new(vec!["/sms/42".into()]);
+    let mut attempts = run.attempts(vec!["/sms/42".into()]);
     let after = attempts.after(
         answer(200, DELIVERED, None),
         Instant::now(),
@@ -69,7 +77,7 @@ fn a_record_ends_the_lookup_at_once() {
 fn transient_failures_are_retried_until_the_retries_are_spent() {
     let run = Run::new(2);
     let rules = run.rules(LookupKind::Sms, "42");
-    let mut attempts = Attempts::new(vec!["/sms/42".into()]);
+    let mut attempts = run.attempts(vec!["/sms/42".into()]);
     let now = Instant::now();
     for _ in 0..2 {
         let after = attempts.after(answer(503, "", None), now, &rules);
@@ -84,7 +92,7 @@ fn transient_failures_are_retried_until_the_retries_are_spent() {
         "{after:?}"
     );
     let timeout = Err(LookupError::Timeout(Duration::from_secs(1)));
-    let mut fresh = Attempts::new(vec!["/sms/42".into()]);
+    let mut fresh = run.attempts(vec!["/sms/42".into()]);
     assert!(matches!(
         fresh.after(timeout, now, &rules),
         After::Retry { .. }
@@ -94,7 +102,7 @@ fn transient_failures_are_retried_until_the_retries_are_spent() {
 #[test]
 fn a_429_pauses_the_account_for_as_long_as_the_server_asks() {
     let run = Run::new(1);
-    let mut attempts = Attempts::new(vec!["/sms/42".into()]);
+    let mut attempts = run.attempts(vec!["/sms/42".into()]);
     let after = attempts.after(
         answer(429, "", Some(3)),
         Instant::now(),
@@ -115,7 +123,7 @@ fn no_retry_whose_pause_outlasts_the_deadline() {
     let now = Instant::now();
     let mut run = Run::new(3);
     run.deadline = Some(now + Duration::from_secs(2));
-    let mut attempts = Attempts::new(vec!["/sms/42".into()]);
+    let mut attempts = run.attempts(vec!["/sms/42".into()]);
     let after = attempts.after(
         answer(503, "", Some(5)),
         now,
@@ -128,7 +136,7 @@ fn no_retry_whose_pause_outlasts_the_deadline() {
 fn a_missing_explicit_route_moves_on_to_the_short_form_with_fresh_retries() {
     let run = Run::new(1);
     let rules = run.rules(LookupKind::Task, "6");
-    let mut attempts = Attempts::new(LookupKind::Task.paths("6", PathStyle::Auto));
+    let mut attempts = run.attempts(LookupKind::Task.paths("6", PathStyle::Auto));
     let now = Instant::now();
     assert!(matches!(
         attempts.after(answer(503, "", None), now, &rules),
@@ -156,7 +164,7 @@ fn a_missing_explicit_route_moves_on_to_the_short_form_with_fresh_retries() {
 #[test]
 fn a_service_error_on_the_explicit_route_is_the_answer() {
     let run = Run::new(0);
-    let mut attempts = Attempts::new(LookupKind::SmsRef.paths("r1", PathStyle::Auto));
+    let mut attempts = run.attempts(LookupKind::SmsRef.paths("r1", PathStyle::Auto));
     let body = r#"{"error":20,"errorDescription":"not found"}"#;
     let after = attempts.after(
         answer(200, body, None),
@@ -170,4 +178,78 @@ fn a_service_error_on_the_explicit_route_is_the_answer() {
         ),
         "{after:?}"
     );
+}
+
+/// A server on loopback that answers every request with `503` and no body, one
+/// connection per request; the paths asked for, in order.
+fn always_503() -> (String, Arc<Mutex<Vec<String>>>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let base_url = format!("http://{}", listener.local_addr().unwrap());
+    let asked = Arc::new(Mutex::new(Vec::new()));
+    let seen = Arc::clone(&asked);
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let mut reader = BufReader::new(&stream);
+            let mut line = String::new();
+            if reader.read_line(&mut line).is_err() {
+                continue;
+            }
+            let path = line.split(' ').nth(1).unwrap_or_default().to_string();
+            // The rest of the head, up to its blank line.
+            let mut header = String::new();
+            while reader.read_line(&mut header).is_ok_and(|n| n > 0) && header != "\r\n" {
+                header.clear();
+            }
+            seen.lock().unwrap().push(path);
+            let _ = stream.write_all(
+                b"HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\nconnection: close\r\n\r\n",
+            );
+        }
+    });
+    (base_url, asked)
+}
+
+fn settings(base_url: String, retries: u32, paths: PathStyle) -> HttpSettings {
+    HttpSettings {
+        base_url,
+        api_key: None,
+        api_key_header: HeaderName::from_static("x-api-key"),
+        timeout: Duration::from_secs(10),
+        retries,
+        paths,
+        max_body: 1024 * 1024,
+        ca_certs: None,
+        proxy: None,
+        rate_interval: None,
+        verbose: 0,
+        mask_msisdn: false,
+    }
+}
+
+#[test]
+fn a_probe_makes_one_request_on_the_explicit_path_whatever_the_settings() {
+    let (base_url, asked) = always_503();
+    let client = Client::new(&settings(base_url, 3, PathStyle::Short), 1);
+    let result = client.probe(LookupKind::SmsRef, "r1");
+    assert!(
+        matches!(result, Err(LookupError::Unavailable(_))),
+        "{result:?}"
+    );
+    assert_eq!(*asked.lock().unwrap(), ["/sms/reference/r1"]);
+    // A lookup with the same settings is retried, on the path --paths chose (its
+    // pauses not waited for here: the steps are taken at once).
+    let mut attempts = client.attempts(LookupKind::SmsRef, "r1");
+    let result = loop {
+        match client.step(LookupKind::SmsRef, "r1", &mut attempts, None) {
+            Next::At(_) => continue,
+            Next::Done(result) => break result,
+        }
+    };
+    assert!(
+        matches!(result, Err(LookupError::Unavailable(_))),
+        "{result:?}"
+    );
+    let asked = asked.lock().unwrap();
+    assert_eq!(asked[1..], ["/sms/r1"; 4]);
 }

@@ -17,7 +17,7 @@ use super::der::{cert_facts, DerError};
 use super::network::target;
 use crate::domain::duration::format_duration;
 use crate::http::agents::resolve;
-use crate::settings::config::Config;
+use crate::settings::config::HttpSettings;
 
 /// A proxy's answer to `CONNECT` is a few short header lines.
 const MAX_CONNECT_HEAD: usize = 8 * 1024;
@@ -69,17 +69,17 @@ pub(super) enum CertError {
 /// connection inside another is not worth its code for one line of detail). The
 /// whole of it (name, connection, tunnel, handshake) within `--timeout`, as a
 /// lookup's request is: a server that drips its handshake cannot hold it longer.
-pub(super) fn inspect(config: &Config) -> Result<Option<Seen>, CertError> {
-    let deadline = Deadline::new(config.http.timeout);
-    let (host, port) = target(&config.http.base_url).ok_or(CertError::BaseUrl)?;
+pub(super) fn inspect(http: &HttpSettings) -> Result<Option<Seen>, CertError> {
+    let deadline = Deadline::new(http.timeout);
+    let (host, port) = target(&http.base_url).ok_or(CertError::BaseUrl)?;
     let name = ServerName::try_from(host.clone()).map_err(|_| CertError::BaseUrl)?;
-    let mut tcp = match &config.http.proxy {
+    let mut tcp = match &http.proxy {
         Some(choice) if choice.proxy.protocol() != ProxyProtocol::Http => return Ok(None),
         Some(choice) => tunnel(&choice.proxy, &host, port, &deadline)?,
         None => connect(&host, port, &deadline)?,
     };
     let mut tls = ClientConnection::new(
-        crate::http::tls::rustls_config(config.http.ca_certs.as_ref()),
+        crate::http::tls::rustls_config(http.ca_certs.as_ref()),
         name,
     )?;
     // One read or write at a time, each bounded by what is left: rustls's own

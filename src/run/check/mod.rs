@@ -4,10 +4,9 @@
 //! the first failing step.
 
 use crate::domain::exit_codes;
-use crate::domain::lookup::PathStyle;
 use crate::output::json_lines::json_line_text;
 use crate::run::error::{print_document, Error};
-use crate::settings::config::{construct_config, Config};
+use crate::settings::config::{construct_config, HttpSettings};
 use crate::settings::given::Given;
 use crate::settings::layers::{self, Resolution};
 use crate::settings::origin::CliSources;
@@ -64,12 +63,11 @@ fn skipped(name: &'static str, detail: &str) -> Step {
     }
 }
 
-/// What the probes need to know of the settings beyond the `Config` they run with.
+/// What the probes need to know of the settings: the HTTP ones as resolved (all
+/// they read of the `Config`; the probes themselves make one request each on the
+/// explicit route, `Client::probe`), and where the key came from.
 struct Setup {
-    config: Config,
-    /// `--paths` as the user set it: the probes themselves always try the explicit
-    /// route first, to tell whether it exists.
-    paths: PathStyle,
+    http: HttpSettings,
     /// Where the configured key came from (`env SMSSTAT_API_KEY`), when one is set.
     key_origin: Option<Origin>,
 }
@@ -114,8 +112,8 @@ fn steps(args: &Given, sources: &CliSources, demo: Option<&SimServer>) -> Vec<St
             return with_rest_skipped(steps);
         }
     };
-    let proxy = network::proxy_step(&setup.config);
-    let reached = network::name_and_connect(&setup.config);
+    let proxy = network::proxy_step(&setup.http);
+    let reached = network::name_and_connect(&setup.http);
     let stop = reached.iter().any(|s| s.state == State::Failed);
     steps.extend(reached);
     if !stop {
@@ -151,42 +149,37 @@ fn settings_step(
 ) -> Result<(Step, Setup), Step> {
     let resolution = layers::apply(args, sources)
         .map_err(|err| failed("settings", err.to_string(), err.exit_code()))?;
-    let mut config = construct_config(
+    let config = construct_config(
         args,
         &resolution.values,
         demo.map(SimServer::base_url),
         None,
     )
     .map_err(|err| failed("settings", err.to_string(), exit_codes::CONFIG))?;
-    // One answer per probe: a retry would hide what the service said.
-    config.http.retries = 0;
-    let paths = config.http.paths;
-    config.http.paths = PathStyle::Explicit;
-    let detail = settings_detail(&config, &resolution, demo.is_some());
+    let detail = settings_detail(&config.http, &resolution, demo.is_some());
     let key_origin = config
         .http
         .api_key
         .as_ref()
         .map(|_| resolution.origins.of(&API_KEY));
     let setup = Setup {
-        config,
-        paths,
+        http: config.http,
         key_origin,
     };
     Ok((ok("settings", detail), setup))
 }
 
-fn settings_detail(config: &Config, resolution: &Resolution, demo: bool) -> String {
+fn settings_detail(http: &HttpSettings, resolution: &Resolution, demo: bool) -> String {
     let base_origin = if demo {
         Origin::Demo
     } else {
         resolution.origins.of(&BASE_URL)
     };
-    let key = match &config.http.api_key {
+    let key = match &http.api_key {
         Some(_) => format!("an API key ({})", resolution.origins.of(&API_KEY)),
         None => "no API key".into(),
     };
-    format!("{} ({base_origin}); {key}", config.http.base_url)
+    format!("{} ({base_origin}); {key}", http.base_url)
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@ use super::{failed, ok, Step};
 use crate::domain::duration::format_duration;
 use crate::domain::exit_codes;
 use crate::http::agents::resolve;
-use crate::settings::config::Config;
+use crate::settings::config::HttpSettings;
 use crate::settings::proxy::ProxyChoice;
 
 /// Where lookups open their connections: the target itself, or the proxy.
@@ -30,18 +30,18 @@ pub(super) fn target(base_url: &str) -> Option<(String, u16)> {
     Some((host, uri.port_u16().unwrap_or(if https { 443 } else { 80 })))
 }
 
-fn hop(config: &Config) -> Option<Hop> {
-    match &config.http.proxy {
+fn hop(http: &HttpSettings) -> Option<Hop> {
+    match &http.proxy {
         Some(choice) => Some(Hop {
             host: choice.proxy.host().trim_matches(['[', ']']).to_string(),
             port: choice.proxy.port(),
             prefix: format!(
                 "via proxy {} (the proxy resolves and reaches {}): proxy ",
                 choice.shown,
-                target(&config.http.base_url).map_or_else(String::new, |(h, _)| h)
+                target(&http.base_url).map_or_else(String::new, |(h, _)| h)
             ),
         }),
-        None => target(&config.http.base_url).map(|(host, port)| Hop {
+        None => target(&http.base_url).map(|(host, port)| Hop {
             host,
             port,
             prefix: String::new(),
@@ -51,13 +51,13 @@ fn hop(config: &Config) -> Option<Hop> {
 
 /// The host's addresses (by the resolver lookups use), then a TCP connection to the
 /// first one that answers; each step within `--timeout`.
-pub(super) fn name_and_connect(config: &Config) -> Vec<Step> {
-    let Some(hop) = hop(config) else {
+pub(super) fn name_and_connect(http: &HttpSettings) -> Vec<Step> {
+    let Some(hop) = hop(http) else {
         let detail = "unreadable base URL".into();
         return vec![failed("name", detail, exit_codes::CONFIG)];
     };
     let Hop { host, port, prefix } = hop;
-    let addrs: Vec<SocketAddr> = match resolve(&host, port, config.http.timeout) {
+    let addrs: Vec<SocketAddr> = match resolve(&host, port, http.timeout) {
         Ok(addrs) => addrs,
         Err(err) => {
             let detail = format!("{prefix}{host} does not resolve: {err}");
@@ -67,14 +67,14 @@ pub(super) fn name_and_connect(config: &Config) -> Vec<Step> {
     let shown: Vec<String> = addrs.iter().map(|a| a.ip().to_string()).collect();
     let name = ok("name", format!("{prefix}{host} -> {}", shown.join(", ")));
     let started = Instant::now();
-    let deadline = started + config.http.timeout;
+    let deadline = started + http.timeout;
     let mut last_error = None;
     for addr in &addrs {
         let left = deadline.saturating_duration_since(Instant::now());
         if left.is_zero() {
             last_error = Some(format!(
                 "{prefix}no connection within {}",
-                format_duration(config.http.timeout)
+                format_duration(http.timeout)
             ));
             break;
         }
@@ -92,8 +92,8 @@ pub(super) fn name_and_connect(config: &Config) -> Vec<Step> {
 
 /// The proxy the run goes through (curl's rules: the scheme's variable, NO_PROXY,
 /// never for loopback), credentials masked.
-pub(super) fn proxy_step(config: &Config) -> Step {
-    match &config.http.proxy {
+pub(super) fn proxy_step(http: &HttpSettings) -> Step {
+    match &http.proxy {
         Some(ProxyChoice {
             shown, variable, ..
         }) => ok("proxy", format!("{shown} (from {variable})")),

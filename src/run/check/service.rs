@@ -10,7 +10,7 @@ use crate::domain::exit_codes;
 use crate::domain::lookup::{LookupKind, PathStyle};
 use crate::domain::record::Record;
 use crate::http::client::Client;
-use crate::settings::config::Config;
+use crate::settings::config::HttpSettings;
 use crate::settings::origin::Origin;
 
 /// An ID no deployment has: its lookup must answer the service's "not found".
@@ -27,15 +27,15 @@ const NO_SUCH_METHOD: i64 = 4;
 /// are made only when those passed, so a service that does not answer costs one
 /// `--timeout`, not one per probe.
 pub(super) fn service_steps(setup: &Setup) -> Vec<Step> {
-    let config = &setup.config;
-    let client = Client::new(&config.http, 1);
+    let http = &setup.http;
+    let client = Client::new(http, 1);
     let probe = || {
         let started = Instant::now();
-        let result = client.lookup(LookupKind::Sms, MISSING_ID);
+        let result = client.probe(LookupKind::Sms, MISSING_ID);
         (result, started.elapsed())
     };
     let (first, took_first) = probe();
-    let tls = tls_step(&first, config);
+    let tls = tls_step(&first, http);
     if tls.state == State::Failed {
         return vec![tls];
     }
@@ -53,13 +53,13 @@ pub(super) fn service_steps(setup: &Setup) -> Vec<Step> {
         "latency",
         format!("{LATENCY_PROBES} requests: {}", took.join(", ")),
     ));
-    steps.push(paths_step(&client, setup.paths));
+    steps.push(paths_step(&client, http.paths));
     steps
 }
 
-fn tls_step(first: &Result<Record, LookupError>, config: &Config) -> Step {
-    if !config.http.base_url.starts_with("https:") {
-        let detail = if config.http.key_in_clear_to().is_some() {
+fn tls_step(first: &Result<Record, LookupError>, http: &HttpSettings) -> Step {
+    if !http.base_url.starts_with("https:") {
+        let detail = if http.key_in_clear_to().is_some() {
             "not used (http): the API key travels in clear"
         } else {
             "not used (http)"
@@ -71,13 +71,13 @@ fn tls_step(first: &Result<Record, LookupError>, config: &Config) -> Step {
             return failed("tls", why.clone(), exit_codes::UNAVAILABLE);
         }
     }
-    let roots = match &config.http.ca_certs {
+    let roots = match &http.ca_certs {
         Some(_) => "the --ca-cert certificates",
         None => "the built-in roots",
     };
     // The lookups verified the certificate; what it says is read on a handshake of
     // our own, since ureq does not expose the peer's certificate.
-    match cert::inspect(config) {
+    match cert::inspect(http) {
         Ok(Some(seen)) => ok("tls", format!("{seen}, verified against {roots}")),
         Ok(None) => ok(
             "tls",
@@ -138,7 +138,7 @@ fn refused_key(key_origin: Option<&Origin>) -> String {
 /// deployment has only the short forms, as lookups read it. Lookups pinned to
 /// `--paths explicit` would then fail, and so does this step, with their code.
 fn paths_step(client: &Client, pinned: PathStyle) -> Step {
-    let missing = match client.lookup(LookupKind::SmsRef, MISSING_REFERENCE) {
+    let missing = match client.probe(LookupKind::SmsRef, MISSING_REFERENCE) {
         Err(error) if is_missing_route(&error) => error,
         Ok(_) | Err(LookupError::Service { .. }) => {
             let detail = match pinned {
@@ -173,7 +173,7 @@ fn paths_step(client: &Client, pinned: PathStyle) -> Step {
 }
 
 /// The answers `http::answer::is_missing_route` takes for a route the deployment does
-/// not have, as they come out of a lookup pinned to the explicit path.
+/// not have, as they come out of a probe (one request, on the explicit path).
 fn is_missing_route(error: &LookupError) -> bool {
     match error {
         LookupError::Service { code, .. } => *code == Some(NO_SUCH_METHOD),
