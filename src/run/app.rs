@@ -33,7 +33,6 @@ pub fn main() -> ExitCode {
 
 fn run(cli: Cli, facts: ParseFacts) -> Result<u8, Error> {
     let Cli { global, command } = cli;
-    let global = global.given();
     let (kind, values) = match command {
         Command::Sim(args) => return serve_simulator(args, facts),
         Command::Completions(args) => return crate::run::docs::completions(args.shell),

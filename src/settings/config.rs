@@ -186,7 +186,7 @@ pub fn construct_config(
             max_body,
             ca_certs: values.ca_cert.as_deref().map(CaCerts::load).transpose()?,
             proxy,
-            rate_interval: args.rate_interval,
+            rate_interval: args.rate_interval(),
             verbose: args.verbose,
             mask_msisdn: args.mask_msisdn,
         },

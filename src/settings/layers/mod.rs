@@ -1,5 +1,5 @@
 //! Settings in layers: flag > environment > profile > top level of the config file >
-//! built-in default. clap has already merged flags and environment into `GlobalArgs`
+//! built-in default. clap has already merged flags and environment into `Given`
 //! (whose file-settable options have no clap defaults for exactly this reason); this
 //! fills what is still unset from the config file and records where each came from.
 
