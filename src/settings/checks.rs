@@ -36,16 +36,10 @@ pub fn retries(text: &str) -> Result<u32, String> {
             preview(text)
         )
     };
-    let count = text.trim().parse::<u32>().map_err(|_| not_a_count())?;
-    retry_count(count).map_err(|_| not_a_count())
-}
-
-/// A number of retries already read as a number (the config file's `retries = 5`).
-pub fn retry_count(count: u32) -> Result<u32, String> {
-    if count > MAX_RETRIES {
-        return Err(format!("{count} is more than {MAX_RETRIES} retries"));
+    match text.trim().parse::<u32>() {
+        Ok(count) if count <= MAX_RETRIES => Ok(count),
+        _ => Err(not_a_count()),
     }
-    Ok(count)
 }
 
 /// `--api-key-header`: a name a request header can have, checked before anything

@@ -197,13 +197,7 @@ pub fn load(path: &Path, given_by: Option<&str>) -> Result<Option<ConfigFile>, C
     };
     let document: Document = toml::from_str(&text).map_err(|err| invalid(path, &text, &err))?;
     let (top, profiles) = document.split();
-    let refuse = |offset: usize, message: String| ConfigFileError::Invalid {
-        path: path.to_path_buf(),
-        line: text[..offset.min(text.len())].matches('\n').count() + 1,
-        key: key_at(&text, offset.min(text.len())),
-        message,
-        hint: None,
-    };
+    let refuse = |offset: usize, message: String| invalid_at(path, &text, offset, message, None);
     let top = top.checked(&refuse)?;
     let profiles = profiles
         .into_iter()
@@ -249,8 +243,6 @@ pub fn readable_by_others(mode: Option<u32>) -> bool {
 
 /// A TOML error turned into file, line and key: the parser's span gives the place.
 fn invalid(path: &Path, text: &str, err: &toml::de::Error) -> ConfigFileError {
-    let start = err.span().map_or(0, |span| span.start.min(text.len()));
-    let line = text[..start].matches('\n').count() + 1;
     let message = err.message().trim().to_string();
     let hint = message.contains("unknown field").then(|| {
         let keys: Vec<&str> = file_keys().collect();
@@ -259,10 +251,23 @@ fn invalid(path: &Path, text: &str, err: &toml::de::Error) -> ConfigFileError {
             keys.join(", ")
         )
     });
+    let start = err.span().map_or(0, |span| span.start);
+    invalid_at(path, text, start, message, hint)
+}
+
+/// The error of what the file holds at `offset`: its line and dotted key named.
+fn invalid_at(
+    path: &Path,
+    text: &str,
+    offset: usize,
+    message: String,
+    hint: Option<String>,
+) -> ConfigFileError {
+    let offset = offset.min(text.len());
     ConfigFileError::Invalid {
         path: path.to_path_buf(),
-        line,
-        key: key_at(text, start),
+        line: text[..offset].matches('\n').count() + 1,
+        key: key_at(text, offset),
         message,
         hint,
     }

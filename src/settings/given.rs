@@ -23,30 +23,13 @@ use crate::settings::table::{self, Id, BATCH, CONNECTION, OUTPUT_HEADING as OUTP
 /// entry of the settings table instead (`table::table`).
 #[derive(Debug, Clone, Default, Args)]
 pub struct Given {
-    #[arg(long, env = table::BASE_URL.env, value_name = table::BASE_URL.value_name, help = table::BASE_URL.help(), long_help = table::BASE_URL.long_help(), global = true, help_heading = table::BASE_URL.heading)]
+    #[arg(table_entry = table::BASE_URL)]
     pub base_url: Option<String>,
 
-    #[arg(
-        long,
-        env = table::API_KEY.env,
-        hide_env_values = true,
-        value_name = table::API_KEY.value_name,
-        help = table::API_KEY.help(),
-        long_help = table::API_KEY.long_help(),
-        global = true,
-        help_heading = table::API_KEY.heading
-    )]
+    #[arg(table_entry = table::API_KEY, hide_env_values = true)]
     pub api_key: Option<String>,
 
-    #[arg(
-        long,
-        env = table::API_KEY_FILE.env,
-        value_name = table::API_KEY_FILE.value_name,
-        help = table::API_KEY_FILE.help(),
-        long_help = table::API_KEY_FILE.long_help(),
-        global = true,
-        help_heading = table::API_KEY_FILE.heading
-    )]
+    #[arg(table_entry = table::API_KEY_FILE)]
     pub api_key_file: Option<std::path::PathBuf>,
 
     /// The table's layered settings (`--api-key-header`, `--ca-cert`, `--timeout`,
@@ -226,26 +209,10 @@ pub struct Given {
     #[arg(long, global = true, requires = "wait", help_heading = WAITING)]
     pub follow: bool,
 
-    #[arg(
-        long,
-        env = table::CONFIG.env,
-        value_name = table::CONFIG.value_name,
-        help = table::CONFIG.help(),
-        long_help = table::CONFIG.long_help(),
-        global = true,
-        help_heading = table::CONFIG.heading
-    )]
+    #[arg(table_entry = table::CONFIG)]
     pub config: Option<std::path::PathBuf>,
 
-    #[arg(
-        long,
-        env = table::PROFILE.env,
-        value_name = table::PROFILE.value_name,
-        help = table::PROFILE.help(),
-        long_help = table::PROFILE.long_help(),
-        global = true,
-        help_heading = table::PROFILE.heading
-    )]
+    #[arg(table_entry = table::PROFILE)]
     pub profile: Option<String>,
 }
 
@@ -253,6 +220,25 @@ impl Given {
     /// `--rate` as the least spacing between request starts.
     pub fn rate_interval(&self) -> Option<std::time::Duration> {
         self.rate.map(|rate| rate.interval())
+    }
+}
+
+/// A flag built from its table entry: its name, variable, value name, help and
+/// heading. The by-hand settings' clap derive calls it (`#[arg(table_entry = ...)]`),
+/// and so does the layered settings' `Args`.
+trait TableEntry {
+    fn table_entry(self, setting: table::Setting) -> Self;
+}
+
+impl TableEntry for clap::Arg {
+    fn table_entry(self, setting: table::Setting) -> clap::Arg {
+        self.long(setting.flag.trim_start_matches('-'))
+            .env(setting.env)
+            .value_name(setting.value_name)
+            .help(setting.help())
+            .long_help(setting.long_help())
+            .help_heading(setting.heading)
+            .global(true)
     }
 }
 
@@ -277,16 +263,7 @@ impl FromIterator<(Id, String)> for Texts {
 impl clap::Args for Texts {
     fn augment_args(command: clap::Command) -> clap::Command {
         let layered = table::SETTINGS.iter().filter(|s| s.layered);
-        command.args(layered.map(|setting| {
-            clap::Arg::new(setting.key)
-                .long(setting.flag.trim_start_matches('-'))
-                .env(setting.env)
-                .value_name(setting.value_name)
-                .help(setting.help())
-                .long_help(setting.long_help())
-                .help_heading(setting.heading)
-                .global(true)
-        }))
+        command.args(layered.map(|setting| clap::Arg::new(setting.key).table_entry(*setting)))
     }
 
     fn augment_args_for_update(command: clap::Command) -> clap::Command {
