@@ -1,8 +1,6 @@
 //! `Attempts` with made-up answers and a made-up clock: the decisions of a lookup
 //! without a network. Then the client against a real server on loopback.
 
-use std::io::{BufRead, BufReader};
-use std::net::TcpListener;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -180,34 +178,17 @@ fn a_service_error_on_the_explicit_route_is_the_answer() {
     );
 }
 
-/// A server on loopback that answers every request with `503` and no body, one
-/// connection per request; the paths asked for, in order.
-fn always_503() -> (String, Arc<Mutex<Vec<String>>>) {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let base_url = format!("http://{}", listener.local_addr().unwrap());
+/// A server on loopback (the project's HTTP core) that answers every request with
+/// `503`; the paths asked for, in order. Dropped, it stops.
+fn always_503() -> (httpcore::HttpServer, Arc<Mutex<Vec<String>>>) {
     let asked = Arc::new(Mutex::new(Vec::new()));
     let seen = Arc::clone(&asked);
-    std::thread::spawn(move || {
-        for stream in listener.incoming() {
-            let Ok(mut stream) = stream else { continue };
-            let mut reader = BufReader::new(&stream);
-            let mut line = String::new();
-            if reader.read_line(&mut line).is_err() {
-                continue;
-            }
-            let path = line.split(' ').nth(1).unwrap_or_default().to_string();
-            // The rest of the head, up to its blank line.
-            let mut header = String::new();
-            while reader.read_line(&mut header).is_ok_and(|n| n > 0) && header != "\r\n" {
-                header.clear();
-            }
-            seen.lock().unwrap().push(path);
-            let _ = stream.write_all(
-                b"HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\nconnection: close\r\n\r\n",
-            );
-        }
+    let handler: httpcore::Handler = Arc::new(move |request: &httpcore::HttpRequest| {
+        seen.lock().unwrap().push(request.target.clone());
+        httpcore::HttpResponse::new(503, "text/plain", "busy")
     });
-    (base_url, asked)
+    let server = httpcore::HttpServer::bind("127.0.0.1:0", handler).unwrap();
+    (server, asked)
 }
 
 fn settings(base_url: String, retries: u32, paths: PathStyle) -> HttpSettings {
@@ -229,7 +210,8 @@ fn settings(base_url: String, retries: u32, paths: PathStyle) -> HttpSettings {
 
 #[test]
 fn a_probe_makes_one_request_on_the_explicit_path_whatever_the_settings() {
-    let (base_url, asked) = always_503();
+    let (server, asked) = always_503();
+    let base_url = format!("http://{}", server.addr());
     let client = Client::new(&settings(base_url, 3, PathStyle::Short), 1);
     let result = client.probe(LookupKind::SmsRef, "r1");
     assert!(
