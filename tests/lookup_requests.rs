@@ -97,6 +97,62 @@ fn api_key_is_sent_in_the_header_and_never_printed() {
         .all(|s| s.header("X-API-KEY") == Some(key)));
 }
 
+/// A key file as large as a key file may be (1 MiB), mode 0600.
+fn largest_key_file(dir: &std::path::Path) -> (std::path::PathBuf, String) {
+    let key = "k".repeat(1024 * 1024);
+    let path = dir.join("key");
+    std::fs::write(&path, &key).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+    }
+    (path, key)
+}
+
+#[test]
+fn a_key_as_large_as_a_key_file_goes_out_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, key) = largest_key_file(dir.path());
+    let limits = httpcore::Limits {
+        max_head: 2 * 1024 * 1024,
+        ..httpcore::Limits::default()
+    };
+    let server = TestServer::start_with(limits, |_| Canned::json(200, SMS));
+    // Several values on a few connections: every request carries the whole key.
+    let assert = smsstat_at(&server.base)
+        .args(["-j", "2", "--api-key-file"])
+        .arg(&path)
+        .args(["--json", "sms", "1", "2", "3"])
+        .assert()
+        .success();
+    let out = assert.get_output();
+    assert_eq!(common::json_lines(&out.stdout).len(), 3);
+    let seen = server.seen();
+    assert_eq!(seen.len(), 3);
+    assert!(seen
+        .iter()
+        .all(|s| s.header("X-API-KEY") == Some(key.as_str())));
+}
+
+#[test]
+fn a_server_that_refuses_a_large_key_is_its_answer_not_an_unreadable_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, key) = largest_key_file(dir.path());
+    // A real server's head limit (nginx: 8 KiB a line; the test server: 16 KiB).
+    let server = answering(SMS);
+    let assert = smsstat_at(&server.base)
+        .arg("--api-key-file")
+        .arg(&path)
+        .args(["sms", "1"])
+        .assert()
+        .code(76)
+        .stderr(predicate::str::contains("431"));
+    let out = assert.get_output();
+    let all = [&out.stdout[..], &out.stderr[..]].concat();
+    assert!(!String::from_utf8_lossy(&all).contains(&key[..64]));
+}
+
 #[test]
 fn api_key_header_name_can_be_changed() {
     let server = answering(SMS);

@@ -6,8 +6,9 @@
 //! non-blocking and back (2 ioctl + 1 recv), and sets the read and write timeouts
 //! on every request because the remaining global timeout changes (2 setsockopt).
 //! Here the socket stays non-blocking: a probe is one `recv(MSG_PEEK)`, and a
-//! timeout is the argument of the `poll` that waits for the answer. About 6 calls
-//! a lookup instead of 11.
+//! timeout is the argument of the `poll` that waits for the answer; and of the two
+//! probes, only the one before a connection is used again makes a system call.
+//! About 5 calls a lookup instead of 11.
 
 use std::io::{self, Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -44,6 +45,7 @@ impl<In: Transport> Connector<In> for LeanTcpConnector {
             stream,
             buffers,
             sent: false,
+            exchanged: false,
         })))
     }
 }
@@ -86,6 +88,11 @@ pub struct LeanTcp {
     /// A request went out since the last read: its answer cannot be there yet, so
     /// the next read waits first instead of failing once with EAGAIN.
     sent: bool,
+    /// A request went out since the last probe. ureq probes a connection when an
+    /// answer has been read (to pool it) and again when it takes it from the pool
+    /// (to use it): the second probe, just before the request, is the one that
+    /// counts, so the first one is answered without a system call.
+    exchanged: bool,
 }
 
 impl LeanTcp {
@@ -142,6 +149,7 @@ impl Transport for LeanTcp {
             }
         }
         self.sent = true;
+        self.exchanged = true;
         Ok(())
     }
 
@@ -167,8 +175,12 @@ impl Transport for LeanTcp {
     }
 
     /// Open means idle and unclosed: no byte and no end waiting. One peek, which
-    /// does not block on the non-blocking socket.
+    /// does not block on the non-blocking socket, before the connection is used
+    /// again; the probe of an answer just read (`exchanged`) is left to that one.
     fn is_open(&mut self) -> bool {
+        if std::mem::take(&mut self.exchanged) {
+            return true;
+        }
         matches!(self.stream.peek(&mut [0u8; 1]), Err(e) if e.kind() == io::ErrorKind::WouldBlock)
     }
 }
@@ -187,6 +199,7 @@ mod tests {
             stream: client,
             buffers: LazyBuffers::new(1024, 1024),
             sent: false,
+            exchanged: false,
         };
         (transport, server)
     }
@@ -213,6 +226,25 @@ mod tests {
         let (mut transport, mut server) = pair();
         server.write_all(b"x").unwrap();
         transport.wait(PollFlags::IN, &within(5000)).unwrap();
+        assert!(!transport.is_open());
+    }
+
+    #[test]
+    fn after_an_exchange_only_the_probe_before_reuse_reads_the_socket() {
+        let (mut transport, mut server) = pair();
+        transport.buffers().output()[..3].copy_from_slice(b"GET");
+        transport.transmit_output(3, within(5000)).unwrap();
+        server.read_exact(&mut [0u8; 3]).unwrap();
+        server.write_all(b"answer").unwrap();
+        assert!(transport.await_input(within(5000)).unwrap());
+        let read = transport.buffers().input().len();
+        transport.buffers().input_consume(read);
+        // A byte nobody asked for, waiting in the socket.
+        server.write_all(b"x").unwrap();
+        transport.wait(PollFlags::IN, &within(5000)).unwrap();
+        // The probe as the connection goes back to the pool makes no call...
+        assert!(transport.is_open());
+        // ...the one before it is used again does, and sees the byte.
         assert!(!transport.is_open());
     }
 

@@ -55,8 +55,12 @@ impl BatchProgress {
         }
     }
 
-    /// One more lookup done.
+    /// One more lookup done. A bar that may never be drawn is left alone: its
+    /// lock and rate estimate were a visible share of a batch's CPU.
     pub fn advance(&mut self) {
+        if !self.allowed {
+            return;
+        }
         self.bar.inc(1);
         if self.allowed && !self.shown && self.started.elapsed() >= SHOW_AFTER {
             self.bar.set_draw_target(stderr_target());
@@ -67,7 +71,10 @@ impl BatchProgress {
 
     /// Runs `f` (which prints) with the bar out of the way.
     pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
-        self.bar.suspend(f)
+        match self.shown {
+            true => self.bar.suspend(f),
+            false => f(),
+        }
     }
 
     #[cfg(test)]

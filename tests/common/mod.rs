@@ -23,7 +23,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
-use httpcore::{Handler, HttpRequest, HttpResponse, HttpServer};
+use httpcore::{Handler, HttpRequest, HttpResponse, HttpServer, Limits};
 use serde_json::Value;
 
 /// One canned answer.
@@ -174,6 +174,14 @@ pub struct TestServer {
 impl TestServer {
     /// Serves `handler`'s answers on 127.0.0.1:0, each connection on its own thread.
     pub fn start(handler: impl Fn(&str) -> Canned + Send + Sync + 'static) -> TestServer {
+        TestServer::start_with(Limits::default(), handler)
+    }
+
+    /// As `start`, within `limits` (say, request heads larger than a real server's).
+    pub fn start_with(
+        limits: Limits,
+        handler: impl Fn(&str) -> Canned + Send + Sync + 'static,
+    ) -> TestServer {
         let seen = Arrivals::new();
         let record = Arc::clone(&seen);
         let serve: Handler = Arc::new(move |request: &HttpRequest| {
@@ -196,7 +204,7 @@ impl TestServer {
             response.headers = headers;
             response
         });
-        let server = HttpServer::bind("127.0.0.1:0", serve).expect("bind");
+        let server = HttpServer::bind_with("127.0.0.1:0", serve, limits).expect("bind");
         TestServer {
             base: format!("http://{}", server.addr()),
             seen,
