@@ -97,23 +97,11 @@ fn api_key_is_sent_in_the_header_and_never_printed() {
         .all(|s| s.header("X-API-KEY") == Some(key)));
 }
 
-/// A key file as large as a key file may be (1 MiB), mode 0600.
-fn largest_key_file(dir: &std::path::Path) -> (std::path::PathBuf, String) {
-    let key = "k".repeat(1024 * 1024);
-    let path = dir.join("key");
-    std::fs::write(&path, &key).unwrap();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
-    }
-    (path, key)
-}
-
 #[test]
 fn a_key_as_large_as_a_key_file_goes_out_whole() {
     let dir = tempfile::tempdir().unwrap();
-    let (path, key) = largest_key_file(dir.path());
+    let key = common::largest_key();
+    let path = common::key_file(dir.path(), &key);
     let limits = httpcore::Limits {
         max_head: 2 * 1024 * 1024,
         ..httpcore::Limits::default()
@@ -138,7 +126,8 @@ fn a_key_as_large_as_a_key_file_goes_out_whole() {
 #[test]
 fn a_server_that_refuses_a_large_key_is_its_answer_not_an_unreadable_one() {
     let dir = tempfile::tempdir().unwrap();
-    let (path, key) = largest_key_file(dir.path());
+    let key = common::largest_key();
+    let path = common::key_file(dir.path(), &key);
     // A real server's head limit (nginx: 8 KiB a line; the test server: 16 KiB).
     let server = answering(SMS);
     let assert = smsstat_at(&server.base)

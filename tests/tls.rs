@@ -48,6 +48,23 @@ fn a_private_ca_is_trusted_only_with_ca_cert() {
 }
 
 #[test]
+fn a_key_as_large_as_a_key_file_goes_out_over_tls() {
+    let pki = Pki::new();
+    let server = TlsServer::start(&pki, http_json(SMS));
+    let dir = tempfile::tempdir().unwrap();
+    let ca = write(dir.path(), "ca.pem", &pki.ca_pem);
+    let key = common::key_file(dir.path(), &common::largest_key());
+    smsstat_at(&server.base)
+        .args(["--ca-cert", &ca, "--api-key-file"])
+        .arg(&key)
+        .args(["--field", "status", "sms", "42"])
+        .assert()
+        .success()
+        .stdout("delivered\n");
+    assert_eq!(server.requests(), 1);
+}
+
+#[test]
 fn another_ca_does_not_vouch_for_the_server() {
     let server = TlsServer::start(&Pki::new(), http_json(SMS));
     let dir = tempfile::tempdir().unwrap();

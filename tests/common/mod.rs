@@ -409,6 +409,23 @@ pub fn smsstat() -> Command {
 }
 
 /// A directory that exists and stays empty, inside cargo's target dir.
+/// A key file holding `key`, readable by its owner only (as the warning asks).
+pub fn key_file(dir: &std::path::Path, key: &str) -> std::path::PathBuf {
+    let path = dir.join("key");
+    std::fs::write(&path, key).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+    }
+    path
+}
+
+/// The largest key a key file may hold (1 MiB).
+pub fn largest_key() -> String {
+    "k".repeat(1024 * 1024)
+}
+
 pub fn empty_config_home() -> std::path::PathBuf {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("empty-config-home");
     std::fs::create_dir_all(&dir).expect("create the empty config home");
