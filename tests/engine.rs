@@ -269,7 +269,15 @@ fn pauses_every_worker(extra: &[&str]) {
             *mark.lock().unwrap() = Some(Instant::now());
             return Canned::json(429, r#"{"error":"slow down"}"#).header("Retry-After", "1");
         }
-        let after_429 = mark.lock().unwrap().is_some();
+        // After the 429 is when the request came, not when its handler runs: the
+        // fourth request's handler may run after the 429 was decided on its arrival.
+        let arrived = log
+            .all()
+            .iter()
+            .rev()
+            .find(|(v, _)| v == value)
+            .map(|(_, t)| *t);
+        let after_429 = matches!((*mark.lock().unwrap(), arrived), (Some(at), Some(t)) if t > at);
         match after_429 {
             // The first request after the 429: the pause is over.
             true => under_way.open(),
