@@ -80,9 +80,10 @@ impl LookupKind {
     /// the message says what was asked and what came back.
     pub fn check_answer(self, value: &str, record: &Record) -> Result<(), String> {
         let wanted = self.record_kind();
-        let task_like = ["sent", "total", "delivered", "totalprice", "originator"]
-            .iter()
-            .any(|f| record.fields.contains_key(*f));
+        let task_like = crate::domain::record::has_any(
+            &record.fields,
+            &["sent", "total", "delivered", "totalprice", "originator"],
+        );
         // A bare `{"status":...}` is classified as what was asked; a task has no
         // status of its own, so that cannot be a task record.
         let is_status_only_task =

@@ -11,8 +11,9 @@ use ureq::unversioned::transport::NextTimeout;
 #[derive(Debug, Default)]
 pub struct CachingResolver {
     inner: DefaultResolver,
-    /// The last `host:port` resolved and its addresses; failures are not kept.
-    cache: Mutex<Option<(String, ResolvedSocketAddrs)>>,
+    /// The last scheme and authority resolved, and their addresses; failures are
+    /// not kept.
+    cache: Mutex<Option<(String, String, ResolvedSocketAddrs)>>,
 }
 
 impl Resolver for CachingResolver {
@@ -22,13 +23,14 @@ impl Resolver for CachingResolver {
         config: &ureq::config::Config,
         timeout: NextTimeout,
     ) -> Result<ResolvedSocketAddrs, ureq::Error> {
-        let key = format!(
-            "{}://{}",
-            uri.scheme_str().unwrap_or(""),
-            uri.authority().map(|a| a.as_str()).unwrap_or("")
-        );
-        if let Some((cached, addrs)) = &*self.cache.lock().unwrap_or_else(|e| e.into_inner()) {
-            if *cached == key {
+        // Compared as they are: every request asks, and building a key to compare
+        // cost an allocation each time.
+        let scheme = uri.scheme_str().unwrap_or("");
+        let authority = uri.authority().map(|a| a.as_str()).unwrap_or("");
+        if let Some((cached_scheme, cached_authority, addrs)) =
+            &*self.cache.lock().unwrap_or_else(|e| e.into_inner())
+        {
+            if cached_scheme == scheme && cached_authority == authority {
                 return Ok(addrs.clone());
             }
         }
@@ -41,7 +43,8 @@ impl Resolver for CachingResolver {
                 ureq::Error::Io(_) => ureq::Error::HostNotFound,
                 other => other,
             })?;
-        *self.cache.lock().unwrap_or_else(|e| e.into_inner()) = Some((key, addrs.clone()));
+        *self.cache.lock().unwrap_or_else(|e| e.into_inner()) =
+            Some((scheme.to_string(), authority.to_string(), addrs.clone()));
         Ok(addrs)
     }
 }
