@@ -3,8 +3,6 @@
 
 mod common;
 
-use std::fs;
-
 use common::config_home::{set_mode, write_private, ConfigHome};
 use common::{sms_server, smsstat};
 use predicates::prelude::*;
@@ -146,13 +144,7 @@ fn an_invalid_base_url_in_the_file_names_where_it_came_from() {
 #[test]
 fn api_key_file_from_flag_or_environment_is_sent_trimmed() {
     let dir = TempDir::new().unwrap();
-    let path = dir.path().join("key");
-    fs::write(&path, "  from-the-file-0123456789\n").unwrap();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        fs::set_permissions(&path, fs::Permissions::from_mode(0o600)).unwrap();
-    }
+    let path = common::key_file(dir.path(), "  from-the-file-0123456789\n");
     let path = path.to_str().unwrap();
     let server = sms_server();
     smsstat()

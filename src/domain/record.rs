@@ -182,13 +182,9 @@ fn decimal_integer(text: &str) -> Option<(i64, bool)> {
         return None;
     }
     // Joined only when there is a fraction: most integers are sent without one.
-    let joined;
-    let digits = match fraction.is_empty() {
-        true => whole,
-        false => {
-            joined = [whole, fraction].concat();
-            joined.as_str()
-        }
+    let digits: std::borrow::Cow<str> = match fraction.is_empty() {
+        true => whole.into(),
+        false => [whole, fraction].concat().into(),
     };
     let significant = digits.trim_start_matches('0').trim_end_matches('0');
     if significant.is_empty() {

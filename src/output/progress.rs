@@ -62,7 +62,7 @@ impl BatchProgress {
             return;
         }
         self.bar.inc(1);
-        if self.allowed && !self.shown && self.started.elapsed() >= SHOW_AFTER {
+        if !self.shown && self.started.elapsed() >= SHOW_AFTER {
             self.bar.set_draw_target(stderr_target());
             self.bar.enable_steady_tick(TICK);
             self.shown = true;

@@ -412,12 +412,7 @@ pub fn smsstat() -> Command {
 /// A key file holding `key`, readable by its owner only (as the warning asks).
 pub fn key_file(dir: &std::path::Path, key: &str) -> std::path::PathBuf {
     let path = dir.join("key");
-    std::fs::write(&path, key).unwrap();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
-    }
+    config_home::write_private(&path, key);
     path
 }
 
