@@ -16,7 +16,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use common::answers::value_of;
-use common::process::{command, finish, peak_rss_kib, spawn_fed};
+use common::process::{command, finish, in_shell, peak_rss_kib, spawn_fed};
 use common::{json_lines, smsstat_at, Arrivals, Canned, Gate, RawServer, TestServer, SMS};
 use serde_json::Value;
 
@@ -466,19 +466,9 @@ fn a_low_open_file_limit_lowers_the_jobs_and_loses_nothing() {
     let mut args = vec!["--json", "-j", "256", "sms"];
     args.extend(ids.iter().map(String::as_str));
     let inner = command(&server.base, &args);
-    let mut limited = std::process::Command::new("sh");
-    limited
-        .arg("-c")
-        .arg("ulimit -n 64 && exec \"$0\" \"$@\"")
-        .arg(inner.get_program())
-        .args(inner.get_args());
-    for (name, value) in inner.get_envs() {
-        match value {
-            Some(value) => limited.env(name, value),
-            None => limited.env_remove(name),
-        };
-    }
-    let out = limited.output().unwrap();
+    let out = in_shell(&inner, "ulimit -n 64 && exec \"$0\" \"$@\"")
+        .output()
+        .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert_eq!(json_lines(&out.stdout).len(), 400);

@@ -62,6 +62,27 @@ pub fn command(base: &str, args: &[&str]) -> Command {
     cmd
 }
 
+/// `inner` run by `sh -c script`, where `"$0" "$@"` is the command line of `inner`
+/// and its environment is kept: for a pipeline or a limit around the binary.
+pub fn in_shell(inner: &Command, script: &str) -> Command {
+    let mut shell = Command::new("sh");
+    shell
+        .arg("-c")
+        .arg(script)
+        .arg(inner.get_program())
+        .args(inner.get_args())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (name, value) in inner.get_envs() {
+        match value {
+            Some(value) => shell.env(name, value),
+            None => shell.env_remove(name),
+        };
+    }
+    shell
+}
+
 /// A spawned process killed (and reaped) however the test ends: a failed assertion
 /// leaves no binary or simulator running behind it.
 pub struct KillOnDrop(pub Child);
