@@ -165,24 +165,27 @@ impl LookupKind {
     /// Paths to try, in order, relative to the base URL. With `auto`, the short form
     /// comes second: it is tried only when a deployment lacks the explicit route.
     pub fn paths(self, value: &str, style: PathStyle) -> Vec<String> {
-        let segment = encode_segment(value);
-        let explicit = format!("{}{segment}", self.explicit_prefix());
-        let short = self.short_prefix().map(|p| format!("{p}{segment}"));
-        match (style, short) {
-            (PathStyle::Explicit, _) | (_, None) => vec![explicit],
-            (PathStyle::Short, Some(short)) => vec![short],
-            (PathStyle::Auto, Some(short)) => vec![explicit, short],
+        let path = |prefix: &str| {
+            let mut path = String::with_capacity(prefix.len() + value.len() + 8);
+            path.push_str(prefix);
+            push_segment(&mut path, value);
+            path
+        };
+        match (style, self.short_prefix()) {
+            (PathStyle::Explicit, _) | (_, None) => vec![path(self.explicit_prefix())],
+            (PathStyle::Short, Some(short)) => vec![path(short)],
+            (PathStyle::Auto, Some(short)) => vec![path(self.explicit_prefix()), path(short)],
         }
     }
 }
 
 /// Percent-encodes a value as exactly one path segment; `.` and `..` are encoded too,
 /// so that no client, proxy or server normalises them into a different path.
-pub fn encode_segment(value: &str) -> String {
+fn push_segment(out: &mut String, value: &str) {
     match value {
-        "." => "%2E".into(),
-        ".." => "%2E%2E".into(),
-        _ => utf8_percent_encode(value, SEGMENT).to_string(),
+        "." => out.push_str("%2E"),
+        ".." => out.push_str("%2E%2E"),
+        _ => out.extend(utf8_percent_encode(value, SEGMENT)),
     }
 }
 
@@ -214,6 +217,11 @@ mod tests {
         );
         assert_eq!(LookupKind::Task.paths("6", PathStyle::Short), ["/sms/6"]);
         assert_eq!(LookupKind::Sms.paths("6", PathStyle::Short), ["/sms/6"]);
+    }
+
+    fn encode_segment(value: &str) -> String {
+        let path = LookupKind::Sms.paths(value, PathStyle::Explicit).remove(0);
+        path.strip_prefix("/sms/").unwrap().to_string()
     }
 
     #[test]

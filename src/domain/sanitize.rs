@@ -46,11 +46,12 @@ pub fn escape_cut(text: &str, max: usize) -> Cow<'_, str> {
 /// file must not flood the terminal).
 pub fn preview(text: &str) -> String {
     const MAX_CHARS: usize = 64;
-    let mut shown: String = text.chars().take(MAX_CHARS).collect();
-    if text.chars().nth(MAX_CHARS).is_some() {
+    let cut = text.char_indices().nth(MAX_CHARS).map(|(at, _)| at);
+    let mut shown = escape_control(&text[..cut.unwrap_or(text.len())]).into_owned();
+    if cut.is_some() {
         shown.push('…');
     }
-    escape_control(&shown).into_owned()
+    shown
 }
 
 /// Characters shown as escapes: anything a terminal may act on, reorder, or render as
@@ -108,6 +109,17 @@ mod tests {
         assert_eq!(escape_cut("я\u{1b}яя", 2), "я\\x1b… (2 more characters)");
         let huge = "x".repeat(1 << 20);
         assert!(escape_cut(&huge, MAX_LINE_CHARS).len() < MAX_LINE_CHARS + 40);
+    }
+
+    #[test]
+    fn previews_cut_at_64_characters_and_escape_what_they_keep() {
+        assert_eq!(preview("42"), "42");
+        let exact = "я".repeat(64);
+        assert_eq!(preview(&exact), exact);
+        assert_eq!(preview(&format!("{exact}x")), format!("{exact}…"));
+        // Escapes count as the one character they stand for.
+        let controls = "\u{1b}".repeat(65);
+        assert_eq!(preview(&controls), format!("{}…", "\\x1b".repeat(64)));
     }
 
     #[test]

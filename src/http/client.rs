@@ -308,8 +308,9 @@ impl Client {
             0 => String::new(),
             _ => format!("{} {}", kind.name(), preview(value)),
         };
-        let path = attempts.path().to_string();
-        let answer = self.get_once(&label, &path, timeout);
+        let url = [self.base_url.as_str(), attempts.path()].concat();
+        let path = &url[self.base_url.len()..];
+        let answer = self.get_once(&label, &url, timeout);
         let rules = Rules {
             kind,
             value,
@@ -362,15 +363,14 @@ impl Client {
     fn get_once(
         &self,
         label: &str,
-        path: &str,
+        url: &str,
         timeout: Duration,
     ) -> Result<Answer<'_>, LookupError> {
-        let url = format!("{}{path}", self.base_url);
         let started = Instant::now();
-        let result = self.exchange(label, &url, timeout);
+        let result = self.exchange(label, url, timeout);
         if self.verbose > 0 {
             let took = format_duration(started.elapsed());
-            let url = escape_control(&url);
+            let url = escape_control(url);
             match &result {
                 Ok(answer) => self.trace(format_args!(
                     "{label}: GET {url} -> {} {} in {took} ({} bytes)",

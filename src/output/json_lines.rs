@@ -250,7 +250,10 @@ fn normalize_details(details: &Value) -> Value {
 /// strings but dangerous in a terminal, so they are written as `\uXXXX` escapes:
 /// the value a parser reads is unchanged.
 pub fn write_json_line(out: &mut impl Write, value: &impl serde::Serialize) -> io::Result<()> {
-    let mut line = serde_json::to_vec(value).map_err(io::Error::other)?;
+    // Room for a typical record's line in one allocation (serde_json's own starts
+    // at 128 bytes and grows).
+    let mut line = Vec::with_capacity(512);
+    serde_json::to_writer(&mut line, value).map_err(io::Error::other)?;
     // serde_json escapes C0 controls; printable ASCII (nearly every line) needs no look
     // at each character.
     if line.iter().all(|b| (0x20..0x7f).contains(b)) {
