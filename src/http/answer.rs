@@ -303,7 +303,7 @@ mod tests {
             }
         }
         // serde_json's private name for a number (arbitrary_precision) is read as
-        // the name it is, not turned into a number: the server sent an object.
+        // the name it is: `Value` refuses such an object, but the server sent one.
         let odd = parse_object(br#"{"$serde_json::private::Number":"1"}"#).unwrap();
         assert_eq!(odd["$serde_json::private::Number"], "1");
     }
