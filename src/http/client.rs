@@ -265,7 +265,8 @@ impl Client {
 
     /// One step of a lookup whose next request is due: the request, unless it must
     /// first wait for its `--rate` turn; then what its answer means. `deadline`
-    /// bounds the request and any retry (the end of `--wait`).
+    /// bounds the request and any retry (the end of `--wait`). `value` has passed
+    /// `kind.validate` (the run refuses a bad value once, before its lookup begins).
     pub fn step(
         &self,
         kind: LookupKind,
@@ -273,18 +274,14 @@ impl Client {
         attempts: &mut Attempts,
         deadline: Option<Instant>,
     ) -> Next {
-        if attempts.fresh() && attempts.turn.is_none() {
-            if let Err(refused) = kind.validate(value) {
-                return Next::Done(Err(refused));
-            }
-            if self
-                .debug_panic
+        let debug_panic = || {
+            self.debug_panic
                 .as_deref()
                 .is_some_and(|only| only == "1" || only == value)
-            {
-                // The payload stands for data from an answer: the hook must not show it.
-                panic!("SMSSTAT_DEBUG_PANIC: deliberate panic looking up {value}");
-            }
+        };
+        if attempts.fresh() && attempts.turn.is_none() && debug_panic() {
+            // The payload stands for data from an answer: the hook must not show it.
+            panic!("SMSSTAT_DEBUG_PANIC: deliberate panic looking up {value}");
         }
         // A pause that began after the turn was taken holds it: taken again.
         let held = attempts.turn.take().is_none_or(|t| self.pace.held_past(t));
