@@ -261,3 +261,44 @@ fn local_files_are_regular_and_bounded() {
         }
     }
 }
+
+#[test]
+fn watched_values_keep_one_slim_copy_of_their_last_record() {
+    // Sixty values, each pending with a 4 MiB record (a vendor's extra field): the
+    // run keeps what `--field status` prints of each, not sixty records three times.
+    let blob = "x".repeat(4 * 1024 * 1024 - 100);
+    let server = common::TestServer::start(move |url| {
+        let id = common::answers::value_of(url);
+        common::Canned::json(
+            200,
+            &format!(r#"{{"error":0,"sms_id":{id},"status":"queued","blob":"{blob}"}}"#),
+        )
+    });
+    let ids: Vec<String> = (1..=60).map(|i| i.to_string()).collect();
+    let mut args = vec![
+        "--max-body",
+        "8388608",
+        "-j",
+        "4",
+        "--wait",
+        "--wait-timeout",
+        "10s",
+        "--interval",
+        "500ms",
+        "--field",
+        "status",
+        "sms",
+    ];
+    args.extend(ids.iter().map(String::as_str));
+    let (code, stderr, peak_kib, _) = watch(spawn(&server.base, &args));
+    assert_eq!(code, 81, "{stderr}");
+    // Every value asked (a debug build reads 4 MiB slowly: no count of polls).
+    let asked: std::collections::HashSet<String> = server
+        .urls()
+        .iter()
+        .map(|url| common::answers::value_of(url))
+        .collect();
+    assert_eq!(asked.len(), 60, "{stderr}");
+    assert!(peak_kib < 256 * 1024, "peak {} MiB", peak_kib / 1024);
+    eprintln!("peak {} MiB, {} requests", peak_kib / 1024, server.urls().len());
+}

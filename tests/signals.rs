@@ -182,3 +182,30 @@ fn the_summary_after_a_signal_says_the_rest_of_stdin_was_not_started() {
         "smsstat: interrupted: 1 done, 1 interrupted, not started: the rest of stdin"
     );
 }
+
+#[test]
+fn lookups_that_only_waited_for_their_rate_turn_are_not_started() {
+    // One request a second: the first lookup is answered, those begun behind it
+    // wait for their turns in the queue. Ctrl-C then: they never sent a request,
+    // so they are not started (output ends before them), not lines of errors.
+    let server = TestServer::start(|url| {
+        Canned::json(
+            200,
+            &format!(
+                r#"{{"error":0,"sms_id":{},"status":"delivered"}}"#,
+                value_of(url)
+            ),
+        )
+    });
+    let ids: Vec<String> = (1..=40).map(|i| i.to_string()).collect();
+    let mut args = vec!["--rate", "1/m", "--json", "sms"];
+    args.extend(ids.iter().map(String::as_str));
+    let mut live = Live::spawn(command(&server.base, &args));
+    live.wait_for(common::process::Stream::Stdout, |_| true);
+    live.signal(Signal::Int);
+    let ended = live.finish();
+    assert_eq!(ended.code, Some(130), "{}", ended.stderr);
+    assert_eq!(ended.json_lines().len(), 1, "{}", ended.stdout);
+    assert!(!ended.stderr.contains("interrupted"), "{}", ended.stderr);
+    assert_eq!(server.urls().len(), 1);
+}

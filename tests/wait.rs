@@ -215,11 +215,10 @@ fn wait_timeout_binds_requests_in_flight_too() {
 }
 
 #[test]
-fn the_wait_timeout_is_shared_by_a_whole_batch() {
-    // Ten values watched by two workers, never final: their lines come when the one
-    // deadline of the run has passed. A value read from stdin after that has no
-    // time left: it is not watched for a --wait-timeout of its own (a clock per
-    // lookup would poll it for two more seconds, some twenty times).
+fn the_deadline_ends_the_run_whatever_stdin_does() {
+    // Ten values watched by two workers, never final, and a stdin its producer
+    // keeps open: the one deadline of the run ends it. The lines come then, and
+    // what was never read is said once; the run does not wait for the next line.
     let server = pending_forever();
     let args = [
         "-j",
@@ -235,28 +234,24 @@ fn the_wait_timeout_is_shared_by_a_whole_batch() {
     ];
     let mut cmd = command(&server.base, &args);
     cmd.stdin(Stdio::piped());
+    let started = Instant::now();
     let mut live = Live::spawn(cmd);
     let batch: String = (1..=10).map(|id| format!("{id}\n")).collect();
     live.write_stdin(&batch);
-    let mut printed = 0;
-    live.wait_for(Stream::Stdout, |_| {
-        printed += 1;
-        printed == 10
-    });
-    live.write_stdin("11\n");
-    live.close_stdin();
+    // Stdin stays open until the process has ended.
     let ended = live.finish();
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(10), "ended after {took:?}");
     assert_eq!(ended.code, Some(81), "{}", ended.stderr);
-    let lines = ended.json_lines();
-    assert_eq!(lines.len(), 11, "{lines:?}");
-    let late = server
-        .urls()
-        .iter()
-        .filter(|url| value_of(url) == "11")
-        .count();
-    assert!(
-        late <= 1,
-        "value 11, read after the deadline, asked {late} times"
+    assert_eq!(ended.json_lines().len(), 10);
+    assert_eq!(
+        ended
+            .stderr
+            .matches("not started: the rest of stdin")
+            .count(),
+        1,
+        "{}",
+        ended.stderr
     );
 }
 
@@ -455,4 +450,189 @@ fn values_from_stdin_are_all_watched_by_few_jobs() {
     ];
     let (out, _) = run_batch(&server.base, &args, &ids, Duration::from_secs(30));
     every_value_watched(&server, &out, 40);
+}
+
+/// A record of value `id` with this status.
+fn sms_record(id: &str, status: &str) -> Canned {
+    Canned::json(
+        200,
+        &format!(r#"{{"error":0,"sms_id":{id},"status":"{status}"}}"#),
+    )
+}
+
+#[test]
+fn one_pending_value_before_299_final_ones_holds_no_value_back() {
+    // Under --wait every value read is watched: the results held behind the pending
+    // first one bound what is printed, never what is read and asked.
+    let server = TestServer::start(|url| {
+        let id = value_of(url);
+        sms_record(&id, if id == "1" { "queued" } else { "delivered" })
+    });
+    let ids: Vec<String> = (1..=300).map(|i| i.to_string()).collect();
+    let mut args = vec![
+        "-j",
+        "2",
+        "--wait",
+        "--wait-timeout",
+        "3s",
+        "--interval",
+        "500ms",
+        "--json",
+        "sms",
+    ];
+    args.extend(ids.iter().map(String::as_str));
+    let out = smsstat_at(&server.base).args(&args).output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(81),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines = json_lines(&out.stdout);
+    assert_eq!(lines.len(), 300);
+    assert!(
+        lines[1..].iter().all(|l| l["status"] == "delivered"),
+        "{lines:?}"
+    );
+    let asked: std::collections::HashSet<String> =
+        server.urls().iter().map(|url| value_of(url)).collect();
+    assert_eq!(asked.len(), 300, "every value asked");
+}
+
+#[test]
+fn a_rate_turn_past_the_deadline_is_not_waited_for() {
+    // One request a minute, two seconds to wait: value 1 is asked once, the others'
+    // turns lie past the deadline. The run ends at the deadline, not minutes later.
+    let server = pending_forever();
+    let started = Instant::now();
+    let out = smsstat_at(&server.base)
+        .args(["--rate", "1/m", "--wait", "--wait-timeout", "2s"])
+        .args(["--interval", "100ms", "--json", "sms", "1", "2", "3"])
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(10), "ended after {took:?}");
+    assert_eq!(
+        out.status.code(),
+        Some(81),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines = json_lines(&out.stdout);
+    assert_eq!(lines.len(), 3);
+    assert_eq!(
+        lines[0]["status"], "queued",
+        "value 1 keeps the record seen"
+    );
+    assert_eq!(server.urls().len(), 1, "{:?}", server.urls());
+}
+
+#[test]
+fn a_slow_stdin_holds_up_no_poll() {
+    // One worker, one value, and a producer that has not closed stdin: the worker
+    // polls value 1 at its interval while the reader waits for the next line.
+    let polls = Arc::new(AtomicUsize::new(0));
+    let count = Arc::clone(&polls);
+    let server = TestServer::start(move |url| {
+        let id = value_of(url);
+        let status = match id.as_str() {
+            "1" if count.fetch_add(1, Ordering::SeqCst) < 3 => "queued",
+            _ => "delivered",
+        };
+        sms_record(&id, status)
+    });
+    let args = [
+        "-j",
+        "1",
+        "--wait",
+        "--wait-timeout",
+        "20s",
+        "--interval",
+        "200ms",
+        "--json",
+        "sms",
+        "-",
+    ];
+    let mut cmd = command(&server.base, &args);
+    cmd.stdin(Stdio::piped());
+    let mut live = Live::spawn(cmd);
+    live.write_stdin("1\n");
+    // Its final line comes while stdin is still open.
+    let line = live.wait_for(Stream::Stdout, |_| true);
+    assert!(line.contains("delivered"), "{line}");
+    assert_eq!(polls.load(Ordering::SeqCst), 4);
+    live.write_stdin("2\n");
+    live.close_stdin();
+    let ended = live.finish();
+    assert_eq!(ended.code, Some(0), "{}", ended.stderr);
+    assert_eq!(ended.json_lines().len(), 2);
+}
+
+#[test]
+fn a_reader_gone_ends_a_follow_quietly() {
+    // The status changes on every poll, so `--follow` writes a line each time: once
+    // `head` has gone, the next line cannot be written and the run ends, with the
+    // exit code of what was printed, not as if a signal had come.
+    let polls = Arc::new(AtomicUsize::new(0));
+    let count = Arc::clone(&polls);
+    let server = TestServer::start(move |url| {
+        let status = ["queued", "accepted"][count.fetch_add(1, Ordering::SeqCst) % 2];
+        sms_record(&value_of(url), status)
+    });
+    let args = [
+        "--wait",
+        "--wait-timeout",
+        "60s",
+        "--interval",
+        "100ms",
+        "--follow",
+        "sms",
+        "1",
+        "2",
+    ];
+    let script = "{ \"$0\" \"$@\"; echo \"smsstat exited $?\" >&2; } | head -n 1";
+    let out = common::process::in_shell(&command(&server.base, &args), script)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr, "smsstat exited 0\n");
+    assert_eq!(json_lines(&out.stdout).len(), 1);
+}
+
+#[test]
+fn lookups_a_signal_cut_short_keep_their_durations() {
+    let server = pending_forever();
+    let dir = tempfile::tempdir().unwrap();
+    let junit = dir.path().join("junit.xml");
+    let junit_arg = junit.to_str().unwrap();
+    let args = [
+        "--wait",
+        "--wait-timeout",
+        "60s",
+        "--interval",
+        "100ms",
+        "--junit",
+        junit_arg,
+        "--json",
+        "sms",
+        "1",
+        "2",
+    ];
+    let mut live = Live::spawn(command(&server.base, &args));
+    // Each value polled three times: watched for at least 200 ms.
+    server.wait_for_urls(3, |url| value_of(url) == "1");
+    server.wait_for_urls(3, |url| value_of(url) == "2");
+    live.signal(Signal::Term);
+    let ended = live.finish();
+    assert_eq!(ended.code, Some(143), "{}", ended.stderr);
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    let doc = roxmltree::Document::parse(&xml).unwrap();
+    let times: Vec<f64> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("testcase"))
+        .map(|n| n.attribute("time").unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(times.len(), 2, "{xml}");
+    assert!(times.iter().all(|t| *t >= 0.2), "{xml}");
 }

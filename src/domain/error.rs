@@ -30,9 +30,14 @@ pub enum LookupError {
     #[error("unreadable answer: {0}")]
     Unreadable(String),
 
-    /// A failure that may pass: refused, reset, 5xx. Retried.
+    /// A failure that may pass: refused, reset, 502, 503, 504. Retried.
     #[error("service unavailable: {0}")]
     Unavailable(String),
+
+    /// The service failed on this request (500 and the other 5xx): sent again, it
+    /// would most likely fail again, so it is not retried.
+    #[error("service unavailable: {0}")]
+    ServerFault(String),
 
     /// A failure that will not pass by retrying: unknown host, TLS refused.
     #[error("service unreachable: {0}")]
@@ -91,7 +96,9 @@ impl LookupError {
             LookupError::Service { code, .. } => exit_codes::for_service_code(*code),
             LookupError::Usage(_) => exit_codes::USAGE,
             LookupError::Unreadable(_) => exit_codes::UNREADABLE,
-            LookupError::Unavailable(_) | LookupError::Unreachable(_) => exit_codes::UNAVAILABLE,
+            LookupError::Unavailable(_)
+            | LookupError::ServerFault(_)
+            | LookupError::Unreachable(_) => exit_codes::UNAVAILABLE,
             LookupError::Timeout(_) | LookupError::WaitOver => exit_codes::TIMEOUT,
             LookupError::UnexpectedHttp { status: 429, .. } => exit_codes::TIMEOUT,
             LookupError::UnexpectedHttp { .. } => exit_codes::UNEXPECTED_HTTP,
@@ -103,13 +110,25 @@ impl LookupError {
         }
     }
 
+    /// The one rule of what may pass by asking again, for retries and `--wait`
+    /// polls alike: a timeout, the service unavailable (refused, reset, 502, 503,
+    /// 504), or rate limited (429).
+    pub fn is_transient(&self) -> bool {
+        matches!(
+            self,
+            LookupError::Timeout(_)
+                | LookupError::Unavailable(_)
+                | LookupError::UnexpectedHttp { status: 429, .. }
+        )
+    }
+
     /// Short category for summaries: `not found (20)`, `timed out`.
     pub fn category(&self) -> String {
         match self {
             LookupError::Service { shown_code, .. } => format!("service error {shown_code}"),
             LookupError::Usage(_) => "invalid".into(),
             LookupError::Unreadable(_) => "unreadable".into(),
-            LookupError::Unavailable(_) => "unavailable".into(),
+            LookupError::Unavailable(_) | LookupError::ServerFault(_) => "unavailable".into(),
             LookupError::Unreachable(_) => "unreachable".into(),
             LookupError::Timeout(_) => "timed out".into(),
             // Never sent (the batch's --wait time was up before its turn): it did

@@ -118,22 +118,35 @@ pub fn interpret(
         200..=299 => parsed
             .map(|map| Record::classify(map, expected))
             .map_err(LookupError::Unreadable),
-        401 | 403 => Err(LookupError::NotAuthorised { status, message }),
-        500..=599 => Err(LookupError::Unavailable(format!(
-            "HTTP {status} {}{}",
-            StatusCode::from_u16(status)
-                .ok()
-                .and_then(|s| s.canonical_reason())
-                .unwrap_or(""),
-            message
-                .map(|m| format!(": the service said \"{m}\""))
-                .unwrap_or_default()
-        ))),
-        _ => Err(LookupError::UnexpectedHttp {
+        _ => Err(status_error(status, location, message)),
+    }
+}
+
+/// What an HTTP status other than 2xx means, when the body says nothing more.
+pub fn status_error(status: u16, location: Option<String>, message: Option<String>) -> LookupError {
+    match status {
+        401 | 403 => LookupError::NotAuthorised { status, message },
+        500..=599 => {
+            let text = format!(
+                "HTTP {status} {}{}",
+                StatusCode::from_u16(status)
+                    .ok()
+                    .and_then(|s| s.canonical_reason())
+                    .unwrap_or(""),
+                message
+                    .map(|m| format!(": the service said \"{m}\""))
+                    .unwrap_or_default()
+            );
+            match status {
+                502..=504 => LookupError::Unavailable(text),
+                _ => LookupError::ServerFault(text),
+            }
+        }
+        _ => LookupError::UnexpectedHttp {
             status,
             location: location.map(|l| escape_control(&l).into_owned()),
             message,
-        }),
+        },
     }
 }
 

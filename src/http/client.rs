@@ -16,11 +16,11 @@ use crate::domain::lookup::{LookupKind, PathStyle};
 use crate::domain::record::Record;
 use crate::domain::sanitize::{escape_control, preview};
 use crate::http::agents::Agents;
-use crate::http::answer::{interpret, is_missing_route, parse_object_scrubbed};
+use crate::http::answer::{interpret, is_missing_route, parse_object_scrubbed, status_error};
 use crate::http::budget::{BodyBudget, Permit};
 use crate::http::pace::Pace;
 use crate::http::redact::Scrubber;
-use crate::http::retry::{is_transient_status, parse_retry_after, Backoff};
+use crate::http::retry::{parse_retry_after, Backoff};
 use crate::http::routes::RouteEvidence;
 use crate::http::trace;
 use crate::http::transport::{closed_early, read_body, transport_error};
@@ -147,45 +147,21 @@ impl Attempts {
         now: Instant,
         rules: &Rules<'_>,
     ) -> After {
-        let transient = match &answer {
-            Ok(answer) if is_transient_status(answer.status) => {
-                Some((format!("HTTP {}", answer.status), answer.retry_after))
-            }
-            Err(err @ (LookupError::Timeout(_) | LookupError::Unavailable(_))) => {
-                Some((err.to_string(), None))
-            }
-            _ => None,
-        };
-        if let Ok(answer) = &answer {
-            self.retry_after = answer.retry_after;
-        }
-        if let Some((reason, retry_after)) = transient.filter(|_| self.retries < self.allowed) {
-            let mut backoff = self.backoff.clone();
-            let delay = backoff.next_delay(retry_after);
-            // No time left for another try: the caller's deadline wins.
-            if rules.deadline.is_none_or(|d| now + delay < d) {
-                self.retries += 1;
-                self.backoff = backoff;
-                let all = matches!(&answer, Ok(answer) if answer.status == 429);
-                return After::Retry { delay, reason, all };
-            }
-        }
         let answer = match answer {
             Ok(answer) => answer,
-            Err(err) => return After::Done(Err(err)),
-        };
-        let parsed = parse_object_scrubbed(&answer.body, rules.scrubber);
-        if self.path + 1 < self.paths.len() {
-            // Only explicit paths with a short form behind them are evidence.
-            let missing = is_missing_route(answer.status, &parsed);
-            rules.routes.note(rules.kind, missing);
-            if missing {
-                self.path += 1;
-                self.retries = 0;
-                self.backoff = Backoff::new();
-                return After::ShortForm;
+            Err(err) => {
+                let transient = err.is_transient();
+                return self.retried(Err(err), transient, None, None, now, rules);
             }
-        }
+        };
+        // The status alone may say "try again" (a 429 or a 503 whose body is the
+        // service's error): retried on it; the body still decides the result.
+        let transient = status_error(answer.status, None, None).is_transient();
+        self.retry_after = answer.retry_after;
+        let parsed = parse_object_scrubbed(&answer.body, rules.scrubber);
+        // Only explicit paths with a short form behind them are evidence.
+        let short_form = self.path + 1 < self.paths.len();
+        let missing = short_form && is_missing_route(answer.status, &parsed);
         let kind = rules.kind;
         let result = interpret(answer.status, answer.location, parsed, kind.record_kind())
             .and_then(|record| match kind.check_answer(rules.value, &record) {
@@ -195,6 +171,53 @@ impl Attempts {
                     record: Box::new(record.fields),
                 }),
             });
+        let transient = transient || matches!(&result, Err(err) if err.is_transient());
+        let retry_after = answer.retry_after;
+        let status = Some(answer.status);
+        let result = match self.retried(result, transient, retry_after, status, now, rules) {
+            After::Done(result) => result,
+            retry => return retry,
+        };
+        if short_form {
+            rules.routes.note(kind, missing);
+            if missing {
+                self.path += 1;
+                self.retries = 0;
+                self.backoff = Backoff::new();
+                return After::ShortForm;
+            }
+        }
+        After::Done(result)
+    }
+
+    /// A transient failure is tried again after a pause, while retries are left and
+    /// the caller's deadline allows; anything else is done. `status`: the answer's,
+    /// when one came.
+    fn retried(
+        &mut self,
+        result: Result<Record, LookupError>,
+        transient: bool,
+        retry_after: Option<Duration>,
+        status: Option<u16>,
+        now: Instant,
+        rules: &Rules<'_>,
+    ) -> After {
+        if transient && self.retries < self.allowed {
+            let mut backoff = self.backoff.clone();
+            let delay = backoff.next_delay(retry_after);
+            // No time left for another try: the caller's deadline wins.
+            if rules.deadline.is_none_or(|d| now + delay < d) {
+                self.retries += 1;
+                self.backoff = backoff;
+                let all = status == Some(429);
+                let reason = match (status, &result) {
+                    (Some(status), _) => format!("HTTP {status}"),
+                    (None, Err(err)) => err.to_string(),
+                    (None, Ok(_)) => String::new(),
+                };
+                return After::Retry { delay, reason, all };
+            }
+        }
         After::Done(result)
     }
 }
@@ -283,22 +306,22 @@ impl Client {
             // The payload stands for data from an answer: the hook must not show it.
             panic!("SMSSTAT_DEBUG_PANIC: deliberate panic looking up {value}");
         }
+        // Nothing is sent past the deadline, and no turn is waited for beyond it.
+        let now = Instant::now();
+        let timeout = match deadline {
+            Some(deadline) => self.timeout.min(deadline.saturating_duration_since(now)),
+            None => self.timeout,
+        };
+        if timeout.is_zero() {
+            return Next::Done(Err(LookupError::WaitOver));
+        }
         // A pause that began after the turn was taken holds it: taken again.
         let held = attempts.turn.take().is_none_or(|t| self.pace.held_past(t));
         if held {
             if let Some(turn) = self.pace.turn() {
                 attempts.turn = Some(turn);
-                return Next::At(turn);
+                return Next::At(deadline.map_or(turn, |d| turn.min(d)));
             }
-        }
-        let timeout = match deadline {
-            Some(deadline) => self
-                .timeout
-                .min(deadline.saturating_duration_since(Instant::now())),
-            None => self.timeout,
-        };
-        if timeout.is_zero() {
-            return Next::Done(Err(LookupError::WaitOver));
         }
         // Every -v line of a batch says which lookup it belongs to.
         let label = match self.verbose {

@@ -9,9 +9,11 @@ const MAX_DELAY: Duration = Duration::from_secs(10);
 /// A server asking for a longer pause than this is not worth waiting for in a CLI.
 pub const MAX_RETRY_AFTER: Duration = Duration::from_secs(30);
 
+/// The pauses after transient failures, for retries and `--wait` polls alike.
 #[derive(Debug, Clone)]
 pub struct Backoff {
     next: Duration,
+    max: Duration,
 }
 
 impl Default for Backoff {
@@ -21,15 +23,21 @@ impl Default for Backoff {
 }
 
 impl Backoff {
+    /// A retry's: from 200 ms up to 10 s.
     pub fn new() -> Backoff {
-        Backoff { next: FIRST_DELAY }
+        Backoff::between(FIRST_DELAY, MAX_DELAY)
+    }
+
+    /// Doubling from `first` up to `max`.
+    pub fn between(first: Duration, max: Duration) -> Backoff {
+        Backoff { next: first, max }
     }
 
     /// The pause before the next try: the server's wish when it stated one, else the
     /// doubling delay plus up to 50 % jitter (so that parallel workers spread out).
     pub fn next_delay(&mut self, retry_after: Option<Duration>) -> Duration {
         let base = self.next;
-        self.next = (self.next * 2).min(MAX_DELAY);
+        self.next = (self.next * 2).min(self.max);
         match retry_after {
             Some(wish) => wish.min(MAX_RETRY_AFTER),
             None => base + base.mul_f64(jitter_fraction() * 0.5),
@@ -56,11 +64,6 @@ pub(crate) fn parse_retry_after(value: &str) -> Option<Duration> {
         at.duration_since(std::time::SystemTime::now())
             .unwrap_or_default(),
     )
-}
-
-/// HTTP statuses worth another try: rate limited, or a proxy or gateway in trouble.
-pub(super) fn is_transient_status(status: u16) -> bool {
-    matches!(status, 429 | 502 | 503 | 504)
 }
 
 #[cfg(test)]

@@ -9,7 +9,9 @@ use crate::domain::outcome::Outcome;
 use crate::domain::sanitize::escape_control;
 use crate::output::delimited::{self, Cells, Delimiter};
 use crate::output::derived::value_of;
-use crate::output::json_lines::{number_or_text, outcome_json, select_fields, write_json_line};
+use crate::output::json_lines::{
+    follow_json, number_or_text, outcome_json, select_fields, write_json_line,
+};
 use crate::output::report::{Look, Report};
 use crate::output::rows_table::RowsTable;
 use crate::output::table::{columns_for, record_table, TableStyle};
@@ -111,6 +113,13 @@ impl<W: Write> Printer<W> {
 
     /// Writes out the lines printed so far (a table waits for its page).
     pub fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+
+    /// `--follow`: a line as it happens (a record that changed, a failure), out at
+    /// once.
+    pub fn print_follow(&mut self, outcome: &Outcome) -> io::Result<()> {
+        write_json_line(&mut self.out, &follow_json(outcome, self.style.normalize))?;
         self.out.flush()
     }
 

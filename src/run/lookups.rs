@@ -4,6 +4,7 @@
 use std::io::{self, IsTerminal, Stdout};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
+use std::time::Instant;
 
 use crate::cli::OutputFormat;
 use crate::domain::error::LookupError;
@@ -15,13 +16,13 @@ use crate::output::printer::{PrintStyle, Printer};
 use crate::output::progress::{BatchProgress, LiveView};
 use crate::output::summary::{NotStarted, Tally};
 use crate::output::table::TableStyle;
-use crate::run::batch::{self, Input, Limits, Sink};
+use crate::run::batch::{self, Ended, Input, Limits, Sink};
 use crate::run::error::Error;
 use crate::run::interrupt::{self, interrupt_flag, was_interrupted};
 use crate::run::junit::JunitFile;
 use crate::run::problems::report_problem;
 use crate::run::worker::Worker;
-use crate::settings::config::{Config, OutputSettings, WatchSettings};
+use crate::settings::config::{Config, OutputSettings};
 
 pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> Result<u8, Error> {
     crate::run::problems::tell_before_starting(config, kind);
@@ -32,15 +33,14 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> Result<u8,
     let reads_stdin = values.iter().any(|v| v == "-");
     let total = (!reads_stdin).then_some(values.len() as u64);
     let (live, progress) = drawing(config, reads_stdin, single, total);
-    let worker = Arc::new(Worker::new(
-        config,
-        single,
-        kind,
-        live.clone(),
-        Arc::clone(&stop),
-    ));
+    // The run's one deadline: every poll, turn and retry of `--wait` ends by it.
+    let deadline = config
+        .watch
+        .wait
+        .as_ref()
+        .map(|w| Instant::now() + w.timeout);
+    let worker = Arc::new(Worker::new(config, single, kind, live.clone(), deadline));
     let output = Output {
-        // Not locked for the whole run: `--follow` workers print to stdout too.
         printer: Printer::new(
             io::BufWriter::new(io::stdout()),
             print_style(config, single),
@@ -64,33 +64,17 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> Result<u8,
     let inputs = counted(batch::inputs(values), Arc::clone(&output.read));
     // Never more workers than values known in advance (one lookup: one thread).
     let jobs = total.map_or(jobs, |total| jobs.min(total.max(1) as usize));
-    let follow_lines = Arc::clone(&worker);
-    let mut output = run_batch(&config.watch, worker, inputs, jobs, stop, output);
-    if let Some(err) = follow_lines.take_write_error() {
-        output.write_error.get_or_insert(err);
-    }
-    finish(output, config)
-}
-
-/// The lookups of `inputs` on the one engine. Under `--wait` every value is watched
-/// from the start; otherwise lookups under way are bounded by the jobs.
-fn run_batch(
-    watch: &WatchSettings,
-    worker: Arc<Worker>,
-    inputs: impl Iterator<Item = Input> + Send + 'static,
-    jobs: usize,
-    stop: Arc<AtomicBool>,
-    output: Output,
-) -> Output {
     let limits = Limits {
         jobs,
         budget: batch::BYTE_BUDGET,
-        in_flight: watch
-            .wait
+        // Under `--wait` every value read is watched from the start.
+        in_flight: deadline
             .is_none()
             .then_some(jobs * batch::IN_FLIGHT_PER_JOB),
+        deadline,
     };
-    batch::run(inputs, limits, stop, worker, output).1
+    let (ended, output) = batch::run(inputs, limits, stop, worker, output);
+    finish(output, ended, config)
 }
 
 /// What is drawn on stderr while the batch runs, on a terminal only: the live view of
@@ -141,7 +125,7 @@ fn open_junit(output: &OutputSettings, kind: LookupKind) -> Result<Option<JunitF
 
 /// Clears what was drawn on the terminal, prints what the page still holds and the
 /// summary, and gives the run's exit code.
-fn finish(mut output: Output, config: &Config) -> Result<u8, Error> {
+fn finish(mut output: Output, ended: Ended, config: &Config) -> Result<u8, Error> {
     let mut junit_failed = false;
     output.progress.finish();
     if let Some(live) = &output.live {
@@ -172,6 +156,13 @@ fn finish(mut output: Output, config: &Config) -> Result<u8, Error> {
     if tally.total() > 1 && told {
         report(tally.summary());
     }
+    // Values still unread at the deadline (a stdin not closed): said once.
+    let unread = ended == Ended::Deadline;
+    if unread && !config.output.quiet {
+        batch_error(format_args!(
+            "the --wait timeout passed: not started: the rest of stdin"
+        ));
+    }
     // Lines that never reached stdout (a full disk) fail the run, whatever the
     // lookups said: a script must not read a lost output as a success.
     if let Some(err) = output.write_error.take() {
@@ -179,6 +170,7 @@ fn finish(mut output: Output, config: &Config) -> Result<u8, Error> {
     }
     Ok(match tally.first_failure() {
         Some(code) => code,
+        None if unread => exit_codes::TIMEOUT,
         None if junit_failed => exit_codes::CONFIG,
         None => exit_codes::SUCCESS,
     })
@@ -263,6 +255,16 @@ impl Output {
 }
 
 impl Sink<Outcome> for Output {
+    fn tell(&mut self, outcome: &Outcome) -> io::Result<()> {
+        let Output { printer, live, .. } = self;
+        let mut print = || printer.print_follow(outcome);
+        match live {
+            Some(live) => live.suspend(print),
+            None => print(),
+        }
+        .map_err(|err| self.failed_write(err))
+    }
+
     fn flush(&mut self) -> io::Result<()> {
         self.printer.flush().map_err(|err| self.failed_write(err))
     }
@@ -301,10 +303,14 @@ impl Output {
                     warn("the values after it are not looked up either (one line each on stdout)");
                 }
             }
-            // Following, the workers printed every line when it happened: the
-            // records as they changed, a failure as soon as it came.
+            // Following, the workers told every line when it happened: the records
+            // as they changed, a failure as soon as it came; only a lookup a stop
+            // cut short is told here.
             if *follow {
-                return Ok(());
+                return match outcome.result {
+                    Err(LookupError::Interrupted { .. }) => printer.print_follow(&outcome),
+                    _ => Ok(()),
+                };
             }
             printer.print(&outcome)
         };

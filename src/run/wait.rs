@@ -7,21 +7,22 @@ use std::time::{Duration, Instant};
 use crate::domain::error::LookupError;
 use crate::domain::record::Record;
 use crate::domain::verdict::{stage, Stage, WaitSettings};
-use crate::http::retry::MAX_RETRY_AFTER;
+use crate::http::retry::{Backoff, MAX_RETRY_AFTER};
 
-/// Longest pause between polls after repeated transient errors.
+/// Longest pause between polls after repeated transient errors, unless the
+/// interval asked for is longer: that one is never shortened.
 const MAX_INTERVAL: Duration = Duration::from_secs(30);
 
-/// One value being watched.
+/// One value being watched. The record seen last is not kept here but by the
+/// lookup (its one copy), and handed to `polled`.
 #[derive(Debug)]
 pub struct Watch {
-    pub started: Instant,
-    /// The pause before the next poll: the setting, doubled after transient errors.
-    interval: Duration,
+    /// The pause before the next poll: the interval, longer after transient errors.
+    backoff: Backoff,
     /// Polls answered so far.
     pub polls: u32,
-    /// The most useful result so far: a record seen beats a later transient error.
-    last: Option<Result<Record, LookupError>>,
+    /// A transient failure since the last record: the result when no record came.
+    failure: Option<LookupError>,
 }
 
 /// What a poll's result means for the watch.
@@ -35,77 +36,74 @@ pub enum Polled {
 }
 
 impl Watch {
-    pub fn new(settings: &WaitSettings, now: Instant) -> Watch {
+    pub fn new(settings: &WaitSettings) -> Watch {
         Watch {
-            started: now,
-            interval: settings.interval,
+            backoff: poll_backoff(settings),
             polls: 0,
-            last: None,
+            failure: None,
         }
     }
 
-    /// Before a poll other than the first: the watch is over when `deadline`
-    /// (shared by every lookup of a batch) has passed, with the result seen last.
-    pub fn expired(
-        &mut self,
-        now: Instant,
-        deadline: Instant,
-    ) -> Option<Result<Record, LookupError>> {
-        match self.polls > 0 && now >= deadline {
-            true => self.last.take(),
-            false => None,
-        }
-    }
-
-    /// The result of a poll (`retry_after`: the pause the server asked for).
+    /// The result of a poll (`retry_after`: the pause the server asked for), with
+    /// `last`, the record seen before it, which a pending record replaces. A poll
+    /// the deadline cut off (`WaitOver`) ends the watch with what was seen.
     pub fn polled(
         &mut self,
         result: Result<Record, LookupError>,
         retry_after: Option<Duration>,
         settings: &WaitSettings,
+        last: &mut Option<Record>,
         now: Instant,
         deadline: Instant,
     ) -> Polled {
-        self.polls += 1;
-        match &result {
+        match result {
             Ok(record) => {
-                self.interval = settings.interval;
-                if stage(record, &settings.until) == Stage::Final {
-                    return Polled::Over(result);
+                self.polls += 1;
+                self.backoff = poll_backoff(settings);
+                self.failure = None;
+                if stage(&record, &settings.until) == Stage::Final {
+                    return Polled::Over(Ok(record));
                 }
+                *last = Some(record);
             }
-            Err(error) if is_transient(error) => {
-                self.interval = (self.interval * 2).min(MAX_INTERVAL)
+            Err(error) if error.is_transient() => {
+                self.polls += 1;
+                self.failure = Some(error);
             }
-            // The deadline passed just before this poll: the record seen is the
-            // answer (it was looked up), not "not looked up".
-            Err(LookupError::WaitOver) if matches!(self.last, Some(Ok(_))) => {
-                return Polled::Over(self.last.take().expect("matched above"));
-            }
-            Err(_) => return Polled::Over(result),
-        }
-        // A record seen earlier is more useful than a later transient error.
-        if result.is_ok() || !matches!(self.last, Some(Ok(_))) {
-            self.last = Some(result);
+            Err(LookupError::WaitOver) => return Polled::Over(self.seen(last)),
+            Err(error) => return Polled::Over(Err(error)),
         }
         if now >= deadline {
-            return Polled::Over(self.last.take().expect("set above"));
+            return Polled::Over(self.seen(last));
         }
+        let pause = match self.failure.is_some() {
+            true => self.backoff.next_delay(None),
+            false => settings.interval,
+        };
         // The server's wish (Retry-After) is a floor, as long as the deadline allows.
         let wish = retry_after.unwrap_or_default().min(MAX_RETRY_AFTER);
-        let pause = self.interval.max(wish).min(deadline - now);
+        let pause = pause.max(wish).min(deadline - now);
         Polled::Again(now + pause)
+    }
+
+    /// What the watch comes to when time is up: the last record seen beats a later
+    /// transient failure; with neither, the value was never looked up.
+    fn seen(&mut self, last: &mut Option<Record>) -> Result<Record, LookupError> {
+        match (last.take(), self.failure.take()) {
+            (Some(record), _) => Ok(record),
+            (None, Some(failure)) => Err(failure),
+            (None, None) => Err(LookupError::WaitOver),
+        }
     }
 }
 
-/// Failures worth polling through: the service may be back on the next poll.
-fn is_transient(error: &LookupError) -> bool {
-    matches!(
-        error,
-        LookupError::Timeout(_)
-            | LookupError::Unavailable(_)
-            | LookupError::UnexpectedHttp { status: 429, .. }
-    )
+/// After a transient error the next poll waits longer, as a retry does: the
+/// interval doubled, up to `MAX_INTERVAL` (or the interval, when it is longer).
+fn poll_backoff(settings: &WaitSettings) -> Backoff {
+    let mut backoff = Backoff::between(settings.interval, MAX_INTERVAL.max(settings.interval));
+    // The first pause after an error is already twice the interval.
+    backoff.next_delay(None);
+    backoff
 }
 
 #[cfg(test)]
@@ -126,54 +124,119 @@ mod tests {
         crate::http::answer::read_answer(200, None, body.as_bytes(), RecordKind::Sms)
     }
 
+    fn unavailable() -> Result<Record, LookupError> {
+        Err(LookupError::Unavailable("HTTP 503".into()))
+    }
+
     #[test]
-    fn a_pending_record_is_polled_again_after_the_interval() {
+    fn a_pending_record_is_kept_and_polled_again_after_the_interval() {
         let (now, settings) = (Instant::now(), settings());
-        let mut watch = Watch::new(&settings, now);
-        let polled = watch.polled(
-            record("queued"),
-            None,
-            &settings,
-            now,
-            now + settings.timeout,
-        );
+        let deadline = now + settings.timeout;
+        let (mut watch, mut last) = (Watch::new(&settings), None);
+        let polled = watch.polled(record("queued"), None, &settings, &mut last, now, deadline);
         assert!(
             matches!(polled, Polled::Again(at) if at == now + settings.interval),
             "{polled:?}"
         );
+        assert_eq!(last.as_ref().and_then(Record::status), Some("queued"));
         let polled = watch.polled(
             record("delivered"),
             None,
             &settings,
+            &mut last,
             now,
-            now + settings.timeout,
+            deadline,
         );
         assert!(matches!(polled, Polled::Over(Ok(_))), "{polled:?}");
         assert_eq!(watch.polls, 2);
     }
 
     #[test]
-    fn transient_errors_double_the_interval_and_keep_the_record_seen() {
+    fn transient_errors_lengthen_the_pause_and_keep_the_record_seen() {
         let (now, settings) = (Instant::now(), settings());
         let deadline = now + settings.timeout;
-        let mut watch = Watch::new(&settings, now);
-        watch.polled(record("queued"), None, &settings, now, deadline);
-        let timeout = Err(LookupError::Timeout(Duration::from_secs(1)));
-        let polled = watch.polled(timeout, None, &settings, now, deadline);
-        assert!(matches!(polled, Polled::Again(at) if at == now + settings.interval * 2));
-        let later = now + Duration::from_secs(61);
-        let over = watch.expired(later, deadline).expect("the deadline passed");
-        assert_eq!(over.expect("the record seen").fields["status"], "queued");
+        let (mut watch, mut last) = (Watch::new(&settings), None);
+        watch.polled(record("queued"), None, &settings, &mut last, now, deadline);
+        let polled = watch.polled(unavailable(), None, &settings, &mut last, now, deadline);
+        let twice = settings.interval * 2;
+        assert!(
+            matches!(polled, Polled::Again(at) if at >= now + twice && at <= now + twice.mul_f64(1.5)),
+            "{polled:?}"
+        );
+        // The deadline cut the next poll off: the record seen is the answer.
+        let cut = watch.polled(
+            Err(LookupError::WaitOver),
+            None,
+            &settings,
+            &mut last,
+            now,
+            deadline,
+        );
+        let Polled::Over(Ok(record)) = cut else {
+            panic!("{cut:?}")
+        };
+        assert_eq!(record.status(), Some("queued"));
+    }
+
+    #[test]
+    fn a_long_interval_is_never_shortened_after_an_error() {
+        let settings = WaitSettings {
+            interval: Duration::from_secs(45),
+            ..settings()
+        };
+        let now = Instant::now();
+        let deadline = now + Duration::from_secs(3600);
+        let (mut watch, mut last) = (Watch::new(&settings), None);
+        for _ in 0..5 {
+            let polled = watch.polled(unavailable(), None, &settings, &mut last, now, deadline);
+            assert!(
+                matches!(polled, Polled::Again(at) if at >= now + settings.interval),
+                "{polled:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn with_no_record_the_last_failure_or_not_looked_up_is_the_answer() {
+        let (now, settings) = (Instant::now(), settings());
+        let deadline = now + settings.timeout;
+        let (mut watch, mut last) = (Watch::new(&settings), None);
+        let over = watch.polled(
+            Err(LookupError::WaitOver),
+            None,
+            &settings,
+            &mut last,
+            now,
+            deadline,
+        );
+        assert!(
+            matches!(over, Polled::Over(Err(LookupError::WaitOver))),
+            "{over:?}"
+        );
+        watch.polled(unavailable(), None, &settings, &mut last, now, deadline);
+        let over = watch.polled(
+            Err(LookupError::WaitOver),
+            None,
+            &settings,
+            &mut last,
+            now,
+            deadline,
+        );
+        assert!(
+            matches!(over, Polled::Over(Err(LookupError::Unavailable(_)))),
+            "{over:?}"
+        );
     }
 
     #[test]
     fn the_server_s_retry_after_is_a_floor_within_the_deadline() {
         let (now, settings) = (Instant::now(), settings());
-        let mut watch = Watch::new(&settings, now);
+        let mut watch = Watch::new(&settings);
         let polled = watch.polled(
             record("queued"),
             Some(Duration::from_secs(10)),
             &settings,
+            &mut None,
             now,
             now + Duration::from_secs(5),
         );
@@ -186,15 +249,18 @@ mod tests {
     #[test]
     fn a_failure_that_polling_cannot_cure_ends_the_watch() {
         let (now, settings) = (Instant::now(), settings());
-        let mut watch = Watch::new(&settings, now);
+        let mut watch = Watch::new(&settings);
         let refused = Err(LookupError::Usage("bad".into()));
         assert!(matches!(
-            watch.polled(refused, None, &settings, now, now + settings.timeout),
+            watch.polled(
+                refused,
+                None,
+                &settings,
+                &mut None,
+                now,
+                now + settings.timeout
+            ),
             Polled::Over(Err(_))
         ));
-        assert!(
-            watch.expired(now, now).is_none(),
-            "the first poll is always made"
-        );
     }
 }

@@ -1,13 +1,9 @@
 //! The lookups of a run, as the batch engine steps them: the first request, retries
 //! and the short path (`http::client::Attempts`), the `--wait` polls (`wait::Watch`),
-//! `--follow` lines, the state kept for a signal's report, and the early stop.
+//! `--follow` lines, what a stop prints of a lookup cut short, and the early stop.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-use std::io::{self, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value};
 
@@ -20,49 +16,12 @@ use crate::domain::record::Record;
 use crate::domain::sanitize::{escape_control, preview};
 use crate::domain::verdict::{self, Expectation, Stage, Verdict, WaitSettings};
 use crate::http::client::{Attempts, Client, Next};
-use crate::output::json_lines::{follow_json, write_json_line};
 use crate::output::progress::{LiveLine, LiveView};
-use crate::run::batch::{Input, Step, Work};
+use crate::run::batch::{Cut, Input, Step, Tell, Work};
 use crate::run::halt::Halt;
 use crate::run::panic_hook::catching;
 use crate::run::wait::{Polled, Watch};
 use crate::settings::config::Config;
-
-/// Lookups under way by input index: the value and the last record seen.
-type InFlight = ByIndex<(String, Option<Record>)>;
-
-/// Maps keyed by a lookup's input index, hashed by one multiplication: SipHash (the
-/// default, made to resist keys chosen by an attacker) was a visible share of a
-/// batch's CPU, and indexes are our own counter.
-type ByIndex<V> = HashMap<usize, V, BuildHasherDefault<IndexHasher>>;
-
-#[derive(Debug, Default)]
-struct IndexHasher(u64);
-
-impl Hasher for IndexHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
-            self.write_u64(self.0.rotate_left(8) ^ u64::from(byte));
-        }
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        // Fibonacci hashing: consecutive indexes spread over the high bits too,
-        // which the table uses to tell entries apart.
-        self.0 = n.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-
-    fn write_usize(&mut self, n: usize) {
-        self.write_u64(n as u64);
-    }
-}
-
-/// Shards of the in-flight map: more than workers, so that they rarely share one.
-const IN_FLIGHT_SHARDS: usize = 64;
 
 /// Everything a worker needs, shared by all of them.
 pub(crate) struct Worker {
@@ -70,16 +29,12 @@ pub(crate) struct Worker {
     kind: LookupKind,
     wait: Option<WaitSettings>,
     expect: Expectation,
-    follow: Option<Follow>,
+    follow: bool,
     live: Option<Arc<LiveView>>,
-    stop: Arc<AtomicBool>,
-    /// When `--wait` ends for every lookup of the run.
-    wait_deadline: Option<Instant>,
+    /// When `--wait` ends for every lookup of the run (the run's one deadline).
+    deadline: Option<Instant>,
     /// `--until`: what counts as final, with or without `--wait`.
     until: Vec<String>,
-    /// Lookups under way by input index: the value and the last record seen.
-    /// In shards by index, so that workers rarely meet on one lock.
-    in_flight: Vec<Mutex<InFlight>>,
     /// Early stop after account-level failures (off with `--keep-going`).
     halt: Halt,
     /// The service's error body is printed by JSON output only; other formats need
@@ -87,25 +42,20 @@ pub(crate) struct Worker {
     keep_error_body: bool,
     /// Fields outside the schema (a service's own extras, which may be large) are
     /// shown by JSON and the one-record view only; rows, CSV, TSV, `--field` and
-    /// the reports read schema fields, so only those wait for their turn.
+    /// the reports read schema fields, so only those are kept, while a value is
+    /// watched as after.
     keep_extra_fields: bool,
-    /// A `--follow` line that stdout did not take (not a closed pipe).
-    write_error: Mutex<Option<io::Error>>,
-}
-
-/// `--follow`: change lines are printed by the workers as they are seen.
-struct Follow {
-    normalize: bool,
 }
 
 impl Worker {
-    /// `single`: one value, shown in the record view.
+    /// `single`: one value, shown in the record view; `deadline`: the end of
+    /// `--wait`, for every lookup of the run.
     pub(crate) fn new(
         config: &Config,
         single: bool,
         kind: LookupKind,
         live: Option<Arc<LiveView>>,
-        stop: Arc<AtomicBool>,
+        deadline: Option<Instant>,
     ) -> Worker {
         let (output, watch) = (&config.output, &config.watch);
         Worker {
@@ -113,107 +63,95 @@ impl Worker {
             kind,
             wait: watch.wait.clone(),
             expect: watch.expect.clone(),
-            follow: watch.follow.then_some(Follow {
-                normalize: output.normalize,
-            }),
+            follow: watch.follow,
             live,
-            stop,
-            // One deadline for the whole run: a batch wait ends when the timeout passes.
-            wait_deadline: watch.wait.as_ref().map(|w| Instant::now() + w.timeout),
+            deadline,
             until: watch.until.clone(),
-            in_flight: (0..IN_FLIGHT_SHARDS).map(|_| Mutex::default()).collect(),
             halt: Halt::new(!config.batch.keep_going),
             keep_error_body: watch.follow || output.format == OutputFormat::Json,
             keep_extra_fields: watch.follow
                 || (output.format == OutputFormat::Json && output.field.is_none())
                 || single,
-            write_error: Mutex::default(),
         }
     }
 
     /// The outcome of a lookup that ended before any request (a bad value, the
     /// early stop), told at once under `--follow`.
-    fn ended(&self, query: String, error: LookupError) -> Outcome {
-        self.told(Outcome::new(self.kind, query, Err(error)))
+    fn ended(&self, query: String, error: LookupError, tell: Tell<'_, Outcome>) -> Outcome {
+        self.told(Outcome::new(self.kind, query, Err(error)), tell)
     }
 
     /// Following, a failure is told when it happens, not when the lookups before
-    /// it are done (the batch prints nothing under --follow).
-    fn told(&self, outcome: Outcome) -> Outcome {
-        if outcome.result.is_err() {
-            self.print_follow(&outcome);
+    /// it are done (the batch prints nothing else under --follow).
+    fn told(&self, outcome: Outcome, tell: Tell<'_, Outcome>) -> Outcome {
+        if self.follow && outcome.result.is_err() {
+            tell(&outcome);
         }
         outcome
     }
 
-    /// The outcome of a lookup that ended after `started`: it leaves the in-flight
-    /// map, tells the early stop what came of it, and keeps only what is printed.
-    fn finished(&self, index: usize, started: Instant, mut outcome: Outcome) -> Outcome {
-        outcome.elapsed = started.elapsed();
-        self.in_flight_map(index).remove(&index);
-        self.halt.observe(&outcome.result);
-        self.told(self.slimmed(outcome))
-    }
-
     /// One request of `lookup` and what came of it.
-    fn advance(&self, index: usize, lookup: &mut Lookup) -> Step<Outcome> {
+    fn advance(&self, lookup: &mut Lookup, tell: Tell<'_, Outcome>) -> Step<Outcome> {
         let Lookup {
             query,
             attempts,
             watch,
-            ..
+            seen,
+            line,
         } = lookup;
-        if attempts.fresh() && watch.as_ref().is_none_or(|w| w.watch.polls == 0) {
+        if attempts.fresh() && watch.as_ref().is_none_or(|w| w.polls == 0) {
             if let Some(refusal) = self.halt.refusal() {
                 return Step::Done(Outcome::new(self.kind, preview(query), Err(refusal)));
             }
         }
-        let (Some(settings), Some(watching)) = (&self.wait, watch) else {
-            return match self.client.step(self.kind, query, attempts, None) {
-                Next::At(at) => Step::At(at),
-                Next::Done(result) => Step::Done(self.judged(query.clone(), result, None)),
-            };
-        };
-        let deadline = self.wait_deadline.unwrap_or_else(Instant::now);
-        if attempts.fresh() {
-            if let Some(last) = watching.watch.expired(Instant::now(), deadline) {
-                return Step::Done(self.waited(query, settings, watching, last));
-            }
-        }
-        let result = match self.client.step(self.kind, query, attempts, Some(deadline)) {
+        let result = match self.client.step(self.kind, query, attempts, self.deadline) {
             Next::At(at) => return Step::At(at),
             Next::Done(result) => result,
         };
+        let (Some(settings), Some(watch), Some(deadline)) = (&self.wait, watch, self.deadline)
+        else {
+            return Step::Done(self.judged(query.clone(), result, None));
+        };
+        // Kept while watched: only what the output needs of it.
+        let result = result.map(|record| self.kept(record));
+        let mut last = seen.last();
         if let Ok(record) = &result {
-            self.observe(index, query, watching, record);
+            if let Some(line) = line {
+                line.update(&live_status(record, &self.until), watch.polls + 1);
+            }
+            if self.follow && last.as_ref() != Some(record) {
+                self.tell_change(query, record, tell);
+            }
         }
         let retry_after = attempts.retry_after;
-        match watching
-            .watch
-            .polled(result, retry_after, settings, Instant::now(), deadline)
-        {
+        match watch.polled(
+            result,
+            retry_after,
+            settings,
+            &mut last,
+            Instant::now(),
+            deadline,
+        ) {
             Polled::Again(at) => {
                 *attempts = self.client.attempts(self.kind, query);
                 Step::At(at)
             }
-            Polled::Over(result) => Step::Done(self.waited(query, settings, watching, result)),
+            Polled::Over(result) => {
+                drop(last);
+                Step::Done(self.waited(query, settings, seen.started, result))
+            }
         }
     }
 
-    /// A polled record, shown protected (the key scrubbed, numbers masked): the live
-    /// line, the state kept for a signal, and a `--follow` line when it changed.
-    fn observe(&self, index: usize, query: &str, watching: &mut Watching, record: &Record) {
-        let mut shown = Ok(record.clone());
-        self.client.protect(&mut shown);
-        let Ok(shown) = shown else { return };
-        if let Some(line) = &watching.line {
-            line.update(&live_status(&shown, &self.until), watching.watch.polls);
+    /// A record as it is kept while its turn comes: what the output shows of it.
+    fn kept(&self, mut record: Record) -> Record {
+        if !self.keep_extra_fields {
+            let kind = record.kind;
+            record.fields.retain(|key, _| {
+                fields::find(kind, key).is_some() || fields::ERROR_FIELDS.contains(&key.as_str())
+            });
         }
-        if watching.last_seen.as_ref() != Some(&shown) {
-            self.track_last_seen(index, &shown);
-            self.print_change(query, &shown);
-            watching.last_seen = Some(shown);
-        }
+        record
     }
 
     /// The outcome of a watch that is over.
@@ -221,15 +159,15 @@ impl Worker {
         &self,
         query: &str,
         settings: &WaitSettings,
-        watching: &Watching,
+        started: Instant,
         result: Result<Record, LookupError>,
     ) -> Outcome {
         // A wait that ran into the run's deadline took the whole --wait-timeout, as
         // asked: said so, not as the few milliseconds short that the clock shows.
-        let over = self.wait_deadline.is_some_and(|d| Instant::now() >= d);
+        let over = self.deadline.is_some_and(|d| Instant::now() >= d);
         let waited = Some(match over {
             true => settings.timeout,
-            false => watching.watch.started.elapsed(),
+            false => started.elapsed(),
         });
         let verdict = result
             .as_ref()
@@ -240,17 +178,11 @@ impl Worker {
 
     /// Only what will be printed is kept while the outcome waits for its turn.
     fn slimmed(&self, mut outcome: Outcome) -> Outcome {
-        match &mut outcome.result {
-            Err(LookupError::Service { body, .. }) if !self.keep_error_body => {
+        match outcome.result {
+            Err(LookupError::Service { ref mut body, .. }) if !self.keep_error_body => {
                 **body = Default::default();
             }
-            Ok(record) if !self.keep_extra_fields => {
-                let kind = record.kind;
-                record.fields.retain(|key, _| {
-                    fields::find(kind, key).is_some()
-                        || fields::ERROR_FIELDS.contains(&key.as_str())
-                });
-            }
+            Ok(record) => outcome.result = Ok(self.kept(record)),
             _ => {}
         }
         outcome
@@ -266,24 +198,12 @@ impl Worker {
         }
     }
 
-    fn in_flight_map(&self, index: usize) -> std::sync::MutexGuard<'_, InFlight> {
-        self.in_flight[index % IN_FLIGHT_SHARDS]
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-    }
-
-    fn track_last_seen(&self, index: usize, record: &Record) {
-        if let Some(entry) = self.in_flight_map(index).get_mut(&index) {
-            entry.1 = Some(record.clone());
-        }
-    }
-
     /// The outcome of a lookup without `--wait`: its verdict, then protected.
     fn judged(
         &self,
         query: String,
         result: Result<Record, LookupError>,
-        waited: Option<std::time::Duration>,
+        waited: Option<Duration>,
     ) -> Outcome {
         let verdict = result
             .as_ref()
@@ -312,125 +232,137 @@ impl Worker {
         }
     }
 
-    fn print_change(&self, query: &str, record: &Record) {
-        if self.follow.is_some() {
-            let outcome = Outcome::new(self.kind, query.to_string(), Ok(record.clone()));
-            self.print_follow(&outcome);
-        }
-    }
-
-    /// One `--follow` line on stdout; nothing without --follow.
-    fn print_follow(&self, outcome: &Outcome) {
-        let Some(follow) = &self.follow else { return };
-        let line = follow_json(outcome, follow.normalize);
-        // One locked write per line: lines of concurrent workers never interleave.
-        let mut out = io::stdout().lock();
-        if let Err(err) = write_json_line(&mut out, &line).and_then(|_| out.flush()) {
-            // Nothing more to follow: the reader is gone (quiet), or stdout cannot be
-            // written (kept for the run's end: exit 74).
-            if err.kind() != io::ErrorKind::BrokenPipe {
-                let mut kept = self.write_error.lock().unwrap_or_else(|e| e.into_inner());
-                kept.get_or_insert(err);
-            }
-            self.stop.store(true, Ordering::SeqCst);
-        }
-    }
-
-    /// The first error writing a `--follow` line other than a reader gone away.
-    pub(crate) fn take_write_error(&self) -> Option<io::Error> {
-        self.write_error
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .take()
+    /// `--follow`: a polled record that changed, told at once (protected).
+    fn tell_change(&self, query: &str, record: &Record, tell: Tell<'_, Outcome>) {
+        let mut shown = Ok(record.clone());
+        self.client.protect(&mut shown);
+        tell(&Outcome::new(self.kind, query.to_string(), shown));
     }
 }
 
-/// One lookup under way: between its steps it waits in the engine's queue.
+/// One lookup under way: between its steps it waits in the engine's queue. It
+/// is the lookup's whole state: its requests, its watch and (in `seen`) the one
+/// copy of its last record.
 pub(crate) struct Lookup {
     query: String,
-    started: Instant,
     attempts: Attempts,
     /// Under `--wait`.
-    watch: Option<Watching>,
-}
-
-/// A value being watched, and what the terminal shows of it.
-struct Watching {
-    watch: Watch,
-    /// The last record seen, protected: `--follow` prints a line when it changes.
-    last_seen: Option<Record>,
+    watch: Option<Watch>,
+    seen: Arc<Seen>,
     /// Its line in the live view; dropped with the lookup.
     line: Option<LiveLine>,
+}
+
+/// What a stop prints of a lookup: shared with the engine while a worker steps it.
+pub(crate) struct Seen {
+    /// The value, as shown (cut).
+    shown: String,
+    started: Instant,
+    /// Under `--wait`, the last record a poll brought (as sent, kept as the output
+    /// needs it).
+    last: Mutex<Option<Record>>,
+}
+
+impl Seen {
+    fn last(&self) -> MutexGuard<'_, Option<Record>> {
+        self.last.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl Lookup {
+    /// Whether a request went out: one only waiting for its `--rate` turn did not.
+    fn sent(&self) -> bool {
+        !self.attempts.fresh() || self.watch.as_ref().is_some_and(|w| w.polls > 0)
+    }
 }
 
 impl Work for Worker {
     type Lookup = Lookup;
     type Out = Outcome;
+    type Tag = Arc<Seen>;
 
-    fn begin(&self, index: usize, input: Input) -> Result<Lookup, Outcome> {
+    fn begin(
+        &self,
+        index: usize,
+        input: Input,
+        tell: Tell<'_, Outcome>,
+    ) -> Result<Lookup, Outcome> {
         let query = match input {
             Ok(query) => query,
-            Err(bad) => return Err(self.ended(bad.shown, LookupError::Usage(bad.reason))),
+            Err(bad) => return Err(self.ended(bad.shown, LookupError::Usage(bad.reason), tell)),
         };
         if let Some(refusal) = self.halt.refusal() {
-            return Err(self.ended(preview(&query), refusal));
+            return Err(self.ended(preview(&query), refusal, tell));
         }
         if let Err(refused) = self.kind.validate(&query) {
             // Refused before sending; a value is shown cut (echoing megabytes helps nobody).
-            return Err(self.ended(preview(&query), refused));
+            return Err(self.ended(preview(&query), refused, tell));
         }
         let shown = preview(&query);
-        let now = Instant::now();
-        let watch = self.wait.as_ref().map(|settings| Watching {
-            watch: Watch::new(settings, now),
-            last_seen: None,
-            line: self
-                .live
-                .as_ref()
-                .map(|live| live.line(index, &format!("{} {shown}", self.kind.name()))),
-        });
-        self.in_flight_map(index).insert(index, (shown, None));
+        let line = self
+            .wait
+            .as_ref()
+            .and(self.live.as_ref())
+            .map(|live| live.line(index, &format!("{} {shown}", self.kind.name())));
         Ok(Lookup {
             attempts: self.client.attempts(self.kind, &query),
+            watch: self.wait.as_ref().map(Watch::new),
+            seen: Arc::new(Seen {
+                shown,
+                started: Instant::now(),
+                last: Mutex::default(),
+            }),
             query,
-            started: now,
-            watch,
+            line,
         })
     }
 
     /// A panic (reading the answer is most of the work) fails this lookup alone
     /// (exit 70); the hook has told it on stderr.
-    fn step(&self, index: usize, lookup: &mut Lookup) -> Step<Outcome> {
-        let outcome = match catching(|| self.advance(index, lookup)) {
+    fn step(&self, _: usize, lookup: &mut Lookup, tell: Tell<'_, Outcome>) -> Step<Outcome> {
+        let mut outcome = match catching(|| self.advance(lookup, tell)) {
             Ok(Step::At(at)) => return Step::At(at),
             Ok(Step::Done(outcome)) => outcome,
             Err(()) => Outcome::new(self.kind, preview(&lookup.query), Err(panicked())),
         };
-        Step::Done(self.finished(index, lookup.started, outcome))
+        outcome.elapsed = lookup.seen.started.elapsed();
+        self.halt.observe(&outcome.result);
+        Step::Done(self.told(self.slimmed(outcome), tell))
+    }
+
+    fn tag(&self, lookup: &Lookup) -> Arc<Seen> {
+        Arc::clone(&lookup.seen)
     }
 
     fn weigh(&self, outcome: &Outcome) -> usize {
         weigh(outcome)
     }
 
-    /// What to print for a lookup still under way when a signal's grace period
-    /// ended: its last state seen, marked interrupted.
-    fn abandoned(&self, index: usize) -> Option<Outcome> {
-        let (query, last) = self.in_flight_map(index).remove(&index)?;
-        let outcome = match last {
-            Some(record) => Outcome {
-                verdict: Some(self.interrupted(&record)),
-                ..Outcome::new(self.kind, query, Ok(record))
-            },
+    /// What to print for a lookup a stop cut short: its last state seen, marked
+    /// interrupted, and how long it ran. One that never sent a request (it waited
+    /// for its `--rate` turn) was not started: output ends before it.
+    fn abandoned(&self, _: usize, cut: Cut<'_, Lookup, Arc<Seen>>) -> Option<Outcome> {
+        let seen = match cut {
+            Cut::Waiting(lookup) if !lookup.sent() => return None,
+            Cut::Waiting(lookup) => &lookup.seen,
+            Cut::Busy(seen) => seen,
+        };
+        let last = seen.last().take();
+        let mut outcome = match last {
+            Some(record) => {
+                let verdict = self.interrupted(&record);
+                self.protected(seen.shown.clone(), Some(verdict), Ok(record))
+            }
             None => Outcome::new(
                 self.kind,
-                query,
+                seen.shown.clone(),
                 Err(LookupError::Interrupted {
                     code: crate::run::interrupt::exit_code(),
                 }),
             ),
         };
-        Some(self.told(outcome))
+        outcome.elapsed = seen.started.elapsed();
+        Some(outcome)
     }
 }
 
@@ -475,22 +407,5 @@ fn live_status(record: &Record, until: &[String]) -> String {
     match verdict::stage(record, until) {
         Stage::Final => "final".into(),
         Stage::Pending(what) => escape_control(&what).into_owned(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn indexes_are_kept_apart() {
-        let mut map = ByIndex::default();
-        for i in 0..10_000 {
-            map.insert(i, i * 2);
-        }
-        assert_eq!(map.len(), 10_000);
-        assert!((0..10_000).all(|i| map[&i] == i * 2));
-        map.remove(&5);
-        assert!(!map.contains_key(&5));
     }
 }

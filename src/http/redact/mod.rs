@@ -158,6 +158,7 @@ impl Scrubber {
             LookupError::Usage(text)
             | LookupError::Unreadable(text)
             | LookupError::Unavailable(text)
+            | LookupError::ServerFault(text)
             | LookupError::Unreachable(text)
             | LookupError::Internal(text)
             | LookupError::NotLookedUp { reason: text, .. } => self.scrub_string(text),

@@ -5,12 +5,14 @@
 //! due time and then by arrival, so no worker ever sleeps while holding one: `-j`
 //! workers poll any number of values. Results are printed in input order: the
 //! worker that finishes the oldest unprinted lookup prints it and every finished
-//! one after it. Values are read as there is room: results held behind a slow
-//! lookup are bounded in bytes and number, and so are lookups under way, but for
-//! `--wait`, where every value of the input is watched at once.
+//! one after it. Values are read by a thread of their own, so that a slow stdin
+//! holds up no worker: a lookup begins as there is room (results held behind a
+//! slow lookup are bounded in bytes and number, and so are lookups under way), but
+//! under `--wait` every value read is watched at once and the run ends at the
+//! deadline, whatever the input still holds.
 
 use std::cmp::Ordering as Cmp;
-use std::collections::{BTreeMap, BinaryHeap};
+use std::collections::{BTreeMap, BinaryHeap, VecDeque};
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -41,6 +43,10 @@ const STOP_POLL: Duration = Duration::from_millis(50);
 /// After a stop, how long lookups under way get to finish and be printed.
 const STOP_GRACE: Duration = Duration::from_secs(1);
 
+/// Values read ahead of the workers, per job: a worker free for a new lookup finds
+/// one without waiting for the reader.
+const READ_AHEAD_PER_JOB: usize = 2;
+
 /// What comes of one step of a lookup.
 #[derive(Debug)]
 pub enum Step<T> {
@@ -55,25 +61,67 @@ pub trait Work: Send + Sync + 'static {
     type Lookup: Send + 'static;
     /// What a lookup comes to, in input order to the sink.
     type Out: Send + 'static;
+    /// What a stop needs to know of a lookup that a worker is stepping (cheap to
+    /// make: taken at every step).
+    type Tag: Send + 'static;
     /// The lookup of input number `index`, or what it comes to without a request.
-    fn begin(&self, index: usize, input: Input) -> Result<Self::Lookup, Self::Out>;
+    /// `tell` hands an item to the sink at once, out of order (`Sink::tell`).
+    fn begin(
+        &self,
+        index: usize,
+        input: Input,
+        tell: Tell<'_, Self::Out>,
+    ) -> Result<Self::Lookup, Self::Out>;
     /// One request of a lookup whose time has come.
-    fn step(&self, index: usize, lookup: &mut Self::Lookup) -> Step<Self::Out>;
+    fn step(
+        &self,
+        index: usize,
+        lookup: &mut Self::Lookup,
+        tell: Tell<'_, Self::Out>,
+    ) -> Step<Self::Out>;
+    fn tag(&self, lookup: &Self::Lookup) -> Self::Tag;
     /// A rough count of the bytes a result holds, for the byte budget.
     fn weigh(&self, out: &Self::Out) -> usize;
-    /// What to print for a lookup still under way when a stop's grace period ended
-    /// (None: output ends before it).
-    fn abandoned(&self, index: usize) -> Option<Self::Out>;
+    /// What to print for a lookup cut short by a stop: waiting in the queue, or
+    /// still in a worker's hands when the grace period ended (None: output ends
+    /// before it, as before a lookup that never began).
+    fn abandoned(&self, index: usize, cut: Cut<'_, Self::Lookup, Self::Tag>) -> Option<Self::Out>;
+}
+
+/// Hands an item to the sink at once (`Sink::tell`).
+pub type Tell<'a, T> = &'a dyn Fn(&T);
+
+/// A lookup a stop cut short.
+pub enum Cut<'a, L, T> {
+    /// Waiting in the queue for its time.
+    Waiting(&'a L),
+    /// In a worker's hands (a request under way) when the grace period ended.
+    Busy(&'a T),
 }
 
 /// Where results go, in input order; called by whichever worker completes the
 /// oldest unprinted lookup, one call at a time.
 pub trait Sink<T>: Send + 'static {
     fn emit(&mut self, item: T) -> io::Result<()>;
+    /// An item told as it happens, before its turn (`--follow`'s lines).
+    fn tell(&mut self, _item: &T) -> io::Result<()> {
+        Ok(())
+    }
     /// Called after each group of items emitted together: what was held may go out.
     fn flush(&mut self) -> io::Result<()> {
         Ok(())
     }
+}
+
+/// How a run ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    /// Every value read was processed.
+    Done,
+    /// The deadline passed with the input not read to its end.
+    Deadline,
+    /// Stopped: a signal, or the sink failing.
+    Stopped,
 }
 
 /// How the work is shared out.
@@ -83,8 +131,11 @@ pub struct Limits {
     /// Bytes of finished results that may wait for an earlier one.
     pub budget: usize,
     /// Lookups begun and not finished, at most; None under `--wait`, where each
-    /// value is watched from the start (a waiting lookup is a small record).
+    /// value read is watched from the start (a waiting lookup is a small record)
+    /// and results held bound nothing but printing.
     pub in_flight: Option<usize>,
+    /// The end of `--wait`: the run ends then, whatever the input still holds.
+    pub deadline: Option<Instant>,
 }
 
 /// A lookup waiting for its time.
@@ -119,14 +170,15 @@ impl<L> Ord for Due<L> {
 }
 
 /// The queue and the room: what workers take next, under one lock.
-struct Room<L> {
-    due: BinaryHeap<Due<L>>,
+struct Room<W: Work> {
+    due: BinaryHeap<Due<W::Lookup>>,
     seq: u64,
+    /// Values read and not begun, in input order.
+    ready: VecDeque<(usize, Input)>,
     /// Lookups begun and not finished (in the queue or in a worker's hands).
     in_flight: usize,
-    /// A worker is reading the input: the others serve the queue meanwhile, so a
-    /// slow stdin holds up no poll.
-    reading: bool,
+    /// What each worker is stepping: for a stop, which lookups it holds.
+    busy: Vec<Option<(usize, W::Tag)>>,
     /// The input has ended.
     exhausted: bool,
     /// Finished results waiting for an earlier one: their count and bytes.
@@ -141,6 +193,8 @@ struct Room<L> {
     typical: usize,
     /// Workers waiting; only then is a wake-up worth a system call.
     waiting: usize,
+    /// The reader waits for room in `ready`.
+    reader_waiting: bool,
     /// Worker threads alive.
     running: usize,
 }
@@ -153,69 +207,68 @@ struct Order<T, S> {
     sink: Option<S>,
 }
 
-struct Feed<I> {
-    values: I,
-    next: usize,
-}
-
-struct Shared<W: Work, S, I> {
+struct Shared<W: Work, S> {
     work: Arc<W>,
-    input: Mutex<Feed<I>>,
-    room: Mutex<Room<W::Lookup>>,
-    /// Workers wait on it for a due lookup or for room.
+    room: Mutex<Room<W>>,
+    /// Workers wait on it for a due lookup, a value or room.
     wake: Condvar,
+    /// The reader waits on it for room in `ready`.
+    more: Condvar,
     /// The run's end waits on it for the workers to be gone: apart from `wake`, so
     /// that no worker's wake-up goes to it.
     ended: Condvar,
     order: Mutex<Order<W::Out, S>>,
     stop: Arc<AtomicBool>,
+    /// The sink failed (a reader gone, a full disk): nothing more is handed to it.
+    sink_failed: AtomicBool,
     jobs: usize,
     window: usize,
     budget: usize,
     cap: Option<usize>,
+    read_ahead: usize,
+    deadline: Option<Instant>,
 }
 
 /// What a worker does next.
 enum Task<L> {
     Step(usize, L),
-    Read,
+    Begin(usize, Input),
     Quit,
 }
 
 /// Runs every input through `work` on `limits.jobs` threads and hands each result
 /// to `sink` in input order. When `stop` is raised (a signal, or the sink failing),
 /// no new request is made; the finished results are still handed out in order, and
-/// a lookup still under way after a grace period is handed out as
-/// `Work::abandoned` makes it. Returns whether every input was processed, and the
-/// sink.
+/// a lookup still under way is handed out as `Work::abandoned` makes it (after a
+/// grace period, for those in a worker's hands). Returns how the run ended, and
+/// the sink.
 pub fn run<W: Work, S: Sink<W::Out>>(
     inputs: impl Iterator<Item = Input> + Send + 'static,
     limits: Limits,
     stop: Arc<AtomicBool>,
     work: Arc<W>,
     sink: S,
-) -> (bool, S) {
+) -> (Ended, S) {
     let jobs = limits.jobs.max(1);
     let shared = Arc::new(Shared {
         work,
-        input: Mutex::new(Feed {
-            values: inputs,
-            next: 0,
-        }),
         room: Mutex::new(Room {
             due: BinaryHeap::new(),
             seq: 0,
+            ready: VecDeque::new(),
             in_flight: 0,
-            reading: false,
+            busy: (0..jobs).map(|_| None).collect(),
             exhausted: false,
             parked: 0,
             held: 0,
             sized: false,
             typical: 0,
             waiting: 0,
+            reader_waiting: false,
             running: jobs,
         }),
         wake: Condvar::new(),
+        more: Condvar::new(),
         ended: Condvar::new(),
         order: Mutex::new(Order {
             next_out: 0,
@@ -223,10 +276,13 @@ pub fn run<W: Work, S: Sink<W::Out>>(
             sink: Some(sink),
         }),
         stop,
+        sink_failed: AtomicBool::new(false),
         jobs,
         window: jobs * WINDOW_PER_JOB,
         budget: limits.budget,
         cap: limits.in_flight.map(|cap| cap.max(jobs)),
+        read_ahead: jobs * READ_AHEAD_PER_JOB,
+        deadline: limits.deadline,
     });
     for worker in 0..jobs {
         let shared = Arc::clone(&shared);
@@ -236,6 +292,10 @@ pub fn run<W: Work, S: Sink<W::Out>>(
             drop(ending);
         });
     }
+    // Left behind when the run ends first (a stdin still open at the deadline):
+    // the process is about to end, and a read cannot be called off.
+    let reader = Arc::clone(&shared);
+    thread::spawn(move || reader.read_all(inputs));
     shared.end()
 }
 
@@ -243,9 +303,9 @@ pub fn run<W: Work, S: Sink<W::Out>>(
 /// lookup, which the panic hook reported): then the run stops, as at a signal, and
 /// the lookups under way are handed out as abandoned, instead of the run waiting
 /// for ever for a thread that is gone.
-struct Ending<'a, W: Work, S, I>(&'a Shared<W, S, I>);
+struct Ending<'a, W: Work, S>(&'a Shared<W, S>);
 
-impl<W: Work, S, I> Drop for Ending<'_, W, S, I> {
+impl<W: Work, S> Drop for Ending<'_, W, S> {
     fn drop(&mut self) {
         if thread::panicking() {
             self.0.stop.store(true, Ordering::SeqCst);
@@ -258,8 +318,8 @@ impl<W: Work, S, I> Drop for Ending<'_, W, S, I> {
     }
 }
 
-impl<W: Work, S, I> Shared<W, S, I> {
-    fn room(&self) -> MutexGuard<'_, Room<W::Lookup>> {
+impl<W: Work, S> Shared<W, S> {
+    fn room(&self) -> MutexGuard<'_, Room<W>> {
         self.room.lock().unwrap_or_else(|e| e.into_inner())
     }
 
@@ -270,20 +330,73 @@ impl<W: Work, S, I> Shared<W, S, I> {
     fn stopped(&self) -> bool {
         self.stop.load(Ordering::SeqCst)
     }
+
+    fn past_deadline(&self, now: Instant) -> bool {
+        self.deadline.is_some_and(|deadline| now >= deadline)
+    }
 }
 
-impl<W, S, I> Shared<W, S, I>
+impl<W, S> Shared<W, S>
 where
     W: Work,
     S: Sink<W::Out>,
-    I: Iterator<Item = Input>,
 {
+    /// The reader: values into `ready`, a few ahead of the workers, until the input
+    /// ends, the run stops or its deadline passes.
+    fn read_all(&self, mut values: impl Iterator<Item = Input>) {
+        for index in 0.. {
+            {
+                let mut room = self.room();
+                while room.ready.len() >= self.read_ahead && !self.stopped() {
+                    room.reader_waiting = true;
+                    room = self
+                        .more
+                        .wait_timeout(room, STOP_POLL)
+                        .unwrap_or_else(|e| e.into_inner())
+                        .0;
+                    room.reader_waiting = false;
+                }
+                if self.stopped() || self.past_deadline(Instant::now()) {
+                    return;
+                }
+            }
+            let next = values.next();
+            let mut room = self.room();
+            match next {
+                Some(input) => room.ready.push_back((index, input)),
+                None => room.exhausted = true,
+            }
+            match room.exhausted {
+                // At the end of the input, all may leave.
+                true => self.wake.notify_all(),
+                false if room.waiting > 0 => self.wake.notify_one(),
+                false => {}
+            }
+            if room.exhausted {
+                return;
+            }
+        }
+    }
+
     fn work_loop(&self, worker: usize) {
         loop {
-            match self.next_task(worker) {
-                Task::Step(index, lookup) => self.step(index, lookup),
-                Task::Read => self.read(),
+            let (index, mut lookup) = match self.next_task(worker) {
+                Task::Step(index, lookup) => (index, lookup),
+                Task::Begin(index, input) => {
+                    match self.work.begin(index, input, &|out| self.tell(out)) {
+                        Ok(lookup) => (index, lookup),
+                        Err(out) => {
+                            self.deliver(worker, index, out);
+                            continue;
+                        }
+                    }
+                }
                 Task::Quit => return,
+            };
+            self.room().busy[worker] = Some((index, self.work.tag(&lookup)));
+            match self.work.step(index, &mut lookup, &|out| self.tell(out)) {
+                Step::Done(out) => self.deliver(worker, index, out),
+                Step::At(at) => self.requeue(worker, index, lookup, at),
             }
         }
     }
@@ -297,16 +410,26 @@ where
                 return Task::Quit;
             }
             let now = Instant::now();
-            if room.due.peek().is_some_and(|due| due.at <= now) {
+            let due = room.due.peek().is_some_and(|due| due.at <= now);
+            let ready = !room.ready.is_empty() && !self.full(&room, worker);
+            // A lookup due again keeps the oldest moving; but a value never asked
+            // comes before another poll of one already seen, however busy the polls.
+            if due && (!ready || self.cap.is_some()) {
                 let due = room.due.pop().expect("peeked");
                 return Task::Step(due.index, due.lookup);
             }
-            if !room.exhausted && !room.reading && !self.full(&room, worker) {
-                room.reading = true;
+            if ready {
+                let (index, input) = room.ready.pop_front().expect("not empty");
                 room.in_flight += 1;
-                return Task::Read;
+                if room.reader_waiting {
+                    self.more.notify_one();
+                }
+                return Task::Begin(index, input);
             }
-            if room.exhausted && room.in_flight == 0 {
+            // At the deadline, what was not read is left unread: every lookup begun
+            // ends then too, so the run does not wait for a stdin still open.
+            let read_all = room.exhausted || self.past_deadline(now);
+            if read_all && room.ready.is_empty() && room.in_flight == 0 {
                 return Task::Quit;
             }
             let wait = room
@@ -327,13 +450,17 @@ where
     /// Whether the results held, plus what the lookups under way are likely to
     /// bring, pass the byte budget (or a count is at its bound). The oldest
     /// unprinted lookup is never held back: a lookup with none under way always
-    /// begins.
+    /// begins. Under `--wait` (no cap) every value read begins: the bounds hold
+    /// what is printed back, never what is watched.
     ///
     /// With large answers, only the first workers (as many as the budget holds
     /// answers of the typical size) begin lookups: each thread allocates from its
     /// own malloc arena, and freed megabytes stay in every arena that served them,
     /// so 32 threads taking turns held twice the memory of 8.
-    fn full(&self, room: &Room<W::Lookup>, worker: usize) -> bool {
+    fn full(&self, room: &Room<W>, worker: usize) -> bool {
+        let Some(cap) = self.cap else {
+            return false;
+        };
         // Only lookups in a worker's hands hold an answer; those in the queue do not.
         let reading = room.in_flight.min(self.jobs);
         let expected = room.held + reading * room.typical;
@@ -341,67 +468,42 @@ where
             || room.held > self.budget
             || (room.in_flight > 0 && expected > self.budget)
             || worker.saturating_mul(room.typical) > self.budget
-            || self.cap.is_some_and(|cap| {
-                room.in_flight >= cap || (!room.sized && room.in_flight >= FIRST_IN_FLIGHT)
-            })
+            || room.in_flight >= cap
+            || (!room.sized && room.in_flight >= FIRST_IN_FLIGHT)
     }
 
-    /// Takes the next value and begins its lookup.
-    fn read(&self) {
-        let next = {
-            let mut input = self.input.lock().unwrap_or_else(|e| e.into_inner());
-            let value = input.values.next();
-            let index = input.next;
-            input.next += 1;
-            value.map(|value| (index, value))
-        };
-        {
-            let mut room = self.room();
-            room.reading = false;
-            if next.is_none() {
-                room.in_flight -= 1;
-                room.exhausted = true;
-            }
-            // Another worker may read now; at the end of the input, all may leave.
-            match next.is_none() {
-                true => self.wake.notify_all(),
-                false if room.waiting > 0 => self.wake.notify_one(),
-                false => {}
-            }
-        }
-        let Some((index, input)) = next else {
-            return;
-        };
-        match self.work.begin(index, input) {
-            Ok(lookup) => self.step(index, lookup),
-            Err(out) => self.deliver(index, out),
+    /// A lookup due again at `at` goes back to the queue.
+    fn requeue(&self, worker: usize, index: usize, lookup: W::Lookup, at: Instant) {
+        let mut room = self.room();
+        room.busy[worker] = None;
+        let seq = room.seq;
+        room.seq += 1;
+        let earliest = room.due.peek().is_none_or(|due| at < due.at);
+        room.due.push(Due {
+            at,
+            seq,
+            index,
+            lookup,
+        });
+        if earliest && room.waiting > 0 {
+            self.wake.notify_one();
         }
     }
 
-    fn step(&self, index: usize, mut lookup: W::Lookup) {
-        match self.work.step(index, &mut lookup) {
-            Step::Done(out) => self.deliver(index, out),
-            Step::At(at) => {
-                let mut room = self.room();
-                let seq = room.seq;
-                room.seq += 1;
-                let earliest = room.due.peek().is_none_or(|due| at < due.at);
-                room.due.push(Due {
-                    at,
-                    seq,
-                    index,
-                    lookup,
-                });
-                if earliest && room.waiting > 0 {
-                    self.wake.notify_one();
-                }
+    /// An item told at once, out of order; a sink that fails stops the run.
+    fn tell(&self, out: &W::Out) {
+        let mut order = self.order();
+        if let Some(sink) = order.sink.as_mut() {
+            if sink.tell(out).is_err() {
+                self.sink_failed.store(true, Ordering::SeqCst);
+                self.stop.store(true, Ordering::SeqCst);
             }
         }
     }
 
     /// Files a result; emits it and those it held back when it is the oldest
     /// unprinted one.
-    fn deliver(&self, index: usize, out: W::Out) {
+    fn deliver(&self, worker: usize, index: usize, out: W::Out) {
         let weight = self.work.weigh(&out);
         let mut order = self.order();
         let (parked, freed) = {
@@ -424,6 +526,7 @@ where
                     }
                     failed = failed || sink.flush().is_err();
                     if failed {
+                        self.sink_failed.store(true, Ordering::SeqCst);
                         self.stop.store(true, Ordering::SeqCst);
                     }
                     (0, (count, bytes))
@@ -434,6 +537,7 @@ where
         // counted out) by another worker as soon as it is let go.
         let mut room = self.room();
         drop(order);
+        room.busy[worker] = None;
         room.in_flight -= 1;
         // Recent results weigh most: a batch's answers change size slowly, if at all.
         room.typical = match room.sized {
@@ -448,7 +552,7 @@ where
         room.parked -= freed.0;
         room.held -= freed.1;
         // One fewer under way (and maybe bytes freed): room for a worker waiting to
-        // read; at the end of the run, every worker leaves.
+        // begin one; at the end of the run, every worker leaves.
         if room.waiting > 0 {
             match room.exhausted && room.in_flight == 0 {
                 true => self.wake.notify_all(),
@@ -457,16 +561,24 @@ where
         }
     }
 
-    /// The end of a run: whether every input was processed, and the sink, given
-    /// what `drain_stopped` still hands out after a stop.
-    fn end(&self) -> (bool, S) {
+    /// The end of a run: how it ended, and the sink, given what `drain_stopped`
+    /// still hands out after a stop.
+    fn end(&self) -> (Ended, S) {
         self.wait_for_workers();
+        // The order's lock first, as `deliver` takes them.
         let mut order = self.order();
+        let mut room = self.room();
         let sink = order.sink.take().expect("taken only here");
         if self.stopped() {
-            return (false, self.drain_stopped(&mut order, sink));
+            return (
+                Ended::Stopped,
+                self.drain_stopped(&mut room, &mut order, sink),
+            );
         }
-        (true, sink)
+        match room.exhausted {
+            true => (Ended::Done, sink),
+            false => (Ended::Deadline, sink),
+        }
     }
 
     /// Until every worker is done or, after a stop, the grace period has passed.
@@ -494,14 +606,32 @@ where
     /// past the grace period) are abandoned: the process is about to end. Results
     /// are handed out in order, an abandoned lookup as `Work::abandoned` makes it,
     /// up to the first that never began: the output stays a prefix of the input,
-    /// so a script pairing output with input lines is never misled by a gap.
-    fn drain_stopped(&self, order: &mut Order<W::Out, S>, mut sink: S) -> S {
+    /// so a script pairing output with input lines is never misled by a gap. A
+    /// sink that failed (its reader gone) is handed nothing more.
+    fn drain_stopped(&self, room: &mut Room<W>, order: &mut Order<W::Out, S>, mut sink: S) -> S {
+        if self.sink_failed.load(Ordering::SeqCst) {
+            return sink;
+        }
+        let waiting: BTreeMap<usize, &W::Lookup> = room
+            .due
+            .iter()
+            .map(|due| (due.index, &due.lookup))
+            .collect();
+        let busy: BTreeMap<usize, &W::Tag> =
+            room.busy.iter().flatten().map(|(i, t)| (*i, t)).collect();
         let mut next = order.next_out;
         while let Some(item) = order
             .pending
             .remove(&next)
             .map(|(item, _)| item)
-            .or_else(|| self.work.abandoned(next))
+            .or_else(|| {
+                let cut = match (waiting.get(&next), busy.get(&next)) {
+                    (Some(lookup), _) => Cut::Waiting(*lookup),
+                    (None, Some(tag)) => Cut::Busy(*tag),
+                    (None, None) => return None,
+                };
+                self.work.abandoned(next, cut)
+            })
         {
             next += 1;
             if sink.emit(item).is_err() {

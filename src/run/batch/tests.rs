@@ -24,20 +24,23 @@ where
 {
     type Lookup = Option<Input>;
     type Out = T;
+    type Tag = ();
 
-    fn begin(&self, _: usize, input: Input) -> Result<Option<Input>, T> {
+    fn begin(&self, _: usize, input: Input, _: Tell<'_, T>) -> Result<Option<Input>, T> {
         Ok(Some(input))
     }
 
-    fn step(&self, index: usize, input: &mut Option<Input>) -> Step<T> {
+    fn step(&self, index: usize, input: &mut Option<Input>, _: Tell<'_, T>) -> Step<T> {
         Step::Done((self.work)(index, input.take().expect("one step")))
     }
+
+    fn tag(&self, _: &Option<Input>) {}
 
     fn weigh(&self, out: &T) -> usize {
         (self.weigh)(out)
     }
 
-    fn abandoned(&self, index: usize) -> Option<T> {
+    fn abandoned(&self, index: usize, _: Cut<'_, Option<Input>, ()>) -> Option<T> {
         (self.abandoned)(index)
     }
 }
@@ -51,7 +54,7 @@ fn run_ordered<T, F, G, A, S>(
     weigh: G,
     abandoned: A,
     sink: S,
-) -> (bool, S)
+) -> (Ended, S)
 where
     T: Send + 'static,
     F: Fn(usize, Input) -> T + Send + Sync + 'static,
@@ -95,6 +98,7 @@ fn limits(jobs: usize) -> Limits {
         jobs,
         budget: BYTE_BUDGET,
         in_flight: Some(jobs * IN_FLIGHT_PER_JOB),
+        deadline: None,
     }
 }
 
@@ -104,7 +108,7 @@ fn running() -> Arc<AtomicBool> {
 
 #[test]
 fn results_come_out_in_input_order() {
-    let (done, sink) = run_ordered(
+    let (ended, sink) = run_ordered(
         inputs(values(500)),
         limits(8),
         running(),
@@ -118,7 +122,7 @@ fn results_come_out_in_input_order() {
         |_| None,
         collect(),
     );
-    assert!(done);
+    assert_eq!(ended, Ended::Done);
     assert_eq!(sink.seen, (0..500).collect::<Vec<u64>>());
 }
 
@@ -145,6 +149,7 @@ fn slow_head(
             jobs,
             budget,
             in_flight: Some(jobs * IN_FLIGHT_PER_JOB),
+            deadline: None,
         },
         running(),
         move |index, _| {
@@ -180,7 +185,8 @@ fn the_reorder_window_bounds_how_far_input_is_read_ahead() {
         move |read| read >= limit,
         move |ahead| {
             assert!(
-                ahead <= limit + jobs + 2,
+                // The reader keeps a few values ready beside those begun.
+                ahead <= limit + jobs + 2 + jobs * READ_AHEAD_PER_JOB,
                 "read {ahead} ahead of a window of {limit}"
             )
         },
@@ -199,14 +205,17 @@ fn the_byte_budget_bounds_what_waits_behind_a_slow_lookup() {
         mib,
         8 * mib,
         |read| read >= 9,
-        move |ahead| assert!(ahead <= 9 + jobs + 1, "read {ahead} ahead"),
+        move |ahead| {
+            let ready = jobs * READ_AHEAD_PER_JOB;
+            assert!(ahead <= 9 + jobs + 1 + ready, "read {ahead} ahead")
+        },
     );
     assert_eq!((emitted, read), (total, total));
 }
 
 #[test]
 fn a_failing_sink_stops_the_run() {
-    let (done, sink) = run_ordered(
+    let (ended, sink) = run_ordered(
         inputs(values(10_000)),
         limits(4),
         running(),
@@ -218,7 +227,7 @@ fn a_failing_sink_stops_the_run() {
             fail_at: Some(3),
         },
     );
-    assert!(!done);
+    assert_eq!(ended, Ended::Stopped);
     assert!(sink.seen.len() < 10_000);
 }
 
@@ -226,7 +235,7 @@ fn a_failing_sink_stops_the_run() {
 fn a_stop_hands_out_abandoned_jobs_in_order_and_ends_at_the_first_unstarted() {
     let stop = running();
     let raise = Arc::clone(&stop);
-    let (done, sink) = run_ordered(
+    let (ended, sink) = run_ordered(
         inputs(values(100)),
         limits(2),
         stop,
@@ -242,7 +251,7 @@ fn a_stop_hands_out_abandoned_jobs_in_order_and_ends_at_the_first_unstarted() {
         |index| (index == 1).then_some(None),
         collect(),
     );
-    assert!(!done);
+    assert_eq!(ended, Ended::Stopped);
     let seen = &sink.seen;
     assert_eq!(seen[0], Some(0));
     assert_eq!(seen[1], None, "{seen:?}");
@@ -267,6 +276,7 @@ fn with_large_results_only_the_first_workers_take_lookups_and_the_run_ends() {
                 jobs: 32,
                 budget,
                 in_flight: Some(32 * IN_FLIGHT_PER_JOB),
+                deadline: None,
             },
             running(),
             move |index, _| {
@@ -294,7 +304,7 @@ fn with_large_results_only_the_first_workers_take_lookups_and_the_run_ends() {
 
 #[test]
 fn a_panic_outside_any_lookup_stops_the_run_instead_of_hanging_it() {
-    let (done, sink) = run_ordered(
+    let (ended, sink) = run_ordered(
         inputs(values(200)),
         limits(4),
         running(),
@@ -306,7 +316,7 @@ fn a_panic_outside_any_lookup_stops_the_run_instead_of_hanging_it() {
         |_| None,
         collect(),
     );
-    assert!(!done);
+    assert_eq!(ended, Ended::Stopped);
     assert!(sink.seen.len() <= 50, "{}", sink.seen.len());
     assert_eq!(sink.seen, values(sink.seen.len()));
 }
@@ -327,13 +337,14 @@ where
 {
     type Lookup = usize;
     type Out = (usize, &'static str);
+    type Tag = ();
 
-    fn begin(&self, _: usize, _: Input) -> Result<usize, Self::Out> {
+    fn begin(&self, _: usize, _: Input, _: Tell<'_, Self::Out>) -> Result<usize, Self::Out> {
         (self.on_begin)(self.begun.fetch_add(1, Ordering::SeqCst) + 1);
         Ok(0)
     }
 
-    fn step(&self, index: usize, polls: &mut usize) -> Step<Self::Out> {
+    fn step(&self, index: usize, polls: &mut usize, _: Tell<'_, Self::Out>) -> Step<Self::Out> {
         *polls += 1;
         match *polls >= self.polls {
             true => Step::Done((index, "done")),
@@ -345,9 +356,11 @@ where
         8
     }
 
-    /// Lookups begun are under way; output ends before the first never begun.
-    fn abandoned(&self, index: usize) -> Option<Self::Out> {
-        (index < self.begun.load(Ordering::SeqCst)).then_some((index, "abandoned"))
+    fn tag(&self, _: &usize) {}
+
+    /// Every lookup cut short comes out; output ends before the first never begun.
+    fn abandoned(&self, index: usize, _: Cut<'_, usize, ()>) -> Option<Self::Out> {
+        Some((index, "abandoned"))
     }
 }
 
@@ -359,7 +372,7 @@ fn a_lookup_waiting_for_its_time_holds_no_worker() {
     // One worker: value 0 is due again in an hour, the others at once. The worker
     // finishes values 1 to 3 meanwhile; beginning value 4 raises the stop, so 0 and
     // 4 come out abandoned, in input order.
-    let (done, sink) = run(
+    let (ended, sink) = run(
         inputs(values(5)),
         limits(1),
         stop,
@@ -375,7 +388,7 @@ fn a_lookup_waiting_for_its_time_holds_no_worker() {
         }),
         collect(),
     );
-    assert!(!done);
+    assert_eq!(ended, Ended::Stopped);
     let expected = [
         (0, "abandoned"),
         (1, "done"),
@@ -391,12 +404,13 @@ fn under_wait_every_value_is_begun_though_none_finishes() {
     let stop = running();
     let raise = Arc::clone(&stop);
     let far = Instant::now() + Duration::from_secs(3600);
-    let (done, sink) = run(
+    let (ended, sink) = run(
         inputs(values(40)),
         Limits {
             jobs: 4,
             budget: BYTE_BUDGET,
             in_flight: None,
+            deadline: None,
         },
         stop,
         Arc::new(Polled {
@@ -412,7 +426,7 @@ fn under_wait_every_value_is_begun_though_none_finishes() {
         }),
         collect(),
     );
-    assert!(!done);
+    assert_eq!(ended, Ended::Stopped);
     let expected: Vec<_> = (0..40).map(|i| (i, "abandoned")).collect();
     assert_eq!(sink.seen, expected);
 }
