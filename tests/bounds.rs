@@ -300,5 +300,9 @@ fn watched_values_keep_one_slim_copy_of_their_last_record() {
         .collect();
     assert_eq!(asked.len(), 60, "{stderr}");
     assert!(peak_kib < 256 * 1024, "peak {} MiB", peak_kib / 1024);
-    eprintln!("peak {} MiB, {} requests", peak_kib / 1024, server.urls().len());
+    eprintln!(
+        "peak {} MiB, {} requests",
+        peak_kib / 1024,
+        server.urls().len()
+    );
 }

@@ -177,3 +177,39 @@ fn a_key_over_plain_http_beyond_loopback_is_warned_about_once() {
         .unwrap();
     assert!(!String::from_utf8_lossy(&local.stderr).contains("in clear"));
 }
+
+#[test]
+fn a_proxy_dripping_its_connect_answer_is_bounded_by_the_timeout() {
+    // A byte of "200 Connection established" every 300 ms: twelve seconds in all,
+    // each byte well within --timeout. The request as a whole is bounded by it, for
+    // a lookup as for `check`'s probe.
+    let proxy = common::RawServer::start(|mut stream| {
+        use std::io::Write;
+        for byte in b"HTTP/1.1 200 Connection established\r\n\r\n" {
+            if stream.write_all(&[*byte]).is_err() {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(300));
+        }
+    });
+    for args in [&["--json", "sms", "1"][..], &["check"][..]] {
+        let started = std::time::Instant::now();
+        let out = smsstat()
+            .args(["--base-url", &far(), "--timeout", "1s", "--retries", "0"])
+            .args(args)
+            .env("http_proxy", &proxy.base)
+            .output()
+            .unwrap();
+        let took = started.elapsed();
+        assert!(
+            took < std::time::Duration::from_secs(8),
+            "{args:?} took {took:?}"
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            format!("{stdout}{stderr}").contains("timed out"),
+            "{args:?}: {stdout}{stderr}"
+        );
+    }
+}

@@ -46,6 +46,7 @@ impl<In: Transport> Connector<In> for LeanTcpConnector {
             buffers,
             sent: false,
             exchanged: false,
+            until: details.timeout.not_zero().map(|t| Instant::now() + *t),
         })))
     }
 }
@@ -93,13 +94,22 @@ pub struct LeanTcp {
     /// (to use it): the second probe, just before the request, is the one that
     /// counts, so the first one is answered without a system call.
     exchanged: bool,
+    /// The end of the request that opened the connection. ureq hands every wait of
+    /// a proxy's CONNECT answer the timeout it had when the connection began, so a
+    /// proxy dripping its answer a byte at a time would restart the clock on each;
+    /// until the connection first goes back to the pool, no wait passes this.
+    until: Option<Instant>,
 }
 
 impl LeanTcp {
     /// Waits until the socket is ready for `flags`; Err(Timeout) when `timeout` ends.
     fn wait(&self, flags: PollFlags, timeout: &NextTimeout) -> Result<(), Error> {
-        let limit = timeout.not_zero().map(|t| *t);
         let started = Instant::now();
+        let limit = match (timeout.not_zero().map(|t| *t), self.until) {
+            (Some(limit), Some(until)) => Some(limit.min(until.saturating_duration_since(started))),
+            (limit, None) => limit,
+            (None, Some(until)) => Some(until.saturating_duration_since(started)),
+        };
         loop {
             let left = match limit {
                 Some(limit) => match limit.checked_sub(started.elapsed()) {
@@ -178,6 +188,8 @@ impl Transport for LeanTcp {
     /// does not block on the non-blocking socket, before the connection is used
     /// again; the probe of an answer just read (`exchanged`) is left to that one.
     fn is_open(&mut self) -> bool {
+        // The first exchange is over: later requests bring timeouts of their own.
+        self.until = None;
         if std::mem::take(&mut self.exchanged) {
             return true;
         }
@@ -200,6 +212,7 @@ mod tests {
             buffers: LazyBuffers::new(1024, 1024),
             sent: false,
             exchanged: false,
+            until: None,
         };
         (transport, server)
     }
