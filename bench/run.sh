@@ -35,10 +35,14 @@
 #      order, so the answers behind the head have to wait somewhere. At -j 8, -j 32
 #      and -j 128 (STALL_JOBS): peak RSS and the number of lines printed.
 #                                          target <= 256 MiB, N_STALL lines printed
+#   7. N_WATCH values watched at once (`--wait`) on nginx, whose record (about 200
+#      bytes) stays pending: WATCH_SECS of polls every WATCH_INTERVAL at -j 8; peak
+#      RSS, and CPU per poll (nginx's access log counts the polls)   target <= 64 MiB
 #
 # Sizes (environment): N_SINGLE (200), N_BATCH (20000), REPS (3), N_LATENCY (3000),
 # LATENCY (50ms), LATENCY_JOBS (64), N_STREAM (100000), N_STALL (3000), STALL_MIB (4),
-# STALL_SECS (4), STALL_JOBS ("8 32 128"), WRK_SECS (5), STALL_RSS_CAP_MIB (4096: a
+# STALL_SECS (4), STALL_JOBS ("8 32 128"), N_WATCH (20000), WATCH_SECS (10),
+# WATCH_INTERVAL (2s), WRK_SECS (5), STALL_RSS_CAP_MIB (4096: a
 # stalled-head run whose RSS passes this is killed and counted as a MISS, so a runaway
 # cannot take the machine down), PORT (18765; the script uses PORT to PORT+4 on
 # 127.0.0.1). BENCH_STRICT=1 exits 1 when a target is missed. The load average is
@@ -53,7 +57,7 @@ PATH=$PATH:/usr/sbin:/sbin  # nginx lives there, outside a normal user's PATH
 
 if [ "${QUICK:-0}" = 1 ]; then
   : "${N_SINGLE:=20}" "${N_BATCH:=2000}" "${REPS:=1}" "${N_STREAM:=5000}" "${N_STALL:=300}"
-  : "${N_LATENCY:=640}"
+  : "${N_LATENCY:=640}" "${N_WATCH:=2000}" "${WATCH_SECS:=4}"
   : "${STALL_SECS:=2}" "${WRK_SECS:=1}"
 fi
 N_SINGLE=${N_SINGLE:-200}          # whole-process runs of one lookup, per tool and server
@@ -69,6 +73,9 @@ STALL_SECS=${STALL_SECS:-4}        # how long the head lookup takes
 STALL_JOBS=${STALL_JOBS:-"8 32 128"}  # -j values of the stalled-head check
 STALL_RSS_CAP_MIB=${STALL_RSS_CAP_MIB:-4096}
 STALL_TIME_LIMIT=${STALL_TIME_LIMIT:-600}  # seconds; a stalled-head run is killed after it
+N_WATCH=${N_WATCH:-20000}          # values watched at once in section 7
+WATCH_SECS=${WATCH_SECS:-10}       # their --wait-timeout, in seconds
+WATCH_INTERVAL=${WATCH_INTERVAL:-2s}
 WRK_SECS=${WRK_SECS:-5}
 JOBS=8
 PORT=${PORT:-18765}
@@ -147,6 +154,7 @@ done
 
 RECORD='"error":0,"msisdn":"380501234567","reference":"r42","time_in":"2024-01-01 00:00:00","time_sent":"2024-01-01 00:00:01","time_dr":"2024-01-01 00:00:05","status":"delivered","price":0.23,"currency":"EUR"'
 printf '{%s,"id":42}\n' "$RECORD" >"$WORK/www/small.json"
+printf '{%s,"id":42}\n' "${RECORD/delivered/queued}" >"$WORK/www/pending.json"
 # The stalled head's answer: a small record padded so that it takes about
 # STALL_SECS seconds at 1 KiB/s (nginx sends the first second's worth at once).
 { printf '{%s,"id":1,"body":"' "$RECORD"
@@ -196,6 +204,11 @@ http {
     listen 127.0.0.1:$NGINX_PORT;
     root $WORK/www;
     location ~ ^/sms/ { rewrite ^ /small.json break; }
+    # Section 7: a record that stays pending, every poll counted in the log.
+    location ~ ^/pending/sms/ {
+      access_log $WORK/nginx/pending.log;
+      rewrite ^ /pending.json break;
+    }
     location / { return 404; }
   }
   server {
@@ -285,6 +298,7 @@ seq 1 "$N_BATCH" >"$WORK/ids.batch"
 seq 1 "$N_STREAM" >"$WORK/ids.stream"
 seq 1 "$N_STALL" >"$WORK/ids.stall"
 seq 1 "$N_LATENCY" >"$WORK/ids.latency"
+seq 1 "$N_WATCH" >"$WORK/ids.watch"
 curl_cfg() { # base ids > config
   sed "s|.*|url = \"$1/sms/&\"|" "$2"
 }
@@ -490,11 +504,26 @@ for jobs in $STALL_JOBS; do
     "$peak" "" "" "<= 256 MiB, all lines" "$res"
 done
 
+# ---------------------------------------------------------------- 7. watched values
+say "== $N_WATCH values watched at once for ${WATCH_SECS}s, a poll every $WATCH_INTERVAL (load $(load_now))"
+: >"$WORK/nginx/pending.log"
+measure "$BIN" --base-url "$NGINX_BASE/pending" -j "$JOBS" --wait --wait-timeout "${WATCH_SECS}s" \
+  --interval "$WATCH_INTERVAL" --json sms - <"$WORK/ids.watch" >"$WORK/watch.smsstat" 2>/dev/null
+w_lines=$(wc -l <"$WORK/watch.smsstat")
+w_polls=$(wc -l <"$WORK/nginx/pending.log")
+res=$(verdict le "$M_RSS_KIB" $((64 * 1024)))
+# Every value still pending at the end: exit 81, a line each.
+[ "$w_lines" = "$N_WATCH" ] && [ "$M_RC" = 81 ] || res=MISS
+row "$(thousands "$N_WATCH") values watched for ${WATCH_SECS}s at -j $JOBS: peak RSS ($(thousands "$w_polls") polls, exit $M_RC)" nginx \
+  "$(fmt "$(ratio "$M_RSS_KIB" 1024)" 1) MiB" "" "" "<= 64 MiB, all lines" "$res"
+row "CPU per poll (user + sys) of $(thousands "$N_WATCH") watched values" nginx \
+  "$(per_lookup "$M_CPU_S" "$w_polls") µs" "" "" "info" "-"
+
 # ---------------------------------------------------------------- report
 cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || true)
 version=$("$BIN" --version 2>/dev/null || echo smsstat)
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-sizes="N_SINGLE=$N_SINGLE N_BATCH=$N_BATCH REPS=$REPS N_LATENCY=$N_LATENCY LATENCY=$LATENCY LATENCY_JOBS=$LATENCY_JOBS N_STREAM=$N_STREAM N_STALL=$N_STALL STALL_MIB=$STALL_MIB STALL_SECS=$STALL_SECS STALL_JOBS=\"$STALL_JOBS\""
+sizes="N_SINGLE=$N_SINGLE N_BATCH=$N_BATCH REPS=$REPS N_LATENCY=$N_LATENCY LATENCY=$LATENCY LATENCY_JOBS=$LATENCY_JOBS N_STREAM=$N_STREAM N_STALL=$N_STALL STALL_MIB=$STALL_MIB STALL_SECS=$STALL_SECS STALL_JOBS=\"$STALL_JOBS\" N_WATCH=$N_WATCH WATCH_SECS=$WATCH_SECS"
 load_after=$(load_now)
 say ""
 say "$version (commit $commit), $(date -u +%Y-%m-%d), $(nproc) cores${cpu:+, $cpu}, load $load before the run, $load_after after; $sizes"
