@@ -99,6 +99,8 @@ impl Worker {
             seen,
             line,
         } = lookup;
+        // The early stop holds back a lookup's first request, however long it waited
+        // in the queue; one already under way goes on.
         if attempts.fresh() && watch.as_ref().is_none_or(|w| w.polls == 0) {
             if let Some(refusal) = self.halt.refusal() {
                 return Step::Done(Outcome::new(self.kind, preview(query), Err(refusal)));
@@ -291,9 +293,6 @@ impl Work for Worker {
             Ok(query) => query,
             Err(bad) => return Err(self.ended(bad.shown, LookupError::Usage(bad.reason), tell)),
         };
-        if let Some(refusal) = self.halt.refusal() {
-            return Err(self.ended(preview(&query), refusal, tell));
-        }
         if let Err(refused) = self.kind.validate(&query) {
             // Refused before sending; a value is shown cut (echoing megabytes helps nobody).
             return Err(self.ended(preview(&query), refused, tell));
