@@ -84,7 +84,7 @@ impl<'a> Layers<'a> {
         };
         let origin = named.map_or(Origin::Default, |n| n.origin);
         layers.row("config", shown, origin);
-        let profile = layers.pick("profile", args.profile.clone(), checks::text, |_| &None)?;
+        let profile = layers.pick("profile", args.profile.clone(), checks::name, |_| &None)?;
         let profile = layers.choose_profile(profile, path.as_deref())?;
         let (shown, origin) = match &profile {
             Some(p) => (p.value.clone(), p.origin.clone()),
