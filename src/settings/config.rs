@@ -199,7 +199,7 @@ impl HttpSettings {
                 &l.base_url
             })?,
         };
-        let (api_key, _) = layers.api_key()?;
+        let api_key = layers.api_key()?;
         let header = layers.value(
             "api_key_header",
             args.api_key_header.clone(),

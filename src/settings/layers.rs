@@ -200,7 +200,7 @@ impl<'a> Layers<'a> {
     /// The key and the file it was read from: the highest layer that has `api_key`
     /// or `api_key_file` (a layer with both is refused: which one was meant would be
     /// a guess). An empty or blank key is no key, from wherever it came.
-    pub fn api_key(&mut self) -> Result<(Option<String>, Option<PathBuf>), SettingsError> {
+    pub fn api_key(&mut self) -> Result<Option<String>, SettingsError> {
         let args = self.args;
         let key = self.pick("api_key", args.api_key.clone(), checks::text, |l| {
             &l.api_key
@@ -236,7 +236,7 @@ impl<'a> Layers<'a> {
             );
             self.row("api_key", shown, origin.clone());
             self.row("api_key_file", path.display().to_string(), origin);
-            return Ok((Some(key), Some(path)));
+            return Ok(Some(key));
         }
         self.row("api_key_file", "(none)".into(), Origin::Default);
         let Some(Sourced {
@@ -245,21 +245,21 @@ impl<'a> Layers<'a> {
         }) = key
         else {
             self.row("api_key", "(none: no key is sent)".into(), Origin::Default);
-            return Ok((None, None));
+            return Ok(None);
         };
         trim_key(&mut key, &origin, &mut self.warnings);
         if key.is_empty() {
             self.row("api_key", "(none: no key is sent)".into(), origin);
-            return Ok((None, None));
+            return Ok(None);
         }
         if let Err(why) = checks::api_key(&key) {
             return Err(match &origin {
                 Origin::Flag(name) | Origin::Env(name) => bad_value(name, &why),
-                _ => ConfigError(format!("the API key from {origin}: {why}")).into(),
+                _ => self.unusable(&origin, |l| &l.api_key, why).into(),
             });
         }
         self.row("api_key", crate::settings::secret::mask_key(&key), origin);
-        Ok((Some(key), None))
+        Ok(Some(key))
     }
 
     /// The file's layers, highest first: the profile, then the top level.
@@ -437,5 +437,62 @@ impl Shown for PathStyle {
 impl Shown for ColorChoice {
     fn shown(&self) -> String {
         value_name(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_highest_layer_with_a_value_wins() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config.toml");
+        let text = "retries = 1\ntimeout = \"3s\"\n[profiles.p]\nretries = 5\n";
+        std::fs::write(&path, text).unwrap();
+        let mut args = Given {
+            config: Some(path.clone()),
+            profile: Some("p".into()),
+            ..Given::default()
+        };
+        let no_vars = |_: &str| None;
+        let layers = Layers::open(&args, &no_vars).unwrap();
+        let retries = |l: &Layers, flag| l.pick("retries", flag, checks::retries, |l| &l.retries);
+        let profile = Origin::Profile {
+            name: "p".into(),
+            file: path.clone(),
+        };
+        let picked = retries(&layers, None).unwrap().unwrap();
+        assert_eq!(
+            picked,
+            Sourced {
+                value: 5,
+                origin: profile
+            }
+        );
+        let timeout = layers.pick("timeout", None, checks::timeout, |l| &l.timeout);
+        assert_eq!(timeout.unwrap().unwrap().origin, Origin::File(path.clone()));
+        let unset = layers.pick("max_body", None, checks::parse_max_body, |l| &l.max_body);
+        assert!(unset.unwrap().is_none());
+        let flag = retries(&layers, Some(9)).unwrap().unwrap();
+        assert_eq!(flag.origin, Origin::Flag("--retries".into()));
+        args.profile = None;
+        let vars = |name: &str| (name == "SMSSTAT_RETRIES").then(|| "7".to_string());
+        let layers = Layers::open(&args, &vars).unwrap();
+        let var = retries(&layers, None).unwrap().unwrap();
+        assert_eq!(var.origin, Origin::Env("SMSSTAT_RETRIES".into()));
+        assert_eq!(var.value, 7);
+        let placed = layers.placed(Sourced {
+            value: PathBuf::from("key.txt"),
+            origin: Origin::File(path.clone()),
+        });
+        assert_eq!(placed, dir.path().join("key.txt"));
+        let absolute = PathBuf::from("/run/secrets/k");
+        let origin = Origin::File(path);
+        let kept = layers.placed(Sourced {
+            value: absolute.clone(),
+            origin,
+        });
+        assert_eq!(kept, absolute);
     }
 }

@@ -221,4 +221,19 @@ mod tests {
         let error = resolve_names(RecordKind::Sms, &["Error".into(), "QUERY".into()]);
         assert_eq!(error.unwrap(), ["error", "query"]);
     }
+
+    #[test]
+    fn one_slip_from_a_known_status_is_a_typo() {
+        let typo = |word: &str| check_statuses(RecordKind::Sms, "--expect", &[word.into()]);
+        assert!(typo("deliverd")
+            .unwrap_err()
+            .contains("did you mean `delivered`?"));
+        assert!(typo("delivred").unwrap_err().contains("`delivered`"));
+        // Two slips, a short status's neighbour, a known one: the gateway's own.
+        for taken in ["delivrd", "snet", "delivered", "DELIVERED", "arrived"] {
+            assert!(typo(taken).is_ok(), "{taken}");
+        }
+        let hlr = check_statuses(RecordKind::Hlr, "--until", &["actve".into()]);
+        assert!(hlr.unwrap_err().contains("--until: no hlr record"));
+    }
 }
