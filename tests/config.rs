@@ -561,3 +561,13 @@ fn an_empty_or_blank_key_is_no_key_in_config_show_too() {
         .stdout(predicate::str::contains("(none: no key is sent)"))
         .stderr(predicate::str::is_empty());
 }
+
+#[test]
+fn long_help_names_each_settings_variable_and_key() {
+    let help = stdout_of(smsstat().args(["sms", "--help"]));
+    for key in ["base_url", "jobs", "rate", "mask_msisdn", "wait_timeout"] {
+        let line = format!("[env: SMSSTAT_{}] [config key: {key}]", key.to_uppercase());
+        assert!(help.contains(&line), "{line} missing:\n{help}");
+    }
+    assert!(help.contains("[env: SMSSTAT_PROFILE]\n"), "{help}");
+}

@@ -106,8 +106,17 @@ fn env_in_long_helps(sub: clap::Command) -> clap::Command {
 /// lines stay short: `[env: NAME]` ends its long help instead of clap's annotation
 /// on both (which also showed the variable's value).
 fn env_in_long_help(arg: clap::Arg) -> clap::Arg {
-    let Some(env) = arg.get_env().map(|e| e.to_string_lossy().into_owned()) else {
-        return arg;
+    use crate::settings::{file::file_keys, given};
+    let id = arg.get_id().to_string();
+    // A setting's variable is read by the settings, not by clap: named from its key.
+    let env = match arg.get_env() {
+        Some(env) => env.to_string_lossy().into_owned(),
+        None if given::KEYS.contains(&id.as_str()) => given::variable_of(&id),
+        None => return arg,
+    };
+    let key = match file_keys().any(|key| key == id) {
+        true => format!(" [config key: {id}]"),
+        false => String::new(),
     };
     let text = arg
         .get_long_help()
@@ -115,7 +124,7 @@ fn env_in_long_help(arg: clap::Arg) -> clap::Arg {
         .map(ToString::to_string);
     let text = text.unwrap_or_default();
     arg.hide_env(true)
-        .long_help(format!("{text}\n\n[env: {env}]"))
+        .long_help(format!("{text}\n\n[env: {env}]{key}"))
 }
 
 /// A global option given on the command line to a subcommand that does nothing with
