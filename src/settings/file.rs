@@ -226,7 +226,12 @@ pub fn file_keys() -> impl Iterator<Item = &'static str> {
 
 /// A TOML error turned into file, line and key: the parser's span gives the place.
 fn invalid(path: &Path, text: &str, err: &toml::de::Error) -> ConfigFileError {
-    let message = err.message().trim().to_string();
+    let mut message = err.message().trim().to_string();
+    // serde's own list of fields names `profiles`, `config` and `profile` too: the
+    // hint lists the keys instead.
+    if let Some(at) = message.find(", expected one of") {
+        message.truncate(at);
+    }
     let hint = message.contains("unknown field").then(|| {
         let keys: Vec<&str> = file_keys().collect();
         format!(
@@ -324,6 +329,7 @@ mod tests {
         assert!(text.contains("line 3"), "{text}");
         assert!(text.contains("key `profiles.prod.base_ur`"), "{text}");
         assert!(text.contains("valid keys are"), "{text}");
+        assert!(!text.contains("`profiles`"), "{text}");
     }
 
     #[test]
