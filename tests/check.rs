@@ -268,3 +268,46 @@ fn the_checklist_fits_80_columns_with_a_long_config_path() {
     let settings = format!("settings {} (file {path}); no API key", sim.base_url());
     assert!(squeezed.contains(&settings), "{settings}:\n{output}");
 }
+
+#[test]
+fn a_refused_key_is_named_by_where_it_came_from() {
+    let server = TestServer::fixed(Canned::text(401, "Unauthorized"));
+    let mut keyed = smsstat_at(&server.base);
+    keyed.env("SMSSTAT_API_KEY", "k-123");
+    let (report, code) = check_json(keyed);
+    assert_eq!(code, 77, "{report}");
+    let detail = step(&report, "key")["detail"].as_str().unwrap().to_string();
+    assert!(detail.contains("HTTP 401"), "{detail}");
+    assert!(
+        detail.contains("the API key from env SMSSTAT_API_KEY was refused"),
+        "{detail}"
+    );
+    let (report, _) = check_json(smsstat_at(&server.base));
+    let detail = step(&report, "key")["detail"].as_str().unwrap().to_string();
+    assert!(
+        detail.contains("no API key is set: set SMSSTAT_API_KEY"),
+        "{detail}"
+    );
+}
+
+#[test]
+fn a_proxys_refusal_fails_the_proxy_step_not_the_key() {
+    let sim = SimServer::start(SimOptions::demo()).unwrap();
+    let addr = sim
+        .base_url()
+        .trim_start_matches("http://")
+        .parse()
+        .unwrap();
+    let proxy = common::proxy::Proxy::start(addr, true);
+    let far = format!("http://{}:8080", common::UNRESOLVABLE_HOST);
+    let mut cmd = smsstat();
+    cmd.args(["--base-url", &far])
+        .env("http_proxy", proxy.url());
+    let (report, code) = check_json(cmd);
+    assert_eq!(code, 77, "{report}");
+    assert_eq!(status(&report, "proxy"), "failed", "{report}");
+    let detail = step(&report, "proxy")["detail"].as_str().unwrap();
+    assert!(detail.contains("refused the request: HTTP 407"), "{report}");
+    assert_eq!(status(&report, "key"), "skipped", "{report}");
+    assert!(!proxy.asked().is_empty(), "the proxy was asked");
+}

@@ -266,7 +266,10 @@ fn each_command_lists_only_the_options_it_uses() {
     }
     let config = help(&["config", "show"]);
     assert!(config.contains("--base-url") && config.contains("--profile"));
-    assert!(!config.contains("--wait") && !config.contains("--fields"));
+    // Settings (--wait-timeout, --jobs) are listed there; run options are not.
+    let lists = |flag: &str| config.lines().any(|l| l.trim_start().starts_with(flag));
+    assert!(!lists("--wait ") && !lists("--fields"));
+    assert!(config.contains("--wait-timeout") && config.contains("--jobs"));
     let lookup = help(&["sms"]);
     assert!(lookup.contains("--wait") && lookup.contains("--fields"));
     // `config` only leads to `show`; -o is a lookup option (show and check take --json).
@@ -292,7 +295,7 @@ fn quiet_drops_warnings_lines_and_summary_but_not_the_exit_code() {
         }
     });
     let loud = smsstat_at(&server.base)
-        .args(["-v", "--expect", "delivred", "--json", "sms", "1", "2"])
+        .args(["-v", "--expect", "arrived", "--json", "sms", "1", "2"])
         .assert()
         .code(80);
     let loud = String::from_utf8_lossy(&loud.get_output().stderr).into_owned();
@@ -302,7 +305,7 @@ fn quiet_drops_warnings_lines_and_summary_but_not_the_exit_code() {
     );
     // The first failure in input order: sms 1's unmet expectation.
     smsstat_at(&server.base)
-        .args(["-q", "--expect", "delivred", "--json", "sms", "1", "2"])
+        .args(["-q", "--expect", "arrived", "--json", "sms", "1", "2"])
         .assert()
         .code(80)
         .stderr("");

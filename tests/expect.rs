@@ -132,16 +132,32 @@ fn empty_statuses_and_a_zero_wait_are_usage_errors() {
 }
 
 #[test]
-fn a_mistyped_expected_status_is_warned_about() {
+fn a_mistyped_expected_status_is_64_with_the_status_meant() {
     let delivered = first_id(&final_statuses(), |s| s == "delivered");
     let server = sim(Duration::ZERO);
-    // Warned about, and still a gate: no status is `deliverd`, so it is unmet.
+    // One slip from a known status: refused before any request, as --fields is.
+    for (flag, typed, meant) in [
+        ("--expect", "deliverd", "delivered"),
+        ("--expect", "delivered,udneliverable", "undeliverable"),
+        ("--until", "expird", "expired"),
+    ] {
+        smsstat_at(&server.base_url())
+            .args([flag, typed, "sms", &delivered])
+            .assert()
+            .code(64)
+            .stderr(predicate::str::contains(format!(
+                "{flag}: no sms record has the status `{}`; did you mean `{meant}`?",
+                typed.rsplit(',').next().unwrap()
+            )));
+    }
+    // A word far from every known status is the gateway's own: warned about, and
+    // still a gate (no record has it, so it is unmet).
     smsstat_at(&server.base_url())
-        .args(["--expect", "deliverd", "sms", &delivered])
+        .args(["--expect", "delivrd-ok", "sms", &delivered])
         .assert()
         .code(80)
         .stderr(predicate::str::contains(
-            "smsstat: warning: `deliverd` is not a status smsstat knows",
+            "smsstat: warning: `delivrd-ok` is not a status smsstat knows",
         ));
     smsstat_at(&server.base_url())
         .args(["--expect", "delivered,undeliverable", "sms", &delivered])

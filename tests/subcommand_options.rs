@@ -34,8 +34,8 @@ fn options_a_subcommand_does_not_use_are_usage_errors() {
         (&["check", "-o", "csv"], "-o/--output", "smsstat check"),
         (&["check", "--fields", "x"], "--fields", "smsstat check"),
         (
-            &["--jobs", "2", "config", "show"],
-            "--jobs",
+            &["--keep-going", "config", "show"],
+            "--keep-going",
             "smsstat config show",
         ),
     ];

@@ -7,7 +7,8 @@ use std::io;
 use clap_complete::Shell;
 
 use crate::cli::{Cli, EXIT_CODES_HELP};
-use crate::settings::table::{file_keys, SETTINGS};
+use crate::settings::file::file_keys;
+use crate::settings::given::variables;
 use clap::CommandFactory;
 
 /// The registration script for `shell`: it hands the words typed so far to
@@ -170,14 +171,14 @@ fn extra_sections() -> String {
     let codes = EXIT_CODES_HELP.lines().skip(1);
     codes.for_each(|line| roff.push_str(&format!("{}\n", escape_roff(line))));
     roff.push_str(".fi\n.SH ENVIRONMENT\n");
-    let settings = SETTINGS.iter().map(|s| (s.env, s.about()));
+    let settings = variables().into_iter();
     let others = OTHER_ENVIRONMENT
         .iter()
-        .map(|(name, about)| (*name, about.to_string()));
+        .map(|(name, about)| (name.to_string(), about.to_string()));
     for (name, meaning) in settings.chain(others) {
         roff.push_str(&format!(
             ".TP\n\\fB{}\\fR\n{}\n",
-            escape_roff(name),
+            escape_roff(&name),
             escape_roff(&meaning)
         ));
     }

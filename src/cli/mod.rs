@@ -20,10 +20,9 @@ use clap::CommandFactory;
 /// under `sim --help` too); None for a lookup, which uses every one. `-o` is a lookup
 /// option: `config show` and `check` print a table or `--json`.
 fn shown_globals(subcommand: &str) -> Option<Vec<&'static str>> {
-    let settings = crate::settings::table::SETTINGS
-        .iter()
-        .map(|s| s.key)
-        .filter(|key| *key != crate::settings::table::OUTPUT.key);
+    let settings = crate::settings::given::KEYS
+        .into_iter()
+        .filter(|key| *key != "output");
     match subcommand {
         "show" => Some(settings.chain(["demo", "json"]).collect()),
         "check" => Some(
@@ -107,8 +106,17 @@ fn env_in_long_helps(sub: clap::Command) -> clap::Command {
 /// lines stay short: `[env: NAME]` ends its long help instead of clap's annotation
 /// on both (which also showed the variable's value).
 fn env_in_long_help(arg: clap::Arg) -> clap::Arg {
-    let Some(env) = arg.get_env().map(|e| e.to_string_lossy().into_owned()) else {
-        return arg;
+    use crate::settings::{file::file_keys, given};
+    let id = arg.get_id().to_string();
+    // A setting's variable is read by the settings, not by clap: named from its key.
+    let env = match arg.get_env() {
+        Some(env) => env.to_string_lossy().into_owned(),
+        None if given::KEYS.contains(&id.as_str()) => given::variable_of(&id),
+        None => return arg,
+    };
+    let key = match file_keys().any(|key| key == id) {
+        true => format!(" [config key: {id}]"),
+        false => String::new(),
     };
     let text = arg
         .get_long_help()
@@ -116,7 +124,7 @@ fn env_in_long_help(arg: clap::Arg) -> clap::Arg {
         .map(ToString::to_string);
     let text = text.unwrap_or_default();
     arg.hide_env(true)
-        .long_help(format!("{text}\n\n[env: {env}]"))
+        .long_help(format!("{text}\n\n[env: {env}]{key}"))
 }
 
 /// A global option given on the command line to a subcommand that does nothing with
@@ -199,8 +207,6 @@ pub(crate) fn parse_plain(args: &[std::ffi::OsString]) -> Option<(Cli, clap::Arg
 
 #[cfg(test)]
 mod tests {
-    use crate::settings::table::{OUTPUT, SETTINGS};
-    use clap::CommandFactory;
 
     fn argv(words: &[&str]) -> Vec<std::ffi::OsString> {
         std::iter::once("smsstat")
@@ -234,26 +240,6 @@ mod tests {
             &["hrl", "1"],
         ] {
             assert!(super::parse_plain(&argv(printed)).is_none(), "{printed:?}");
-        }
-    }
-
-    #[test]
-    fn every_setting_is_a_global_argument_with_its_flag() {
-        let command = crate::cli::Cli::command();
-        for setting in SETTINGS {
-            let arg = command
-                .get_arguments()
-                .find(|a| a.get_id() == setting.key)
-                .unwrap_or_else(|| panic!("no argument {}", setting.key));
-            assert_eq!(
-                arg.get_long().map(|l| format!("--{l}")).as_deref(),
-                Some(setting.flag)
-            );
-            // SMSSTAT_OUTPUT is read by the settings layer, not by clap (it must not
-            // count as given beside --json).
-            if setting.key != OUTPUT.key {
-                assert_eq!(arg.get_env().and_then(|e| e.to_str()), Some(setting.env));
-            }
         }
     }
 }

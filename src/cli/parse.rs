@@ -10,16 +10,12 @@ use clap::FromArgMatches;
 use crate::cli::Cli;
 use crate::domain::exit_codes;
 use crate::domain::sanitize::{escape_cut, MAX_LINE_CHARS};
-use crate::settings::origin::{ArgSource, CliSources};
-use crate::settings::table::{self, SETTINGS};
 
 /// What `main` learnt while parsing that the `Cli` itself does not hold.
 #[derive(Debug, Default, Clone)]
 pub struct ParseFacts {
     /// `--api-key` was given on the command line (visible in the process list).
     pub api_key_in_argv: bool,
-    /// Flag or environment, for the options a config file can also set.
-    pub sources: CliSources,
 }
 
 /// Parses the arguments; on `--help`/`--version` or a usage error, prints what clap
@@ -61,11 +57,8 @@ pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<(Cli, Pars
 }
 
 fn with_facts(cli: Cli, matches: &clap::ArgMatches) -> (Cli, ParseFacts) {
-    let sources = cli_sources(matches);
-    let api_key_in_argv = sources.of(&table::API_KEY) == ArgSource::Flag;
     let facts = ParseFacts {
-        api_key_in_argv,
-        sources,
+        api_key_in_argv: typed(matches, "api_key"),
     };
     (cli, facts)
 }
@@ -134,22 +127,16 @@ fn closer_subcommand(err: clap::Error, command: &clap::Command) -> clap::Error {
     better
 }
 
-/// Whether each file-settable option came from a flag or the environment. Global
-/// options given after the subcommand are recorded in the subcommand's matches (and
-/// a nested subcommand's, for `config show`), so every level is asked.
-fn cli_sources(matches: &clap::ArgMatches) -> CliSources {
-    let source = |id: &str| {
-        let mut level = Some(matches);
-        let mut found = ArgSource::Unset;
-        while let Some(m) = level {
-            match m.value_source(id) {
-                Some(ValueSource::CommandLine) => return ArgSource::Flag,
-                Some(ValueSource::EnvVariable) => found = ArgSource::Env,
-                _ => {}
-            }
-            level = m.subcommand().map(|(_, sub)| sub);
+/// Whether an option was typed on the command line. Global options given after the
+/// subcommand are recorded in the subcommand's matches (and a nested subcommand's,
+/// for `config show`), so every level is asked.
+fn typed(matches: &clap::ArgMatches, id: &str) -> bool {
+    let mut level = Some(matches);
+    while let Some(m) = level {
+        if m.value_source(id) == Some(ValueSource::CommandLine) {
+            return true;
         }
-        found
-    };
-    SETTINGS.iter().map(|s| (s.key, source(s.key))).collect()
+        level = m.subcommand().map(|(_, sub)| sub);
+    }
+    false
 }

@@ -22,6 +22,16 @@ impl OutputFormat {
             OutputFormat::Report | OutputFormat::ReportJson | OutputFormat::ReportMarkdown
         )
     }
+
+    /// One JSON line per lookup (`--normalize` shapes them; no header to leave out).
+    pub fn is_json_lines(self) -> bool {
+        self == OutputFormat::Json
+    }
+
+    /// CSV or TSV: cells guarded against formulas (`--raw-cells`).
+    pub fn is_delimited(self) -> bool {
+        matches!(self, OutputFormat::Csv | OutputFormat::Tsv)
+    }
 }
 
 /// `--color`: when tables are coloured.

@@ -145,7 +145,6 @@ pub(crate) fn tone(name: &str) -> Tone {
 }
 
 /// The non-empty names of one kind in one phase, in table order.
-#[cfg(test)]
 pub(crate) fn names(kind: RecordKind, phase: Phase) -> impl Iterator<Item = &'static str> {
     STATUSES
         .iter()

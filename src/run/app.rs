@@ -10,9 +10,8 @@ use crate::domain::exit_codes;
 use crate::domain::lookup::LookupKind;
 use crate::output::messages::{error, warn};
 use crate::run::error::Error;
-use crate::settings::config::construct_config;
+use crate::settings::config::resolve;
 use crate::settings::given::Given;
-use crate::settings::usage;
 use crate::sim::{SimOptions, SimServer};
 
 /// The whole program: arguments in, exit code out. A run's error is told here and
@@ -38,8 +37,8 @@ fn run(cli: Cli, facts: ParseFacts) -> Result<u8, Error> {
         Command::Completions(args) => return crate::run::docs::completions(args.shell),
         Command::Man => return crate::run::docs::man(),
         Command::Version(args) => return crate::run::version::run(args.json || global.json),
-        Command::Check => return crate::run::check::run(global, facts.sources),
-        Command::Config(_) => return crate::run::config_show::run(global, facts.sources),
+        Command::Check => return crate::run::check::run(global),
+        Command::Config(_) => return crate::run::config_show::run(global),
         Command::Sms(args) => (LookupKind::Sms, args.values),
         Command::SmsRef(args) => (LookupKind::SmsRef, args.values),
         Command::Task(args) => (LookupKind::Task, args.values),
@@ -49,20 +48,18 @@ fn run(cli: Cli, facts: ParseFacts) -> Result<u8, Error> {
     look_up(global, facts, kind, values)
 }
 
-/// A lookup subcommand: usage checks, the `--demo` simulator, the settings, then the
-/// batch.
+/// A lookup subcommand: the `--demo` simulator, the settings, then the batch.
 fn look_up(
     global: Given,
     facts: ParseFacts,
     kind: LookupKind,
     values: Vec<String>,
 ) -> Result<u8, Error> {
-    usage::check_options(&global, &facts.sources).map_err(Error::Usage)?;
     if facts.api_key_in_argv && !global.quiet {
         warn(
             "--api-key on the command line is visible to other users in the process list; \
-              prefer the SMSSTAT_API_KEY environment variable or a key file \
-              (api_key_file in the config file, chmod 600)",
+             prefer the SMSSTAT_API_KEY environment variable or a key file \
+             (api_key_file in the config file, chmod 600)",
         );
     }
     // Kept alive until the lookups are done: `--demo` serves from this process.
@@ -71,16 +68,12 @@ fn look_up(
         .then(|| SimServer::start(demo_options(global.wait)))
         .transpose()
         .map_err(Error::Demo)?;
-    // The config file fills what flags and environment left unset (exit 78 if invalid).
-    let resolved = crate::settings::layers::apply(&global, &facts.sources).and_then(|resolution| {
-        if !global.quiet {
-            resolution.warnings.iter().for_each(warn);
-        }
-        let demo_url = demo.as_ref().map(SimServer::base_url);
-        construct_config(&global, &resolution.values, demo_url, Some(kind))
-    });
-    // A bad value of a flag or variable is 64, anything else 78.
-    let config = resolved?;
+    let demo_url = demo.as_ref().map(SimServer::base_url);
+    // A bad value of a flag or variable, or a usage mistake, is 64; the rest 78.
+    let (config, warnings) = resolve(&global, demo_url, Some(kind))?;
+    if !global.quiet {
+        warnings.iter().for_each(warn);
+    }
     crate::run::lookups::run(&config, kind, values)
 }
 

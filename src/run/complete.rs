@@ -11,7 +11,6 @@ use clap_complete::CompleteEnv;
 
 use crate::cli::complete::ProfileNames;
 use crate::settings::profiles::{config_path, profile_names};
-use crate::settings::table::CONFIG;
 
 /// The shells whose registration scripts set `COMPLETE`.
 const SHELLS: [&str; 5] = ["bash", "elvish", "fish", "powershell", "zsh"];
@@ -26,7 +25,7 @@ pub fn complete_if_asked() {
     }
     let profiles: ProfileNames = Arc::new(|| {
         let flag = config_flag(std::env::args_os().skip_while(|w| w != "--"));
-        let env = std::env::var_os(CONFIG.env).filter(|v| !v.is_empty());
+        let env = std::env::var_os("SMSSTAT_CONFIG").filter(|v| !v.is_empty());
         config_path(flag, env.map(PathBuf::from))
             .map(|path| profile_names(&path))
             .unwrap_or_default()

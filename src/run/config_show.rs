@@ -6,27 +6,43 @@ use serde_json::{json, Map, Value};
 
 use crate::domain::exit_codes;
 use crate::domain::sanitize::escape_control;
+use crate::http::redact::Scrubber;
 use crate::output::json_lines::json_line_text;
 use crate::output::messages::warn;
 use crate::output::wrap::{hanging, width_of};
 use crate::run::error::{print_document, Error};
-use crate::settings::config::{construct_config, terminal_width};
-use crate::settings::given::Given;
-use crate::settings::layers;
-use crate::settings::origin::CliSources;
-use crate::settings::show::{rows, ShowRow};
+use crate::settings::config::{terminal_width, Config};
+use crate::settings::given::{Given, KEYS};
+use crate::settings::layers::{Layers, ShowRow};
 
-pub fn run(args: Given, sources: CliSources) -> Result<u8, Error> {
-    let resolution = layers::apply(&args, &sources)?;
-    for warning in &resolution.warnings {
-        warn(warning);
-    }
-    let rows = rows(&args, &resolution);
+pub fn run(mut args: Given) -> Result<u8, Error> {
+    // `--json` is how this listing prints, not the lookups' output setting.
+    let json = std::mem::take(&mut args.json);
+    let var = |name: &str| std::env::var(name).ok();
+    let mut layers = Layers::open(&args, &var)?;
     // With --demo a lookup would start the simulator on a free port: any loopback
     // address stands for it in the check.
     let demo = args.demo.then(|| "http://127.0.0.1".to_string());
-    let problem = construct_config(&args, &resolution.values, demo, None).err();
-    let text = if args.json {
+    let problem = match Config::resolve(&mut layers, &args, demo, None) {
+        Ok(config) => {
+            // A key in the URL's path is scrubbed as `-v` scrubs it.
+            let scrubber = Scrubber::new(config.http.api_key.as_ref());
+            for row in layers.rows.iter_mut().filter(|r| r.key == "base_url") {
+                row.value = scrubber.scrub(&row.value).into_owned();
+            }
+            None
+        }
+        // A bad value is told as any command tells it. A setting that cannot be used
+        // (no base URL, an unreadable CA file) comes after the listing of them all.
+        Err(problem) if layers.rows.len() == KEYS.len() => Some(problem),
+        Err(err) => return Err(err.into()),
+    };
+    for warning in &layers.warnings {
+        warn(warning);
+    }
+    let mut rows = layers.rows;
+    rows.sort_by_key(|row| KEYS.iter().position(|k| *k == row.key));
+    let text = if json {
         let shown = problem.as_ref().map(ToString::to_string);
         json_line_text(&as_json(&rows, shown.as_deref()))
     } else {
@@ -60,8 +76,14 @@ fn render(rows: &[ShowRow], width: Option<usize>) -> String {
     let rows: Vec<(String, String, String)> = rows
         .iter()
         .map(|row| {
+            // The file's own row reads as what it is, not as the flag's name.
+            let name = if row.key == "config" {
+                "config file"
+            } else {
+                row.key
+            };
             (
-                row.setting.to_string(),
+                name.to_string(),
                 escape_control(&row.value).into_owned(),
                 escape_control(&row.origin.to_string()).into_owned(),
             )
@@ -122,16 +144,15 @@ mod tests {
 
     #[test]
     fn columns_are_aligned() {
-        let row = |setting, value: &str, origin| ShowRow {
-            key: setting,
-            setting,
+        let row = |key, value: &str, origin| ShowRow {
+            key,
             value: value.into(),
             origin,
         };
         let text = render(
             &[
                 row("a", "1", Origin::Default),
-                row("long name", "value", Origin::Flag("--x")),
+                row("long name", "value", Origin::Flag("--x".into())),
             ],
             Some(80),
         );

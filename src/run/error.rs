@@ -13,10 +13,6 @@ use crate::domain::exit_codes;
 
 #[derive(Debug, Error)]
 pub(crate) enum Error {
-    /// Options that do not go together, or a field name no record has (64).
-    #[error("{0}")]
-    Usage(String),
-
     /// Settings that cannot be resolved: a bad flag or variable (64), the rest (78).
     #[error(transparent)]
     Settings(#[from] SettingsError),
@@ -68,7 +64,7 @@ pub(crate) fn print_document(bytes: &[u8]) -> Result<(), Error> {
 impl Error {
     pub(crate) fn exit_code(&self) -> u8 {
         match self {
-            Error::Usage(_) | Error::SimOption(_) => exit_codes::USAGE,
+            Error::SimOption(_) => exit_codes::USAGE,
             Error::Settings(err) => err.exit_code(),
             Error::Config(_) | Error::Junit { .. } | Error::SimServe { .. } => exit_codes::CONFIG,
             Error::Demo(_) | Error::ManPage(_) => exit_codes::INTERNAL,
@@ -88,7 +84,11 @@ mod tests {
     fn each_error_has_the_code_and_text_it_had_when_its_handler_told_it() {
         let io = || io::Error::other("denied");
         let cases = [
-            (Error::Usage("--x and --y".into()), 64, "--x and --y"),
+            (
+                SettingsError::Usage("--x and --y".into()).into(),
+                64,
+                "--x and --y",
+            ),
             (
                 SettingsError::BadValue("--timeout: no".into()).into(),
                 64,

@@ -63,28 +63,46 @@ pub fn api_key(key: &str) -> Result<(), String> {
         .map_err(|_| "the API key holds characters a header cannot carry (not shown)".into())
 }
 
-/// The key as a config file holds it: sendable once trimmed (the layers trim it,
-/// with a warning). Kept as written.
-pub fn file_api_key(text: &str) -> Result<String, String> {
-    api_key(text.trim()).map(|()| text.to_string())
-}
-
-/// A base URL, checked here so that a config file's error names its line and key;
-/// kept as written (resolution takes off the trailing slash).
-pub fn base_url(text: &str) -> Result<String, String> {
-    validate_base_url(text)
-        .map(|_| text.to_string())
-        .map_err(|err| err.0)
-}
-
-/// A path: any text names one.
+/// A path: any text but an empty one (an unset shell variable, most likely).
 pub fn path(text: &str) -> Result<std::path::PathBuf, String> {
+    if text.is_empty() {
+        return Err("an empty path: name a file, or leave the setting out".into());
+    }
     Ok(text.into())
 }
 
-/// Text taken as it is (a profile's name is checked against the file's profiles).
+/// Text taken as it is (a base URL is checked once picked, a key once trimmed).
 pub fn text(text: &str) -> Result<String, String> {
     Ok(text.to_string())
+}
+
+/// A profile's name (checked against the file's profiles once it is read).
+pub fn name(text: &str) -> Result<String, String> {
+    if text.is_empty() {
+        return Err("an empty name: name a profile, or leave the setting out".into());
+    }
+    Ok(text.to_string())
+}
+
+/// `true` or `false` (also yes/no, on/off, 1/0), as a file or a variable says it.
+pub fn parse_bool(text: &str) -> Result<bool, String> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "true" | "yes" | "on" | "1" => Ok(true),
+        "false" | "no" | "off" | "0" => Ok(false),
+        _ => Err(format!("`{}` is not true or false", preview(text))),
+    }
+}
+
+/// One of a flag's named values (`--paths`, `--color`), in any case.
+pub fn value_enum<T: ValueEnum>(text: &str) -> Result<T, String> {
+    T::from_str(text.trim(), true).map_err(|_| {
+        let names: Vec<String> = T::value_variants()
+            .iter()
+            .filter_map(|v| v.to_possible_value())
+            .map(|v| v.get_name().to_string())
+            .collect();
+        format!("`{}` is not one of {}", preview(text), names.join(", "))
+    })
 }
 
 /// `-o`'s names, as `SMSSTAT_OUTPUT` and the file's `output` take them too.
@@ -301,6 +319,9 @@ mod tests {
         ] {
             assert!(message.contains(name), "{message}");
         }
-        assert_eq!(output("Report-MD"), Ok(OutputFormat::ReportMarkdown));
+        assert!(output("Report-MD").unwrap().is_report());
+        assert_eq!(parse_bool(" Yes"), Ok(true));
+        assert!(parse_bool("maybe").unwrap_err().contains("`maybe`"));
+        assert!(path("").is_err());
     }
 }

@@ -5,7 +5,7 @@ use std::env;
 use std::io::IsTerminal;
 use std::time::Duration;
 
-use ureq::http::{HeaderName, HeaderValue, Uri};
+use ureq::http::{HeaderName, Uri};
 
 use crate::domain::error::{ConfigError, SettingsError};
 use crate::domain::format::{ColorChoice, OutputFormat};
@@ -13,16 +13,20 @@ use crate::domain::lookup::LookupKind;
 use crate::domain::lookup::PathStyle;
 use crate::domain::verdict::{Expectation, WaitSettings};
 use crate::settings::ca::CaCerts;
-#[cfg(test)]
-use crate::settings::checks::mask_credentials;
-use crate::settings::checks::validate_base_url;
+use crate::settings::checks::{
+    self, has_credentials, mask_credentials, parse_bool, parse_interval, parse_jobs,
+    parse_max_body, parse_rate, parse_wait_timeout, validate_base_url,
+};
 use crate::settings::given::Given;
-use crate::settings::layers::Layered;
+use crate::settings::layers::{Layers, Sourced};
+use crate::settings::origin::Origin;
 use crate::settings::proxy::ProxyChoice;
 use crate::settings::secret::ApiKey;
 use crate::settings::usage;
 
 pub const DEFAULT_JOBS: usize = 8;
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+pub const DEFAULT_RETRIES: u32 = 2;
 pub const DEFAULT_MAX_BODY: u64 = 4 * 1024 * 1024;
 pub const DEFAULT_WAIT_TIMEOUT: Duration = Duration::from_secs(600);
 pub const DEFAULT_INTERVAL: Duration = Duration::from_secs(2);
@@ -134,68 +138,214 @@ impl HttpSettings {
     }
 }
 
-/// Resolves the command line. `base_url_override` is the `--demo` simulator's address.
-///
-/// For a lookup of `kind`, the settings are checked for it too (exit 64): field
-/// names are resolved to the keys of its records, and options that would do nothing
-/// together are refused. The `Config` returned is final: nothing changes it after.
-pub fn construct_config(
+/// The settings of a command: the config file opened, then every group resolved,
+/// and the usage checks every command shares; for a lookup of `kind`, its own checks
+/// too (exit 64). `demo_url` is the `--demo` simulator's address. The warnings are
+/// for stderr.
+pub fn resolve(
     args: &Given,
-    values: &Layered,
-    base_url_override: Option<String>,
+    demo_url: Option<String>,
     kind: Option<LookupKind>,
-) -> Result<Config, SettingsError> {
-    let demo = base_url_override.is_some();
-    let base_url = resolve_base_url(base_url_override.or_else(|| values.base_url.clone()))?;
-    let proxy = crate::settings::proxy::resolve(&base_url, demo, |name| env::var(name).ok())?;
-    let (api_key, api_key_header) = resolve_key(values)?;
-    let Limits {
-        jobs,
-        max_body,
-        retries,
-        timeout,
-    } = resolve_limits(args, values);
-    let output = values.output;
-    // Field names as the records of the kind looked up name them (`status`, `Status`
-    // and `Delivery report` alike).
-    let (fields, field) = match kind {
-        Some(kind) => {
-            let record = kind.record_kind();
-            let field = args
-                .field
-                .as_ref()
-                .map(|f| usage::resolve_names(record, std::slice::from_ref(f)));
-            (
-                usage::resolve_names(record, &args.fields).map_err(SettingsError::Usage)?,
-                field
-                    .transpose()
-                    .map_err(SettingsError::Usage)?
-                    .and_then(|mut one| one.pop()),
-            )
+) -> Result<(Config, Vec<String>), SettingsError> {
+    let var = |name: &str| env::var(name).ok();
+    let mut layers = Layers::open(args, &var)?;
+    let config = Config::resolve(&mut layers, args, demo_url, kind)?;
+    Ok((config, layers.warnings))
+}
+
+impl Config {
+    /// Each group from the layers, in an order that picks every setting before a
+    /// value found unusable stops it (so `config show` can still list them all).
+    pub fn resolve(
+        layers: &mut Layers,
+        args: &Given,
+        demo_url: Option<String>,
+        kind: Option<LookupKind>,
+    ) -> Result<Config, SettingsError> {
+        usage::check_options(args).map_err(SettingsError::Usage)?;
+        let output = OutputSettings::resolve(layers, args, kind)?;
+        let batch = BatchSettings::resolve(layers, args)?;
+        let watch = WatchSettings::resolve(layers, args, kind)?;
+        let http = HttpSettings::resolve(layers, args, demo_url)?;
+        let config = Config {
+            http,
+            output,
+            watch,
+            batch,
+        };
+        if let Some(kind) = kind {
+            check_for_lookups(&config, kind).map_err(SettingsError::Usage)?;
         }
-        None => (args.fields.clone(), args.field.clone()),
-    };
-    let config = Config {
-        http: HttpSettings {
-            base_url,
+        Ok(config)
+    }
+}
+
+impl HttpSettings {
+    fn resolve(
+        layers: &mut Layers,
+        args: &Given,
+        demo_url: Option<String>,
+    ) -> Result<HttpSettings, SettingsError> {
+        let base_url = match demo_url {
+            Some(url) => {
+                let shown = "(the built-in simulator, on a free loopback port)";
+                layers.row("base_url", shown.into(), Origin::Demo);
+                Some(Sourced {
+                    value: url,
+                    origin: Origin::Demo,
+                })
+            }
+            None => layers.pick("base_url", args.base_url.clone(), checks::text, |l| {
+                &l.base_url
+            })?,
+        };
+        let api_key = layers.api_key()?;
+        let header = layers.value(
+            "api_key_header",
+            args.api_key_header.clone(),
+            checks::key_header,
+            |l| &l.api_key_header,
+            "X-API-KEY".into(),
+        )?;
+        let ca_cert = layers.optional("ca_cert", args.ca_cert.clone(), checks::path, |l| {
+            &l.ca_cert
+        })?;
+        let timeout = layers.value(
+            "timeout",
+            args.timeout,
+            checks::timeout,
+            |l| &l.timeout,
+            DEFAULT_TIMEOUT,
+        )?;
+        let retries = layers.value(
+            "retries",
+            args.retries,
+            checks::retries,
+            |l| &l.retries,
+            DEFAULT_RETRIES,
+        )?;
+        let paths = layers.value(
+            "paths",
+            args.paths,
+            checks::value_enum,
+            |l| &l.paths,
+            PathStyle::Auto,
+        )?;
+        let max_body = layers.value(
+            "max_body",
+            args.max_body,
+            parse_max_body,
+            |l| &l.max_body,
+            DEFAULT_MAX_BODY,
+        )?;
+        let mask_msisdn = layers.value(
+            "mask_msisdn",
+            args.mask_msisdn,
+            parse_bool,
+            |l| &l.mask_msisdn,
+            false,
+        )?;
+        let rate = layers.optional("rate", args.rate, parse_rate, |l| &l.rate)?;
+        // Checked once every setting is picked: `config show` lists them all.
+        let Some(base_url) = base_url else {
+            layers.row("base_url", "(not set)".into(), Origin::Default);
+            return Err(ConfigError(
+                "no service address: set SMSSTAT_BASE_URL or pass --base-url \
+                 (e.g. https://gateway.example/rest), or try --demo"
+                    .into(),
+            )
+            .into());
+        };
+        if base_url.origin != Origin::Demo {
+            let shown = if has_credentials(&base_url.value) {
+                // Masked, as it is refused: the listing ends in exit 78.
+                format!(
+                    "{} (refused: credentials in the URL)",
+                    mask_credentials(&base_url.value)
+                )
+            } else {
+                base_url.value.clone()
+            };
+            layers.row("base_url", shown, base_url.origin.clone());
+        }
+        let url = validate_base_url(&base_url.value)
+            .map_err(|err| layers.unusable(&base_url.origin, |l| &l.base_url, err.0))?;
+        let ca_certs = match ca_cert {
+            Some(path) => {
+                let origin = path.origin.clone();
+                let loaded = CaCerts::load(&layers.placed(path));
+                Some(loaded.map_err(|err| layers.unusable(&origin, |l| &l.ca_cert, err.0))?)
+            }
+            None => None,
+        };
+        let demo = base_url.origin == Origin::Demo;
+        let proxy = crate::settings::proxy::resolve(&url, demo, |name| env::var(name).ok())?;
+        Ok(HttpSettings {
+            base_url: url,
             api_key: api_key.map(ApiKey::new),
-            api_key_header,
+            api_key_header: HeaderName::from_bytes(header.as_bytes())
+                .expect("checked by checks::key_header"),
             timeout,
             retries,
-            paths: args.paths,
+            paths,
             max_body,
-            ca_certs: values.ca_cert.as_deref().map(CaCerts::load).transpose()?,
+            ca_certs,
             proxy,
-            rate_interval: args.rate_interval(),
+            rate_interval: rate.map(|rate| rate.value.interval()),
             verbose: args.verbose,
-            mask_msisdn: args.mask_msisdn,
-        },
-        output: OutputSettings {
-            format: output,
+            mask_msisdn,
+        })
+    }
+}
+
+impl OutputSettings {
+    fn resolve(
+        layers: &mut Layers,
+        args: &Given,
+        kind: Option<LookupKind>,
+    ) -> Result<OutputSettings, SettingsError> {
+        // `--json` is `-o json`; `config show` and `check` take it for themselves.
+        let json = args.json.then(|| checks::output("json").expect("a format"));
+        let format = match json {
+            Some(json) => {
+                layers.row("output", "json".into(), Origin::Flag("--json".into()));
+                json
+            }
+            None => {
+                let table = checks::output("table").expect("a format");
+                layers.value("output", args.output, checks::output, |l| &l.output, table)?
+            }
+        };
+        let color = layers.value(
+            "color",
+            args.color,
+            checks::value_enum,
+            |l| &l.color,
+            ColorChoice::Auto,
+        )?;
+        // Field names as the records of the kind looked up name them (`status`,
+        // `Status` and `Delivery report` alike).
+        let (fields, field) = match kind.map(LookupKind::record_kind) {
+            Some(record) => {
+                let fields = usage::resolve_names(record, &args.fields);
+                let field = args
+                    .field
+                    .as_ref()
+                    .map(|f| usage::resolve_names(record, std::slice::from_ref(f)));
+                let field = field.transpose().map_err(SettingsError::Usage)?;
+                (
+                    fields.map_err(SettingsError::Usage)?,
+                    field.and_then(|mut one| one.pop()),
+                )
+            }
+            None => (args.fields.clone(), args.field.clone()),
+        };
+        Ok(OutputSettings {
+            format,
             fields,
             field,
             normalize: args.normalize,
-            color: use_color(args.color, std::io::stdout().is_terminal()),
+            color: use_color(color, std::io::stdout().is_terminal()),
             utf8: locale_is_utf8(),
             width: terminal_width(),
             stderr_is_terminal: std::io::stderr().is_terminal(),
@@ -203,29 +353,60 @@ pub fn construct_config(
             no_headers: args.no_headers,
             quiet: args.quiet,
             junit: args.junit.clone(),
-        },
-        watch: WatchSettings {
+        })
+    }
+}
+
+impl BatchSettings {
+    fn resolve(layers: &mut Layers, args: &Given) -> Result<BatchSettings, SettingsError> {
+        Ok(BatchSettings {
+            jobs: layers.value("jobs", args.jobs, parse_jobs, |l| &l.jobs, DEFAULT_JOBS)?,
+            keep_going: args.keep_going,
+        })
+    }
+}
+
+impl WatchSettings {
+    fn resolve(
+        layers: &mut Layers,
+        args: &Given,
+        kind: Option<LookupKind>,
+    ) -> Result<WatchSettings, SettingsError> {
+        let timeout = layers.value(
+            "wait_timeout",
+            args.wait_timeout,
+            parse_wait_timeout,
+            |l| &l.wait_timeout,
+            DEFAULT_WAIT_TIMEOUT,
+        )?;
+        let interval = layers.value(
+            "interval",
+            args.interval,
+            parse_interval,
+            |l| &l.interval,
+            DEFAULT_INTERVAL,
+        )?;
+        let (until, expect) = (lowercase(&args.until), lowercase(&args.expect));
+        if let Some(kind) = kind {
+            for (flag, statuses) in [("--until", &until), ("--expect", &expect)] {
+                usage::check_statuses(kind.record_kind(), flag, statuses)
+                    .map_err(SettingsError::Usage)?;
+            }
+        }
+        Ok(WatchSettings {
             wait: args.wait.then(|| WaitSettings {
-                timeout: args.wait_timeout.unwrap_or(DEFAULT_WAIT_TIMEOUT),
-                interval: args.interval.unwrap_or(DEFAULT_INTERVAL),
-                until: lowercase(&args.until),
+                timeout,
+                interval,
+                until: until.clone(),
             }),
             follow: args.follow,
-            until: lowercase(&args.until),
+            until,
             expect: Expectation {
-                statuses: lowercase(&args.expect),
+                statuses: expect,
                 delivered_ratio: args.expect_delivered,
             },
-        },
-        batch: BatchSettings {
-            jobs,
-            keep_going: args.keep_going,
-        },
-    };
-    if let Some(kind) = kind {
-        check_for_lookups(&config, kind).map_err(SettingsError::Usage)?;
+        })
     }
-    Ok(config)
 }
 
 /// The usage checks of a lookup's settings: what the output format allows (it may
@@ -242,8 +423,7 @@ fn check_for_lookups(config: &Config, kind: LookupKind) -> Result<(), String> {
 /// Options that make no sense together are usage errors, not silently ignored.
 fn check_combinations(config: &Config, kind: LookupKind) -> Result<(), String> {
     let (output, watch) = (&config.output, &config.watch);
-    let delimited = matches!(output.format, OutputFormat::Csv | OutputFormat::Tsv);
-    if watch.follow && (output.field.is_some() || delimited) {
+    if watch.follow && (output.field.is_some() || output.format.is_delimited()) {
         return Err(
             "--follow prints JSON lines; it does not combine with -o csv/tsv or --field".into(),
         );
@@ -283,55 +463,6 @@ fn check_combinations(config: &Config, kind: LookupKind) -> Result<(), String> {
         );
     }
     Ok(())
-}
-
-fn resolve_base_url(url: Option<String>) -> Result<String, ConfigError> {
-    match url {
-        Some(url) => validate_base_url(&url),
-        None => Err(ConfigError(
-            "no service address: set SMSSTAT_BASE_URL or pass --base-url \
-             (e.g. https://gateway.example/rest), or try --demo"
-                .into(),
-        )),
-    }
-}
-
-/// The key (empty means none) and the header that carries it, both checked to be
-/// sendable, so no request fails on them later.
-fn resolve_key(values: &Layered) -> Result<(Option<String>, HeaderName), ConfigError> {
-    let api_key = values.api_key.clone().filter(|k| !k.is_empty());
-    if let Some(key) = &api_key {
-        HeaderValue::from_str(key).map_err(|_| {
-            ConfigError("the API key contains characters a header cannot carry".into())
-        })?;
-    }
-    let header_name = values.api_key_header.as_str();
-    let api_key_header = HeaderName::from_bytes(header_name.as_bytes()).map_err(|_| {
-        ConfigError(format!(
-            "`{}` is not a valid header name for the API key (set by --api-key-header, \
-             SMSSTAT_API_KEY_HEADER or api_key_header in the config file)",
-            crate::domain::sanitize::escape_control(header_name)
-        ))
-    })?;
-    Ok((api_key, api_key_header))
-}
-
-struct Limits {
-    jobs: usize,
-    max_body: u64,
-    retries: u32,
-    timeout: Duration,
-}
-
-/// The limits, checked already: `--jobs` and `--max-body` by clap, timeout and
-/// retries where the layers know their source (`settings::checks`).
-fn resolve_limits(args: &Given, values: &Layered) -> Limits {
-    Limits {
-        jobs: args.jobs.unwrap_or(DEFAULT_JOBS),
-        max_body: args.max_body.unwrap_or(DEFAULT_MAX_BODY),
-        retries: values.retries,
-        timeout: values.timeout,
-    }
 }
 
 fn lowercase(values: &[String]) -> Vec<String> {

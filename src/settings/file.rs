@@ -12,14 +12,14 @@ use thiserror::Error;
 use toml::Spanned;
 
 use crate::domain::error::{ConfigError, SettingsError};
+use crate::settings::given::{flag_of, variable_of, KEYS};
 use crate::settings::read::{read_bounded_text, LocalFileError};
-use crate::settings::table::{self, file_keys, settings_table, Setting};
 
 /// A value as the file wrote it: text, or a number or a boolean read as its text, so
 /// that the file's values pass the same check as a flag's (`timeout = 2` and
 /// `--timeout 2` alike).
 #[derive(Debug, Clone)]
-struct Scalar(String);
+pub struct Scalar(pub String);
 
 impl<'de> Deserialize<'de> for Scalar {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Scalar, D::Error> {
@@ -43,90 +43,45 @@ impl<'de> Deserialize<'de> for Scalar {
     }
 }
 
-/// The file's layers from the settings table: a key per setting, each value through
-/// its setting's check. The top level repeats a layer's keys because serde cannot
-/// combine `flatten` with `deny_unknown_fields`, and unknown keys must be refused.
-macro_rules! file_layers {
-    ($(
-        $(#[doc = $doc:literal])*
-        $name:ident($id:ident) $field:ident: $ty:ty, $kind:ident $value:expr;
-            $mode:ident, $file:ident, $flag:literal, $env:literal, $value_name:literal,
-            $heading:ident, $check:path;
-    )+) => {
-        /// One layer of settings, checked: the top level of the file, or one profile.
-        #[derive(Debug, Default, Clone, PartialEq)]
-        pub struct FileSettings {
-            $(pub $field: Option<$ty>,)+
-        }
-
-        /// A layer as written, each value with its place in the text.
-        #[derive(Debug, Default, Deserialize)]
-        #[serde(deny_unknown_fields)]
-        struct RawLayer {
-            $(#[serde(default)] $field: Option<Spanned<Scalar>>,)+
-        }
-
-        #[derive(Debug, Default, Deserialize)]
-        #[serde(deny_unknown_fields)]
-        struct Document {
-            $(#[serde(default)] $field: Option<Spanned<Scalar>>,)+
-            #[serde(default)]
-            profiles: BTreeMap<String, RawLayer>,
-        }
-
-        impl Document {
-            fn split(self) -> (RawLayer, BTreeMap<String, RawLayer>) {
-                (RawLayer { $($field: self.$field,)+ }, self.profiles)
-            }
-        }
-
-        impl RawLayer {
-            fn checked(self, refuse: &Refuse) -> Result<FileSettings, ConfigFileError> {
-                Ok(FileSettings {
-                    $($field: checked(&table::$name, self.$field, $check, refuse)?,)+
-                })
-            }
-        }
-    };
-}
-
-settings_table!(file_layers);
-
-/// Makes the error of a value the file holds at a place (file, line and key).
-type Refuse<'a> = dyn Fn(usize, String) -> ConfigFileError + 'a;
-
-/// One value through its setting's check; a setting that chooses the file cannot be
-/// set inside it.
-fn checked<T>(
-    setting: &Setting,
-    value: Option<Spanned<Scalar>>,
-    check: impl Fn(&str) -> Result<T, String>,
-    refuse: &Refuse,
-) -> Result<Option<T>, ConfigFileError> {
-    let Some(value) = value else { return Ok(None) };
-    let at = value.span().start;
-    if !setting.in_file {
-        return Err(refuse(
-            at,
-            format!(
-                "`{}` cannot be set in a config file: it is chosen by {} or {}",
-                setting.key, setting.flag, setting.env
-            ),
-        ));
-    }
-    check(&value.get_ref().0)
-        .map(Some)
-        .map_err(|why| refuse(at, why))
+/// One layer of the file as written: the top level, or one `[profiles.NAME]` table.
+/// Each value keeps its place in the text; `settings::resolve` checks the one it uses
+/// with the parser of its flag. `config` and `profile` are here only to be refused in
+/// words that say why.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Layer {
+    pub base_url: Option<Spanned<Scalar>>,
+    pub api_key: Option<Spanned<Scalar>>,
+    pub api_key_file: Option<Spanned<Scalar>>,
+    pub api_key_header: Option<Spanned<Scalar>>,
+    pub ca_cert: Option<Spanned<Scalar>>,
+    pub timeout: Option<Spanned<Scalar>>,
+    pub retries: Option<Spanned<Scalar>>,
+    pub paths: Option<Spanned<Scalar>>,
+    pub max_body: Option<Spanned<Scalar>>,
+    pub output: Option<Spanned<Scalar>>,
+    pub mask_msisdn: Option<Spanned<Scalar>>,
+    pub color: Option<Spanned<Scalar>>,
+    pub jobs: Option<Spanned<Scalar>>,
+    pub rate: Option<Spanned<Scalar>>,
+    pub wait_timeout: Option<Spanned<Scalar>>,
+    pub interval: Option<Spanned<Scalar>>,
+    config: Option<Spanned<Scalar>>,
+    profile: Option<Spanned<Scalar>>,
+    #[serde(default)]
+    profiles: BTreeMap<String, Spanned<Layer>>,
 }
 
 /// A config file, read and checked.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct ConfigFile {
     pub path: PathBuf,
-    pub top: FileSettings,
-    pub profiles: BTreeMap<String, FileSettings>,
+    pub top: Layer,
+    pub profiles: BTreeMap<String, Layer>,
     /// Unix permission bits, for the warning about keys readable by others.
     pub mode: Option<u32>,
+    /// The text, to name the line of a value found wrong.
+    text: String,
 }
 
 /// Why a config file cannot be used (exit 78). Messages name the file, and the line
@@ -195,28 +150,50 @@ pub fn load(path: &Path, given_by: Option<&str>) -> Result<Option<ConfigFile>, C
             })
         }
     };
-    let document: Document = toml::from_str(&text).map_err(|err| invalid(path, &text, &err))?;
-    let (top, profiles) = document.split();
+    let mut top: Layer = toml::from_str(&text).map_err(|err| invalid(path, &text, &err))?;
     let refuse = |offset: usize, message: String| invalid_at(path, &text, offset, message, None);
-    let top = top.checked(&refuse)?;
-    let profiles = profiles
-        .into_iter()
-        .map(|(name, layer)| Ok((name, layer.checked(&refuse)?)))
-        .collect::<Result<BTreeMap<_, _>, ConfigFileError>>()?;
+    let mut profiles = BTreeMap::new();
+    for (name, layer) in std::mem::take(&mut top.profiles) {
+        let at = layer.span().start;
+        let layer = layer.into_inner();
+        if !layer.profiles.is_empty() {
+            return Err(refuse(at, "a profile cannot hold profiles".into()));
+        }
+        profiles.insert(name, layer);
+    }
+    for layer in std::iter::once(&top).chain(profiles.values()) {
+        let chosen = [("config", &layer.config), ("profile", &layer.profile)];
+        if let Some((key, Some(value))) = chosen.into_iter().find(|(_, v)| v.is_some()) {
+            let why = format!(
+                "`{key}` cannot be set in a config file: it is chosen by {} or {}",
+                flag_of(key),
+                variable_of(key)
+            );
+            return Err(refuse(value.span().start, why));
+        }
+    }
     Ok(Some(ConfigFile {
         path: path.to_path_buf(),
         top,
         profiles,
         mode: file_mode(path),
+        text,
     }))
 }
 
 impl ConfigFile {
-    /// Whether any layer of the file holds a key itself (not a path to one).
+    /// Whether any layer of the file holds a key itself (not a path to one, nor an
+    /// empty one, which means no key).
     pub fn holds_key(&self) -> bool {
         std::iter::once(&self.top)
             .chain(self.profiles.values())
-            .any(|layer| layer.api_key.is_some())
+            .filter_map(|layer| layer.api_key.as_ref())
+            .any(|key| !key.get_ref().0.trim().is_empty())
+    }
+
+    /// The error of the value at `offset` (exit 78): the file, its line and key.
+    pub fn invalid_at(&self, offset: usize, message: String) -> ConfigFileError {
+        invalid_at(&self.path, &self.text, offset, message, None)
     }
 }
 
@@ -241,9 +218,20 @@ pub fn readable_by_others(mode: Option<u32>) -> bool {
     mode.is_some_and(|mode| mode & 0o077 != 0)
 }
 
+/// Every key a config file may set: the settings but those choosing the file.
+pub fn file_keys() -> impl Iterator<Item = &'static str> {
+    KEYS.into_iter()
+        .filter(|k| !matches!(*k, "config" | "profile"))
+}
+
 /// A TOML error turned into file, line and key: the parser's span gives the place.
 fn invalid(path: &Path, text: &str, err: &toml::de::Error) -> ConfigFileError {
-    let message = err.message().trim().to_string();
+    let mut message = err.message().trim().to_string();
+    // serde's own list of fields names `profiles`, `config` and `profile` too: the
+    // hint lists the keys instead.
+    if let Some(at) = message.find(", expected one of") {
+        message.truncate(at);
+    }
     let hint = message.contains("unknown field").then(|| {
         let keys: Vec<&str> = file_keys().collect();
         format!(
@@ -298,8 +286,6 @@ fn key_at(text: &str, offset: usize) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::format::OutputFormat;
-    use std::time::Duration;
 
     fn parse(text: &str) -> Result<ConfigFile, ConfigFileError> {
         use std::io::Write;
@@ -309,18 +295,31 @@ mod tests {
     }
 
     #[test]
-    fn top_level_and_profiles() {
+    fn top_level_and_profiles_keep_each_value_and_its_place() {
         let file = parse(
             "base_url = \"https://a.example/rest\"\ntimeout = \"2s\"\n\n\
-             [profiles.prod]\nretries = 5\noutput = \"json\"\ntimeout = 3\n",
+             [profiles.prod]\nretries = 5\njobs = 2\nmask_msisdn = true\n",
         )
         .unwrap();
-        assert_eq!(file.top.timeout, Some(Duration::from_secs(2)));
+        assert_eq!(file.top.timeout.as_ref().unwrap().get_ref().0, "2s");
         let prod = &file.profiles["prod"];
-        assert_eq!(prod.retries, Some(5));
-        assert_eq!(prod.output, Some(OutputFormat::Json));
-        assert_eq!(prod.timeout, Some(Duration::from_secs(3)));
+        assert_eq!(prod.retries.as_ref().unwrap().get_ref().0, "5");
+        assert_eq!(prod.mask_msisdn.as_ref().unwrap().get_ref().0, "true");
+        let err = file.invalid_at(prod.jobs.as_ref().unwrap().span().start, "no".into());
+        assert!(
+            err.to_string()
+                .contains("line 6, key `profiles.prod.jobs`: no"),
+            "{err}"
+        );
         assert!(!file.holds_key());
+    }
+
+    #[test]
+    fn every_setting_but_config_and_profile_is_a_key() {
+        for key in file_keys() {
+            assert!(parse(&format!("{key} = \"x\"\n")).is_ok(), "{key}");
+        }
+        assert!(parse("api_key = \"\"\n").is_ok_and(|f| !f.holds_key()));
     }
 
     #[test]
@@ -330,18 +329,7 @@ mod tests {
         assert!(text.contains("line 3"), "{text}");
         assert!(text.contains("key `profiles.prod.base_ur`"), "{text}");
         assert!(text.contains("valid keys are"), "{text}");
-    }
-
-    #[test]
-    fn bad_values_name_line_and_key() {
-        let err = parse("# comment\n\ntimeout = \"soon\"\n")
-            .unwrap_err()
-            .to_string();
-        assert!(err.contains("line 3, key `timeout`"), "{err}");
-        let err = parse("output = \"xml\"\n").unwrap_err().to_string();
-        assert!(err.contains("not an output format"), "{err}");
-        let err = parse("retries = -1\n").unwrap_err().to_string();
-        assert!(err.contains("line 1, key `retries`"), "{err}");
+        assert!(!text.contains("`profiles`"), "{text}");
     }
 
     #[test]
@@ -363,10 +351,10 @@ mod tests {
     }
 
     #[test]
-    fn numbers_and_text_pass_the_same_checks() {
-        let file = parse("timeout = 2.5\nretries = \"3\"\n").unwrap();
-        assert_eq!(file.top.timeout, Some(Duration::from_millis(2500)));
-        assert_eq!(file.top.retries, Some(3));
+    fn numbers_and_booleans_are_read_as_their_text() {
+        let file = parse("timeout = 2.5\nretries = \"3\"\ncolor = false\n").unwrap();
+        assert_eq!(file.top.timeout.unwrap().into_inner().0, "2.5");
+        assert_eq!(file.top.color.unwrap().into_inner().0, "false");
         let err = parse("timeout = [1]\n").unwrap_err().to_string();
         assert!(err.contains("line 1, key `timeout`"), "{err}");
     }

@@ -1,5 +1,7 @@
-//! Settings in layers (flag > environment > profile > file > default), where each
-//! came from, the config file, and the API key as a secret type.
+//! Settings: the options as typed (`given`), the config file (`file`), the layers
+//! a value is taken from (flag > environment > profile > file > default, `layers`),
+//! the resolved groups every other layer reads (`config`), and the API key as a
+//! secret type.
 
 pub(crate) mod ca;
 pub(crate) mod checks;
@@ -13,6 +15,4 @@ pub(crate) mod profiles;
 pub(crate) mod proxy;
 pub(crate) mod read;
 pub(crate) mod secret;
-pub(crate) mod show;
-pub(crate) mod table;
 pub(crate) mod usage;

@@ -6,24 +6,14 @@ use crate::domain::fields::{self, FieldType, COLUMN_LABELS, ERROR_FIELDS, FIELDS
 use crate::domain::format::OutputFormat;
 use crate::domain::record::RecordKind;
 use crate::domain::sanitize::preview;
+use crate::domain::status::{self, Phase};
 use crate::settings::given::Given;
-use crate::settings::origin::{ArgSource, CliSources};
-use crate::settings::table::{API_KEY, API_KEY_FILE, BASE_URL};
 
-/// Options that make no sense together, as typed.
-pub(crate) fn check_options(args: &Given, sources: &CliSources) -> Result<(), String> {
-    if args.demo && sources.of(&BASE_URL) != ArgSource::Unset {
+/// Options that make no sense together, as typed: refused by every command alike.
+pub(crate) fn check_options(args: &Given) -> Result<(), String> {
+    if args.demo && args.base_url.is_some() {
         return Err(
-            "--demo runs against the built-in simulator; it does not combine with \
-                    --base-url or SMSSTAT_BASE_URL"
-                .into(),
-        );
-    }
-    let key_source = sources.of(&API_KEY);
-    if key_source != ArgSource::Unset && key_source == sources.of(&API_KEY_FILE) {
-        return Err(
-            "a key and a key file are both given (--api-key and --api-key-file, or \
-                    SMSSTAT_API_KEY and SMSSTAT_API_KEY_FILE); keep one"
+            "--demo runs against the built-in simulator; it does not combine with --base-url"
                 .into(),
         );
     }
@@ -43,7 +33,7 @@ pub(crate) fn check_normalize(
     format: OutputFormat,
     follow: bool,
 ) -> Result<(), String> {
-    if normalize && format != OutputFormat::Json && !follow {
+    if normalize && !format.is_json_lines() && !follow {
         // report-json is JSON too, but of the batch, not of records: named as well.
         return Err(
             "--normalize shapes JSON records; it does nothing with table, csv, \
@@ -61,7 +51,7 @@ pub(crate) fn check_no_headers(
     format: OutputFormat,
     field: bool,
 ) -> Result<(), String> {
-    if no_headers && (format == OutputFormat::Json || field) {
+    if no_headers && (format.is_json_lines() || field) {
         return Err(
             "--no-headers applies to table, csv and tsv output; JSON lines and \
                     --field values have no header"
@@ -79,13 +69,39 @@ pub(crate) fn check_raw_cells(
     format: OutputFormat,
     field: bool,
 ) -> Result<(), String> {
-    let delimited = matches!(format, OutputFormat::Csv | OutputFormat::Tsv);
-    if raw_cells && (field || !delimited) && !format.is_report() {
+    if raw_cells && (field || !format.is_delimited()) && !format.is_report() {
         return Err(
             "--raw-cells applies to -o csv and -o tsv; table, JSON and --field output \
                     print no formula guard to leave out"
                 .into(),
         );
+    }
+    Ok(())
+}
+
+/// An unknown status one slip away from a known one of the kind (a letter missing,
+/// extra, wrong, or two swapped) is a typo: refused with the status meant, since a
+/// gate waiting for `deliverd` would stay red as if delivery had failed. Any other
+/// word is taken as the gateway's own (vendors send statuses of their own; the run
+/// warns that it does not know it). Short statuses (`sent`, `new`) are left out:
+/// one slip from them is too often another word.
+pub(crate) fn check_statuses(
+    kind: RecordKind,
+    flag: &str,
+    statuses: &[String],
+) -> Result<(), String> {
+    for typed in statuses.iter().filter(|s| !status::is_known(kind, s)) {
+        let meant = status::names(kind, Phase::Final)
+            .chain(status::names(kind, Phase::Pending))
+            .filter(|known| known.len() >= 5)
+            .find(|known| strsim::damerau_levenshtein(typed, known) == 1);
+        if let Some(meant) = meant {
+            return Err(format!(
+                "{flag}: no {} record has the status `{}`; did you mean `{meant}`?",
+                kind.name(),
+                preview(typed)
+            ));
+        }
     }
     Ok(())
 }
@@ -204,5 +220,20 @@ mod tests {
         }
         let error = resolve_names(RecordKind::Sms, &["Error".into(), "QUERY".into()]);
         assert_eq!(error.unwrap(), ["error", "query"]);
+    }
+
+    #[test]
+    fn one_slip_from_a_known_status_is_a_typo() {
+        let typo = |word: &str| check_statuses(RecordKind::Sms, "--expect", &[word.into()]);
+        assert!(typo("deliverd")
+            .unwrap_err()
+            .contains("did you mean `delivered`?"));
+        assert!(typo("delivred").unwrap_err().contains("`delivered`"));
+        // Two slips, a short status's neighbour, a known one: the gateway's own.
+        for taken in ["delivrd", "snet", "delivered", "DELIVERED", "arrived"] {
+            assert!(typo(taken).is_ok(), "{taken}");
+        }
+        let hlr = check_statuses(RecordKind::Hlr, "--until", &["actve".into()]);
+        assert!(hlr.unwrap_err().contains("--until: no hlr record"));
     }
 }

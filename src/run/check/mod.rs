@@ -4,14 +4,13 @@
 //! the first failing step.
 
 use crate::domain::exit_codes;
+use crate::http::redact::Scrubber;
 use crate::output::json_lines::json_line_text;
 use crate::run::error::{print_document, Error};
-use crate::settings::config::{construct_config, HttpSettings};
+use crate::settings::config::{Config, HttpSettings};
 use crate::settings::given::Given;
-use crate::settings::layers::{self, Resolution};
-use crate::settings::origin::CliSources;
+use crate::settings::layers::Layers;
 use crate::settings::origin::Origin;
-use crate::settings::table::{API_KEY, BASE_URL};
 use crate::sim::{SimOptions, SimServer};
 
 mod cert;
@@ -72,14 +71,15 @@ struct Setup {
     key_origin: Option<Origin>,
 }
 
-pub fn run(args: Given, sources: CliSources) -> Result<u8, Error> {
+pub fn run(mut args: Given) -> Result<u8, Error> {
+    // `--json` is how this checklist prints, not the lookups' output setting.
+    let json = std::mem::take(&mut args.json);
     let demo = args
         .demo
         .then(|| SimServer::start(SimOptions::demo()))
         .transpose()
         .map_err(Error::Demo)?;
-    let steps = steps(&args, &sources, demo.as_ref());
-    let json = args.json;
+    let steps = steps(&args, demo.as_ref());
     let text = if json {
         json_line_text(&as_json(&steps))
     } else {
@@ -100,9 +100,9 @@ fn first_failure(steps: &[Step]) -> u8 {
 /// Every step, in order; after a failure the steps that needed it are skipped. The
 /// proxy step is always reported once the settings are known: a failure at the name
 /// or connect step is often the proxy's doing.
-fn steps(args: &Given, sources: &CliSources, demo: Option<&SimServer>) -> Vec<Step> {
+fn steps(args: &Given, demo: Option<&SimServer>) -> Vec<Step> {
     let mut steps = Vec::new();
-    let setup = match settings_step(args, sources, demo) {
+    let setup = match settings_step(args, demo) {
         Ok((step, setup)) => {
             steps.push(step);
             setup
@@ -112,12 +112,12 @@ fn steps(args: &Given, sources: &CliSources, demo: Option<&SimServer>) -> Vec<St
             return with_rest_skipped(steps);
         }
     };
-    let proxy = network::proxy_step(&setup.http);
+    let mut proxy = network::proxy_step(&setup.http);
     let reached = network::name_and_connect(&setup.http);
     let stop = reached.iter().any(|s| s.state == State::Failed);
     steps.extend(reached);
     if !stop {
-        steps.extend(service::service_steps(&setup));
+        steps.extend(service::service_steps(&setup, &mut proxy));
     }
     let mut steps = with_rest_skipped_before_proxy(steps);
     steps.push(proxy);
@@ -142,44 +142,32 @@ fn with_rest_skipped_before_proxy(steps: Vec<Step>) -> Vec<Step> {
     steps
 }
 
-fn settings_step(
-    args: &Given,
-    sources: &CliSources,
-    demo: Option<&SimServer>,
-) -> Result<(Step, Setup), Step> {
-    let resolution = layers::apply(args, sources)
-        .map_err(|err| failed("settings", err.to_string(), err.exit_code()))?;
-    let config = construct_config(
-        args,
-        &resolution.values,
-        demo.map(SimServer::base_url),
-        None,
-    )
-    .map_err(|err| failed("settings", err.to_string(), exit_codes::CONFIG))?;
-    let detail = settings_detail(&config.http, &resolution, demo.is_some());
-    let key_origin = config
-        .http
-        .api_key
-        .as_ref()
-        .map(|_| resolution.origins.of(&API_KEY));
+/// The settings as every command resolves them, refused as a lookup would refuse
+/// them (the same exit code).
+fn settings_step(args: &Given, demo: Option<&SimServer>) -> Result<(Step, Setup), Step> {
+    let var = |name: &str| std::env::var(name).ok();
+    let demo_url = demo.map(SimServer::base_url);
+    let resolved = Layers::open(args, &var).and_then(|mut layers| {
+        let config = Config::resolve(&mut layers, args, demo_url, None)?;
+        Ok((config, layers.rows))
+    });
+    let (config, rows) =
+        resolved.map_err(|err| failed("settings", err.to_string(), err.exit_code()))?;
+    let origin_of = |key: &str| rows.iter().find(|r| r.key == key).map(|r| r.origin.clone());
+    let key_origin = config.http.api_key.as_ref().and(origin_of("api_key"));
+    let key = match &key_origin {
+        Some(origin) => format!("an API key ({origin})"),
+        None => "no API key".into(),
+    };
+    let base_origin = origin_of("base_url").unwrap_or_default();
+    // A key in the URL's path is scrubbed as `-v` scrubs it.
+    let url = Scrubber::new(config.http.api_key.as_ref()).scrub(&config.http.base_url);
+    let detail = format!("{url} ({base_origin}); {key}");
     let setup = Setup {
         http: config.http,
         key_origin,
     };
     Ok((ok("settings", detail), setup))
-}
-
-fn settings_detail(http: &HttpSettings, resolution: &Resolution, demo: bool) -> String {
-    let base_origin = if demo {
-        Origin::Demo
-    } else {
-        resolution.origins.of(&BASE_URL)
-    };
-    let key = match &http.api_key {
-        Some(_) => format!("an API key ({})", resolution.origins.of(&API_KEY)),
-        None => "no API key".into(),
-    };
-    format!("{} ({base_origin}); {key}", http.base_url)
 }
 
 #[cfg(test)]

@@ -26,7 +26,8 @@ const NO_SUCH_METHOD: i64 = 4;
 /// tls, key, latency and paths. The first probe decides tls and key; the others
 /// are made only when those passed, so a service that does not answer costs one
 /// `--timeout`, not one per probe.
-pub(super) fn service_steps(setup: &Setup) -> Vec<Step> {
+/// A proxy's refusal fails `proxy` (the gateway was never asked).
+pub(super) fn service_steps(setup: &Setup, proxy: &mut Step) -> Vec<Step> {
     let http = &setup.http;
     let client = Client::new(http, 1);
     let probe = || {
@@ -35,6 +36,17 @@ pub(super) fn service_steps(setup: &Setup) -> Vec<Step> {
         (result, started.elapsed())
     };
     let (first, took_first) = probe();
+    if let (Some(choice), Err(error)) = (&http.proxy, &first) {
+        if let Some(why) = proxy_refusal(error) {
+            let detail = format!(
+                "{} (from {}) refused the request: {why}",
+                choice.shown, choice.variable
+            );
+            *proxy = failed("proxy", detail, error.exit_code());
+            let not_asked = "not checked: the proxy refused the request";
+            return vec![skipped("tls", not_asked), skipped("key", not_asked)];
+        }
+    }
     let tls = tls_step(&first, http);
     if tls.state == State::Failed {
         return vec![tls];
@@ -117,7 +129,26 @@ fn key_step(first: &Result<Record, LookupError>, key_origin: Option<&Origin>) ->
         Err(error @ LookupError::Service { .. }) => {
             ok("key", format!("accepted: a missing SMS answers {error}"))
         }
+        Err(error @ LookupError::NotAuthorised { .. }) => {
+            let what = refused_key(key_origin);
+            failed("key", format!("{error}; {what}"), error.exit_code())
+        }
         Err(error) => failed("key", error.to_string(), error.exit_code()),
+    }
+}
+
+/// Why a proxy refused the request itself: 407 (it wants credentials), or a
+/// refused CONNECT (a 403 of the proxy's, say), which never reached the gateway.
+fn proxy_refusal(error: &LookupError) -> Option<String> {
+    match error {
+        LookupError::NotAuthorised { status: 407, .. }
+        | LookupError::UnexpectedHttp { status: 407, .. } => Some(
+            "HTTP 407, it wants credentials (put them in the proxy URL: \
+             http://user:password@proxy:port)"
+                .into(),
+        ),
+        LookupError::Unavailable(why) if why.starts_with("proxy:") => Some(why.clone()),
+        _ => None,
     }
 }
 

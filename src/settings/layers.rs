@@ -1,0 +1,498 @@
+//! The layers a setting is taken from, highest first: flag, `SMSSTAT_*` variable,
+//! the profile, the top level of the config file, the built-in default. `Layers::pick`
+//! is that order written out once; every setting goes through it, and each records
+//! its value and origin for `config show`.
+
+use std::path::{Path, PathBuf};
+
+use toml::Spanned;
+
+use crate::domain::duration::format_duration;
+use crate::domain::error::{ConfigError, SettingsError};
+use crate::domain::format::{ColorChoice, OutputFormat};
+use crate::domain::lookup::PathStyle;
+use crate::settings::checks::{self, Rate};
+use crate::settings::file::{self as config_file, ConfigFile, Layer, Scalar};
+use crate::settings::given::{flag_of, variable_of, Given};
+use crate::settings::key_file::{exposed_key_warning, read_key_file, trim_key};
+use crate::settings::origin::Origin;
+
+/// The profile used when none is named, if the file has it (as aws-cli does).
+pub const DEFAULT_PROFILE: &str = "default";
+
+/// A value and where it came from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sourced<T> {
+    pub value: T,
+    pub origin: Origin,
+}
+
+/// A file layer's value of a setting.
+type FileValue = fn(&Layer) -> &Option<Spanned<Scalar>>;
+
+/// One line of `config show`: a setting, its value as shown, where it came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShowRow {
+    pub key: &'static str,
+    pub value: String,
+    pub origin: Origin,
+}
+
+/// The flags, the environment and the config file, and what was taken from them.
+pub struct Layers<'a> {
+    args: &'a Given,
+    var: &'a dyn Fn(&str) -> Option<String>,
+    file: Option<ConfigFile>,
+    profile: Option<String>,
+    /// Every setting picked so far, for `config show`.
+    pub rows: Vec<ShowRow>,
+    /// Things to tell the user on stderr (never holding the key).
+    pub warnings: Vec<String>,
+}
+
+impl<'a> Layers<'a> {
+    /// The config file (`--config`, `SMSSTAT_CONFIG` or the default place) and its
+    /// profile (`--profile`, `SMSSTAT_PROFILE`, else `default` if it has one).
+    pub fn open(
+        args: &'a Given,
+        var: &'a dyn Fn(&str) -> Option<String>,
+    ) -> Result<Layers<'a>, SettingsError> {
+        let mut layers = Layers {
+            args,
+            var,
+            file: None,
+            profile: None,
+            rows: Vec::new(),
+            warnings: Vec::new(),
+        };
+        let named = layers.pick("config", args.config.clone(), checks::path, |_| &None)?;
+        let path = match &named {
+            Some(named) => Some(named.value.clone()),
+            None => config_file::default_path(),
+        };
+        if let Some(path) = &path {
+            let given_by = named.as_ref().map(|n| match &n.origin {
+                Origin::Flag(name) | Origin::Env(name) => name.clone(),
+                other => other.to_string(),
+            });
+            layers.file = config_file::load(path, given_by.as_deref())?;
+        }
+        let shown = match (&path, &layers.file) {
+            (Some(path), Some(_)) => path.display().to_string(),
+            (Some(path), None) => format!("{} (not found)", path.display()),
+            (None, _) => "(no config directory)".into(),
+        };
+        let origin = named.map_or(Origin::Default, |n| n.origin);
+        layers.row("config", shown, origin);
+        let profile = layers.pick("profile", args.profile.clone(), checks::name, |_| &None)?;
+        let profile = layers.choose_profile(profile, path.as_deref())?;
+        let (shown, origin) = match &profile {
+            Some(p) => (p.value.clone(), p.origin.clone()),
+            None => ("(none)".into(), Origin::Default),
+        };
+        layers.row("profile", shown, origin);
+        layers.profile = profile.map(|p| p.value);
+        if let Some(file) = layers.file.as_ref().filter(|f| f.holds_key()) {
+            if config_file::readable_by_others(file.mode) {
+                let warning = exposed_key_warning("config file", &file.path, file.mode);
+                layers.warnings.push(warning);
+            }
+        }
+        Ok(layers)
+    }
+
+    /// A setting's value, highest layer first: the flag as clap parsed it, the
+    /// variable, the profile, the top level of the file. A bad variable is exit 64
+    /// naming it; a bad value in the file 78 naming its line and key.
+    pub fn pick<T>(
+        &self,
+        key: &'static str,
+        flag: Option<T>,
+        parse: fn(&str) -> Result<T, String>,
+        file: FileValue,
+    ) -> Result<Option<Sourced<T>>, SettingsError> {
+        if let Some(value) = flag {
+            let origin = Origin::Flag(flag_of(key));
+            return Ok(Some(Sourced { value, origin }));
+        }
+        let name = variable_of(key);
+        if let Some(text) = (self.var)(&name) {
+            let value = parse(&text).map_err(|why| bad_value(&name, &why))?;
+            let origin = Origin::Env(name);
+            return Ok(Some(Sourced { value, origin }));
+        }
+        for (layer, origin) in self.file_layers() {
+            if let Some(text) = file(layer) {
+                let value = self.parse_at(text, parse)?;
+                return Ok(Some(Sourced { value, origin }));
+            }
+        }
+        Ok(None)
+    }
+
+    /// `pick`, else the default; shown in `config show`.
+    pub fn value<T: Shown>(
+        &mut self,
+        key: &'static str,
+        flag: Option<T>,
+        parse: fn(&str) -> Result<T, String>,
+        file: FileValue,
+        default: T,
+    ) -> Result<T, SettingsError> {
+        let picked = self.pick(key, flag, parse, file)?;
+        let Sourced { value, origin } = picked.unwrap_or(Sourced {
+            value: default,
+            origin: Origin::Default,
+        });
+        self.row(key, value.shown(), origin);
+        Ok(value)
+    }
+
+    /// `pick` for a setting with no default; shown in `config show`.
+    pub fn optional<T: Shown>(
+        &mut self,
+        key: &'static str,
+        flag: Option<T>,
+        parse: fn(&str) -> Result<T, String>,
+        file: FileValue,
+    ) -> Result<Option<Sourced<T>>, SettingsError> {
+        let picked = self.pick(key, flag, parse, file)?;
+        let (shown, origin) = match &picked {
+            Some(s) => (s.value.shown(), s.origin.clone()),
+            None => ("(not set)".into(), Origin::Default),
+        };
+        self.row(key, shown, origin);
+        Ok(picked)
+    }
+
+    pub fn row(&mut self, key: &'static str, value: String, origin: Origin) {
+        self.rows.push(ShowRow { key, value, origin });
+    }
+
+    /// A path from the config file is relative to the file (`~/` is the home
+    /// directory), so the file means the same wherever smsstat is started.
+    pub fn placed(&self, path: Sourced<PathBuf>) -> PathBuf {
+        let dir = match &path.origin {
+            Origin::Profile { file, .. } | Origin::File(file) => file.parent(),
+            _ => return path.value,
+        };
+        if let Ok(rest) = path.value.strip_prefix("~") {
+            if let Ok(home) = etcetera::home_dir() {
+                return home.join(rest);
+            }
+        }
+        match dir {
+            Some(dir) if path.value.is_relative() => dir.join(&path.value),
+            _ => path.value,
+        }
+    }
+
+    /// A value that passed its parser but cannot be used (a base URL, a CA file),
+    /// said with where it came from: in the file, its line and key (all 78).
+    pub fn unusable(&self, origin: &Origin, file: FileValue, why: String) -> ConfigError {
+        let layer = self.file_layers().find(|(_, o)| o == origin);
+        match (layer.and_then(|(l, _)| file(l).as_ref()), &self.file) {
+            (Some(value), Some(config)) => config.invalid_at(value.span().start, why).into(),
+            _ => ConfigError(why),
+        }
+    }
+
+    /// The key and the file it was read from: the highest layer that has `api_key`
+    /// or `api_key_file` (a layer with both is refused: which one was meant would be
+    /// a guess). An empty or blank key is no key, from wherever it came.
+    pub fn api_key(&mut self) -> Result<Option<String>, SettingsError> {
+        let args = self.args;
+        let key = self.pick("api_key", args.api_key.clone(), checks::text, |l| {
+            &l.api_key
+        })?;
+        let file = self.pick(
+            "api_key_file",
+            args.api_key_file.clone(),
+            checks::path,
+            |l| &l.api_key_file,
+        )?;
+        // Of a key and a key file, the one of the higher layer.
+        let (key, path) = match (key, file) {
+            (Some(key), Some(file)) if rank(&key.origin) == rank(&file.origin) => {
+                return Err(both_keys(&key.origin));
+            }
+            (Some(key), Some(file)) if rank(&file.origin) < rank(&key.origin) => (Some(key), None),
+            (_, Some(file)) => (None, Some(file)),
+            (key, None) => (key, None),
+        };
+        if let Some(path) = path {
+            let origin = path.origin.clone();
+            let path = self.placed(path);
+            let key = read_key_file(&path, &origin)?;
+            let mode = config_file::file_mode(&path);
+            if config_file::readable_by_others(mode) {
+                let warning = exposed_key_warning("API key file", &path, mode);
+                self.warnings.push(warning);
+            }
+            let shown = format!(
+                "{} (read from {})",
+                crate::settings::secret::mask_key(&key),
+                path.display()
+            );
+            self.row("api_key", shown, origin.clone());
+            self.row("api_key_file", path.display().to_string(), origin);
+            return Ok(Some(key));
+        }
+        self.row("api_key_file", "(none)".into(), Origin::Default);
+        let Some(Sourced {
+            value: mut key,
+            origin,
+        }) = key
+        else {
+            self.row("api_key", "(none: no key is sent)".into(), Origin::Default);
+            return Ok(None);
+        };
+        trim_key(&mut key, &origin, &mut self.warnings);
+        if key.is_empty() {
+            self.row("api_key", "(none: no key is sent)".into(), origin);
+            return Ok(None);
+        }
+        if let Err(why) = checks::api_key(&key) {
+            return Err(match &origin {
+                Origin::Flag(name) | Origin::Env(name) => bad_value(name, &why),
+                _ => self.unusable(&origin, |l| &l.api_key, why).into(),
+            });
+        }
+        self.row("api_key", crate::settings::secret::mask_key(&key), origin);
+        Ok(Some(key))
+    }
+
+    /// The file's layers, highest first: the profile, then the top level.
+    fn file_layers(&self) -> impl Iterator<Item = (&Layer, Origin)> {
+        let file = self.file.as_ref();
+        let profile = file.and_then(|f| {
+            let name = self.profile.as_ref()?;
+            let origin = Origin::Profile {
+                name: name.clone(),
+                file: f.path.clone(),
+            };
+            Some((f.profiles.get(name)?, origin))
+        });
+        let top = file.map(|f| (&f.top, Origin::File(f.path.clone())));
+        profile.into_iter().chain(top)
+    }
+
+    fn parse_at<T>(
+        &self,
+        text: &Spanned<Scalar>,
+        parse: fn(&str) -> Result<T, String>,
+    ) -> Result<T, SettingsError> {
+        parse(&text.get_ref().0).map_err(|why| {
+            let file = self.file.as_ref().expect("a file value comes from a file");
+            file.invalid_at(text.span().start, why).into()
+        })
+    }
+
+    /// The profile named by `--profile`/`SMSSTAT_PROFILE`, which must exist, or else
+    /// `default` when the file has one.
+    fn choose_profile(
+        &self,
+        named: Option<Sourced<String>>,
+        path: Option<&Path>,
+    ) -> Result<Option<Sourced<String>>, ConfigError> {
+        let file = self.file.as_ref();
+        let Some(Sourced {
+            value: name,
+            origin,
+        }) = named
+        else {
+            let has_default = file.is_some_and(|f| f.profiles.contains_key(DEFAULT_PROFILE));
+            return Ok(has_default.then(|| Sourced {
+                value: DEFAULT_PROFILE.to_string(),
+                origin: Origin::Default,
+            }));
+        };
+        let Some(file) = file else {
+            let shown = path.map_or_else(|| "(no config dir)".into(), |p| p.display().to_string());
+            return Err(ConfigError(format!(
+                "profile `{name}` ({origin}) needs a config file, but there is none at {shown}"
+            )));
+        };
+        if file.profiles.contains_key(&name) {
+            return Ok(Some(Sourced {
+                value: name,
+                origin,
+            }));
+        }
+        let available = if file.profiles.is_empty() {
+            "it has no [profiles.NAME] tables".to_string()
+        } else {
+            let names: Vec<&str> = file.profiles.keys().map(String::as_str).collect();
+            format!("available: {}", names.join(", "))
+        };
+        Err(ConfigError(format!(
+            "no profile `{name}` ({origin}) in {}; {available}",
+            file.path.display()
+        )))
+    }
+}
+
+/// Higher for a higher layer: a flag over a variable over the file.
+fn rank(origin: &Origin) -> u8 {
+    match origin {
+        Origin::Flag(_) => 3,
+        Origin::Env(_) => 2,
+        Origin::Profile { .. } => 1,
+        _ => 0,
+    }
+}
+
+fn both_keys(origin: &Origin) -> SettingsError {
+    match origin {
+        Origin::Flag(_) | Origin::Env(_) => SettingsError::Usage(
+            "a key and a key file are both given (--api-key and --api-key-file, or \
+             SMSSTAT_API_KEY and SMSSTAT_API_KEY_FILE); keep one"
+                .into(),
+        ),
+        _ => ConfigError(format!(
+            "both api_key and api_key_file are set in {origin}; keep one"
+        ))
+        .into(),
+    }
+}
+
+/// A bad value of a flag or a variable (exit 64), the message led by its name.
+pub fn bad_value(name: &str, why: &str) -> SettingsError {
+    SettingsError::BadValue(format!("{name}: {why}"))
+}
+
+/// How a setting's value reads in `config show`.
+pub trait Shown {
+    fn shown(&self) -> String;
+}
+
+impl Shown for String {
+    fn shown(&self) -> String {
+        self.clone()
+    }
+}
+
+impl Shown for PathBuf {
+    fn shown(&self) -> String {
+        self.display().to_string()
+    }
+}
+
+impl Shown for std::time::Duration {
+    fn shown(&self) -> String {
+        format_duration(*self)
+    }
+}
+
+impl Shown for u32 {
+    fn shown(&self) -> String {
+        self.to_string()
+    }
+}
+
+impl Shown for u64 {
+    fn shown(&self) -> String {
+        self.to_string()
+    }
+}
+
+impl Shown for usize {
+    fn shown(&self) -> String {
+        self.to_string()
+    }
+}
+
+impl Shown for bool {
+    fn shown(&self) -> String {
+        self.to_string()
+    }
+}
+
+impl Shown for Rate {
+    fn shown(&self) -> String {
+        let unit = if self.per.as_secs() == 60 { "m" } else { "s" };
+        format!("{}/{unit}", self.requests)
+    }
+}
+
+/// The name `-o`, `--paths` and `--color` take.
+fn value_name(value: &impl clap::ValueEnum) -> String {
+    value
+        .to_possible_value()
+        .map_or_else(String::new, |v| v.get_name().to_string())
+}
+
+impl Shown for OutputFormat {
+    fn shown(&self) -> String {
+        value_name(self)
+    }
+}
+
+impl Shown for PathStyle {
+    fn shown(&self) -> String {
+        value_name(self)
+    }
+}
+
+impl Shown for ColorChoice {
+    fn shown(&self) -> String {
+        value_name(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_highest_layer_with_a_value_wins() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config.toml");
+        let text = "retries = 1\ntimeout = \"3s\"\n[profiles.p]\nretries = 5\n";
+        std::fs::write(&path, text).unwrap();
+        let mut args = Given {
+            config: Some(path.clone()),
+            profile: Some("p".into()),
+            ..Given::default()
+        };
+        let no_vars = |_: &str| None;
+        let layers = Layers::open(&args, &no_vars).unwrap();
+        let retries = |l: &Layers, flag| l.pick("retries", flag, checks::retries, |l| &l.retries);
+        let profile = Origin::Profile {
+            name: "p".into(),
+            file: path.clone(),
+        };
+        let picked = retries(&layers, None).unwrap().unwrap();
+        assert_eq!(
+            picked,
+            Sourced {
+                value: 5,
+                origin: profile
+            }
+        );
+        let timeout = layers.pick("timeout", None, checks::timeout, |l| &l.timeout);
+        assert_eq!(timeout.unwrap().unwrap().origin, Origin::File(path.clone()));
+        let unset = layers.pick("max_body", None, checks::parse_max_body, |l| &l.max_body);
+        assert!(unset.unwrap().is_none());
+        let flag = retries(&layers, Some(9)).unwrap().unwrap();
+        assert_eq!(flag.origin, Origin::Flag("--retries".into()));
+        args.profile = None;
+        let vars = |name: &str| (name == "SMSSTAT_RETRIES").then(|| "7".to_string());
+        let layers = Layers::open(&args, &vars).unwrap();
+        let var = retries(&layers, None).unwrap().unwrap();
+        assert_eq!(var.origin, Origin::Env("SMSSTAT_RETRIES".into()));
+        assert_eq!(var.value, 7);
+        let placed = layers.placed(Sourced {
+            value: PathBuf::from("key.txt"),
+            origin: Origin::File(path.clone()),
+        });
+        assert_eq!(placed, dir.path().join("key.txt"));
+        let absolute = PathBuf::from("/run/secrets/k");
+        let origin = Origin::File(path);
+        let kept = layers.placed(Sourced {
+            value: absolute.clone(),
+            origin,
+        });
+        assert_eq!(kept, absolute);
+    }
+}
