@@ -95,7 +95,9 @@ pub struct Given {
     /// CSV/TSV: cells exactly as sent, formulas included
     ///
     /// Without the ' put before a cell that starts with = + - @ tab or CR and is not a
-    /// number (spreadsheet formula injection).
+    /// number (spreadsheet formula injection), and without escaping characters that
+    /// act on a terminal. TSV still escapes backslash, tab, newline and CR (\\ \t \n
+    /// \r): nothing else can keep a row on one line.
     #[arg(long, global = true, help_heading = OUTPUT)]
     pub raw_cells: bool,
 

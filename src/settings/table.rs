@@ -105,10 +105,13 @@ macro_rules! settings_table {
                 CONNECTION, crate::settings::checks::retries;
             /// Output format: json, csv, report, ...
             ///
-            /// The output format: table (the default), json (one line per lookup), csv,
-            /// tsv, or one report over the batch: report (terminal), report-json,
-            /// report-md (Markdown for CI job summaries). SMSSTAT_OUTPUT in the
-            /// environment sets it too; --json and -o win over it.
+            /// The output format: table (the default), json (one line per lookup), csv
+            /// (RFC 4180: a line break stays inside a quoted cell), tsv (one line per
+            /// lookup, escaped as PostgreSQL's text format: \\ \t \n \r for backslash,
+            /// tab, newline and CR; \xHH for each byte of a character that acts on a
+            /// terminal and of a leading "), or one report over the batch: report
+            /// (terminal), report-json, report-md (Markdown for CI job summaries).
+            /// SMSSTAT_OUTPUT in the environment sets it too; --json and -o win over it.
             OUTPUT(Output) output: crate::domain::format::OutputFormat,
                 default crate::domain::format::OutputFormat::Table;
                 by_hand, in_file, "--output", "SMSSTAT_OUTPUT", "FORMAT",
