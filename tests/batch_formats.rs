@@ -29,7 +29,7 @@ fn csv_quotes_and_tsv_escapes() {
         .args(["-o", "tsv", "--fields", "msisdn,status", "sms", "1"])
         .assert()
         .success()
-        .stdout("query\tmsisdn\tstatus\terror\terrorDescription\n1\t4470\\x091\tdelivered\t0\t\n");
+        .stdout("query\tmsisdn\tstatus\terror\terrorDescription\n1\t4470\\t1\tdelivered\t0\t\n");
 }
 
 #[test]

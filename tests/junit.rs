@@ -75,6 +75,41 @@ fn junit_has_a_case_per_lookup_and_a_failure_per_problem() {
     assert_eq!(left.len(), 1);
 }
 
+/// Jenkins' xUnit plugin checks a JUnit file against its junit-10.xsd (its rules are
+/// tests/data/junit.xsd; README.md there names the source) and skips a file that
+/// fails; GitLab and GitHub reporters read the root's counts. A file with failures
+/// of every kind.
+#[test]
+fn junit_validates_against_the_jenkins_xunit_schema() {
+    let server = server(Kind::Sms);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("smoke.xml");
+    let ids: Vec<u64> = (1..=40).collect();
+    let path_text = path.to_str().unwrap();
+    let args = ["--junit", path_text, "--expect", "delivered", "sms", "-"];
+    let (out, _) = run_batch(&server.base, &args, &ids, Duration::from_secs(60));
+    assert!(out.status.code().is_some_and(|code| code > 0), "{out:?}");
+    let (cases, failures, _, xml) = junit_cases(&path);
+    assert!(cases == 40 && failures > 0, "{xml}");
+    let document = roxmltree::Document::parse(&xml).unwrap();
+    let root = document.root_element();
+    let names: Vec<&str> = root.attributes().map(|a| a.name()).collect();
+    assert_eq!(names, ["name", "tests", "failures", "errors", "time"]);
+    let schema = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/junit.xsd");
+    let xmllint = std::process::Command::new("xmllint")
+        .args(["--noout", "--schema", schema])
+        .arg(&path)
+        .output();
+    match xmllint {
+        Ok(run) => assert!(
+            run.status.success(),
+            "{}\n{xml}",
+            String::from_utf8_lossy(&run.stderr)
+        ),
+        Err(e) => eprintln!("xmllint cannot be run ({e}): not validated against {schema}"),
+    }
+}
+
 #[test]
 fn junit_is_escaped_and_never_holds_the_key() {
     let key = "k3y-Zm9vYmFyYmF6cXV4";

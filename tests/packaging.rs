@@ -126,6 +126,63 @@ fn the_debian_package_installs_each_file_in_its_place() {
         "usr/share/fish/vendor_completions.d/smsstat.fish"
     );
     assert_eq!(destination("NOTICE"), "usr/share/doc/smsstat/NOTICE");
+    // Where Debian wants an upstream changelog (cargo-deb gzips it: changelog.gz).
+    assert_eq!(
+        destination("CHANGELOG.md"),
+        "usr/share/doc/smsstat/changelog"
+    );
+    assert_eq!(
+        destination("debian/lintian-overrides"),
+        "usr/share/lintian/overrides/smsstat"
+    );
+}
+
+/// What lintian asks of the .deb that the sources decide (scripts/check-dist runs
+/// lintian itself on the built package): a stripped binary, a Debian changelog for
+/// this version, a Maintainer that can receive mail, no dependency on anything.
+#[test]
+fn the_debian_package_has_what_lintian_asks_for() {
+    let manifest = manifest();
+    assert_eq!(
+        manifest["profile"]["release"]["strip"].as_bool(),
+        Some(true)
+    );
+    assert!(!read("scripts/dist").contains("--no-strip"));
+    let deb = &manifest["package"]["metadata"]["deb"];
+    let maintainer = deb["maintainer"].as_str().unwrap();
+    assert!(!maintainer.contains(".invalid>"), "{maintainer}");
+    assert_eq!(deb["depends"].as_array().map(Vec::len), Some(0));
+    assert_eq!(deb["changelog"].as_str(), Some("debian/changelog"));
+    let changelog = read("debian/changelog");
+    let version = env!("CARGO_PKG_VERSION");
+    assert!(
+        changelog.starts_with(&format!("smsstat ({version}-1) unstable; urgency=")),
+        "{changelog}"
+    );
+    let signed = changelog.lines().find(|l| l.starts_with(" -- ")).unwrap();
+    assert!(
+        signed.starts_with(&format!(" -- {maintainer}  ")),
+        "{signed}"
+    );
+    // The overrides, each after the comment that explains it.
+    let overrides = read("debian/lintian-overrides");
+    let tags: Vec<&str> = overrides
+        .lines()
+        .filter(|l| l.starts_with("smsstat: "))
+        .collect();
+    assert_eq!(
+        tags,
+        [
+            "smsstat: shared-library-lacks-prerequisites [usr/bin/smsstat]",
+            "smsstat: initial-upload-closes-no-bugs [usr/share/doc/smsstat/changelog.Debian.gz:1]"
+        ]
+    );
+    for tag in tags {
+        let above = overrides.split(tag).next().unwrap().trim_end();
+        assert!(above.lines().last().unwrap().starts_with("# "), "{tag}");
+    }
+    assert!(read("scripts/check-dist").contains("lintian"));
+    assert!(read(".ci/run").contains("apt-get install -y -qq file lintian libxml2-utils"));
 }
 
 #[test]

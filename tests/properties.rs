@@ -234,7 +234,10 @@ fn render_everywhere(outcome: &Outcome) -> Vec<(PrintStyle, String)> {
 }
 
 fn check_terminal_safe(style: &PrintStyle, text: &str) -> Result<(), TestCaseError> {
-    let tab_ok = style.format == OutputFormat::Tsv && style.field.is_none();
+    // A tab is a cell's own in CSV (kept, so the value comes back) and the separator
+    // in TSV; harmless on a terminal either way.
+    let tab_ok =
+        matches!(style.format, OutputFormat::Csv | OutputFormat::Tsv) && style.field.is_none();
     let raw: Vec<char> = text
         .chars()
         .filter(|&c| c != '\n' && !(tab_ok && c == '\t') && is_unsafe(c))

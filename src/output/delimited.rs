@@ -1,16 +1,19 @@
 //! CSV and TSV: a header row of field names, then one row per lookup.
 //!
-//! A cell that starts with `=`, `+`, `-`, `@`, tab or CR and is not a number is
-//! prefixed with `'` (OWASP's advice against CSV injection): a spreadsheet opening
-//! the file would otherwise run a server's text as a formula. `--raw-cells` turns
-//! this off for pipelines that want the values as sent.
+//! Every value comes back to a reader (docs/formats.md): CSV is RFC 4180, a line
+//! break or quote kept inside a quoted cell; TSV is PostgreSQL's text format, whose
+//! escapes undo exactly. Two guards change values, as documented, unless
+//! `--raw-cells`: a cell that starts with `=`, `+`, `-`, `@`, tab or CR and is not a
+//! number is prefixed with `'` (OWASP's advice against CSV injection: a spreadsheet
+//! would run a server's text as a formula), and characters that act on a terminal
+//! are shown escaped, as in every other view.
 
 use std::borrow::Cow;
 use std::io::{self, Write};
 
 use crate::domain::error::LookupError;
 use crate::domain::outcome::Outcome;
-use crate::domain::sanitize::escape_control;
+use crate::domain::sanitize::{escape_control, is_unsafe};
 use crate::output::derived::value_of;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,7 +26,7 @@ pub enum Delimiter {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Cells {
     pub delimiter: Delimiter,
-    /// `--raw-cells`: formulas not neutralised.
+    /// `--raw-cells`: the values as sent, neither guard applied.
     pub raw: bool,
 }
 
@@ -83,16 +86,15 @@ fn error_code(error: &LookupError) -> String {
 }
 
 fn write_row(out: &mut impl Write, values: &[String], cells: Cells) -> io::Result<()> {
-    let (separator, quote): (&str, fn(&str) -> String) = match cells.delimiter {
-        Delimiter::Comma => (",", csv_field),
-        // TSV cannot quote: tabs and newlines are already escaped as \x09, \x0a.
-        Delimiter::Tab => ("\t", |v| v.to_string()),
+    let (separator, cell): (&str, fn(&str, bool) -> String) = match cells.delimiter {
+        Delimiter::Comma => (",", csv_cell),
+        Delimiter::Tab => ("\t", tsv_cell),
     };
     let line: Vec<String> = values
         .iter()
         .map(|v| {
             let v = if cells.raw { v.into() } else { neutralised(v) };
-            quote(&escape_control(&v))
+            cell(&v, cells.raw)
         })
         .collect();
     writeln!(out, "{}", line.join(separator))
@@ -123,14 +125,51 @@ fn is_plain_number(value: &str) -> bool {
         && exponent.is_none_or(|e| !e.is_empty() && digits(e))
 }
 
-/// RFC 4180 quoting: quoted when it holds a comma, a quote or edge spaces.
-fn csv_field(value: &str) -> String {
-    let needs_quotes = value.contains([',', '"']) || value.starts_with(' ') || value.ends_with(' ');
+/// RFC 4180: quoted when it holds a comma, a quote, a line break or edge spaces,
+/// quotes doubled. Unless raw, the characters that act on a terminal are escaped
+/// first (`\x1b`, `\u{202e}`), all but newline and tab, which are harmless there: a
+/// CR would let a server write a fake status over the line.
+fn csv_cell(text: &str, raw: bool) -> String {
+    let mut value = String::with_capacity(text.len());
+    for c in text.chars() {
+        if raw || c == '\n' || c == '\t' {
+            value.push(c);
+        } else {
+            value.push_str(&escape_control(c.encode_utf8(&mut [0; 4])));
+        }
+    }
+    let needs_quotes =
+        value.contains([',', '"', '\n', '\r']) || value.starts_with(' ') || value.ends_with(' ');
     if needs_quotes {
         format!("\"{}\"", value.replace('"', "\"\""))
     } else {
-        value.to_string()
+        value
     }
+}
+
+/// PostgreSQL's text format (COPY ... FORMAT text): backslash, tab, newline and CR as
+/// `\\`, `\t`, `\n`, `\r`, so that a row is one line and every value comes back,
+/// raw or not. Unless raw, the other characters that act on a terminal are written
+/// `\xHH`, one per UTF-8 byte (which PostgreSQL reads back as the same text), and
+/// so is a leading `"`, which quote-aware readers (pandas, csvkit) would take
+/// for an opening quote.
+fn tsv_cell(value: &str, raw: bool) -> String {
+    let mut out = String::with_capacity(value.len());
+    for (at, c) in value.char_indices() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\t' => out.push_str("\\t"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            c if !raw && (is_unsafe(c) || (at == 0 && c == '"')) => {
+                for byte in c.encode_utf8(&mut [0; 4]).bytes() {
+                    out.push_str(&format!("\\x{byte:02x}"));
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -155,7 +194,7 @@ mod tests {
         ];
         assert_eq!(
             row(&cells, Delimiter::Comma),
-            "'=1+1,'+cmd,'-2+3,'@SUM(A1),'\\x09x,'\\x0dx,-5,+3.20,-1e5,a=b\n"
+            "'=1+1,'+cmd,'-2+3,'@SUM(A1),'\tx,'\\x0dx,-5,+3.20,-1e5,a=b\n"
         );
         assert_eq!(
             row(&["=HYPERLINK(\"x\")", "-"], Delimiter::Tab),
@@ -170,14 +209,38 @@ mod tests {
     #[test]
     fn csv_quotes_what_needs_it() {
         assert_eq!(
-            row(&["a", "b,c", "say \"hi\"", " x"], Delimiter::Comma),
-            "a,\"b,c\",\"say \"\"hi\"\"\",\" x\"\n"
+            row(
+                &["a", "b,c", "say \"hi\"", " x", "two\nlines"],
+                Delimiter::Comma
+            ),
+            "a,\"b,c\",\"say \"\"hi\"\"\",\" x\",\"two\nlines\"\n"
         );
     }
 
     #[test]
-    fn control_characters_are_escaped_in_both() {
-        assert_eq!(row(&["a\nb", "c\td"], Delimiter::Tab), "a\\x0ab\tc\\x09d\n");
-        assert_eq!(row(&["\u{1b}[2J"], Delimiter::Comma), "\\x1b[2J\n");
+    fn csv_escapes_what_acts_on_a_terminal_unless_raw() {
+        let cells = ["\u{1b}[2J", "a\tb", "cr\r\n", "\\x0a"];
+        assert_eq!(
+            row(&cells, Delimiter::Comma),
+            "\\x1b[2J,a\tb,\"cr\\x0d\n\",\\x0a\n"
+        );
+        assert_eq!(
+            row_with(&cells, Delimiter::Comma, true),
+            "\u{1b}[2J,a\tb,\"cr\r\n\",\\x0a\n"
+        );
+    }
+
+    #[test]
+    fn tsv_escapes_as_postgresql_text_format() {
+        let cells = ["a\nb", "c\td", "\\x0a", "e\r", "\"q\"", "\u{1b}\u{202e}"];
+        assert_eq!(
+            row(&cells, Delimiter::Tab),
+            "a\\nb\tc\\td\t\\\\x0a\te\\r\t\\x22q\"\t\\x1b\\xe2\\x80\\xae\n"
+        );
+        // Raw: only what cannot be framed otherwise.
+        assert_eq!(
+            row_with(&cells, Delimiter::Tab, true),
+            "a\\nb\tc\\td\t\\\\x0a\te\\r\t\"q\"\t\u{1b}\u{202e}\n"
+        );
     }
 }

@@ -61,8 +61,10 @@ pub fn write_document(
     elapsed: Duration,
     cases: &mut impl Read,
 ) -> io::Result<()> {
+    // No `skipped` (nothing is skipped): Jenkins' xUnit (junit-10.xsd) refuses it
+    // on the root, and readers take a missing count for 0.
     let head = format!(
-        "tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"0\" time=\"{}\"",
+        "tests=\"{}\" failures=\"{}\" errors=\"0\" time=\"{}\"",
         counts.tests,
         counts.failures,
         seconds(elapsed)

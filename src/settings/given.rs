@@ -153,9 +153,12 @@ pub struct Given {
 
     /// Output format: json, csv, report, ...
     ///
-    /// The output format: table (the default), json (one line per lookup), csv, tsv,
-    /// or one report over the batch: report (terminal), report-json, report-md
-    /// (Markdown for CI job summaries).
+    /// The output format: table (the default), json (one line per lookup), csv
+    /// (RFC 4180: a line break stays inside a quoted cell), tsv (one line per
+    /// lookup, escaped as PostgreSQL's text format: \\ \t \n \r for backslash,
+    /// tab, newline and CR; \xHH for each byte of a character that acts on a
+    /// terminal and of a leading "), or one report over the batch: report
+    /// (terminal), report-json, report-md (Markdown for CI job summaries).
     #[arg(short = 'o', long, value_enum, value_name = "FORMAT", hide_possible_values = true, global = true, help_heading = OUTPUT)]
     pub output: Option<OutputFormat>,
 
@@ -188,7 +191,9 @@ pub struct Given {
     /// CSV/TSV: cells exactly as sent, formulas included
     ///
     /// Without the ' put before a cell that starts with = + - @ tab or CR and is not a
-    /// number (spreadsheet formula injection).
+    /// number (spreadsheet formula injection), and without escaping characters that
+    /// act on a terminal. TSV still escapes backslash, tab, newline and CR (\\ \t \n
+    /// \r): nothing else can keep a row on one line.
     #[arg(long, global = true, hide_short_help = true, help_heading = OUTPUT)]
     pub raw_cells: bool,
 
