@@ -61,7 +61,8 @@ pub enum Command {
 
     /// Serve the status API with simulated data, on loopback
     ///
-    /// The whole status API with simulated data, on a loopback port, until Ctrl-C.
+    /// The whole status API with simulated data, on a loopback port, until stopped
+    /// (Ctrl-C, SIGTERM); each request a line on stderr (-q: none).
     #[command(
         after_help = "Examples:\n  smsstat sim\n  smsstat sim --listen 127.0.0.1:0 --settle 0\n  smsstat sim --fail-rate 0.2 --latency 50ms --seed 7"
     )]
