@@ -1,12 +1,16 @@
 //! Operator ergonomics through the binary: completions and man page (committed and up
-//! to date), help, colour rules, -v/-vv tracing, -q.
+//! to date), help and the front door, colour rules, -v/-vv tracing, -q, and the
+//! README as a guide whose examples run.
 
 mod common;
 
+use std::fs::File;
 use std::path::Path;
+use std::process::Command;
 
 use clap::CommandFactory;
-use common::{answering, smsstat, smsstat_at, stdout_of, SMS};
+use common::process::Live;
+use common::{answering, clean_command, refused_base, smsstat, smsstat_at, stdout_of, SMS};
 use predicates::prelude::*;
 
 const KEY: &str = "acc-12345-secret-7f3";
@@ -44,16 +48,20 @@ fn completions_for_an_unknown_shell_are_a_usage_error() {
     smsstat().args(["completions", "cmd"]).assert().code(64);
 }
 
+/// The exit codes are in `--help` (and the man page); `-h` is the front door, short.
 #[test]
-fn short_and_long_help_show_the_exit_codes() {
-    for flag in ["-h", "--help"] {
-        smsstat()
-            .arg(flag)
-            .assert()
-            .success()
-            .stdout(predicate::str::contains("Exit codes:"))
-            .stdout(predicate::str::contains("78     configuration error"));
-    }
+fn long_help_shows_the_exit_codes_and_short_help_does_not() {
+    smsstat()
+        .arg("--help")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Exit codes:"))
+        .stdout(predicate::str::contains("78     configuration error"));
+    smsstat()
+        .arg("-h")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Exit codes:").not());
 }
 
 /// Whether `help` ends with its examples: nothing but indented lines after them.
@@ -108,11 +116,12 @@ fn each_lookup_help_ends_with_the_exit_codes() {
     }
 }
 
-/// `-h` at 80 columns: the options under their headings, in this order, each on one
-/// row of its own (name and summary), and the exit codes' table as written.
+/// A lookup's `-h` at 80 columns: its options under their headings, in this order,
+/// each on one row of its own (name and summary); `--help`'s exit codes' table as
+/// written, whatever the width.
 #[test]
 fn short_help_groups_the_options_one_row_each_at_80_columns() {
-    let help = stdout_of(smsstat().env("COLUMNS", "80").arg("-h"));
+    let help = stdout_of(smsstat().env("COLUMNS", "80").args(["sms", "-h"]));
     let headings: Vec<&str> = help
         .lines()
         .filter(|l| !l.starts_with(' ') && l.ends_with(':'))
@@ -120,20 +129,20 @@ fn short_help_groups_the_options_one_row_each_at_80_columns() {
     assert_eq!(
         headings,
         [
-            "Commands:",
+            "Arguments:",
             "Options:",
             "Connection:",
             "Output:",
             "Batch:",
             "Waiting:",
             "Configuration:",
-            "Exit codes:"
+            "Examples:"
         ],
         "{help}"
     );
     let options = help
         .split_once("\nOptions:\n")
-        .and_then(|(_, rest)| rest.split_once("\nExit codes:\n"))
+        .and_then(|(_, rest)| rest.split_once("\nExamples:\n"))
         .map(|(options, _)| options)
         .unwrap();
     for line in options.lines() {
@@ -149,9 +158,11 @@ fn short_help_groups_the_options_one_row_each_at_80_columns() {
             assert!(summary.is_some_and(|s| !s.is_empty()), "{line:?}\n{help}");
         }
     }
-    let codes = help.split_once("\nExit codes:\n").unwrap().1;
-    let top = stdout_of(smsstat().env("COLUMNS", "1000").arg("-h"));
-    assert_eq!(codes, top.split_once("\nExit codes:\n").unwrap().1);
+    let codes = |columns: &str| {
+        let help = stdout_of(smsstat().env("COLUMNS", columns).arg("--help"));
+        help.split_once("\nExit codes:\n").unwrap().1.to_string()
+    };
+    assert_eq!(codes("80"), codes("1000"));
 }
 
 #[test]
@@ -448,5 +459,215 @@ fn every_usage_error_speaks_in_one_style() {
         assert_eq!(out.status.code(), Some(64), "{args:?}");
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(stderr.starts_with("smsstat: error: "), "{args:?}: {stderr}");
+    }
+}
+
+// The first screens a new user sees: bare `smsstat`, `-h`, a lookup's `-h` and
+// `help -h`, each short enough for a 24-row terminal; help and version written to a
+// full disk (exit 74); the wording of a few first mistakes.
+
+/// Bare `smsstat` is a usage error (64, as since the start: no command given), and
+/// what it prints on stderr is the front door: what the tool is, its commands, a
+/// first example to try, where to read more, in at most 40 lines.
+#[test]
+fn bare_smsstat_is_a_short_front_door() {
+    let out = smsstat().assert().code(64);
+    let text = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        text.lines().count() <= 40,
+        "{} lines:\n{text}",
+        text.lines().count()
+    );
+    assert!(
+        text.starts_with("Status inspector for an SMS gateway"),
+        "{text}"
+    );
+    for lookup in LOOKUPS {
+        assert!(
+            text.contains(&format!("\n  {lookup} ")),
+            "{lookup}:\n{text}"
+        );
+    }
+    let examples = text.split_once("\nExamples:\n").expect("examples").1;
+    let first = examples.lines().next().unwrap().trim_start();
+    assert!(first.starts_with("smsstat --demo sms 42 "), "{text}");
+    assert!(text.contains("smsstat --help"), "{text}");
+    assert!(text.contains("README.md"), "{text}");
+}
+
+#[test]
+fn short_help_has_the_commands_and_examples_in_50_lines() {
+    let help = stdout_of(smsstat().arg("-h"));
+    assert!(help.lines().count() <= 50, "{help}");
+    assert!(help.contains("\nCommands:\n"), "{help}");
+    assert!(
+        help.contains("\nExamples:\n  smsstat --demo sms 42"),
+        "{help}"
+    );
+    // The details are in --help.
+    assert!(!help.contains("--base-url"), "{help}");
+    let long = stdout_of(smsstat().arg("--help"));
+    assert!(long.contains("--base-url") && long.contains("\nExit codes:\n"));
+}
+
+/// Each lookup's `-h` fits 45 lines and ends with its examples (all of them).
+#[test]
+fn each_lookup_short_help_shows_its_examples_in_45_lines() {
+    for lookup in LOOKUPS {
+        let help = stdout_of(smsstat().env("COLUMNS", "80").args([lookup, "-h"]));
+        assert!(help.lines().count() <= 45, "{lookup}: {help}");
+        let examples = help.split_once("\nExamples:\n").expect("examples").1;
+        assert!(
+            examples.contains(&format!("smsstat {lookup} ")),
+            "{lookup}: {help}"
+        );
+    }
+}
+
+#[test]
+fn help_dash_h_is_the_short_help() {
+    let help = stdout_of(smsstat().args(["help", "-h"]));
+    assert_eq!(help, stdout_of(smsstat().arg("-h")));
+    let sms = stdout_of(smsstat().args(["help", "sms", "--help"]));
+    assert_eq!(sms, stdout_of(smsstat().args(["sms", "--help"])));
+}
+
+/// Help and version are documents like the others: not written is exit 74, with one
+/// line on stderr. /dev/full is the child's stdout here, never an argument.
+#[test]
+fn help_and_version_to_a_full_disk_are_exit_74() {
+    for args in [
+        &["--version"][..],
+        &["--help"],
+        &["-h"],
+        &["sms", "--help"],
+        &["sms", "-h"],
+    ] {
+        let full = File::options().write(true).open("/dev/full").unwrap();
+        let out = clean_command().args(args).stdout(full).output().unwrap();
+        assert_eq!(out.status.code(), Some(74), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(
+            stderr.starts_with("smsstat: error: cannot write"),
+            "{stderr}"
+        );
+    }
+}
+
+#[test]
+fn an_empty_value_is_named_as_the_shell_writes_it() {
+    smsstat()
+        .args(["--demo", "sms", ""])
+        .assert()
+        .code(64)
+        .stderr(predicate::eq("smsstat: error: sms '': empty value\n"));
+}
+
+/// `check`'s marks in the tool's colours: green ✓, red ✗, with colour on only.
+#[test]
+fn check_marks_are_coloured_when_colour_is_on() {
+    const GREEN_TICK: &str = "\x1b[32m   ✓\x1b[0m settings";
+    const RED_CROSS: &str = "\x1b[31m   ✗\x1b[0m connect";
+    let checklist = |args: &[&str], env: &[(&str, &str)]| {
+        let mut cmd = smsstat();
+        cmd.args(["--base-url", &refused_base(), "--retries", "0"])
+            .args(args)
+            .arg("check")
+            .envs(env.iter().copied());
+        let out = cmd.assert().code(69);
+        String::from_utf8_lossy(&out.get_output().stdout).into_owned()
+    };
+    let on = checklist(&["--color", "always"], &[]);
+    assert!(on.contains(GREEN_TICK) && on.contains(RED_CROSS), "{on:?}");
+    let forced = checklist(&[], &[("CLICOLOR_FORCE", "1")]);
+    assert!(forced.contains(GREEN_TICK), "{forced:?}");
+    for off in [
+        checklist(&[], &[]),
+        checklist(&["--color", "never"], &[("CLICOLOR_FORCE", "1")]),
+        checklist(&[], &[("NO_COLOR", "1"), ("CLICOLOR_FORCE", "1")]),
+    ] {
+        assert!(
+            !off.contains('\x1b') && off.contains("   ✓ settings"),
+            "{off:?}"
+        );
+    }
+}
+
+// The README is a guide a new user follows step by step: short enough to read
+// (at most 3,500 words, counted as `wc -w` counts), and every example it shows
+// as runnable works as printed.
+//
+// Runnable means a ```` ```sh ```` block: each is run whole, as a script (`sh -e`),
+// in an empty directory, with the built binary first on PATH and a clean
+// environment, and must exit 0 (the simulator's recipe included, which must also
+// stop the simulator it starts: the script's output has to close). Blocks that
+// need root, a network, a toolchain or a real gateway (install, build, a
+// gateway's URL, a CI template) are ```` ```text ````, shown and not run; any
+// other fence is refused, so an example cannot slip out of the test by its tag.
+
+fn readme() -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
+    std::fs::read_to_string(path).unwrap()
+}
+
+#[test]
+fn the_readme_is_at_most_3500_words() {
+    let words = readme().split_whitespace().count();
+    assert!(words <= 3500, "README.md has {words} words");
+}
+
+/// The fenced blocks of `text`: (info string, body).
+fn blocks(text: &str) -> Vec<(String, String)> {
+    let mut found = Vec::new();
+    let mut open: Option<(String, String)> = None;
+    for line in text.lines() {
+        match (line.strip_prefix("```"), open.take()) {
+            (Some(_), Some(block)) => found.push(block),
+            (Some(info), None) => open = Some((info.trim().to_string(), String::new())),
+            (None, Some((info, mut body))) => {
+                body.push_str(line);
+                body.push('\n');
+                open = Some((info, body));
+            }
+            (None, None) => {}
+        }
+    }
+    assert!(open.is_none(), "a fenced block is not closed");
+    found
+}
+
+#[test]
+fn every_runnable_readme_example_runs_as_printed() {
+    let blocks = blocks(&readme());
+    let kinds = ["sh", "text", "toml", "yaml"];
+    for (info, body) in &blocks {
+        assert!(kinds.contains(&info.as_str()), "```{info} block:\n{body}");
+    }
+    let runnable: Vec<&String> = blocks
+        .iter()
+        .filter(|(info, _)| info == "sh")
+        .map(|(_, body)| body)
+        .collect();
+    assert!(runnable.len() >= 6, "{} runnable blocks", runnable.len());
+    let bin_dir = Path::new(env!("CARGO_BIN_EXE_smsstat")).parent().unwrap();
+    let path = format!("{}:/usr/bin:/bin", bin_dir.display());
+    for (n, script) in runnable.iter().enumerate() {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("readme-{n}"));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut cmd = Command::new("sh");
+        cmd.args(["-e", "-c", script])
+            .current_dir(&dir)
+            .env_clear()
+            .env("PATH", &path)
+            .env("HOME", &dir)
+            .env("LANG", "C.UTF-8")
+            .env("XDG_CONFIG_HOME", common::empty_config_home());
+        // Live bounds the run: a simulator left running would hold the output open,
+        // and the test fails instead of hanging.
+        cmd.stdin(std::process::Stdio::null());
+        let ended = Live::spawn(cmd).finish();
+        assert_eq!(ended.code, Some(0), "{script}\n{ended:?}");
     }
 }

@@ -1,5 +1,5 @@
 //! The dependency direction of `src/`, checked on the code itself: each folder may
-//! import only the folders listed for it (README, "Architecture"), the top-level
+//! import only the folders listed for it (docs/architecture.md), the top-level
 //! modules form no cycle, no two files import each other (directly or around a
 //! circle), and no module is placed by a `#[path]` attribute. Reads every `crate::` path of every file, test
 //! modules left out (a test may reach anywhere).

@@ -119,3 +119,62 @@ fn files_and_exit_status_are_there() {
         assert!(exit.contains(code), "{code}: {exit}");
     }
 }
+
+/// SYNOPSIS names every option with its argument (`[--base-url URL]`), and a plain
+/// flag alone (`[--demo]`).
+#[test]
+fn the_synopsis_names_each_option_with_its_argument() {
+    let page = man_page();
+    let synopsis = section(&page, "SYNOPSIS");
+    let mut cli = smsstat::testkit::Cli::command();
+    cli.build();
+    let mut seen = 0;
+    for arg in cli.get_arguments().filter(|a| !a.is_hide_set()) {
+        let Some(long) = arg.get_long() else { continue };
+        let flag = format!("\\fB\\-\\-{}\\fR", long.replace('-', "\\-"));
+        let shown = match arg.get_action().takes_values() {
+            true => {
+                let name = arg.get_value_names().unwrap()[0].as_str();
+                format!("{flag} \\fI{}\\fR]", name.replace('-', "\\-"))
+            }
+            false => format!("{flag}]"),
+        };
+        assert!(synopsis.contains(&shown), "{shown} not in {synopsis}");
+        seen += 1;
+    }
+    assert!(seen >= 30, "{seen} options");
+    assert!(synopsis.contains("[\\fB\\-\\-base\\-url\\fR \\fIURL\\fR]"));
+}
+
+/// `.TH` has the date of the page's last change, from the committed date file (not
+/// the build's clock, so builds are reproducible).
+#[test]
+fn the_title_has_the_pages_date() {
+    let page = man_page();
+    let date = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("completions/smsstat.1.date"),
+    )
+    .unwrap();
+    let date = date.trim();
+    let digits = date.chars().filter(char::is_ascii_digit).count();
+    assert!(date.len() == 10 && digits == 8, "{date:?}");
+    let version = env!("CARGO_PKG_VERSION");
+    let title = format!(".TH smsstat 1 {date} \"smsstat {version}\"");
+    assert!(page.contains(&title), "{title} in:\n{}", &page[..200]);
+}
+
+/// A plain flag is shown as a flag (not `--errors-with-200 ERRORS_WITH_200` with
+/// true/false as its values); no Markdown backtick reaches the page.
+#[test]
+fn plain_flags_are_flags_and_no_markdown_is_left() {
+    let page = man_page();
+    assert!(
+        page.contains("\n\\fB\\-\\-errors\\-with\\-200\\fR\n"),
+        "{}",
+        section(&page, "\"SIMULATOR OPTIONS\"")
+    );
+    assert!(!page.contains("ERRORS_WITH_200"));
+    assert!(!page.contains("[possible values: true, false]"));
+    assert!(!page.contains('`'), "a backtick left");
+    assert!(page.contains("\\fBspec\\fR (10 HLR, 20 SMS, 30 task)"));
+}

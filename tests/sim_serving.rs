@@ -9,7 +9,9 @@ use std::process::{Command, Stdio};
 use std::sync::{mpsc, Arc, Barrier};
 use std::time::{Duration, Instant};
 
-use common::process::KillOnDrop;
+use std::path::Path;
+
+use common::process::{KillOnDrop, Live, Signal, Stream};
 use common::sim::{agent, sim};
 use serde_json::Value;
 use smsstat::testkit::{SimOptions, SimServer, API_KEY_HEADER, LISTENING_PREFIX};
@@ -99,7 +101,7 @@ impl Running {
     /// environment of `common::clean_command` changed by `env`.
     fn start(args: &[&str], env: &[(&str, &str)]) -> Running {
         let mut cmd: Command = common::clean_command();
-        cmd.args(["sim", "--listen", "127.0.0.1:0", "--settle", "0"])
+        cmd.args(["sim", "-q", "--listen", "127.0.0.1:0", "--settle", "0"])
             .args(args)
             .envs(env.iter().copied())
             .stdout(Stdio::piped());
@@ -143,4 +145,83 @@ fn an_exported_lookup_key_does_not_lock_the_simulator() {
     let base = running.base_url();
     let reply = agent().get(format!("{base}/sms/42")).call().unwrap();
     assert_eq!(reply.status().as_u16(), 200);
+}
+
+/// `smsstat sim` as spawned by an operator, its stdout and stderr watched.
+fn watched_sim(args: &[&str]) -> (Live, String, String) {
+    let mut cmd = common::clean_command();
+    cmd.args(["sim", "--listen", "127.0.0.1:0", "--settle", "0"])
+        .args(args);
+    let mut live = Live::spawn(cmd);
+    let first = live.wait_for(Stream::Stdout, |l| l.starts_with(LISTENING_PREFIX));
+    let base = first.strip_prefix(LISTENING_PREFIX).unwrap().to_string();
+    let try_line = live.wait_for(Stream::Stdout, |l| l.starts_with("try: "));
+    (live, base, try_line)
+}
+
+/// Each request is a line on stderr: time, method, path, status, latency.
+#[test]
+fn the_simulator_shows_each_request_on_stderr() {
+    let (mut live, base, _) = watched_sim(&[]);
+    let agent = agent();
+    assert_eq!(
+        agent.get(format!("{base}/sms/42")).call().unwrap().status(),
+        200
+    );
+    let line = live.wait_for(Stream::Stderr, |l| l.contains(" /sms/42 "));
+    let words: Vec<&str> = line.split(' ').collect();
+    assert_eq!(words.len(), 5, "{line:?}");
+    let time = words[0].as_bytes();
+    let shape = time.len() == 12 && time[2] == b':' && time[5] == b':' && time[8] == b'.';
+    assert!(shape, "time of day with milliseconds: {line:?}");
+    assert_eq!(&words[1..4], ["GET", "/sms/42", "200"], "{line:?}");
+    assert!(words[4].ends_with("ms"), "{line:?}");
+    let missing = agent.get(format!("{base}/sms/9999999")).call();
+    assert!(missing.is_err() || missing.unwrap().status() == 404);
+    live.wait_for(Stream::Stderr, |l| {
+        l.ends_with("ms") && l.contains(" GET /sms/9999999 404 ")
+    });
+}
+
+#[test]
+fn quiet_keeps_the_simulator_silent_on_stderr() {
+    for quiet in [&["-q"][..], &["--quiet"]] {
+        let (mut live, base, _) = watched_sim(quiet);
+        assert_eq!(
+            agent()
+                .get(format!("{base}/sms/42"))
+                .call()
+                .unwrap()
+                .status(),
+            200
+        );
+        live.signal(Signal::Term);
+        let ended = live.finish();
+        assert_eq!(ended.stderr, "", "{quiet:?}");
+    }
+}
+
+/// The `try:` line fits 80 columns and, pasted into a shell as printed, runs: with
+/// the simulator's own key when it has one.
+#[test]
+fn the_try_line_pastes_as_is() {
+    let bin_dir = Path::new(env!("CARGO_BIN_EXE_smsstat")).parent().unwrap();
+    let path = format!("{}:/usr/bin:/bin", bin_dir.display());
+    for args in [&[][..], &["--api-key", "k-42"]] {
+        let (_live, _, try_line) = watched_sim(args);
+        assert!(try_line.chars().count() <= 80, "{try_line:?}");
+        assert!(!try_line.contains('<'), "a placeholder: {try_line:?}");
+        let command = try_line.strip_prefix("try: ").unwrap();
+        let pasted = Command::new("sh")
+            .args(["-c", command])
+            .env_clear()
+            .env("PATH", &path)
+            .env("LANG", "C.UTF-8")
+            .env("XDG_CONFIG_HOME", common::empty_config_home())
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&pasted.stdout);
+        assert!(pasted.status.success(), "{command}: {pasted:?}");
+        assert!(stdout.contains("ref-42"), "{stdout}");
+    }
 }

@@ -5,7 +5,7 @@
 
 use clap::{Args, Parser, Subcommand};
 
-pub use super::values::EXIT_CODES_HELP;
+pub use super::values::{EXIT_CODES_HELP, START_HELP};
 pub use crate::domain::format::OutputFormat;
 use crate::settings::given::Given;
 
@@ -17,7 +17,7 @@ pub use crate::cli::sim_args::SimArgs;
 /// and the result of an HLR request, and prints them as tables for people or JSON for
 /// scripts. The exit code passes the service's error code through.
 #[derive(Debug, Parser)]
-#[command(name = "smsstat", version = super::build::VERSION_LINE, after_help = EXIT_CODES_HELP, args_override_self = true)]
+#[command(name = "smsstat", version = super::build::VERSION_LINE, after_help = START_HELP, args_override_self = true)]
 pub struct Cli {
     /// The global options: defined with the settings they give (`settings::given`).
     #[command(flatten)]
@@ -61,7 +61,8 @@ pub enum Command {
 
     /// Serve the status API with simulated data, on loopback
     ///
-    /// The whole status API with simulated data, on a loopback port, until Ctrl-C.
+    /// The whole status API with simulated data, on a loopback port, until stopped
+    /// (Ctrl-C, SIGTERM); each request a line on stderr (-q: none).
     #[command(
         after_help = "Examples:\n  smsstat sim\n  smsstat sim --listen 127.0.0.1:0 --settle 0\n  smsstat sim --fail-rate 0.2 --latency 50ms --seed 7"
     )]

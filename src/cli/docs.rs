@@ -58,11 +58,13 @@ fn zsh_autoloadable(script: Vec<u8>) -> Vec<u8> {
 pub fn man_page() -> io::Result<Vec<u8>> {
     // The plain version: the page is committed (completions/smsstat.1) and must not
     // change with each commit that `--version` names.
-    let man = clap_mangen::Man::new(super::command().version(super::build::VERSION));
+    let command = super::command().version(super::build::VERSION);
+    let synopsis = synopsis_section(&command);
+    let man = clap_mangen::Man::new(command).date(MAN_DATE.trim());
     let mut page = Vec::new();
     man.render_title(&mut page)?;
     man.render_name_section(&mut page)?;
-    man.render_synopsis_section(&mut page)?;
+    page.extend_from_slice(synopsis.as_bytes());
     man.render_description_section(&mut page)?;
     man.render_options_section(&mut page)?;
     // One page for all: the subcommands are described here, with their examples,
@@ -71,7 +73,65 @@ pub fn man_page() -> io::Result<Vec<u8>> {
     page.extend_from_slice(simulator_section().as_bytes());
     page.extend_from_slice(extra_sections().as_bytes());
     man.render_version_section(&mut page)?;
-    Ok(without_repeated_preamble(page))
+    Ok(code_in_bold(&without_repeated_preamble(page)))
+}
+
+/// The page's date: the day its text last changed, kept in a file beside the
+/// committed page and rewritten by `completions/generate.sh` when the text changes.
+/// Neither the build's clock nor the commit's, so a build is reproducible and the
+/// committed page stays the binary's.
+const MAN_DATE: &str = include_str!("../../completions/smsstat.1.date");
+
+/// Every option with its argument (`[--base-url URL]`), then the command: clap's
+/// synopsis names the options alone (`[--base-url]`).
+fn synopsis_section(command: &clap::Command) -> String {
+    let mut line = String::from("\\fBsmsstat\\fR");
+    for arg in command.get_arguments().filter(|a| !a.is_hide_set()) {
+        let flag = match (arg.get_short(), arg.get_long()) {
+            (Some(short), Some(long)) => {
+                format!("\\fB\\-{short}\\fR|\\fB\\-\\-{}\\fR", escape_roff(long))
+            }
+            (None, Some(long)) => format!("\\fB\\-\\-{}\\fR", escape_roff(long)),
+            _ => continue,
+        };
+        let value = match arg.get_action().takes_values() {
+            true => arg
+                .get_value_names()
+                .and_then(|names| names.first())
+                .map(|name| format!(" \\fI{}\\fR", escape_roff(name)))
+                .unwrap_or_default(),
+            false => String::new(),
+        };
+        let repeated = match arg.get_action() {
+            clap::ArgAction::Count => "...",
+            _ => "",
+        };
+        line.push_str(&format!(" [{flag}{value}]{repeated}"));
+    }
+    line.push_str(" \\fICOMMAND\\fR [\\fIARGS\\fR]");
+    format!(".SH SYNOPSIS\n{line}\n")
+}
+
+/// Markdown's `code` spans of the help texts (which a terminal shows as typed) as
+/// bold on the page; a lone backtick stays. Requests (lines starting with a dot)
+/// are left alone.
+fn code_in_bold(page: &[u8]) -> Vec<u8> {
+    let text = String::from_utf8_lossy(page);
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        let spans: Vec<&str> = line.split('`').collect();
+        if line.starts_with('.') || spans.len().is_multiple_of(2) {
+            out.push_str(line);
+            continue;
+        }
+        for (i, span) in spans.iter().enumerate() {
+            match i % 2 {
+                1 => out.push_str(&format!("\\fB{span}\\fR")),
+                _ => out.push_str(span),
+            }
+        }
+    }
+    out.into_bytes()
 }
 
 /// Each section rendered on its own starts with roff's apostrophe definition; once,
@@ -136,8 +196,11 @@ fn simulator_section() -> String {
         let Some(long) = arg.get_long() else {
             continue;
         };
+        // A plain flag has no argument, nor true/false values to list.
+        let takes_value = arg.get_action().takes_values();
         let value = arg
             .get_value_names()
+            .filter(|_| takes_value)
             .and_then(|names| names.first())
             .map(|name| format!(" \\fI{}\\fR", escape_roff(name)))
             .unwrap_or_default();
@@ -151,7 +214,7 @@ fn simulator_section() -> String {
             .iter()
             .map(|v| v.get_name().to_string())
             .collect();
-        if !choices.is_empty() {
+        if takes_value && !choices.is_empty() {
             text.push_str(&format!(" [possible values: {}]", choices.join(", ")));
         }
         if let Some(default) = arg.get_default_values().first() {

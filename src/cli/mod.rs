@@ -27,7 +27,7 @@ fn shown_globals(subcommand: &str) -> Option<Vec<&'static str>> {
         "show" => Some(settings.chain(["demo", "json"]).collect()),
         "check" => Some(
             settings
-                .chain(["demo", "json", "verbose", "paths"])
+                .chain(["demo", "json", "verbose", "paths", "color"])
                 .collect(),
         ),
         // `config` itself only leads to `show`, which lists the settings.
@@ -85,12 +85,50 @@ pub(crate) fn command() -> clap::Command {
     }
     let mut command = Cli::command();
     command.build();
+    let long_end = format!("{START_HELP}\n\n{EXIT_CODES_HELP}");
     command
+        .after_long_help(long_end)
         .mut_args(env_in_long_help)
         .mut_subcommands(env_in_long_helps)
         .mut_subcommands(hide_unused)
         .mut_subcommands(one_document)
         .mut_subcommands(exit_codes_last)
+}
+
+/// `command` as clap prints its help: `-h` shows fewer options. (Not for the man
+/// page: clap_mangen leaves out the text of an option hidden from `-h`.)
+pub(crate) fn help_command() -> clap::Command {
+    command()
+        .mut_args(short_help_without_options)
+        .mut_subcommands(fewer_options_in_short_help)
+}
+
+/// `smsstat -h` (and bare `smsstat`) fits a 24-row screen with its commands and
+/// examples, as gh's does: the options are in `--help` and the man page.
+fn short_help_without_options(arg: clap::Arg) -> clap::Arg {
+    match arg.is_global_set() {
+        true => arg.hide_short_help(true),
+        false => arg,
+    }
+}
+
+/// The options a lookup's `-h` lists: enough for a first run, a batch and a CI
+/// gate, so that its examples stay on the first screen; `--help` lists them all.
+const SHORT_HELP_OPTIONS: [&str; 10] = [
+    "demo", "profile", "json", "output", "fields", "jobs", "wait", "expect", "junit", "verbose",
+];
+
+fn fewer_options_in_short_help(sub: clap::Command) -> clap::Command {
+    if !LOOKUPS.contains(&sub.get_name()) {
+        return sub;
+    }
+    sub.mut_args(|arg| {
+        let listed = SHORT_HELP_OPTIONS.contains(&arg.get_id().as_str());
+        match arg.is_global_set() && !listed {
+            true => arg.hide_short_help(true),
+            false => arg,
+        }
+    })
 }
 
 /// The lookup subcommands.

@@ -21,11 +21,11 @@ pub struct ParseFacts {
 /// Parses the arguments; on `--help`/`--version` or a usage error, prints what clap
 /// prints and returns the exit code to end with.
 pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<(Cli, ParseFacts), u8> {
-    let args: Vec<OsString> = args.into_iter().collect();
+    let args = help_flag_after_help(args.into_iter().collect());
     if let Some((cli, matches)) = super::parse_plain(&args) {
         return Ok(with_facts(cli, &matches));
     }
-    let mut command = super::command();
+    let mut command = super::help_command();
     let parsed = command.try_get_matches_from_mut(&args).and_then(|matches| {
         super::refuse_unused(&mut command, &matches)?;
         Cli::from_arg_matches(&matches).map(|cli| (cli, matches))
@@ -49,11 +49,33 @@ pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<(Cli, Pars
             }
             Err(exit_codes::USAGE)
         }
-        Err(err) => {
-            let _ = err.print();
-            Err(exit_codes::SUCCESS)
-        }
+        // Help and version: a document like any other, so a full disk is exit 74.
+        // stdout holds the text's tail until flushed; the flush reports the failure.
+        Err(err) => match err.print().and_then(|()| std::io::stdout().flush()) {
+            Ok(()) => Err(exit_codes::SUCCESS),
+            // A reader that stopped early (`| head`) is not an error.
+            Err(closed) if closed.kind() == std::io::ErrorKind::BrokenPipe => {
+                Err(exit_codes::SUCCESS)
+            }
+            Err(failure) => {
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "smsstat: error: cannot write the output: {failure}"
+                );
+                Err(exit_codes::IO_ERROR)
+            }
+        },
     }
+}
+
+/// `help -h` asks for help about help: clap's `help` takes subcommand names only,
+/// and refused the flag (64). `help [NAME...] -h` is `[NAME...] -h`.
+fn help_flag_after_help(mut args: Vec<OsString>) -> Vec<OsString> {
+    let asks_help = |arg: &OsString| arg == "-h" || arg == "--help";
+    if args.get(1).is_some_and(|arg| arg == "help") && args.iter().skip(2).any(asks_help) {
+        args.remove(1);
+    }
+    args
 }
 
 fn with_facts(cli: Cli, matches: &clap::ArgMatches) -> (Cli, ParseFacts) {

@@ -106,6 +106,13 @@ pub struct SimArgs {
     /// queued, accepted, enroute) [default: the variant's]
     #[arg(long, value_enum, value_name = "SHAPE")]
     pub task_counters: Option<TaskCounterShape>,
+
+    /// No line per request on stderr
+    ///
+    /// By default each request is shown on stderr as it is answered: the time (UTC),
+    /// method, path, HTTP status and how long the answer took.
+    #[arg(short, long)]
+    pub quiet: bool,
 }
 
 /// `sim --variant`.

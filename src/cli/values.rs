@@ -8,6 +8,19 @@ use clap::ValueEnum;
 use crate::domain::format::{ColorChoice, OutputFormat};
 use crate::domain::lookup::PathStyle;
 
+/// The end of `-h` (and of bare `smsstat`): a first try, the common forms, where to
+/// read more. Each line at most 78 columns, as below.
+pub const START_HELP: &str = "\
+Examples:
+  smsstat --demo sms 42            try it against the built-in simulator
+  smsstat --demo --wait --expect delivered sms 2
+  smsstat sms - < ids.txt          one lookup per line of a file
+  smsstat check                    diagnose the setup, step by step
+
+Every option and the exit codes: smsstat --help, or man smsstat.
+A command's options and examples: smsstat sms -h (task -h, ...).
+The guide: README.md (/usr/share/doc/smsstat/ once installed).";
+
 /// Each line at most 78 columns: `-h` and `--help` wrap at the terminal's width, and
 /// at 80 this table must not be broken into unindented pieces.
 pub const EXIT_CODES_HELP: &str = "\

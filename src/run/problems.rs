@@ -29,7 +29,7 @@ pub(crate) fn report_problem(outcome: &Outcome, no_key: bool) {
                 warn(format_args!(
                     "{} {}: {warning}",
                     outcome.kind.name(),
-                    preview(&outcome.query)
+                    shown(&outcome.query)
                 ));
             }
             return;
@@ -38,9 +38,18 @@ pub(crate) fn report_problem(outcome: &Outcome, no_key: bool) {
     batch_error(format_args!(
         "{} {}: {}",
         outcome.kind.name(),
-        preview(&outcome.query),
+        shown(&outcome.query),
         escape_control(&problem)
     ));
+}
+
+/// The value as a line names it: an empty one as `''`, as a shell would write it
+/// (`sms : empty value` read as a typo).
+fn shown(query: &str) -> String {
+    match query.is_empty() {
+        true => "''".to_string(),
+        false => preview(query),
+    }
 }
 
 /// An answer that means the key is missing or wrong: service error 1 or HTTP 401.

@@ -25,6 +25,7 @@ pub(crate) fn sim_options(args: SimArgs, api_key: Option<String>) -> sim::SimOpt
         seed: args.seed,
         extra_fields: oddity(args.extra_fields),
         rate_limit: args.rate_limit,
+        log: !args.quiet,
         ..sim::SimOptions::demo()
     }
     .with_variant(variant);

@@ -41,6 +41,8 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
+use crate::domain::sanitize::escape_control;
+
 use data::{Kind, Quirks, Shape};
 
 /// Which variant of the service the simulator answers like (docs/variants.md).
@@ -125,6 +127,8 @@ pub struct SimOptions {
     pub variant: Variant,
     /// The not-found codes.
     pub codes: Codes,
+    /// Each request told on stderr (`smsstat sim`; not `--demo`, nor -q).
+    pub log: bool,
 }
 
 impl SimOptions {
@@ -146,6 +150,7 @@ impl SimOptions {
             task_v1: false,
             variant: Variant::Spec,
             codes: Codes::Spec,
+            log: false,
         }
     }
 
@@ -221,7 +226,7 @@ impl SimServer {
 /// `smsstat sim`: serves in the foreground until the process is ended. The first
 /// line on stdout is `LISTENING_PREFIX` and the base URL, for scripts to parse.
 pub fn serve(options: SimOptions) -> io::Result<()> {
-    let keyed = options.api_key.is_some();
+    let key = options.api_key.clone();
     let server = SimServer::start(options)?;
     if !server.addr().ip().is_loopback() {
         eprintln!(
@@ -231,12 +236,10 @@ pub fn serve(options: SimOptions) -> io::Result<()> {
         );
     }
     let url = server.base_url();
-    let key = if keyed {
-        "SMSSTAT_API_KEY=<your --api-key> "
-    } else {
-        ""
-    };
-    let banner = format!("{LISTENING_PREFIX}{url}\ntry: {key}smsstat --base-url {url} sms 42\n");
+    let banner = format!(
+        "{LISTENING_PREFIX}{url}\n{}\n",
+        try_line(&url, key.as_deref())
+    );
     // One write, and its failure ignored: a script that reads the first line and
     // closes the pipe (`smsstat sim | head -1`) must not stop the server.
     let mut out = io::stdout().lock();
@@ -244,4 +247,56 @@ pub fn serve(options: SimOptions) -> io::Result<()> {
     drop(out);
     server.wait();
     Ok(())
+}
+
+/// A command to paste as is, at most 80 columns when it can be: with the key the
+/// simulator was started with (its own test key, typed on its command line; the
+/// lookups' exported key never reaches it), which moves to a line of its own when
+/// the whole would be wider.
+fn try_line(url: &str, key: Option<&str>) -> String {
+    let lookup = format!("smsstat --base-url {url} sms 42");
+    let Some(key) = key else {
+        return format!("try: {lookup}");
+    };
+    let setting = format!("SMSSTAT_API_KEY={}", shell_quoted(&escape_control(key)));
+    let line = format!("try: {setting} {lookup}");
+    match line.chars().count() <= 80 {
+        true => line,
+        false => format!("try: {setting} \\\n       {lookup}"),
+    }
+}
+
+/// `text` as one shell word: bare when it holds only characters no shell reads
+/// specially, else in single quotes.
+fn shell_quoted(text: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "-_.,:/@%+=".contains(c);
+    match !text.is_empty() && text.chars().all(plain) {
+        true => text.to_string(),
+        false => format!("'{}'", text.replace('\'', r"'\''")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::try_line;
+
+    #[test]
+    fn the_try_line_pastes_as_is_within_80_columns() {
+        let url = "http://127.0.0.1:8765";
+        assert_eq!(
+            try_line(url, None),
+            "try: smsstat --base-url http://127.0.0.1:8765 sms 42"
+        );
+        assert_eq!(
+            try_line(url, Some("k")),
+            "try: SMSSTAT_API_KEY=k smsstat --base-url http://127.0.0.1:8765 sms 42"
+        );
+        let long = try_line(url, Some("it's a long key, with spaces and a quote"));
+        assert_eq!(
+            long,
+            "try: SMSSTAT_API_KEY='it'\\''s a long key, with spaces and a quote' \\\n       \
+             smsstat --base-url http://127.0.0.1:8765 sms 42"
+        );
+        assert!(long.lines().all(|l| l.chars().count() <= 80));
+    }
 }

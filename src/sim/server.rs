@@ -12,6 +12,7 @@ use super::prng;
 use super::routes::{self, Lookup};
 use super::SimOptions;
 use super::{Codes, Oddity, Variant};
+use crate::domain::sanitize::escape_control;
 use httpcore::{HttpRequest, HttpResponse};
 
 pub const API_KEY_HEADER: &str = "X-API-KEY";
@@ -85,6 +86,8 @@ pub struct Shared {
     window: Mutex<(u64, u32)>,
     started: Instant,
     requests: AtomicU64,
+    /// A line on stderr per request (`smsstat sim` without -q).
+    log: bool,
 }
 
 impl Shared {
@@ -109,12 +112,14 @@ impl Shared {
             window: Mutex::new((0, 0)),
             started: Instant::now(),
             requests: AtomicU64::new(0),
+            log: options.log,
         }
     }
 
     /// One request, on its connection's thread (so `--latency` delays only that
     /// connection).
     pub fn handle(&self, request: &HttpRequest) -> HttpResponse {
+        let arrived = Instant::now();
         if !self.latency.is_zero() {
             std::thread::sleep(self.latency);
         }
@@ -126,6 +131,9 @@ impl Shared {
             },
             None => self.answer(&request.method, &request.target, key),
         };
+        if self.log {
+            log_request(request, answer.status, arrived.elapsed());
+        }
         let response = HttpResponse::new(
             answer.status,
             answer.body_type.content_type(),
@@ -216,4 +224,31 @@ impl Shared {
         let n = self.requests.fetch_add(1, Ordering::Relaxed);
         prng::unit(prng::mix(self.seed), n) < self.fail_rate
     }
+}
+
+/// `14:03:07.512 GET /sms/42 200 0.3ms`: the time of day (UTC), the request as
+/// sent (escaped: a client may send anything) and what the simulator answered, so
+/// that an operator sees lookups arrive. One write per line: lines of concurrent
+/// connections do not mix.
+fn log_request(request: &HttpRequest, status: u16, took: Duration) {
+    use std::io::Write;
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    let day = now.as_secs() % 86_400;
+    let took = match took.as_secs_f64() {
+        s if s < 1.0 => format!("{:.1}ms", s * 1000.0),
+        s => format!("{s:.2}s"),
+    };
+    let line = format!(
+        "{:02}:{:02}:{:02}.{:03} {} {} {status} {took}\n",
+        day / 3600,
+        day / 60 % 60,
+        day % 60,
+        now.subsec_millis(),
+        escape_control(&request.method),
+        escape_control(&request.target),
+    );
+    // A closed stderr must not stop the server.
+    let _ = std::io::stderr().write_all(line.as_bytes());
 }

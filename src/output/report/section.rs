@@ -54,9 +54,15 @@ pub(super) fn histogram(
     let mut section = Section::new(vec![title, "Count", "Share"]);
     let total = durations.count();
     for (bound, count) in durations.buckets(bounds) {
-        let label = match bound {
-            Some(bound) => format!("<= {}", unit(bound)),
-            None => "longer".into(),
+        // Each row counts one bucket, so it is named as a range: `<= 5m` above
+        // `<= 10m` read as cumulative counts.
+        let at = bound.map_or(bounds.len(), |b| bounds.partition_point(|x| *x < b));
+        let lower = at.checked_sub(1).map(|i| unit(bounds[i]));
+        let label = match (lower, bound) {
+            (None, Some(upper)) => format!("<= {}", unit(upper)),
+            (Some(lower), Some(upper)) => format!("{lower}-{}", unit(upper)),
+            (Some(lower), None) => format!("> {lower}"),
+            (None, None) => "all".into(),
         };
         let share = fraction(count, total);
         section.row(

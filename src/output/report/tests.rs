@@ -98,7 +98,11 @@ fn sms_statuses_latencies_prices_and_pending() {
 fn both_latencies_are_drawn_as_histograms() {
     let md = draw::markdown(&sms_report());
     assert!(md.contains("| Send latency | Count | Share |  |"), "{md}");
-    assert!(md.contains("| &lt;= 5s | 1 | 33.3% |"), "{md}");
+    // Each row counts one bucket: the first is everything up to its bound, the
+    // others are ranges (a row labelled `<= 5s` after `<= 2s` read as cumulative).
+    assert!(md.contains("| &lt;= 1s | 1 | 33.3% |"), "{md}");
+    assert!(md.contains("| 1s-2s | 1 | 33.3% |"), "{md}");
+    assert!(md.contains("| 2s-5s | 1 | 33.3% |"), "{md}");
     assert!(
         md.contains("| Delivery latency | Count | Share |  |"),
         "{md}"

@@ -84,7 +84,16 @@ pub fn run(mut args: Given) -> Result<u8, Error> {
         json_line_text(&as_json(&steps))
     } else {
         let utf8 = crate::settings::config::locale_is_utf8();
-        as_checklist(&steps, utf8, crate::settings::config::terminal_width())
+        let color = crate::settings::config::use_color(
+            args.color,
+            std::io::IsTerminal::is_terminal(&std::io::stdout()),
+        );
+        as_checklist(
+            &steps,
+            utf8,
+            color,
+            crate::settings::config::terminal_width(),
+        )
     };
     print_document(text.as_bytes())?;
     Ok(first_failure(&steps))

@@ -7,9 +7,15 @@ use crate::domain::exit_codes;
 use crate::domain::sanitize::escape_control;
 use crate::output::wrap::hanging;
 
-/// One line per step: its mark, its name and what it found, broken at spaces to fit
-/// the terminal (`width`; None: no limit) under itself, a path or URL never split.
-pub(super) fn as_checklist(steps: &[Step], utf8: bool, width: Option<usize>) -> String {
+/// One line per step: its mark (green or red when `color`), its name and what it
+/// found, broken at spaces to fit the terminal (`width`; None: no limit) under
+/// itself, a path or URL never split.
+pub(super) fn as_checklist(
+    steps: &[Step],
+    utf8: bool,
+    color: bool,
+    width: Option<usize>,
+) -> String {
     let name_width = ALL_STEPS.iter().map(|s| s.len()).max().unwrap_or(0);
     // "{mark:>4} {name}  ": where the details start.
     let indent = 4 + 1 + name_width + 2;
@@ -28,7 +34,13 @@ pub(super) fn as_checklist(steps: &[Step], utf8: bool, width: Option<usize>) -> 
             Some(width) => hanging(&detail, indent, width),
             None => detail.into_owned(),
         };
-        let lines = format!("{mark:>4} {:name_width$}  {detail}\n", step.name);
+        // Padded before it is painted: the escapes take no room on the screen.
+        let mark = match (step.state, color) {
+            (State::Ok, true) => format!("\x1b[32m{mark:>4}\x1b[0m"),
+            (State::Failed, true) => format!("\x1b[31m{mark:>4}\x1b[0m"),
+            _ => format!("{mark:>4}"),
+        };
+        let lines = format!("{mark} {:name_width$}  {detail}\n", step.name);
         // A name whose details went to a line of their own keeps no trailing spaces.
         for line in lines.lines() {
             out.push_str(line.trim_end());
