@@ -69,6 +69,8 @@ struct Setup {
     http: HttpSettings,
     /// Where the configured key came from (`env SMSSTAT_API_KEY`), when one is set.
     key_origin: Option<Origin>,
+    /// `--color` (or its variable or key), for the checklist on stdout.
+    color: bool,
 }
 
 pub fn run(mut args: Given) -> Result<u8, Error> {
@@ -79,15 +81,18 @@ pub fn run(mut args: Given) -> Result<u8, Error> {
         .then(|| SimServer::start(SimOptions::demo()))
         .transpose()
         .map_err(Error::Demo)?;
-    let steps = steps(&args, demo.as_ref());
+    let (steps, color) = steps(&args, demo.as_ref());
     let text = if json {
         json_line_text(&as_json(&steps))
     } else {
         let utf8 = crate::settings::config::locale_is_utf8();
-        let color = crate::settings::config::use_color(
-            args.color,
-            std::io::IsTerminal::is_terminal(&std::io::stdout()),
-        );
+        // Settings that cannot be resolved leave only the flag to say it.
+        let color = color.unwrap_or_else(|| {
+            crate::settings::config::use_color(
+                args.color.unwrap_or_default(),
+                std::io::IsTerminal::is_terminal(&std::io::stdout()),
+            )
+        });
         as_checklist(
             &steps,
             utf8,
@@ -109,7 +114,8 @@ fn first_failure(steps: &[Step]) -> u8 {
 /// Every step, in order; after a failure the steps that needed it are skipped. The
 /// proxy step is always reported once the settings are known: a failure at the name
 /// or connect step is often the proxy's doing.
-fn steps(args: &Given, demo: Option<&SimServer>) -> Vec<Step> {
+/// The steps, and whether the resolved settings colour the checklist.
+fn steps(args: &Given, demo: Option<&SimServer>) -> (Vec<Step>, Option<bool>) {
     let mut steps = Vec::new();
     let setup = match settings_step(args, demo) {
         Ok((step, setup)) => {
@@ -118,9 +124,10 @@ fn steps(args: &Given, demo: Option<&SimServer>) -> Vec<Step> {
         }
         Err(step) => {
             steps.push(step);
-            return with_rest_skipped(steps);
+            return (with_rest_skipped(steps), None);
         }
     };
+    let color = Some(setup.color);
     let mut proxy = network::proxy_step(&setup.http);
     let reached = network::name_and_connect(&setup.http);
     let stop = reached.iter().any(|s| s.state == State::Failed);
@@ -130,7 +137,7 @@ fn steps(args: &Given, demo: Option<&SimServer>) -> Vec<Step> {
     }
     let mut steps = with_rest_skipped_before_proxy(steps);
     steps.push(proxy);
-    steps
+    (steps, color)
 }
 
 const ALL_STEPS: [&str; 8] = [
@@ -175,6 +182,7 @@ fn settings_step(args: &Given, demo: Option<&SimServer>) -> Result<(Step, Setup)
     let setup = Setup {
         http: config.http,
         key_origin,
+        color: config.output.color,
     };
     Ok((ok("settings", detail), setup))
 }
