@@ -14,6 +14,8 @@
 //! included), so the rows drawn are the rows indicatif moves the cursor over. No row
 //! reaches the last columns, whatever the width or the line: `^C` lands on the row the
 //! cursor is on, inside the drawing, and clearing the drawing erases it.
+//!
+//! The live view draws without indicatif (`Rows`), by the same rules.
 
 use std::io;
 use std::sync::Mutex;
@@ -31,15 +33,94 @@ const REFRESH_HZ: u8 = 20;
 /// Erase from the cursor to the end of the row (the cursor stays).
 const ERASE_TO_END: &str = "\x1b[K";
 
-/// Stderr as a draw target, hidden when it is not a terminal or `TERM` is unset or
-/// `dumb` (no cursor movement known), as indicatif's own stderr target does.
+/// Erase from the cursor to the end of the screen.
+const ERASE_BELOW: &str = "\x1b[J";
+
+/// Stderr as a draw target, hidden when it cannot be drawn on.
 pub fn stderr_target() -> ProgressDrawTarget {
+    match drawable_stderr() {
+        Some(term) => {
+            ProgressDrawTarget::term_like_with_hz(Box::new(Margined::new(term)), REFRESH_HZ)
+        }
+        None => ProgressDrawTarget::hidden(),
+    }
+}
+
+/// Stderr, unless it is not a terminal or `TERM` is unset or `dumb` (no cursor
+/// movement known), as indicatif's own stderr target decides.
+fn drawable_stderr() -> Option<Term> {
     let term = Term::buffered_stderr();
     let dumb = std::env::var_os("TERM").is_none_or(|t| t == "dumb");
-    if !term.is_term() || dumb {
-        return ProgressDrawTarget::hidden();
+    (term.is_term() && !dumb).then_some(term)
+}
+
+/// Lines drawn at the bottom of stderr and redrawn in place, as `Margined` draws
+/// them: no row reaches the margin, and the cursor stays after the last line's text.
+pub struct Rows<W = Term> {
+    out: W,
+    /// Rows on screen now, the cursor on the last of them.
+    drawn: usize,
+}
+
+impl Rows {
+    /// Stderr, None when it cannot be drawn on.
+    pub fn stderr() -> Option<Rows> {
+        drawable_stderr().map(|out| Rows { out, drawn: 0 })
     }
-    ProgressDrawTarget::term_like_with_hz(Box::new(Margined::new(term)), REFRESH_HZ)
+}
+
+impl<W: Out> Rows<W> {
+    /// The columns a line may take, and the rows a drawing may: one row is left for
+    /// the cursor's, or the top of the drawing would scroll out of reach.
+    pub fn room(&self) -> (usize, usize) {
+        let (columns, rows) = self.out.size();
+        let width = columns.saturating_sub(MARGIN).max(1);
+        (
+            usize::from(width),
+            usize::from(rows.saturating_sub(1).max(1)),
+        )
+    }
+
+    /// Draws `lines` over what was drawn before (nothing for no lines).
+    pub fn draw(&mut self, lines: &[String]) {
+        if lines.is_empty() && self.drawn == 0 {
+            return;
+        }
+        let width = self.room().0;
+        let mut text = self.to_top();
+        let mut rows = 0;
+        for line in lines {
+            if rows > 0 {
+                text.push_str("\r\n");
+            }
+            let (broken, taken) = rows_of(line, width);
+            text.push_str(&broken);
+            text.push_str(ERASE_TO_END);
+            rows += taken;
+        }
+        text.push_str(ERASE_BELOW);
+        self.drawn = rows;
+        self.write(&text);
+    }
+
+    /// Erases what was drawn; the cursor is left where the drawing began.
+    pub fn clear(&mut self) {
+        if self.drawn > 0 {
+            let text = format!("{}{ERASE_BELOW}", self.to_top());
+            self.drawn = 0;
+            self.write(&text);
+        }
+    }
+
+    /// The way to the start of the drawing's first row.
+    fn to_top(&self) -> String {
+        format!("{}\r", ansi_move(self.drawn.saturating_sub(1), 'A'))
+    }
+
+    /// A terminal that cannot be written to only loses the drawing.
+    fn write(&self, text: &str) {
+        let _ = self.out.write(text).and_then(|()| self.out.flush());
+    }
 }
 
 /// Where indicatif is in a draw: it writes, after moving the cursor to the drawing's
@@ -61,8 +142,9 @@ struct Margined<W = Term> {
     step: Mutex<Step>,
 }
 
-/// What `Margined` writes to and measures: the terminal (a string in unit tests).
-trait Out: std::fmt::Debug + Send + Sync {
+/// What `Margined` and `Rows` write to and measure: the terminal (a string in unit
+/// tests).
+pub trait Out: std::fmt::Debug + Send + Sync {
     /// Columns and rows.
     fn size(&self) -> (u16, u16);
     fn write(&self, s: &str) -> io::Result<()>;
@@ -108,12 +190,14 @@ impl<W: Out> Margined<W> {
     }
 }
 
-/// `line` broken into rows of at most `width` columns, each row's rest erased: where
-/// indicatif's own count of a line's rows breaks it (a character that does not fit
-/// goes to the next row, a wide one included; control characters take no room).
-fn rows_of(line: &str, width: usize) -> String {
+/// `line` broken into rows of at most `width` columns, each row's rest erased, and
+/// how many rows: where indicatif's own count of a line's rows breaks it (a character
+/// that does not fit goes to the next row, a wide one included; control characters
+/// take no room).
+pub fn rows_of(line: &str, width: usize) -> (String, usize) {
     let mut out = String::with_capacity(line.len());
     let mut column = 0;
+    let mut rows = 1;
     for (part, is_ansi) in AnsiCodeIterator::new(line) {
         if is_ansi {
             out.push_str(part);
@@ -129,11 +213,12 @@ fn rows_of(line: &str, width: usize) -> String {
                 out.push_str(ERASE_TO_END);
                 out.push_str("\r\n");
                 column = taken;
+                rows += 1;
             }
             out.push(c);
         }
     }
-    out
+    (out, rows)
 }
 
 impl<W: Out> TermLike for Margined<W> {
@@ -179,11 +264,12 @@ impl<W: Out> TermLike for Margined<W> {
             Step::RowStart if s == "\r" => self.out.write(s),
             Step::RowStart => {
                 *step = Step::Text;
-                self.out.write(&rows_of(s, usize::from(self.line_width())))
+                self.out
+                    .write(&rows_of(s, usize::from(self.line_width())).0)
             }
             Step::LineDone => {
                 *step = Step::Text;
-                let rows = rows_of(s, usize::from(self.line_width()));
+                let (rows, _) = rows_of(s, usize::from(self.line_width()));
                 self.out.write(&format!("\r\n{rows}"))
             }
         }
@@ -279,15 +365,39 @@ mod tests {
 
     #[test]
     fn a_long_line_breaks_where_indicatif_counts_its_rows() {
-        assert_eq!(rows_of("abcdefgh", 3), "abc\x1b[K\r\ndef\x1b[K\r\ngh");
-        assert_eq!(rows_of("abc", 3), "abc");
+        let rows = |line| rows_of(line, 3);
+        assert_eq!(rows("abcdefgh"), ("abc\x1b[K\r\ndef\x1b[K\r\ngh".into(), 3));
+        assert_eq!(rows("abc"), ("abc".into(), 1));
         // A wide character that does not fit goes whole to the next row.
-        assert_eq!(rows_of("ab漢c", 3), "ab\x1b[K\r\n漢c");
+        assert_eq!(rows("ab漢c"), ("ab\x1b[K\r\n漢c".into(), 2));
         // Colours take no room.
         assert_eq!(
-            rows_of("\x1b[31mabcd\x1b[0m", 3),
-            "\x1b[31mabc\x1b[K\r\nd\x1b[0m"
+            rows("\x1b[31mabcd\x1b[0m"),
+            ("\x1b[31mabc\x1b[K\r\nd\x1b[0m".into(), 2)
         );
+    }
+
+    #[test]
+    fn rows_are_drawn_over_the_last_drawing_and_cleared() {
+        let mut rows = Rows {
+            out: Written {
+                columns: 7,
+                text: Mutex::default(),
+            },
+            drawn: 0,
+        };
+        let taken = |rows: &Rows<Written>| std::mem::take(&mut *rows.out.text.lock().unwrap());
+        assert_eq!(rows.room(), (3, 23));
+        rows.draw(&[]);
+        assert_eq!(taken(&rows), "");
+        rows.draw(&["abcd".into(), "e".into()]);
+        assert_eq!(taken(&rows), "\rabc\x1b[K\r\nd\x1b[K\r\ne\x1b[K\x1b[J");
+        rows.draw(&["f".into()]);
+        assert_eq!(taken(&rows), "\x1b[2A\rf\x1b[K\x1b[J");
+        rows.clear();
+        assert_eq!(taken(&rows), "\r\x1b[J");
+        rows.clear();
+        assert_eq!(taken(&rows), "");
     }
 
     #[test]
