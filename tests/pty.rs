@@ -359,6 +359,100 @@ fn many_watched_records_are_printed_on_a_clean_screen() {
     clean_screen_after_waiting_on(&["sms", "1", "2", "3"], 3);
 }
 
+/// The terminal's bytes up to each redraw (indicatif starts each with `\r`).
+fn frames(terminal: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let starts = terminal.iter().enumerate().filter(|(_, b)| **b == b'\r');
+    starts.map(|(at, _)| &terminal[..at])
+}
+
+/// A batch of `values` values (each 5 bytes, and a newline on stdin) whose first
+/// takes a second and a bit (the bar is drawn only for batches that take a second)
+/// and whose last is answered only once the terminal shows `drawn`; the terminal's
+/// bytes. `stdin`: the values are the lines of a regular file on stdin.
+fn a_bar_drawn(cols: u16, values: usize, stdin: bool, drawn: impl Fn(&str) -> bool) -> Vec<u8> {
+    let hung = Gate::new();
+    let server = server(&hung);
+    let mut ids = vec!["slow".to_string()];
+    ids.extend((2..values).map(|i| format!("{i:05}")));
+    ids.push("hang".into());
+    let mut args = vec![
+        "--json".to_string(),
+        "-j".into(),
+        "2".into(),
+        "sms-ref".into(),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let mut cmd = match stdin {
+        true => {
+            let path = dir.path().join("ids.txt");
+            // The same length per line, whatever the id: the total is estimated
+            // from the bytes read.
+            let lines: String = ids.iter().map(|id| format!("{id:<5}\n")).collect();
+            std::fs::write(&path, lines).unwrap();
+            args.push("-".into());
+            let mut cmd = command(
+                &server.base,
+                &args.iter().map(String::as_str).collect::<Vec<_>>(),
+            );
+            cmd.stdin(std::fs::File::open(&path).unwrap());
+            cmd
+        }
+        false => {
+            args.extend(ids);
+            command(
+                &server.base,
+                &args.iter().map(String::as_str).collect::<Vec<_>>(),
+            )
+        }
+    };
+    cmd.env("LANG", "C.UTF-8");
+    let wiring = Wiring {
+        stdin: false,
+        stdout: false,
+        controlling: false,
+    };
+    let mut run = OnTerminal::spawn_sized(cmd, wiring, cols);
+    run.wait_for_terminal(drawn);
+    hung.open();
+    let shown = run.finish();
+    assert_eq!(shown.code, Some(0));
+    shown.terminal
+}
+
+#[test]
+fn the_progress_bar_fits_a_narrow_terminal_on_every_frame() {
+    let cols = 40;
+    // The count with every lookup but the last done: the longest the line gets.
+    let terminal = a_bar_drawn(cols, 1000, false, |shown| shown.contains("999/1000"));
+    let mut counted = 0;
+    for frame in frames(&terminal) {
+        let rows = Screen::after(frame, usize::from(cols)).lines();
+        // One row, never at the last columns, and the count whole on it.
+        assert!(rows.len() <= 1, "{rows:#?}");
+        let Some(row) = rows.first() else { continue };
+        assert!(row.chars().count() <= usize::from(cols) - 2, "{rows:#?}");
+        if let Some(count) = row.split(' ').find(|word| word.contains('/')) {
+            let (done, total) = count.trim_end_matches(',').split_once('/').unwrap();
+            assert!(done.parse::<u64>().is_ok() && total == "1000", "{rows:#?}");
+            counted += 1;
+        }
+    }
+    assert!(counted > 0, "{:?}", String::from_utf8_lossy(&terminal));
+}
+
+#[test]
+fn a_batch_from_a_file_on_stdin_shows_a_total_and_an_eta() {
+    let terminal = a_bar_drawn(COLS, 300, true, |shown| {
+        shown.contains("/300 lookups") || shown.contains("/~300 lookups")
+    });
+    let text = String::from_utf8_lossy(&terminal);
+    let with_total = text
+        .split('\r')
+        .find(|frame| frame.contains("300 lookups"))
+        .unwrap();
+    assert!(with_total.contains(", eta "), "{text:?}");
+}
+
 /// The threads of process `pid` now.
 fn threads_of(pid: u32) -> usize {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();

@@ -3,17 +3,23 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use indicatif::{HumanDuration, ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
-use crate::output::term::{rows_of, stderr_target, Rows};
+use crate::output::term::{rows_of, stderr_line_width, stderr_target, Rows};
+use crate::run::input::estimated_total;
 
 /// Quick batches finish before a bar would be worth drawing.
 const SHOW_AFTER: Duration = Duration::from_secs(1);
 const TICK: Duration = Duration::from_millis(120);
+
+/// The bar's cells at most, and at least (narrower, the counter goes alone).
+const BAR_CELLS: usize = 30;
+const MIN_BAR_CELLS: usize = 8;
 
 /// Spinner frames, as indicatif's default spinner, and in ASCII.
 const SPINNER: [&str; 8] = ["⠁", "⠂", "⠄", "⡀", "⢀", "⠠", "⠐", "⠈"];
@@ -25,38 +31,43 @@ pub struct BatchProgress {
     started: Instant,
     allowed: bool,
     shown: bool,
+    /// No total given: it is estimated as stdin is read, when stdin is a file.
+    estimating: bool,
+    /// The bar's total is an estimate so far.
+    estimated: Arc<AtomicBool>,
 }
 
 impl BatchProgress {
     /// `allowed`: stderr is a terminal and nothing else draws there (no -v, no live view).
     pub fn new(allowed: bool, total: Option<u64>, utf8: bool) -> BatchProgress {
         let bar = ProgressBar::with_draw_target(total, ProgressDrawTarget::hidden());
-        // `{per_sec}` shows four decimals and `{per_sec:.0}` is read as a colour, not
-        // a precision: the rate and the noun are keys of our own.
-        let template = match total {
-            Some(_) => "{bar:30} {pos}/{len} {lookups}, {rate}, eta {eta}",
-            None => "{spinner} {pos} {lookups}, {rate}",
-        };
-        if let Ok(style) = ProgressStyle::with_template(template) {
-            let style = style
-                .with_key("rate", |state: &ProgressState, w: &mut dyn fmt::Write| {
-                    let _ = w.write_str(&whole_rate(state.per_sec()));
-                })
-                .with_key(
-                    "lookups",
-                    |state: &ProgressState, w: &mut dyn fmt::Write| {
-                        // Agrees with the number before it: the total, or the count so far.
-                        let count = state.len().unwrap_or(state.pos());
-                        let _ = w.write_str(if count == 1 { "lookup" } else { "lookups" });
-                    },
-                );
-            bar.set_style(glyphs(style, utf8));
+        let estimated = Arc::new(AtomicBool::new(false));
+        let approximate = Arc::clone(&estimated);
+        // One key for the whole line: what it shows depends on the width left.
+        if let Ok(style) = ProgressStyle::with_template("{line}") {
+            bar.set_style(style.with_key(
+                "line",
+                move |state: &ProgressState, w: &mut dyn fmt::Write| {
+                    let shown = Shown {
+                        done: state.pos(),
+                        total: state.len(),
+                        approximate: approximate.load(Ordering::Relaxed),
+                        per_sec: state.per_sec(),
+                        eta: state.eta(),
+                        spinner: spinner(utf8, state.elapsed()),
+                        utf8,
+                    };
+                    let _ = w.write_str(&shown.line(stderr_line_width()));
+                },
+            ));
         }
         BatchProgress {
             bar,
             started: Instant::now(),
             allowed,
             shown: false,
+            estimating: total.is_none(),
+            estimated,
         }
     }
 
@@ -67,6 +78,12 @@ impl BatchProgress {
             return;
         }
         self.bar.inc(1);
+        if self.estimating {
+            if let Some((total, exact)) = estimated_total() {
+                self.estimated.store(!exact, Ordering::Relaxed);
+                self.bar.set_length(total.max(self.bar.position()));
+            }
+        }
         if !self.shown && self.started.elapsed() >= SHOW_AFTER {
             self.bar.set_draw_target(stderr_target());
             self.bar.enable_steady_tick(TICK);
@@ -93,6 +110,90 @@ impl BatchProgress {
     }
 }
 
+/// What the bar's line shows.
+struct Shown {
+    done: u64,
+    total: Option<u64>,
+    approximate: bool,
+    per_sec: f64,
+    eta: Duration,
+    spinner: &'static str,
+    utf8: bool,
+}
+
+impl Shown {
+    /// The line in at most `width` columns: the bar shrinks first, then the counter
+    /// drops its words, and the count itself is cut at the end, never broken.
+    fn line(&self, width: usize) -> String {
+        let done = self.done;
+        // Agrees with the number before it: the total, or the count so far.
+        let lookups = match self.total.unwrap_or(done) {
+            1 => "lookup",
+            _ => "lookups",
+        };
+        let rate = whole_rate(self.per_sec);
+        let Some(total) = self.total else {
+            let spinner = self.spinner;
+            let texts = [
+                format!("{spinner} {done} {lookups}, {rate}"),
+                format!("{spinner} {done} {lookups}"),
+                format!("{spinner} {done}"),
+            ];
+            return fitting(&texts, width);
+        };
+        let about = if self.approximate { "~" } else { "" };
+        let count = format!("{done}/{about}{total}");
+        let eta = format!("{:#}", HumanDuration(self.eta));
+        let texts = [
+            format!("{count} {lookups}, {rate}, eta {eta}"),
+            format!("{count}, eta {eta}"),
+            count,
+        ];
+        let with_bar = texts.iter().find_map(|text| {
+            let cells = width.checked_sub(text.chars().count() + 1)?;
+            (cells >= MIN_BAR_CELLS).then(|| (text, cells.min(BAR_CELLS)))
+        });
+        match with_bar {
+            Some((text, cells)) => format!("{} {text}", self.bar(cells, done, total)),
+            None => fitting(&texts, width),
+        }
+    }
+
+    /// `cells` cells, filled in proportion of `done` to `total`.
+    fn bar(&self, cells: usize, done: u64, total: u64) -> String {
+        let filled = match total {
+            0 => cells,
+            total => (u128::from(done.min(total)) * cells as u128 / u128::from(total)) as usize,
+        };
+        let (full, empty) = if self.utf8 {
+            ('█', '░')
+        } else {
+            ('#', '-')
+        };
+        let mut bar: String = std::iter::repeat_n(full, filled).collect();
+        bar.extend(std::iter::repeat_n(empty, cells - filled));
+        bar
+    }
+}
+
+/// The first of `texts` (longest first) that fits `width` columns, or the last cut
+/// to the width. Their characters all take one column.
+fn fitting(texts: &[String], width: usize) -> String {
+    match texts.iter().find(|text| text.chars().count() <= width) {
+        Some(text) => text.clone(),
+        None => texts
+            .last()
+            .map_or_else(String::new, |text| text.chars().take(width).collect()),
+    }
+}
+
+/// The spinner's frame after `elapsed`.
+fn spinner(utf8: bool, elapsed: Duration) -> &'static str {
+    let frames: &[&'static str] = if utf8 { &SPINNER } else { &ASCII_SPINNER };
+    let tick = (elapsed.as_millis() / TICK.as_millis()) as usize;
+    frames[tick % frames.len()]
+}
+
 /// A rate as a whole number: per second, or per minute below one a second
 /// (`0/s` would say nothing is happening).
 fn whole_rate(per_sec: f64) -> String {
@@ -103,22 +204,6 @@ fn whole_rate(per_sec: f64) -> String {
         true => format!("{}/s", per_sec.floor() as u64),
         false => format!("{}/min", (per_sec * 60.0).floor() as u64),
     }
-}
-
-/// Block and braille glyphs on a UTF-8 terminal, plain ASCII elsewhere.
-fn glyphs(style: ProgressStyle, utf8: bool) -> ProgressStyle {
-    if utf8 {
-        style
-    } else {
-        style.progress_chars("#>-").tick_chars("|/-\\ ")
-    }
-}
-
-/// The spinner's frame after `elapsed`.
-fn spinner(utf8: bool, elapsed: Duration) -> &'static str {
-    let frames: &[&'static str] = if utf8 { &SPINNER } else { &ASCII_SPINNER };
-    let tick = (elapsed.as_millis() / TICK.as_millis()) as usize;
-    frames[tick % frames.len()]
 }
 
 /// `--wait` on a terminal: a redrawn line per lookup being polled, in input order, as
@@ -366,6 +451,51 @@ mod tests {
         let narrow = frame(&lines, "*", 12, 3);
         assert_eq!(narrow.len(), 2, "{narrow:?}");
         assert!(narrow[1].starts_with("9 more"), "{narrow:?}");
+    }
+
+    fn shown(done: u64, total: Option<u64>) -> Shown {
+        Shown {
+            done,
+            total,
+            approximate: false,
+            per_sec: 795.3,
+            eta: Duration::from_secs(3),
+            spinner: "|",
+            utf8: false,
+        }
+    }
+
+    #[test]
+    fn the_bar_shrinks_before_the_counter_and_the_counter_is_never_broken() {
+        let line = |width| shown(2960, Some(5000)).line(width);
+        let wide = line(200);
+        assert_eq!(
+            wide,
+            format!(
+                "{} 2960/5000 lookups, 795/s, eta 3s",
+                "#".repeat(17) + &"-".repeat(13)
+            )
+        );
+        assert_eq!(line(76), wide);
+        // 36 columns (a 40-column terminal): the words go, the bar stays.
+        assert_eq!(
+            line(36),
+            format!("{} 2960/5000, eta 3s", "#".repeat(10) + &"-".repeat(8))
+        );
+        assert_eq!(
+            line(18),
+            format!("{} 2960/5000", "#".repeat(4) + &"-".repeat(4))
+        );
+        assert_eq!(line(12), "2960/5000");
+        assert_eq!(line(5), "2960/");
+        for width in 1..120 {
+            assert!(line(width).chars().count() <= width, "{width}");
+        }
+        let mut about = shown(3, Some(40));
+        about.approximate = true;
+        assert!(about.line(80).contains(" 3/~40 lookups"));
+        assert_eq!(shown(1, None).line(80), "| 1 lookup, 795/s");
+        assert_eq!(shown(12, None).line(10), "| 12");
     }
 
     #[test]

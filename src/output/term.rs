@@ -54,6 +54,11 @@ fn drawable_stderr() -> Option<Term> {
     (term.is_term() && !dumb).then_some(term)
 }
 
+/// The columns a line drawn on stderr may take: the width less the margin.
+pub fn stderr_line_width() -> usize {
+    usize::from(Term::stderr().size().1.saturating_sub(MARGIN).max(1))
+}
+
 /// Lines drawn at the bottom of stderr and redrawn in place, as `Margined` draws
 /// them: no row reaches the margin, and the cursor stays after the last line's text.
 pub struct Rows<W = Term> {
