@@ -359,7 +359,7 @@ fn many_watched_records_are_printed_on_a_clean_screen() {
     clean_screen_after_waiting_on(&["sms", "1", "2", "3"], 3);
 }
 
-/// The terminal's bytes up to each redraw (indicatif starts each with `\r`).
+/// The terminal's bytes up to each redraw (each starts with `\r`).
 fn frames(terminal: &[u8]) -> impl Iterator<Item = &[u8]> {
     let starts = terminal.iter().enumerate().filter(|(_, b)| **b == b'\r');
     starts.map(|(at, _)| &terminal[..at])

@@ -1,16 +1,14 @@
 //! Progress for people on stderr: a bar for batches that take a while, and a live
-//! view of the lookups `--wait` is polling. Both only on a terminal, never in pipes.
+//! view of the lookups `--wait` is polling. Both only on a terminal, never in pipes,
+//! each redrawn by one thread of its own (`Painter`).
 
 use std::collections::BTreeMap;
-use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use indicatif::{HumanDuration, ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
-
-use crate::output::term::{rows_of, stderr_line_width, stderr_target, Rows};
+use crate::output::term::{rows_of, Rows};
 use crate::run::input::estimated_total;
 
 /// Quick batches finish before a bar would be worth drawing.
@@ -21,82 +19,151 @@ const TICK: Duration = Duration::from_millis(120);
 const BAR_CELLS: usize = 30;
 const MIN_BAR_CELLS: usize = 8;
 
-/// Spinner frames, as indicatif's default spinner, and in ASCII.
+/// Spinner frames: braille dots, or ASCII.
 const SPINNER: [&str; 8] = ["⠁", "⠂", "⠄", "⡀", "⢀", "⠠", "⠐", "⠈"];
 const ASCII_SPINNER: [&str; 4] = ["|", "/", "-", "\\"];
 
-/// The batch progress bar: created hidden, drawn once the batch has run a second.
+/// Lines redrawn in place on stderr every tick, by one thread, until cleared.
+struct Painter {
+    /// Where to draw; None once cleared.
+    rows: Mutex<Option<Rows>>,
+    /// A print went out since the last change: nothing is drawn until the next one.
+    held: AtomicBool,
+    /// Wakes the drawing thread to end.
+    ended: Condvar,
+}
+
+impl Painter {
+    /// Draws the lines `frame` gives for the room there is (columns, rows) on
+    /// stderr; None when stderr cannot be drawn on.
+    fn start(frame: impl Fn(usize, usize) -> Vec<String> + Send + 'static) -> Option<Arc<Painter>> {
+        let painter = Arc::new(Painter {
+            rows: Mutex::new(Some(Rows::stderr()?)),
+            held: AtomicBool::new(false),
+            ended: Condvar::new(),
+        });
+        let drawing = Arc::clone(&painter);
+        thread::spawn(move || drawing.draw_until_cleared(frame));
+        Some(painter)
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Option<Rows>> {
+        self.rows.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn draw_until_cleared(&self, frame: impl Fn(usize, usize) -> Vec<String>) {
+        let mut rows = self.lock();
+        while let Some(drawn) = rows.as_mut() {
+            if !self.held.load(Ordering::Relaxed) {
+                let (width, height) = drawn.room();
+                drawn.draw(&frame(width, height));
+            }
+            rows = self
+                .ended
+                .wait_timeout(rows, TICK)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+    }
+
+    /// Runs `f` (which prints) with the lines out of the way, drawn again only
+    /// after the next `changed`: the last frame cannot come back between a record
+    /// written and its flush by the caller (a single record's table).
+    fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
+        let mut rows = self.lock();
+        if let Some(drawn) = rows.as_mut() {
+            drawn.clear();
+        }
+        self.held.store(true, Ordering::Relaxed);
+        f()
+    }
+
+    fn changed(&self) {
+        self.held.store(false, Ordering::Relaxed);
+    }
+
+    /// Erases the lines for good and ends the thread.
+    fn clear(&self) {
+        if let Some(mut drawn) = self.lock().take() {
+            drawn.clear();
+        }
+        self.ended.notify_all();
+    }
+}
+
+/// The batch progress bar: drawn once the batch has run a second.
 pub struct BatchProgress {
-    bar: ProgressBar,
-    started: Instant,
     allowed: bool,
-    shown: bool,
+    started: Instant,
+    utf8: bool,
     /// No total given: it is estimated as stdin is read, when stdin is a file.
     estimating: bool,
-    /// The bar's total is an estimate so far.
-    estimated: Arc<AtomicBool>,
+    counts: Arc<Mutex<Counts>>,
+    shown: bool,
+    painter: Option<Arc<Painter>>,
+}
+
+#[derive(Clone, Copy)]
+struct Counts {
+    done: u64,
+    total: Option<u64>,
+    /// The total is an estimate so far.
+    approximate: bool,
 }
 
 impl BatchProgress {
     /// `allowed`: stderr is a terminal and nothing else draws there (no -v, no live view).
     pub fn new(allowed: bool, total: Option<u64>, utf8: bool) -> BatchProgress {
-        let bar = ProgressBar::with_draw_target(total, ProgressDrawTarget::hidden());
-        let estimated = Arc::new(AtomicBool::new(false));
-        let approximate = Arc::clone(&estimated);
-        // One key for the whole line: what it shows depends on the width left.
-        if let Ok(style) = ProgressStyle::with_template("{line}") {
-            bar.set_style(style.with_key(
-                "line",
-                move |state: &ProgressState, w: &mut dyn fmt::Write| {
-                    let shown = Shown {
-                        done: state.pos(),
-                        total: state.len(),
-                        approximate: approximate.load(Ordering::Relaxed),
-                        per_sec: state.per_sec(),
-                        eta: state.eta(),
-                        spinner: spinner(utf8, state.elapsed()),
-                        utf8,
-                    };
-                    let _ = w.write_str(&shown.line(stderr_line_width()));
-                },
-            ));
-        }
+        let counts = Counts {
+            done: 0,
+            total,
+            approximate: false,
+        };
         BatchProgress {
-            bar,
-            started: Instant::now(),
             allowed,
-            shown: false,
+            started: Instant::now(),
+            utf8,
             estimating: total.is_none(),
-            estimated,
+            counts: Arc::new(Mutex::new(counts)),
+            shown: false,
+            painter: None,
         }
     }
 
-    /// One more lookup done. A bar that may never be drawn is left alone: its
-    /// lock and rate estimate were a visible share of a batch's CPU.
+    /// One more lookup done. A bar that may never be drawn is left alone.
     pub fn advance(&mut self) {
         if !self.allowed {
             return;
         }
-        self.bar.inc(1);
-        if self.estimating {
-            if let Some((total, exact)) = estimated_total() {
-                self.estimated.store(!exact, Ordering::Relaxed);
-                self.bar.set_length(total.max(self.bar.position()));
+        {
+            let mut counts = self.counts.lock().unwrap_or_else(|e| e.into_inner());
+            counts.done += 1;
+            if let Some((total, exact)) = estimated_total().filter(|_| self.estimating) {
+                counts.total = Some(total.max(counts.done));
+                counts.approximate = !exact;
             }
         }
         if !self.shown && self.started.elapsed() >= SHOW_AFTER {
-            self.bar.set_draw_target(stderr_target());
-            self.bar.enable_steady_tick(TICK);
             self.shown = true;
+            let (counts, started, utf8) = (Arc::clone(&self.counts), self.started, self.utf8);
+            self.painter = Painter::start(move |width, _| {
+                let counts = *counts.lock().unwrap_or_else(|e| e.into_inner());
+                vec![Shown::new(counts, started.elapsed(), utf8).line(width)]
+            });
+        }
+        if let Some(painter) = &self.painter {
+            painter.changed();
         }
     }
 
     /// Runs `f` (which prints) with the bar out of the way.
     pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
-        match self.shown {
-            true => self.bar.suspend(f),
-            false => f(),
-        }
+        let Some(painter) = &self.painter else {
+            return f();
+        };
+        let result = painter.suspend(f);
+        painter.changed();
+        result
     }
 
     #[cfg(test)]
@@ -106,7 +173,9 @@ impl BatchProgress {
 
     /// Clears the bar so the summary line and the prompt come after clean output.
     pub fn finish(&self) {
-        self.bar.finish_and_clear();
+        if let Some(painter) = &self.painter {
+            painter.clear();
+        }
     }
 }
 
@@ -122,6 +191,21 @@ struct Shown {
 }
 
 impl Shown {
+    /// The bar after `elapsed`: the rate and time left as averages since the start.
+    fn new(counts: Counts, elapsed: Duration, utf8: bool) -> Shown {
+        let per_sec = counts.done as f64 / elapsed.as_secs_f64().max(0.001);
+        let left = counts.total.unwrap_or(0).saturating_sub(counts.done);
+        Shown {
+            done: counts.done,
+            total: counts.total,
+            approximate: counts.approximate,
+            per_sec,
+            eta: Duration::try_from_secs_f64(left as f64 / per_sec).unwrap_or(Duration::ZERO),
+            spinner: spinner(utf8, elapsed),
+            utf8,
+        }
+    }
+
     /// The line in at most `width` columns: the bar shrinks first, then the counter
     /// drops its words, and the count itself is cut at the end, never broken.
     fn line(&self, width: usize) -> String {
@@ -143,7 +227,7 @@ impl Shown {
         };
         let about = if self.approximate { "~" } else { "" };
         let count = format!("{done}/{about}{total}");
-        let eta = format!("{:#}", HumanDuration(self.eta));
+        let eta = short_duration(self.eta);
         let texts = [
             format!("{count} {lookups}, {rate}, eta {eta}"),
             format!("{count}, eta {eta}"),
@@ -206,37 +290,36 @@ fn whole_rate(per_sec: f64) -> String {
     }
 }
 
+/// A duration in its largest whole unit: `3s`, `2m`, `1h`, `2d`.
+fn short_duration(duration: Duration) -> String {
+    let seconds = duration.as_secs();
+    match seconds {
+        0..60 => format!("{seconds}s"),
+        60..3600 => format!("{}m", seconds / 60),
+        3600..86400 => format!("{}h", seconds / 3600),
+        _ => format!("{}d", seconds / 86400),
+    }
+}
+
 /// `--wait` on a terminal: a redrawn line per lookup being polled, in input order, as
-/// many as fit the screen, then one line counting the rest. One thread draws it,
-/// whatever the number of lookups.
+/// many as fit the screen, then one line counting the rest.
 pub struct LiveView {
-    shared: Arc<Shared>,
+    live: Arc<Live>,
 }
 
 /// The line of one polled lookup; removed when the lookup ends.
 pub struct LiveLine {
-    shared: Arc<Shared>,
+    live: Arc<Live>,
     index: usize,
 }
 
-struct Shared {
-    state: Mutex<State>,
-    /// Wakes the drawing thread to end.
-    ended: Condvar,
-    utf8: bool,
-}
-
-struct State {
+struct Live {
     /// The lookups' lines by input index: the screen shows them in input order,
     /// though workers start lookups in a racy order.
-    lines: BTreeMap<usize, Line>,
-    /// Where to draw; None once cleared for good (or never a terminal).
-    rows: Option<Rows>,
-    /// Something was printed since the last change: nothing is drawn again until a
-    /// line changes, so that the last frame cannot come back between a record
-    /// written and flushed by the caller (a single record's table).
-    held: bool,
-    started: Instant,
+    lines: Arc<Mutex<BTreeMap<usize, Line>>>,
+    /// None when stderr cannot be drawn on.
+    painter: Option<Arc<Painter>>,
+    utf8: bool,
 }
 
 struct Line {
@@ -248,44 +331,38 @@ struct Line {
 
 impl LiveView {
     pub fn new(utf8: bool) -> LiveView {
-        let rows = Rows::stderr();
-        let drawn = rows.is_some();
-        let shared = Arc::new(Shared {
-            state: Mutex::new(State {
-                lines: BTreeMap::new(),
-                rows,
-                held: false,
-                started: Instant::now(),
-            }),
-            ended: Condvar::new(),
-            utf8,
+        let lines: Arc<Mutex<BTreeMap<usize, Line>>> = Arc::default();
+        let drawn = Arc::clone(&lines);
+        let started = Instant::now();
+        let painter = Painter::start(move |width, height| {
+            let lines = drawn.lock().unwrap_or_else(|e| e.into_inner());
+            frame(&lines, spinner(utf8, started.elapsed()), width, height)
         });
-        if drawn {
-            let drawing = Arc::clone(&shared);
-            thread::spawn(move || drawing.draw_until_cleared());
+        let live = Live {
+            lines,
+            painter,
+            utf8,
+        };
+        LiveView {
+            live: Arc::new(live),
         }
-        LiveView { shared }
     }
 
     /// Runs `f` (which prints) with the live lines out of the way; they come back
     /// when one of them changes.
     pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
-        let mut state = self.shared.lock();
-        if let Some(rows) = &mut state.rows {
-            rows.clear();
+        match &self.live.painter {
+            Some(painter) => painter.suspend(f),
+            None => f(),
         }
-        state.held = true;
-        f()
     }
 
     /// Clears the lines for good: lookups abandoned at a signal still hold theirs,
     /// and a redraw would show them again under the summary.
     pub fn clear(&self) {
-        let mut state = self.shared.lock();
-        if let Some(mut rows) = state.rows.take() {
-            rows.clear();
+        if let Some(painter) = &self.live.painter {
+            painter.clear();
         }
-        self.shared.ended.notify_all();
     }
 
     /// A line for input number `index`.
@@ -296,9 +373,10 @@ impl LiveView {
             started: Instant::now(),
             is_final: false,
         };
-        self.shared.changed().lines.insert(index, line);
+        self.live.lines().insert(index, line);
+        self.live.changed();
         LiveLine {
-            shared: Arc::clone(&self.shared),
+            live: Arc::clone(&self.live),
             index,
         }
     }
@@ -312,57 +390,34 @@ impl Drop for LiveView {
 
 impl LiveLine {
     pub fn update(&self, status: &str, polls: u32) {
-        let separator = if self.shared.utf8 { "·" } else { "-" };
+        let separator = if self.live.utf8 { "·" } else { "-" };
         let polls = match polls {
             1 => "1 poll".to_string(),
             n => format!("{n} polls"),
         };
-        if let Some(line) = self.shared.changed().lines.get_mut(&self.index) {
+        if let Some(line) = self.live.lines().get_mut(&self.index) {
             line.status = format!("{status} {separator} {polls}");
             line.is_final = status == "final";
         }
+        self.live.changed();
     }
 }
 
 impl Drop for LiveLine {
     fn drop(&mut self) {
-        self.shared.changed().lines.remove(&self.index);
+        self.live.lines().remove(&self.index);
+        self.live.changed();
     }
 }
 
-impl Shared {
-    fn lock(&self) -> MutexGuard<'_, State> {
-        self.state.lock().unwrap_or_else(|e| e.into_inner())
+impl Live {
+    fn lines(&self) -> MutexGuard<'_, BTreeMap<usize, Line>> {
+        self.lines.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// The state, about to change: drawn again from the next tick.
-    fn changed(&self) -> MutexGuard<'_, State> {
-        let mut state = self.lock();
-        state.held = false;
-        state
-    }
-
-    /// Redraws every tick until the view is cleared.
-    fn draw_until_cleared(&self) {
-        let mut state = self.lock();
-        loop {
-            let State {
-                lines,
-                rows,
-                held,
-                started,
-            } = &mut *state;
-            let Some(rows) = rows else { return };
-            if !*held {
-                let (width, height) = rows.room();
-                let spinner = spinner(self.utf8, started.elapsed());
-                rows.draw(&frame(lines, spinner, width, height));
-            }
-            state = self
-                .ended
-                .wait_timeout(state, TICK)
-                .unwrap_or_else(|e| e.into_inner())
-                .0;
+    fn changed(&self) {
+        if let Some(painter) = &self.painter {
+            painter.changed();
         }
     }
 }
@@ -374,10 +429,10 @@ fn frame(lines: &BTreeMap<usize, Line>, spinner: &str, width: usize, height: usi
     let mut rows = 0;
     for line in lines.values() {
         let text = format!(
-            "{spinner} {} {} ({:#})",
+            "{spinner} {} {} ({})",
             line.label,
             line.status,
-            HumanDuration(line.started.elapsed())
+            short_duration(line.started.elapsed())
         );
         let taken = rows_of(&text, width).1;
         // The last row goes to the count of the rest, unless this line is the last.
@@ -419,12 +474,19 @@ mod tests {
 
     #[test]
     fn live_lines_keep_input_order_whatever_the_start_order() {
-        let live = LiveView::new(true);
+        // Not drawn: stderr may be the terminal running the tests.
+        let live = LiveView {
+            live: Arc::new(Live {
+                lines: Arc::default(),
+                painter: None,
+                utf8: true,
+            }),
+        };
         let third = live.line(7, "sms 7");
         let first = live.line(2, "sms 2");
         let second = live.line(5, "sms 5");
         let indices =
-            |live: &LiveView| -> Vec<usize> { live.shared.lock().lines.keys().copied().collect() };
+            |live: &LiveView| -> Vec<usize> { live.live.lines().keys().copied().collect() };
         assert_eq!(indices(&live), [2, 5, 7]);
         drop(first);
         assert_eq!(indices(&live), [5, 7]);
@@ -496,6 +558,20 @@ mod tests {
         assert!(about.line(80).contains(" 3/~40 lookups"));
         assert_eq!(shown(1, None).line(80), "| 1 lookup, 795/s");
         assert_eq!(shown(12, None).line(10), "| 12");
+    }
+
+    #[test]
+    fn rate_and_time_left_are_averages_since_the_start() {
+        let counts = Counts {
+            done: 30,
+            total: Some(90),
+            approximate: false,
+        };
+        let shown = Shown::new(counts, Duration::from_secs(10), true);
+        let bar = "█".repeat(10) + &"░".repeat(20);
+        assert_eq!(shown.line(80), format!("{bar} 30/90 lookups, 3/s, eta 20s"));
+        assert_eq!(short_duration(Duration::from_secs(150)), "2m");
+        assert_eq!(short_duration(Duration::from_secs(7200)), "2h");
     }
 
     #[test]
