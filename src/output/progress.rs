@@ -3,13 +3,12 @@
 //! each redrawn by one thread of its own (`Painter`).
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::output::term::{rows_of, Rows};
-use crate::run::input::estimated_total;
 
 /// Quick batches finish before a bar would be worth drawing.
 const SHOW_AFTER: Duration = Duration::from_secs(1);
@@ -138,7 +137,7 @@ impl BatchProgress {
         {
             let mut counts = self.counts.lock().unwrap_or_else(|e| e.into_inner());
             counts.done += 1;
-            if let Some((total, exact)) = estimated_total().filter(|_| self.estimating) {
+            if let Some((total, exact)) = STDIN.estimated_total().filter(|_| self.estimating) {
                 counts.total = Some(total.max(counts.done));
                 counts.approximate = !exact;
             }
@@ -176,6 +175,73 @@ impl BatchProgress {
         if let Some(painter) = &self.painter {
             painter.clear();
         }
+    }
+}
+
+/// How far stdin has been read, told by its reader (`run::input`): the bar's total
+/// when stdin is a regular file.
+pub struct StdinRead {
+    /// Values on the command line other than `-`.
+    arguments: AtomicU64,
+    /// Bytes left in stdin when it was opened, when it is a regular file; else 0.
+    size: AtomicU64,
+    /// Bytes of stdin read as lines so far.
+    consumed: AtomicU64,
+    /// Values taken from stdin so far.
+    values: AtomicU64,
+    ended: AtomicBool,
+}
+
+pub static STDIN: StdinRead = StdinRead {
+    arguments: AtomicU64::new(0),
+    size: AtomicU64::new(0),
+    consumed: AtomicU64::new(0),
+    values: AtomicU64::new(0),
+    ended: AtomicBool::new(false),
+};
+
+impl StdinRead {
+    pub fn arguments(&self, count: u64) {
+        self.arguments.store(count, Ordering::Relaxed);
+    }
+
+    /// Stdin opened, with its size when it is a regular file.
+    pub fn opened(&self, size: Option<u64>) {
+        self.size.store(size.unwrap_or(0), Ordering::Relaxed);
+    }
+
+    pub fn consumed(&self, bytes: usize) {
+        self.consumed.fetch_add(bytes as u64, Ordering::Relaxed);
+    }
+
+    pub fn value(&self) {
+        self.values.fetch_add(1, Ordering::Relaxed);
+    }
+
+    pub fn ended(&self) {
+        self.ended.store(true, Ordering::Relaxed);
+    }
+
+    /// How many values the input holds: exact once stdin ended (true), else
+    /// estimated from the bytes read so far against the file's size. Counting the
+    /// lines up front would read a huge file twice; a pipe or a terminal has no size,
+    /// and gets None.
+    fn estimated_total(&self) -> Option<(u64, bool)> {
+        let values = self.values.load(Ordering::Relaxed);
+        let arguments = self.arguments.load(Ordering::Relaxed);
+        if self.ended.load(Ordering::Relaxed) {
+            return Some((arguments + values, true));
+        }
+        let size = self.size.load(Ordering::Relaxed);
+        let consumed = self.consumed.load(Ordering::Relaxed);
+        if size == 0 || consumed == 0 {
+            return None;
+        }
+        let estimate = u128::from(values) * u128::from(size) / u128::from(consumed);
+        Some((
+            arguments + u64::try_from(estimate).unwrap_or(u64::MAX),
+            false,
+        ))
     }
 }
 

@@ -4,7 +4,8 @@
 use std::fs::File;
 use std::io::{self, BufRead, Read, Seek};
 use std::os::fd::AsFd;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use crate::output::progress::STDIN;
 
 /// One value to look up, or a line of stdin that could not be read as one.
 pub type Input = Result<String, BadInput>;
@@ -26,70 +27,22 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 /// The values of the command line, `-` standing for stdin's lines (trimmed; blank
 /// lines and `#` comments skipped). Stdin is read lazily, as lookups proceed.
 pub fn inputs(values: Vec<String>) -> impl Iterator<Item = Input> + Send + 'static {
-    let arguments = values.iter().filter(|v| *v != "-").count() as u64;
-    STDIN.arguments.store(arguments, Ordering::Relaxed);
+    STDIN.arguments(values.iter().filter(|v| *v != "-").count() as u64);
     values
         .into_iter()
         .flat_map(|value| -> Box<dyn Iterator<Item = Input> + Send> {
             if value != "-" {
                 return Box::new(std::iter::once(Ok(value)));
             }
-            STDIN
-                .size
-                .store(stdin_file_size().unwrap_or(0), Ordering::Relaxed);
+            STDIN.opened(stdin_file_size());
             let reader = Consumed(io::BufReader::new(io::stdin()));
-            let values = lines(reader).inspect(|_| {
-                STDIN.values.fetch_add(1, Ordering::Relaxed);
-            });
+            let values = lines(reader).inspect(|_| STDIN.value());
             let end = std::iter::from_fn(|| {
-                STDIN.ended.store(true, Ordering::Relaxed);
+                STDIN.ended();
                 None
             });
             Box::new(values.chain(end))
         })
-}
-
-/// How far stdin has been read, for the progress bar's total.
-struct StdinRead {
-    /// Values on the command line other than `-`.
-    arguments: AtomicU64,
-    /// Bytes left in stdin when it was opened, when it is a regular file; else 0.
-    size: AtomicU64,
-    /// Bytes of stdin read as lines so far.
-    consumed: AtomicU64,
-    /// Values taken from stdin so far.
-    values: AtomicU64,
-    ended: AtomicBool,
-}
-
-static STDIN: StdinRead = StdinRead {
-    arguments: AtomicU64::new(0),
-    size: AtomicU64::new(0),
-    consumed: AtomicU64::new(0),
-    values: AtomicU64::new(0),
-    ended: AtomicBool::new(false),
-};
-
-/// How many values the input holds, when stdin is read from a regular file: exact
-/// once stdin ended (true), else estimated from the bytes read so far against the
-/// file's size. Counting the lines up front would read a huge file twice; a pipe or
-/// a terminal has no size, and gets None.
-pub fn estimated_total() -> Option<(u64, bool)> {
-    let values = STDIN.values.load(Ordering::Relaxed);
-    let arguments = STDIN.arguments.load(Ordering::Relaxed);
-    if STDIN.ended.load(Ordering::Relaxed) {
-        return Some((arguments + values, true));
-    }
-    let size = STDIN.size.load(Ordering::Relaxed);
-    let consumed = STDIN.consumed.load(Ordering::Relaxed);
-    if size == 0 || consumed == 0 {
-        return None;
-    }
-    let estimate = u128::from(values) * u128::from(size) / u128::from(consumed);
-    Some((
-        arguments + u64::try_from(estimate).unwrap_or(u64::MAX),
-        false,
-    ))
 }
 
 /// The bytes stdin has left, when it is a regular file. Only its metadata is read
@@ -111,7 +64,7 @@ struct Consumed<R>(R);
 impl<R: Read> Read for Consumed<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.0.read(buf)?;
-        STDIN.consumed.fetch_add(n as u64, Ordering::Relaxed);
+        STDIN.consumed(n);
         Ok(n)
     }
 }
@@ -122,7 +75,7 @@ impl<R: BufRead> BufRead for Consumed<R> {
     }
 
     fn consume(&mut self, amount: usize) {
-        STDIN.consumed.fetch_add(amount as u64, Ordering::Relaxed);
+        STDIN.consumed(amount);
         self.0.consume(amount);
     }
 }
