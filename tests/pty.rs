@@ -3,7 +3,9 @@
 
 mod common;
 
+use std::collections::HashSet;
 use std::process::Stdio;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use common::answers::value_of;
@@ -55,6 +57,7 @@ fn the_progress_bar_shows_a_whole_rate_and_one_lookup() {
     cmd.stdin(Stdio::piped());
     let wiring = Wiring {
         stdin: false,
+        stdout: false,
         controlling: false,
     };
     let mut run = OnTerminal::spawn(cmd, wiring);
@@ -146,6 +149,7 @@ fn ctrl_c_leaves_only_the_summary(
     let server = server(&hung);
     let wiring = Wiring {
         stdin: false,
+        stdout: false,
         controlling: true,
     };
     let mut run = OnTerminal::spawn(command(&server.base, args), wiring);
@@ -174,6 +178,7 @@ fn typed_values_get_a_hint_and_no_spinner_over_them() {
     let server = server(&Gate::new());
     let wiring = Wiring {
         stdin: true,
+        stdout: false,
         controlling: false,
     };
     let mut run = OnTerminal::spawn(command(&server.base, &["--json", "sms-ref", "-"]), wiring);
@@ -242,6 +247,7 @@ fn three_watched_values_on(cols: u16, rows_each: usize) {
     let args = ["--wait", "--interval", "100ms", "sms", "1", "2", "3"];
     let wiring = Wiring {
         stdin: false,
+        stdout: false,
         controlling: true,
     };
     let mut run = OnTerminal::spawn_sized(command(&server.base, &args), wiring, cols);
@@ -292,4 +298,197 @@ fn each_watched_value_keeps_its_own_line() {
 #[test]
 fn a_line_wider_than_the_terminal_keeps_its_own_rows() {
     three_watched_values_on(30, 2);
+}
+
+/// `--wait` on values whose first answer is pending and the next final once `final`
+/// is opened, stdout and stderr on one terminal, as a person runs a CI gate: once
+/// the live view was drawn, the final answers come, and the screen is only the
+/// record's table, from its first row and column.
+fn clean_screen_after_waiting_on(args: &[&str], values: usize) {
+    let answered = Arc::new(Mutex::new(HashSet::new()));
+    let last = Gate::new();
+    let opened = last.clone();
+    let server = TestServer::start(move |url| {
+        let id = value_of(url);
+        let status = match answered.lock().unwrap().insert(id.clone()) {
+            true => "enroute",
+            false => {
+                opened.wait();
+                "delivered"
+            }
+        };
+        Canned::json(200, &format!(r#"{{"id":"{id}","status":"{status}"}}"#))
+    });
+    let mut all = vec!["--wait", "--interval", "100ms"];
+    all.extend(args);
+    let wiring = Wiring {
+        stdin: false,
+        stdout: true,
+        controlling: false,
+    };
+    let mut run = OnTerminal::spawn(command(&server.base, &all), wiring);
+    run.wait_for_terminal(|shown| {
+        let rows = screen_lines(shown.as_bytes());
+        rows.iter()
+            .filter(|row| row.contains("status enroute · "))
+            .count()
+            == values
+    });
+    last.open();
+    let shown = run.finish();
+    assert_eq!(shown.code, Some(0));
+    let rows = screen_lines(&shown.terminal);
+    assert!(rows[0].starts_with('┌'), "{args:?}: {rows:#?}");
+    assert!(
+        rows.iter()
+            .all(|row| !row.contains("poll") && !row.contains("looking up")),
+        "{args:?}: {rows:#?}"
+    );
+    let delivered = rows.iter().filter(|row| row.contains("delivered")).count();
+    assert_eq!(delivered, values, "{args:?}: {rows:#?}");
+}
+
+#[test]
+fn a_single_watched_record_is_printed_on_a_clean_screen() {
+    clean_screen_after_waiting_on(&["sms", "1"], 1);
+    clean_screen_after_waiting_on(&["--expect", "delivered", "sms", "2"], 1);
+}
+
+#[test]
+fn many_watched_records_are_printed_on_a_clean_screen() {
+    clean_screen_after_waiting_on(&["sms", "1", "2", "3"], 3);
+}
+
+/// The terminal's bytes up to each redraw (each starts with `\r`).
+fn frames(terminal: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let starts = terminal.iter().enumerate().filter(|(_, b)| **b == b'\r');
+    starts.map(|(at, _)| &terminal[..at])
+}
+
+/// A batch of `values` values (each 5 bytes, and a newline on stdin) whose first
+/// takes a second and a bit (the bar is drawn only for batches that take a second)
+/// and whose last is answered only once the terminal shows `drawn`; the terminal's
+/// bytes. `stdin`: the values are the lines of a regular file on stdin.
+fn a_bar_drawn(cols: u16, values: usize, stdin: bool, drawn: impl Fn(&str) -> bool) -> Vec<u8> {
+    let hung = Gate::new();
+    let server = server(&hung);
+    let mut ids = vec!["slow".to_string()];
+    ids.extend((2..values).map(|i| format!("{i:05}")));
+    ids.push("hang".into());
+    let mut args = vec![
+        "--json".to_string(),
+        "-j".into(),
+        "2".into(),
+        "sms-ref".into(),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let mut cmd = match stdin {
+        true => {
+            let path = dir.path().join("ids.txt");
+            // The same length per line, whatever the id: the total is estimated
+            // from the bytes read.
+            let lines: String = ids.iter().map(|id| format!("{id:<5}\n")).collect();
+            std::fs::write(&path, lines).unwrap();
+            args.push("-".into());
+            let mut cmd = command(
+                &server.base,
+                &args.iter().map(String::as_str).collect::<Vec<_>>(),
+            );
+            cmd.stdin(std::fs::File::open(&path).unwrap());
+            cmd
+        }
+        false => {
+            args.extend(ids);
+            command(
+                &server.base,
+                &args.iter().map(String::as_str).collect::<Vec<_>>(),
+            )
+        }
+    };
+    cmd.env("LANG", "C.UTF-8");
+    let wiring = Wiring {
+        stdin: false,
+        stdout: false,
+        controlling: false,
+    };
+    let mut run = OnTerminal::spawn_sized(cmd, wiring, cols);
+    run.wait_for_terminal(drawn);
+    hung.open();
+    let shown = run.finish();
+    assert_eq!(shown.code, Some(0));
+    shown.terminal
+}
+
+#[test]
+fn the_progress_bar_fits_a_narrow_terminal_on_every_frame() {
+    let cols = 40;
+    // The count with every lookup but the last done: the longest the line gets.
+    let terminal = a_bar_drawn(cols, 1000, false, |shown| shown.contains("999/1000"));
+    let mut counted = 0;
+    for frame in frames(&terminal) {
+        let rows = Screen::after(frame, usize::from(cols)).lines();
+        // One row, never at the last columns, and the count whole on it.
+        assert!(rows.len() <= 1, "{rows:#?}");
+        let Some(row) = rows.first() else { continue };
+        assert!(row.chars().count() <= usize::from(cols) - 2, "{rows:#?}");
+        if let Some(count) = row.split(' ').find(|word| word.contains('/')) {
+            let (done, total) = count.trim_end_matches(',').split_once('/').unwrap();
+            assert!(done.parse::<u64>().is_ok() && total == "1000", "{rows:#?}");
+            counted += 1;
+        }
+    }
+    assert!(counted > 0, "{:?}", String::from_utf8_lossy(&terminal));
+}
+
+#[test]
+fn a_batch_from_a_file_on_stdin_shows_a_total_and_an_eta() {
+    let terminal = a_bar_drawn(COLS, 300, true, |shown| {
+        shown.contains("/300 lookups") || shown.contains("/~300 lookups")
+    });
+    let text = String::from_utf8_lossy(&terminal);
+    let with_total = text
+        .split('\r')
+        .find(|frame| frame.contains("300 lookups"))
+        .unwrap();
+    assert!(with_total.contains(", eta "), "{text:?}");
+}
+
+/// The threads of process `pid` now.
+fn threads_of(pid: u32) -> usize {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = status.lines().find(|l| l.starts_with("Threads:")).unwrap();
+    line["Threads:".len()..].trim().parse().unwrap()
+}
+
+#[test]
+fn thousands_of_watched_values_keep_the_deadline_and_a_few_threads() {
+    let server = TestServer::start(|url| {
+        let id = value_of(url);
+        Canned::json(200, &format!(r#"{{"id":"{id}","status":"enroute"}}"#))
+    });
+    let values: Vec<String> = (1..=4000).map(|i| i.to_string()).collect();
+    let deadline = Duration::from_secs(3);
+    let mut args = vec!["--wait", "--wait-timeout", "3s", "--interval", "1s", "sms"];
+    args.extend(values.iter().map(String::as_str));
+    let wiring = Wiring {
+        stdin: false,
+        stdout: false,
+        controlling: false,
+    };
+    let started = std::time::Instant::now();
+    let mut run = OnTerminal::spawn(command(&server.base, &args), wiring);
+    // Under way, the live view drawn: what fits the screen and the count of the rest.
+    run.wait_for_terminal(|shown| shown.contains(" more: "));
+    server.wait_for_requests(1000);
+    let threads = threads_of(run.pid());
+    let shown = run.finish();
+    let took = started.elapsed();
+    assert_eq!(shown.code, Some(81));
+    // The 8 workers, the live view's and a few of the run's own, not one per value.
+    assert!(threads <= 16, "{threads} threads");
+    assert!(took < deadline * 2, "{took:?}");
+    let rows = screen_lines(&shown.terminal);
+    assert!(rows
+        .iter()
+        .all(|row| !row.contains("poll") && !row.contains(" more: ")));
 }

@@ -1,80 +1,168 @@
 //! Progress for people on stderr: a bar for batches that take a while, and a live
-//! view of the lookups `--wait` is polling. Both only on a terminal, never in pipes.
+//! view of the lookups `--wait` is polling. Both only on a terminal, never in pipes,
+//! each redrawn by one thread of its own (`Painter`).
 
-use std::sync::{Arc, Mutex};
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::thread;
 use std::time::{Duration, Instant};
 
-use std::fmt;
-
-use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
-
-use crate::output::term::stderr_target;
+use crate::output::term::{rows_of, Rows};
 
 /// Quick batches finish before a bar would be worth drawing.
 const SHOW_AFTER: Duration = Duration::from_secs(1);
 const TICK: Duration = Duration::from_millis(120);
 
-/// The batch progress bar: created hidden, drawn once the batch has run a second.
+/// The bar's cells at most, and at least (narrower, the counter goes alone).
+const BAR_CELLS: usize = 30;
+const MIN_BAR_CELLS: usize = 8;
+
+/// Spinner frames: braille dots, or ASCII.
+const SPINNER: [&str; 8] = ["⠁", "⠂", "⠄", "⡀", "⢀", "⠠", "⠐", "⠈"];
+const ASCII_SPINNER: [&str; 4] = ["|", "/", "-", "\\"];
+
+/// Lines redrawn in place on stderr every tick, by one thread, until cleared.
+struct Painter {
+    /// Where to draw; None once cleared.
+    rows: Mutex<Option<Rows>>,
+    /// A print went out since the last change: nothing is drawn until the next one.
+    held: AtomicBool,
+    /// Wakes the drawing thread to end.
+    ended: Condvar,
+}
+
+impl Painter {
+    /// Draws the lines `frame` gives for the room there is (columns, rows) on
+    /// stderr; None when stderr cannot be drawn on.
+    fn start(frame: impl Fn(usize, usize) -> Vec<String> + Send + 'static) -> Option<Arc<Painter>> {
+        let painter = Arc::new(Painter {
+            rows: Mutex::new(Some(Rows::stderr()?)),
+            held: AtomicBool::new(false),
+            ended: Condvar::new(),
+        });
+        let drawing = Arc::clone(&painter);
+        thread::spawn(move || drawing.draw_until_cleared(frame));
+        Some(painter)
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Option<Rows>> {
+        self.rows.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn draw_until_cleared(&self, frame: impl Fn(usize, usize) -> Vec<String>) {
+        let mut rows = self.lock();
+        while let Some(drawn) = rows.as_mut() {
+            if !self.held.load(Ordering::Relaxed) {
+                let (width, height) = drawn.room();
+                drawn.draw(&frame(width, height));
+            }
+            rows = self
+                .ended
+                .wait_timeout(rows, TICK)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+    }
+
+    /// Runs `f` (which prints) with the lines out of the way, drawn again only
+    /// after the next `changed`: the last frame cannot come back between a record
+    /// written and its flush by the caller (a single record's table).
+    fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
+        let mut rows = self.lock();
+        if let Some(drawn) = rows.as_mut() {
+            drawn.clear();
+        }
+        self.held.store(true, Ordering::Relaxed);
+        f()
+    }
+
+    fn changed(&self) {
+        self.held.store(false, Ordering::Relaxed);
+    }
+
+    /// Erases the lines for good and ends the thread.
+    fn clear(&self) {
+        if let Some(mut drawn) = self.lock().take() {
+            drawn.clear();
+        }
+        self.ended.notify_all();
+    }
+}
+
+/// The batch progress bar: drawn once the batch has run a second.
 pub struct BatchProgress {
-    bar: ProgressBar,
-    started: Instant,
     allowed: bool,
+    started: Instant,
+    utf8: bool,
+    /// No total given: it is estimated as stdin is read, when stdin is a file.
+    estimating: bool,
+    counts: Arc<Mutex<Counts>>,
     shown: bool,
+    painter: Option<Arc<Painter>>,
+}
+
+#[derive(Clone, Copy)]
+struct Counts {
+    done: u64,
+    total: Option<u64>,
+    /// The total is an estimate so far.
+    approximate: bool,
 }
 
 impl BatchProgress {
     /// `allowed`: stderr is a terminal and nothing else draws there (no -v, no live view).
     pub fn new(allowed: bool, total: Option<u64>, utf8: bool) -> BatchProgress {
-        let bar = ProgressBar::with_draw_target(total, ProgressDrawTarget::hidden());
-        // `{per_sec}` shows four decimals and `{per_sec:.0}` is read as a colour, not
-        // a precision: the rate and the noun are keys of our own.
-        let template = match total {
-            Some(_) => "{bar:30} {pos}/{len} {lookups}, {rate}, eta {eta}",
-            None => "{spinner} {pos} {lookups}, {rate}",
+        let counts = Counts {
+            done: 0,
+            total,
+            approximate: false,
         };
-        if let Ok(style) = ProgressStyle::with_template(template) {
-            let style = style
-                .with_key("rate", |state: &ProgressState, w: &mut dyn fmt::Write| {
-                    let _ = w.write_str(&whole_rate(state.per_sec()));
-                })
-                .with_key(
-                    "lookups",
-                    |state: &ProgressState, w: &mut dyn fmt::Write| {
-                        // Agrees with the number before it: the total, or the count so far.
-                        let count = state.len().unwrap_or(state.pos());
-                        let _ = w.write_str(if count == 1 { "lookup" } else { "lookups" });
-                    },
-                );
-            bar.set_style(glyphs(style, utf8));
-        }
         BatchProgress {
-            bar,
-            started: Instant::now(),
             allowed,
+            started: Instant::now(),
+            utf8,
+            estimating: total.is_none(),
+            counts: Arc::new(Mutex::new(counts)),
             shown: false,
+            painter: None,
         }
     }
 
-    /// One more lookup done. A bar that may never be drawn is left alone: its
-    /// lock and rate estimate were a visible share of a batch's CPU.
+    /// One more lookup done. A bar that may never be drawn is left alone.
     pub fn advance(&mut self) {
         if !self.allowed {
             return;
         }
-        self.bar.inc(1);
+        {
+            let mut counts = self.counts.lock().unwrap_or_else(|e| e.into_inner());
+            counts.done += 1;
+            if let Some((total, exact)) = STDIN.estimated_total().filter(|_| self.estimating) {
+                counts.total = Some(total.max(counts.done));
+                counts.approximate = !exact;
+            }
+        }
         if !self.shown && self.started.elapsed() >= SHOW_AFTER {
-            self.bar.set_draw_target(stderr_target());
-            self.bar.enable_steady_tick(TICK);
             self.shown = true;
+            let (counts, started, utf8) = (Arc::clone(&self.counts), self.started, self.utf8);
+            self.painter = Painter::start(move |width, _| {
+                let counts = *counts.lock().unwrap_or_else(|e| e.into_inner());
+                vec![Shown::new(counts, started.elapsed(), utf8).line(width)]
+            });
+        }
+        if let Some(painter) = &self.painter {
+            painter.changed();
         }
     }
 
     /// Runs `f` (which prints) with the bar out of the way.
     pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
-        match self.shown {
-            true => self.bar.suspend(f),
-            false => f(),
-        }
+        let Some(painter) = &self.painter else {
+            return f();
+        };
+        let result = painter.suspend(f);
+        painter.changed();
+        result
     }
 
     #[cfg(test)]
@@ -84,8 +172,176 @@ impl BatchProgress {
 
     /// Clears the bar so the summary line and the prompt come after clean output.
     pub fn finish(&self) {
-        self.bar.finish_and_clear();
+        if let Some(painter) = &self.painter {
+            painter.clear();
+        }
     }
+}
+
+/// How far stdin has been read, told by its reader (`run::input`): the bar's total
+/// when stdin is a regular file.
+pub struct StdinRead {
+    /// Values on the command line other than `-`.
+    arguments: AtomicU64,
+    /// Bytes left in stdin when it was opened, when it is a regular file; else 0.
+    size: AtomicU64,
+    /// Bytes of stdin read as lines so far.
+    consumed: AtomicU64,
+    /// Values taken from stdin so far.
+    values: AtomicU64,
+    ended: AtomicBool,
+}
+
+pub static STDIN: StdinRead = StdinRead {
+    arguments: AtomicU64::new(0),
+    size: AtomicU64::new(0),
+    consumed: AtomicU64::new(0),
+    values: AtomicU64::new(0),
+    ended: AtomicBool::new(false),
+};
+
+impl StdinRead {
+    pub fn arguments(&self, count: u64) {
+        self.arguments.store(count, Ordering::Relaxed);
+    }
+
+    /// Stdin opened, with its size when it is a regular file.
+    pub fn opened(&self, size: Option<u64>) {
+        self.size.store(size.unwrap_or(0), Ordering::Relaxed);
+    }
+
+    pub fn consumed(&self, bytes: usize) {
+        self.consumed.fetch_add(bytes as u64, Ordering::Relaxed);
+    }
+
+    pub fn value(&self) {
+        self.values.fetch_add(1, Ordering::Relaxed);
+    }
+
+    pub fn ended(&self) {
+        self.ended.store(true, Ordering::Relaxed);
+    }
+
+    /// How many values the input holds: exact once stdin ended (true), else
+    /// estimated from the bytes read so far against the file's size. Counting the
+    /// lines up front would read a huge file twice; a pipe or a terminal has no size,
+    /// and gets None.
+    fn estimated_total(&self) -> Option<(u64, bool)> {
+        let values = self.values.load(Ordering::Relaxed);
+        let arguments = self.arguments.load(Ordering::Relaxed);
+        if self.ended.load(Ordering::Relaxed) {
+            return Some((arguments + values, true));
+        }
+        let size = self.size.load(Ordering::Relaxed);
+        let consumed = self.consumed.load(Ordering::Relaxed);
+        if size == 0 || consumed == 0 {
+            return None;
+        }
+        let estimate = u128::from(values) * u128::from(size) / u128::from(consumed);
+        Some((
+            arguments + u64::try_from(estimate).unwrap_or(u64::MAX),
+            false,
+        ))
+    }
+}
+
+/// What the bar's line shows.
+struct Shown {
+    done: u64,
+    total: Option<u64>,
+    approximate: bool,
+    per_sec: f64,
+    eta: Duration,
+    spinner: &'static str,
+    utf8: bool,
+}
+
+impl Shown {
+    /// The bar after `elapsed`: the rate and time left as averages since the start.
+    fn new(counts: Counts, elapsed: Duration, utf8: bool) -> Shown {
+        let per_sec = counts.done as f64 / elapsed.as_secs_f64().max(0.001);
+        let left = counts.total.unwrap_or(0).saturating_sub(counts.done);
+        Shown {
+            done: counts.done,
+            total: counts.total,
+            approximate: counts.approximate,
+            per_sec,
+            eta: Duration::try_from_secs_f64(left as f64 / per_sec).unwrap_or(Duration::ZERO),
+            spinner: spinner(utf8, elapsed),
+            utf8,
+        }
+    }
+
+    /// The line in at most `width` columns: the bar shrinks first, then the counter
+    /// drops its words, and the count itself is cut at the end, never broken.
+    fn line(&self, width: usize) -> String {
+        let done = self.done;
+        // Agrees with the number before it: the total, or the count so far.
+        let lookups = match self.total.unwrap_or(done) {
+            1 => "lookup",
+            _ => "lookups",
+        };
+        let rate = whole_rate(self.per_sec);
+        let Some(total) = self.total else {
+            let spinner = self.spinner;
+            let texts = [
+                format!("{spinner} {done} {lookups}, {rate}"),
+                format!("{spinner} {done} {lookups}"),
+                format!("{spinner} {done}"),
+            ];
+            return fitting(&texts, width);
+        };
+        let about = if self.approximate { "~" } else { "" };
+        let count = format!("{done}/{about}{total}");
+        let eta = short_duration(self.eta);
+        let texts = [
+            format!("{count} {lookups}, {rate}, eta {eta}"),
+            format!("{count}, eta {eta}"),
+            count,
+        ];
+        let with_bar = texts.iter().find_map(|text| {
+            let cells = width.checked_sub(text.chars().count() + 1)?;
+            (cells >= MIN_BAR_CELLS).then(|| (text, cells.min(BAR_CELLS)))
+        });
+        match with_bar {
+            Some((text, cells)) => format!("{} {text}", self.bar(cells, done, total)),
+            None => fitting(&texts, width),
+        }
+    }
+
+    /// `cells` cells, filled in proportion of `done` to `total`.
+    fn bar(&self, cells: usize, done: u64, total: u64) -> String {
+        let filled = match total {
+            0 => cells,
+            total => (u128::from(done.min(total)) * cells as u128 / u128::from(total)) as usize,
+        };
+        let (full, empty) = if self.utf8 {
+            ('█', '░')
+        } else {
+            ('#', '-')
+        };
+        let mut bar: String = std::iter::repeat_n(full, filled).collect();
+        bar.extend(std::iter::repeat_n(empty, cells - filled));
+        bar
+    }
+}
+
+/// The first of `texts` (longest first) that fits `width` columns, or the last cut
+/// to the width. Their characters all take one column.
+fn fitting(texts: &[String], width: usize) -> String {
+    match texts.iter().find(|text| text.chars().count() <= width) {
+        Some(text) => text.clone(),
+        None => texts
+            .last()
+            .map_or_else(String::new, |text| text.chars().take(width).collect()),
+    }
+}
+
+/// The spinner's frame after `elapsed`.
+fn spinner(utf8: bool, elapsed: Duration) -> &'static str {
+    let frames: &[&'static str] = if utf8 { &SPINNER } else { &ASCII_SPINNER };
+    let tick = (elapsed.as_millis() / TICK.as_millis()) as usize;
+    frames[tick % frames.len()]
 }
 
 /// A rate as a whole number: per second, or per minute below one a second
@@ -100,117 +356,288 @@ fn whole_rate(per_sec: f64) -> String {
     }
 }
 
-/// Block and braille glyphs on a UTF-8 terminal, plain ASCII elsewhere.
-fn glyphs(style: ProgressStyle, utf8: bool) -> ProgressStyle {
-    if utf8 {
-        style
-    } else {
-        style.progress_chars("#>-").tick_chars("|/-\\ ")
+/// A duration in its largest whole unit: `3s`, `2m`, `1h`, `2d`.
+fn short_duration(duration: Duration) -> String {
+    let seconds = duration.as_secs();
+    match seconds {
+        0..60 => format!("{seconds}s"),
+        60..3600 => format!("{}m", seconds / 60),
+        3600..86400 => format!("{}h", seconds / 3600),
+        _ => format!("{}d", seconds / 86400),
     }
 }
 
-/// `--wait` on a terminal: one redrawn line per lookup being polled, in input order.
+/// `--wait` on a terminal: a redrawn line per lookup being polled, in input order, as
+/// many as fit the screen, then one line counting the rest.
 pub struct LiveView {
-    multi: MultiProgress,
-    utf8: bool,
-    /// Input indices of the lines shown, top to bottom (the bars' order in `multi`).
-    shown: Arc<Mutex<Vec<usize>>>,
+    live: Arc<Live>,
 }
 
 /// The line of one polled lookup; removed when the lookup ends.
 pub struct LiveLine {
-    bar: ProgressBar,
-    separator: &'static str,
+    live: Arc<Live>,
     index: usize,
-    multi: MultiProgress,
-    shown: Arc<Mutex<Vec<usize>>>,
+}
+
+struct Live {
+    /// The lookups' lines by input index: the screen shows them in input order,
+    /// though workers start lookups in a racy order.
+    lines: Arc<Mutex<BTreeMap<usize, Line>>>,
+    /// None when stderr cannot be drawn on.
+    painter: Option<Arc<Painter>>,
+    utf8: bool,
+}
+
+struct Line {
+    label: String,
+    status: String,
+    started: Instant,
+    is_final: bool,
 }
 
 impl LiveView {
     pub fn new(utf8: bool) -> LiveView {
-        LiveView {
-            multi: MultiProgress::with_draw_target(stderr_target()),
+        let lines: Arc<Mutex<BTreeMap<usize, Line>>> = Arc::default();
+        let drawn = Arc::clone(&lines);
+        let started = Instant::now();
+        let painter = Painter::start(move |width, height| {
+            let lines = drawn.lock().unwrap_or_else(|e| e.into_inner());
+            frame(&lines, spinner(utf8, started.elapsed()), width, height)
+        });
+        let live = Live {
+            lines,
+            painter,
             utf8,
-            shown: Arc::default(),
+        };
+        LiveView {
+            live: Arc::new(live),
         }
     }
 
-    /// Runs `f` (which prints) with the live lines out of the way.
+    /// Runs `f` (which prints) with the live lines out of the way; they come back
+    /// when one of them changes.
     pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
-        self.multi.suspend(f)
+        match &self.live.painter {
+            Some(painter) => painter.suspend(f),
+            None => f(),
+        }
     }
 
     /// Clears the lines for good: lookups abandoned at a signal still hold theirs,
-    /// and their ticks would draw them again under the summary.
+    /// and a redraw would show them again under the summary.
     pub fn clear(&self) {
-        let _ = self.multi.clear();
-        self.multi.set_draw_target(ProgressDrawTarget::hidden());
+        if let Some(painter) = &self.live.painter {
+            painter.clear();
+        }
     }
 
-    /// A line for input number `index`, placed among the others by input order
-    /// (workers start lookups in a racy order).
+    /// A line for input number `index`.
     pub fn line(&self, index: usize, label: &str) -> LiveLine {
-        let mut shown = self.shown.lock().unwrap_or_else(|e| e.into_inner());
-        let position = shown.partition_point(|&i| i < index);
-        shown.insert(position, index);
-        let bar = self.multi.insert(position, ProgressBar::new_spinner());
-        drop(shown);
-        if let Ok(style) = ProgressStyle::with_template("{spinner} {prefix} {msg} ({elapsed})") {
-            bar.set_style(glyphs(style, self.utf8));
-        }
-        bar.set_prefix(label.to_string());
-        bar.set_message("looking up");
-        bar.enable_steady_tick(TICK);
+        let line = Line {
+            label: label.to_string(),
+            status: "looking up".into(),
+            started: Instant::now(),
+            is_final: false,
+        };
+        self.live.lines().insert(index, line);
+        self.live.changed();
         LiveLine {
-            bar,
-            separator: if self.utf8 { "·" } else { "-" },
+            live: Arc::clone(&self.live),
             index,
-            multi: self.multi.clone(),
-            shown: Arc::clone(&self.shown),
         }
+    }
+}
+
+impl Drop for LiveView {
+    fn drop(&mut self) {
+        self.clear();
     }
 }
 
 impl LiveLine {
     pub fn update(&self, status: &str, polls: u32) {
-        let polls = if polls == 1 {
-            "1 poll".to_string()
-        } else {
-            format!("{polls} polls")
+        let separator = if self.live.utf8 { "·" } else { "-" };
+        let polls = match polls {
+            1 => "1 poll".to_string(),
+            n => format!("{n} polls"),
         };
-        self.bar
-            .set_message(format!("{status} {} {polls}", self.separator));
+        if let Some(line) = self.live.lines().get_mut(&self.index) {
+            line.status = format!("{status} {separator} {polls}");
+            line.is_final = status == "final";
+        }
+        self.live.changed();
     }
 }
 
 impl Drop for LiveLine {
     fn drop(&mut self) {
-        let mut shown = self.shown.lock().unwrap_or_else(|e| e.into_inner());
-        shown.retain(|&i| i != self.index);
-        self.bar.finish_and_clear();
-        self.multi.remove(&self.bar);
+        self.live.lines().remove(&self.index);
+        self.live.changed();
     }
+}
+
+impl Live {
+    fn lines(&self) -> MutexGuard<'_, BTreeMap<usize, Line>> {
+        self.lines.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn changed(&self) {
+        if let Some(painter) = &self.painter {
+            painter.changed();
+        }
+    }
+}
+
+/// The lines drawn: the first of `lines` that fit `height` rows of `width` columns,
+/// then, if some did not fit, one counting them.
+fn frame(lines: &BTreeMap<usize, Line>, spinner: &str, width: usize, height: usize) -> Vec<String> {
+    let mut shown = Vec::new();
+    let mut rows = 0;
+    for line in lines.values() {
+        let text = format!(
+            "{spinner} {} {} ({})",
+            line.label,
+            line.status,
+            short_duration(line.started.elapsed())
+        );
+        let taken = rows_of(&text, width).1;
+        // The last row goes to the count of the rest, unless this line is the last.
+        let room = match shown.len() + 1 == lines.len() {
+            true => height,
+            false => height.saturating_sub(1),
+        };
+        if rows + taken > room {
+            break;
+        }
+        rows += taken;
+        shown.push(text);
+    }
+    let rest = lines.len() - shown.len();
+    if rest > 0 {
+        let finals = lines
+            .values()
+            .skip(shown.len())
+            .filter(|l| l.is_final)
+            .count();
+        let pending = rest - finals;
+        shown.push(format!("{rest} more: {pending} pending, {finals} final"));
+    }
+    shown
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn line(label: &str, status: &str) -> Line {
+        Line {
+            label: label.into(),
+            status: status.into(),
+            started: Instant::now(),
+            is_final: status == "final",
+        }
+    }
+
     #[test]
     fn live_lines_keep_input_order_whatever_the_start_order() {
+        // Not drawn: stderr may be the terminal running the tests.
         let live = LiveView {
-            multi: MultiProgress::with_draw_target(ProgressDrawTarget::hidden()),
-            utf8: true,
-            shown: Arc::default(),
+            live: Arc::new(Live {
+                lines: Arc::default(),
+                painter: None,
+                utf8: true,
+            }),
         };
         let third = live.line(7, "sms 7");
         let first = live.line(2, "sms 2");
         let second = live.line(5, "sms 5");
-        assert_eq!(*live.shown.lock().unwrap(), [2, 5, 7]);
+        let indices =
+            |live: &LiveView| -> Vec<usize> { live.live.lines().keys().copied().collect() };
+        assert_eq!(indices(&live), [2, 5, 7]);
         drop(first);
-        assert_eq!(*live.shown.lock().unwrap(), [5, 7]);
+        assert_eq!(indices(&live), [5, 7]);
         drop((second, third));
-        assert!(live.shown.lock().unwrap().is_empty());
+        assert!(indices(&live).is_empty());
+    }
+
+    #[test]
+    fn a_frame_shows_what_fits_and_counts_the_rest() {
+        let mut lines = BTreeMap::new();
+        for i in 0..10 {
+            let status = if i % 4 == 3 { "final" } else { "enroute" };
+            lines.insert(i, line(&format!("sms {i}"), status));
+        }
+        let shown = frame(&lines, "*", 80, 4);
+        assert_eq!(shown.len(), 4, "{shown:?}");
+        assert_eq!(shown[0], "* sms 0 enroute (0s)");
+        assert_eq!(shown[2], "* sms 2 enroute (0s)");
+        // sms 3 to 9 left: 3 and 7 are final.
+        assert_eq!(shown[3], "7 more: 5 pending, 2 final");
+        // All fit: no count.
+        assert_eq!(frame(&lines, "*", 80, 10).len(), 10);
+        // Lines of two rows each at 12 columns: one fits in 3 rows, then the count.
+        let narrow = frame(&lines, "*", 12, 3);
+        assert_eq!(narrow.len(), 2, "{narrow:?}");
+        assert!(narrow[1].starts_with("9 more"), "{narrow:?}");
+    }
+
+    fn shown(done: u64, total: Option<u64>) -> Shown {
+        Shown {
+            done,
+            total,
+            approximate: false,
+            per_sec: 795.3,
+            eta: Duration::from_secs(3),
+            spinner: "|",
+            utf8: false,
+        }
+    }
+
+    #[test]
+    fn the_bar_shrinks_before_the_counter_and_the_counter_is_never_broken() {
+        let line = |width| shown(2960, Some(5000)).line(width);
+        let wide = line(200);
+        assert_eq!(
+            wide,
+            format!(
+                "{} 2960/5000 lookups, 795/s, eta 3s",
+                "#".repeat(17) + &"-".repeat(13)
+            )
+        );
+        assert_eq!(line(76), wide);
+        // 36 columns (a 40-column terminal): the words go, the bar stays.
+        assert_eq!(
+            line(36),
+            format!("{} 2960/5000, eta 3s", "#".repeat(10) + &"-".repeat(8))
+        );
+        assert_eq!(
+            line(18),
+            format!("{} 2960/5000", "#".repeat(4) + &"-".repeat(4))
+        );
+        assert_eq!(line(12), "2960/5000");
+        assert_eq!(line(5), "2960/");
+        for width in 1..120 {
+            assert!(line(width).chars().count() <= width, "{width}");
+        }
+        let mut about = shown(3, Some(40));
+        about.approximate = true;
+        assert!(about.line(80).contains(" 3/~40 lookups"));
+        assert_eq!(shown(1, None).line(80), "| 1 lookup, 795/s");
+        assert_eq!(shown(12, None).line(10), "| 12");
+    }
+
+    #[test]
+    fn rate_and_time_left_are_averages_since_the_start() {
+        let counts = Counts {
+            done: 30,
+            total: Some(90),
+            approximate: false,
+        };
+        let shown = Shown::new(counts, Duration::from_secs(10), true);
+        let bar = "█".repeat(10) + &"░".repeat(20);
+        assert_eq!(shown.line(80), format!("{bar} 30/90 lookups, 3/s, eta 20s"));
+        assert_eq!(short_duration(Duration::from_secs(150)), "2m");
+        assert_eq!(short_duration(Duration::from_secs(7200)), "2h");
     }
 
     #[test]

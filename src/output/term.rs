@@ -1,68 +1,107 @@
 //! Where the progress bar and the live view draw: stderr, every row stopping a few
 //! columns short of the terminal's edge.
 //!
-//! indicatif ends each line it draws with spaces up to the width, which leaves the
-//! cursor in the last column: the next line's first character wraps to the next row,
-//! and that is how a multi-line view (the live view) gets one row per line. The same
-//! full rows hurt at Ctrl-C: the terminal's own `^C` echo wraps to a new row, and
-//! clearing the drawing then erases one row too low, leaving its first row on screen.
-//!
-//! So this terminal tells indicatif a width `MARGIN` columns short of the real one,
-//! and draws each line itself: a line's padding becomes "erase to the end of the row",
-//! the next line starts after an explicit `\r\n`, and a line longer than the width is
-//! broken where indicatif counts its rows to break (its own rule, character widths
-//! included), so the rows drawn are the rows indicatif moves the cursor over. No row
-//! reaches the last columns, whatever the width or the line: `^C` lands on the row the
-//! cursor is on, inside the drawing, and clearing the drawing erases it.
+//! A row drawn to the last column leaves the cursor there: the terminal's own `^C`
+//! echo at Ctrl-C then wraps to a new row, and clearing the drawing erases one row
+//! too low, leaving its first row on screen. So no row reaches the last `MARGIN`
+//! columns, whatever the width or the line (a longer line is broken into rows), and
+//! the cursor stays after the last line's text: `^C` lands on the row the cursor is
+//! on, inside the drawing, and clearing the drawing erases it.
 
 use std::io;
-use std::sync::Mutex;
 
 use console::{AnsiCodeIterator, Term};
-use indicatif::{ProgressDrawTarget, TermLike};
 use unicode_width::UnicodeWidthChar;
 
 /// Columns left free at the end of every row: room for `^C` and then some.
 const MARGIN: u16 = 4;
 
-/// Redraws per second, indicatif's own default for stderr.
-const REFRESH_HZ: u8 = 20;
-
 /// Erase from the cursor to the end of the row (the cursor stays).
 const ERASE_TO_END: &str = "\x1b[K";
 
-/// Stderr as a draw target, hidden when it is not a terminal or `TERM` is unset or
-/// `dumb` (no cursor movement known), as indicatif's own stderr target does.
-pub fn stderr_target() -> ProgressDrawTarget {
+/// Erase from the cursor to the end of the screen.
+const ERASE_BELOW: &str = "\x1b[J";
+
+/// Stderr, unless it is not a terminal or `TERM` is unset or `dumb` (no cursor
+/// movement known).
+fn drawable_stderr() -> Option<Term> {
     let term = Term::buffered_stderr();
     let dumb = std::env::var_os("TERM").is_none_or(|t| t == "dumb");
-    if !term.is_term() || dumb {
-        return ProgressDrawTarget::hidden();
-    }
-    ProgressDrawTarget::term_like_with_hz(Box::new(Margined::new(term)), REFRESH_HZ)
+    (term.is_term() && !dumb).then_some(term)
 }
 
-/// Where indicatif is in a draw: it writes, after moving the cursor to the drawing's
-/// first row (and perhaps a `\r`), each line's text and then that line's padding.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Step {
-    /// At the start of a row: the drawing's first, or one cleared.
-    RowStart,
-    /// A line's text was written; its padding comes next.
-    Text,
-    /// A line is done, the cursor after its text: another line goes on the next row.
-    LineDone,
-}
-
-/// A terminal whose rows stop `MARGIN` columns short of the edge.
-#[derive(Debug)]
-struct Margined<W = Term> {
+/// Lines drawn at the bottom of stderr and redrawn in place: no row reaches the
+/// margin, and the cursor stays after the last line's text.
+pub struct Rows<W = Term> {
     out: W,
-    step: Mutex<Step>,
+    /// Rows on screen now, the cursor on the last of them.
+    drawn: usize,
 }
 
-/// What `Margined` writes to and measures: the terminal (a string in unit tests).
-trait Out: std::fmt::Debug + Send + Sync {
+impl Rows {
+    /// Stderr, None when it cannot be drawn on.
+    pub fn stderr() -> Option<Rows> {
+        drawable_stderr().map(|out| Rows { out, drawn: 0 })
+    }
+}
+
+impl<W: Out> Rows<W> {
+    /// The columns a line may take, and the rows a drawing may: one row is left for
+    /// the cursor's, or the top of the drawing would scroll out of reach.
+    pub fn room(&self) -> (usize, usize) {
+        let (columns, rows) = self.out.size();
+        let width = columns.saturating_sub(MARGIN).max(1);
+        (
+            usize::from(width),
+            usize::from(rows.saturating_sub(1).max(1)),
+        )
+    }
+
+    /// Draws `lines` over what was drawn before (nothing for no lines).
+    pub fn draw(&mut self, lines: &[String]) {
+        if lines.is_empty() && self.drawn == 0 {
+            return;
+        }
+        let width = self.room().0;
+        let mut text = self.to_top();
+        let mut rows = 0;
+        for line in lines {
+            if rows > 0 {
+                text.push_str("\r\n");
+            }
+            let (broken, taken) = rows_of(line, width);
+            text.push_str(&broken);
+            text.push_str(ERASE_TO_END);
+            rows += taken;
+        }
+        text.push_str(ERASE_BELOW);
+        self.drawn = rows;
+        self.write(&text);
+    }
+
+    /// Erases what was drawn; the cursor is left where the drawing began.
+    pub fn clear(&mut self) {
+        if self.drawn > 0 {
+            let text = format!("{}{ERASE_BELOW}", self.to_top());
+            self.drawn = 0;
+            self.write(&text);
+        }
+    }
+
+    /// The way to the start of the drawing's first row.
+    fn to_top(&self) -> String {
+        format!("{}\r", ansi_move(self.drawn.saturating_sub(1), 'A'))
+    }
+
+    /// A terminal that cannot be written to only loses the drawing.
+    fn write(&self, text: &str) {
+        let _ = self.out.write(text).and_then(|()| self.out.flush());
+    }
+}
+
+/// What `Rows` writes to and measures: the terminal (a string in unit
+/// tests).
+pub trait Out: std::fmt::Debug + Send + Sync {
     /// Columns and rows.
     fn size(&self) -> (u16, u16);
     fn write(&self, s: &str) -> io::Result<()>;
@@ -84,36 +123,13 @@ impl Out for Term {
     }
 }
 
-impl<W: Out> Margined<W> {
-    fn new(out: W) -> Margined<W> {
-        Margined {
-            out,
-            step: Mutex::new(Step::RowStart),
-        }
-    }
-
-    /// The width a line may take: the terminal's, less the margin (one at least).
-    fn line_width(&self) -> u16 {
-        self.out.size().0.saturating_sub(MARGIN).max(1)
-    }
-
-    fn set_step(&self, step: Step) {
-        *self.step.lock().unwrap_or_else(|e| e.into_inner()) = step;
-    }
-
-    /// Writes a cursor movement or an erasure: the cursor is no longer after a line.
-    fn moving(&self, ansi: &str) -> io::Result<()> {
-        self.set_step(Step::RowStart);
-        self.out.write(ansi)
-    }
-}
-
-/// `line` broken into rows of at most `width` columns, each row's rest erased: where
-/// indicatif's own count of a line's rows breaks it (a character that does not fit
-/// goes to the next row, a wide one included; control characters take no room).
-fn rows_of(line: &str, width: usize) -> String {
+/// `line` broken into rows of at most `width` columns, each row's rest erased, and
+/// how many rows: a character that does not fit goes to the next row, a wide one
+/// included; control characters take no room.
+pub fn rows_of(line: &str, width: usize) -> (String, usize) {
     let mut out = String::with_capacity(line.len());
     let mut column = 0;
+    let mut rows = 1;
     for (part, is_ansi) in AnsiCodeIterator::new(line) {
         if is_ansi {
             out.push_str(part);
@@ -129,73 +145,12 @@ fn rows_of(line: &str, width: usize) -> String {
                 out.push_str(ERASE_TO_END);
                 out.push_str("\r\n");
                 column = taken;
+                rows += 1;
             }
             out.push(c);
         }
     }
-    out
-}
-
-impl<W: Out> TermLike for Margined<W> {
-    fn width(&self) -> u16 {
-        self.line_width()
-    }
-
-    fn height(&self) -> u16 {
-        self.out.size().1
-    }
-
-    fn move_cursor_up(&self, n: usize) -> io::Result<()> {
-        self.moving(&ansi_move(n, 'A'))
-    }
-
-    fn move_cursor_down(&self, n: usize) -> io::Result<()> {
-        self.moving(&ansi_move(n, 'B'))
-    }
-
-    fn move_cursor_right(&self, n: usize) -> io::Result<()> {
-        self.moving(&ansi_move(n, 'C'))
-    }
-
-    fn move_cursor_left(&self, n: usize) -> io::Result<()> {
-        self.moving(&ansi_move(n, 'D'))
-    }
-
-    fn write_line(&self, s: &str) -> io::Result<()> {
-        self.set_step(Step::RowStart);
-        self.out.write(&format!("{s}\n"))
-    }
-
-    fn write_str(&self, s: &str) -> io::Result<()> {
-        let mut step = self.step.lock().unwrap_or_else(|e| e.into_inner());
-        match *step {
-            // The padding of the line just written: the rest of its row erased,
-            // the cursor left after the text.
-            Step::Text => {
-                *step = Step::LineDone;
-                self.out.write(ERASE_TO_END)
-            }
-            // The `\r` written after moving to the drawing's first row.
-            Step::RowStart if s == "\r" => self.out.write(s),
-            Step::RowStart => {
-                *step = Step::Text;
-                self.out.write(&rows_of(s, usize::from(self.line_width())))
-            }
-            Step::LineDone => {
-                *step = Step::Text;
-                let rows = rows_of(s, usize::from(self.line_width()));
-                self.out.write(&format!("\r\n{rows}"))
-            }
-        }
-    }
-
-    fn clear_line(&self) -> io::Result<()> {
-        self.moving("\r\x1b[2K")
-    }
-
-    fn flush(&self) -> io::Result<()> {
-        self.out.flush()
-    }
+    (out, rows)
 }
 
 /// A cursor movement by `n` (nothing for 0), as console writes it.
@@ -209,6 +164,7 @@ fn ansi_move(n: usize, direction: char) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::Mutex;
 
     /// A terminal of `columns` that keeps what is written.
     #[derive(Debug)]
@@ -232,77 +188,51 @@ mod tests {
         }
     }
 
-    fn margined(columns: u16) -> Margined<Written> {
-        Margined::new(Written {
+    fn rows(columns: u16) -> Rows<Written> {
+        let out = Written {
             columns,
             text: Mutex::default(),
-        })
-    }
-
-    fn written(term: &Margined<Written>) -> String {
-        std::mem::take(&mut term.out.text.lock().unwrap())
-    }
-
-    /// What indicatif writes for a draw of `lines`: the move to the first row of the
-    /// last draw's `rows`, then each line and its padding.
-    fn draw(term: &Margined<Written>, rows: usize, lines: &[&str]) {
-        term.move_cursor_up(rows.saturating_sub(1)).unwrap();
-        term.write_str("\r").unwrap();
-        let width = usize::from(term.width());
-        for line in lines {
-            term.write_str(line).unwrap();
-            // The columns taken on the line's last row: the padding fills the rest.
-            let last = match line.chars().count() {
-                0 => 0,
-                n => (n - 1) % width + 1,
-            };
-            term.write_str(&" ".repeat(width - last)).unwrap();
-        }
+        };
+        Rows { out, drawn: 0 }
     }
 
     #[test]
-    fn lines_go_on_rows_of_their_own_with_the_rest_erased() {
-        let term = margined(20);
-        assert_eq!(term.width(), 16);
-        draw(&term, 0, &["a", "bb", "ccc"]);
-        assert_eq!(written(&term), "\ra\x1b[K\r\nbb\x1b[K\r\nccc\x1b[K");
-        draw(&term, 3, &["a", "bb"]);
-        assert_eq!(written(&term), "\x1b[2A\ra\x1b[K\r\nbb\x1b[K");
-    }
-
-    #[test]
-    fn a_line_as_wide_as_the_width_still_ends_its_row() {
-        let term = margined(20);
-        draw(&term, 0, &["0123456789abcdef", "x"]);
-        assert_eq!(written(&term), "\r0123456789abcdef\x1b[K\r\nx\x1b[K");
-    }
-
-    #[test]
-    fn a_long_line_breaks_where_indicatif_counts_its_rows() {
-        assert_eq!(rows_of("abcdefgh", 3), "abc\x1b[K\r\ndef\x1b[K\r\ngh");
-        assert_eq!(rows_of("abc", 3), "abc");
+    fn a_long_line_breaks_where_the_terminal_wraps() {
+        let rows = |line| rows_of(line, 3);
+        assert_eq!(rows("abcdefgh"), ("abc\x1b[K\r\ndef\x1b[K\r\ngh".into(), 3));
+        assert_eq!(rows("abc"), ("abc".into(), 1));
         // A wide character that does not fit goes whole to the next row.
-        assert_eq!(rows_of("ab漢c", 3), "ab\x1b[K\r\n漢c");
+        assert_eq!(rows("ab漢c"), ("ab\x1b[K\r\n漢c".into(), 2));
         // Colours take no room.
         assert_eq!(
-            rows_of("\x1b[31mabcd\x1b[0m", 3),
-            "\x1b[31mabc\x1b[K\r\nd\x1b[0m"
+            rows("\x1b[31mabcd\x1b[0m"),
+            ("\x1b[31mabc\x1b[K\r\nd\x1b[0m".into(), 2)
         );
     }
 
     #[test]
-    fn a_cleared_row_starts_over() {
-        let term = margined(20);
-        draw(&term, 0, &["a"]);
-        written(&term);
-        term.clear_line().unwrap();
-        term.write_str("b").unwrap();
-        term.write_str("  ").unwrap();
-        assert_eq!(written(&term), "\r\x1b[2Kb\x1b[K");
+    fn rows_are_drawn_over_the_last_drawing_and_cleared() {
+        let mut rows = rows(7);
+        let taken = |rows: &Rows<Written>| std::mem::take(&mut *rows.out.text.lock().unwrap());
+        assert_eq!(rows.room(), (3, 23));
+        rows.draw(&[]);
+        assert_eq!(taken(&rows), "");
+        rows.draw(&["abcd".into(), "e".into()]);
+        assert_eq!(taken(&rows), "\rabc\x1b[K\r\nd\x1b[K\r\ne\x1b[K\x1b[J");
+        rows.draw(&["f".into()]);
+        assert_eq!(taken(&rows), "\x1b[2A\rf\x1b[K\x1b[J");
+        rows.clear();
+        assert_eq!(taken(&rows), "\r\x1b[J");
+        rows.clear();
+        assert_eq!(taken(&rows), "");
+        // A line as wide as the width still ends its row.
+        let mut rows = self::rows(20);
+        rows.draw(&["0123456789abcdef".into(), "x".into()]);
+        assert_eq!(taken(&rows), "\r0123456789abcdef\x1b[K\r\nx\x1b[K\x1b[J");
     }
 
     #[test]
     fn a_terminal_narrower_than_the_margin_still_draws() {
-        assert_eq!(margined(3).width(), 1);
+        assert_eq!(rows(3).room().0, 1);
     }
 }

@@ -1,7 +1,11 @@
 //! The values of a batch: command-line arguments and stdin's lines, read lazily (as
 //! lookups proceed) so that memory stays flat whatever the input size.
 
-use std::io::{self, BufRead};
+use std::fs::File;
+use std::io::{self, BufRead, Read, Seek};
+use std::os::fd::AsFd;
+
+use crate::output::progress::STDIN;
 
 /// One value to look up, or a line of stdin that could not be read as one.
 pub type Input = Result<String, BadInput>;
@@ -23,15 +27,57 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 /// The values of the command line, `-` standing for stdin's lines (trimmed; blank
 /// lines and `#` comments skipped). Stdin is read lazily, as lookups proceed.
 pub fn inputs(values: Vec<String>) -> impl Iterator<Item = Input> + Send + 'static {
+    STDIN.arguments(values.iter().filter(|v| *v != "-").count() as u64);
     values
         .into_iter()
         .flat_map(|value| -> Box<dyn Iterator<Item = Input> + Send> {
-            if value == "-" {
-                Box::new(lines(io::BufReader::new(io::stdin())))
-            } else {
-                Box::new(std::iter::once(Ok(value)))
+            if value != "-" {
+                return Box::new(std::iter::once(Ok(value)));
             }
+            STDIN.opened(stdin_file_size());
+            let reader = Consumed(io::BufReader::new(io::stdin()));
+            let values = lines(reader).inspect(|_| STDIN.value());
+            let end = std::iter::from_fn(|| {
+                STDIN.ended();
+                None
+            });
+            Box::new(values.chain(end))
         })
+}
+
+/// The bytes stdin has left, when it is a regular file. Only its metadata is read
+/// (no read that could block on a FIFO or a terminal).
+fn stdin_file_size() -> Option<u64> {
+    let file = File::from(io::stdin().as_fd().try_clone_to_owned().ok()?);
+    let metadata = file.metadata().ok()?;
+    if !metadata.is_file() {
+        return None;
+    }
+    // A file already partly read by a command before this one: the rest is ours.
+    let at = (&file).stream_position().ok()?;
+    Some(metadata.len().saturating_sub(at))
+}
+
+/// Stdin, counting the bytes taken from its buffer (not those read ahead).
+struct Consumed<R>(R);
+
+impl<R: Read> Read for Consumed<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.0.read(buf)?;
+        STDIN.consumed(n);
+        Ok(n)
+    }
+}
+
+impl<R: BufRead> BufRead for Consumed<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        self.0.fill_buf()
+    }
+
+    fn consume(&mut self, amount: usize) {
+        STDIN.consumed(amount);
+        self.0.consume(amount);
+    }
 }
 
 /// The values of a line reader. A read error (stdin a directory, EIO) is one failure

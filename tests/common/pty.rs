@@ -1,5 +1,6 @@
 //! The binary on a pseudo-terminal, as a person runs it: stderr (and stdin, when a
-//! test types the values) on the terminal, stdout on a pipe. The test reads what the
+//! test types the values, and stdout, when the test reads the whole screen) on the
+//! terminal, stdout on a pipe otherwise. The test reads what the
 //! terminal shows from the master side and types on it, Ctrl-C included: with
 //! `controlling`, the terminal is the process's own, so `\x03` sends SIGINT and the
 //! terminal echoes `^C` as it does for a person.
@@ -27,6 +28,7 @@ pub const COLS: u16 = 80;
 #[derive(Clone, Copy, Debug)]
 pub struct Wiring {
     pub stdin: bool,
+    pub stdout: bool,
     /// The terminal is the process's controlling terminal (Ctrl-C reaches it).
     pub controlling: bool,
 }
@@ -79,8 +81,11 @@ impl OnTerminal {
         };
         // A terminal that knows cursor movement (with TERM unset, nothing is drawn).
         cmd.env("TERM", "xterm-256color")
-            .stderr(Stdio::from(slave()))
-            .stdout(Stdio::piped());
+            .stderr(Stdio::from(slave()));
+        match wiring.stdout {
+            true => cmd.stdout(Stdio::from(slave())),
+            false => cmd.stdout(Stdio::piped()),
+        };
         if wiring.stdin {
             cmd.stdin(Stdio::from(slave()));
         }
@@ -101,7 +106,11 @@ impl OnTerminal {
         drop(cmd);
         let master = File::from(master);
         let chunks = read_chunks(master.try_clone().unwrap());
-        let stdout_lines = read_lines(child.stdout.take().unwrap());
+        // Stdout on the terminal: no line ever comes on this channel.
+        let stdout_lines = match child.stdout.take() {
+            Some(stdout) => read_lines(stdout),
+            None => mpsc::channel().1,
+        };
         OnTerminal {
             cols,
             stdin: child.stdin.take(),
@@ -112,6 +121,10 @@ impl OnTerminal {
             stdout_lines,
             stdout: String::new(),
         }
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.as_ref().expect("not finished").id()
     }
 
     /// Writes `text` to the piped stdin.

@@ -1,7 +1,7 @@
 //! What a terminal shows after some bytes: enough of a VT100 to tell what the
 //! progress bar, the live view and Ctrl-C leave on screen. Printing wraps as xterm
 //! does (a character in the last column leaves the cursor there until the next one),
-//! and the cursor moves and erasures indicatif and console use are followed.
+//! and the cursor moves and erasures the progress bar and live view use are followed.
 
 /// A screen `cols` wide with no bottom (nothing scrolls away).
 pub struct Screen {
