@@ -11,7 +11,6 @@ use std::time::Instant;
 
 use serde_json::{Map, Value};
 
-use crate::cli::OutputFormat;
 use crate::domain::error::LookupError;
 use crate::domain::fields;
 use crate::domain::lookup::LookupKind;
@@ -123,9 +122,9 @@ impl Worker {
             until: watch.until.clone(),
             in_flight: (0..IN_FLIGHT_SHARDS).map(|_| Mutex::default()).collect(),
             halt: Halt::new(!config.batch.keep_going),
-            keep_error_body: watch.follow || output.format == OutputFormat::Json,
+            keep_error_body: watch.follow || output.format.keeps_error_body(),
             keep_extra_fields: watch.follow
-                || (output.format == OutputFormat::Json && output.field.is_none())
+                || (output.format.keeps_extra_fields() && output.field.is_none())
                 || single,
             write_error: Mutex::default(),
         }

@@ -84,6 +84,8 @@ pub struct OutputSettings {
     pub quiet: bool,
     /// `--junit PATH`: a JUnit XML file with one test case per lookup.
     pub junit: Option<std::path::PathBuf>,
+    /// `--metrics PATH`: the batch as Prometheus metrics.
+    pub metrics: Option<std::path::PathBuf>,
 }
 
 /// Waiting and expectations: how each lookup is watched until its record is final,
@@ -203,6 +205,7 @@ pub fn construct_config(
             no_headers: args.no_headers,
             quiet: args.quiet,
             junit: args.junit.clone(),
+            metrics: args.metrics.clone(),
         },
         watch: WatchSettings {
             wait: args.wait.then(|| WaitSettings {
@@ -257,8 +260,8 @@ fn check_combinations(config: &Config, kind: LookupKind) -> Result<(), String> {
         ];
         if let Some((_, flag)) = shaping.iter().find(|(given, _)| *given) {
             return Err(format!(
-                "{flag} shapes the records printed; -o report, report-json and report-md \
-                 print one report over the batch instead"
+                "{flag} shapes the records printed; -o report, report-json, report-md and \
+                 prometheus print one report over the batch instead"
             ));
         }
     }

@@ -113,9 +113,19 @@ pub struct Given {
     /// Also write a JUnit XML file (for CI test reports)
     ///
     /// One test case per lookup, a failure for each failed lookup or unmet
-    /// expectation; next to any output format.
+    /// expectation; next to any output format. Written as --metrics is: a regular
+    /// file replaced atomically, a symlink followed, a FIFO or device in place.
     #[arg(long, value_name = "PATH", global = true, help_heading = OUTPUT)]
     pub junit: Option<std::path::PathBuf>,
+
+    /// Also write the batch as Prometheus metrics (for node_exporter)
+    ///
+    /// The document of -o prometheus, next to any output format. A regular file
+    /// (or a new path) is replaced atomically: written beside it and renamed over
+    /// it, a symlink followed to its target and left as it is. A FIFO or device is
+    /// written in place. The same holds for --junit.
+    #[arg(long, value_name = "PATH", global = true, help_heading = OUTPUT)]
+    pub metrics: Option<std::path::PathBuf>,
 
     /// Show requests, statuses, latency and retries on stderr
     ///
