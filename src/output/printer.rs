@@ -65,7 +65,9 @@ impl PrintStyle {
 /// document over the batch) and what it writes at the end.
 trait Format: Send {
     fn lookup(&mut self, out: &mut dyn Write, outcome: &Outcome) -> io::Result<()>;
-    fn finish(&mut self, out: &mut dyn Write) -> io::Result<()>;
+    fn finish(&mut self, _out: &mut dyn Write) -> io::Result<()> {
+        Ok(())
+    }
 }
 
 /// The writer of the chosen format: the one place a format becomes its code.
@@ -186,10 +188,6 @@ impl Format for FieldValues {
             .and_then(|r| value_of(r, &self.0));
         writeln!(out, "{}", escape_control(&value.unwrap_or_default()))
     }
-
-    fn finish(&mut self, _: &mut dyn Write) -> io::Result<()> {
-        Ok(())
-    }
 }
 
 /// `--json`: a JSON line per lookup.
@@ -222,10 +220,6 @@ impl Format for JsonLines {
         let value = select_fields(value, &style.fields, style.normalize, extra);
         write_json_line(&mut out, &value)
     }
-
-    fn finish(&mut self, _: &mut dyn Write) -> io::Result<()> {
-        Ok(())
-    }
 }
 
 /// One value's record as label and value rows, and a task's stacked bar.
@@ -245,10 +239,6 @@ impl Format for RecordView {
         if let Some(bar) = bar.filter(|_| style.fields.is_empty()) {
             writeln!(out, "{bar}")?;
         }
-        Ok(())
-    }
-
-    fn finish(&mut self, _: &mut dyn Write) -> io::Result<()> {
         Ok(())
     }
 }
@@ -297,10 +287,6 @@ impl Format for DelimitedRows {
             delimited::write_header(&mut out, &self.columns, self.cells)?;
         }
         delimited::write_outcome(&mut out, outcome, &self.columns, self.cells)
-    }
-
-    fn finish(&mut self, _: &mut dyn Write) -> io::Result<()> {
-        Ok(())
     }
 }
 

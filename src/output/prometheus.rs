@@ -38,15 +38,9 @@ pub struct Metrics {
     tasks: BTreeMap<String, f64>,
 }
 
-impl Default for Metrics {
-    fn default() -> Self {
-        Metrics::new()
-    }
-}
-
 impl Metrics {
     /// The run's duration is counted from here.
-    pub fn new() -> Metrics {
+    pub(crate) fn new() -> Metrics {
         Metrics {
             started: Instant::now(),
             lookups: BTreeMap::new(),
