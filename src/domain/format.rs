@@ -1,8 +1,9 @@
 //! The output formats a run can print, and what each one is: the settings' usage
 //! checks, the workers and the printer ask here rather than naming formats.
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum OutputFormat {
+    #[default]
     Table,
     Json,
     Csv,

@@ -118,7 +118,7 @@ pub struct Given {
     #[arg(long, value_name = "PATH", global = true, help_heading = OUTPUT)]
     pub junit: Option<std::path::PathBuf>,
 
-    /// Also write the batch as Prometheus metrics (for node_exporter)
+    /// Also write the batch as Prometheus metrics
     ///
     /// The document of -o prometheus, next to any output format. A regular file
     /// (or a new path) is replaced atomically: written beside it and renamed over

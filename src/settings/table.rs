@@ -107,8 +107,9 @@ macro_rules! settings_table {
             ///
             /// The output format: table (the default), json (one line per lookup), csv,
             /// tsv, or one report over the batch: report (terminal), report-json,
-            /// report-md (Markdown for CI job summaries). SMSSTAT_OUTPUT in the
-            /// environment sets it too; --json and -o win over it.
+            /// report-md (Markdown for CI job summaries), prometheus (metrics for
+            /// node_exporter). SMSSTAT_OUTPUT in the environment sets it too; --json
+            /// and -o win over it.
             OUTPUT(Output) output: crate::domain::format::OutputFormat,
                 default crate::domain::format::OutputFormat::Table;
                 by_hand, in_file, "--output", "SMSSTAT_OUTPUT", "FORMAT",
