@@ -198,9 +198,61 @@ fn escape_label(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::lookup::LookupKind;
+    use crate::domain::record::Record;
+    use serde_json::json;
+
+    fn outcome(kind: LookupKind, query: &str, value: serde_json::Value) -> Outcome {
+        let record = Record::of_kind(kind.record_kind(), value);
+        Outcome::new(kind, query.into(), Ok(record))
+    }
+
+    fn document(metrics: &Metrics) -> String {
+        let mut out = Vec::new();
+        metrics.write(&mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
 
     #[test]
     fn label_values_escape_backslash_quote_and_newline() {
         assert_eq!(escape_label("a\\b\"c\nd"), "a\\\\b\\\"c\\nd");
+    }
+
+    #[test]
+    fn a_status_the_server_made_up_is_other_and_never_a_label() {
+        let mut metrics = Metrics::new();
+        for status in ["DELIVERED ", "made-up \"status\"\n", "", "sent"] {
+            metrics.add(&outcome(LookupKind::Sms, "1", json!({ "status": status })));
+        }
+        let text = document(&metrics);
+        assert!(!text.contains("made-up"), "{text}");
+        for series in [
+            "status=\"delivered\"} 1",
+            "status=\"other\"} 1",
+            "status=\"none\"} 1",
+        ] {
+            assert!(text.contains(series), "{series}: {text}");
+        }
+    }
+
+    #[test]
+    fn tasks_past_the_limit_get_no_series_and_a_task_twice_one() {
+        let mut metrics = Metrics::new();
+        let counters =
+            json!({ "sent": 4, "delivered": 1, "undeliverable": 0, "expired": 0, "unknown": 0 });
+        for id in (0..MAX_TASKS + 50).chain([7]) {
+            metrics.add(&outcome(
+                LookupKind::Task,
+                &id.to_string(),
+                counters.clone(),
+            ));
+        }
+        let text = document(&metrics);
+        let series = text
+            .lines()
+            .filter(|l| l.starts_with("smsstat_task_delivered_ratio{"));
+        assert_eq!(series.count(), MAX_TASKS);
+        assert!(text.contains("smsstat_task_delivered_ratio{task=\"7\"} 0.25\n"));
+        assert!(!text.contains(&format!("task=\"{}\"", MAX_TASKS)));
     }
 }
