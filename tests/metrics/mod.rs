@@ -1,15 +1,14 @@
 //! `-o prometheus` and `--metrics PATH` against the simulator, and the side files
-//! (`--junit`, `--metrics`) that never destroy what is at their path.
-
-mod common;
+//! (`--junit`, `--metrics`) that never destroy what is at their path. A module of
+//! the report_forms binary: one test binary less to link.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
 
-use common::sim::{sim, Sim};
-use common::{json_lines, run_batch, smsstat_at};
+use crate::common::sim::{sim, Sim};
+use crate::common::{json_lines, run_batch, smsstat_at};
 use serde_json::Value;
 
 const LIMIT: Duration = Duration::from_secs(120);
@@ -227,7 +226,7 @@ fn a_task_has_its_delivered_ratio_and_the_run_its_duration_and_end() {
 #[test]
 fn options_that_shape_records_are_refused_with_prometheus() {
     for option in ["--fields=status", "--no-headers", "--normalize"] {
-        let out = smsstat_at(common::refused_base().as_str())
+        let out = smsstat_at(crate::common::refused_base().as_str())
             .args(["-o", "prometheus", option, "sms", "1"])
             .output()
             .unwrap();
