@@ -3,6 +3,7 @@
 //! drawing, no records, and options that do not combine with a report.
 
 mod common;
+mod metrics;
 
 use std::time::Duration;
 

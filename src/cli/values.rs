@@ -79,4 +79,5 @@ macro_rules! value_enum {
 value_enum!(PathStyle: Auto => "auto", Explicit => "explicit", Short => "short");
 value_enum!(ColorChoice: Auto => "auto", Always => "always", Never => "never");
 value_enum!(OutputFormat: Table => "table", Json => "json", Csv => "csv", Tsv => "tsv",
-    Report => "report", ReportJson => "report-json", ReportMarkdown => "report-md");
+    Report => "report", ReportJson => "report-json", ReportMarkdown => "report-md",
+    Prometheus => "prometheus");

@@ -74,13 +74,19 @@ pub fn derived_value(record: &Record, key: &str, utf8: bool) -> Option<String> {
     rows.into_iter().find(|r| r.key == key).map(|r| r.value)
 }
 
+/// Seconds from an SMS's `time_in` to its `time_dr`: the one delivery latency of
+/// tables, `--normalize`, the report and the metrics.
+pub fn delivery_latency(record: &Record) -> Option<i64> {
+    seconds_between(record, "time_in", "time_dr")
+}
+
 /// A derived value as scripts and spreadsheets want it (CSV/TSV, `--field`, JSON
 /// `--fields`): latencies in seconds, the delivery rate as a ratio (`0.886`), pending
 /// as a count, the counters check as its text, the network as in tables.
 pub fn derived_number(record: &Record, key: &str) -> Option<String> {
     match key {
         SEND_LATENCY => seconds_between(record, "time_in", "time_sent").map(|s| s.to_string()),
-        DELIVERY_LATENCY => seconds_between(record, "time_in", "time_dr").map(|s| s.to_string()),
+        DELIVERY_LATENCY => delivery_latency(record).map(|s| s.to_string()),
         PENDING | DELIVERY_RATE if record.kind == RecordKind::Task => {
             let counters = TaskCounters::of(record)?;
             match key {
@@ -106,7 +112,7 @@ fn sms_rows(record: &Record) -> Vec<Row> {
     if let Some(value) = latency("time_in", "time_sent") {
         rows.push(derived_row(RecordKind::Sms, SEND_LATENCY, value));
     }
-    if let Some(value) = latency("time_in", "time_dr") {
+    if let Some(value) = delivery_latency(record).map(format_seconds) {
         rows.push(derived_row(RecordKind::Sms, DELIVERY_LATENCY, value));
     }
     rows

@@ -6,13 +6,15 @@ use crate::domain::error::LookupError;
 use crate::domain::format::OutputFormat;
 use crate::domain::lookup::LookupKind;
 use crate::domain::outcome::Outcome;
+use crate::domain::record::RecordKind;
 use crate::domain::sanitize::escape_control;
 use crate::output::delimited::{self, Cells, Delimiter};
 use crate::output::derived::value_of;
 use crate::output::json_lines::{
     follow_json, number_or_text, outcome_json, select_fields, write_json_line,
 };
-use crate::output::report::{Look, Report};
+use crate::output::prometheus::Metrics;
+use crate::output::report::{Look, Report, ReportForm};
 use crate::output::rows_table::RowsTable;
 use crate::output::table::{columns_for, record_table, TableStyle};
 use serde_json::Value;
@@ -61,39 +63,81 @@ impl PrintStyle {
     }
 }
 
-/// Writes outcomes as they come, in the order given; only the row table waits for
-/// `finish`, because its column widths depend on every row.
+/// One output format's writer: what it writes for each lookup (nothing, for a
+/// document over the batch) and what it writes at the end.
+trait Format: Send {
+    fn lookup(&mut self, out: &mut dyn Write, outcome: &Outcome) -> io::Result<()>;
+    fn finish(&mut self, _out: &mut dyn Write) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The writer of the chosen format: the one place a format becomes its code.
+fn writer(style: &PrintStyle, kind: LookupKind) -> Box<dyn Format> {
+    let kind = kind.record_kind();
+    if let Some(name) = &style.field {
+        return Box::new(FieldValues(name.clone()));
+    }
+    let delimited = |delimiter| -> Box<dyn Format> {
+        Box::new(DelimitedRows {
+            columns: columns_for(kind, &style.fields),
+            cells: Cells {
+                delimiter,
+                raw: style.raw_cells,
+            },
+            header: !style.no_headers,
+        })
+    };
+    let report = |form| -> Box<dyn Format> {
+        Box::new(ReportDocument {
+            report: Report::new(kind, style.waited),
+            form,
+            style: style.table,
+        })
+    };
+    match style.format {
+        OutputFormat::Table if style.single => Box::new(RecordView(style.clone())),
+        OutputFormat::Table => Box::new(TablePages {
+            rows: None,
+            kind,
+            style: style.clone(),
+        }),
+        OutputFormat::Json => Box::new(JsonLines(style.clone(), kind)),
+        OutputFormat::Csv => delimited(Delimiter::Comma),
+        OutputFormat::Tsv => delimited(Delimiter::Tab),
+        OutputFormat::Report => report(ReportForm::Text),
+        OutputFormat::ReportJson => report(ReportForm::Json),
+        OutputFormat::ReportMarkdown => report(ReportForm::Markdown),
+        OutputFormat::Prometheus => Box::new(Metrics::new()),
+    }
+}
+
+/// Writes outcomes as they come, in the order given; a table waits for its page
+/// (its column widths depend on every row), a report for `finish`.
 pub struct Printer<W: Write> {
     out: W,
-    style: PrintStyle,
-    kind: LookupKind,
-    rows: Option<RowsTable>,
-    /// `-o report*`: the batch folded into one report, written by `finish`.
-    report: Option<Report>,
-    header_written: bool,
-    /// Tells whether the reader went away, checked while a table page is gathered
-    /// (nothing is written until the page is full, so no write can fail earlier).
+    format: Box<dyn Format>,
+    /// Each lookup's line goes out when written (else a page or a document).
+    streams: bool,
+    /// Tells whether the reader went away, checked while a table page or a report
+    /// is gathered (nothing is written then, so no write can fail earlier).
     reader_gone: Option<fn() -> bool>,
     /// Lines wait for `flush` (the batch engine's, after each group of lookups
     /// printed) instead of going out one by one.
     defer_flush: bool,
+    /// `--normalize`, for `--follow`'s lines.
+    normalize: bool,
 }
 
 impl<W: Write> Printer<W> {
     pub fn new(out: W, style: PrintStyle, kind: LookupKind) -> Printer<W> {
-        let report = style
-            .format
-            .is_report()
-            .then(|| Report::new(kind.record_kind(), style.waited));
         Printer {
             out,
-            style,
-            kind,
-            rows: None,
-            report,
-            header_written: false,
+            format: writer(&style, kind),
+            streams: style.field.is_some() || style.format.streams(),
             reader_gone: None,
             defer_flush: false,
+            normalize: style.normalize,
         }
     }
 
@@ -119,75 +163,62 @@ impl<W: Write> Printer<W> {
     /// `--follow`: a line as it happens (a record that changed, a failure), out at
     /// once.
     pub fn print_follow(&mut self, outcome: &Outcome) -> io::Result<()> {
-        write_json_line(&mut self.out, &follow_json(outcome, self.style.normalize))?;
+        write_json_line(&mut self.out, &follow_json(outcome, self.normalize))?;
         self.out.flush()
     }
 
     pub fn print(&mut self, outcome: &Outcome) -> io::Result<()> {
-        if let Some(report) = &mut self.report {
-            report.add(outcome);
-            // Nothing is written before the end: a reader gone away still stops the run.
-            return match self.reader_gone.is_some_and(|gone| gone()) {
-                true => Err(io::ErrorKind::BrokenPipe.into()),
-                false => Ok(()),
-            };
-        }
-        if let Some(name) = &self.style.field {
-            let value = outcome.result.as_ref().ok().and_then(|r| value_of(r, name));
-            writeln!(self.out, "{}", escape_control(&value.unwrap_or_default()))?;
-            return self.line_done();
-        }
-        match self.style.format {
-            OutputFormat::Json => self.json_line(outcome)?,
-            // Folded into `self.report` above.
-            OutputFormat::Report | OutputFormat::ReportJson | OutputFormat::ReportMarkdown => {}
-            OutputFormat::Csv => self.delimited(outcome, Delimiter::Comma)?,
-            OutputFormat::Tsv => self.delimited(outcome, Delimiter::Tab)?,
-            OutputFormat::Table if self.style.single => self.record_view(outcome)?,
-            OutputFormat::Table => {
-                let kind = self.kind.record_kind();
-                let rows = self.rows.get_or_insert_with(|| {
-                    RowsTable::new(kind, &self.style.fields, self.style.table)
-                        .without_header(self.style.no_headers)
-                });
-                rows.add(outcome);
-                // Column widths need the rows, so a table waits for them; in pages,
-                // memory stays bounded however long the input.
-                if rows.len() >= TABLE_PAGE_ROWS {
-                    self.flush_rows()?;
-                } else if self.reader_gone.is_some_and(|gone| gone()) {
-                    return Err(io::ErrorKind::BrokenPipe.into());
-                }
+        self.format.lookup(&mut self.out, outcome)?;
+        if self.streams {
+            // Scripts read line by line: a finished lookup's line does not wait in
+            // a buffer, unless the caller flushes groups of them (`deferring_flush`).
+            if !self.defer_flush {
+                self.out.flush()?;
             }
-        }
-        if self.style.format != OutputFormat::Table {
-            self.line_done()?;
+        } else if self.reader_gone.is_some_and(|gone| gone()) {
+            // Nothing may be written for a while: a reader gone away still stops the run.
+            return Err(io::ErrorKind::BrokenPipe.into());
         }
         Ok(())
     }
 
-    /// Scripts read line by line: a finished lookup's line does not wait in a
-    /// buffer, unless the caller flushes groups of them (`deferring_flush`).
-    fn line_done(&mut self) -> io::Result<()> {
-        match self.defer_flush {
-            true => Ok(()),
-            false => self.out.flush(),
-        }
+    pub fn finish(&mut self) -> io::Result<()> {
+        self.format.finish(&mut self.out)?;
+        self.out.flush()
     }
+}
 
-    fn json_line(&mut self, outcome: &Outcome) -> io::Result<()> {
-        if !self.style.normalize && self.style.fields.is_empty() {
+/// `--field NAME`: the bare value, one line per lookup.
+struct FieldValues(String);
+
+impl Format for FieldValues {
+    fn lookup(&mut self, out: &mut dyn Write, outcome: &Outcome) -> io::Result<()> {
+        let value = outcome
+            .result
+            .as_ref()
+            .ok()
+            .and_then(|r| value_of(r, &self.0));
+        writeln!(out, "{}", escape_control(&value.unwrap_or_default()))
+    }
+}
+
+/// `--json`: a JSON line per lookup.
+struct JsonLines(PrintStyle, RecordKind);
+
+impl Format for JsonLines {
+    fn lookup(&mut self, mut out: &mut dyn Write, outcome: &Outcome) -> io::Result<()> {
+        let JsonLines(style, kind) = self;
+        if !style.normalize && style.fields.is_empty() {
             // The answer as it came (most lines): written from the record itself.
             match &outcome.result {
-                Ok(record) => return write_json_line(&mut self.out, &record.fields),
+                Ok(record) => return write_json_line(&mut out, &record.fields),
                 Err(LookupError::Service { body, .. }) => {
-                    return write_json_line(&mut self.out, &**body)
+                    return write_json_line(&mut out, &**body)
                 }
                 Err(_) => {}
             }
         }
-        let value = outcome_json(outcome, self.style.normalize);
-        let kind = self.kind.record_kind();
+        let value = outcome_json(outcome, style.normalize);
         let extra = |name: &str| match name {
             // Text, as --normalize has them: a query of digits keeps its zeros.
             "query" => Some(Value::String(outcome.query.clone())),
@@ -198,55 +229,107 @@ impl<W: Write> Printer<W> {
                 number.map(number_or_text)
             }
         };
-        let value = select_fields(value, &self.style.fields, self.style.normalize, extra);
-        write_json_line(&mut self.out, &value)
+        let value = select_fields(value, &style.fields, style.normalize, extra);
+        write_json_line(&mut out, &value)
     }
+}
 
-    /// One lookup's record as label and value rows, and a task's stacked bar.
-    fn record_view(&mut self, outcome: &Outcome) -> io::Result<()> {
+/// One value's record as label and value rows, and a task's stacked bar.
+struct RecordView(PrintStyle);
+
+impl Format for RecordView {
+    fn lookup(&mut self, out: &mut dyn Write, outcome: &Outcome) -> io::Result<()> {
         let Ok(record) = &outcome.result else {
             return Ok(());
         };
-        let table = record_table(record, &outcome.query, &self.style.fields, self.style.table);
-        writeln!(self.out, "{table}")?;
+        let style = &self.0;
+        let table = record_table(record, &outcome.query, &style.fields, style.table);
+        writeln!(out, "{table}")?;
         // The task bar sums the whole record: not shown when rows were picked.
-        let TableStyle { utf8, color, .. } = self.style.table;
+        let TableStyle { utf8, color, .. } = style.table;
         let bar = crate::output::taskbar::task_bar(record, utf8, color);
-        if let Some(bar) = bar.filter(|_| self.style.fields.is_empty()) {
-            writeln!(self.out, "{bar}")?;
+        if let Some(bar) = bar.filter(|_| style.fields.is_empty()) {
+            writeln!(out, "{bar}")?;
         }
         Ok(())
     }
+}
 
-    fn delimited(&mut self, outcome: &Outcome, delimiter: Delimiter) -> io::Result<()> {
-        let columns = columns_for(self.kind.record_kind(), &self.style.fields);
-        let cells = Cells {
-            delimiter,
-            raw: self.style.raw_cells,
-        };
-        if !self.header_written && !self.style.no_headers {
-            delimited::write_header(&mut self.out, &columns, cells)?;
-            self.header_written = true;
+/// A batch as tables of rows, one per page: memory stays bounded however long the
+/// input, and the column widths fit each page's rows.
+struct TablePages {
+    rows: Option<RowsTable>,
+    kind: RecordKind,
+    style: PrintStyle,
+}
+
+impl Format for TablePages {
+    fn lookup(&mut self, out: &mut dyn Write, outcome: &Outcome) -> io::Result<()> {
+        let style = &self.style;
+        let rows = self.rows.get_or_insert_with(|| {
+            RowsTable::new(self.kind, &style.fields, style.table).without_header(style.no_headers)
+        });
+        rows.add(outcome);
+        if rows.len() < TABLE_PAGE_ROWS {
+            return Ok(());
         }
-        delimited::write_outcome(&mut self.out, outcome, &columns, cells)
+        self.finish(out)?;
+        out.flush()
     }
 
-    fn flush_rows(&mut self) -> io::Result<()> {
-        if let Some(rows) = self.rows.take() {
-            writeln!(self.out, "{}", rows.render(self.style.table.width))?;
+    fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        match self.rows.take() {
+            Some(rows) => writeln!(out, "{}", rows.render(self.style.table.width)),
+            None => Ok(()),
         }
-        self.out.flush()
+    }
+}
+
+/// CSV and TSV: a header row, then a row per lookup.
+struct DelimitedRows {
+    columns: Vec<String>,
+    cells: Cells,
+    /// The header row is still to be written.
+    header: bool,
+}
+
+impl Format for DelimitedRows {
+    fn lookup(&mut self, mut out: &mut dyn Write, outcome: &Outcome) -> io::Result<()> {
+        if std::mem::take(&mut self.header) {
+            delimited::write_header(&mut out, &self.columns, self.cells)?;
+        }
+        delimited::write_outcome(&mut out, outcome, &self.columns, self.cells)
+    }
+}
+
+/// `-o report*`: the batch folded into one report, written at the end.
+struct ReportDocument {
+    report: Report,
+    form: ReportForm,
+    style: TableStyle,
+}
+
+impl Format for ReportDocument {
+    fn lookup(&mut self, _: &mut dyn Write, outcome: &Outcome) -> io::Result<()> {
+        self.report.add(outcome);
+        Ok(())
     }
 
-    pub fn finish(&mut self) -> io::Result<()> {
-        if let Some(report) = self.report.take() {
-            let TableStyle {
-                utf8, color, width, ..
-            } = self.style.table;
-            let look = Look { utf8, color };
-            report.write(&mut self.out, self.style.format, look, width)?;
-        }
-        self.flush_rows()
+    fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        let TableStyle { utf8, color, width } = self.style;
+        let look = Look { utf8, color };
+        self.report.write(out, self.form, look, width)
+    }
+}
+
+impl Format for Metrics {
+    fn lookup(&mut self, _: &mut dyn Write, outcome: &Outcome) -> io::Result<()> {
+        self.add(outcome);
+        Ok(())
+    }
+
+    fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        self.write(out)
     }
 }
 

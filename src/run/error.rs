@@ -26,10 +26,15 @@ pub(crate) enum Error {
     #[error("cannot start the demo simulator: {0}")]
     Demo(io::Error),
 
-    /// The `--junit` file could not be created (78). One that cannot be finished is
-    /// a line of the batch's output instead: the lookups' exit code stands.
-    #[error("cannot write the JUnit file {}: {source}", path.display())]
-    Junit { path: PathBuf, source: io::Error },
+    /// The `--junit` or `--metrics` file (`what`) could not be opened (78). One
+    /// that cannot be finished is a line of the batch's output instead: the
+    /// lookups' exit code stands.
+    #[error("cannot write the {what} {}: {source}", path.display())]
+    SideFile {
+        what: &'static str,
+        path: PathBuf,
+        source: io::Error,
+    },
 
     /// Stdout could not be written, other than by a reader that went away (74).
     #[error("cannot write the output: {0}")]
@@ -66,7 +71,9 @@ impl Error {
         match self {
             Error::SimOption(_) => exit_codes::USAGE,
             Error::Settings(err) => err.exit_code(),
-            Error::Config(_) | Error::Junit { .. } | Error::SimServe { .. } => exit_codes::CONFIG,
+            Error::Config(_) | Error::SideFile { .. } | Error::SimServe { .. } => {
+                exit_codes::CONFIG
+            }
             Error::Demo(_) | Error::ManPage(_) => exit_codes::INTERNAL,
             Error::Output(_) => exit_codes::IO_ERROR,
         }
@@ -101,7 +108,8 @@ mod tests {
                 "cannot start the demo simulator: denied",
             ),
             (
-                Error::Junit {
+                Error::SideFile {
+                    what: "JUnit file",
                     path: "/j.xml".into(),
                     source: io(),
                 },

@@ -14,6 +14,7 @@ use crate::domain::outcome::Outcome;
 use crate::output::messages::{batch_error, report, warn};
 use crate::output::printer::{PrintStyle, Printer};
 use crate::output::progress::{BatchProgress, LiveView};
+use crate::output::prometheus::Metrics;
 use crate::output::summary::{NotStarted, Tally};
 use crate::output::table::TableStyle;
 use crate::run::batch::{self, Ended, Input, Limits, Sink};
@@ -21,12 +22,14 @@ use crate::run::error::Error;
 use crate::run::interrupt::{self, interrupt_flag, was_interrupted};
 use crate::run::junit::JunitFile;
 use crate::run::problems::report_problem;
+use crate::run::side_file::SideFile;
 use crate::run::worker::Worker;
 use crate::settings::config::{Config, OutputSettings};
 
 pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> Result<u8, Error> {
     crate::run::problems::tell_before_starting(config, kind);
     let junit = open_junit(&config.output, kind)?;
+    let metrics = open_metrics(&config.output)?;
     let single = values.len() == 1 && values[0] != "-";
     let jobs = jobs_for(config);
     let stop = interrupt_flag();
@@ -55,6 +58,7 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> Result<u8,
         no_key: config.http.api_key.is_none(),
         quiet: config.output.quiet,
         junit,
+        metrics,
         told_not_looked_up: false,
         write_error: None,
         single,
@@ -117,7 +121,22 @@ fn open_junit(output: &OutputSettings, kind: LookupKind) -> Result<Option<JunitF
     };
     JunitFile::create(path, format!("smsstat {}", kind.name()))
         .map(Some)
-        .map_err(|source| Error::Junit {
+        .map_err(|source| Error::SideFile {
+            what: "JUnit file",
+            path: path.clone(),
+            source,
+        })
+}
+
+/// The `--metrics` file, opened before any lookup as the `--junit` file is.
+fn open_metrics(output: &OutputSettings) -> Result<Option<(SideFile, Metrics)>, Error> {
+    let Some(path) = &output.metrics else {
+        return Ok(None);
+    };
+    SideFile::open(path)
+        .map(|file| Some((file, Metrics::new())))
+        .map_err(|source| Error::SideFile {
+            what: "metrics file",
             path: path.clone(),
             source,
         })
@@ -126,7 +145,7 @@ fn open_junit(output: &OutputSettings, kind: LookupKind) -> Result<Option<JunitF
 /// Clears what was drawn on the terminal, prints what the page still holds and the
 /// summary, and gives the run's exit code.
 fn finish(mut output: Output, ended: Ended, config: &Config) -> Result<u8, Error> {
-    let mut junit_failed = false;
+    let mut side_file_failed = false;
     output.progress.finish();
     if let Some(live) = &output.live {
         // Lines of lookups abandoned at a signal would otherwise stay on screen.
@@ -141,7 +160,14 @@ fn finish(mut output: Output, ended: Ended, config: &Config) -> Result<u8, Error
         if let Err(err) = junit.finish() {
             batch_error(format_args!("cannot write the JUnit file {path}: {err}"));
             // The lookups' verdict stands unless they all succeeded.
-            junit_failed = true;
+            side_file_failed = true;
+        }
+    }
+    if let Some((file, metrics)) = output.metrics.take() {
+        let path = file.path().display().to_string();
+        if let Err(err) = file.write(|out| metrics.write(out)) {
+            batch_error(format_args!("cannot write the metrics file {path}: {err}"));
+            side_file_failed = true;
         }
     }
     let tally = &output.tally;
@@ -171,7 +197,7 @@ fn finish(mut output: Output, ended: Ended, config: &Config) -> Result<u8, Error
     Ok(match tally.first_failure() {
         Some(code) => code,
         None if unread => exit_codes::TIMEOUT,
-        None if junit_failed => exit_codes::CONFIG,
+        None if side_file_failed => exit_codes::CONFIG,
         None => exit_codes::SUCCESS,
     })
 }
@@ -189,6 +215,8 @@ struct Output {
     /// `-q`: no per-lookup lines or warnings on stderr.
     quiet: bool,
     junit: Option<JunitFile>,
+    /// `--metrics`: where the metrics go, and the batch folded into them.
+    metrics: Option<(SideFile, Metrics)>,
     /// The first error writing stdout other than a closed pipe: the run ends with 74.
     write_error: Option<io::Error>,
     /// After an early stop every later value fails alike: stderr tells the first,
@@ -280,6 +308,9 @@ impl Output {
         if let Some(junit) = &mut self.junit {
             junit.add(&outcome);
         }
+        if let Some((_, metrics)) = &mut self.metrics {
+            metrics.add(&outcome);
+        }
         self.progress.advance();
         let not_looked_up = matches!(outcome.result, Err(LookupError::NotLookedUp { .. }));
         let repeated = not_looked_up && self.told_not_looked_up;
@@ -324,7 +355,7 @@ impl Output {
 /// Descriptors each job may hold: its kept-alive connections and one made anew
 /// when a kept one turned out closed.
 const FILES_PER_JOB: u64 = 3;
-/// Descriptors kept for everything else: stdio, the signal pipe, the JUnit file,
+/// Descriptors kept for everything else: stdio, the signal pipe, the side files,
 /// the files read while the run starts.
 const FILES_RESERVED: u64 = 16;
 
@@ -363,7 +394,7 @@ fn print_style(config: &Config, single: bool) -> PrintStyle {
     PrintStyle {
         // --follow is a stream of JSON lines, failures included.
         format: if config.watch.follow {
-            OutputFormat::Json
+            OutputFormat::json()
         } else {
             output.format
         },

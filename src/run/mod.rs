@@ -15,6 +15,7 @@ pub(crate) mod junit;
 pub(crate) mod lookups;
 pub(crate) mod panic_hook;
 pub(crate) mod problems;
+pub(crate) mod side_file;
 pub(crate) mod sim_options;
 pub(crate) mod version;
 pub(crate) mod wait;

@@ -7,7 +7,6 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value};
 
-use crate::cli::OutputFormat;
 use crate::domain::error::LookupError;
 use crate::domain::fields;
 use crate::domain::lookup::LookupKind;
@@ -68,9 +67,9 @@ impl Worker {
             deadline,
             until: watch.until.clone(),
             halt: Halt::new(!config.batch.keep_going),
-            keep_error_body: watch.follow || output.format == OutputFormat::Json,
+            keep_error_body: watch.follow || output.format.keeps_error_body(),
             keep_extra_fields: watch.follow
-                || (output.format == OutputFormat::Json && output.field.is_none())
+                || (output.format.keeps_extra_fields() && output.field.is_none())
                 || single,
         }
     }

@@ -88,6 +88,8 @@ pub struct OutputSettings {
     pub quiet: bool,
     /// `--junit PATH`: a JUnit XML file with one test case per lookup.
     pub junit: Option<std::path::PathBuf>,
+    /// `--metrics PATH`: the batch as Prometheus metrics.
+    pub metrics: Option<std::path::PathBuf>,
 }
 
 /// Waiting and expectations: how each lookup is watched until its record is final,
@@ -353,6 +355,7 @@ impl OutputSettings {
             no_headers: args.no_headers,
             quiet: args.quiet,
             junit: args.junit.clone(),
+            metrics: args.metrics.clone(),
         })
     }
 }
@@ -437,8 +440,8 @@ fn check_combinations(config: &Config, kind: LookupKind) -> Result<(), String> {
         ];
         if let Some((_, flag)) = shaping.iter().find(|(given, _)| *given) {
             return Err(format!(
-                "{flag} shapes the records printed; -o report, report-json and report-md \
-                 print one report over the batch instead"
+                "{flag} shapes the records printed; -o report, report-json, report-md and \
+                 prometheus print one report over the batch instead"
             ));
         }
     }

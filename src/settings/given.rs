@@ -157,8 +157,9 @@ pub struct Given {
     /// (RFC 4180: a line break stays inside a quoted cell), tsv (one line per
     /// lookup, escaped as PostgreSQL's text format: \\ \t \n \r for backslash,
     /// tab, newline and CR; \xHH for each byte of a character that acts on a
-    /// terminal and of a leading "), or one report over the batch: report
-    /// (terminal), report-json, report-md (Markdown for CI job summaries).
+    /// terminal and of a leading "), or one document over the batch: report
+    /// (terminal), report-json, report-md (Markdown for CI job summaries),
+    /// prometheus (metrics in Prometheus' text format).
     #[arg(short = 'o', long, value_enum, value_name = "FORMAT", hide_possible_values = true, global = true, help_heading = OUTPUT)]
     pub output: Option<OutputFormat>,
 
@@ -211,9 +212,19 @@ pub struct Given {
     /// Also write a JUnit XML file (for CI test reports)
     ///
     /// One test case per lookup, a failure for each failed lookup or unmet
-    /// expectation; next to any output format.
+    /// expectation; next to any output format. Written as --metrics is: a regular
+    /// file replaced atomically, a symlink followed, a FIFO or device in place.
     #[arg(long, value_name = "PATH", global = true, hide_short_help = true, help_heading = OUTPUT)]
     pub junit: Option<PathBuf>,
+
+    /// Also write the batch as Prometheus metrics
+    ///
+    /// The document of -o prometheus, next to any output format. A regular file
+    /// (or a new path) is replaced atomically: written beside it and renamed over
+    /// it, a symlink followed to its target and left as it is. A FIFO or device is
+    /// written in place. The same holds for --junit.
+    #[arg(long, value_name = "PATH", global = true, hide_short_help = true, help_heading = OUTPUT)]
+    pub metrics: Option<PathBuf>,
 
     /// Show requests, statuses, latency and retries on stderr
     ///

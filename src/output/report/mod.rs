@@ -13,14 +13,13 @@ mod text;
 use std::io::{self, Write};
 
 use crate::domain::exit_codes;
-use crate::domain::format::OutputFormat;
 use crate::domain::outcome::Outcome;
 use crate::domain::record::{lenient_bool, plain_text, Record, RecordKind};
 use crate::domain::sanitize::escape_cut;
 use crate::domain::status::{self, Phase};
 use crate::domain::task::{self, TaskCounters};
 use crate::domain::timestamp::{seconds_between, timestamp};
-use crate::output::derived::{named_network, network, Network};
+use crate::output::derived::{delivery_latency, named_network, network, Network};
 use crate::output::summary::failure_label;
 
 use money::Money;
@@ -37,6 +36,15 @@ const MAX_NETWORKS: usize = 4096;
 const MAX_CURRENCIES: usize = 16;
 /// Queries and statuses named in the report are cut to this many characters.
 const MAX_SHOWN: usize = 60;
+
+/// The forms of the report: for people (`report`), scripts (`report-json`) and CI
+/// job summaries (`report-md`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReportForm {
+    Text,
+    Json,
+    Markdown,
+}
 
 /// Terminal drawing choices, as for tables.
 #[derive(Debug, Clone, Copy)]
@@ -239,7 +247,7 @@ impl Report {
         if let Some(seconds) = seconds_between(record, "time_in", "time_sent") {
             part.send_latency.record(seconds.unsigned_abs());
         }
-        if let Some(seconds) = seconds_between(record, "time_in", "time_dr") {
+        if let Some(seconds) = delivery_latency(record) {
             part.delivery_latency.record(seconds.unsigned_abs());
         }
         if status::phase(RecordKind::Sms, status) == Phase::Pending {
@@ -319,18 +327,20 @@ impl Report {
     /// `width` (None: no limit).
     pub fn write(
         &self,
-        out: &mut impl Write,
-        format: OutputFormat,
+        out: &mut dyn Write,
+        form: ReportForm,
         look: Look,
         width: Option<usize>,
     ) -> io::Result<()> {
-        match format {
-            OutputFormat::ReportJson => {
+        match form {
+            ReportForm::Json => {
                 serde_json::to_writer_pretty(&mut *out, &json::report(self))?;
                 writeln!(out)
             }
-            OutputFormat::ReportMarkdown => out.write_all(draw::markdown(self).as_bytes()),
-            _ => out.write_all(draw::terminal_to_width(self, look, width).as_bytes()),
+            ReportForm::Markdown => out.write_all(draw::markdown(self).as_bytes()),
+            ReportForm::Text => {
+                out.write_all(draw::terminal_to_width(self, look, width).as_bytes())
+            }
         }
     }
 }

@@ -1,0 +1,258 @@
+//! `-o prometheus` and `--metrics FILE`: the batch as Prometheus metrics, in the text
+//! exposition format 0.0.4 that node_exporter's textfile collector and the
+//! Pushgateway read (not OpenMetrics). Lookups are folded in as they finish and
+//! forgotten: every family has a bounded number of series (statuses outside the
+//! known ones are "other", tasks past `MAX_TASKS` are not labelled), so memory
+//! stays flat and a large batch does not make a series per value. No label carries
+//! a phone number, a key, an SMS ID or a reference; a task's ID is the one label
+//! taken from the input.
+
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use crate::domain::outcome::Outcome;
+use crate::domain::record::RecordKind;
+use crate::domain::status;
+use crate::domain::task::TaskCounters;
+use crate::output::derived::delivery_latency;
+
+/// Tasks whose delivery ratio gets a series of its own, in input order.
+pub const MAX_TASKS: usize = 100;
+/// Upper bounds of the delivery latency buckets, in seconds: a second to a day.
+const LATENCY_BUCKETS: [u64; 10] = [1, 5, 10, 30, 60, 300, 900, 3600, 21600, 86400];
+
+/// The metrics of one batch.
+#[derive(Debug)]
+pub struct Metrics {
+    started: Instant,
+    /// By lookup kind and status label.
+    lookups: BTreeMap<(&'static str, &'static str), u64>,
+    /// By lookup kind and exit code.
+    failed: BTreeMap<(&'static str, u8), u64>,
+    /// Delivery latencies per bucket (not cumulative), then above the last bound.
+    latency_buckets: [u64; LATENCY_BUCKETS.len() + 1],
+    latency_sum: u64,
+    /// Delivered ratio by task ID, the first `MAX_TASKS` tasks (a task looked up
+    /// twice has one series, of its last record).
+    tasks: BTreeMap<String, f64>,
+}
+
+impl Metrics {
+    /// The run's duration is counted from here.
+    pub(crate) fn new() -> Metrics {
+        Metrics {
+            started: Instant::now(),
+            lookups: BTreeMap::new(),
+            failed: BTreeMap::new(),
+            latency_buckets: [0; LATENCY_BUCKETS.len() + 1],
+            latency_sum: 0,
+            tasks: BTreeMap::new(),
+        }
+    }
+
+    pub fn add(&mut self, outcome: &Outcome) {
+        let kind = outcome.kind.name();
+        let code = outcome.exit_code();
+        if code != 0 {
+            *self.failed.entry((kind, code)).or_default() += 1;
+        }
+        let record = match &outcome.result {
+            Ok(record) => record,
+            Err(_) => {
+                *self.lookups.entry((kind, "error")).or_default() += 1;
+                return;
+            }
+        };
+        *self
+            .lookups
+            .entry((kind, status_label(record)))
+            .or_default() += 1;
+        if let Some(seconds) = delivery_latency(record) {
+            let bucket = LATENCY_BUCKETS
+                .iter()
+                .position(|&le| seconds.unsigned_abs() <= le);
+            self.latency_buckets[bucket.unwrap_or(LATENCY_BUCKETS.len())] += 1;
+            self.latency_sum = self.latency_sum.saturating_add(seconds.unsigned_abs());
+        }
+        let ratio = TaskCounters::of(record).and_then(|c| c.delivered_ratio());
+        let room = |tasks: &BTreeMap<String, f64>| {
+            tasks.len() < MAX_TASKS || tasks.contains_key(&outcome.query)
+        };
+        if let Some(ratio) = ratio.filter(|_| room(&self.tasks)) {
+            self.tasks.insert(outcome.query.clone(), ratio);
+        }
+    }
+
+    /// The document, every family with its HELP and TYPE, ending with a newline.
+    pub fn write(&self, out: &mut dyn Write) -> io::Result<()> {
+        family(
+            out,
+            "smsstat_lookups_total",
+            "counter",
+            "Lookups by kind and the record's status (other: a status smsstat does not \
+             know; none: no status; error: no record)",
+        )?;
+        for ((kind, status), n) in &self.lookups {
+            writeln!(
+                out,
+                "smsstat_lookups_total{{kind=\"{kind}\",status=\"{}\"}} {n}",
+                escape_label(status)
+            )?;
+        }
+        family(
+            out,
+            "smsstat_lookups_failed_total",
+            "counter",
+            "Lookups that failed, by kind and smsstat's exit code",
+        )?;
+        for ((kind, code), n) in &self.failed {
+            writeln!(
+                out,
+                "smsstat_lookups_failed_total{{kind=\"{kind}\",exit_code=\"{code}\"}} {n}"
+            )?;
+        }
+        self.write_latency(out)?;
+        family(
+            out,
+            "smsstat_task_delivered_ratio",
+            "gauge",
+            "Delivered messages of a task over its messages, 0 to 1",
+        )?;
+        for (task, ratio) in &self.tasks {
+            let task = escape_label(task);
+            writeln!(
+                out,
+                "smsstat_task_delivered_ratio{{task=\"{task}\"}} {ratio}"
+            )?;
+        }
+        family(
+            out,
+            "smsstat_run_duration_seconds",
+            "gauge",
+            "How long the run took",
+        )?;
+        let duration = self.started.elapsed().as_secs_f64();
+        writeln!(out, "smsstat_run_duration_seconds {duration:.3}")?;
+        family(
+            out,
+            "smsstat_run_finished_timestamp_seconds",
+            "gauge",
+            "When the run finished, in Unix seconds",
+        )?;
+        let now = SystemTime::now().duration_since(UNIX_EPOCH);
+        let now = now.map_or(0.0, |d| d.as_secs_f64());
+        writeln!(out, "smsstat_run_finished_timestamp_seconds {now:.3}")
+    }
+
+    fn write_latency(&self, out: &mut dyn Write) -> io::Result<()> {
+        let name = "smsstat_sms_delivery_latency_seconds";
+        family(
+            out,
+            name,
+            "histogram",
+            "Seconds from an SMS's time_in to its time_dr, as --normalize and the report have it",
+        )?;
+        let mut count = 0;
+        for (le, n) in LATENCY_BUCKETS.iter().zip(self.latency_buckets) {
+            count += n;
+            writeln!(out, "{name}_bucket{{le=\"{le}\"}} {count}")?;
+        }
+        count += self.latency_buckets[LATENCY_BUCKETS.len()];
+        writeln!(out, "{name}_bucket{{le=\"+Inf\"}} {count}")?;
+        writeln!(out, "{name}_sum {}", self.latency_sum)?;
+        writeln!(out, "{name}_count {count}")
+    }
+}
+
+fn family(out: &mut dyn Write, name: &str, kind: &str, help: &str) -> io::Result<()> {
+    writeln!(out, "# HELP {name} {help}\n# TYPE {name} {kind}")
+}
+
+/// A status as a label: one of the statuses smsstat knows for the kind, "none" or
+/// "other", so that a server's text never makes a series of its own.
+fn status_label(record: &crate::domain::record::Record) -> &'static str {
+    if record.kind == RecordKind::Task {
+        return "none";
+    }
+    match record.status().map(str::trim) {
+        None | Some("") => "none",
+        Some(text) => status::find(record.kind, text).map_or("other", |s| s.name),
+    }
+}
+
+/// A label value as the format says: backslash, double quote and newline escaped.
+fn escape_label(text: &str) -> String {
+    let mut escaped = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\\' => escaped.push_str("\\\\"),
+            '"' => escaped.push_str("\\\""),
+            '\n' => escaped.push_str("\\n"),
+            c => escaped.push(c),
+        }
+    }
+    escaped
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::lookup::LookupKind;
+    use crate::domain::record::Record;
+    use serde_json::json;
+
+    fn outcome(kind: LookupKind, query: &str, value: serde_json::Value) -> Outcome {
+        let record = Record::of_kind(kind.record_kind(), value);
+        Outcome::new(kind, query.into(), Ok(record))
+    }
+
+    fn document(metrics: &Metrics) -> String {
+        let mut out = Vec::new();
+        metrics.write(&mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn label_values_escape_backslash_quote_and_newline() {
+        assert_eq!(escape_label("a\\b\"c\nd"), "a\\\\b\\\"c\\nd");
+    }
+
+    #[test]
+    fn a_status_the_server_made_up_is_other_and_never_a_label() {
+        let mut metrics = Metrics::new();
+        for status in ["DELIVERED ", "made-up \"status\"\n", "", "sent"] {
+            metrics.add(&outcome(LookupKind::Sms, "1", json!({ "status": status })));
+        }
+        let text = document(&metrics);
+        assert!(!text.contains("made-up"), "{text}");
+        for series in [
+            "status=\"delivered\"} 1",
+            "status=\"other\"} 1",
+            "status=\"none\"} 1",
+        ] {
+            assert!(text.contains(series), "{series}: {text}");
+        }
+    }
+
+    #[test]
+    fn tasks_past_the_limit_get_no_series_and_a_task_twice_one() {
+        let mut metrics = Metrics::new();
+        let counters =
+            json!({ "sent": 4, "delivered": 1, "undeliverable": 0, "expired": 0, "unknown": 0 });
+        for id in (0..MAX_TASKS + 50).chain([7]) {
+            metrics.add(&outcome(
+                LookupKind::Task,
+                &id.to_string(),
+                counters.clone(),
+            ));
+        }
+        let text = document(&metrics);
+        let series = text
+            .lines()
+            .filter(|l| l.starts_with("smsstat_task_delivered_ratio{"));
+        assert_eq!(series.count(), MAX_TASKS);
+        assert!(text.contains("smsstat_task_delivered_ratio{task=\"7\"} 0.25\n"));
+        assert!(!text.contains(&format!("task=\"{}\"", MAX_TASKS)));
+    }
+}

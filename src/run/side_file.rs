@@ -1,0 +1,106 @@
+//! The files written beside the output (`--junit`, `--metrics`), which never destroy
+//! what is at their path. Links are followed to what they name. A regular file
+//! there, or a new path, is replaced atomically: the document is written to a
+//! temporary file in the same folder and renamed over it, so a reader (node_exporter,
+//! a CI job) never sees half a document, and the link is left as it is. Anything
+//! else (a FIFO, a device, `/dev/stdout`) is opened and written in place, never
+//! renamed over. The temporary file has a name of its own (`tempfile`), so two runs
+//! writing the same path at once never share one: the last to finish leaves a whole
+//! document.
+
+use std::fs::{self, OpenOptions};
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use tempfile::NamedTempFile;
+
+/// Links followed at most, as the kernel does (ELOOP past it).
+const MAX_LINKS: usize = 40;
+
+pub(crate) struct SideFile {
+    /// The path as given, for messages.
+    path: PathBuf,
+    /// What the path names, links followed.
+    target: PathBuf,
+    /// Made when the run starts for a file to replace, so that an unwritable folder
+    /// is known before any lookup is sent; None for a FIFO or device.
+    temp: Option<NamedTempFile>,
+}
+
+impl SideFile {
+    pub(crate) fn open(path: &Path) -> io::Result<SideFile> {
+        let target = resolve(path);
+        let in_place = match fs::metadata(&target) {
+            Ok(meta) => !meta.is_file(),
+            Err(err) if err.kind() == io::ErrorKind::NotFound => false,
+            Err(err) => return Err(err),
+        };
+        let temp = match in_place {
+            true => None,
+            false => Some(temp_beside(&target)?),
+        };
+        Ok(SideFile {
+            path: path.to_path_buf(),
+            target,
+            temp,
+        })
+    }
+
+    pub(crate) fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Writes the document with `write` and puts it in place.
+    pub(crate) fn write(
+        self,
+        write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+    ) -> io::Result<()> {
+        let Some(temp) = self.temp else {
+            // Opened now, not at the start: a FIFO's open waits for its reader.
+            let file = OpenOptions::new().write(true).open(&self.target)?;
+            let mut out = BufWriter::new(file);
+            write(&mut out)?;
+            return out.flush();
+        };
+        let mut out = BufWriter::new(temp);
+        write(&mut out)?;
+        let temp = out.into_inner().map_err(|e| e.into_error())?;
+        temp.persist(&self.target).map_err(|e| e.error)?;
+        Ok(())
+    }
+}
+
+/// What `path` names, links followed (a link's relative target is taken from the
+/// link's folder). A link to nothing yet names the file it will make.
+fn resolve(path: &Path) -> PathBuf {
+    let mut path = path.to_path_buf();
+    for _ in 0..MAX_LINKS {
+        let Ok(to) = fs::read_link(&path) else {
+            break;
+        };
+        path = path.parent().unwrap_or(Path::new("")).join(to);
+    }
+    path
+}
+
+/// A new file beside `path` (`report.xml` -> `.report.xml.XXXXXX.tmp`): the same
+/// folder, so that the rename at the end is atomic. Readable as files made by
+/// `File::create` are: a document is for a CI job or a collector to pick up.
+fn temp_beside(path: &Path) -> io::Result<NamedTempFile> {
+    let name = path
+        .file_name()
+        .map_or_else(Default::default, |n| n.to_string_lossy().into_owned());
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let prefix = format!(".{name}.");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".tmp");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(fs::Permissions::from_mode(0o644));
+    }
+    builder.tempfile_in(dir)
+}
