@@ -1,6 +1,6 @@
 //! `smsstat completions SHELL` and `smsstat man`: generated from the clap definition,
 //! so they can never disagree with the real flags. The committed copies in
-//! `completions/` are checked against these by `tests/ergonomics.rs`.
+//! `completions/` are checked against these by `tests/it/ergonomics.rs`.
 
 use std::io;
 
