@@ -44,8 +44,10 @@ const STOP_POLL: Duration = Duration::from_millis(50);
 const STOP_GRACE: Duration = Duration::from_secs(1);
 
 /// Values read ahead of the workers, per job: a worker free for a new lookup finds
-/// one without waiting for the reader.
-const READ_AHEAD_PER_JOB: usize = 2;
+/// one without waiting for the reader, and the reader, woken when half of them are
+/// taken, reads many at each wake-up (woken for each value, it cost a batch a
+/// third more CPU).
+const READ_AHEAD_PER_JOB: usize = 8;
 
 /// What comes of one step of a lookup.
 #[derive(Debug)]
@@ -177,8 +179,6 @@ struct Room<W: Work> {
     ready: VecDeque<(usize, Input)>,
     /// Lookups begun and not finished (in the queue or in a worker's hands).
     in_flight: usize,
-    /// What each worker is stepping: for a stop, which lookups it holds.
-    busy: Vec<Option<(usize, W::Tag)>>,
     /// The input has ended.
     exhausted: bool,
     /// Finished results waiting for an earlier one: their count and bytes.
@@ -218,6 +218,9 @@ struct Shared<W: Work, S> {
     /// that no worker's wake-up goes to it.
     ended: Condvar,
     order: Mutex<Order<W::Out, S>>,
+    /// What each worker is stepping, for a stop: a lock of its own per worker, so
+    /// that marking a step costs no turn at the room's lock.
+    busy: Vec<Mutex<Busy<W::Tag>>>,
     stop: Arc<AtomicBool>,
     /// The sink failed (a reader gone, a full disk): nothing more is handed to it.
     sink_failed: AtomicBool,
@@ -228,6 +231,9 @@ struct Shared<W: Work, S> {
     read_ahead: usize,
     deadline: Option<Instant>,
 }
+
+/// The lookup a worker is stepping: its input index and tag.
+type Busy<T> = Option<(usize, T)>;
 
 /// What a worker does next.
 enum Task<L> {
@@ -257,7 +263,6 @@ pub fn run<W: Work, S: Sink<W::Out>>(
             seq: 0,
             ready: VecDeque::new(),
             in_flight: 0,
-            busy: (0..jobs).map(|_| None).collect(),
             exhausted: false,
             parked: 0,
             held: 0,
@@ -275,6 +280,7 @@ pub fn run<W: Work, S: Sink<W::Out>>(
             pending: BTreeMap::new(),
             sink: Some(sink),
         }),
+        busy: (0..jobs).map(|_| Mutex::new(None)).collect(),
         stop,
         sink_failed: AtomicBool::new(false),
         jobs,
@@ -329,6 +335,10 @@ impl<W: Work, S> Shared<W, S> {
 
     fn stopped(&self) -> bool {
         self.stop.load(Ordering::SeqCst)
+    }
+
+    fn busy(&self, worker: usize) -> MutexGuard<'_, Busy<W::Tag>> {
+        self.busy[worker].lock().unwrap_or_else(|e| e.into_inner())
     }
 
     fn past_deadline(&self, now: Instant) -> bool {
@@ -386,17 +396,19 @@ where
                     match self.work.begin(index, input, &|out| self.tell(out)) {
                         Ok(lookup) => (index, lookup),
                         Err(out) => {
-                            self.deliver(worker, index, out);
+                            self.deliver(index, out);
                             continue;
                         }
                     }
                 }
                 Task::Quit => return,
             };
-            self.room().busy[worker] = Some((index, self.work.tag(&lookup)));
-            match self.work.step(index, &mut lookup, &|out| self.tell(out)) {
-                Step::Done(out) => self.deliver(worker, index, out),
-                Step::At(at) => self.requeue(worker, index, lookup, at),
+            *self.busy(worker) = Some((index, self.work.tag(&lookup)));
+            let step = self.work.step(index, &mut lookup, &|out| self.tell(out));
+            *self.busy(worker) = None;
+            match step {
+                Step::Done(out) => self.deliver(index, out),
+                Step::At(at) => self.requeue(index, lookup, at),
             }
         }
     }
@@ -421,7 +433,7 @@ where
             if ready {
                 let (index, input) = room.ready.pop_front().expect("not empty");
                 room.in_flight += 1;
-                if room.reader_waiting {
+                if room.reader_waiting && room.ready.len() <= self.read_ahead / 2 {
                     self.more.notify_one();
                 }
                 return Task::Begin(index, input);
@@ -473,9 +485,8 @@ where
     }
 
     /// A lookup due again at `at` goes back to the queue.
-    fn requeue(&self, worker: usize, index: usize, lookup: W::Lookup, at: Instant) {
+    fn requeue(&self, index: usize, lookup: W::Lookup, at: Instant) {
         let mut room = self.room();
-        room.busy[worker] = None;
         let seq = room.seq;
         room.seq += 1;
         let earliest = room.due.peek().is_none_or(|due| at < due.at);
@@ -503,7 +514,7 @@ where
 
     /// Files a result; emits it and those it held back when it is the oldest
     /// unprinted one.
-    fn deliver(&self, worker: usize, index: usize, out: W::Out) {
+    fn deliver(&self, index: usize, out: W::Out) {
         let weight = self.work.weigh(&out);
         let mut order = self.order();
         let (parked, freed) = {
@@ -537,7 +548,6 @@ where
         // counted out) by another worker as soon as it is let go.
         let mut room = self.room();
         drop(order);
-        room.busy[worker] = None;
         room.in_flight -= 1;
         // Recent results weigh most: a batch's answers change size slowly, if at all.
         room.typical = match room.sized {
@@ -617,8 +627,11 @@ where
             .iter()
             .map(|due| (due.index, &due.lookup))
             .collect();
-        let busy: BTreeMap<usize, &W::Tag> =
-            room.busy.iter().flatten().map(|(i, t)| (*i, t)).collect();
+        let slots: Vec<_> = (0..self.jobs).map(|worker| self.busy(worker)).collect();
+        let busy: BTreeMap<usize, &W::Tag> = slots
+            .iter()
+            .filter_map(|slot| slot.as_ref().map(|(index, tag)| (*index, tag)))
+            .collect();
         let mut next = order.next_out;
         while let Some(item) = order
             .pending
