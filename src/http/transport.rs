@@ -32,7 +32,9 @@ pub fn transport_error(error: ureq::Error, timeout: Duration) -> LookupError {
             LookupError::Unreadable("response headers too large".into())
         }
         // A proxy's own refusal is told apart from the service's: 407 is a setup
-        // problem (credentials in the proxy URL), not worth a retry.
+        // problem (credentials in the proxy URL), not worth a retry. ureq gives the
+        // proxy's answer only as text ("proxy server responded 407/..."), so the
+        // status is read from it.
         ureq::Error::ConnectProxyFailed(reason) if reason.contains(" 407/") => {
             LookupError::NotAuthorised {
                 status: 407,
@@ -96,9 +98,10 @@ pub fn read_body<'b>(
         .limit(max_body.saturating_add(1))
         .reader()
         .read_to_end(&mut body)
-        .map_err(|e| match transport_error(ureq::Error::from(e), timeout) {
-            LookupError::Unreadable(why) if why.starts_with("body larger") => too_large(max_body),
-            other => other,
+        .map_err(|e| match ureq::Error::from(e) {
+            // ureq's limit is one byte over the cap: the message names the cap.
+            ureq::Error::BodyExceedsLimit(_) => too_large(max_body),
+            other => transport_error(other, timeout),
         })?;
     if body.len() as u64 > max_body {
         return Err(too_large(max_body));
