@@ -38,6 +38,12 @@
 #   7. N_WATCH values watched at once (`--wait`) on nginx, whose record (about 200
 #      bytes) stays pending: WATCH_SECS of polls every WATCH_INTERVAL at -j 8; peak
 #      RSS, and CPU per poll (nginx's access log counts the polls)   target <= 64 MiB
+#   8. what each piece of speed machinery buys: the batches of (2) on nginx and of
+#      (2c) at 50 ms, with each piece turned off in turn (SMSSTAT_BENCH_WITHOUT=
+#      transport: ureq's own TCP transport; resolver: ureq's resolver on every new
+#      connection; agents: one agent for every worker) against all pieces on, best
+#      of REPS interleaved runs: wall and CPU, off/on. A piece that buys under 5 %
+#      (a ratio under 1.05 on every row) does not earn its place.
 #
 # Sizes (environment): N_SINGLE (200), N_BATCH (20000), REPS (3), N_LATENCY (3000),
 # LATENCY (50ms), LATENCY_JOBS (64), N_STREAM (100000), N_STALL (3000), STALL_MIB (4),
@@ -518,6 +524,36 @@ row "$(thousands "$N_WATCH") values watched for ${WATCH_SECS}s at -j $JOBS: peak
   "$(fmt "$(ratio "$M_RSS_KIB" 1024)" 1) MiB" "" "" "<= 64 MiB, all lines" "$res"
 row "CPU per poll (user + sys) of $(thousands "$N_WATCH") watched values" nginx \
   "$(per_lookup "$M_CPU_S" "$w_polls") µs" "" "" "info" "-"
+
+# ---------------------------------------------------------------- 8. speed machinery A/B
+# ab_best base jobs ids piece: REPS interleaved runs with every piece and without
+# `piece`; sets on_wall, on_cpu, off_wall, off_cpu (the best of each).
+ab_best() {
+  local base=$1 jobs=$2 ids=$3 piece=$4
+  on_wall="" on_cpu="" off_wall="" off_cpu=""
+  for _ in $(seq "$REPS"); do
+    measure "$BIN" --base-url "$base" -j "$jobs" --json sms - <"$ids" >/dev/null
+    on_wall=$(min "$M_WALL_US" "$on_wall") on_cpu=$(min "$M_CPU_S" "$on_cpu")
+    measure env SMSSTAT_BENCH_WITHOUT="$piece" "$BIN" --base-url "$base" -j "$jobs" --json sms - \
+      <"$ids" >/dev/null
+    off_wall=$(min "$M_WALL_US" "$off_wall") off_cpu=$(min "$M_CPU_S" "$off_cpu")
+  done
+}
+say "== speed machinery: each piece off in turn, best of $REPS (load $(load_now))"
+for piece in transport resolver agents; do
+  for server in nginx sim+50ms; do
+    if [ "$server" = nginx ]; then
+      ab_best "$NGINX_BASE" "$JOBS" "$WORK/ids.batch" "$piece"
+    else
+      ab_best "$LAT_BASE" "$LATENCY_JOBS" "$WORK/ids.latency" "$piece"
+    fi
+    row "without the $piece piece: wall, off/on (best of $REPS)" "$server" \
+      "$(thousands $((off_wall / 1000))) ms" "on: $(thousands $((on_wall / 1000))) ms" \
+      "$(ratio "$off_wall" "$on_wall")" "info" "-"
+    row "without the $piece piece: CPU (user + sys), off/on (best of $REPS)" "$server" \
+      "$(fmt "$off_cpu") s" "on: $(fmt "$on_cpu") s" "$(ratio "$off_cpu" "$on_cpu")" "info" "-"
+  done
+done
 
 # ---------------------------------------------------------------- report
 cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || true)

@@ -47,6 +47,7 @@ thread_local! {
 }
 
 pub struct Agents {
+    machinery: Machinery,
     pooled_config: ureq::config::Config,
     fresh_config: ureq::config::Config,
     /// Names are resolved once for all agents.
@@ -58,6 +59,7 @@ pub struct Agents {
 impl Agents {
     pub fn new(http: &HttpSettings, jobs: usize) -> Agents {
         Agents {
+            machinery: Machinery::from_env(),
             pooled_config: agent_config(http, IDLE_PER_WORKER),
             fresh_config: agent_config(http, 0),
             resolver: Arc::default(),
@@ -68,6 +70,9 @@ impl Agents {
 
     /// The calling thread's agent, with its keep-alive pool.
     pub fn pooled(&self) -> &Agent {
+        if !self.machinery.agent_per_worker {
+            return self.per_worker[0].get_or_init(|| self.agent(&self.pooled_config));
+        }
         let slot = SLOT.with(|slot| {
             *slot.get().get_or_insert_with(|| {
                 let next = NEXT_SLOT.fetch_add(1, Ordering::Relaxed);
@@ -96,11 +101,46 @@ impl Agents {
     }
 
     fn agent(&self, config: &ureq::config::Config) -> Agent {
-        Agent::with_parts(
-            config.clone(),
-            connector(),
-            SharedResolver(Arc::clone(&self.resolver)),
-        )
+        use ureq::unversioned::resolver::DefaultResolver;
+        use ureq::unversioned::transport::DefaultConnector;
+        let (config, cached) = (config.clone(), SharedResolver(Arc::clone(&self.resolver)));
+        match (self.machinery.lean_transport, self.machinery.resolver_cache) {
+            (true, true) => Agent::with_parts(config, connector(), cached),
+            (true, false) => Agent::with_parts(config, connector(), DefaultResolver::default()),
+            (false, true) => Agent::with_parts(config, DefaultConnector::default(), cached),
+            (false, false) => Agent::with_parts(
+                config,
+                DefaultConnector::default(),
+                DefaultResolver::default(),
+            ),
+        }
+    }
+}
+
+/// The pieces of the request path that exist only for speed. A benchmark turns each
+/// off (`SMSSTAT_BENCH_WITHOUT=transport,resolver,agents`, bench/run.sh) to measure
+/// what it buys; every piece must earn its place there (docs/speed.md). For
+/// developers only: not a setting, not in `--help`.
+#[derive(Debug, Clone, Copy)]
+struct Machinery {
+    /// The lean TCP transport (`http/socket.rs`) rather than ureq's own.
+    lean_transport: bool,
+    /// Names resolved once for all agents (`http/resolve.rs`) rather than by ureq's
+    /// resolver on every new connection.
+    resolver_cache: bool,
+    /// An agent (and connection pool) per worker rather than one for all.
+    agent_per_worker: bool,
+}
+
+impl Machinery {
+    fn from_env() -> Machinery {
+        let without = std::env::var("SMSSTAT_BENCH_WITHOUT").unwrap_or_default();
+        let on = |piece: &str| !without.split(',').any(|p| p.trim() == piece);
+        Machinery {
+            lean_transport: on("transport"),
+            resolver_cache: on("resolver"),
+            agent_per_worker: on("agents"),
+        }
     }
 }
 

@@ -99,9 +99,15 @@ fn the_debian_package_installs_each_file_in_its_place() {
         .map(|a| (a[0].as_str().unwrap(), a[1].as_str().unwrap()))
         .collect();
     for (source, _) in &assets {
-        // cargo-deb's stand-in for wherever the binary was built.
-        if !source.starts_with("target/release/") {
-            assert!(root().join(source).is_file(), "{source} is missing");
+        match source.strip_suffix("*.md") {
+            // A glob (the docs the README links to): the folder holds some.
+            Some(folder) => assert!(
+                std::fs::read_dir(root().join(folder)).is_ok_and(|mut d| d.next().is_some()),
+                "{source} matches nothing"
+            ),
+            // cargo-deb's stand-in for wherever the binary was built.
+            None if source.starts_with("target/release/") => {}
+            None => assert!(root().join(source).is_file(), "{source} is missing"),
         }
     }
     let destination = |source: &str| {
@@ -109,6 +115,8 @@ fn the_debian_package_installs_each_file_in_its_place() {
         found.map(|(_, d)| *d).unwrap_or_default()
     };
     assert_eq!(destination("target/release/smsstat"), "usr/bin/");
+    // The README's links into docs/ work from /usr/share/doc/smsstat.
+    assert_eq!(destination("docs/*.md"), "usr/share/doc/smsstat/docs/");
     assert_eq!(
         destination("completions/smsstat.1"),
         "usr/share/man/man1/smsstat.1"
