@@ -1,8 +1,13 @@
-//! Name resolution once per host: ureq's default resolver spawns a thread for every
-//! request when a timeout is set (to bound the lookup), which costs more than the
-//! request itself on a keep-alive connection. All lookups of a run go to one host.
+//! Reaching a host. Name resolution once per host: ureq's default resolver spawns a
+//! thread for every request when a timeout is set (to bound the lookup), which costs
+//! more than the request itself on a keep-alive connection; all lookups of a run go
+//! to one host. And the one "connect within a deadline", for the lookups' transport
+//! and `check`'s own steps alike.
 
+use std::io;
+use std::net::{SocketAddr, TcpStream};
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use ureq::http::Uri;
 use ureq::unversioned::resolver::{DefaultResolver, ResolvedSocketAddrs, Resolver};
@@ -47,4 +52,49 @@ impl Resolver for CachingResolver {
             Some((scheme.to_string(), authority.to_string(), addrs.clone()));
         Ok(addrs)
     }
+}
+
+/// Why no address accepted: the last one tried (None: there was none) and its error
+/// (`TimedOut` when the time ran out).
+#[derive(Debug)]
+pub struct Unconnected {
+    pub addr: Option<SocketAddr>,
+    pub error: io::Error,
+}
+
+/// The one "connect within a deadline" of the project, for lookups and `check`'s
+/// steps alike: a TCP connection to the first of `addrs` that accepts, each tried
+/// within what is left of `limit` (None: no limit), and the address it reached.
+pub fn connect_within(
+    addrs: &[SocketAddr],
+    limit: Option<Duration>,
+) -> Result<(TcpStream, SocketAddr), Unconnected> {
+    let deadline = limit.map(|limit| Instant::now() + limit);
+    let mut last = Unconnected {
+        addr: None,
+        error: io::Error::new(io::ErrorKind::ConnectionRefused, "no address to connect to"),
+    };
+    for &addr in addrs {
+        let attempt = match deadline {
+            Some(deadline) => {
+                let left = deadline.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    last.error = io::ErrorKind::TimedOut.into();
+                    return Err(last);
+                }
+                TcpStream::connect_timeout(&addr, left)
+            }
+            None => TcpStream::connect(addr),
+        };
+        match attempt {
+            Ok(stream) => return Ok((stream, addr)),
+            Err(error) => {
+                last = Unconnected {
+                    addr: Some(addr),
+                    error,
+                }
+            }
+        }
+    }
+    Err(last)
 }

@@ -20,6 +20,8 @@ use ureq::unversioned::transport::{
 };
 use ureq::Error;
 
+use crate::http::resolve::{connect_within, Unconnected};
+
 /// Opens plain TCP connections for the chain (CONNECT proxy before it, TLS after).
 #[derive(Debug, Default)]
 pub struct LeanTcpConnector;
@@ -53,33 +55,14 @@ impl<In: Transport> Connector<In> for LeanTcpConnector {
 
 /// The first address that accepts, each tried within what is left of the timeout.
 fn connect_any(addrs: &[SocketAddr], timeout: &NextTimeout) -> Result<TcpStream, Error> {
-    let deadline = timeout.not_zero().map(|t| Instant::now() + *t);
-    let mut last = None;
-    for addr in addrs {
-        let attempt = match deadline {
-            Some(deadline) => {
-                let left = deadline.saturating_duration_since(Instant::now());
-                if left.is_zero() {
-                    return Err(Error::Timeout(timeout.reason));
-                }
-                TcpStream::connect_timeout(addr, left)
-            }
-            None => TcpStream::connect(addr),
-        };
-        match attempt {
-            Ok(stream) => return Ok(stream),
-            Err(e) if e.kind() == io::ErrorKind::TimedOut => {
-                last = Some(Error::Timeout(timeout.reason))
-            }
-            Err(e) => last = Some(Error::Io(e)),
+    let limit = timeout.not_zero().map(|t| *t);
+    match connect_within(addrs, limit) {
+        Ok((stream, _)) => Ok(stream),
+        Err(Unconnected { error, .. }) if error.kind() == io::ErrorKind::TimedOut => {
+            Err(Error::Timeout(timeout.reason))
         }
+        Err(Unconnected { error, .. }) => Err(Error::Io(error)),
     }
-    Err(last.unwrap_or_else(|| {
-        Error::Io(io::Error::new(
-            io::ErrorKind::ConnectionRefused,
-            "Connection refused",
-        ))
-    }))
 }
 
 #[derive(Debug)]

@@ -17,6 +17,7 @@ use super::der::{cert_facts, DerError};
 use super::network::target;
 use crate::domain::duration::format_duration;
 use crate::http::agents::resolve;
+use crate::http::resolve::{connect_within, Unconnected};
 use crate::settings::config::HttpSettings;
 
 /// A proxy's answer to `CONNECT` is a few short header lines.
@@ -170,14 +171,10 @@ fn connect(host: &str, port: u16, deadline: &Deadline) -> Result<TcpStream, Cert
         ureq::Error::Timeout(_) => CertError::Timeout(deadline.limit),
         other => CertError::Io(std::io::Error::other(format!("{host}: {other}"))),
     })?;
-    let mut last = None;
-    for addr in addrs {
-        match TcpStream::connect_timeout(&addr, deadline.left()?) {
-            Ok(tcp) => return Ok(tcp),
-            Err(err) => last = Some(deadline.error(err)),
-        }
+    match connect_within(&addrs, Some(deadline.left()?)) {
+        Ok((tcp, _)) => Ok(tcp),
+        Err(Unconnected { error, .. }) => Err(deadline.error(error)),
     }
-    Err(last.unwrap_or_else(|| std::io::Error::other("no address to connect to").into()))
 }
 
 /// A `CONNECT` tunnel to `host:port` through an http:// proxy.

@@ -2,7 +2,8 @@
 //! is the proxy's to resolve (lookups send `CONNECT host:port`), so these steps check
 //! the proxy's own name and a connection to it instead of the target's.
 
-use std::net::{SocketAddr, TcpStream};
+use std::io::ErrorKind;
+use std::net::SocketAddr;
 use std::time::Instant;
 
 use ureq::http::Uri;
@@ -11,6 +12,7 @@ use super::{failed, ok, Step};
 use crate::domain::duration::format_duration;
 use crate::domain::exit_codes;
 use crate::http::agents::resolve;
+use crate::http::resolve::{connect_within, Unconnected};
 use crate::settings::config::HttpSettings;
 use crate::settings::proxy::ProxyChoice;
 
@@ -67,26 +69,21 @@ pub(super) fn name_and_connect(http: &HttpSettings) -> Vec<Step> {
     let shown: Vec<String> = addrs.iter().map(|a| a.ip().to_string()).collect();
     let name = ok("name", format!("{prefix}{host} -> {}", shown.join(", ")));
     let started = Instant::now();
-    let deadline = started + http.timeout;
-    let mut last_error = None;
-    for addr in &addrs {
-        let left = deadline.saturating_duration_since(Instant::now());
-        if left.is_zero() {
-            last_error = Some(format!(
-                "{prefix}no connection within {}",
-                format_duration(http.timeout)
-            ));
-            break;
+    let detail = match connect_within(&addrs, Some(http.timeout)) {
+        Ok((_, addr)) => {
+            let took = format_duration(started.elapsed());
+            return vec![name, ok("connect", format!("{prefix}{addr} in {took}"))];
         }
-        match TcpStream::connect_timeout(addr, left) {
-            Ok(_) => {
-                let took = format_duration(started.elapsed());
-                return vec![name, ok("connect", format!("{prefix}{addr} in {took}"))];
-            }
-            Err(err) => last_error = Some(format!("{prefix}{addr}: {err}")),
-        }
-    }
-    let detail = last_error.unwrap_or_else(|| format!("{prefix}no address to connect to"));
+        Err(Unconnected { error, .. }) if error.kind() == ErrorKind::TimedOut => format!(
+            "{prefix}no connection within {}",
+            format_duration(http.timeout)
+        ),
+        Err(Unconnected {
+            addr: Some(addr),
+            error,
+        }) => format!("{prefix}{addr}: {error}"),
+        Err(Unconnected { addr: None, .. }) => format!("{prefix}no address to connect to"),
+    };
     vec![name, failed("connect", detail, exit_codes::UNAVAILABLE)]
 }
 
