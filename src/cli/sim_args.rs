@@ -22,16 +22,22 @@ pub enum Oddity {
 #[derive(Debug, Args, Clone)]
 #[command(next_help_heading = "Simulator")]
 pub struct SimArgs {
-    /// Address to listen on, HOST:PORT: an IP address or a host name (`localhost` is
-    /// 127.0.0.1); port 0 picks a free port
+    /// Address to listen on, HOST:PORT (port 0 picks a free one)
+    ///
+    /// HOST is an IP address or a host name (`localhost` is 127.0.0.1); port 0 picks a
+    /// free port.
     #[arg(long, value_name = "ADDR", value_parser = parse_listen, default_value = "127.0.0.1:8765")]
     pub listen: SocketAddr,
 
-    /// Time after start by which every record has reached its final state (0: final at once)
+    /// When every record has reached its final state (0: at once)
+    ///
+    /// Time after start by which every record has reached its final state.
     #[arg(long, value_name = "DURATION", value_parser = parse_duration, default_value = "5s")]
     pub settle: Duration,
 
-    /// Require this key in the X-API-KEY header (error 1 otherwise); by default any key or none is accepted
+    /// Require this key in the X-API-KEY header (error 1 otherwise)
+    ///
+    /// By default any key or none is accepted.
     #[arg(long, value_name = "KEY")]
     pub api_key: Option<String>,
 
@@ -39,7 +45,9 @@ pub struct SimArgs {
     #[arg(long, value_name = "DURATION", value_parser = parse_duration, default_value = "0")]
     pub latency: Duration,
 
-    /// Fraction of requests answered with 503 and an HTML body (0.0 to 1.0)
+    /// Fraction of requests answered with 503 (0.0 to 1.0)
+    ///
+    /// Each with an HTML body, as a proxy in trouble answers.
     #[arg(long, value_name = "FRACTION", value_parser = parse_fraction, default_value_t = 0.0)]
     pub fail_rate: f64,
 
@@ -47,7 +55,9 @@ pub struct SimArgs {
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub seed: u64,
 
-    /// Answer like this variant of the service (docs/variants.md): `spec` (the spec
+    /// Answer like this variant of the service: spec or v1
+    ///
+    /// See docs/variants.md: `spec` (the spec
     /// and field notes) or `v1` (the vendor's v1 API document: its statuses, fields,
     /// types and error shapes; numbers as numbers, `error` and "No errors" on every
     /// success, v1 task counters, vendor codes, service errors with HTTP 200; the
@@ -55,13 +65,17 @@ pub struct SimArgs {
     #[arg(long, value_enum, value_name = "VARIANT", default_value_t = SimVariant::Spec)]
     pub variant: SimVariant,
 
-    /// Error codes of lookups that find nothing: `spec` (10 HLR, 20 SMS, 30 task) or
+    /// Error codes of lookups that find nothing: spec or vendor
+    ///
+    /// `spec` (10 HLR, 20 SMS, 30 task) or
     /// `vendor` (60 HLR, 65 HLR reference it cannot take, 20 SMS, 29 task ID not a
     /// number, 30 task) [default: the variant's: spec, v1 vendor]
     #[arg(long, value_enum, value_name = "CODES")]
     pub codes: Option<SimCodes>,
 
-    /// Numeric fields as JSON numbers (`integers`), as JSON strings (`strings`:
+    /// Numeric fields as JSON numbers, strings or either
+    ///
+    /// As JSON numbers (`integers`), as JSON strings (`strings`:
     /// "price": "0.23"), or either, per record and field (`mixed`) [default: the
     /// variant's: spec mixed, v1 integers]
     #[arg(
@@ -76,34 +90,44 @@ pub struct SimArgs {
     #[arg(long, value_enum, value_name = "WHEN", hide = true)]
     pub string_numbers: Option<Oddity>,
 
-    /// Leave the `error` field out of successful answers [default: the variant's:
-    /// spec mixed, v1 never]
+    /// Leave the `error` field out of successful answers
+    ///
+    /// [default: the variant's: spec mixed, v1 never]
     #[arg(long, value_enum, value_name = "WHEN")]
     pub omit_error: Option<Oddity>,
 
-    /// Add fields the documents do not list: spec `id` on SMS, `name_en`, `name_ru`,
+    /// Add fields the documents do not list
+    ///
+    /// The spec variant: `id` on SMS, `name_en`, `name_ru`,
     /// `brand`, `name`, `details.imsi`, `details.location_msc` on HLR; v1 `ported`
     /// and `roaming` at the top of HLR records (as its examples)
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = Oddity::Mixed)]
     pub extra_fields: Oddity,
 
-    /// Add `"errorDescription": "No errors"` to successful answers that carry `error`
-    /// [default: the variant's: spec mixed, v1 always]
+    /// Add "No errors" to successful answers that carry `error`
+    ///
+    /// As `"errorDescription": "No errors"`. [default: the variant's: spec mixed, v1
+    /// always]
     #[arg(long, value_enum, value_name = "WHEN")]
     pub no_errors_text: Option<Oddity>,
 
-    /// Answer service errors with HTTP 200 and the JSON error body, as the live
-    /// service does (unknown paths then answer error 4); v1 always does
+    /// Answer service errors with HTTP 200, as the live service does
+    ///
+    /// With the JSON error body; unknown paths then answer error 4. The v1 variant
+    /// always does.
     #[arg(long)]
     pub errors_with_200: bool,
 
-    /// Answer more than N requests a second with 429, `Retry-After` and
-    /// `{"code":429,"message":...}`
+    /// Answer more than N requests a second with 429
+    ///
+    /// With `Retry-After` and `{"code":429,"message":...}`.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub rate_limit: Option<u32>,
 
-    /// Shape of task records: `spec` (sent is the total) or `v1` (adds total,
-    /// queued, accepted, enroute) [default: the variant's]
+    /// Shape of task records: spec or v1
+    ///
+    /// `spec` (sent is the total) or `v1` (adds total, queued, accepted, enroute)
+    /// [default: the variant's]
     #[arg(long, value_enum, value_name = "SHAPE")]
     pub task_counters: Option<TaskCounterShape>,
 
