@@ -117,17 +117,19 @@ impl Worker {
         // Kept while watched: only what the output needs of it.
         let result = result.map(|record| self.kept(record));
         let mut kept = seen.last();
-        // The record seen before is needed only when this poll brought none.
+        // The record this poll brought, as it will be kept (and compared, to follow);
+        // the one seen before is read back only when this poll brought none.
+        let fresh = result.as_ref().ok().map(Kept::of);
         let mut last = match &result {
             Ok(_) => None,
-            Err(_) => kept.take().map(|k| k.record()),
+            Err(_) => kept.as_ref().map(Kept::record),
         };
         if let Ok(record) = &result {
             if let Some(line) = line {
                 let status = live_status(record, &self.until);
                 line.update(&self.client.scrub_text(&status), watch.polls + 1);
             }
-            if self.follow && kept.as_ref().map(|k| &k.json) != Some(&Kept::of(record).json) {
+            if self.follow && kept.as_ref().map(|k| &k.json) != fresh.as_ref().map(|k| &k.json) {
                 self.tell_change(query, record, tell);
             }
         }
@@ -135,7 +137,10 @@ impl Worker {
         let now = Instant::now();
         match watch.polled(result, retry_after, settings, &mut last, now, deadline) {
             Polled::Again(at) => {
-                *kept = last.as_ref().map(Kept::of);
+                // A pending record replaces the one kept; after a failure it stays.
+                if fresh.is_some() {
+                    *kept = fresh;
+                }
                 *attempts = self.client.attempts(self.kind, query);
                 Step::At(at)
             }

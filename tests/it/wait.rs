@@ -376,13 +376,7 @@ fn demo_with_wait_shows_records_settling() {
 
 /// A server whose every SMS stays queued: counts the requests per value.
 fn pending_forever() -> TestServer {
-    TestServer::start(|url| {
-        let id = value_of(url);
-        Canned::json(
-            200,
-            &format!(r#"{{"error":0,"sms_id":{id},"status":"queued"}}"#),
-        )
-    })
+    TestServer::start(|url| sms_record(&value_of(url), "queued"))
 }
 
 /// Every value asked at least twice, none "not looked up", exit 81 (still pending).
