@@ -87,17 +87,15 @@ fn tls_step(first: &Result<Record, LookupError>, http: &HttpSettings) -> Step {
         Some(_) => "the --ca-cert certificates",
         None => "the built-in roots",
     };
-    // The lookups verified the certificate; what it says is read on a handshake of
-    // our own, since ureq does not expose the peer's certificate.
+    // The lookups verified the certificate; what it says is read on a connection of
+    // the step's own, since ureq does not expose the peer's certificate.
     match cert::inspect(http) {
-        Ok(Some(seen)) => ok("tls", format!("{seen}, verified against {roots}")),
-        Ok(None) => ok(
+        Ok(seen) => ok("tls", format!("{seen}, verified against {roots}")),
+        Err(cert::CertError::Connection(LookupError::Timeout(limit))) => failed(
             "tls",
-            format!("certificate verified against {roots} (through the proxy)"),
+            format!("no TLS handshake within {}", format_duration(limit)),
+            exit_codes::TIMEOUT,
         ),
-        Err(why @ cert::CertError::Timeout(_)) => {
-            failed("tls", why.to_string(), exit_codes::TIMEOUT)
-        }
         Err(why) => ok(
             "tls",
             format!("certificate verified against {roots} (its details unread: {why})"),
