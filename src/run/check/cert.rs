@@ -3,7 +3,6 @@
 //! TLS with the same roots), stopped after the handshake; then its subject and
 //! expiry read from the DER.
 
-use std::fmt;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
@@ -12,7 +11,7 @@ use ureq::http::Uri;
 use ureq::unversioned::resolver::{DefaultResolver, Resolver};
 use ureq::unversioned::transport::time::Instant;
 use ureq::unversioned::transport::{ConnectionDetails, Connector, Either, NextTimeout, Transport};
-use ureq::Timeout as Ureq;
+use ureq::Timeout;
 
 use super::der::{cert_facts, DerError};
 use crate::domain::error::LookupError;
@@ -21,30 +20,6 @@ use crate::http::transport::transport_error;
 use crate::settings::config::HttpSettings;
 
 const DAY: u64 = 24 * 60 * 60;
-
-/// What the server's certificate says, as the tls step shows it.
-pub(super) struct Seen {
-    subject: String,
-    /// `2027-03-01`.
-    date: String,
-    /// Whole days left (negative: expired that many days ago).
-    days_left: Option<i64>,
-}
-
-impl fmt::Display for Seen {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let subject = match self.subject.as_str() {
-            "" => "an empty subject",
-            subject => subject,
-        };
-        write!(f, "certificate for {subject}, expires {}", self.date)?;
-        match self.days_left {
-            Some(days @ 0..) => write!(f, " (in {days} days)"),
-            Some(days) => write!(f, " (expired {} days ago)", -days),
-            None => Ok(()),
-        }
-    }
-}
 
 #[derive(Debug, thiserror::Error)]
 pub(super) enum CertError {
@@ -57,20 +32,29 @@ pub(super) enum CertError {
     Der(#[from] DerError),
 }
 
-/// The certificate the server presents, within `--timeout` as a lookup's request is.
-pub(super) fn inspect(http: &HttpSettings) -> Result<Seen, CertError> {
+/// What the certificate the server presents says: `certificate for CN=..., expires
+/// 2027-03-01 (in 96 days)`. Within `--timeout`, as a lookup's request is.
+pub(super) fn inspect(http: &HttpSettings) -> Result<String, CertError> {
     let der = handshake(http)
         .map_err(|e| CertError::Connection(transport_error(e, http.timeout)))?
         .ok_or(CertError::NoCertificate)?;
     let facts = cert_facts(&der)?;
-    let days_left = humantime::parse_rfc3339(&facts.not_after)
-        .ok()
-        .map(days_from_now);
-    Ok(Seen {
-        subject: facts.subject,
-        date: facts.not_after[..10].to_string(),
-        days_left,
-    })
+    let subject = match facts.subject.as_str() {
+        "" => "an empty subject",
+        subject => subject,
+    };
+    let days = |d: Duration| d.as_secs() / DAY;
+    let days_left = match humantime::parse_rfc3339(&facts.not_after) {
+        Ok(end) => match end.duration_since(SystemTime::now()) {
+            Ok(left) => format!(" (in {} days)", days(left)),
+            Err(past) => format!(" (expired {} days ago)", days(past.duration()).max(1)),
+        },
+        Err(_) => String::new(),
+    };
+    let date = &facts.not_after[..10];
+    Ok(format!(
+        "certificate for {subject}, expires {date}{days_left}"
+    ))
 }
 
 /// Connects as an agent does (the target resolved here unless a proxy does it) and
@@ -87,12 +71,12 @@ fn handshake(http: &HttpSettings) -> Result<Option<CertificateDer<'static>>, ure
     };
     let addrs = match http.proxy {
         Some(_) => resolver.empty(),
-        None => resolver.resolve(&uri, &config, within(http.timeout, Ureq::Resolve))?,
+        None => resolver.resolve(&uri, &config, within(http.timeout, Timeout::Resolve))?,
     };
     // What is left of `--timeout` for the connection, tunnel and handshake.
     let left = within(
         http.timeout.saturating_sub(started.elapsed()),
-        Ureq::Connect,
+        Timeout::Connect,
     );
     let details = ConnectionDetails {
         uri: &uri,
@@ -116,12 +100,4 @@ fn handshake(http: &HttpSettings) -> Result<Option<CertificateDer<'static>>, ure
         Some(Either::B(tls)) => tls.peer_certificate().cloned(),
         _ => None,
     })
-}
-
-fn days_from_now(when: SystemTime) -> i64 {
-    let days = |d: Duration| i64::try_from(d.as_secs() / DAY).unwrap_or(i64::MAX);
-    match when.duration_since(SystemTime::now()) {
-        Ok(left) => days(left),
-        Err(past) => -days(past.duration()).max(1),
-    }
 }
