@@ -36,31 +36,26 @@ struct Step {
     code: u8,
 }
 
-fn ok(name: &'static str, detail: impl Into<String>) -> Step {
+fn step(name: &'static str, state: State, detail: impl Into<String>, code: u8) -> Step {
+    let detail = detail.into();
     Step {
         name,
-        state: State::Ok,
-        detail: detail.into(),
-        code: exit_codes::SUCCESS,
-    }
-}
-
-fn failed(name: &'static str, detail: impl Into<String>, code: u8) -> Step {
-    Step {
-        name,
-        state: State::Failed,
-        detail: detail.into(),
+        state,
+        detail,
         code,
     }
 }
 
+fn ok(name: &'static str, detail: impl Into<String>) -> Step {
+    step(name, State::Ok, detail, exit_codes::SUCCESS)
+}
+
+fn failed(name: &'static str, detail: impl Into<String>, code: u8) -> Step {
+    step(name, State::Failed, detail, code)
+}
+
 fn skipped(name: &'static str, detail: &str) -> Step {
-    Step {
-        name,
-        state: State::Skipped,
-        detail: detail.into(),
-        code: exit_codes::SUCCESS,
-    }
+    step(name, State::Skipped, detail, exit_codes::SUCCESS)
 }
 
 /// What the steps need to know of the settings: the HTTP ones as resolved, where
