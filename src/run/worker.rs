@@ -38,13 +38,11 @@ pub(crate) struct Worker {
     until: Vec<String>,
     /// Early stop after account-level failures (off with `--keep-going`).
     halt: Halt,
-    /// The service's error body is printed by JSON output only; other formats need
-    /// not hold it while the result waits its turn.
+    /// The service's error body is printed by JSON output only.
     keep_error_body: bool,
     /// Fields outside the schema (a service's own extras, which may be large) are
-    /// shown by JSON and the one-record view only; rows, CSV, TSV, `--field` and
-    /// the reports read schema fields, so only those are kept, while a value is
-    /// watched as after.
+    /// shown by JSON and the one-record view only: other outputs keep schema fields
+    /// alone, while a value is watched as after.
     keep_extra_fields: bool,
 }
 
@@ -221,13 +219,11 @@ impl Worker {
     }
 }
 
-/// One lookup under way: between its steps it waits in the engine's queue. It
-/// is the lookup's whole state: its requests, its watch and (in `seen`) the one
-/// copy of its last record.
+/// One lookup's whole state between its steps: its requests, its watch and (in
+/// `seen`) the one copy of its last record.
 pub(crate) struct Lookup {
     query: String,
     attempts: Attempts,
-    /// Under `--wait`.
     watch: Option<Watch>,
     seen: Arc<Seen>,
     /// Its line in the live view; dropped with the lookup.
@@ -239,8 +235,7 @@ pub(crate) struct Seen {
     /// The value, as shown (cut).
     shown: String,
     started: Instant,
-    /// Under `--wait`, the last record a poll brought (as sent, kept as the output
-    /// needs it).
+    /// Under `--wait`, the last record a poll brought.
     last: Mutex<Option<Kept>>,
 }
 

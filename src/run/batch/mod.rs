@@ -43,7 +43,6 @@ const STOP_GRACE: Duration = Duration::from_secs(1);
 /// batch a third more CPU).
 const READ_AHEAD_PER_JOB: usize = 8;
 
-/// What comes of one step of a lookup.
 #[derive(Debug)]
 pub enum Step<T> {
     Done(T),
@@ -134,13 +133,11 @@ type Queue<L> = BTreeMap<(Instant, u64), (usize, L)>;
 /// The queue and the room: what workers take next, under one lock.
 struct Room<W: Work> {
     due: Queue<W::Lookup>,
-    /// The arrival number of the next lookup queued.
     seq: u64,
     /// Values read and not begun, in input order.
     ready: VecDeque<(usize, Input)>,
     /// Lookups begun and not finished (in the queue or in a worker's hands).
     in_flight: usize,
-    /// The input has ended.
     exhausted: bool,
     /// Finished results waiting for an earlier one: their count and bytes.
     parked: usize,
@@ -195,7 +192,6 @@ struct Shared<W: Work, S> {
 /// The lookup a worker is stepping: its input index and tag.
 type Busy<T> = Option<(usize, T)>;
 
-/// What a worker does next.
 enum Task<L> {
     Step(usize, L),
     Begin(usize, Input),
@@ -204,9 +200,8 @@ enum Task<L> {
 
 /// Runs every input through `work` on `limits.jobs` threads and hands each result
 /// to `sink` in input order. Once `stop` is raised (a signal, or the sink failing),
-/// no new request is made; finished results are still handed out in order, and a
-/// lookup under way as `Work::abandoned` makes it (after a grace period, for those
-/// in a worker's hands). Returns how the run ended, and the sink.
+/// no new request is made, and the lookups under way get a grace period. Returns
+/// how the run ended, and the sink.
 pub fn run<W: Work, S: Sink<W::Out>>(
     inputs: impl Iterator<Item = Input> + Send + 'static,
     limits: Limits,
@@ -310,7 +305,6 @@ impl<W: Work, S> Shared<W, S> {
         self.deadline.is_some_and(|deadline| now >= deadline)
     }
 
-    /// The sink failed: nothing more is handed to it, and the run stops.
     fn sink_broke(&self) {
         self.sink_failed.store(true, Ordering::SeqCst);
         self.stop.store(true, Ordering::SeqCst);
@@ -422,13 +416,10 @@ where
     /// Whether the results held, plus what the lookups under way are likely to
     /// bring, pass the byte budget (or a count is at its bound). A lookup with none
     /// under way always begins, so the oldest unprinted one is never held back.
-    /// Under `--wait` (no cap) every value read begins: the bounds hold what is
-    /// printed back, never what is watched.
-    ///
-    /// With large answers, only the first workers (as many as the budget holds
-    /// answers of the typical size) begin lookups: each thread allocates from its
-    /// own malloc arena, and freed megabytes stay in every arena that served them,
-    /// so 32 threads taking turns held twice the memory of 8.
+    /// Under `--wait` (no cap) every value read begins. With large answers, only
+    /// the first workers begin lookups (as many as the budget holds answers of the
+    /// typical size): freed megabytes stay in every thread's malloc arena that
+    /// served them, so 32 threads taking turns held twice the memory of 8.
     fn full(&self, room: &Room<W>, worker: usize) -> bool {
         let Some(cap) = self.cap else {
             return false;
@@ -456,7 +447,6 @@ where
         }
     }
 
-    /// An item told at once, out of order.
     fn tell(&self, out: &W::Out) {
         let mut order = self.order();
         if let Some(sink) = order.sink.as_mut() {
@@ -558,12 +548,10 @@ where
         }
     }
 
-    /// After a stop, lookups still under way (in the queue, or in a worker's hands
-    /// past the grace period) are abandoned: the process is about to end. Results
-    /// are handed out in order, an abandoned lookup as `Work::abandoned` makes it,
-    /// up to the first that never began: the output stays a prefix of the input,
-    /// so a script pairing output with input lines is never misled by a gap. A
-    /// sink that failed (its reader gone) is handed nothing more.
+    /// After a stop, results are handed out in order, a lookup still under way as
+    /// `Work::abandoned` makes it, up to the first that never began: the output
+    /// stays a prefix of the input, so a script pairing output with input lines is
+    /// never misled by a gap. A sink that failed is handed nothing more.
     fn drain_stopped(&self, room: &Room<W>, order: &mut Order<W::Out, S>, mut sink: S) -> S {
         if self.sink_failed.load(Ordering::SeqCst) {
             return sink;
