@@ -159,13 +159,11 @@ fn finish(mut output: Output, ended: Ended, config: &Config) -> Result<u8, Error
     });
     // The lookups' verdict stands unless they all succeeded.
     let mut side_file_failed = false;
-    for err in [junit, metrics]
-        .into_iter()
-        .flatten()
-        .filter_map(Result::err)
-    {
-        batch_error(err);
-        side_file_failed = true;
+    for result in [junit, metrics].into_iter().flatten() {
+        if let Err(err) = result {
+            batch_error(err);
+            side_file_failed = true;
+        }
     }
     let tally = &output.tally;
     let told =
@@ -212,7 +210,6 @@ struct Output {
     /// `-q`: no per-lookup lines or warnings on stderr.
     quiet: bool,
     junit: Option<JunitFile>,
-    /// `--metrics`: where the metrics go, and the batch folded into them.
     metrics: Option<(SideFile, Metrics)>,
     /// The first error writing stdout other than a closed pipe: the run ends with 74.
     write_error: Option<io::Error>,
@@ -253,17 +250,14 @@ fn counted(
 impl Output {
     /// The values that got no line: output ends before the first one never started.
     fn not_started(&self) -> NotStarted {
-        let printed = self.tally.total();
-        match self.total {
-            Some(total) => NotStarted::Count((total as usize).saturating_sub(printed)),
-            None if self.read.ended.load(Ordering::Relaxed) => NotStarted::Count(
-                self.read
-                    .taken
-                    .load(Ordering::Relaxed)
-                    .saturating_sub(printed),
-            ),
-            None => NotStarted::RestOfStdin,
-        }
+        let values = match self.total {
+            Some(total) => total as usize,
+            None if self.read.ended.load(Ordering::Relaxed) => {
+                self.read.taken.load(Ordering::Relaxed)
+            }
+            None => return NotStarted::RestOfStdin,
+        };
+        NotStarted::Count(values.saturating_sub(self.tally.total()))
     }
 
     /// Keeps the first write error that is not a reader gone away (that one is quiet:
@@ -293,12 +287,6 @@ impl Sink<Outcome> for Output {
     }
 
     fn emit(&mut self, outcome: Outcome) -> io::Result<()> {
-        self.emit_one(outcome).map_err(|err| self.failed_write(err))
-    }
-}
-
-impl Output {
-    fn emit_one(&mut self, outcome: Outcome) -> io::Result<()> {
         self.tally.add(&outcome);
         if let Some(junit) = &mut self.junit {
             junit.add(&outcome);
@@ -319,11 +307,11 @@ impl Output {
             ..
         } = self;
         let print = || {
-            if tell && (outcome.result.is_err() || outcome.verdict.is_some()) {
-                // What stderr says comes after the lines before it on stdout.
-                printer.flush()?;
-            }
             if tell {
+                if outcome.result.is_err() || outcome.verdict.is_some() {
+                    // What stderr says comes after the lines before it on stdout.
+                    printer.flush()?;
+                }
                 report_problem(&outcome, *no_key);
                 if not_looked_up {
                     warn("the values after it are not looked up either (one line each on stdout)");
@@ -344,6 +332,7 @@ impl Output {
             Some(live) => live.suspend(print),
             None => self.progress.suspend(print),
         }
+        .map_err(|err| self.failed_write(err))
     }
 }
 
