@@ -363,13 +363,10 @@ fn jobs_for(config: &Config) -> usize {
 }
 
 /// The soft limit on open files, when there is one.
-#[cfg(unix)]
 fn open_file_limit() -> Option<u64> {
-    rustix::process::getrlimit(rustix::process::Resource::Nofile).current
-}
-
-#[cfg(not(unix))]
-fn open_file_limit() -> Option<u64> {
+    #[cfg(unix)]
+    return rustix::process::getrlimit(rustix::process::Resource::Nofile).current;
+    #[cfg(not(unix))]
     None
 }
 
