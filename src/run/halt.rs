@@ -31,11 +31,8 @@ impl Halt {
 
     /// The failure for a value not looked up, once the batch has stopped.
     pub fn refusal(&self) -> Option<LookupError> {
-        let (reason, code) = self.reason.get()?;
-        Some(LookupError::NotLookedUp {
-            reason: reason.clone(),
-            code: *code,
-        })
+        let (reason, code) = self.reason.get()?.clone();
+        Some(LookupError::NotLookedUp { reason, code })
     }
 
     /// Learns from a finished lookup whether to stop.

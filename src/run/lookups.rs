@@ -272,14 +272,10 @@ impl Output {
 }
 
 impl Sink<Outcome> for Output {
+    /// Only `--follow` tells, and then nothing is drawn on the terminal.
     fn tell(&mut self, outcome: &Outcome) -> io::Result<()> {
-        let Output { printer, live, .. } = self;
-        let mut print = || printer.print_follow(outcome);
-        match live {
-            Some(live) => live.suspend(print),
-            None => print(),
-        }
-        .map_err(|err| self.failed_write(err))
+        let told = self.printer.print_follow(outcome);
+        told.map_err(|err| self.failed_write(err))
     }
 
     fn flush(&mut self) -> io::Result<()> {
