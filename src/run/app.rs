@@ -72,10 +72,18 @@ fn look_up(
              (api_key_file in the config file, chmod 600)",
         );
     }
-    // Kept alive until the lookups are done: `--demo` serves from this process.
+    // Kept alive until the lookups are done: `--demo` serves from this process. Its
+    // records are final at once, except under `--wait`, where they settle within a
+    // few seconds so that the wait has something to show.
+    let settle = Duration::from_secs(if global.wait { 4 } else { 0 });
     let demo = global
         .demo
-        .then(|| SimServer::start(demo_options(global.wait)))
+        .then(|| {
+            SimServer::start(SimOptions {
+                settle,
+                ..SimOptions::demo()
+            })
+        })
         .transpose()
         .map_err(Error::Demo)?;
     let demo_url = demo.as_ref().map(SimServer::base_url);
@@ -85,16 +93,6 @@ fn look_up(
         warnings.iter().for_each(warn);
     }
     crate::run::lookups::run(&config, kind, values)
-}
-
-/// The `--demo` simulator: records final at once, except under `--wait`, where they
-/// settle within a few seconds so that the wait has something to show.
-fn demo_options(wait: bool) -> SimOptions {
-    let settle = Duration::from_secs(if wait { 4 } else { 0 });
-    SimOptions {
-        settle,
-        ..SimOptions::demo()
-    }
 }
 
 fn serve_simulator(args: SimArgs, facts: ParseFacts) -> Result<u8, Error> {
