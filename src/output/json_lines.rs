@@ -11,6 +11,7 @@ use crate::domain::fields::{self, FieldType};
 use crate::domain::outcome::Outcome;
 use crate::domain::record::{exact_i64, lenient_bool, lenient_f64, Record, RecordKind};
 use crate::domain::sanitize::is_unsafe;
+use crate::output::derived::derived_number;
 
 /// The JSON document printed for one lookup.
 pub fn outcome_json(outcome: &Outcome, normalize: bool) -> Value {
@@ -45,6 +46,33 @@ pub fn follow_json(outcome: &Outcome, normalize: bool) -> Value {
         }
     }
     Value::Object(map)
+}
+
+/// `--json`: a lookup's line, `fields` picked (`select_fields`); `kind` is the
+/// lookup's.
+pub fn json_line(
+    out: &mut impl Write,
+    outcome: &Outcome,
+    fields: &[String],
+    normalize: bool,
+    kind: RecordKind,
+) -> io::Result<()> {
+    if !normalize && fields.is_empty() {
+        // The answer as it came (most lines): written from the record itself.
+        match &outcome.result {
+            Ok(record) => return write_json_line(out, &record.fields),
+            Err(LookupError::Service { body, .. }) => return write_json_line(out, &**body),
+            Err(_) => {}
+        }
+    }
+    let extra = |name: &str| match name {
+        // Text, as --normalize has them: a query of digits keeps its zeros.
+        "query" => Some(Value::String(outcome.query.clone())),
+        "kind" => Some(Value::String(kind.name().into())),
+        _ => derived_number(outcome.result.as_ref().ok()?, name).map(number_or_text),
+    };
+    let value = select_fields(outcome_json(outcome, normalize), fields, normalize, extra);
+    write_json_line(out, &value)
 }
 
 /// `--json --fields a,b`: only those fields of a record, in that order (plus `kind`,
@@ -194,7 +222,7 @@ fn normalize_record(record: &Record, query: &str) -> Map<String, Value> {
         if map.contains_key(field.key) {
             continue;
         }
-        if let Some(value) = crate::output::derived::derived_number(record, field.key) {
+        if let Some(value) = derived_number(record, field.key) {
             map.insert(field.key.into(), number_or_text(value));
         }
     }
