@@ -22,7 +22,6 @@ pub const MAX_TASKS: usize = 100;
 /// Upper bounds of the delivery latency buckets, in seconds: a second to a day.
 const LATENCY_BUCKETS: [u64; 10] = [1, 5, 10, 30, 60, 300, 900, 3600, 21600, 86400];
 
-/// The metrics of one batch.
 #[derive(Debug)]
 pub struct Metrics {
     started: Instant,
@@ -39,7 +38,6 @@ pub struct Metrics {
 }
 
 impl Metrics {
-    /// The run's duration is counted from here.
     pub(crate) fn new() -> Metrics {
         Metrics {
             started: Instant::now(),
@@ -57,17 +55,11 @@ impl Metrics {
         if code != 0 {
             *self.failed.entry((kind, code)).or_default() += 1;
         }
-        let record = match &outcome.result {
-            Ok(record) => record,
-            Err(_) => {
-                *self.lookups.entry((kind, "error")).or_default() += 1;
-                return;
-            }
+        let status = outcome.result.as_ref().map_or("error", status_label);
+        *self.lookups.entry((kind, status)).or_default() += 1;
+        let Ok(record) = &outcome.result else {
+            return;
         };
-        *self
-            .lookups
-            .entry((kind, status_label(record)))
-            .or_default() += 1;
         if let Some(seconds) = delivery_latency(record) {
             let bucket = LATENCY_BUCKETS
                 .iter()
@@ -183,16 +175,8 @@ fn status_label(record: &crate::domain::record::Record) -> &'static str {
 
 /// A label value as the format says: backslash, double quote and newline escaped.
 fn escape_label(text: &str) -> String {
-    let mut escaped = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '\\' => escaped.push_str("\\\\"),
-            '"' => escaped.push_str("\\\""),
-            '\n' => escaped.push_str("\\n"),
-            c => escaped.push(c),
-        }
-    }
-    escaped
+    let text = text.replace('\\', "\\\\").replace('"', "\\\"");
+    text.replace('\n', "\\n")
 }
 
 #[cfg(test)]
@@ -250,7 +234,7 @@ mod tests {
         let text = document(&metrics);
         let series = text
             .lines()
-            .filter(|l| l.starts_with("smsstat_task_delivered_ratio{"));
+            .filter(|l| l.starts_with("smsstat_task_delivered_ratio"));
         assert_eq!(series.count(), MAX_TASKS);
         assert!(text.contains("smsstat_task_delivered_ratio{task=\"7\"} 0.25\n"));
         assert!(!text.contains(&format!("task=\"{}\"", MAX_TASKS)));
