@@ -9,7 +9,8 @@ use serde_json::{Map, Value};
 use crate::domain::error::LookupError;
 use crate::domain::fields::{self, FieldType};
 use crate::domain::outcome::Outcome;
-use crate::domain::record::{exact_i64, lenient_bool, lenient_f64, Record, RecordKind};
+use crate::domain::record::{error_field, exact_i64, lenient_bool, lenient_f64};
+use crate::domain::record::{ErrorField, Record, RecordKind};
 use crate::domain::sanitize::is_unsafe;
 use crate::output::derived::derived_number;
 
@@ -39,12 +40,12 @@ pub fn follow_json(outcome: &Outcome, normalize: bool) -> Value {
     let mut map = Map::new();
     map.insert("kind".into(), kind.name().into());
     map.insert("query".into(), outcome.query.clone().into());
-    for (key, field) in fields {
-        // Ours name the lookup; normalized lines already hold the same values.
-        if key != "kind" && key != "query" {
-            map.insert(key, field);
-        }
-    }
+    // Ours name the lookup; normalized lines already hold the same values.
+    map.extend(
+        fields
+            .into_iter()
+            .filter(|(key, _)| key != "kind" && key != "query"),
+    );
     Value::Object(map)
 }
 
@@ -90,13 +91,11 @@ pub fn select_fields(
     let Value::Object(map) = value else {
         return value;
     };
-    let is_failure =
-        crate::domain::record::error_field(&map) != crate::domain::record::ErrorField::Success;
-    if fields.is_empty() || is_failure {
+    if fields.is_empty() || error_field(&map) != ErrorField::Success {
         return Value::Object(map);
     }
-    let always: &[&str] = if normalize {
-        &["kind", "query", "error"]
+    let always = if normalize {
+        &["kind", "query", "error"][..]
     } else {
         &[]
     };
@@ -107,16 +106,8 @@ pub fn select_fields(
         .chain(fields.iter().map(String::as_str))
     {
         let path: Vec<&str> = name.split('.').collect();
-        let found = map
-            .get(path[0])
-            .and_then(|head| {
-                path[1..]
-                    .iter()
-                    .try_fold(head, |value, part| value.get(part))
-            })
-            .cloned()
-            .or_else(|| extra(name));
-        if let Some(found) = found {
+        let found = path[1..].iter().fold(map.get(path[0]), |v, p| v?.get(p));
+        if let Some(found) = found.cloned().or_else(|| extra(name)) {
             insert_at(&mut picked, &path, found);
         }
     }
@@ -133,19 +124,13 @@ pub fn number_or_text(value: String) -> Value {
 
 /// Puts `value` at `path` inside `map`, making the objects on the way.
 fn insert_at(map: &mut Map<String, Value>, path: &[&str], value: Value) {
-    match path {
-        [] => {}
-        [last] => {
-            map.insert(last.to_string(), value);
-        }
-        [head, rest @ ..] => {
-            let child = map
-                .entry(head.to_string())
-                .or_insert_with(|| Value::Object(Map::new()));
-            if let Value::Object(child) = child {
-                insert_at(child, rest, value);
-            }
-        }
+    let [head, rest @ ..] = path else {
+        return;
+    };
+    if rest.is_empty() {
+        map.insert(head.to_string(), value);
+    } else if let Value::Object(child) = map.entry(*head).or_insert(Map::new().into()) {
+        insert_at(child, rest, value);
     }
 }
 
@@ -169,9 +154,7 @@ fn failure_object(
             description,
             ..
         } => {
-            let code = code
-                .map(Value::from)
-                .unwrap_or_else(|| shown_code.clone().into());
+            let code = code.map_or_else(|| shown_code.as_str().into(), Value::from);
             map.insert("error".into(), code);
             map.insert("errorDescription".into(), description.clone().into());
         }
@@ -197,17 +180,13 @@ fn normalize_record(record: &Record, query: &str) -> Map<String, Value> {
     map.insert("query".into(), query.into());
     map.insert("error".into(), 0.into());
     for (key, value) in &record.fields {
-        let typed = match key.as_str() {
+        let typed = match (key.as_str(), fields::find(record.kind, key).map(|f| f.ty)) {
             // `error` is always 0 here, and "No errors" comes only from some servers.
-            "error" | "errorDescription" => continue,
-            "details" => normalize_details(value),
-            k if fields::find(record.kind, k).is_some_and(|f| f.ty == FieldType::Flag) => {
-                lenient_bool(value).map(Value::Bool).unwrap_or(Value::Null)
-            }
-            k if fields::find(record.kind, k).is_some_and(|f| f.ty == FieldType::Number) => {
-                number(value)
-            }
-            k if fields::is_digits(k) => text(value),
+            ("error" | "errorDescription", _) => continue,
+            ("details", _) => normalize_details(value),
+            (_, Some(FieldType::Flag)) => lenient_bool(value).map_or(Value::Null, Value::Bool),
+            (_, Some(FieldType::Number)) => number(value),
+            (k, _) if fields::is_digits(k) => text(value),
             _ => value.clone(),
         };
         map.insert(key.clone(), typed);
@@ -219,10 +198,8 @@ fn normalize_record(record: &Record, query: &str) -> Map<String, Value> {
         .iter()
         .filter(|f| f.kind == record.kind && f.ty == FieldType::Derived);
     for field in derived {
-        if map.contains_key(field.key) {
-            continue;
-        }
-        if let Some(value) = derived_number(record, field.key) {
+        let value = derived_number(record, field.key);
+        if let Some(value) = value.filter(|_| !map.contains_key(field.key)) {
             map.insert(field.key.into(), number_or_text(value));
         }
     }
@@ -245,19 +222,13 @@ fn number(value: &Value) -> Value {
     if let Some(i) = exact_i64(value) {
         return i.into();
     }
-    match value {
-        Value::Number(_) => return value.clone(),
-        Value::String(s) => {
-            if let Ok(n) = s.trim().parse::<serde_json::Number>() {
-                return Value::Number(n);
-            }
-        }
-        _ => {}
-    }
-    lenient_f64(value)
-        .and_then(serde_json::Number::from_f64)
-        .map(Value::Number)
-        .unwrap_or_else(|| value.clone())
+    let sent = match value {
+        Value::Number(n) => Some(n.clone()),
+        Value::String(s) => s.trim().parse().ok(),
+        _ => None,
+    };
+    let number = sent.or_else(|| lenient_f64(value).and_then(serde_json::Number::from_f64));
+    number.map_or_else(|| value.clone(), Value::Number)
 }
 
 fn normalize_details(details: &Value) -> Value {
@@ -266,7 +237,7 @@ fn normalize_details(details: &Value) -> Value {
     };
     let typed = map.iter().map(|(k, v)| {
         let v = match k.as_str() {
-            "ported" | "roaming" => lenient_bool(v).map(Value::Bool).unwrap_or(Value::Null),
+            "ported" | "roaming" => lenient_bool(v).map_or(Value::Null, Value::Bool),
             _ => v.clone(),
         };
         (k.clone(), v)
