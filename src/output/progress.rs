@@ -237,10 +237,8 @@ impl StdinRead {
             return None;
         }
         let estimate = u128::from(values) * u128::from(size) / u128::from(consumed);
-        Some((
-            arguments + u64::try_from(estimate).unwrap_or(u64::MAX),
-            false,
-        ))
+        let estimate = u64::try_from(estimate).unwrap_or(u64::MAX);
+        Some((arguments + estimate, false))
     }
 }
 
@@ -291,22 +289,16 @@ fn bar_line(counts: Counts, elapsed: Duration, utf8: bool, width: usize) -> Stri
         total => (u128::from(done.min(total)) * cells as u128 / u128::from(total)) as usize,
     };
     let (full, empty) = if utf8 { ("█", "░") } else { ("#", "-") };
-    format!(
-        "{}{} {text}",
-        full.repeat(filled),
-        empty.repeat(cells - filled)
-    )
+    let bar = full.repeat(filled) + &empty.repeat(cells - filled);
+    format!("{bar} {text}")
 }
 
 /// The first of `texts` (longest first) that fits `width` columns, or the last cut
 /// to the width. Their characters all take one column.
 fn fitting(texts: &[String], width: usize) -> String {
-    match texts.iter().find(|text| text.chars().count() <= width) {
-        Some(text) => text.clone(),
-        None => texts
-            .last()
-            .map_or_else(String::new, |text| text.chars().take(width).collect()),
-    }
+    let fits = texts.iter().find(|text| text.chars().count() <= width);
+    let text = fits.unwrap_or(&texts[texts.len() - 1]);
+    text.chars().take(width).collect()
 }
 
 /// The spinner's frame after `elapsed`.
@@ -457,33 +449,23 @@ fn frame(lines: &BTreeMap<usize, Line>, spinner: &str, width: usize, height: usi
     let mut shown = Vec::new();
     let mut rows = 0;
     for line in lines.values() {
-        let text = format!(
-            "{spinner} {} {} ({})",
-            line.label,
-            line.status,
-            short_duration(line.started.elapsed())
-        );
-        let taken = rows_of(&text, width).1;
+        let elapsed = short_duration(line.started.elapsed());
+        let text = format!("{spinner} {} {} ({elapsed})", line.label, line.status);
+        rows += rows_of(&text, width).1;
         // The last row goes to the count of the rest, unless this line is the last.
-        let room = match shown.len() + 1 == lines.len() {
-            true => height,
-            false => height.saturating_sub(1),
-        };
-        if rows + taken > room {
+        if rows > height.saturating_sub(usize::from(shown.len() + 1 < lines.len())) {
             break;
         }
-        rows += taken;
         shown.push(text);
     }
-    let rest = lines.len() - shown.len();
-    if rest > 0 {
-        let finals = lines
-            .values()
-            .skip(shown.len())
-            .filter(|l| l.is_final)
-            .count();
-        let pending = rest - finals;
-        shown.push(format!("{rest} more: {pending} pending, {finals} final"));
+    let rest: Vec<&Line> = lines.values().skip(shown.len()).collect();
+    if !rest.is_empty() {
+        let finals = rest.iter().filter(|l| l.is_final).count();
+        let pending = rest.len() - finals;
+        shown.push(format!(
+            "{} more: {pending} pending, {finals} final",
+            rest.len()
+        ));
     }
     shown
 }
