@@ -33,12 +33,9 @@ pub fn write_testcase(
         seconds(outcome.elapsed)
     )?;
     let problem = match (&outcome.result, &outcome.verdict) {
-        (Err(error), _) => Some(error.to_string()),
-        (Ok(_), Some(verdict)) => Some(verdict.message.clone()),
-        (Ok(_), None) => None,
-    };
-    let Some(problem) = problem else {
-        return writeln!(out, "/>");
+        (Err(error), _) => error.to_string(),
+        (Ok(_), Some(verdict)) => verdict.message.clone(),
+        (Ok(_), None) => return writeln!(out, "/>"),
     };
     counts.failures += 1;
     let code = outcome.exit_code();

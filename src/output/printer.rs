@@ -292,12 +292,9 @@ pub fn stdout_reader_gone() -> bool {
     use rustix::event::{poll, PollFd, PollFlags, Timespec};
     let stdout = std::io::stdout();
     let mut fds = [PollFd::new(&stdout, PollFlags::empty())];
-    let now = Timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
     // POLLERR on a pipe whose reader closed, POLLHUP on a socket; always reported.
-    poll(&mut fds, Some(&now))
+    // A zero timeout: a look, no wait.
+    poll(&mut fds, Some(&Timespec::default()))
         .is_ok_and(|_| fds[0].revents().intersects(PollFlags::ERR | PollFlags::HUP))
 }
 

@@ -33,14 +33,9 @@ pub(super) fn new_table(style: TableStyle) -> Table {
     }
     // Wrap to the terminal's width (settings decided it: COLUMNS, or the terminal's
     // own; none for a pipe, or a 0x0 "terminal" under some `docker -t` setups).
-    match style.width {
-        Some(width) => {
-            table.set_width(u16::try_from(width).unwrap_or(u16::MAX));
-            table.set_content_arrangement(ContentArrangement::Dynamic);
-        }
-        None => {
-            table.set_content_arrangement(ContentArrangement::Disabled);
-        }
+    if let Some(width) = style.width {
+        table.set_width(u16::try_from(width).unwrap_or(u16::MAX));
+        table.set_content_arrangement(ContentArrangement::Dynamic);
     }
     table
 }
