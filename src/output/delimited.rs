@@ -22,7 +22,6 @@ pub enum Delimiter {
     Tab,
 }
 
-/// How cells are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Cells {
     pub delimiter: Delimiter,
@@ -32,11 +31,12 @@ pub struct Cells {
 
 /// The header: the value looked up, the chosen fields, then the error code and text.
 pub fn write_header(out: &mut impl Write, columns: &[String], cells: Cells) -> io::Result<()> {
-    let mut header = vec!["query".to_string()];
-    header.extend(columns.iter().cloned());
-    header.push("error".into());
-    header.push("errorDescription".into());
-    write_row(out, &header, cells)
+    let header = [
+        &["query".into()],
+        columns,
+        &["error".into(), "errorDescription".into()],
+    ];
+    write_row(out, &header.concat(), cells)
 }
 
 /// A lookup's row; a failure has the service's own code and text (as `--json`

@@ -259,17 +259,14 @@ pub fn write_json_line(out: &mut impl Write, value: &impl serde::Serialize) -> i
         line.push(b'\n');
         return out.write_all(&line);
     }
-    let text = String::from_utf8_lossy(&line);
-    let mut escaped = String::with_capacity(text.len() + 16);
-    for c in text.chars() {
-        if is_unsafe(c) {
-            escaped.push_str(&format!("\\u{:04x}", c as u32));
-        } else {
-            escaped.push(c);
+    let mut escaped = String::with_capacity(line.len() + 16);
+    for c in String::from_utf8_lossy(&line).chars() {
+        match is_unsafe(c) {
+            true => escaped += &format!("\\u{:04x}", c as u32),
+            false => escaped.push(c),
         }
     }
-    escaped.push('\n');
-    out.write_all(escaped.as_bytes())
+    out.write_all((escaped + "\n").as_bytes())
 }
 
 /// `write_json_line`'s line as text, for a document printed whole (`check`, `config

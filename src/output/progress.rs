@@ -301,7 +301,6 @@ fn fitting(texts: &[String], width: usize) -> String {
     text.chars().take(width).collect()
 }
 
-/// The spinner's frame after `elapsed`.
 fn spinner(utf8: bool, elapsed: Duration) -> &'static str {
     let frames: &[&'static str] = if utf8 { &SPINNER } else { &ASCII_SPINNER };
     let tick = (elapsed.as_millis() / TICK.as_millis()) as usize;

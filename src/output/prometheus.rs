@@ -104,7 +104,22 @@ impl Metrics {
                 "smsstat_lookups_failed_total{{kind=\"{kind}\",exit_code=\"{code}\"}} {n}"
             )?;
         }
-        self.write_latency(out)?;
+        let name = "smsstat_sms_delivery_latency_seconds";
+        family(
+            out,
+            name,
+            "histogram",
+            "Seconds from an SMS's time_in to its time_dr, as --normalize and the report have it",
+        )?;
+        let mut count = 0;
+        for (le, n) in LATENCY_BUCKETS.iter().zip(self.latency_buckets) {
+            count += n;
+            writeln!(out, "{name}_bucket{{le=\"{le}\"}} {count}")?;
+        }
+        count += self.latency_buckets[LATENCY_BUCKETS.len()];
+        writeln!(out, "{name}_bucket{{le=\"+Inf\"}} {count}")?;
+        writeln!(out, "{name}_sum {}", self.latency_sum)?;
+        writeln!(out, "{name}_count {count}")?;
         family(
             out,
             "smsstat_task_delivered_ratio",
@@ -135,25 +150,6 @@ impl Metrics {
         let now = SystemTime::now().duration_since(UNIX_EPOCH);
         let now = now.map_or(0.0, |d| d.as_secs_f64());
         writeln!(out, "smsstat_run_finished_timestamp_seconds {now:.3}")
-    }
-
-    fn write_latency(&self, out: &mut dyn Write) -> io::Result<()> {
-        let name = "smsstat_sms_delivery_latency_seconds";
-        family(
-            out,
-            name,
-            "histogram",
-            "Seconds from an SMS's time_in to its time_dr, as --normalize and the report have it",
-        )?;
-        let mut count = 0;
-        for (le, n) in LATENCY_BUCKETS.iter().zip(self.latency_buckets) {
-            count += n;
-            writeln!(out, "{name}_bucket{{le=\"{le}\"}} {count}")?;
-        }
-        count += self.latency_buckets[LATENCY_BUCKETS.len()];
-        writeln!(out, "{name}_bucket{{le=\"+Inf\"}} {count}")?;
-        writeln!(out, "{name}_sum {}", self.latency_sum)?;
-        writeln!(out, "{name}_count {count}")
     }
 }
 

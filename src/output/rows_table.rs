@@ -99,7 +99,11 @@ impl RowsTable {
         let mut shown: Vec<usize> = (0..self.columns.len())
             .filter(|&i| i == 0 || self.rows.iter().any(|row| !row[i].is_empty()))
             .collect();
-        let mut widths: Vec<usize> = shown.iter().map(|&i| self.natural_width(i)).collect();
+        let natural = |&i: &usize| {
+            self.widest_cell(i)
+                .max(self.columns[i].label.chars().count())
+        };
+        let mut widths: Vec<usize> = shown.iter().map(natural).collect();
         let (cut, left_out) = match width {
             Some(width) => self.fit(&mut shown, &mut widths, width),
             None => Default::default(),
@@ -132,11 +136,6 @@ impl RowsTable {
             text.push_str(&width.map_or(note.clone(), |w| wrap_words(&note, w)));
         }
         text
-    }
-
-    fn natural_width(&self, column: usize) -> usize {
-        let label = self.columns[column].label.chars().count();
-        self.widest_cell(column).max(label)
     }
 
     fn widest_cell(&self, column: usize) -> usize {
@@ -230,7 +229,6 @@ fn overhead(columns: usize) -> usize {
     4 + 3 * columns.saturating_sub(1)
 }
 
-/// Columns of these widths fit `width`.
 fn fits(widths: &[usize], width: usize) -> bool {
     widths.iter().sum::<usize>() + overhead(widths.len()) <= width
 }
