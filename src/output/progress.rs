@@ -70,7 +70,9 @@ impl Painter {
     /// after the next `changed`: the last frame cannot come back between a record
     /// written and its flush by the caller (a single record's table).
     fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
-        if let Some(drawn) = lock(&self.rows).as_mut() {
+        // Held while `f` prints: the drawing thread cannot draw in between.
+        let mut rows = lock(&self.rows);
+        if let Some(drawn) = rows.as_mut() {
             drawn.clear();
         }
         self.held.store(true, Ordering::Relaxed);
