@@ -5,7 +5,6 @@ use std::io::{self, Write};
 use crate::domain::format::OutputFormat;
 use crate::domain::lookup::LookupKind;
 use crate::domain::outcome::Outcome;
-use crate::domain::record::RecordKind;
 use crate::domain::sanitize::escape_control;
 use crate::output::delimited::{self, Cells, Delimiter};
 use crate::output::derived::value_of;
@@ -114,11 +113,12 @@ fn writer(style: &PrintStyle, kind: LookupKind) -> Box<dyn Format> {
                 record_view(out, outcome, &style)
             })
         }
-        OutputFormat::Table => Box::new(TablePages {
-            rows: None,
+        OutputFormat::Table => Box::new(RowsTable::new(
             kind,
-            style,
-        }),
+            &style.fields,
+            style.table,
+            style.no_headers,
+        )),
         OutputFormat::Json => Box::new(move |mut out: &mut dyn Write, outcome: &Outcome| {
             json_line(&mut out, outcome, &style.fields, style.normalize, kind)
         }),
@@ -225,20 +225,10 @@ fn record_view(out: &mut dyn Write, outcome: &Outcome, style: &PrintStyle) -> io
 
 /// A batch as tables of rows, one per page: memory stays bounded however long the
 /// input, and the column widths fit each page's rows.
-struct TablePages {
-    rows: Option<RowsTable>,
-    kind: RecordKind,
-    style: PrintStyle,
-}
-
-impl Format for TablePages {
+impl Format for RowsTable {
     fn lookup(&mut self, out: &mut dyn Write, outcome: &Outcome) -> io::Result<()> {
-        let style = &self.style;
-        let rows = self.rows.get_or_insert_with(|| {
-            RowsTable::new(self.kind, &style.fields, style.table, style.no_headers)
-        });
-        rows.add(outcome);
-        if rows.len() < TABLE_PAGE_ROWS {
+        self.add(outcome);
+        if self.len() < TABLE_PAGE_ROWS {
             return Ok(());
         }
         self.finish(out)?;
@@ -246,9 +236,9 @@ impl Format for TablePages {
     }
 
     fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
-        match self.rows.take() {
-            Some(rows) => writeln!(out, "{}", rows.render(self.style.table.width)),
-            None => Ok(()),
+        match self.len() {
+            0 => Ok(()),
+            _ => writeln!(out, "{}", self.render()),
         }
     }
 }

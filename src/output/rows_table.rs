@@ -94,8 +94,10 @@ impl RowsTable {
         self.rows.len()
     }
 
-    /// The page as text, fitted to `width` columns of terminal when there is one.
-    pub fn render(&self, width: Option<usize>) -> String {
+    /// The page as text, fitted to the terminal's width when there is one; the page's
+    /// rows are gone after.
+    pub fn render(&mut self) -> String {
+        let width = self.style.width;
         let mut shown: Vec<usize> = (0..self.columns.len())
             .filter(|&i| i == 0 || self.rows.iter().any(|row| !row[i].is_empty()))
             .collect();
@@ -135,6 +137,7 @@ impl RowsTable {
             text.push('\n');
             text.push_str(&width.map_or(note.clone(), |w| wrap_words(&note, w)));
         }
+        self.rows.clear();
         text
     }
 
