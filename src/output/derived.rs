@@ -74,12 +74,9 @@ pub fn derived_number(record: &Record, key: &str) -> Option<String> {
     match key {
         SEND_LATENCY => seconds_between(record, "time_in", "time_sent").map(|s| s.to_string()),
         DELIVERY_LATENCY => delivery_latency(record).map(|s| s.to_string()),
-        PENDING | DELIVERY_RATE if record.kind == RecordKind::Task => {
-            let counters = TaskCounters::of(record)?;
-            match key {
-                PENDING => task::pending(&counters).map(|n| n.to_string()),
-                _ => task::delivery_rate(&counters).map(|rate| format!("{:.3}", rate / 100.0)),
-            }
+        DELIVERY_RATE if record.kind == RecordKind::Task => {
+            let rate = task::delivery_rate(&TaskCounters::of(record)?)?;
+            Some(format!("{:.3}", rate / 100.0))
         }
         _ => derived_value(record, key, true),
     }

@@ -81,17 +81,9 @@ pub fn split(counts: &[u64], width: usize) -> Option<Vec<usize>> {
         .iter()
         .map(|c| *c as f64 * width as f64 / total as f64)
         .collect();
-    let mut cells: Vec<usize> = counts
-        .iter()
-        .zip(&exact)
-        .map(|(c, e)| {
-            if *c > 0 {
-                (e.floor() as usize).max(1)
-            } else {
-                0
-            }
-        })
-        .collect();
+    // At least a cell for a non-zero count (a zero count's share is 0).
+    let least = |(c, e): (&u64, &f64)| (e.floor() as usize).max(usize::from(*c > 0));
+    let mut cells: Vec<usize> = counts.iter().zip(&exact).map(least).collect();
     // Hand out or take back cells one at a time, where the rounding was furthest off.
     while cells.iter().sum::<usize>() < width {
         let i = (0..cells.len()).filter(|i| counts[*i] > 0).max_by(|a, b| {
