@@ -417,12 +417,9 @@ impl Drop for LiveView {
 impl LiveLine {
     pub fn update(&self, status: &str, polls: u32) {
         let separator = if self.live.utf8 { "·" } else { "-" };
-        let polls = match polls {
-            1 => "1 poll".to_string(),
-            n => format!("{n} polls"),
-        };
+        let plural = if polls == 1 { "" } else { "s" };
         if let Some(line) = lock(&self.live.lines).get_mut(&self.index) {
-            line.status = format!("{status} {separator} {polls}");
+            line.status = format!("{status} {separator} {polls} poll{plural}");
             line.is_final = status == "final";
         }
         self.live.changed();
