@@ -16,12 +16,16 @@ use crate::output::derived::derived_number;
 
 /// The JSON document printed for one lookup.
 pub fn outcome_json(outcome: &Outcome, normalize: bool) -> Value {
+    Value::Object(outcome_map(outcome, normalize))
+}
+
+fn outcome_map(outcome: &Outcome, normalize: bool) -> Map<String, Value> {
     let kind = outcome.kind.record_kind();
     match (&outcome.result, normalize) {
-        (Ok(record), false) => Value::Object(record.fields.clone()),
-        (Ok(record), true) => Value::Object(normalize_record(record, &outcome.query)),
-        (Err(LookupError::Service { body, .. }), false) => Value::Object((**body).clone()),
-        (Err(error), _) => Value::Object(failure_object(error, kind, &outcome.query, normalize)),
+        (Ok(record), false) => record.fields.clone(),
+        (Ok(record), true) => normalize_record(record, &outcome.query),
+        (Err(LookupError::Service { body, .. }), false) => (**body).clone(),
+        (Err(error), _) => failure_object(error, kind, &outcome.query, normalize),
     }
 }
 
@@ -29,10 +33,7 @@ pub fn outcome_json(outcome: &Outcome, normalize: bool) -> Value {
 /// `query` first (lines of concurrent lookups interleave; a record alone may not say
 /// which value it answers).
 pub fn follow_json(outcome: &Outcome, normalize: bool) -> Value {
-    let value = outcome_json(outcome, normalize);
-    let Value::Object(fields) = value else {
-        return value;
-    };
+    let fields = outcome_map(outcome, normalize);
     let kind = match &outcome.result {
         Ok(record) => record.kind,
         Err(_) => outcome.kind.record_kind(),
@@ -49,8 +50,12 @@ pub fn follow_json(outcome: &Outcome, normalize: bool) -> Value {
     Value::Object(map)
 }
 
-/// `--json`: a lookup's line, `fields` picked (`select_fields`); `kind` is the
-/// lookup's.
+/// `--json`: a lookup's line; `kind` is the lookup's. `fields` (`--fields a,b`)
+/// picks only those fields of a record, in that order (plus `kind`, `query` and
+/// `error` when normalized). A dotted name such as `details.ported` keeps its
+/// nesting (`{"details":{"ported":"1"}}`, for `jq .details.ported`); a name the
+/// record lacks may be a derived value (`delivery_rate`) or the line's `query` and
+/// `kind`. Failures are left whole: they are few and small.
 pub fn json_line(
     out: &mut impl Write,
     outcome: &Outcome,
@@ -66,33 +71,9 @@ pub fn json_line(
             Err(_) => {}
         }
     }
-    let extra = |name: &str| match name {
-        // Text, as --normalize has them: a query of digits keeps its zeros.
-        "query" => Some(Value::String(outcome.query.clone())),
-        "kind" => Some(Value::String(kind.name().into())),
-        _ => derived_number(outcome.result.as_ref().ok()?, name).map(number_or_text),
-    };
-    let value = select_fields(outcome_json(outcome, normalize), fields, normalize, extra);
-    write_json_line(out, &value)
-}
-
-/// `--json --fields a,b`: only those fields of a record, in that order (plus `kind`,
-/// `query` and `error` when normalized). A dotted name such as `details.ported` keeps
-/// its nesting (`{"details":{"ported":"1"}}`, for `jq .details.ported`); a name the
-/// record lacks is asked of `extra` (derived values such as `delivery_rate`, the
-/// line's `query` and `kind`).
-/// Failures are left whole: they are few and small.
-pub fn select_fields(
-    value: Value,
-    fields: &[String],
-    normalize: bool,
-    extra: impl Fn(&str) -> Option<Value>,
-) -> Value {
-    let Value::Object(map) = value else {
-        return value;
-    };
+    let map = outcome_map(outcome, normalize);
     if fields.is_empty() || error_field(&map) != ErrorField::Success {
-        return Value::Object(map);
+        return write_json_line(out, &map);
     }
     let always = if normalize {
         &["kind", "query", "error"][..]
@@ -107,11 +88,17 @@ pub fn select_fields(
     {
         let path: Vec<&str> = name.split('.').collect();
         let found = path[1..].iter().fold(map.get(path[0]), |v, p| v?.get(p));
-        if let Some(found) = found.cloned().or_else(|| extra(name)) {
+        let found = found.cloned().or_else(|| match name {
+            // Text, as --normalize has them: a query of digits keeps its zeros.
+            "query" => Some(Value::String(outcome.query.clone())),
+            "kind" => Some(Value::String(kind.name().into())),
+            _ => derived_number(outcome.result.as_ref().ok()?, name).map(number_or_text),
+        });
+        if let Some(found) = found {
             insert_at(&mut picked, &path, found);
         }
     }
-    Value::Object(picked)
+    write_json_line(out, &picked)
 }
 
 /// A derived value as a JSON number when it is one (`0.886`, `374`), else text.
@@ -333,21 +320,36 @@ mod tests {
 
     #[test]
     fn fields_select_keys_of_records_but_not_of_failures() {
+        let line = |outcome: &Outcome, fields: &[&str]| {
+            let fields: Vec<String> = fields.iter().map(|f| f.to_string()).collect();
+            let mut out = Vec::new();
+            json_line(&mut out, outcome, &fields, false, RecordKind::Hlr).unwrap();
+            String::from_utf8(out).unwrap()
+        };
         let record = json!({"status": "active", "details": {"ported": "1"}, "x": 1});
-        let picked = select_fields(
-            record,
-            &["details.ported".into(), "status".into(), "rate".into()],
-            false,
-            |name| (name == "rate").then(|| "70.0%".into()),
-        );
+        let record = Record::of_kind(RecordKind::Hlr, record);
+        // `kind` is not in the record: the line's own.
         assert_eq!(
-            picked.to_string(),
-            r#"{"details":{"ported":"1"},"status":"active","rate":"70.0%"}"#
+            line(
+                &outcome(LookupKind::Hlr, Ok(record)),
+                &["details.ported", "status", "kind"]
+            ),
+            "{\"details\":{\"ported\":\"1\"},\"status\":\"active\",\"kind\":\"hlr\"}\n"
         );
-        let failure = json!({"error": 20, "errorDescription": "SMS not found"});
+        let failure = LookupError::Service {
+            code: Some(20),
+            shown_code: "20".into(),
+            description: Some("SMS not found".into()),
+            body: Box::new(
+                json!({"error": 20, "errorDescription": "SMS not found"})
+                    .as_object()
+                    .cloned()
+                    .unwrap(),
+            ),
+        };
         assert_eq!(
-            select_fields(failure.clone(), &["status".into()], false, |_| None),
-            failure
+            line(&outcome(LookupKind::Hlr, Err(failure)), &["status"]),
+            "{\"error\":20,\"errorDescription\":\"SMS not found\"}\n"
         );
     }
 
