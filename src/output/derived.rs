@@ -24,10 +24,9 @@ pub const COUNTERS_CHECK: &str = "counters_check";
 /// The record's rows with the network decoded and the derived rows added after the
 /// fields they are computed from.
 pub fn enrich(mut rows: Vec<Row>, record: &Record, utf8: bool) -> Vec<Row> {
-    if let Some(network) = rows.iter_mut().find(|r| r.key == "network") {
-        if let Some(decoded) = network_text(record, utf8) {
-            network.value = decoded;
-        }
+    let network = rows.iter_mut().find(|r| r.key == "network");
+    if let (Some(row), Some(decoded)) = (network, network_text(record, utf8)) {
+        row.value = decoded;
     }
     let anchors: &[&str] = match record.kind {
         RecordKind::Sms => &["time_in", "time_sent", "time_dr"],

@@ -73,7 +73,7 @@ impl Painter {
         // Held while `f` prints: the drawing thread cannot draw in between.
         let mut rows = lock(&self.rows);
         if let Some(drawn) = rows.as_mut() {
-            drawn.clear();
+            drawn.draw(&[]);
         }
         self.held.store(true, Ordering::Relaxed);
         f()
@@ -86,7 +86,7 @@ impl Painter {
     /// Erases the lines for good and ends the thread.
     fn clear(&self) {
         if let Some(mut drawn) = lock(&self.rows).take() {
-            drawn.clear();
+            drawn.draw(&[]);
         }
         self.ended.notify_all();
     }

@@ -49,10 +49,6 @@ impl Rows {
         let _ = self.out.write_str(&text).and_then(|()| self.out.flush());
     }
 
-    pub fn clear(&mut self) {
-        self.draw(&[]);
-    }
-
     /// What `draw` writes: up to the start of the drawing's first row, then the lines.
     fn drawing(&mut self, lines: &[String], width: usize) -> String {
         if lines.is_empty() && self.drawn == 0 {
