@@ -207,9 +207,9 @@ mod tests {
         let text = document(&metrics);
         assert!(!text.contains("made-up"), "{text}");
         for series in [
-            "status=\"delivered\"} 1",
-            "status=\"other\"} 1",
-            "status=\"none\"} 1",
+            "{kind=\"sms\",status=\"delivered\"} 1",
+            "{kind=\"sms\",status=\"other\"} 1",
+            "{kind=\"sms\",status=\"none\"} 1",
         ] {
             assert!(text.contains(series), "{series}: {text}");
         }
