@@ -22,7 +22,6 @@ pub enum Delimiter {
     Tab,
 }
 
-/// How cells are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Cells {
     pub delimiter: Delimiter,
@@ -32,13 +31,16 @@ pub struct Cells {
 
 /// The header: the value looked up, the chosen fields, then the error code and text.
 pub fn write_header(out: &mut impl Write, columns: &[String], cells: Cells) -> io::Result<()> {
-    let mut header = vec!["query".to_string()];
-    header.extend(columns.iter().cloned());
-    header.push("error".into());
-    header.push("errorDescription".into());
-    write_row(out, &header, cells)
+    let header = [
+        &["query".into()],
+        columns,
+        &["error".into(), "errorDescription".into()],
+    ];
+    write_row(out, &header.concat(), cells)
 }
 
+/// A lookup's row; a failure has the service's own code and text (as `--json`
+/// shows them), or smsstat's exit code and message for local failures.
 pub fn write_outcome(
     out: &mut impl Write,
     outcome: &Outcome,
@@ -46,43 +48,26 @@ pub fn write_outcome(
     cells: Cells,
 ) -> io::Result<()> {
     let mut row = vec![outcome.query.clone()];
-    match &outcome.result {
-        Ok(record) => {
-            row.extend(
-                columns
-                    .iter()
-                    .map(|c| value_of(record, c).unwrap_or_default()),
-            );
-            row.push("0".into());
-            row.push(String::new());
+    let value = |c: &String| match &outcome.result {
+        Ok(record) => value_of(record, c).unwrap_or_default(),
+        Err(_) => String::new(),
+    };
+    row.extend(columns.iter().map(value));
+    row.extend(match &outcome.result {
+        Ok(_) => ["0".into(), String::new()],
+        Err(
+            error @ LookupError::Service {
+                shown_code,
+                description,
+                ..
+            },
+        ) => {
+            let text = description.clone().unwrap_or_else(|| error.to_string());
+            [shown_code.clone(), text]
         }
-        Err(error) => {
-            row.extend(columns.iter().map(|_| String::new()));
-            row.push(error_code(error));
-            row.push(error_text(error));
-        }
-    }
+        Err(local) => [local.exit_code().to_string(), local.to_string()],
+    });
     write_row(out, &row, cells)
-}
-
-/// The service's own text for service errors (as `--json` shows it), smsstat's
-/// message for local failures.
-fn error_text(error: &LookupError) -> String {
-    match error {
-        LookupError::Service {
-            description: Some(text),
-            ..
-        } => text.clone(),
-        other => other.to_string(),
-    }
-}
-
-/// The service's own code for service errors, smsstat's exit code for local failures.
-fn error_code(error: &LookupError) -> String {
-    match error {
-        LookupError::Service { shown_code, .. } => shown_code.clone(),
-        local => local.exit_code().to_string(),
-    }
 }
 
 fn write_row(out: &mut impl Write, values: &[String], cells: Cells) -> io::Result<()> {

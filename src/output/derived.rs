@@ -21,43 +21,33 @@ pub const DELIVERY_RATE: &str = "delivery_rate";
 pub const PENDING: &str = "pending";
 pub const COUNTERS_CHECK: &str = "counters_check";
 
-/// A derived row, labelled as the field schema says.
-fn derived_row(kind: RecordKind, key: &str, value: String) -> Row {
-    let label = fields::find(kind, key).map_or(key, |f| f.label);
-    row(key, label, value)
-}
-
 /// The record's rows with the network decoded and the derived rows added after the
 /// fields they are computed from.
 pub fn enrich(mut rows: Vec<Row>, record: &Record, utf8: bool) -> Vec<Row> {
-    if let Some(network) = rows.iter_mut().find(|r| r.key == "network") {
-        if let Some(decoded) = network_text(record, utf8) {
-            network.value = decoded;
-        }
+    let network = rows.iter_mut().find(|r| r.key == "network");
+    if let (Some(row), Some(decoded)) = (network, network_text(record, utf8)) {
+        row.value = decoded;
     }
-    let (anchors, derived): (&[&str], Vec<Row>) = match record.kind {
-        RecordKind::Sms => (&["time_in", "time_sent", "time_dr"], sms_rows(record)),
-        RecordKind::Task => (
-            &[
-                "total",
-                "sent",
-                "queued",
-                "accepted",
-                "enroute",
-                "delivered",
-                "undeliverable",
-                "expired",
-                "unknown",
-            ],
-            task_rows(record),
-        ),
-        RecordKind::Hlr => (&[], Vec::new()),
+    let anchors: &[&str] = match record.kind {
+        RecordKind::Sms => &["time_in", "time_sent", "time_dr"],
+        RecordKind::Task => &[
+            "total",
+            "sent",
+            "queued",
+            "accepted",
+            "enroute",
+            "delivered",
+            "undeliverable",
+            "expired",
+            "unknown",
+        ],
+        RecordKind::Hlr => &[],
     };
     let at = rows
         .iter()
         .rposition(|r| anchors.contains(&r.key.as_str()))
         .map_or(rows.len(), |i| i + 1);
-    rows.splice(at..at, derived);
+    rows.splice(at..at, derived_rows(record));
     rows
 }
 
@@ -66,11 +56,7 @@ pub fn derived_value(record: &Record, key: &str, utf8: bool) -> Option<String> {
     if key == "network" {
         return network_text(record, utf8);
     }
-    let rows = match record.kind {
-        RecordKind::Sms => sms_rows(record),
-        RecordKind::Task => task_rows(record),
-        RecordKind::Hlr => return None,
-    };
+    let rows = derived_rows(record);
     rows.into_iter().find(|r| r.key == key).map(|r| r.value)
 }
 
@@ -87,12 +73,9 @@ pub fn derived_number(record: &Record, key: &str) -> Option<String> {
     match key {
         SEND_LATENCY => seconds_between(record, "time_in", "time_sent").map(|s| s.to_string()),
         DELIVERY_LATENCY => delivery_latency(record).map(|s| s.to_string()),
-        PENDING | DELIVERY_RATE if record.kind == RecordKind::Task => {
-            let counters = TaskCounters::of(record)?;
-            match key {
-                PENDING => task::pending(&counters).map(|n| n.to_string()),
-                _ => task::delivery_rate(&counters).map(|rate| format!("{:.3}", rate / 100.0)),
-            }
+        DELIVERY_RATE if record.kind == RecordKind::Task => {
+            let rate = task::delivery_rate(&TaskCounters::of(record)?)?;
+            Some(format!("{:.3}", rate / 100.0))
         }
         _ => derived_value(record, key, true),
     }
@@ -106,38 +89,35 @@ pub fn value_of(record: &Record, name: &str) -> Option<String> {
         .or_else(|| line_value(record, name))
 }
 
-fn sms_rows(record: &Record) -> Vec<Row> {
-    let latency = |from: &str, to: &str| seconds_between(record, from, to).map(format_seconds);
-    let mut rows = Vec::new();
-    if let Some(value) = latency("time_in", "time_sent") {
-        rows.push(derived_row(RecordKind::Sms, SEND_LATENCY, value));
-    }
-    if let Some(value) = delivery_latency(record).map(format_seconds) {
-        rows.push(derived_row(RecordKind::Sms, DELIVERY_LATENCY, value));
-    }
-    rows
-}
-
-fn task_rows(record: &Record) -> Vec<Row> {
-    let Some(counters) = TaskCounters::of(record) else {
-        return Vec::new();
+/// The rows smsstat works out from the record, labelled as the field schema says.
+fn derived_rows(record: &Record) -> Vec<Row> {
+    let values = match (record.kind, TaskCounters::of(record)) {
+        (RecordKind::Sms, _) => {
+            let latency = |to| seconds_between(record, "time_in", to).map(format_seconds);
+            vec![
+                (SEND_LATENCY, latency("time_sent")),
+                (DELIVERY_LATENCY, latency("time_dr")),
+            ]
+        }
+        (RecordKind::Task, Some(c)) => {
+            let rate = task::delivery_rate(&c);
+            let (delivered, messages) = (c.delivered, c.messages());
+            vec![
+                (PENDING, task::pending(&c).map(|n| n.to_string())),
+                (
+                    DELIVERY_RATE,
+                    rate.map(|r| format!("{r:.1}% ({delivered} of {messages})")),
+                ),
+                (COUNTERS_CHECK, task::problem(&c)),
+            ]
+        }
+        _ => Vec::new(),
     };
-    let mut rows = Vec::new();
-    if let Some(pending) = task::pending(&counters) {
-        rows.push(derived_row(RecordKind::Task, PENDING, pending.to_string()));
-    }
-    if let Some(rate) = task::delivery_rate(&counters) {
-        let value = format!(
-            "{rate:.1}% ({} of {})",
-            counters.delivered,
-            counters.messages()
-        );
-        rows.push(derived_row(RecordKind::Task, DELIVERY_RATE, value));
-    }
-    if let Some(problem) = task::problem(&counters) {
-        rows.push(derived_row(RecordKind::Task, COUNTERS_CHECK, problem));
-    }
-    rows
+    let labelled = values.into_iter().filter_map(|(key, value)| {
+        let label = fields::find(record.kind, key).map_or(key, |f| f.label);
+        Some(row(key, label, value?))
+    });
+    labelled.collect()
 }
 
 /// An HLR record's network: its MCC+MNC code, country and operator.
@@ -154,13 +134,12 @@ pub fn network(record: &Record) -> Option<Network> {
     if !is_network_code(&code) {
         return None;
     }
-    let own = |keys: [&str; 2]| own_text(record, keys);
     let listed = networks::lookup(&code);
-    let country = own(["name_en", "country_name"])
+    let country = own_text(record, ["name_en", "country_name"])
         .or_else(|| listed.map(|n| n.country.to_owned()))
         .or_else(|| networks::country_of(&code).map(str::to_owned))
         .filter(|s| !s.is_empty());
-    let operator = own(["brand", "brand_name"])
+    let operator = own_text(record, ["brand", "brand_name"])
         .or_else(|| listed.map(|n| n.operator.to_owned()))
         .filter(|s| !s.is_empty());
     Some(Network {
@@ -197,15 +176,10 @@ pub fn named_network(record: &Record) -> Option<(String, Option<String>)> {
 
 /// `25503 · Ukraine · Kyivstar`.
 pub fn network_text(record: &Record, utf8: bool) -> Option<String> {
-    let Network {
-        code,
-        country,
-        operator,
-    } = network(record)?;
-    let separator = if utf8 { " · " } else { " / " };
-    let mut parts = vec![code];
-    parts.extend(country.into_iter().chain(operator));
-    Some(parts.join(separator))
+    let network = network(record)?;
+    let parts = [Some(network.code), network.country, network.operator];
+    let parts: Vec<String> = parts.into_iter().flatten().collect();
+    Some(parts.join(if utf8 { " · " } else { " / " }))
 }
 
 /// `4s`, `1m 05s`, `2h 03m`, `3d 04h`: the two largest units, enough to read a
@@ -243,7 +217,7 @@ mod tests {
             json!({"time_in": "2017-03-03T13:35:42+02:00", "time_sent": "2017-03-03T11:35:45Z",
                    "time_dr": "2017-03-03T13:36:50+02:00"}),
         );
-        let rows = sms_rows(&r);
+        let rows = derived_rows(&r);
         assert_eq!(row_value(&rows, SEND_LATENCY).as_deref(), Some("3s"));
         assert_eq!(
             row_value(&rows, DELIVERY_LATENCY).as_deref(),
@@ -267,7 +241,7 @@ mod tests {
             json!({"time_in": "2026-12-31 23:59:58", "time_sent": "2027-01-01 00:00:01",
                    "time_dr": "", "status": "sent"}),
         );
-        let rows = sms_rows(&r);
+        let rows = derived_rows(&r);
         assert_eq!(row_value(&rows, SEND_LATENCY).as_deref(), Some("3s"));
         assert_eq!(row_value(&rows, DELIVERY_LATENCY), None);
     }
@@ -278,7 +252,7 @@ mod tests {
             RecordKind::Sms,
             json!({"time_in": "2026-11-01 10:00:05", "time_dr": "2026-11-01 10:00:00"}),
         );
-        assert!(sms_rows(&r).is_empty());
+        assert!(derived_rows(&r).is_empty());
     }
 
     #[test]
@@ -339,7 +313,7 @@ mod tests {
             RecordKind::Task,
             json!({"sent": "10", "delivered": 6, "undeliverable": "1", "expired": 1}),
         );
-        let rows = task_rows(&r);
+        let rows = derived_rows(&r);
         assert_eq!(row_value(&rows, PENDING).as_deref(), Some("2"));
         assert_eq!(
             row_value(&rows, DELIVERY_RATE).as_deref(),
@@ -350,7 +324,7 @@ mod tests {
             RecordKind::Task,
             json!({"sent": 3, "delivered": 3, "unknown": 1}),
         );
-        let rows = task_rows(&over);
+        let rows = derived_rows(&over);
         assert_eq!(row_value(&rows, PENDING), None);
         assert!(row_value(&rows, COUNTERS_CHECK)
             .unwrap()

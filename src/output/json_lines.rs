@@ -9,17 +9,23 @@ use serde_json::{Map, Value};
 use crate::domain::error::LookupError;
 use crate::domain::fields::{self, FieldType};
 use crate::domain::outcome::Outcome;
-use crate::domain::record::{exact_i64, lenient_bool, lenient_f64, Record, RecordKind};
+use crate::domain::record::{error_field, exact_i64, lenient_bool, lenient_f64};
+use crate::domain::record::{ErrorField, Record, RecordKind};
 use crate::domain::sanitize::is_unsafe;
+use crate::output::derived::derived_number;
 
 /// The JSON document printed for one lookup.
 pub fn outcome_json(outcome: &Outcome, normalize: bool) -> Value {
+    Value::Object(outcome_map(outcome, normalize))
+}
+
+fn outcome_map(outcome: &Outcome, normalize: bool) -> Map<String, Value> {
     let kind = outcome.kind.record_kind();
     match (&outcome.result, normalize) {
-        (Ok(record), false) => Value::Object(record.fields.clone()),
-        (Ok(record), true) => Value::Object(normalize_record(record, &outcome.query)),
-        (Err(LookupError::Service { body, .. }), false) => Value::Object((**body).clone()),
-        (Err(error), _) => Value::Object(failure_object(error, kind, &outcome.query, normalize)),
+        (Ok(record), false) => record.fields.clone(),
+        (Ok(record), true) => normalize_record(record, &outcome.query),
+        (Err(LookupError::Service { body, .. }), false) => (**body).clone(),
+        (Err(error), _) => failure_object(error, kind, &outcome.query, normalize),
     }
 }
 
@@ -27,10 +33,7 @@ pub fn outcome_json(outcome: &Outcome, normalize: bool) -> Value {
 /// `query` first (lines of concurrent lookups interleave; a record alone may not say
 /// which value it answers).
 pub fn follow_json(outcome: &Outcome, normalize: bool) -> Value {
-    let value = outcome_json(outcome, normalize);
-    let Value::Object(fields) = value else {
-        return value;
-    };
+    let fields = outcome_map(outcome, normalize);
     let kind = match &outcome.result {
         Ok(record) => record.kind,
         Err(_) => outcome.kind.record_kind(),
@@ -38,37 +41,42 @@ pub fn follow_json(outcome: &Outcome, normalize: bool) -> Value {
     let mut map = Map::new();
     map.insert("kind".into(), kind.name().into());
     map.insert("query".into(), outcome.query.clone().into());
-    for (key, field) in fields {
-        // Ours name the lookup; normalized lines already hold the same values.
-        if key != "kind" && key != "query" {
-            map.insert(key, field);
-        }
-    }
+    // Ours name the lookup; normalized lines already hold the same values.
+    map.extend(
+        fields
+            .into_iter()
+            .filter(|(key, _)| key != "kind" && key != "query"),
+    );
     Value::Object(map)
 }
 
-/// `--json --fields a,b`: only those fields of a record, in that order (plus `kind`,
-/// `query` and `error` when normalized). A dotted name such as `details.ported` keeps
-/// its nesting (`{"details":{"ported":"1"}}`, for `jq .details.ported`); a name the
-/// record lacks is asked of `extra` (derived values such as `delivery_rate`, the
-/// line's `query` and `kind`).
-/// Failures are left whole: they are few and small.
-pub fn select_fields(
-    value: Value,
+/// `--json`: a lookup's line; `kind` is the lookup's. `fields` (`--fields a,b`)
+/// picks only those fields of a record, in that order (plus `kind`, `query` and
+/// `error` when normalized). A dotted name such as `details.ported` keeps its
+/// nesting (`{"details":{"ported":"1"}}`, for `jq .details.ported`); a name the
+/// record lacks may be a derived value (`delivery_rate`) or the line's `query` and
+/// `kind`. Failures are left whole: they are few and small.
+pub fn json_line(
+    out: &mut impl Write,
+    outcome: &Outcome,
     fields: &[String],
     normalize: bool,
-    extra: impl Fn(&str) -> Option<Value>,
-) -> Value {
-    let Value::Object(map) = value else {
-        return value;
-    };
-    let is_failure =
-        crate::domain::record::error_field(&map) != crate::domain::record::ErrorField::Success;
-    if fields.is_empty() || is_failure {
-        return Value::Object(map);
+    kind: RecordKind,
+) -> io::Result<()> {
+    if !normalize && fields.is_empty() {
+        // The answer as it came (most lines): written from the record itself.
+        match &outcome.result {
+            Ok(record) => return write_json_line(out, &record.fields),
+            Err(LookupError::Service { body, .. }) => return write_json_line(out, &**body),
+            Err(_) => {}
+        }
     }
-    let always: &[&str] = if normalize {
-        &["kind", "query", "error"]
+    let map = outcome_map(outcome, normalize);
+    if fields.is_empty() || error_field(&map) != ErrorField::Success {
+        return write_json_line(out, &map);
+    }
+    let always = if normalize {
+        &["kind", "query", "error"][..]
     } else {
         &[]
     };
@@ -79,20 +87,18 @@ pub fn select_fields(
         .chain(fields.iter().map(String::as_str))
     {
         let path: Vec<&str> = name.split('.').collect();
-        let found = map
-            .get(path[0])
-            .and_then(|head| {
-                path[1..]
-                    .iter()
-                    .try_fold(head, |value, part| value.get(part))
-            })
-            .cloned()
-            .or_else(|| extra(name));
+        let found = path[1..].iter().fold(map.get(path[0]), |v, p| v?.get(p));
+        let found = found.cloned().or_else(|| match name {
+            // Text, as --normalize has them: a query of digits keeps its zeros.
+            "query" => Some(Value::String(outcome.query.clone())),
+            "kind" => Some(Value::String(kind.name().into())),
+            _ => derived_number(outcome.result.as_ref().ok()?, name).map(number_or_text),
+        });
         if let Some(found) = found {
             insert_at(&mut picked, &path, found);
         }
     }
-    Value::Object(picked)
+    write_json_line(out, &picked)
 }
 
 /// A derived value as a JSON number when it is one (`0.886`, `374`), else text.
@@ -105,19 +111,13 @@ pub fn number_or_text(value: String) -> Value {
 
 /// Puts `value` at `path` inside `map`, making the objects on the way.
 fn insert_at(map: &mut Map<String, Value>, path: &[&str], value: Value) {
-    match path {
-        [] => {}
-        [last] => {
-            map.insert(last.to_string(), value);
-        }
-        [head, rest @ ..] => {
-            let child = map
-                .entry(head.to_string())
-                .or_insert_with(|| Value::Object(Map::new()));
-            if let Value::Object(child) = child {
-                insert_at(child, rest, value);
-            }
-        }
+    let [head, rest @ ..] = path else {
+        return;
+    };
+    if rest.is_empty() {
+        map.insert(head.to_string(), value);
+    } else if let Value::Object(child) = map.entry(*head).or_insert(Map::new().into()) {
+        insert_at(child, rest, value);
     }
 }
 
@@ -141,9 +141,7 @@ fn failure_object(
             description,
             ..
         } => {
-            let code = code
-                .map(Value::from)
-                .unwrap_or_else(|| shown_code.clone().into());
+            let code = code.map_or_else(|| shown_code.as_str().into(), Value::from);
             map.insert("error".into(), code);
             map.insert("errorDescription".into(), description.clone().into());
         }
@@ -169,17 +167,13 @@ fn normalize_record(record: &Record, query: &str) -> Map<String, Value> {
     map.insert("query".into(), query.into());
     map.insert("error".into(), 0.into());
     for (key, value) in &record.fields {
-        let typed = match key.as_str() {
+        let typed = match (key.as_str(), fields::find(record.kind, key).map(|f| f.ty)) {
             // `error` is always 0 here, and "No errors" comes only from some servers.
-            "error" | "errorDescription" => continue,
-            "details" => normalize_details(value),
-            k if fields::find(record.kind, k).is_some_and(|f| f.ty == FieldType::Flag) => {
-                lenient_bool(value).map(Value::Bool).unwrap_or(Value::Null)
-            }
-            k if fields::find(record.kind, k).is_some_and(|f| f.ty == FieldType::Number) => {
-                number(value)
-            }
-            k if fields::is_digits(k) => text(value),
+            ("error" | "errorDescription", _) => continue,
+            ("details", _) => normalize_details(value),
+            (_, Some(FieldType::Flag)) => lenient_bool(value).map_or(Value::Null, Value::Bool),
+            (_, Some(FieldType::Number)) => number(value),
+            (k, _) if fields::is_digits(k) => text(value),
             _ => value.clone(),
         };
         map.insert(key.clone(), typed);
@@ -191,10 +185,8 @@ fn normalize_record(record: &Record, query: &str) -> Map<String, Value> {
         .iter()
         .filter(|f| f.kind == record.kind && f.ty == FieldType::Derived);
     for field in derived {
-        if map.contains_key(field.key) {
-            continue;
-        }
-        if let Some(value) = crate::output::derived::derived_number(record, field.key) {
+        let value = derived_number(record, field.key);
+        if let Some(value) = value.filter(|_| !map.contains_key(field.key)) {
             map.insert(field.key.into(), number_or_text(value));
         }
     }
@@ -217,19 +209,13 @@ fn number(value: &Value) -> Value {
     if let Some(i) = exact_i64(value) {
         return i.into();
     }
-    match value {
-        Value::Number(_) => return value.clone(),
-        Value::String(s) => {
-            if let Ok(n) = s.trim().parse::<serde_json::Number>() {
-                return Value::Number(n);
-            }
-        }
-        _ => {}
-    }
-    lenient_f64(value)
-        .and_then(serde_json::Number::from_f64)
-        .map(Value::Number)
-        .unwrap_or_else(|| value.clone())
+    let sent = match value {
+        Value::Number(n) => Some(n.clone()),
+        Value::String(s) => s.trim().parse().ok(),
+        _ => None,
+    };
+    let number = sent.or_else(|| lenient_f64(value).and_then(serde_json::Number::from_f64));
+    number.map_or_else(|| value.clone(), Value::Number)
 }
 
 fn normalize_details(details: &Value) -> Value {
@@ -238,7 +224,7 @@ fn normalize_details(details: &Value) -> Value {
     };
     let typed = map.iter().map(|(k, v)| {
         let v = match k.as_str() {
-            "ported" | "roaming" => lenient_bool(v).map(Value::Bool).unwrap_or(Value::Null),
+            "ported" | "roaming" => lenient_bool(v).map_or(Value::Null, Value::Bool),
             _ => v.clone(),
         };
         (k.clone(), v)
@@ -260,17 +246,14 @@ pub fn write_json_line(out: &mut impl Write, value: &impl serde::Serialize) -> i
         line.push(b'\n');
         return out.write_all(&line);
     }
-    let text = String::from_utf8_lossy(&line);
-    let mut escaped = String::with_capacity(text.len() + 16);
-    for c in text.chars() {
-        if is_unsafe(c) {
-            escaped.push_str(&format!("\\u{:04x}", c as u32));
-        } else {
-            escaped.push(c);
+    let mut escaped = String::with_capacity(line.len() + 16);
+    for c in String::from_utf8_lossy(&line).chars() {
+        match is_unsafe(c) {
+            true => escaped += &format!("\\u{:04x}", c as u32),
+            false => escaped.push(c),
         }
     }
-    escaped.push('\n');
-    out.write_all(escaped.as_bytes())
+    out.write_all((escaped + "\n").as_bytes())
 }
 
 /// `write_json_line`'s line as text, for a document printed whole (`check`, `config
@@ -337,21 +320,36 @@ mod tests {
 
     #[test]
     fn fields_select_keys_of_records_but_not_of_failures() {
+        let line = |outcome: &Outcome, fields: &[&str]| {
+            let fields: Vec<String> = fields.iter().map(|f| f.to_string()).collect();
+            let mut out = Vec::new();
+            json_line(&mut out, outcome, &fields, false, RecordKind::Hlr).unwrap();
+            String::from_utf8(out).unwrap()
+        };
         let record = json!({"status": "active", "details": {"ported": "1"}, "x": 1});
-        let picked = select_fields(
-            record,
-            &["details.ported".into(), "status".into(), "rate".into()],
-            false,
-            |name| (name == "rate").then(|| "70.0%".into()),
-        );
+        let record = Record::of_kind(RecordKind::Hlr, record);
+        // `kind` is not in the record: the line's own.
         assert_eq!(
-            picked.to_string(),
-            r#"{"details":{"ported":"1"},"status":"active","rate":"70.0%"}"#
+            line(
+                &outcome(LookupKind::Hlr, Ok(record)),
+                &["details.ported", "status", "kind"]
+            ),
+            "{\"details\":{\"ported\":\"1\"},\"status\":\"active\",\"kind\":\"hlr\"}\n"
         );
-        let failure = json!({"error": 20, "errorDescription": "SMS not found"});
+        let failure = LookupError::Service {
+            code: Some(20),
+            shown_code: "20".into(),
+            description: Some("SMS not found".into()),
+            body: Box::new(
+                json!({"error": 20, "errorDescription": "SMS not found"})
+                    .as_object()
+                    .cloned()
+                    .unwrap(),
+            ),
+        };
         assert_eq!(
-            select_fields(failure.clone(), &["status".into()], false, |_| None),
-            failure
+            line(&outcome(LookupKind::Hlr, Err(failure)), &["status"]),
+            "{\"error\":20,\"errorDescription\":\"SMS not found\"}\n"
         );
     }
 

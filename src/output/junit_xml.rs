@@ -33,12 +33,9 @@ pub fn write_testcase(
         seconds(outcome.elapsed)
     )?;
     let problem = match (&outcome.result, &outcome.verdict) {
-        (Err(error), _) => Some(error.to_string()),
-        (Ok(_), Some(verdict)) => Some(verdict.message.clone()),
-        (Ok(_), None) => None,
-    };
-    let Some(problem) = problem else {
-        return writeln!(out, "/>");
+        (Err(error), _) => error.to_string(),
+        (Ok(_), Some(verdict)) => verdict.message.clone(),
+        (Ok(_), None) => return writeln!(out, "/>"),
     };
     counts.failures += 1;
     let code = outcome.exit_code();
@@ -85,20 +82,18 @@ fn seconds(elapsed: Duration) -> String {
 /// cannot carry at all (most C0 controls, U+FFFE, U+FFFF) replaced, so that a
 /// hostile answer cannot break the file (controls are escaped visibly before).
 fn xml(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\t' | '\n' | '\r' => out.push(c),
-            c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => out.push('\u{FFFD}'),
-            c => out.push(c),
-        }
-    }
-    out
+    let carried = |c: char| {
+        matches!(c, '\t' | '\n' | '\r') || (c >= ' ' && c != '\u{FFFE}' && c != '\u{FFFF}')
+    };
+    let text: String = text
+        .chars()
+        .map(|c| if carried(c) { c } else { '\u{FFFD}' })
+        .collect();
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&apos;")
 }
 
 #[cfg(test)]

@@ -2,22 +2,17 @@
 
 use std::io::{self, Write};
 
-use crate::domain::error::LookupError;
 use crate::domain::format::OutputFormat;
 use crate::domain::lookup::LookupKind;
 use crate::domain::outcome::Outcome;
-use crate::domain::record::RecordKind;
 use crate::domain::sanitize::escape_control;
 use crate::output::delimited::{self, Cells, Delimiter};
 use crate::output::derived::value_of;
-use crate::output::json_lines::{
-    follow_json, number_or_text, outcome_json, select_fields, write_json_line,
-};
+use crate::output::json_lines::{follow_json, json_line, write_json_line};
 use crate::output::prometheus::Metrics;
 use crate::output::report::{Look, Report, ReportForm};
 use crate::output::rows_table::RowsTable;
 use crate::output::table::{columns_for, record_table, TableStyle};
-use serde_json::Value;
 
 /// Rows per printed table in a batch: one page of a long run.
 pub const TABLE_PAGE_ROWS: usize = 500;
@@ -72,20 +67,36 @@ trait Format: Send {
     }
 }
 
+/// A format that writes each lookup as it comes, and nothing at the end.
+impl<F: FnMut(&mut dyn Write, &Outcome) -> io::Result<()> + Send> Format for F {
+    fn lookup(&mut self, out: &mut dyn Write, outcome: &Outcome) -> io::Result<()> {
+        self(out, outcome)
+    }
+}
+
 /// The writer of the chosen format: the one place a format becomes its code.
 fn writer(style: &PrintStyle, kind: LookupKind) -> Box<dyn Format> {
     let kind = kind.record_kind();
-    if let Some(name) = &style.field {
-        return Box::new(FieldValues(name.clone()));
+    if let Some(name) = style.field.clone() {
+        // `--field NAME`: the bare value, one line per lookup.
+        return Box::new(move |out: &mut dyn Write, outcome: &Outcome| {
+            let record = outcome.result.as_ref().ok();
+            let value = record.and_then(|r| value_of(r, &name)).unwrap_or_default();
+            writeln!(out, "{}", escape_control(&value))
+        });
     }
     let delimited = |delimiter| -> Box<dyn Format> {
-        Box::new(DelimitedRows {
-            columns: columns_for(kind, &style.fields),
-            cells: Cells {
-                delimiter,
-                raw: style.raw_cells,
-            },
-            header: !style.no_headers,
+        let columns = columns_for(kind, &style.fields);
+        let cells = Cells {
+            delimiter,
+            raw: style.raw_cells,
+        };
+        let mut header = !style.no_headers;
+        Box::new(move |mut out: &mut dyn Write, outcome: &Outcome| {
+            if std::mem::take(&mut header) {
+                delimited::write_header(&mut out, &columns, cells)?;
+            }
+            delimited::write_outcome(&mut out, outcome, &columns, cells)
         })
     };
     let report = |form| -> Box<dyn Format> {
@@ -95,14 +106,22 @@ fn writer(style: &PrintStyle, kind: LookupKind) -> Box<dyn Format> {
             style: style.table,
         })
     };
+    let style = style.clone();
     match style.format {
-        OutputFormat::Table if style.single => Box::new(RecordView(style.clone())),
-        OutputFormat::Table => Box::new(TablePages {
-            rows: None,
+        OutputFormat::Table if style.single => {
+            Box::new(move |out: &mut dyn Write, outcome: &Outcome| {
+                record_view(out, outcome, &style)
+            })
+        }
+        OutputFormat::Table => Box::new(RowsTable::new(
             kind,
-            style: style.clone(),
+            &style.fields,
+            style.table,
+            style.no_headers,
+        )),
+        OutputFormat::Json => Box::new(move |mut out: &mut dyn Write, outcome: &Outcome| {
+            json_line(&mut out, outcome, &style.fields, style.normalize, kind)
         }),
-        OutputFormat::Json => Box::new(JsonLines(style.clone(), kind)),
         OutputFormat::Csv => delimited(Delimiter::Comma),
         OutputFormat::Tsv => delimited(Delimiter::Tab),
         OutputFormat::Report => report(ReportForm::Text),
@@ -188,89 +207,28 @@ impl<W: Write> Printer<W> {
     }
 }
 
-/// `--field NAME`: the bare value, one line per lookup.
-struct FieldValues(String);
-
-impl Format for FieldValues {
-    fn lookup(&mut self, out: &mut dyn Write, outcome: &Outcome) -> io::Result<()> {
-        let value = outcome
-            .result
-            .as_ref()
-            .ok()
-            .and_then(|r| value_of(r, &self.0));
-        writeln!(out, "{}", escape_control(&value.unwrap_or_default()))
-    }
-}
-
-/// `--json`: a JSON line per lookup.
-struct JsonLines(PrintStyle, RecordKind);
-
-impl Format for JsonLines {
-    fn lookup(&mut self, mut out: &mut dyn Write, outcome: &Outcome) -> io::Result<()> {
-        let JsonLines(style, kind) = self;
-        if !style.normalize && style.fields.is_empty() {
-            // The answer as it came (most lines): written from the record itself.
-            match &outcome.result {
-                Ok(record) => return write_json_line(&mut out, &record.fields),
-                Err(LookupError::Service { body, .. }) => {
-                    return write_json_line(&mut out, &**body)
-                }
-                Err(_) => {}
-            }
-        }
-        let value = outcome_json(outcome, style.normalize);
-        let extra = |name: &str| match name {
-            // Text, as --normalize has them: a query of digits keeps its zeros.
-            "query" => Some(Value::String(outcome.query.clone())),
-            "kind" => Some(Value::String(kind.name().into())),
-            _ => {
-                let record = outcome.result.as_ref().ok()?;
-                let number = crate::output::derived::derived_number(record, name);
-                number.map(number_or_text)
-            }
-        };
-        let value = select_fields(value, &style.fields, style.normalize, extra);
-        write_json_line(&mut out, &value)
-    }
-}
-
 /// One value's record as label and value rows, and a task's stacked bar.
-struct RecordView(PrintStyle);
-
-impl Format for RecordView {
-    fn lookup(&mut self, out: &mut dyn Write, outcome: &Outcome) -> io::Result<()> {
-        let Ok(record) = &outcome.result else {
-            return Ok(());
-        };
-        let style = &self.0;
-        let table = record_table(record, &outcome.query, &style.fields, style.table);
-        writeln!(out, "{table}")?;
-        // The task bar sums the whole record: not shown when rows were picked.
-        let TableStyle { utf8, color, .. } = style.table;
-        let bar = crate::output::taskbar::task_bar(record, utf8, color);
-        if let Some(bar) = bar.filter(|_| style.fields.is_empty()) {
-            writeln!(out, "{bar}")?;
-        }
-        Ok(())
+fn record_view(out: &mut dyn Write, outcome: &Outcome, style: &PrintStyle) -> io::Result<()> {
+    let Ok(record) = &outcome.result else {
+        return Ok(());
+    };
+    let table = record_table(record, &outcome.query, &style.fields, style.table);
+    writeln!(out, "{table}")?;
+    // The task bar sums the whole record: not shown when rows were picked.
+    let TableStyle { utf8, color, .. } = style.table;
+    let bar = crate::output::taskbar::task_bar(record, utf8, color);
+    if let Some(bar) = bar.filter(|_| style.fields.is_empty()) {
+        writeln!(out, "{bar}")?;
     }
+    Ok(())
 }
 
 /// A batch as tables of rows, one per page: memory stays bounded however long the
 /// input, and the column widths fit each page's rows.
-struct TablePages {
-    rows: Option<RowsTable>,
-    kind: RecordKind,
-    style: PrintStyle,
-}
-
-impl Format for TablePages {
+impl Format for RowsTable {
     fn lookup(&mut self, out: &mut dyn Write, outcome: &Outcome) -> io::Result<()> {
-        let style = &self.style;
-        let rows = self.rows.get_or_insert_with(|| {
-            RowsTable::new(self.kind, &style.fields, style.table).without_header(style.no_headers)
-        });
-        rows.add(outcome);
-        if rows.len() < TABLE_PAGE_ROWS {
+        self.add(outcome);
+        if self.len() < TABLE_PAGE_ROWS {
             return Ok(());
         }
         self.finish(out)?;
@@ -278,27 +236,10 @@ impl Format for TablePages {
     }
 
     fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
-        match self.rows.take() {
-            Some(rows) => writeln!(out, "{}", rows.render(self.style.table.width)),
-            None => Ok(()),
+        match self.len() {
+            0 => Ok(()),
+            _ => writeln!(out, "{}", self.render()),
         }
-    }
-}
-
-/// CSV and TSV: a header row, then a row per lookup.
-struct DelimitedRows {
-    columns: Vec<String>,
-    cells: Cells,
-    /// The header row is still to be written.
-    header: bool,
-}
-
-impl Format for DelimitedRows {
-    fn lookup(&mut self, mut out: &mut dyn Write, outcome: &Outcome) -> io::Result<()> {
-        if std::mem::take(&mut self.header) {
-            delimited::write_header(&mut out, &self.columns, self.cells)?;
-        }
-        delimited::write_outcome(&mut out, outcome, &self.columns, self.cells)
     }
 }
 
@@ -341,12 +282,9 @@ pub fn stdout_reader_gone() -> bool {
     use rustix::event::{poll, PollFd, PollFlags, Timespec};
     let stdout = std::io::stdout();
     let mut fds = [PollFd::new(&stdout, PollFlags::empty())];
-    let now = Timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
     // POLLERR on a pipe whose reader closed, POLLHUP on a socket; always reported.
-    poll(&mut fds, Some(&now))
+    // A zero timeout: a look, no wait.
+    poll(&mut fds, Some(&Timespec::default()))
         .is_ok_and(|_| fds[0].revents().intersects(PollFlags::ERR | PollFlags::HUP))
 }
 

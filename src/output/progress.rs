@@ -22,6 +22,11 @@ const MIN_BAR_CELLS: usize = 8;
 const SPINNER: [&str; 8] = ["⠁", "⠂", "⠄", "⡀", "⢀", "⠠", "⠐", "⠈"];
 const ASCII_SPINNER: [&str; 4] = ["|", "/", "-", "\\"];
 
+/// A mutex's value, even after a panic elsewhere: drawing must not take the run down.
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// Lines redrawn in place on stderr every tick, by one thread, until cleared.
 struct Painter {
     /// Where to draw; None once cleared.
@@ -46,12 +51,8 @@ impl Painter {
         Some(painter)
     }
 
-    fn lock(&self) -> MutexGuard<'_, Option<Rows>> {
-        self.rows.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
     fn draw_until_cleared(&self, frame: impl Fn(usize, usize) -> Vec<String>) {
-        let mut rows = self.lock();
+        let mut rows = lock(&self.rows);
         while let Some(drawn) = rows.as_mut() {
             if !self.held.load(Ordering::Relaxed) {
                 let (width, height) = drawn.room();
@@ -69,9 +70,10 @@ impl Painter {
     /// after the next `changed`: the last frame cannot come back between a record
     /// written and its flush by the caller (a single record's table).
     fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
-        let mut rows = self.lock();
+        // Held while `f` prints: the drawing thread cannot draw in between.
+        let mut rows = lock(&self.rows);
         if let Some(drawn) = rows.as_mut() {
-            drawn.clear();
+            drawn.draw(&[]);
         }
         self.held.store(true, Ordering::Relaxed);
         f()
@@ -83,8 +85,8 @@ impl Painter {
 
     /// Erases the lines for good and ends the thread.
     fn clear(&self) {
-        if let Some(mut drawn) = self.lock().take() {
-            drawn.clear();
+        if let Some(mut drawn) = lock(&self.rows).take() {
+            drawn.draw(&[]);
         }
         self.ended.notify_all();
     }
@@ -135,7 +137,7 @@ impl BatchProgress {
             return;
         }
         {
-            let mut counts = self.counts.lock().unwrap_or_else(|e| e.into_inner());
+            let mut counts = lock(&self.counts);
             counts.done += 1;
             if let Some((total, exact)) = STDIN.estimated_total().filter(|_| self.estimating) {
                 counts.total = Some(total.max(counts.done));
@@ -146,8 +148,7 @@ impl BatchProgress {
             self.shown = true;
             let (counts, started, utf8) = (Arc::clone(&self.counts), self.started, self.utf8);
             self.painter = Painter::start(move |width, _| {
-                let counts = *counts.lock().unwrap_or_else(|e| e.into_inner());
-                vec![Shown::new(counts, started.elapsed(), utf8).line(width)]
+                vec![bar_line(*lock(&counts), started.elapsed(), utf8, width)]
             });
         }
         if let Some(painter) = &self.painter {
@@ -238,106 +239,70 @@ impl StdinRead {
             return None;
         }
         let estimate = u128::from(values) * u128::from(size) / u128::from(consumed);
-        Some((
-            arguments + u64::try_from(estimate).unwrap_or(u64::MAX),
-            false,
-        ))
+        let estimate = u64::try_from(estimate).unwrap_or(u64::MAX);
+        Some((arguments + estimate, false))
     }
 }
 
-/// What the bar's line shows.
-struct Shown {
-    done: u64,
-    total: Option<u64>,
-    approximate: bool,
-    per_sec: f64,
-    eta: Duration,
-    spinner: &'static str,
-    utf8: bool,
-}
-
-impl Shown {
-    /// The bar after `elapsed`: the rate and time left as averages since the start.
-    fn new(counts: Counts, elapsed: Duration, utf8: bool) -> Shown {
-        let per_sec = counts.done as f64 / elapsed.as_secs_f64().max(0.001);
-        let left = counts.total.unwrap_or(0).saturating_sub(counts.done);
-        Shown {
-            done: counts.done,
-            total: counts.total,
-            approximate: counts.approximate,
-            per_sec,
-            eta: Duration::try_from_secs_f64(left as f64 / per_sec).unwrap_or(Duration::ZERO),
-            spinner: spinner(utf8, elapsed),
-            utf8,
-        }
-    }
-
-    /// The line in at most `width` columns: the bar shrinks first, then the counter
-    /// drops its words, and the count itself is cut at the end, never broken.
-    fn line(&self, width: usize) -> String {
-        let done = self.done;
-        // Agrees with the number before it: the total, or the count so far.
-        let lookups = match self.total.unwrap_or(done) {
-            1 => "lookup",
-            _ => "lookups",
-        };
-        let rate = whole_rate(self.per_sec);
-        let Some(total) = self.total else {
-            let spinner = self.spinner;
-            let texts = [
-                format!("{spinner} {done} {lookups}, {rate}"),
-                format!("{spinner} {done} {lookups}"),
-                format!("{spinner} {done}"),
-            ];
-            return fitting(&texts, width);
-        };
-        let about = if self.approximate { "~" } else { "" };
-        let count = format!("{done}/{about}{total}");
-        let eta = short_duration(self.eta);
+/// The bar's line after `elapsed` in at most `width` columns: the bar shrinks first,
+/// then the counter drops its words, and the count itself is cut at the end, never
+/// broken. The rate and time left are averages since the start.
+fn bar_line(counts: Counts, elapsed: Duration, utf8: bool, width: usize) -> String {
+    let Counts {
+        done,
+        total,
+        approximate,
+    } = counts;
+    let per_sec = done as f64 / elapsed.as_secs_f64().max(0.001);
+    // Agrees with the number before it: the total, or the count so far.
+    let lookups = match total.unwrap_or(done) {
+        1 => "lookup",
+        _ => "lookups",
+    };
+    let rate = whole_rate(per_sec);
+    let Some(total) = total else {
+        let spinner = spinner(utf8, elapsed);
         let texts = [
-            format!("{count} {lookups}, {rate}, eta {eta}"),
-            format!("{count}, eta {eta}"),
-            count,
+            format!("{spinner} {done} {lookups}, {rate}"),
+            format!("{spinner} {done} {lookups}"),
+            format!("{spinner} {done}"),
         ];
-        let with_bar = texts.iter().find_map(|text| {
-            let cells = width.checked_sub(text.chars().count() + 1)?;
-            (cells >= MIN_BAR_CELLS).then(|| (text, cells.min(BAR_CELLS)))
-        });
-        match with_bar {
-            Some((text, cells)) => format!("{} {text}", self.bar(cells, done, total)),
-            None => fitting(&texts, width),
-        }
-    }
-
-    /// `cells` cells, filled in proportion of `done` to `total`.
-    fn bar(&self, cells: usize, done: u64, total: u64) -> String {
-        let filled = match total {
-            0 => cells,
-            total => (u128::from(done.min(total)) * cells as u128 / u128::from(total)) as usize,
-        };
-        let (full, empty) = if self.utf8 {
-            ('█', '░')
-        } else {
-            ('#', '-')
-        };
-        let mut bar: String = std::iter::repeat_n(full, filled).collect();
-        bar.extend(std::iter::repeat_n(empty, cells - filled));
-        bar
-    }
+        return fitting(&texts, width);
+    };
+    let about = if approximate { "~" } else { "" };
+    let count = format!("{done}/{about}{total}");
+    let left = total.saturating_sub(done) as f64 / per_sec;
+    let eta = short_duration(Duration::try_from_secs_f64(left).unwrap_or(Duration::ZERO));
+    let texts = [
+        format!("{count} {lookups}, {rate}, eta {eta}"),
+        format!("{count}, eta {eta}"),
+        count,
+    ];
+    let with_bar = texts.iter().find_map(|text| {
+        let cells = width.checked_sub(text.chars().count() + 1)?;
+        (cells >= MIN_BAR_CELLS).then(|| (text, cells.min(BAR_CELLS)))
+    });
+    let Some((text, cells)) = with_bar else {
+        return fitting(&texts, width);
+    };
+    // `cells` cells, filled in proportion of `done` to `total`.
+    let filled = match total {
+        0 => cells,
+        total => (u128::from(done.min(total)) * cells as u128 / u128::from(total)) as usize,
+    };
+    let (full, empty) = if utf8 { ("█", "░") } else { ("#", "-") };
+    let bar = full.repeat(filled) + &empty.repeat(cells - filled);
+    format!("{bar} {text}")
 }
 
 /// The first of `texts` (longest first) that fits `width` columns, or the last cut
 /// to the width. Their characters all take one column.
 fn fitting(texts: &[String], width: usize) -> String {
-    match texts.iter().find(|text| text.chars().count() <= width) {
-        Some(text) => text.clone(),
-        None => texts
-            .last()
-            .map_or_else(String::new, |text| text.chars().take(width).collect()),
-    }
+    let fits = texts.iter().find(|text| text.chars().count() <= width);
+    let text = fits.unwrap_or(&texts[texts.len() - 1]);
+    text.chars().take(width).collect()
 }
 
-/// The spinner's frame after `elapsed`.
 fn spinner(utf8: bool, elapsed: Duration) -> &'static str {
     let frames: &[&'static str] = if utf8 { &SPINNER } else { &ASCII_SPINNER };
     let tick = (elapsed.as_millis() / TICK.as_millis()) as usize;
@@ -369,9 +334,7 @@ fn short_duration(duration: Duration) -> String {
 
 /// `--wait` on a terminal: a redrawn line per lookup being polled, in input order, as
 /// many as fit the screen, then one line counting the rest.
-pub struct LiveView {
-    live: Arc<Live>,
-}
+pub struct LiveView(Arc<Live>);
 
 /// The line of one polled lookup; removed when the lookup ends.
 pub struct LiveLine {
@@ -401,23 +364,20 @@ impl LiveView {
         let drawn = Arc::clone(&lines);
         let started = Instant::now();
         let painter = Painter::start(move |width, height| {
-            let lines = drawn.lock().unwrap_or_else(|e| e.into_inner());
-            frame(&lines, spinner(utf8, started.elapsed()), width, height)
+            let spinner = spinner(utf8, started.elapsed());
+            frame(&lock(&drawn), spinner, width, height)
         });
-        let live = Live {
+        LiveView(Arc::new(Live {
             lines,
             painter,
             utf8,
-        };
-        LiveView {
-            live: Arc::new(live),
-        }
+        }))
     }
 
     /// Runs `f` (which prints) with the live lines out of the way; they come back
     /// when one of them changes.
     pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
-        match &self.live.painter {
+        match &self.0.painter {
             Some(painter) => painter.suspend(f),
             None => f(),
         }
@@ -426,7 +386,7 @@ impl LiveView {
     /// Clears the lines for good: lookups abandoned at a signal still hold theirs,
     /// and a redraw would show them again under the summary.
     pub fn clear(&self) {
-        if let Some(painter) = &self.live.painter {
+        if let Some(painter) = &self.0.painter {
             painter.clear();
         }
     }
@@ -439,10 +399,10 @@ impl LiveView {
             started: Instant::now(),
             is_final: false,
         };
-        self.live.lines().insert(index, line);
-        self.live.changed();
+        lock(&self.0.lines).insert(index, line);
+        self.0.changed();
         LiveLine {
-            live: Arc::clone(&self.live),
+            live: Arc::clone(&self.0),
             index,
         }
     }
@@ -457,12 +417,9 @@ impl Drop for LiveView {
 impl LiveLine {
     pub fn update(&self, status: &str, polls: u32) {
         let separator = if self.live.utf8 { "·" } else { "-" };
-        let polls = match polls {
-            1 => "1 poll".to_string(),
-            n => format!("{n} polls"),
-        };
-        if let Some(line) = self.live.lines().get_mut(&self.index) {
-            line.status = format!("{status} {separator} {polls}");
+        let plural = if polls == 1 { "" } else { "s" };
+        if let Some(line) = lock(&self.live.lines).get_mut(&self.index) {
+            line.status = format!("{status} {separator} {polls} poll{plural}");
             line.is_final = status == "final";
         }
         self.live.changed();
@@ -471,16 +428,12 @@ impl LiveLine {
 
 impl Drop for LiveLine {
     fn drop(&mut self) {
-        self.live.lines().remove(&self.index);
+        lock(&self.live.lines).remove(&self.index);
         self.live.changed();
     }
 }
 
 impl Live {
-    fn lines(&self) -> MutexGuard<'_, BTreeMap<usize, Line>> {
-        self.lines.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
     fn changed(&self) {
         if let Some(painter) = &self.painter {
             painter.changed();
@@ -494,33 +447,23 @@ fn frame(lines: &BTreeMap<usize, Line>, spinner: &str, width: usize, height: usi
     let mut shown = Vec::new();
     let mut rows = 0;
     for line in lines.values() {
-        let text = format!(
-            "{spinner} {} {} ({})",
-            line.label,
-            line.status,
-            short_duration(line.started.elapsed())
-        );
-        let taken = rows_of(&text, width).1;
+        let elapsed = short_duration(line.started.elapsed());
+        let text = format!("{spinner} {} {} ({elapsed})", line.label, line.status);
+        rows += rows_of(&text, width).1;
         // The last row goes to the count of the rest, unless this line is the last.
-        let room = match shown.len() + 1 == lines.len() {
-            true => height,
-            false => height.saturating_sub(1),
-        };
-        if rows + taken > room {
+        if rows > height.saturating_sub(usize::from(shown.len() + 1 < lines.len())) {
             break;
         }
-        rows += taken;
         shown.push(text);
     }
-    let rest = lines.len() - shown.len();
-    if rest > 0 {
-        let finals = lines
-            .values()
-            .skip(shown.len())
-            .filter(|l| l.is_final)
-            .count();
-        let pending = rest - finals;
-        shown.push(format!("{rest} more: {pending} pending, {finals} final"));
+    let rest: Vec<&Line> = lines.values().skip(shown.len()).collect();
+    if !rest.is_empty() {
+        let finals = rest.iter().filter(|l| l.is_final).count();
+        let pending = rest.len() - finals;
+        shown.push(format!(
+            "{} more: {pending} pending, {finals} final",
+            rest.len()
+        ));
     }
     shown
 }
@@ -541,18 +484,16 @@ mod tests {
     #[test]
     fn live_lines_keep_input_order_whatever_the_start_order() {
         // Not drawn: stderr may be the terminal running the tests.
-        let live = LiveView {
-            live: Arc::new(Live {
-                lines: Arc::default(),
-                painter: None,
-                utf8: true,
-            }),
-        };
+        let live = LiveView(Arc::new(Live {
+            lines: Arc::default(),
+            painter: None,
+            utf8: true,
+        }));
         let third = live.line(7, "sms 7");
         let first = live.line(2, "sms 2");
         let second = live.line(5, "sms 5");
         let indices =
-            |live: &LiveView| -> Vec<usize> { live.live.lines().keys().copied().collect() };
+            |live: &LiveView| -> Vec<usize> { lock(&live.0.lines).keys().copied().collect() };
         assert_eq!(indices(&live), [2, 5, 7]);
         drop(first);
         assert_eq!(indices(&live), [5, 7]);
@@ -581,26 +522,25 @@ mod tests {
         assert!(narrow[1].starts_with("9 more"), "{narrow:?}");
     }
 
-    fn shown(done: u64, total: Option<u64>) -> Shown {
-        Shown {
+    /// The line of `done` lookups at 795.3 a second, in ASCII.
+    fn shown(done: u64, total: Option<u64>, approximate: bool, width: usize) -> String {
+        let counts = Counts {
             done,
             total,
-            approximate: false,
-            per_sec: 795.3,
-            eta: Duration::from_secs(3),
-            spinner: "|",
-            utf8: false,
-        }
+            approximate,
+        };
+        let elapsed = Duration::from_secs_f64(done as f64 / 795.3);
+        bar_line(counts, elapsed, false, width)
     }
 
     #[test]
     fn the_bar_shrinks_before_the_counter_and_the_counter_is_never_broken() {
-        let line = |width| shown(2960, Some(5000)).line(width);
+        let line = |width| shown(2960, Some(5000), false, width);
         let wide = line(200);
         assert_eq!(
             wide,
             format!(
-                "{} 2960/5000 lookups, 795/s, eta 3s",
+                "{} 2960/5000 lookups, 795/s, eta 2s",
                 "#".repeat(17) + &"-".repeat(13)
             )
         );
@@ -608,7 +548,7 @@ mod tests {
         // 36 columns (a 40-column terminal): the words go, the bar stays.
         assert_eq!(
             line(36),
-            format!("{} 2960/5000, eta 3s", "#".repeat(10) + &"-".repeat(8))
+            format!("{} 2960/5000, eta 2s", "#".repeat(10) + &"-".repeat(8))
         );
         assert_eq!(
             line(18),
@@ -619,11 +559,9 @@ mod tests {
         for width in 1..120 {
             assert!(line(width).chars().count() <= width, "{width}");
         }
-        let mut about = shown(3, Some(40));
-        about.approximate = true;
-        assert!(about.line(80).contains(" 3/~40 lookups"));
-        assert_eq!(shown(1, None).line(80), "| 1 lookup, 795/s");
-        assert_eq!(shown(12, None).line(10), "| 12");
+        assert!(shown(3, Some(40), true, 80).contains(" 3/~40 lookups"));
+        assert_eq!(shown(1, None, false, 80), "| 1 lookup, 795/s");
+        assert_eq!(shown(12, None, false, 10), "| 12");
     }
 
     #[test]
@@ -633,9 +571,9 @@ mod tests {
             total: Some(90),
             approximate: false,
         };
-        let shown = Shown::new(counts, Duration::from_secs(10), true);
+        let line = bar_line(counts, Duration::from_secs(10), true, 80);
         let bar = "█".repeat(10) + &"░".repeat(20);
-        assert_eq!(shown.line(80), format!("{bar} 30/90 lookups, 3/s, eta 20s"));
+        assert_eq!(line, format!("{bar} 30/90 lookups, 3/s, eta 20s"));
         assert_eq!(short_duration(Duration::from_secs(150)), "2m");
         assert_eq!(short_duration(Duration::from_secs(7200)), "2h");
     }

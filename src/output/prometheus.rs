@@ -22,7 +22,6 @@ pub const MAX_TASKS: usize = 100;
 /// Upper bounds of the delivery latency buckets, in seconds: a second to a day.
 const LATENCY_BUCKETS: [u64; 10] = [1, 5, 10, 30, 60, 300, 900, 3600, 21600, 86400];
 
-/// The metrics of one batch.
 #[derive(Debug)]
 pub struct Metrics {
     started: Instant,
@@ -39,7 +38,6 @@ pub struct Metrics {
 }
 
 impl Metrics {
-    /// The run's duration is counted from here.
     pub(crate) fn new() -> Metrics {
         Metrics {
             started: Instant::now(),
@@ -57,17 +55,11 @@ impl Metrics {
         if code != 0 {
             *self.failed.entry((kind, code)).or_default() += 1;
         }
-        let record = match &outcome.result {
-            Ok(record) => record,
-            Err(_) => {
-                *self.lookups.entry((kind, "error")).or_default() += 1;
-                return;
-            }
+        let status = outcome.result.as_ref().map_or("error", status_label);
+        *self.lookups.entry((kind, status)).or_default() += 1;
+        let Ok(record) = &outcome.result else {
+            return;
         };
-        *self
-            .lookups
-            .entry((kind, status_label(record)))
-            .or_default() += 1;
         if let Some(seconds) = delivery_latency(record) {
             let bucket = LATENCY_BUCKETS
                 .iter()
@@ -112,7 +104,22 @@ impl Metrics {
                 "smsstat_lookups_failed_total{{kind=\"{kind}\",exit_code=\"{code}\"}} {n}"
             )?;
         }
-        self.write_latency(out)?;
+        let name = "smsstat_sms_delivery_latency_seconds";
+        family(
+            out,
+            name,
+            "histogram",
+            "Seconds from an SMS's time_in to its time_dr, as --normalize and the report have it",
+        )?;
+        let mut count = 0;
+        for (le, n) in LATENCY_BUCKETS.iter().zip(self.latency_buckets) {
+            count += n;
+            writeln!(out, "{name}_bucket{{le=\"{le}\"}} {count}")?;
+        }
+        count += self.latency_buckets[LATENCY_BUCKETS.len()];
+        writeln!(out, "{name}_bucket{{le=\"+Inf\"}} {count}")?;
+        writeln!(out, "{name}_sum {}", self.latency_sum)?;
+        writeln!(out, "{name}_count {count}")?;
         family(
             out,
             "smsstat_task_delivered_ratio",
@@ -144,25 +151,6 @@ impl Metrics {
         let now = now.map_or(0.0, |d| d.as_secs_f64());
         writeln!(out, "smsstat_run_finished_timestamp_seconds {now:.3}")
     }
-
-    fn write_latency(&self, out: &mut dyn Write) -> io::Result<()> {
-        let name = "smsstat_sms_delivery_latency_seconds";
-        family(
-            out,
-            name,
-            "histogram",
-            "Seconds from an SMS's time_in to its time_dr, as --normalize and the report have it",
-        )?;
-        let mut count = 0;
-        for (le, n) in LATENCY_BUCKETS.iter().zip(self.latency_buckets) {
-            count += n;
-            writeln!(out, "{name}_bucket{{le=\"{le}\"}} {count}")?;
-        }
-        count += self.latency_buckets[LATENCY_BUCKETS.len()];
-        writeln!(out, "{name}_bucket{{le=\"+Inf\"}} {count}")?;
-        writeln!(out, "{name}_sum {}", self.latency_sum)?;
-        writeln!(out, "{name}_count {count}")
-    }
 }
 
 fn family(out: &mut dyn Write, name: &str, kind: &str, help: &str) -> io::Result<()> {
@@ -183,16 +171,8 @@ fn status_label(record: &crate::domain::record::Record) -> &'static str {
 
 /// A label value as the format says: backslash, double quote and newline escaped.
 fn escape_label(text: &str) -> String {
-    let mut escaped = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '\\' => escaped.push_str("\\\\"),
-            '"' => escaped.push_str("\\\""),
-            '\n' => escaped.push_str("\\n"),
-            c => escaped.push(c),
-        }
-    }
-    escaped
+    let text = text.replace('\\', "\\\\").replace('"', "\\\"");
+    text.replace('\n', "\\n")
 }
 
 #[cfg(test)]
@@ -227,9 +207,9 @@ mod tests {
         let text = document(&metrics);
         assert!(!text.contains("made-up"), "{text}");
         for series in [
-            "status=\"delivered\"} 1",
-            "status=\"other\"} 1",
-            "status=\"none\"} 1",
+            "{kind=\"sms\",status=\"delivered\"} 1",
+            "{kind=\"sms\",status=\"other\"} 1",
+            "{kind=\"sms\",status=\"none\"} 1",
         ] {
             assert!(text.contains(series), "{series}: {text}");
         }
@@ -250,7 +230,7 @@ mod tests {
         let text = document(&metrics);
         let series = text
             .lines()
-            .filter(|l| l.starts_with("smsstat_task_delivered_ratio{"));
+            .filter(|l| l.starts_with("smsstat_task_delivered_ratio"));
         assert_eq!(series.count(), MAX_TASKS);
         assert!(text.contains("smsstat_task_delivered_ratio{task=\"7\"} 0.25\n"));
         assert!(!text.contains(&format!("task=\"{}\"", MAX_TASKS)));

@@ -53,11 +53,8 @@ fn detail_rows(details: &Value) -> Vec<Row> {
 }
 
 fn yes_no(value: &Value) -> String {
-    match lenient_bool(value) {
-        Some(true) => "yes".into(),
-        Some(false) => "no".into(),
-        None => plain_text(value),
-    }
+    let word = |yes| if yes { "yes" } else { "no" }.to_string();
+    lenient_bool(value).map_or_else(|| plain_text(value), word)
 }
 
 pub(crate) fn row(key: &str, label: &str, value: String) -> Row {

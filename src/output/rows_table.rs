@@ -22,39 +22,19 @@ const KEPT_LONGEST: [&str; 3] = ["status", "pending", "delivery_rate"];
 /// Columns are left out rather than free text cut narrower than this.
 const MIN_KEPT_WIDTH: usize = 16;
 
-/// What a column holds.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Column {
-    Query,
-    Field { key: String, free_text: bool },
-    Error,
-}
-
-impl Column {
-    fn free_text(&self) -> bool {
-        matches!(
-            self,
-            Column::Error
-                | Column::Field {
-                    free_text: true,
-                    ..
-                }
-        )
-    }
-
-    fn key(&self) -> &str {
-        match self {
-            Column::Field { key, .. } => key,
-            Column::Query | Column::Error => "",
-        }
-    }
+/// A column: the query's first, then the field columns, the error's last.
+struct Column {
+    /// The field's key; empty for the query and the error.
+    key: String,
+    label: String,
+    /// Text nobody promised to keep short, which may be cut.
+    free_text: bool,
 }
 
 /// The rows of one page, kept as text until the page is printed: which columns to
 /// show and how wide depends on every row.
 pub struct RowsTable {
     columns: Vec<Column>,
-    header: Vec<String>,
     rows: Vec<Vec<String>>,
     style: TableStyle,
     /// `--no-headers`: the rows only.
@@ -62,56 +42,51 @@ pub struct RowsTable {
 }
 
 impl RowsTable {
-    pub fn new(kind: RecordKind, fields: &[String], style: TableStyle) -> RowsTable {
-        let mut columns = vec![Column::Query];
-        let mut header = vec!["Query".to_string()];
+    pub fn new(kind: RecordKind, fields: &[String], style: TableStyle, headless: bool) -> Self {
+        let column = |key: String, label: String, free_text| Column {
+            key,
+            label,
+            free_text,
+        };
+        let mut columns = vec![column(String::new(), "Query".into(), false)];
         for key in columns_for(kind, fields) {
             let field = fields::find(kind, &key);
             // A `--fields` name is the user's text: escaped like a server's.
-            header.push(field.map_or_else(|| cell_text(&key), |f| f.label.to_string()));
+            let label = field.map_or_else(|| cell_text(&key), |f| f.label.to_string());
             // The service's own fields are text nobody promised to keep short.
             let free_text = field.is_none_or(|f| f.ty == FieldType::Text);
-            columns.push(Column::Field { key, free_text });
+            columns.push(column(key, label, free_text));
         }
-        columns.push(Column::Error);
-        header.push("Error".into());
+        columns.push(column(String::new(), "Error".into(), true));
         RowsTable {
             columns,
-            header,
             rows: Vec::new(),
             style,
-            headless: false,
+            headless,
         }
     }
 
-    pub fn without_header(mut self, headless: bool) -> RowsTable {
-        self.headless = headless;
-        self
+    fn is_error(&self, column: usize) -> bool {
+        column + 1 == self.columns.len()
     }
 
     pub fn add(&mut self, outcome: &Outcome) {
-        let mut cells = vec![cell_text(&outcome.query)];
-        let fields = self
-            .columns
-            .iter()
-            .filter(|c| matches!(c, Column::Field { .. }));
-        match &outcome.result {
+        let fields = &self.columns[1..self.columns.len() - 1];
+        let (values, error) = match &outcome.result {
             Ok(record) => {
-                cells.extend(fields.map(|column| {
-                    let key = column.key();
-                    let value = derived::derived_value(record, key, self.style.utf8)
-                        .or_else(|| field_value(record, key))
-                        .or_else(|| line_value(record, key))
-                        .unwrap_or_default();
-                    cell_text(&value)
-                }));
-                cells.push(String::new());
+                let value = |column: &Column| {
+                    derived::derived_value(record, &column.key, self.style.utf8)
+                        .or_else(|| field_value(record, &column.key))
+                        .or_else(|| line_value(record, &column.key))
+                        .unwrap_or_default()
+                };
+                (fields.iter().map(value).collect(), String::new())
             }
-            Err(error) => {
-                cells.extend(fields.map(|_| String::new()));
-                cells.push(cell_text(&error.to_string()));
-            }
-        }
+            Err(error) => (vec![String::new(); fields.len()], error.to_string()),
+        };
+        let mut cells = vec![cell_text(&outcome.query)];
+        cells.extend(values.iter().map(|value: &String| cell_text(value)));
+        cells.push(cell_text(&error));
         self.rows.push(cells);
     }
 
@@ -119,12 +94,18 @@ impl RowsTable {
         self.rows.len()
     }
 
-    /// The page as text, fitted to `width` columns of terminal when there is one.
-    pub fn render(&self, width: Option<usize>) -> String {
+    /// The page as text, fitted to the terminal's width when there is one; the page's
+    /// rows are gone after.
+    pub fn render(&mut self) -> String {
+        let width = self.style.width;
         let mut shown: Vec<usize> = (0..self.columns.len())
             .filter(|&i| i == 0 || self.rows.iter().any(|row| !row[i].is_empty()))
             .collect();
-        let mut widths: Vec<usize> = shown.iter().map(|&i| self.natural_width(i)).collect();
+        let natural = |&i: &usize| {
+            self.widest_cell(i)
+                .max(self.columns[i].label.chars().count())
+        };
+        let mut widths: Vec<usize> = shown.iter().map(natural).collect();
         let (cut, left_out) = match width {
             Some(width) => self.fit(&mut shown, &mut widths, width),
             None => Default::default(),
@@ -134,42 +115,30 @@ impl RowsTable {
         table.set_content_arrangement(ContentArrangement::Disabled);
         if !self.headless {
             let header = shown.iter().zip(&widths);
-            table.set_header(header.map(|(&i, &w)| wrap_words(&self.header[i], w)));
+            table.set_header(header.map(|(&i, &w)| wrap_words(&self.columns[i].label, w)));
         }
         for row in &self.rows {
             let cells = shown.iter().zip(&widths).map(|(&i, &w)| {
                 let text = shorten(&row[i], w);
-                match &self.columns[i] {
-                    Column::Error if self.style.color => Cell::new(text).fg(Color::Red),
-                    column => value_cell(column.key(), &text, self.style),
+                match self.is_error(i) && self.style.color {
+                    true => Cell::new(text).fg(Color::Red),
+                    false => value_cell(&self.columns[i].key, &text, self.style),
                 }
             });
             table.add_row(cells.collect::<Vec<_>>());
         }
         let mut text = table.to_string();
-        let mut notes = Vec::new();
-        if !cut.is_empty() {
-            notes.push(format!(
-                "(cut to fit the terminal: {}; --json or --fields shows them whole)",
-                cut.join(", ")
-            ));
-        }
-        if !left_out.is_empty() {
-            notes.push(format!(
-                "(left out to fit the terminal: {}; --json or --fields shows them)",
-                left_out.join(", ")
-            ));
-        }
-        for note in notes {
+        let notes = [
+            (cut, "cut to fit the terminal", "shows them whole"),
+            (left_out, "left out to fit the terminal", "shows them"),
+        ];
+        for (labels, what, how) in notes.iter().filter(|(labels, ..)| !labels.is_empty()) {
+            let note = format!("({what}: {}; --json or --fields {how})", labels.join(", "));
             text.push('\n');
             text.push_str(&width.map_or(note.clone(), |w| wrap_words(&note, w)));
         }
+        self.rows.clear();
         text
-    }
-
-    fn natural_width(&self, column: usize) -> usize {
-        self.widest_cell(column)
-            .max(self.header[column].chars().count())
     }
 
     fn widest_cell(&self, column: usize) -> usize {
@@ -188,86 +157,83 @@ impl RowsTable {
         widths: &mut Vec<usize>,
         width: usize,
     ) -> (Vec<String>, Vec<String>) {
-        let fits = |shown: &[usize], widths: &[usize]| {
-            // Borders and padding: "│ " + " ┆ " between columns + " │".
-            widths.iter().sum::<usize>() + 4 + 3 * shown.len().saturating_sub(1) <= width
-        };
-        if fits(shown, widths) {
+        if fits(widths, width) {
             return Default::default();
         }
         for (j, &i) in shown.iter().enumerate() {
-            widths[j] = self.widest_cell(i).max(longest_word(&self.header[i]));
+            widths[j] = self
+                .widest_cell(i)
+                .max(longest_word(&self.columns[i].label));
         }
         // The least width each column can be given: free text is cut (the error most:
         // stderr tells each failure whole, and the record's columns are worth more
         // room than a second copy of its text).
-        let least = |i: usize, w: usize| match &self.columns[i] {
-            Column::Error => w.min(MIN_CUT_WIDTH),
-            column if column.free_text() => w.min(MIN_KEPT_WIDTH),
-            _ => w,
-        };
-        let least_of = |shown: &[usize], widths: &[usize]| -> Vec<usize> {
-            shown
-                .iter()
-                .zip(widths)
-                .map(|(&i, &w)| least(i, w))
-                .collect()
+        let least = |shown: &[usize], widths: &[usize]| -> Vec<usize> {
+            let least = |(&i, &w): (&usize, &usize)| match self.columns[i].free_text {
+                true if self.is_error(i) => w.min(MIN_CUT_WIDTH),
+                true => w.min(MIN_KEPT_WIDTH),
+                false => w,
+            };
+            shown.iter().zip(widths).map(least).collect()
         };
         // Columns go from the right until the rest fits with free text at a readable width.
-        let mut left_out = Vec::new();
         let mut removed = Vec::new();
-        loop {
-            if fits(shown, &least_of(shown, widths)) {
-                break;
-            }
-            let droppable = |j: &usize| self.columns[shown[*j]] != Column::Error;
-            let plain = |j: &usize| !KEPT_LONGEST.contains(&self.columns[shown[*j]].key());
+        while !fits(&least(shown, widths), width) {
+            let droppable = |j: &usize| !self.is_error(shown[*j]);
+            let plain = |j: &usize| !KEPT_LONGEST.contains(&self.columns[shown[*j]].key.as_str());
             let mut candidates = (1..shown.len()).rev().filter(droppable);
             let last = candidates.clone().find(plain).or_else(|| candidates.next());
             let Some(j) = last else { break };
             removed.push((shown.remove(j), widths.remove(j)));
         }
         // A narrow column left out behind a wide one comes back when it fits.
+        let mut left_out = Vec::new();
         for (i, w) in removed.into_iter().rev() {
             let at = shown.partition_point(|&k| k < i);
             shown.insert(at, i);
             widths.insert(at, w);
-            if !fits(shown, &least_of(shown, widths)) {
+            if !fits(&least(shown, widths), width) {
                 shown.remove(at);
                 widths.remove(at);
-                left_out.push(self.header[i].clone());
+                left_out.push(i);
             }
         }
-        left_out.sort_by_key(|label| self.header.iter().position(|h| h == label));
-        let cut = self.cut_free_text(shown, widths, width);
-        (cut, left_out)
+        left_out.sort();
+        let left_out = left_out.iter().map(|&i| self.columns[i].label.clone());
+        (self.cut_free_text(shown, widths, width), left_out.collect())
     }
 
     /// Narrows the widest free-text columns until the table fits (or none can give
     /// more); returns the labels of the columns whose text was cut.
     fn cut_free_text(&self, shown: &[usize], widths: &mut [usize], width: usize) -> Vec<String> {
-        let overhead = 4 + 3 * shown.len().saturating_sub(1);
         let mut cut = Vec::new();
-        loop {
-            let total: usize = widths.iter().sum::<usize>() + overhead;
-            if total <= width {
-                return cut;
-            }
+        while !fits(widths, width) {
             let widest = (0..shown.len())
-                .filter(|&j| self.columns[shown[j]].free_text() && widths[j] > MIN_CUT_WIDTH)
+                .filter(|&j| self.columns[shown[j]].free_text && widths[j] > MIN_CUT_WIDTH)
                 .max_by_key(|&j| widths[j]);
-            let Some(j) = widest else { return cut };
-            let floor = MIN_CUT_WIDTH.max(longest_word(&self.header[shown[j]]));
+            let Some(j) = widest else { break };
+            let label = &self.columns[shown[j]].label;
+            let floor = MIN_CUT_WIDTH.max(longest_word(label));
             if widths[j] <= floor {
-                return cut;
+                break;
             }
-            widths[j] = widths[j].saturating_sub(total - width).max(floor);
-            let label = self.header[shown[j]].clone();
-            if self.widest_cell(shown[j]) > widths[j] && !cut.contains(&label) {
-                cut.push(label);
+            let over = widths.iter().sum::<usize>() + overhead(widths.len()) - width;
+            widths[j] = widths[j].saturating_sub(over).max(floor);
+            if self.widest_cell(shown[j]) > widths[j] && !cut.contains(label) {
+                cut.push(label.clone());
             }
         }
+        cut
     }
+}
+
+/// Borders and padding: "│ " + " ┆ " between columns + " │".
+fn overhead(columns: usize) -> usize {
+    4 + 3 * columns.saturating_sub(1)
+}
+
+fn fits(widths: &[usize], width: usize) -> bool {
+    widths.iter().sum::<usize>() + overhead(widths.len()) <= width
 }
 
 fn longest_word(label: &str) -> usize {

@@ -1,11 +1,11 @@
 //! The batch tally: the exit code of the first failure in input order, and the
 //! summary line (`120 ok, 3 SMS not found (20), 1 timed out`).
 
+use std::borrow::Cow;
+
 use crate::domain::error::LookupError;
 use crate::domain::exit_codes;
 use crate::domain::outcome::Outcome;
-use std::borrow::Cow;
-
 use crate::domain::sanitize::{escape_control, escape_cut, MAX_CELL_CHARS};
 
 /// The most of a service's error code a label shows (codes are numbers; a server
@@ -47,12 +47,9 @@ impl Tally {
         self.interrupted += usize::from(label == INTERRUPTED);
         // Labels carry service text: a server that words every error differently
         // must not grow the summary (or the time to build it) without bound.
-        let label = if self.failures.len() >= MAX_LABELS
-            && !self.failures.iter().any(|(l, _)| *l == label)
-        {
-            OTHER.to_string()
-        } else {
-            label
+        let label = match self.failures.iter().any(|(l, _)| *l == label) {
+            false if self.failures.len() >= MAX_LABELS => OTHER.to_string(),
+            _ => label,
         };
         match self.failures.iter_mut().find(|(l, _)| *l == label) {
             Some((_, count)) => *count += 1,
@@ -70,12 +67,14 @@ impl Tally {
     }
 
     pub fn summary(&self) -> String {
-        let mut parts = vec![format!("{} ok", self.ok)];
-        parts.extend(
-            self.failures
-                .iter()
-                .map(|(label, n)| format!("{n} {label}")),
-        );
+        let failures = self
+            .failures
+            .iter()
+            .map(|(label, n)| format!("{n} {label}"));
+        let parts: Vec<String> = [format!("{} ok", self.ok)]
+            .into_iter()
+            .chain(failures)
+            .collect();
         parts.join(", ")
     }
 
@@ -107,10 +106,26 @@ pub fn failure_label(outcome: &Outcome) -> Option<String> {
     failure_label_within(outcome, |text| escape_cut(text, MAX_CELL_CHARS))
 }
 
-/// `failure_label`, with the service's words cut by `cut`.
+/// `failure_label`, with the service's words cut by `cut`: its own words when it
+/// gave some.
 fn failure_label_within(outcome: &Outcome, cut: impl Fn(&str) -> Cow<'_, str>) -> Option<String> {
     let label = match (&outcome.result, &outcome.verdict) {
-        (Err(error), _) => label(error, cut),
+        (
+            Err(LookupError::Service {
+                description: Some(text),
+                shown_code,
+                ..
+            }),
+            _,
+        ) => {
+            // The service's words go to a terminal: escaped like any answer text, and
+            // cut to a table cell, since a label names a kind in the summary, a
+            // report row and a JUnit attribute (a 1 MB description would be a 1 MB
+            // line in each). Cut before lowercasing: the rest is never copied.
+            let text = cut(text).to_lowercase();
+            format!("{text} ({})", escape_cut(shown_code, MAX_CODE_CHARS))
+        }
+        (Err(error), _) => error.category(),
         (Ok(_), Some(verdict)) if verdict.code == exit_codes::STILL_PENDING => {
             "still pending".into()
         }
@@ -126,26 +141,6 @@ fn summary_cut(text: &str) -> Cow<'_, str> {
     match text.char_indices().nth(MAX_SUMMARY_TEXT) {
         Some((at, _)) => Cow::Owned(format!("{}…", escape_control(&text[..at]))),
         None => escape_control(text),
-    }
-}
-
-/// A failed lookup's label: the service's own words when it gave some.
-fn label(error: &LookupError, cut: impl Fn(&str) -> Cow<'_, str>) -> String {
-    match error {
-        LookupError::Service {
-            description: Some(text),
-            shown_code,
-            ..
-        } => {
-            // The service's words go to a terminal: escaped like any answer text, and
-            // cut to a table cell, since a label names a kind in the summary, a
-            // report row and a JUnit attribute (a 1 MB description would be a 1 MB
-            // line in each). Cut before lowercasing: the rest is never copied.
-            let text = cut(text).to_lowercase();
-            let code = escape_cut(shown_code, MAX_CODE_CHARS);
-            format!("{text} ({code})")
-        }
-        other => other.category(),
     }
 }
 

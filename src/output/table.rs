@@ -4,7 +4,7 @@
 use comfy_table::{presets, Cell, Color, ColumnConstraint, ContentArrangement, Table};
 
 use crate::domain::fields;
-use crate::domain::record::RecordKind;
+use crate::domain::record::{Record, RecordKind};
 use crate::domain::sanitize::{escape_cut, MAX_CELL_CHARS};
 use crate::domain::status::{self, Tone};
 use crate::output::derived;
@@ -33,14 +33,9 @@ pub(super) fn new_table(style: TableStyle) -> Table {
     }
     // Wrap to the terminal's width (settings decided it: COLUMNS, or the terminal's
     // own; none for a pipe, or a 0x0 "terminal" under some `docker -t` setups).
-    match style.width {
-        Some(width) => {
-            table.set_width(u16::try_from(width).unwrap_or(u16::MAX));
-            table.set_content_arrangement(ContentArrangement::Dynamic);
-        }
-        None => {
-            table.set_content_arrangement(ContentArrangement::Disabled);
-        }
+    if let Some(width) = style.width {
+        table.set_width(u16::try_from(width).unwrap_or(u16::MAX));
+        table.set_content_arrangement(ContentArrangement::Dynamic);
     }
     table
 }
@@ -67,12 +62,7 @@ pub(super) fn value_cell(key: &str, value: &str, style: TableStyle) -> Cell {
 /// Field label and value, known fields first; `fields` (when given) picks rows by
 /// key, in their order (`details` picks every `details.NAME` row). `query` is the
 /// value looked up.
-pub fn record_table(
-    record: &crate::domain::record::Record,
-    query: &str,
-    fields: &[String],
-    style: TableStyle,
-) -> Table {
+pub fn record_table(record: &Record, query: &str, fields: &[String], style: TableStyle) -> Table {
     let mut table = new_table(style);
     let mut rows = derived::enrich(record_rows(record), record, style.utf8);
     // A task record names no ID of its own: the value looked up is its ID.
@@ -102,38 +92,21 @@ pub fn record_table(
 
 /// The rows of one `--fields` name: the field's, every row under a dotted prefix,
 /// or the line's own `query` and `kind`.
-fn picked_rows(
-    rows: &[Row],
-    record: &crate::domain::record::Record,
-    query: &str,
-    name: &str,
-) -> Vec<Row> {
+fn picked_rows(rows: &[Row], record: &Record, query: &str, name: &str) -> Vec<Row> {
+    let picked = |name: &str| -> Vec<Row> {
+        let under = |key: &str| key.strip_prefix(name).is_some_and(|r| r.starts_with('.'));
+        let picked = rows.iter().filter(|r| r.key == name || under(&r.key));
+        picked.cloned().collect()
+    };
     match name {
         "query" => vec![row("query", "Query", query.to_string())],
         "kind" => vec![row("kind", "Kind", record.kind.name().to_string())],
-        _ => {
-            let picked = |name: &str| -> Vec<Row> {
-                rows.iter()
-                    .filter(|r| {
-                        r.key == name
-                            || r.key
-                                .strip_prefix(name)
-                                .is_some_and(|rest| rest.starts_with('.'))
-                    })
-                    .cloned()
-                    .collect()
-            };
-            // A field the record lacks is shown by one that means the same.
-            let own = picked(name);
-            if own.is_empty() {
-                fields::synonyms(record.kind, name)
-                    .map(picked)
-                    .find(|rows| !rows.is_empty())
-                    .unwrap_or_default()
-            } else {
-                own
-            }
-        }
+        // A field the record lacks is shown by one that means the same.
+        _ => std::iter::once(name)
+            .chain(fields::synonyms(record.kind, name).map(|s| -> &str { s }))
+            .map(picked)
+            .find(|rows| !rows.is_empty())
+            .unwrap_or_default(),
     }
 }
 

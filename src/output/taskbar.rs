@@ -2,23 +2,21 @@
 //! (delivered / undeliverable / expired / unknown / pending) with a legend, so the
 //! state of a send is seen before it is read.
 
-use std::fmt::Write as _;
-
 use crate::domain::record::Record;
 use crate::domain::task::{finals, pending, pending_parts, TaskCounters};
 
 /// Cells of the bar: wide enough to show 1 in 40, narrow enough for any terminal.
-pub const BAR_WIDTH: usize = 40;
+const BAR_WIDTH: usize = 40;
 
-/// One segment of the bar: its name, how many, its glyphs and its colour.
-struct Segment {
-    name: &'static str,
-    count: u64,
-    glyph: char,
-    ascii: char,
-    /// ANSI SGR foreground colour, matching the status colours of the tables.
-    sgr: &'static str,
-}
+/// The bar's segments: name, glyph, ASCII glyph and ANSI SGR foreground colour
+/// (matching the status colours of the tables).
+const SEGMENTS: [(&str, char, char, &str); 5] = [
+    ("delivered", '█', '#', "32"),
+    ("undeliverable", '▓', 'x', "31"),
+    ("expired", '▒', '-', "33"),
+    ("unknown", '░', '?', "33"),
+    ("pending", '·', '.', "34"),
+];
 
 /// The bar and its legend, two lines; None when there is nothing to draw (nothing
 /// sent, or a negative counter).
@@ -38,35 +36,23 @@ pub fn task_bar(record: &Record, utf8: bool, color: bool) -> Option<String> {
         still_pending,
     ]
     .map(|c| c.max(0) as u64);
-    let segments = segments(counts);
     let widths = split(&counts, BAR_WIDTH)?;
-    let paint = |text: String, sgr: &str| {
-        if color {
-            format!("\u{1b}[{sgr}m{text}\u{1b}[0m")
-        } else {
-            text
-        }
-    };
-    let glyph = |s: &Segment| if utf8 { s.glyph } else { s.ascii };
     let mut bar = String::new();
-    let mut legend = String::new();
-    for (segment, width) in segments.iter().zip(widths) {
+    let mut legend = Vec::new();
+    for ((name, glyph, ascii, sgr), (count, width)) in
+        SEGMENTS.into_iter().zip(counts.iter().zip(widths))
+    {
+        let glyph = if utf8 { glyph } else { ascii };
+        let paint = |text: String| match color {
+            true => format!("\u{1b}[{sgr}m{text}\u{1b}[0m"),
+            false => text,
+        };
         if width > 0 {
-            bar.push_str(&paint(
-                glyph(segment).to_string().repeat(width),
-                segment.sgr,
-            ));
+            bar.push_str(&paint(glyph.to_string().repeat(width)));
         }
-        let mark = paint(glyph(segment).to_string(), segment.sgr);
-        let _ = write!(
-            legend,
-            "{}{mark} {} {}",
-            if legend.is_empty() { "" } else { "  " },
-            segment.name,
-            segment.count
-        );
+        legend.push(format!("{} {name} {count}", paint(glyph.to_string())));
     }
-    legend.push_str(&in_flight(&counters));
+    let legend = legend.join("  ") + &in_flight(&counters);
     Some(format!("{bar}\n{legend}"))
 }
 
@@ -83,47 +69,6 @@ fn in_flight(counters: &TaskCounters) -> String {
     format!(" ({})", parts.join(", "))
 }
 
-fn segments(counts: [u64; 5]) -> [Segment; 5] {
-    let [delivered, undeliverable, expired, unknown, pending] = counts;
-    [
-        Segment {
-            name: "delivered",
-            count: delivered,
-            glyph: '█',
-            ascii: '#',
-            sgr: "32",
-        },
-        Segment {
-            name: "undeliverable",
-            count: undeliverable,
-            glyph: '▓',
-            ascii: 'x',
-            sgr: "31",
-        },
-        Segment {
-            name: "expired",
-            count: expired,
-            glyph: '▒',
-            ascii: '-',
-            sgr: "33",
-        },
-        Segment {
-            name: "unknown",
-            count: unknown,
-            glyph: '░',
-            ascii: '?',
-            sgr: "33",
-        },
-        Segment {
-            name: "pending",
-            count: pending,
-            glyph: '·',
-            ascii: '.',
-            sgr: "34",
-        },
-    ]
-}
-
 /// Splits `width` cells in proportion to `counts` (largest remainder), giving every
 /// non-zero count at least one cell so that a single failure is never invisible.
 /// None when all counts are zero.
@@ -136,17 +81,9 @@ pub fn split(counts: &[u64], width: usize) -> Option<Vec<usize>> {
         .iter()
         .map(|c| *c as f64 * width as f64 / total as f64)
         .collect();
-    let mut cells: Vec<usize> = counts
-        .iter()
-        .zip(&exact)
-        .map(|(c, e)| {
-            if *c > 0 {
-                (e.floor() as usize).max(1)
-            } else {
-                0
-            }
-        })
-        .collect();
+    // At least a cell for a non-zero count (a zero count's share is 0).
+    let least = |(c, e): (&u64, &f64)| (e.floor() as usize).max(usize::from(*c > 0));
+    let mut cells: Vec<usize> = counts.iter().zip(&exact).map(least).collect();
     // Hand out or take back cells one at a time, where the rounding was furthest off.
     while cells.iter().sum::<usize>() < width {
         let i = (0..cells.len()).filter(|i| counts[*i] > 0).max_by(|a, b| {

@@ -8,8 +8,6 @@
 //! the cursor stays after the last line's text: `^C` lands on the row the cursor is
 //! on, inside the drawing, and clearing the drawing erases it.
 
-use std::io;
-
 use console::{AnsiCodeIterator, Term};
 use unicode_width::UnicodeWidthChar;
 
@@ -22,105 +20,66 @@ const ERASE_TO_END: &str = "\x1b[K";
 /// Erase from the cursor to the end of the screen.
 const ERASE_BELOW: &str = "\x1b[J";
 
-/// Stderr, unless it is not a terminal or `TERM` is unset or `dumb` (no cursor
-/// movement known).
-fn drawable_stderr() -> Option<Term> {
-    let term = Term::buffered_stderr();
-    let dumb = std::env::var_os("TERM").is_none_or(|t| t == "dumb");
-    (term.is_term() && !dumb).then_some(term)
-}
-
-/// Lines drawn at the bottom of stderr and redrawn in place: no row reaches the
-/// margin, and the cursor stays after the last line's text.
-pub struct Rows<W = Term> {
-    out: W,
+/// Lines drawn at the bottom of stderr and redrawn in place.
+pub struct Rows {
+    out: Term,
     /// Rows on screen now, the cursor on the last of them.
     drawn: usize,
 }
 
 impl Rows {
-    /// Stderr, None when it cannot be drawn on.
+    /// Stderr, unless it is not a terminal or `TERM` is unset or `dumb` (no cursor
+    /// movement known).
     pub fn stderr() -> Option<Rows> {
-        drawable_stderr().map(|out| Rows { out, drawn: 0 })
+        let out = Term::buffered_stderr();
+        let dumb = std::env::var_os("TERM").is_none_or(|t| t == "dumb");
+        (out.is_term() && !dumb).then_some(Rows { out, drawn: 0 })
     }
-}
 
-impl<W: Out> Rows<W> {
-    /// The columns a line may take, and the rows a drawing may: one row is left for
-    /// the cursor's, or the top of the drawing would scroll out of reach.
+    /// The columns a line may take, and the rows a drawing may.
     pub fn room(&self) -> (usize, usize) {
-        let (columns, rows) = self.out.size();
-        let width = columns.saturating_sub(MARGIN).max(1);
-        (
-            usize::from(width),
-            usize::from(rows.saturating_sub(1).max(1)),
-        )
+        room(self.out.size())
     }
 
-    /// Draws `lines` over what was drawn before (nothing for no lines).
+    /// Draws `lines` over what was drawn before; no lines erase it, the cursor left
+    /// where the drawing began.
     pub fn draw(&mut self, lines: &[String]) {
+        let text = self.drawing(lines, self.room().0);
+        // A terminal that cannot be written to only loses the drawing.
+        let _ = self.out.write_str(&text).and_then(|()| self.out.flush());
+    }
+
+    /// What `draw` writes: up to the start of the drawing's first row, then the lines.
+    fn drawing(&mut self, lines: &[String], width: usize) -> String {
         if lines.is_empty() && self.drawn == 0 {
-            return;
+            return String::new();
         }
-        let width = self.room().0;
-        let mut text = self.to_top();
-        let mut rows = 0;
+        let mut text = match self.drawn {
+            0 | 1 => "\r".to_string(),
+            n => format!("\x1b[{}A\r", n - 1),
+        };
+        self.drawn = 0;
         for line in lines {
-            if rows > 0 {
+            if self.drawn > 0 {
                 text.push_str("\r\n");
             }
             let (broken, taken) = rows_of(line, width);
             text.push_str(&broken);
             text.push_str(ERASE_TO_END);
-            rows += taken;
+            self.drawn += taken;
         }
-        text.push_str(ERASE_BELOW);
-        self.drawn = rows;
-        self.write(&text);
-    }
-
-    /// Erases what was drawn; the cursor is left where the drawing began.
-    pub fn clear(&mut self) {
-        if self.drawn > 0 {
-            let text = format!("{}{ERASE_BELOW}", self.to_top());
-            self.drawn = 0;
-            self.write(&text);
-        }
-    }
-
-    /// The way to the start of the drawing's first row.
-    fn to_top(&self) -> String {
-        format!("{}\r", ansi_move(self.drawn.saturating_sub(1), 'A'))
-    }
-
-    /// A terminal that cannot be written to only loses the drawing.
-    fn write(&self, text: &str) {
-        let _ = self.out.write(text).and_then(|()| self.out.flush());
+        text + ERASE_BELOW
     }
 }
 
-/// What `Rows` writes to and measures: the terminal (a string in unit
-/// tests).
-pub trait Out: std::fmt::Debug + Send + Sync {
-    /// Columns and rows.
-    fn size(&self) -> (u16, u16);
-    fn write(&self, s: &str) -> io::Result<()>;
-    fn flush(&self) -> io::Result<()>;
-}
-
-impl Out for Term {
-    fn size(&self) -> (u16, u16) {
-        let (rows, columns) = Term::size(self);
-        (columns, rows)
-    }
-
-    fn write(&self, s: &str) -> io::Result<()> {
-        self.write_str(s)
-    }
-
-    fn flush(&self) -> io::Result<()> {
-        Term::flush(self)
-    }
+/// The room in a terminal of `(rows, columns)`: one row is left for the cursor's,
+/// or the top of the drawing would scroll out of reach.
+fn room((rows, columns): (u16, u16)) -> (usize, usize) {
+    let width = columns.saturating_sub(MARGIN).max(1);
+    (
+        usize::from(width),
+        usize::from(rows.saturating_sub(1).max(1)),
+    )
 }
 
 /// `line` broken into rows of at most `width` columns, each row's rest erased, and
@@ -153,48 +112,9 @@ pub fn rows_of(line: &str, width: usize) -> (String, usize) {
     (out, rows)
 }
 
-/// A cursor movement by `n` (nothing for 0), as console writes it.
-fn ansi_move(n: usize, direction: char) -> String {
-    match n {
-        0 => String::new(),
-        n => format!("\x1b[{n}{direction}"),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::Mutex;
-
-    /// A terminal of `columns` that keeps what is written.
-    #[derive(Debug)]
-    struct Written {
-        columns: u16,
-        text: Mutex<String>,
-    }
-
-    impl Out for Written {
-        fn size(&self) -> (u16, u16) {
-            (self.columns, 24)
-        }
-
-        fn write(&self, s: &str) -> io::Result<()> {
-            self.text.lock().unwrap().push_str(s);
-            Ok(())
-        }
-
-        fn flush(&self) -> io::Result<()> {
-            Ok(())
-        }
-    }
-
-    fn rows(columns: u16) -> Rows<Written> {
-        let out = Written {
-            columns,
-            text: Mutex::default(),
-        };
-        Rows { out, drawn: 0 }
-    }
 
     #[test]
     fn a_long_line_breaks_where_the_terminal_wraps() {
@@ -212,27 +132,35 @@ mod tests {
 
     #[test]
     fn rows_are_drawn_over_the_last_drawing_and_cleared() {
-        let mut rows = rows(7);
-        let taken = |rows: &Rows<Written>| std::mem::take(&mut *rows.out.text.lock().unwrap());
-        assert_eq!(rows.room(), (3, 23));
-        rows.draw(&[]);
-        assert_eq!(taken(&rows), "");
-        rows.draw(&["abcd".into(), "e".into()]);
-        assert_eq!(taken(&rows), "\rabc\x1b[K\r\nd\x1b[K\r\ne\x1b[K\x1b[J");
-        rows.draw(&["f".into()]);
-        assert_eq!(taken(&rows), "\x1b[2A\rf\x1b[K\x1b[J");
-        rows.clear();
-        assert_eq!(taken(&rows), "\r\x1b[J");
-        rows.clear();
-        assert_eq!(taken(&rows), "");
+        // Not written: stderr may be the terminal running the tests.
+        let mut rows = Rows {
+            out: Term::buffered_stderr(),
+            drawn: 0,
+        };
+        let (width, height) = room((24, 7));
+        assert_eq!((width, height), (3, 23));
+        let mut drawing = |lines: &[&str]| {
+            let lines: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+            rows.drawing(&lines, width)
+        };
+        assert_eq!(drawing(&[]), "");
+        assert_eq!(
+            drawing(&["abcd", "e"]),
+            "\rabc\x1b[K\r\nd\x1b[K\r\ne\x1b[K\x1b[J"
+        );
+        assert_eq!(drawing(&["f"]), "\x1b[2A\rf\x1b[K\x1b[J");
+        assert_eq!(drawing(&[]), "\r\x1b[J");
+        assert_eq!(drawing(&[]), "");
         // A line as wide as the width still ends its row.
-        let mut rows = self::rows(20);
-        rows.draw(&["0123456789abcdef".into(), "x".into()]);
-        assert_eq!(taken(&rows), "\r0123456789abcdef\x1b[K\r\nx\x1b[K\x1b[J");
+        let lines = ["0123456789abcdef".to_string(), "x".into()];
+        assert_eq!(
+            rows.drawing(&lines, room((24, 20)).0),
+            "\r0123456789abcdef\x1b[K\r\nx\x1b[K\x1b[J"
+        );
     }
 
     #[test]
     fn a_terminal_narrower_than_the_margin_still_draws() {
-        assert_eq!(rows(3).room().0, 1);
+        assert_eq!(room((24, 3)).0, 1);
     }
 }

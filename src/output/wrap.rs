@@ -13,42 +13,27 @@ pub const LONG_WORD_INDENT: usize = 2;
 /// in (past the width if it is longer than that), and the text goes on under the
 /// indent after it. The caller writes the first line's first `indent` columns.
 pub fn hanging(text: &str, indent: usize, width: usize) -> String {
-    /// What the current line holds after its indent.
-    #[derive(PartialEq)]
-    enum Line {
-        Nothing,
-        /// Words up to this column.
-        Words(usize),
-        /// A long word, alone.
-        LongWord,
-    }
     let mut out = String::with_capacity(text.len());
-    let mut line = Line::Nothing;
+    // The column the current line reaches: `width` after a long word, which nothing
+    // follows; None before the first word.
+    let mut column: Option<usize> = None;
     for word in text.split(' ') {
         let taken = word.width();
-        if let Line::Words(column) = line {
-            if column + 1 + taken <= width {
-                out.push(' ');
-                out.push_str(word);
-                line = Line::Words(column + 1 + taken);
-                continue;
-            }
-        }
-        if line != Line::Nothing {
-            out.push('\n');
-        }
-        if indent + taken <= width {
-            if line != Line::Nothing {
+        if let Some(at) = column.filter(|at| at + 1 + taken <= width) {
+            out.push(' ');
+            column = Some(at + 1 + taken);
+        } else if indent + taken <= width {
+            // The first line's indent is the caller's.
+            if column.is_some() {
+                out.push('\n');
                 out.push_str(&" ".repeat(indent));
             }
-            line = Line::Words(indent + taken);
+            column = Some(indent + taken);
         } else {
-            // The first line's indent is the caller's, left with its name alone.
-            if line == Line::Nothing {
-                out.push('\n');
-            }
+            // A line of its own (the caller's first line is left with its name alone).
+            out.push('\n');
             out.push_str(&" ".repeat(LONG_WORD_INDENT));
-            line = Line::LongWord;
+            column = Some(width);
         }
         out.push_str(word);
     }
@@ -81,10 +66,7 @@ pub fn hanging_list(text: &str, indent: usize, width: usize) -> String {
             false => out.push_str(&hanging(&item, indent, width)),
         }
         // After an item broken over lines, the next one starts a line.
-        column = match column + taken <= width {
-            true => column + taken,
-            false => width,
-        };
+        column = (column + taken).min(width);
     }
     out
 }
