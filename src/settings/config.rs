@@ -197,57 +197,22 @@ impl HttpSettings {
                     origin: Origin::Demo,
                 })
             }
-            None => layers.pick("base_url", args.base_url.clone(), checks::text, |l| {
-                &l.base_url
-            })?,
+            None => layers.pick("base_url", args.base_url.clone(), checks::text)?,
         };
         let api_key = layers.api_key()?;
         let header = layers.value(
             "api_key_header",
             args.api_key_header.clone(),
             checks::key_header,
-            |l| &l.api_key_header,
             "X-API-KEY".into(),
         )?;
-        let ca_cert = layers.optional("ca_cert", args.ca_cert.clone(), checks::path, |l| {
-            &l.ca_cert
-        })?;
-        let timeout = layers.value(
-            "timeout",
-            args.timeout,
-            checks::timeout,
-            |l| &l.timeout,
-            DEFAULT_TIMEOUT,
-        )?;
-        let retries = layers.value(
-            "retries",
-            args.retries,
-            checks::retries,
-            |l| &l.retries,
-            DEFAULT_RETRIES,
-        )?;
-        let paths = layers.value(
-            "paths",
-            args.paths,
-            checks::value_enum,
-            |l| &l.paths,
-            PathStyle::Auto,
-        )?;
-        let max_body = layers.value(
-            "max_body",
-            args.max_body,
-            parse_max_body,
-            |l| &l.max_body,
-            DEFAULT_MAX_BODY,
-        )?;
-        let mask_msisdn = layers.value(
-            "mask_msisdn",
-            args.mask_msisdn,
-            parse_bool,
-            |l| &l.mask_msisdn,
-            false,
-        )?;
-        let rate = layers.optional("rate", args.rate, parse_rate, |l| &l.rate)?;
+        let ca_cert = layers.optional("ca_cert", args.ca_cert.clone(), checks::path)?;
+        let timeout = layers.value("timeout", args.timeout, checks::timeout, DEFAULT_TIMEOUT)?;
+        let retries = layers.value("retries", args.retries, checks::retries, DEFAULT_RETRIES)?;
+        let paths = layers.value("paths", args.paths, checks::value_enum, PathStyle::Auto)?;
+        let max_body = layers.value("max_body", args.max_body, parse_max_body, DEFAULT_MAX_BODY)?;
+        let mask_msisdn = layers.value("mask_msisdn", args.mask_msisdn, parse_bool, false)?;
+        let rate = layers.optional("rate", args.rate, parse_rate)?;
         // Checked once every setting is picked: `config show` lists them all.
         let Some(base_url) = base_url else {
             layers.row("base_url", "(not set)".into(), Origin::Default);
@@ -271,12 +236,12 @@ impl HttpSettings {
             layers.row("base_url", shown, base_url.origin.clone());
         }
         let url = validate_base_url(&base_url.value)
-            .map_err(|err| layers.unusable(&base_url.origin, |l| &l.base_url, err.0))?;
+            .map_err(|err| layers.unusable(&base_url.origin, "base_url", err.0))?;
         let ca_certs = match ca_cert {
             Some(path) => {
                 let origin = path.origin.clone();
                 let loaded = CaCerts::load(&layers.placed(path));
-                Some(loaded.map_err(|err| layers.unusable(&origin, |l| &l.ca_cert, err.0))?)
+                Some(loaded.map_err(|err| layers.unusable(&origin, "ca_cert", err.0))?)
             }
             None => None,
         };
@@ -315,16 +280,10 @@ impl OutputSettings {
             }
             None => {
                 let table = checks::output("table").expect("a format");
-                layers.value("output", args.output, checks::output, |l| &l.output, table)?
+                layers.value("output", args.output, checks::output, table)?
             }
         };
-        let color = layers.value(
-            "color",
-            args.color,
-            checks::value_enum,
-            |l| &l.color,
-            ColorChoice::Auto,
-        )?;
+        let color = layers.value("color", args.color, checks::value_enum, ColorChoice::Auto)?;
         // Field names as the records of the kind looked up name them (`status`,
         // `Status` and `Delivery report` alike).
         let (fields, field) = match kind.map(LookupKind::record_kind) {
@@ -363,7 +322,7 @@ impl OutputSettings {
 impl BatchSettings {
     fn resolve(layers: &mut Layers, args: &Given) -> Result<BatchSettings, SettingsError> {
         Ok(BatchSettings {
-            jobs: layers.value("jobs", args.jobs, parse_jobs, |l| &l.jobs, DEFAULT_JOBS)?,
+            jobs: layers.value("jobs", args.jobs, parse_jobs, DEFAULT_JOBS)?,
             keep_going: args.keep_going,
         })
     }
@@ -379,16 +338,9 @@ impl WatchSettings {
             "wait_timeout",
             args.wait_timeout,
             parse_wait_timeout,
-            |l| &l.wait_timeout,
             DEFAULT_WAIT_TIMEOUT,
         )?;
-        let interval = layers.value(
-            "interval",
-            args.interval,
-            parse_interval,
-            |l| &l.interval,
-            DEFAULT_INTERVAL,
-        )?;
+        let interval = layers.value("interval", args.interval, parse_interval, DEFAULT_INTERVAL)?;
         let (until, expect) = (lowercase(&args.until), lowercase(&args.expect));
         if let Some(kind) = kind {
             for (flag, statuses) in [("--until", &until), ("--expect", &expect)] {

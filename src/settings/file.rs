@@ -4,9 +4,11 @@
 //! silently falls back to a default.
 
 use std::collections::BTreeMap;
+use std::fmt;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use serde::de::{Error as _, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use thiserror::Error;
 use toml::Spanned;
@@ -45,31 +47,68 @@ impl<'de> Deserialize<'de> for Scalar {
 
 /// One layer of the file as written: the top level, or one `[profiles.NAME]` table.
 /// Each value keeps its place in the text; `settings::resolve` checks the one it uses
-/// with the parser of its flag. `config` and `profile` are here only to be refused in
-/// words that say why.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// with the parser of its flag. An unknown key is refused as it is read, and so are
+/// `config` and `profile`, in words that say why.
+#[derive(Debug, Default)]
 pub struct Layer {
-    pub base_url: Option<Spanned<Scalar>>,
-    pub api_key: Option<Spanned<Scalar>>,
-    pub api_key_file: Option<Spanned<Scalar>>,
-    pub api_key_header: Option<Spanned<Scalar>>,
-    pub ca_cert: Option<Spanned<Scalar>>,
-    pub timeout: Option<Spanned<Scalar>>,
-    pub retries: Option<Spanned<Scalar>>,
-    pub paths: Option<Spanned<Scalar>>,
-    pub max_body: Option<Spanned<Scalar>>,
-    pub output: Option<Spanned<Scalar>>,
-    pub mask_msisdn: Option<Spanned<Scalar>>,
-    pub color: Option<Spanned<Scalar>>,
-    pub jobs: Option<Spanned<Scalar>>,
-    pub rate: Option<Spanned<Scalar>>,
-    pub wait_timeout: Option<Spanned<Scalar>>,
-    pub interval: Option<Spanned<Scalar>>,
-    config: Option<Spanned<Scalar>>,
-    profile: Option<Spanned<Scalar>>,
-    #[serde(default)]
+    values: BTreeMap<&'static str, Spanned<Scalar>>,
     profiles: BTreeMap<String, Spanned<Layer>>,
+}
+
+impl Layer {
+    /// The value of a setting in this layer, by its key.
+    pub fn get(&self, key: &str) -> Option<&Spanned<Scalar>> {
+        self.values.get(key)
+    }
+}
+
+impl<'de> Deserialize<'de> for Layer {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Layer, D::Error> {
+        d.deserialize_map(LayerVisitor)
+    }
+}
+
+struct LayerVisitor;
+
+impl<'de> Visitor<'de> for LayerVisitor {
+    type Value = Layer;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a table of settings")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Layer, A::Error> {
+        let mut layer = Layer::default();
+        while let Some(Key(key)) = map.next_key()? {
+            if key == "profiles" {
+                layer.profiles = map.next_value()?;
+            } else {
+                layer.values.insert(key, map.next_value()?);
+            }
+        }
+        Ok(layer)
+    }
+}
+
+/// A key of a layer: a setting the file may set, or `profiles`. Refused at its own
+/// place in the text, so the error names its line.
+struct Key(&'static str);
+
+impl<'de> Deserialize<'de> for Key {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Key, D::Error> {
+        let key = String::deserialize(d)?;
+        if let Some(key) = ["config", "profile"].into_iter().find(|k| *k == key) {
+            return Err(D::Error::custom(format!(
+                "`{key}` cannot be set in a config file: it is chosen by {} or {}",
+                flag_of(key),
+                variable_of(key)
+            )));
+        }
+        let known = file_keys().chain(["profiles"]).find(|k| *k == key);
+        known
+            .map(Key)
+            .ok_or_else(|| D::Error::custom(format!("unknown field `{key}`")))
+    }
 }
 
 /// A config file, read and checked.
@@ -151,31 +190,22 @@ pub fn load(path: &Path, given_by: Option<&str>) -> Result<Option<ConfigFile>, C
         }
     };
     let mut top: Layer = toml::from_str(&text).map_err(|err| invalid(path, &text, &err))?;
-    let refuse = |offset: usize, message: String| invalid_at(path, &text, offset, message, None);
-    let mut profiles = BTreeMap::new();
-    for (name, layer) in std::mem::take(&mut top.profiles) {
-        let at = layer.span().start;
-        let layer = layer.into_inner();
-        if !layer.profiles.is_empty() {
-            return Err(refuse(at, "a profile cannot hold profiles".into()));
-        }
-        profiles.insert(name, layer);
+    let nested = top
+        .profiles
+        .values()
+        .find(|p| !p.get_ref().profiles.is_empty());
+    if let Some(nested) = nested {
+        let why = "a profile cannot hold profiles".into();
+        return Err(invalid_at(path, &text, nested.span().start, why, None));
     }
-    for layer in std::iter::once(&top).chain(profiles.values()) {
-        let chosen = [("config", &layer.config), ("profile", &layer.profile)];
-        if let Some((key, Some(value))) = chosen.into_iter().find(|(_, v)| v.is_some()) {
-            let why = format!(
-                "`{key}` cannot be set in a config file: it is chosen by {} or {}",
-                flag_of(key),
-                variable_of(key)
-            );
-            return Err(refuse(value.span().start, why));
-        }
-    }
+    let profiles = std::mem::take(&mut top.profiles);
+    let profiles = profiles
+        .into_iter()
+        .map(|(name, layer)| (name, layer.into_inner()));
     Ok(Some(ConfigFile {
         path: path.to_path_buf(),
         top,
-        profiles,
+        profiles: profiles.collect(),
         mode: file_mode(path),
         text,
     }))
@@ -187,7 +217,7 @@ impl ConfigFile {
     pub fn holds_key(&self) -> bool {
         std::iter::once(&self.top)
             .chain(self.profiles.values())
-            .filter_map(|layer| layer.api_key.as_ref())
+            .filter_map(|layer| layer.get("api_key"))
             .any(|key| !key.get_ref().0.trim().is_empty())
     }
 
@@ -226,12 +256,7 @@ pub fn file_keys() -> impl Iterator<Item = &'static str> {
 
 /// A TOML error turned into file, line and key: the parser's span gives the place.
 fn invalid(path: &Path, text: &str, err: &toml::de::Error) -> ConfigFileError {
-    let mut message = err.message().trim().to_string();
-    // serde's own list of fields names `profiles`, `config` and `profile` too: the
-    // hint lists the keys instead.
-    if let Some(at) = message.find(", expected one of") {
-        message.truncate(at);
-    }
+    let message = err.message().trim().to_string();
     let hint = message.contains("unknown field").then(|| {
         let keys: Vec<&str> = file_keys().collect();
         format!(
@@ -301,11 +326,11 @@ mod tests {
              [profiles.prod]\nretries = 5\njobs = 2\nmask_msisdn = true\n",
         )
         .unwrap();
-        assert_eq!(file.top.timeout.as_ref().unwrap().get_ref().0, "2s");
+        assert_eq!(file.top.get("timeout").unwrap().get_ref().0, "2s");
         let prod = &file.profiles["prod"];
-        assert_eq!(prod.retries.as_ref().unwrap().get_ref().0, "5");
-        assert_eq!(prod.mask_msisdn.as_ref().unwrap().get_ref().0, "true");
-        let err = file.invalid_at(prod.jobs.as_ref().unwrap().span().start, "no".into());
+        assert_eq!(prod.get("retries").unwrap().get_ref().0, "5");
+        assert_eq!(prod.get("mask_msisdn").unwrap().get_ref().0, "true");
+        let err = file.invalid_at(prod.get("jobs").unwrap().span().start, "no".into());
         assert!(
             err.to_string()
                 .contains("line 6, key `profiles.prod.jobs`: no"),
@@ -353,8 +378,8 @@ mod tests {
     #[test]
     fn numbers_and_booleans_are_read_as_their_text() {
         let file = parse("timeout = 2.5\nretries = \"3\"\ncolor = false\n").unwrap();
-        assert_eq!(file.top.timeout.unwrap().into_inner().0, "2.5");
-        assert_eq!(file.top.color.unwrap().into_inner().0, "false");
+        assert_eq!(file.top.get("timeout").unwrap().get_ref().0, "2.5");
+        assert_eq!(file.top.get("color").unwrap().get_ref().0, "false");
         let err = parse("timeout = [1]\n").unwrap_err().to_string();
         assert!(err.contains("line 1, key `timeout`"), "{err}");
     }

@@ -27,9 +27,6 @@ pub struct Sourced<T> {
     pub origin: Origin,
 }
 
-/// A file layer's value of a setting.
-type FileValue = fn(&Layer) -> &Option<Spanned<Scalar>>;
-
 /// One line of `config show`: a setting, its value as shown, where it came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ShowRow {
@@ -65,7 +62,7 @@ impl<'a> Layers<'a> {
             rows: Vec::new(),
             warnings: Vec::new(),
         };
-        let named = layers.pick("config", args.config.clone(), checks::path, |_| &None)?;
+        let named = layers.pick("config", args.config.clone(), checks::path)?;
         let path = match &named {
             Some(named) => Some(named.value.clone()),
             None => config_file::default_path(),
@@ -84,7 +81,7 @@ impl<'a> Layers<'a> {
         };
         let origin = named.map_or(Origin::Default, |n| n.origin);
         layers.row("config", shown, origin);
-        let profile = layers.pick("profile", args.profile.clone(), checks::name, |_| &None)?;
+        let profile = layers.pick("profile", args.profile.clone(), checks::name)?;
         let profile = layers.choose_profile(profile, path.as_deref())?;
         let (shown, origin) = match &profile {
             Some(p) => (p.value.clone(), p.origin.clone()),
@@ -109,7 +106,6 @@ impl<'a> Layers<'a> {
         key: &'static str,
         flag: Option<T>,
         parse: fn(&str) -> Result<T, String>,
-        file: FileValue,
     ) -> Result<Option<Sourced<T>>, SettingsError> {
         if let Some(value) = flag {
             let origin = Origin::Flag(flag_of(key));
@@ -122,7 +118,7 @@ impl<'a> Layers<'a> {
             return Ok(Some(Sourced { value, origin }));
         }
         for (layer, origin) in self.file_layers() {
-            if let Some(text) = file(layer) {
+            if let Some(text) = layer.get(key) {
                 let value = self.parse_at(text, parse)?;
                 return Ok(Some(Sourced { value, origin }));
             }
@@ -136,10 +132,9 @@ impl<'a> Layers<'a> {
         key: &'static str,
         flag: Option<T>,
         parse: fn(&str) -> Result<T, String>,
-        file: FileValue,
         default: T,
     ) -> Result<T, SettingsError> {
-        let picked = self.pick(key, flag, parse, file)?;
+        let picked = self.pick(key, flag, parse)?;
         let Sourced { value, origin } = picked.unwrap_or(Sourced {
             value: default,
             origin: Origin::Default,
@@ -154,9 +149,8 @@ impl<'a> Layers<'a> {
         key: &'static str,
         flag: Option<T>,
         parse: fn(&str) -> Result<T, String>,
-        file: FileValue,
     ) -> Result<Option<Sourced<T>>, SettingsError> {
-        let picked = self.pick(key, flag, parse, file)?;
+        let picked = self.pick(key, flag, parse)?;
         let (shown, origin) = match &picked {
             Some(s) => (s.value.shown(), s.origin.clone()),
             None => ("(not set)".into(), Origin::Default),
@@ -189,9 +183,9 @@ impl<'a> Layers<'a> {
 
     /// A value that passed its parser but cannot be used (a base URL, a CA file),
     /// said with where it came from: in the file, its line and key (all 78).
-    pub fn unusable(&self, origin: &Origin, file: FileValue, why: String) -> ConfigError {
+    pub fn unusable(&self, origin: &Origin, key: &str, why: String) -> ConfigError {
         let layer = self.file_layers().find(|(_, o)| o == origin);
-        match (layer.and_then(|(l, _)| file(l).as_ref()), &self.file) {
+        match (layer.and_then(|(l, _)| l.get(key)), &self.file) {
             (Some(value), Some(config)) => config.invalid_at(value.span().start, why).into(),
             _ => ConfigError(why),
         }
@@ -202,15 +196,8 @@ impl<'a> Layers<'a> {
     /// a guess). An empty or blank key is no key, from wherever it came.
     pub fn api_key(&mut self) -> Result<Option<String>, SettingsError> {
         let args = self.args;
-        let key = self.pick("api_key", args.api_key.clone(), checks::text, |l| {
-            &l.api_key
-        })?;
-        let file = self.pick(
-            "api_key_file",
-            args.api_key_file.clone(),
-            checks::path,
-            |l| &l.api_key_file,
-        )?;
+        let key = self.pick("api_key", args.api_key.clone(), checks::text)?;
+        let file = self.pick("api_key_file", args.api_key_file.clone(), checks::path)?;
         // Of a key and a key file, the one of the higher layer.
         let (key, path) = match (key, file) {
             (Some(key), Some(file)) if rank(&key.origin) == rank(&file.origin) => {
@@ -255,7 +242,7 @@ impl<'a> Layers<'a> {
         if let Err(why) = checks::api_key(&key) {
             return Err(match &origin {
                 Origin::Flag(name) | Origin::Env(name) => bad_value(name, &why),
-                _ => self.unusable(&origin, |l| &l.api_key, why).into(),
+                _ => self.unusable(&origin, "api_key", why).into(),
             });
         }
         self.row("api_key", crate::settings::secret::mask_key(&key), origin);
@@ -457,7 +444,7 @@ mod tests {
         };
         let no_vars = |_: &str| None;
         let layers = Layers::open(&args, &no_vars).unwrap();
-        let retries = |l: &Layers, flag| l.pick("retries", flag, checks::retries, |l| &l.retries);
+        let retries = |l: &Layers, flag| l.pick("retries", flag, checks::retries);
         let profile = Origin::Profile {
             name: "p".into(),
             file: path.clone(),
@@ -470,9 +457,9 @@ mod tests {
                 origin: profile
             }
         );
-        let timeout = layers.pick("timeout", None, checks::timeout, |l| &l.timeout);
+        let timeout = layers.pick("timeout", None, checks::timeout);
         assert_eq!(timeout.unwrap().unwrap().origin, Origin::File(path.clone()));
-        let unset = layers.pick("max_body", None, checks::parse_max_body, |l| &l.max_body);
+        let unset = layers.pick("max_body", None, checks::parse_max_body);
         assert!(unset.unwrap().is_none());
         let flag = retries(&layers, Some(9)).unwrap().unwrap();
         assert_eq!(flag.origin, Origin::Flag("--retries".into()));
