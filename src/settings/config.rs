@@ -49,29 +49,20 @@ pub struct HttpSettings {
     pub proxy: Option<ProxyChoice>,
     /// `--rate`: the least spacing between request starts; None: no limit.
     pub rate_interval: Option<Duration>,
-    /// `-v`: each request traced on stderr (`-vv`: its headers too).
     pub verbose: u8,
-    /// `--mask-msisdn`: phone numbers masked in every answer shown.
     pub mask_msisdn: bool,
 }
 
 /// What the output reads: stdout's format and shape, how tables look, what goes to
-/// stderr (warnings, progress, the summary) and the `--junit` file. Read by
-/// `run/lookups.rs` (the printer's `PrintStyle`, the progress bar and live view, the
-/// summary), `run/problems.rs` (warnings) and `run/worker.rs` (what an outcome keeps
-/// for the format that prints it).
+/// stderr (warnings, progress, the summary) and the files written beside it.
 #[derive(Debug, Clone)]
 pub struct OutputSettings {
-    /// `-o`/`--json`, `SMSSTAT_OUTPUT` or the config file's `output`; else the table.
     pub format: OutputFormat,
-    /// `--fields`: the columns or JSON keys shown, as the records of the kind name them.
+    /// `--fields`, as the records of the kind name them.
     pub fields: Vec<String>,
-    /// `--field`: only this field's bare value, one line per lookup.
     pub field: Option<String>,
-    /// `--normalize`: typed, uniform JSON records.
     pub normalize: bool,
-    /// Colour on stdout: `--color`, `NO_COLOR` and friends, and whether it is a
-    /// terminal (`use_color`).
+    /// Colour on stdout (`use_color`).
     pub color: bool,
     /// Box-drawing characters in tables (ASCII when the locale is not UTF-8).
     pub utf8: bool,
@@ -80,42 +71,31 @@ pub struct OutputSettings {
     pub width: Option<usize>,
     /// Whether stderr is a terminal: the progress bar, live view and summary go there.
     pub stderr_is_terminal: bool,
-    /// `--raw-cells`: CSV/TSV cells without formula neutralisation.
     pub raw_cells: bool,
-    /// `--no-headers`: table, CSV and TSV without their header line.
     pub no_headers: bool,
-    /// `-q`: no warnings, per-lookup lines or summary on stderr.
     pub quiet: bool,
-    /// `--junit PATH`: a JUnit XML file with one test case per lookup.
     pub junit: Option<std::path::PathBuf>,
-    /// `--metrics PATH`: the batch as Prometheus metrics.
     pub metrics: Option<std::path::PathBuf>,
 }
 
 /// Waiting and expectations: how each lookup is watched until its record is final,
-/// and what the final record must be. Read by `run/worker.rs` (polls, `--follow`
-/// lines, verdicts), `run/lookups.rs` (the live view, the engine's bound on lookups
-/// under way) and `run/problems.rs` (statuses it does not know).
+/// and what the final record must be.
 #[derive(Debug, Clone)]
 pub struct WatchSettings {
-    /// `--wait` settings; None without `--wait`.
+    /// None without `--wait`.
     pub wait: Option<WaitSettings>,
-    /// `--follow`: a JSON line per observed change, printed by the workers.
     pub follow: bool,
     /// `--until`: statuses that count as final (with or without `--wait`).
     pub until: Vec<String>,
-    /// `--expect` and `--expect-delivered`: what decides the verdict.
+    /// `--expect` and `--expect-delivered`.
     pub expect: Expectation,
 }
 
-/// How the batch runs. Read by `run/lookups.rs` (the workers, within the open-file
-/// limit), `run/worker.rs` (the early stop) and `http/` through `Client::new` (one
-/// agent per worker).
+/// How the batch runs.
 #[derive(Debug, Clone)]
 pub struct BatchSettings {
-    /// `-j`: how many requests run at once (before the open-file limit lowers it).
+    /// `-j` (before the open-file limit lowers it).
     pub jobs: usize,
-    /// `--keep-going`: no early stop after a refused account or connection.
     pub keep_going: bool,
 }
 
@@ -365,59 +345,65 @@ impl WatchSettings {
 }
 
 /// The usage checks of a lookup's settings: what the output format allows (it may
-/// come from the config file), and options that make no sense together.
+/// come from the config file), and options that make no sense together. Each option
+/// is paired with what makes it do nothing; the first found is refused.
 fn check_for_lookups(config: &Config, kind: LookupKind) -> Result<(), String> {
-    let output = &config.output;
-    usage::check_normalize(output.normalize, output.format, config.watch.follow)?;
-    let field = output.field.is_some();
-    usage::check_no_headers(output.no_headers, output.format, field)?;
-    usage::check_raw_cells(output.raw_cells, output.format, field)?;
-    check_combinations(config, kind)
-}
-
-/// Options that make no sense together are usage errors, not silently ignored.
-fn check_combinations(config: &Config, kind: LookupKind) -> Result<(), String> {
     let (output, watch) = (&config.output, &config.watch);
-    if watch.follow && (output.field.is_some() || output.format.is_delimited()) {
-        return Err(
-            "--follow prints JSON lines; it does not combine with -o csv/tsv or --field".into(),
-        );
-    }
-    if output.format.is_report() {
-        let shaping = [
-            (watch.follow, "--follow"),
-            (!output.fields.is_empty(), "--fields"),
-            (output.no_headers, "--no-headers"),
-            (output.raw_cells, "--raw-cells"),
-        ];
-        if let Some((_, flag)) = shaping.iter().find(|(given, _)| *given) {
-            return Err(format!(
-                "{flag} shapes the records printed; -o report, report-json, report-md and \
-                 prometheus print one report over the batch instead"
-            ));
-        }
-    }
-    let (expect, until) = (&watch.expect, &watch.until);
+    let (format, field) = (output.format, output.field.is_some());
     let task = kind == LookupKind::Task;
-    if task && !expect.statuses.is_empty() {
-        return Err(
-            "--expect applies to sms and hlr lookups; for tasks use --expect-delivered RATIO"
-                .into(),
-        );
-    }
-    if task && !until.is_empty() {
-        return Err(
-            "--until applies to sms and hlr lookups; a task is final when nothing is pending"
-                .into(),
-        );
-    }
-    if !task && expect.delivered_ratio.is_some() {
-        return Err(
-            "--expect-delivered applies to task lookups; for sms and hlr use --expect STATUS"
-                .into(),
-        );
-    }
-    Ok(())
+    let shaping = [
+        (watch.follow, "--follow"),
+        (!output.fields.is_empty(), "--fields"),
+        (output.no_headers, "--no-headers"),
+        (output.raw_cells, "--raw-cells"),
+    ];
+    let shaping = shaping
+        .iter()
+        .find(|(given, _)| *given && format.is_report());
+    let report = shaping.map(|(_, flag)| {
+        format!(
+            "{flag} shapes the records printed; -o report, report-json, report-md and \
+             prometheus print one report over the batch instead"
+        )
+    });
+    let refused = [
+        (
+            output.normalize && !format.is_json_lines() && !watch.follow,
+            // report-json is JSON too, but of the batch, not of records: named as well.
+            "--normalize shapes JSON records; it does nothing with table, csv, \
+             tsv or report output (report, report-json, report-md; add --json)",
+        ),
+        (
+            output.no_headers && (format.is_json_lines() || field),
+            "--no-headers applies to table, csv and tsv output; JSON lines and \
+             --field values have no header",
+        ),
+        (
+            // The report forms refuse it in their own words, below.
+            output.raw_cells && (field || !format.is_delimited()) && !format.is_report(),
+            "--raw-cells applies to -o csv and -o tsv; table, JSON and --field output \
+             print no formula guard to leave out",
+        ),
+        (
+            watch.follow && (field || format.is_delimited()),
+            "--follow prints JSON lines; it does not combine with -o csv/tsv or --field",
+        ),
+        (report.is_some(), report.as_deref().unwrap_or_default()),
+        (
+            task && !watch.expect.statuses.is_empty(),
+            "--expect applies to sms and hlr lookups; for tasks use --expect-delivered RATIO",
+        ),
+        (
+            task && !watch.until.is_empty(),
+            "--until applies to sms and hlr lookups; a task is final when nothing is pending",
+        ),
+        (
+            !task && watch.expect.delivered_ratio.is_some(),
+            "--expect-delivered applies to task lookups; for sms and hlr use --expect STATUS",
+        ),
+    ];
+    let first = refused.into_iter().find(|(wrong, _)| *wrong);
+    first.map_or(Ok(()), |(_, why)| Err(why.to_string()))
 }
 
 fn lowercase(values: &[String]) -> Vec<String> {

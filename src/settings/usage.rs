@@ -3,7 +3,6 @@
 //! misled by a silently ignored option or an empty column.
 
 use crate::domain::fields::{self, FieldType, COLUMN_LABELS, ERROR_FIELDS, FIELDS, OUTCOME_FIELDS};
-use crate::domain::format::OutputFormat;
 use crate::domain::record::RecordKind;
 use crate::domain::sanitize::preview;
 use crate::domain::status::{self, Phase};
@@ -21,58 +20,6 @@ pub(crate) fn check_options(args: &Given) -> Result<(), String> {
         return Err(
             "--field prints one bare value per lookup; it does not combine with \
                     --json or -o (use --fields to pick columns or keys)"
-                .into(),
-        );
-    }
-    Ok(())
-}
-
-/// `--normalize` shapes JSON records: with any other output it would do nothing.
-pub(crate) fn check_normalize(
-    normalize: bool,
-    format: OutputFormat,
-    follow: bool,
-) -> Result<(), String> {
-    if normalize && !format.is_json_lines() && !follow {
-        // report-json is JSON too, but of the batch, not of records: named as well.
-        return Err(
-            "--normalize shapes JSON records; it does nothing with table, csv, \
-                    tsv or report output (report, report-json, report-md; add --json)"
-                .into(),
-        );
-    }
-    Ok(())
-}
-
-/// `--no-headers` leaves out the header line of table, CSV and TSV; JSON lines and
-/// bare `--field` values have none to leave out.
-pub(crate) fn check_no_headers(
-    no_headers: bool,
-    format: OutputFormat,
-    field: bool,
-) -> Result<(), String> {
-    if no_headers && (format.is_json_lines() || field) {
-        return Err(
-            "--no-headers applies to table, csv and tsv output; JSON lines and \
-                    --field values have no header"
-                .into(),
-        );
-    }
-    Ok(())
-}
-
-/// `--raw-cells` only turns off the guard of CSV/TSV cells; other outputs have no
-/// such guard to turn off. The report forms refuse it in their own words
-/// (`lookups::check_combinations`), so they are left to that check.
-pub(crate) fn check_raw_cells(
-    raw_cells: bool,
-    format: OutputFormat,
-    field: bool,
-) -> Result<(), String> {
-    if raw_cells && (field || !format.is_delimited()) && !format.is_report() {
-        return Err(
-            "--raw-cells applies to -o csv and -o tsv; table, JSON and --field output \
-                    print no formula guard to leave out"
                 .into(),
         );
     }
