@@ -10,12 +10,11 @@ use std::path::{Path, PathBuf};
 
 use serde::de::{Error as _, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
-use thiserror::Error;
 use toml::Spanned;
 
-use crate::domain::error::{ConfigError, SettingsError};
+use crate::domain::error::ConfigError;
 use crate::settings::given::{flag_of, variable_of, KEYS};
-use crate::settings::read::{read_bounded_text, LocalFileError};
+use crate::settings::read::read_bounded_text;
 
 /// A value as the file wrote it: text, or a number or a boolean read as its text, so
 /// that the file's values pass the same check as a flag's (`timeout = 2` and
@@ -123,43 +122,6 @@ pub struct ConfigFile {
     text: String,
 }
 
-/// Why a config file cannot be used (exit 78). Messages name the file, and the line
-/// and key when the file itself is wrong.
-#[derive(Debug, Error)]
-pub enum ConfigFileError {
-    #[error("config file {} does not exist (given by {given_by})", path.display())]
-    Missing { path: PathBuf, given_by: String },
-
-    #[error("cannot read config file {}: {source}", path.display())]
-    Unreadable {
-        path: PathBuf,
-        source: LocalFileError,
-    },
-
-    #[error("config file {}, line {line}{}: {message}{}", path.display(),
-        key.as_deref().map(|k| format!(", key `{k}`")).unwrap_or_default(),
-        hint.as_deref().map(|h| format!(" ({h})")).unwrap_or_default())]
-    Invalid {
-        path: PathBuf,
-        line: usize,
-        key: Option<String>,
-        message: String,
-        hint: Option<String>,
-    },
-}
-
-impl From<ConfigFileError> for ConfigError {
-    fn from(error: ConfigFileError) -> ConfigError {
-        ConfigError(error.to_string())
-    }
-}
-
-impl From<ConfigFileError> for SettingsError {
-    fn from(error: ConfigFileError) -> SettingsError {
-        SettingsError::Config(error.into())
-    }
-}
-
 /// `$XDG_CONFIG_HOME/smsstat/config.toml` (`~/.config/...` when unset; the Windows
 /// config dir on Windows). None when there is no home directory to anchor it.
 pub fn default_path() -> Option<PathBuf> {
@@ -170,23 +132,22 @@ pub fn default_path() -> Option<PathBuf> {
 
 /// Reads and checks a config file. A missing file is `Ok(None)` unless the user named
 /// it (`given_by` is the flag or variable that did).
-pub fn load(path: &Path, given_by: Option<&str>) -> Result<Option<ConfigFile>, ConfigFileError> {
+pub fn load(path: &Path, given_by: Option<&str>) -> Result<Option<ConfigFile>, ConfigError> {
+    let shown = path.display();
     let text = match read_bounded_text(path) {
         Ok(text) => text,
         Err(err) if err.is_not_found() => {
             return match given_by {
-                Some(given_by) => Err(ConfigFileError::Missing {
-                    path: path.to_path_buf(),
-                    given_by: given_by.to_string(),
-                }),
+                Some(by) => Err(ConfigError(format!(
+                    "config file {shown} does not exist (given by {by})"
+                ))),
                 None => Ok(None),
             };
         }
-        Err(source) => {
-            return Err(ConfigFileError::Unreadable {
-                path: path.to_path_buf(),
-                source,
-            })
+        Err(err) => {
+            return Err(ConfigError(format!(
+                "cannot read config file {shown}: {err}"
+            )))
         }
     };
     let mut top: Layer = toml::from_str(&text).map_err(|err| invalid(path, &text, &err))?;
@@ -222,7 +183,7 @@ impl ConfigFile {
     }
 
     /// The error of the value at `offset` (exit 78): the file, its line and key.
-    pub fn invalid_at(&self, offset: usize, message: String) -> ConfigFileError {
+    pub fn invalid_at(&self, offset: usize, message: String) -> ConfigError {
         invalid_at(&self.path, &self.text, offset, message, None)
     }
 }
@@ -255,7 +216,7 @@ pub fn file_keys() -> impl Iterator<Item = &'static str> {
 }
 
 /// A TOML error turned into file, line and key: the parser's span gives the place.
-fn invalid(path: &Path, text: &str, err: &toml::de::Error) -> ConfigFileError {
+fn invalid(path: &Path, text: &str, err: &toml::de::Error) -> ConfigError {
     let message = err.message().trim().to_string();
     let hint = message.contains("unknown field").then(|| {
         let keys: Vec<&str> = file_keys().collect();
@@ -275,15 +236,17 @@ fn invalid_at(
     offset: usize,
     message: String,
     hint: Option<String>,
-) -> ConfigFileError {
+) -> ConfigError {
     let offset = offset.min(text.len());
-    ConfigFileError::Invalid {
-        path: path.to_path_buf(),
-        line: text[..offset].matches('\n').count() + 1,
-        key: key_at(text, offset),
-        message,
-        hint,
-    }
+    let line = text[..offset].matches('\n').count() + 1;
+    let key = key_at(text, offset).map(|k| format!(", key `{k}`"));
+    let hint = hint.map(|h| format!(" ({h})"));
+    ConfigError(format!(
+        "config file {}, line {line}{}: {message}{}",
+        path.display(),
+        key.unwrap_or_default(),
+        hint.unwrap_or_default()
+    ))
 }
 
 /// The dotted key written on the line of `offset` (`profiles.prod.timeout`): the name
@@ -312,7 +275,7 @@ fn key_at(text: &str, offset: usize) -> Option<String> {
 mod tests {
     use super::*;
 
-    fn parse(text: &str) -> Result<ConfigFile, ConfigFileError> {
+    fn parse(text: &str) -> Result<ConfigFile, ConfigError> {
         use std::io::Write;
         let mut file = tempfile::NamedTempFile::new().unwrap();
         file.write_all(text.as_bytes()).unwrap();

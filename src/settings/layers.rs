@@ -186,7 +186,7 @@ impl<'a> Layers<'a> {
     pub fn unusable(&self, origin: &Origin, key: &str, why: String) -> ConfigError {
         let layer = self.file_layers().find(|(_, o)| o == origin);
         match (layer.and_then(|(l, _)| l.get(key)), &self.file) {
-            (Some(value), Some(config)) => config.invalid_at(value.span().start, why).into(),
+            (Some(value), Some(config)) => config.invalid_at(value.span().start, why),
             _ => ConfigError(why),
         }
     }
@@ -353,9 +353,17 @@ pub trait Shown {
     fn shown(&self) -> String;
 }
 
-impl Shown for String {
+/// A value shown as it displays.
+trait Plain: std::fmt::Display {}
+impl Plain for String {}
+impl Plain for u32 {}
+impl Plain for u64 {}
+impl Plain for usize {}
+impl Plain for bool {}
+
+impl<T: Plain> Shown for T {
     fn shown(&self) -> String {
-        self.clone()
+        self.to_string()
     }
 }
 
@@ -368,30 +376,6 @@ impl Shown for PathBuf {
 impl Shown for std::time::Duration {
     fn shown(&self) -> String {
         format_duration(*self)
-    }
-}
-
-impl Shown for u32 {
-    fn shown(&self) -> String {
-        self.to_string()
-    }
-}
-
-impl Shown for u64 {
-    fn shown(&self) -> String {
-        self.to_string()
-    }
-}
-
-impl Shown for usize {
-    fn shown(&self) -> String {
-        self.to_string()
-    }
-}
-
-impl Shown for bool {
-    fn shown(&self) -> String {
-        self.to_string()
     }
 }
 
