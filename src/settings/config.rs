@@ -24,12 +24,9 @@ use crate::settings::proxy::ProxyChoice;
 use crate::settings::secret::ApiKey;
 use crate::settings::usage;
 
-pub const DEFAULT_JOBS: usize = 8;
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
-pub const DEFAULT_RETRIES: u32 = 2;
-pub const DEFAULT_MAX_BODY: u64 = 4 * 1024 * 1024;
-pub const DEFAULT_WAIT_TIMEOUT: Duration = Duration::from_secs(600);
-pub const DEFAULT_INTERVAL: Duration = Duration::from_secs(2);
+const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+const DEFAULT_WAIT_TIMEOUT: Duration = Duration::from_secs(600);
+const DEFAULT_INTERVAL: Duration = Duration::from_secs(2);
 
 /// What the HTTP client needs, and nothing else: the service, the key, the bounds on
 /// every request, trust, the route and the pace.
@@ -145,15 +142,11 @@ impl Config {
         kind: Option<LookupKind>,
     ) -> Result<Config, SettingsError> {
         usage::check_options(args).map_err(SettingsError::Usage)?;
-        let output = OutputSettings::resolve(layers, args, kind)?;
-        let batch = BatchSettings::resolve(layers, args)?;
-        let watch = WatchSettings::resolve(layers, args, kind)?;
-        let http = HttpSettings::resolve(layers, args, demo_url)?;
         let config = Config {
-            http,
-            output,
-            watch,
-            batch,
+            output: OutputSettings::resolve(layers, args, kind)?,
+            batch: BatchSettings::resolve(layers, args)?,
+            watch: WatchSettings::resolve(layers, args, kind)?,
+            http: HttpSettings::resolve(layers, args, demo_url)?,
         };
         if let Some(kind) = kind {
             check_for_lookups(&config, kind).map_err(SettingsError::Usage)?;
@@ -188,9 +181,9 @@ impl HttpSettings {
         )?;
         let ca_cert = layers.optional("ca_cert", args.ca_cert.clone(), checks::path)?;
         let timeout = layers.value("timeout", args.timeout, checks::timeout, DEFAULT_TIMEOUT)?;
-        let retries = layers.value("retries", args.retries, checks::retries, DEFAULT_RETRIES)?;
+        let retries = layers.value("retries", args.retries, checks::retries, 2)?;
         let paths = layers.value("paths", args.paths, checks::value_enum, PathStyle::Auto)?;
-        let max_body = layers.value("max_body", args.max_body, parse_max_body, DEFAULT_MAX_BODY)?;
+        let max_body = layers.value("max_body", args.max_body, parse_max_body, 4 * 1024 * 1024)?;
         let mask_msisdn = layers.value("mask_msisdn", args.mask_msisdn, parse_bool, false)?;
         let rate = layers.optional("rate", args.rate, parse_rate)?;
         // Checked once every setting is picked: `config show` lists them all.
@@ -252,35 +245,22 @@ impl OutputSettings {
         kind: Option<LookupKind>,
     ) -> Result<OutputSettings, SettingsError> {
         // `--json` is `-o json`; `config show` and `check` take it for themselves.
-        let json = args.json.then(|| checks::output("json").expect("a format"));
-        let format = match json {
-            Some(json) => {
-                layers.row("output", "json".into(), Origin::Flag("--json".into()));
-                json
-            }
-            None => {
-                let table = checks::output("table").expect("a format");
-                layers.value("output", args.output, checks::output, table)?
-            }
+        let format = if args.json {
+            layers.row("output", "json".into(), Origin::Flag("--json".into()));
+            OutputFormat::json()
+        } else {
+            let table = OutputFormat::default();
+            layers.value("output", args.output, checks::output, table)?
         };
         let color = layers.value("color", args.color, checks::value_enum, ColorChoice::Auto)?;
         // Field names as the records of the kind looked up name them (`status`,
         // `Status` and `Delivery report` alike).
-        let (fields, field) = match kind.map(LookupKind::record_kind) {
-            Some(record) => {
-                let fields = usage::resolve_names(record, &args.fields);
-                let field = args
-                    .field
-                    .as_ref()
-                    .map(|f| usage::resolve_names(record, std::slice::from_ref(f)));
-                let field = field.transpose().map_err(SettingsError::Usage)?;
-                (
-                    fields.map_err(SettingsError::Usage)?,
-                    field.and_then(|mut one| one.pop()),
-                )
-            }
-            None => (args.fields.clone(), args.field.clone()),
-        };
+        let (mut fields, mut field) = (args.fields.clone(), args.field.clone());
+        if let Some(record) = kind.map(LookupKind::record_kind) {
+            fields = usage::resolve_names(record, &fields).map_err(SettingsError::Usage)?;
+            let resolved = field.map(|f| usage::resolve_name(record, &f)).transpose();
+            field = resolved.map_err(SettingsError::Usage)?;
+        }
         Ok(OutputSettings {
             format,
             fields,
@@ -302,7 +282,7 @@ impl OutputSettings {
 impl BatchSettings {
     fn resolve(layers: &mut Layers, args: &Given) -> Result<BatchSettings, SettingsError> {
         Ok(BatchSettings {
-            jobs: layers.value("jobs", args.jobs, parse_jobs, DEFAULT_JOBS)?,
+            jobs: layers.value("jobs", args.jobs, parse_jobs, 8)?,
             keep_going: args.keep_going,
         })
     }

@@ -66,7 +66,7 @@ pub(crate) fn resolve_names(kind: RecordKind, names: &[String]) -> Result<Vec<St
 /// known one (`stauts`/`status` is 0.95; `note`/`status` is 0.5).
 const TYPO_SIMILARITY: f64 = 0.85;
 
-fn resolve_name(kind: RecordKind, name: &str) -> Result<String, String> {
+pub(crate) fn resolve_name(kind: RecordKind, name: &str) -> Result<String, String> {
     let name = name.trim();
     if fields::is_known(kind, name) {
         return Ok(name.to_string());
