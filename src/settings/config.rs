@@ -172,7 +172,7 @@ impl HttpSettings {
             }
             None => layers.pick("base_url", args.base_url.clone(), checks::text)?,
         };
-        let api_key = layers.api_key()?;
+        let api_key = layers.api_key(args)?;
         let header = layers.value(
             "api_key_header",
             args.api_key_header.clone(),

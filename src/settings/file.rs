@@ -204,11 +204,6 @@ pub fn file_mode(path: &Path) -> Option<u32> {
     }
 }
 
-/// True when group or others may read or write the file: a key in it is not secret.
-pub fn readable_by_others(mode: Option<u32>) -> bool {
-    mode.is_some_and(|mode| mode & 0o077 != 0)
-}
-
 /// Every key a config file may set: the settings but those choosing the file.
 pub fn file_keys() -> impl Iterator<Item = &'static str> {
     KEYS.into_iter()
@@ -353,13 +348,5 @@ mod tests {
         assert!(load(path, None).unwrap().is_none());
         let err = load(path, Some("--config")).unwrap_err().to_string();
         assert!(err.contains("does not exist (given by --config)"), "{err}");
-    }
-
-    #[test]
-    fn modes_readable_by_others() {
-        assert!(readable_by_others(Some(0o644)));
-        assert!(readable_by_others(Some(0o640)));
-        assert!(!readable_by_others(Some(0o600)));
-        assert!(!readable_by_others(None));
     }
 }

@@ -49,12 +49,28 @@ pub(crate) fn read_key_file(path: &Path, origin: &Origin) -> Result<String, Conf
     Ok(key.to_string())
 }
 
-pub(crate) fn exposed_key_warning(what: &str, path: &Path, mode: Option<u32>) -> String {
-    format!(
-        "{what} {} holds an API key and can be read by other users (mode {:04o}); \
+/// The warning for a file holding a key that group or others may read or write (a
+/// key in it is not secret); none on systems without permission bits.
+pub(crate) fn exposed_key_warning(what: &str, path: &Path, mode: Option<u32>) -> Option<String> {
+    let mode = mode.filter(|mode| mode & 0o077 != 0)?;
+    Some(format!(
+        "{what} {} holds an API key and can be read by other users (mode {mode:04o}); \
          restrict it: chmod 600 {}",
         path.display(),
-        mode.unwrap_or(0),
         path.display()
-    )
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn modes_readable_by_others() {
+        let warned = |mode| exposed_key_warning("config file", Path::new("c"), mode).is_some();
+        assert!(warned(Some(0o644)));
+        assert!(warned(Some(0o640)));
+        assert!(!warned(Some(0o600)));
+        assert!(!warned(None));
+    }
 }

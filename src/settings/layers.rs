@@ -16,6 +16,7 @@ use crate::settings::file::{self as config_file, ConfigFile, Layer, Scalar};
 use crate::settings::given::{flag_of, variable_of, Given};
 use crate::settings::key_file::{exposed_key_warning, read_key_file, trim_key};
 use crate::settings::origin::Origin;
+use crate::settings::secret::mask_key;
 
 /// The profile used when none is named, if the file has it (as aws-cli does).
 pub const DEFAULT_PROFILE: &str = "default";
@@ -37,7 +38,6 @@ pub struct ShowRow {
 
 /// The flags, the environment and the config file, and what was taken from them.
 pub struct Layers<'a> {
-    args: &'a Given,
     var: &'a dyn Fn(&str) -> Option<String>,
     file: Option<ConfigFile>,
     profile: Option<String>,
@@ -55,7 +55,6 @@ impl<'a> Layers<'a> {
         var: &'a dyn Fn(&str) -> Option<String>,
     ) -> Result<Layers<'a>, SettingsError> {
         let mut layers = Layers {
-            args,
             var,
             file: None,
             profile: None,
@@ -90,10 +89,8 @@ impl<'a> Layers<'a> {
         layers.row("profile", shown, origin);
         layers.profile = profile.map(|p| p.value);
         if let Some(file) = layers.file.as_ref().filter(|f| f.holds_key()) {
-            if config_file::readable_by_others(file.mode) {
-                let warning = exposed_key_warning("config file", &file.path, file.mode);
-                layers.warnings.push(warning);
-            }
+            let warning = exposed_key_warning("config file", &file.path, file.mode);
+            layers.warnings.extend(warning);
         }
         Ok(layers)
     }
@@ -194,46 +191,31 @@ impl<'a> Layers<'a> {
     /// The key and the file it was read from: the highest layer that has `api_key`
     /// or `api_key_file` (a layer with both is refused: which one was meant would be
     /// a guess). An empty or blank key is no key, from wherever it came.
-    pub fn api_key(&mut self) -> Result<Option<String>, SettingsError> {
-        let args = self.args;
+    pub fn api_key(&mut self, args: &Given) -> Result<Option<String>, SettingsError> {
         let key = self.pick("api_key", args.api_key.clone(), checks::text)?;
         let file = self.pick("api_key_file", args.api_key_file.clone(), checks::path)?;
         // Of a key and a key file, the one of the higher layer.
-        let (key, path) = match (key, file) {
+        let file = match (&key, file) {
             (Some(key), Some(file)) if rank(&key.origin) == rank(&file.origin) => {
                 return Err(both_keys(&key.origin));
             }
-            (Some(key), Some(file)) if rank(&file.origin) < rank(&key.origin) => (Some(key), None),
-            (_, Some(file)) => (None, Some(file)),
-            (key, None) => (key, None),
+            (Some(key), Some(file)) if rank(&file.origin) < rank(&key.origin) => None,
+            (_, file) => file,
         };
-        if let Some(path) = path {
+        if let Some(path) = file {
             let origin = path.origin.clone();
             let path = self.placed(path);
             let key = read_key_file(&path, &origin)?;
             let mode = config_file::file_mode(&path);
-            if config_file::readable_by_others(mode) {
-                let warning = exposed_key_warning("API key file", &path, mode);
-                self.warnings.push(warning);
-            }
-            let shown = format!(
-                "{} (read from {})",
-                crate::settings::secret::mask_key(&key),
-                path.display()
-            );
+            self.warnings
+                .extend(exposed_key_warning("API key file", &path, mode));
+            let shown = format!("{} (read from {})", mask_key(&key), path.display());
             self.row("api_key", shown, origin.clone());
             self.row("api_key_file", path.display().to_string(), origin);
             return Ok(Some(key));
         }
         self.row("api_key_file", "(none)".into(), Origin::Default);
-        let Some(Sourced {
-            value: mut key,
-            origin,
-        }) = key
-        else {
-            self.row("api_key", "(none: no key is sent)".into(), Origin::Default);
-            return Ok(None);
-        };
+        let (mut key, origin) = key.map_or_else(Default::default, |k| (k.value, k.origin));
         trim_key(&mut key, &origin, &mut self.warnings);
         if key.is_empty() {
             self.row("api_key", "(none: no key is sent)".into(), origin);
@@ -245,7 +227,7 @@ impl<'a> Layers<'a> {
                 _ => self.unusable(&origin, "api_key", why).into(),
             });
         }
-        self.row("api_key", crate::settings::secret::mask_key(&key), origin);
+        self.row("api_key", mask_key(&key), origin);
         Ok(Some(key))
     }
 
