@@ -121,26 +121,28 @@ pub fn validate_base_url(url: &str) -> Result<String, ConfigError> {
                 .into(),
         ));
     }
-    let shown = crate::domain::sanitize::preview(url);
+    let shown = preview(url);
     let invalid = |why: &str| ConfigError(format!("invalid base URL `{shown}`: {why}; {hint}"));
-    let uri: Uri = url.parse().map_err(|_| invalid("not a URL"))?;
-    match uri.scheme_str() {
-        Some("http") | Some("https") => {}
-        _ => return Err(invalid("only http:// and https:// are supported")),
-    }
-    let authority = uri.authority().ok_or_else(|| invalid("no host"))?;
-    if authority.host().is_empty() {
-        return Err(invalid("no host"));
-    }
-    if let Some(port) = port_text(authority.as_str()) {
-        if !matches!(port.parse::<u16>(), Ok(1..)) {
-            return Err(invalid("the port must be a number from 1 to 65535"));
-        }
-    }
+    http_url(url).map_err(invalid)?;
     if url.contains('#') {
         return Err(invalid("a fragment cannot be a base"));
     }
     Ok(url.trim_end_matches('/').to_string())
+}
+
+/// An http or https URL with a host, and a port from 1 to 65535 if it has one: the
+/// base URL and a proxy alike.
+pub(crate) fn http_url(url: &str) -> Result<Uri, &'static str> {
+    let uri: Uri = url.parse().map_err(|_| "not a URL")?;
+    if !matches!(uri.scheme_str(), Some("http" | "https")) {
+        return Err("only http:// and https:// are supported");
+    }
+    let authority = uri.authority().filter(|a| !a.host().is_empty());
+    let port = port_text(authority.ok_or("no host")?.as_str());
+    if port.is_some_and(|port| !matches!(port.parse::<u16>(), Ok(1..))) {
+        return Err("the port must be a number from 1 to 65535");
+    }
+    Ok(uri)
 }
 
 /// A user or password (`user:pw@host`) or a query (`?api_key=...`), found on the

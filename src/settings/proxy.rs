@@ -9,7 +9,7 @@ use ureq::http::Uri;
 
 use crate::domain::error::ConfigError;
 use crate::domain::sanitize::preview;
-use crate::settings::checks::mask_credentials;
+use crate::settings::checks::{http_url, mask_credentials};
 
 /// The proxy a run uses: the URL (with any credentials, for the agents), the variable
 /// it came from and how it may be shown.
@@ -81,39 +81,15 @@ pub fn is_loopback_host(host: &str) -> bool {
 /// An http or https (CONNECT) proxy, `scheme://[user:password@]host[:port]`; a value
 /// without a scheme is http, as in curl.
 fn parse(value: &str) -> Result<ureq::Proxy, &'static str> {
-    let with_scheme = if value.contains("://") {
-        value.to_string()
-    } else {
-        format!("http://{value}")
+    let url = match value.contains("://") {
+        true => value.to_string(),
+        false => format!("http://{value}"),
     };
-    let (scheme, rest) = with_scheme.split_once("://").unwrap_or(("", ""));
-    match scheme.to_ascii_lowercase().as_str() {
-        "http" | "https" => {}
-        "socks4" | "socks4a" | "socks5" | "socks5h" | "socks" => {
-            return Err("SOCKS proxies are not supported (use an http:// proxy)")
-        }
-        _ => return Err("the scheme must be http:// or https://"),
+    if url.to_ascii_lowercase().starts_with("socks") {
+        return Err("SOCKS proxies are not supported (use an http:// proxy)");
     }
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
-    let host_port = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
-    let host_end = if host_port.starts_with('[') {
-        host_port.find(']').map(|i| i + 1)
-    } else {
-        host_port.find(':')
-    }
-    .unwrap_or(host_port.len());
-    let (host, port) = host_port.split_at(host_end);
-    if host.is_empty() || host.chars().any(|c| c.is_whitespace() || c.is_control()) {
-        return Err("no host");
-    }
-    if let Some(port) = port.strip_prefix(':') {
-        if !matches!(port.parse::<u16>(), Ok(1..)) {
-            return Err("the port must be a number from 1 to 65535");
-        }
-    } else if !port.is_empty() {
-        return Err("not a URL");
-    }
-    ureq::Proxy::new(&with_scheme).map_err(|_| "not a URL")
+    http_url(&url)?;
+    ureq::Proxy::new(&url).map_err(|_| "not a URL")
 }
 
 /// curl's `NO_PROXY`: `*`, or a comma-separated list of host names (each also
