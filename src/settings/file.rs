@@ -24,22 +24,13 @@ pub struct Scalar(pub String);
 
 impl<'de> Deserialize<'de> for Scalar {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Scalar, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Raw {
-            Integer(i64),
-            Float(f64),
-            Bool(bool),
-            Text(String),
-        }
-        let raw = Raw::deserialize(d).map_err(|_| {
-            serde::de::Error::custom("expected a value: text in quotes, a number or true/false")
-        })?;
-        Ok(Scalar(match raw {
-            Raw::Integer(n) => n.to_string(),
-            Raw::Float(f) => f.to_string(),
-            Raw::Bool(b) => b.to_string(),
-            Raw::Text(text) => text,
+        let why = "expected a value: text in quotes, a number or true/false";
+        Ok(Scalar(match toml::Value::deserialize(d) {
+            Ok(toml::Value::String(text)) => text,
+            Ok(toml::Value::Integer(n)) => n.to_string(),
+            Ok(toml::Value::Float(f)) => f.to_string(),
+            Ok(toml::Value::Boolean(b)) => b.to_string(),
+            _ => return Err(D::Error::custom(why)),
         }))
     }
 }
@@ -103,10 +94,14 @@ impl<'de> Deserialize<'de> for Key {
                 variable_of(key)
             )));
         }
-        let known = file_keys().chain(["profiles"]).find(|k| *k == key);
-        known
-            .map(Key)
-            .ok_or_else(|| D::Error::custom(format!("unknown field `{key}`")))
+        if let Some(known) = file_keys().chain(["profiles"]).find(|k| *k == key) {
+            return Ok(Key(known));
+        }
+        let keys: Vec<&str> = file_keys().collect();
+        Err(D::Error::custom(format!(
+            "unknown field `{key}` (valid keys are {}; profiles go in [profiles.NAME] tables)",
+            keys.join(", ")
+        )))
     }
 }
 
@@ -136,37 +131,33 @@ pub fn load(path: &Path, given_by: Option<&str>) -> Result<Option<ConfigFile>, C
     let shown = path.display();
     let text = match read_bounded_text(path) {
         Ok(text) => text,
-        Err(err) if err.is_not_found() => {
-            return match given_by {
-                Some(by) => Err(ConfigError(format!(
-                    "config file {shown} does not exist (given by {by})"
-                ))),
-                None => Ok(None),
-            };
-        }
+        Err(err) if err.is_not_found() && given_by.is_none() => return Ok(None),
         Err(err) => {
-            return Err(ConfigError(format!(
-                "cannot read config file {shown}: {err}"
-            )))
+            return Err(ConfigError(match given_by {
+                Some(by) if err.is_not_found() => {
+                    format!("config file {shown} does not exist (given by {by})")
+                }
+                _ => format!("cannot read config file {shown}: {err}"),
+            }))
         }
     };
-    let mut top: Layer = toml::from_str(&text).map_err(|err| invalid(path, &text, &err))?;
-    let nested = top
-        .profiles
-        .values()
-        .find(|p| !p.get_ref().profiles.is_empty());
-    if let Some(nested) = nested {
-        let why = "a profile cannot hold profiles".into();
-        return Err(invalid_at(path, &text, nested.span().start, why, None));
+    // The parser's span gives the place of a TOML error.
+    let mut top: Layer = toml::from_str(&text).map_err(|err| {
+        let start = err.span().map_or(0, |span| span.start);
+        invalid_at(path, &text, start, err.message().trim().into())
+    })?;
+    let mut profiles = BTreeMap::new();
+    for (name, layer) in std::mem::take(&mut top.profiles) {
+        if !layer.get_ref().profiles.is_empty() {
+            let why = "a profile cannot hold profiles".into();
+            return Err(invalid_at(path, &text, layer.span().start, why));
+        }
+        profiles.insert(name, layer.into_inner());
     }
-    let profiles = std::mem::take(&mut top.profiles);
-    let profiles = profiles
-        .into_iter()
-        .map(|(name, layer)| (name, layer.into_inner()));
     Ok(Some(ConfigFile {
         path: path.to_path_buf(),
         top,
-        profiles: profiles.collect(),
+        profiles,
         mode: file_mode(path),
         text,
     }))
@@ -184,7 +175,7 @@ impl ConfigFile {
 
     /// The error of the value at `offset` (exit 78): the file, its line and key.
     pub fn invalid_at(&self, offset: usize, message: String) -> ConfigError {
-        invalid_at(&self.path, &self.text, offset, message, None)
+        invalid_at(&self.path, &self.text, offset, message)
     }
 }
 
@@ -210,38 +201,13 @@ pub fn file_keys() -> impl Iterator<Item = &'static str> {
         .filter(|k| !matches!(*k, "config" | "profile"))
 }
 
-/// A TOML error turned into file, line and key: the parser's span gives the place.
-fn invalid(path: &Path, text: &str, err: &toml::de::Error) -> ConfigError {
-    let message = err.message().trim().to_string();
-    let hint = message.contains("unknown field").then(|| {
-        let keys: Vec<&str> = file_keys().collect();
-        format!(
-            "valid keys are {}; profiles go in [profiles.NAME] tables",
-            keys.join(", ")
-        )
-    });
-    let start = err.span().map_or(0, |span| span.start);
-    invalid_at(path, text, start, message, hint)
-}
-
 /// The error of what the file holds at `offset`: its line and dotted key named.
-fn invalid_at(
-    path: &Path,
-    text: &str,
-    offset: usize,
-    message: String,
-    hint: Option<String>,
-) -> ConfigError {
+fn invalid_at(path: &Path, text: &str, offset: usize, message: String) -> ConfigError {
     let offset = offset.min(text.len());
     let line = text[..offset].matches('\n').count() + 1;
     let key = key_at(text, offset).map(|k| format!(", key `{k}`"));
-    let hint = hint.map(|h| format!(" ({h})"));
-    ConfigError(format!(
-        "config file {}, line {line}{}: {message}{}",
-        path.display(),
-        key.unwrap_or_default(),
-        hint.unwrap_or_default()
-    ))
+    let (path, key) = (path.display(), key.unwrap_or_default());
+    ConfigError(format!("config file {path}, line {line}{key}: {message}"))
 }
 
 /// The dotted key written on the line of `offset` (`profiles.prod.timeout`): the name
