@@ -165,10 +165,7 @@ impl HttpSettings {
             Some(url) => {
                 let shown = "(the built-in simulator, on a free loopback port)";
                 layers.row("base_url", shown.into(), Origin::Demo);
-                Some(Sourced {
-                    value: url,
-                    origin: Origin::Demo,
-                })
+                Some(Sourced::new(url, Origin::Demo))
             }
             None => layers.pick("base_url", args.base_url.clone(), checks::text)?,
         };

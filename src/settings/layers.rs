@@ -28,6 +28,12 @@ pub struct Sourced<T> {
     pub origin: Origin,
 }
 
+impl<T> Sourced<T> {
+    pub fn new(value: T, origin: Origin) -> Sourced<T> {
+        Sourced { value, origin }
+    }
+}
+
 /// One line of `config show`: a setting, its value as shown, where it came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ShowRow {
@@ -62,10 +68,8 @@ impl<'a> Layers<'a> {
             warnings: Vec::new(),
         };
         let named = layers.pick("config", args.config.clone(), checks::path)?;
-        let path = match &named {
-            Some(named) => Some(named.value.clone()),
-            None => config_file::default_path(),
-        };
+        let path = named.as_ref().map(|n| n.value.clone());
+        let path = path.or_else(config_file::default_path);
         if let Some(path) = &path {
             let given_by = named.as_ref().map(|n| match &n.origin {
                 Origin::Flag(name) | Origin::Env(name) => name.clone(),
@@ -132,10 +136,7 @@ impl<'a> Layers<'a> {
         default: T,
     ) -> Result<T, SettingsError> {
         let picked = self.pick(key, flag, parse)?;
-        let Sourced { value, origin } = picked.unwrap_or(Sourced {
-            value: default,
-            origin: Origin::Default,
-        });
+        let Sourced { value, origin } = picked.unwrap_or(Sourced::new(default, Origin::Default));
         self.row(key, value.shown(), origin);
         Ok(value)
     }
@@ -264,39 +265,30 @@ impl<'a> Layers<'a> {
         named: Option<Sourced<String>>,
         path: Option<&Path>,
     ) -> Result<Option<Sourced<String>>, ConfigError> {
-        let file = self.file.as_ref();
-        let Some(Sourced {
-            value: name,
-            origin,
-        }) = named
-        else {
-            let has_default = file.is_some_and(|f| f.profiles.contains_key(DEFAULT_PROFILE));
-            return Ok(has_default.then(|| Sourced {
-                value: DEFAULT_PROFILE.to_string(),
-                origin: Origin::Default,
-            }));
+        let Some(named) = named else {
+            let profiles = self.file.as_ref().map(|f| &f.profiles);
+            let has_default = profiles.is_some_and(|p| p.contains_key(DEFAULT_PROFILE));
+            let default = Sourced::new(DEFAULT_PROFILE.to_string(), Origin::Default);
+            return Ok(has_default.then_some(default));
         };
-        let Some(file) = file else {
+        let (name, origin) = (&named.value, &named.origin);
+        let Some(file) = &self.file else {
             let shown = path.map_or_else(|| "(no config dir)".into(), |p| p.display().to_string());
             return Err(ConfigError(format!(
                 "profile `{name}` ({origin}) needs a config file, but there is none at {shown}"
             )));
         };
-        if file.profiles.contains_key(&name) {
-            return Ok(Some(Sourced {
-                value: name,
-                origin,
-            }));
+        if file.profiles.contains_key(name) {
+            return Ok(Some(named));
         }
-        let available = if file.profiles.is_empty() {
-            "it has no [profiles.NAME] tables".to_string()
-        } else {
-            let names: Vec<&str> = file.profiles.keys().map(String::as_str).collect();
-            format!("available: {}", names.join(", "))
+        let names: Vec<&str> = file.profiles.keys().map(String::as_str).collect();
+        let available = match names.is_empty() {
+            true => "it has no [profiles.NAME] tables".to_string(),
+            false => format!("available: {}", names.join(", ")),
         };
+        let path = file.path.display();
         Err(ConfigError(format!(
-            "no profile `{name}` ({origin}) in {}; {available}",
-            file.path.display()
+            "no profile `{name}` ({origin}) in {path}; {available}"
         )))
     }
 }
