@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use crate::domain::error::ConfigError;
+use crate::settings::checks;
 use crate::settings::origin::Origin;
 
 /// Spaces or a line break around a pasted key are a copying accident, not part of the
@@ -27,25 +28,17 @@ pub(crate) fn trim_key(key: &mut String, origin: &Origin, warnings: &mut Vec<Str
 }
 
 pub(crate) fn read_key_file(path: &Path, origin: &Origin) -> Result<String, ConfigError> {
-    let text = crate::settings::read::read_bounded_text(path).map_err(|err| {
-        ConfigError(format!(
-            "cannot read the API key file {} (api_key_file in {origin}): {err}",
-            path.display()
-        ))
-    })?;
+    let shown = format!(
+        "the API key file {} (api_key_file in {origin})",
+        path.display()
+    );
+    let text = crate::settings::read::read_bounded_text(path)
+        .map_err(|err| ConfigError(format!("cannot read {shown}: {err}")))?;
     let key = text.trim();
     if key.is_empty() {
-        return Err(ConfigError(format!(
-            "the API key file {} (api_key_file in {origin}) is empty",
-            path.display()
-        )));
+        return Err(ConfigError(format!("{shown} is empty")));
     }
-    crate::settings::checks::api_key(key).map_err(|why| {
-        ConfigError(format!(
-            "the API key file {} (api_key_file in {origin}): {why}",
-            path.display()
-        ))
-    })?;
+    checks::api_key(key).map_err(|why| ConfigError(format!("{shown}: {why}")))?;
     Ok(key.to_string())
 }
 
