@@ -173,9 +173,9 @@ impl ConfigFile {
             .any(|key| !key.get_ref().0.trim().is_empty())
     }
 
-    /// The error of the value at `offset` (exit 78): the file, its line and key.
-    pub fn invalid_at(&self, offset: usize, message: String) -> ConfigError {
-        invalid_at(&self.path, &self.text, offset, message)
+    /// The error of a value of the file (exit 78): the file, its line and key.
+    pub fn invalid_at(&self, value: &Spanned<Scalar>, message: String) -> ConfigError {
+        invalid_at(&self.path, &self.text, value.span().start, message)
     }
 }
 
@@ -254,7 +254,7 @@ mod tests {
         let prod = &file.profiles["prod"];
         assert_eq!(prod.get("retries").unwrap().get_ref().0, "5");
         assert_eq!(prod.get("mask_msisdn").unwrap().get_ref().0, "true");
-        let err = file.invalid_at(prod.get("jobs").unwrap().span().start, "no".into());
+        let err = file.invalid_at(prod.get("jobs").unwrap(), "no".into());
         assert!(
             err.to_string()
                 .contains("line 6, key `profiles.prod.jobs`: no"),

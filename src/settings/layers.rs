@@ -5,14 +5,12 @@
 
 use std::path::{Path, PathBuf};
 
-use toml::Spanned;
-
 use crate::domain::duration::format_duration;
 use crate::domain::error::{ConfigError, SettingsError};
 use crate::domain::format::{ColorChoice, OutputFormat};
 use crate::domain::lookup::PathStyle;
 use crate::settings::checks::{self, Rate};
-use crate::settings::file::{self as config_file, ConfigFile, Layer, Scalar};
+use crate::settings::file::{self as config_file, ConfigFile, Layer};
 use crate::settings::given::{flag_of, variable_of, Given};
 use crate::settings::key_file::{exposed_key_warning, read_key_file, trim_key};
 use crate::settings::origin::Origin;
@@ -120,7 +118,8 @@ impl<'a> Layers<'a> {
         }
         for (layer, origin) in self.file_layers() {
             if let Some(text) = layer.get(key) {
-                let value = self.parse_at(text, parse)?;
+                let file = self.file.as_ref().expect("a file value comes from a file");
+                let value = parse(&text.get_ref().0).map_err(|why| file.invalid_at(text, why))?;
                 return Ok(Some(Sourced { value, origin }));
             }
         }
@@ -184,7 +183,7 @@ impl<'a> Layers<'a> {
     pub fn unusable(&self, origin: &Origin, key: &str, why: String) -> ConfigError {
         let layer = self.file_layers().find(|(_, o)| o == origin);
         match (layer.and_then(|(l, _)| l.get(key)), &self.file) {
-            (Some(value), Some(config)) => config.invalid_at(value.span().start, why),
+            (Some(value), Some(config)) => config.invalid_at(value, why),
             _ => ConfigError(why),
         }
     }
@@ -245,17 +244,6 @@ impl<'a> Layers<'a> {
         });
         let top = file.map(|f| (&f.top, Origin::File(f.path.clone())));
         profile.into_iter().chain(top)
-    }
-
-    fn parse_at<T>(
-        &self,
-        text: &Spanned<Scalar>,
-        parse: fn(&str) -> Result<T, String>,
-    ) -> Result<T, SettingsError> {
-        parse(&text.get_ref().0).map_err(|why| {
-            let file = self.file.as_ref().expect("a file value comes from a file");
-            file.invalid_at(text.span().start, why).into()
-        })
     }
 
     /// The profile named by `--profile`/`SMSSTAT_PROFILE`, which must exist, or else

@@ -48,21 +48,14 @@ pub fn resolve(
     let Some((variable, value)) = names.iter().find_map(|n| set(n).map(|v| (*n, v))) else {
         return Ok(None);
     };
-    if NO_PROXY
-        .iter()
-        .find_map(|name| set(name))
-        .is_some_and(|list| bypasses(&list, host))
-    {
+    let no_proxy = NO_PROXY.iter().find_map(|name| set(name));
+    if no_proxy.is_some_and(|list| bypasses(&list, host)) {
         return Ok(None);
     }
     let value = value.trim();
     let shown = mask_credentials(value);
-    let proxy = parse(value).map_err(|why| {
-        ConfigError(format!(
-            "{variable}: invalid proxy `{}`: {why}",
-            preview(&shown)
-        ))
-    })?;
+    let invalid = |why| format!("{variable}: invalid proxy `{}`: {why}", preview(&shown));
+    let proxy = parse(value).map_err(|why| ConfigError(invalid(why)))?;
     Ok(Some(ProxyChoice {
         proxy,
         variable,

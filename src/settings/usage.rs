@@ -95,10 +95,8 @@ pub(crate) fn resolve_name(kind: RecordKind, name: &str) -> Result<String, Strin
         .map(|v| (strsim::jaro_winkler(&head.to_ascii_lowercase(), v), v))
         .filter(|(score, _)| *score > TYPO_SIMILARITY)
         .max_by(|a, b| a.0.total_cmp(&b.0));
-    let hint = match nearest {
-        Some((_, nearest)) => format!("; did you mean `{nearest}{tail}`?"),
-        None => String::new(),
-    };
+    let hint = nearest.map(|(_, nearest)| format!("; did you mean `{nearest}{tail}`?"));
+    let hint = hint.unwrap_or_default();
     Err(format!(
         "no {} record has a field `{}`{hint} (valid names: {}; table labels such as \
          `Status` are accepted too)",
