@@ -11,17 +11,13 @@ use crate::settings::given::Given;
 /// Options that make no sense together, as typed: refused by every command alike.
 pub(crate) fn check_options(args: &Given) -> Result<(), String> {
     if args.demo && args.base_url.is_some() {
-        return Err(
-            "--demo runs against the built-in simulator; it does not combine with --base-url"
-                .into(),
-        );
+        let why = "--demo runs against the built-in simulator; it does not combine with --base-url";
+        return Err(why.into());
     }
     if args.field.is_some() && (args.json || args.output.is_some()) {
-        return Err(
-            "--field prints one bare value per lookup; it does not combine with \
-                    --json or -o (use --fields to pick columns or keys)"
-                .into(),
-        );
+        let why = "--field prints one bare value per lookup; it does not combine with \
+                   --json or -o (use --fields to pick columns or keys)";
+        return Err(why.into());
     }
     Ok(())
 }
