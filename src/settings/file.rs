@@ -5,7 +5,6 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::fs;
 use std::path::{Path, PathBuf};
 
 use serde::de::{Error as _, MapAccess, Visitor};
@@ -111,8 +110,6 @@ pub struct ConfigFile {
     pub path: PathBuf,
     pub top: Layer,
     pub profiles: BTreeMap<String, Layer>,
-    /// Unix permission bits, for the warning about keys readable by others.
-    pub mode: Option<u32>,
     /// The text, to name the line of a value found wrong.
     text: String,
 }
@@ -158,7 +155,6 @@ pub fn load(path: &Path, given_by: Option<&str>) -> Result<Option<ConfigFile>, C
         path: path.to_path_buf(),
         top,
         profiles,
-        mode: file_mode(path),
         text,
     }))
 }
@@ -176,22 +172,6 @@ impl ConfigFile {
     /// The error of a value of the file (exit 78): the file, its line and key.
     pub fn invalid_at(&self, value: &Spanned<Scalar>, message: String) -> ConfigError {
         invalid_at(&self.path, &self.text, value.span().start, message)
-    }
-}
-
-/// The permission bits of a file, on systems that have them.
-pub fn file_mode(path: &Path) -> Option<u32> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        fs::metadata(path)
-            .ok()
-            .map(|m| m.permissions().mode() & 0o777)
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = path;
-        None
     }
 }
 

@@ -44,8 +44,8 @@ pub(crate) fn read_key_file(path: &Path, origin: &Origin) -> Result<String, Conf
 
 /// The warning for a file holding a key that group or others may read or write (a
 /// key in it is not secret); none on systems without permission bits.
-pub(crate) fn exposed_key_warning(what: &str, path: &Path, mode: Option<u32>) -> Option<String> {
-    let mode = mode.filter(|mode| mode & 0o077 != 0)?;
+pub(crate) fn exposed_key_warning(what: &str, path: &Path) -> Option<String> {
+    let mode = file_mode(path).filter(|mode| mode & 0o077 != 0)?;
     Some(format!(
         "{what} {} holds an API key and can be read by other users (mode {mode:04o}); \
          restrict it: chmod 600 {}",
@@ -54,16 +54,39 @@ pub(crate) fn exposed_key_warning(what: &str, path: &Path, mode: Option<u32>) ->
     ))
 }
 
+/// The permission bits of a file, on systems that have them.
+fn file_mode(path: &Path) -> Option<u32> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::metadata(path)
+            .ok()
+            .map(|m| m.permissions().mode() & 0o777)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        None
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    #[cfg(unix)]
     #[test]
     fn modes_readable_by_others() {
-        let warned = |mode| exposed_key_warning("config file", Path::new("c"), mode).is_some();
-        assert!(warned(Some(0o644)));
-        assert!(warned(Some(0o640)));
-        assert!(!warned(Some(0o600)));
-        assert!(!warned(None));
+        use std::os::unix::fs::PermissionsExt;
+        let file = tempfile::NamedTempFile::new().unwrap();
+        let warned = |mode| {
+            let permissions = std::fs::Permissions::from_mode(mode);
+            std::fs::set_permissions(file.path(), permissions).unwrap();
+            exposed_key_warning("config file", file.path()).is_some()
+        };
+        assert!(warned(0o644));
+        assert!(warned(0o640));
+        assert!(!warned(0o600));
+        assert!(exposed_key_warning("config file", Path::new("/nonexistent/k")).is_none());
     }
 }

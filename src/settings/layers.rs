@@ -91,7 +91,7 @@ impl<'a> Layers<'a> {
         layers.row("profile", shown, origin);
         layers.profile = profile.map(|p| p.value);
         if let Some(file) = layers.file.as_ref().filter(|f| f.holds_key()) {
-            let warning = exposed_key_warning("config file", &file.path, file.mode);
+            let warning = exposed_key_warning("config file", &file.path);
             layers.warnings.extend(warning);
         }
         Ok(layers)
@@ -206,9 +206,8 @@ impl<'a> Layers<'a> {
             let origin = path.origin.clone();
             let path = self.placed(path);
             let key = read_key_file(&path, &origin)?;
-            let mode = config_file::file_mode(&path);
             self.warnings
-                .extend(exposed_key_warning("API key file", &path, mode));
+                .extend(exposed_key_warning("API key file", &path));
             let shown = format!("{} (read from {})", mask_key(&key), path.display());
             self.row("api_key", shown, origin.clone());
             self.row("api_key_file", path.display().to_string(), origin);
