@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::io::ErrorKind::NotFound;
 use std::path::{Path, PathBuf};
 
 use serde::de::{Error as _, MapAccess, Visitor};
@@ -128,10 +129,10 @@ pub fn load(path: &Path, given_by: Option<&str>) -> Result<Option<ConfigFile>, C
     let shown = path.display();
     let text = match read_bounded_text(path) {
         Ok(text) => text,
-        Err(err) if err.is_not_found() && given_by.is_none() => return Ok(None),
+        Err(err) if err.kind() == NotFound && given_by.is_none() => return Ok(None),
         Err(err) => {
             return Err(ConfigError(match given_by {
-                Some(by) if err.is_not_found() => {
+                Some(by) if err.kind() == NotFound => {
                     format!("config file {shown} does not exist (given by {by})")
                 }
                 _ => format!("cannot read config file {shown}: {err}"),
