@@ -105,18 +105,6 @@ pub struct Config {
     pub batch: BatchSettings,
 }
 
-impl HttpSettings {
-    /// The host a configured key goes to in clear: plain http beyond loopback,
-    /// where anyone on the path can read it.
-    pub fn key_in_clear_to(&self) -> Option<String> {
-        self.api_key.as_ref()?;
-        let uri = self.base_url.parse::<Uri>().ok()?;
-        let host = uri.host().unwrap_or("");
-        let clear = uri.scheme_str() == Some("http") && !super::proxy::is_loopback_host(host);
-        clear.then(|| host.to_string())
-    }
-}
-
 /// The settings of a command: the config file opened, then every group resolved,
 /// and the usage checks every command shares; for a lookup of `kind`, its own checks
 /// too (exit 64). `demo_url` is the `--demo` simulator's address. The warnings are
@@ -156,6 +144,16 @@ impl Config {
 }
 
 impl HttpSettings {
+    /// The host a configured key goes to in clear: plain http beyond loopback,
+    /// where anyone on the path can read it.
+    pub fn key_in_clear_to(&self) -> Option<String> {
+        self.api_key.as_ref()?;
+        let uri = self.base_url.parse::<Uri>().ok()?;
+        let host = uri.host().unwrap_or("");
+        let clear = uri.scheme_str() == Some("http") && !super::proxy::is_loopback_host(host);
+        clear.then(|| host.to_string())
+    }
+
     fn resolve(
         layers: &mut Layers,
         args: &Given,
