@@ -296,7 +296,9 @@ impl WatchSettings {
             DEFAULT_WAIT_TIMEOUT,
         )?;
         let interval = layers.value("interval", args.interval, parse_interval, DEFAULT_INTERVAL)?;
-        let (until, expect) = (lowercase(&args.until), lowercase(&args.expect));
+        // Trimmed and never empty: `checks::parse_status` parsed them.
+        let lower = |v: &[String]| v.iter().map(|s| s.to_ascii_lowercase()).collect();
+        let (until, expect): (Vec<_>, Vec<_>) = (lower(&args.until), lower(&args.expect));
         if let Some(kind) = kind {
             for (flag, statuses) in [("--until", &until), ("--expect", &expect)] {
                 usage::check_statuses(kind.record_kind(), flag, statuses)
@@ -379,14 +381,6 @@ fn check_for_lookups(config: &Config, kind: LookupKind) -> Result<(), String> {
     ];
     let first = refused.into_iter().find(|(wrong, _)| *wrong);
     first.map_or(Ok(()), |(_, why)| Err(why.to_string()))
-}
-
-fn lowercase(values: &[String]) -> Vec<String> {
-    values
-        .iter()
-        .map(|v| v.trim().to_ascii_lowercase())
-        .filter(|v| !v.is_empty())
-        .collect()
 }
 
 /// `COLUMNS` first (a user or script fixing the width), else the terminal's own.
