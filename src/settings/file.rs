@@ -46,7 +46,6 @@ pub struct Layer {
 }
 
 impl Layer {
-    /// The value of a setting in this layer, by its key.
     pub fn get(&self, key: &str) -> Option<&Spanned<Scalar>> {
         self.values.get(key)
     }

@@ -39,11 +39,8 @@ pub fn resolve(
     if demo || is_loopback_host(host) {
         return Ok(None);
     }
-    let names = if uri.scheme_str() == Some("https") {
-        FOR_HTTPS
-    } else {
-        FOR_HTTP
-    };
+    let https = uri.scheme_str() == Some("https");
+    let names = if https { FOR_HTTPS } else { FOR_HTTP };
     let set = |name: &str| env(name).filter(|value| !value.trim().is_empty());
     let Some((variable, value)) = names.iter().find_map(|n| set(n).map(|v| (*n, v))) else {
         return Ok(None);
@@ -120,15 +117,12 @@ fn in_range(ip: IpAddr, net: &str, bits: &str) -> bool {
         return false;
     };
     let (ip, net, width) = match (ip, net) {
-        (IpAddr::V4(a), IpAddr::V4(b)) => (u32::from(a) as u128, u32::from(b) as u128, 32),
+        (IpAddr::V4(a), IpAddr::V4(b)) => (u32::from(a) as u128, u32::from(b) as u128, 32u32),
         (IpAddr::V6(a), IpAddr::V6(b)) => (u128::from(a), u128::from(b), 128),
         _ => return false,
     };
-    if bits > width {
-        return false;
-    }
-    let shift = width - bits;
-    shift >= 128 || (ip >> shift) == (net >> shift)
+    let shift = width.checked_sub(bits);
+    shift.is_some_and(|shift| shift >= 128 || (ip >> shift) == (net >> shift))
 }
 
 #[cfg(test)]
