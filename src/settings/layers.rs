@@ -3,6 +3,7 @@
 //! is that order written out once; every setting goes through it, and each records
 //! its value and origin for `config show`.
 
+use std::mem::discriminant;
 use std::path::{Path, PathBuf};
 
 use crate::domain::duration::format_duration;
@@ -196,10 +197,10 @@ impl<'a> Layers<'a> {
         let file = self.pick("api_key_file", args.api_key_file.clone(), checks::path)?;
         // Of a key and a key file, the one of the higher layer.
         let file = match (&key, file) {
-            (Some(key), Some(file)) if rank(&key.origin) == rank(&file.origin) => {
+            (Some(key), Some(file)) if discriminant(&key.origin) == discriminant(&file.origin) => {
                 return Err(both_keys(&key.origin));
             }
-            (Some(key), Some(file)) if rank(&file.origin) < rank(&key.origin) => None,
+            (Some(key), Some(file)) if key.origin < file.origin => None,
             (_, file) => file,
         };
         if let Some(path) = file {
@@ -277,16 +278,6 @@ impl<'a> Layers<'a> {
         Err(ConfigError(format!(
             "no profile `{name}` ({origin}) in {path}; {available}"
         )))
-    }
-}
-
-/// Higher for a higher layer: a flag over a variable over the file.
-fn rank(origin: &Origin) -> u8 {
-    match origin {
-        Origin::Flag(_) => 3,
-        Origin::Env(_) => 2,
-        Origin::Profile { .. } => 1,
-        _ => 0,
     }
 }
 

@@ -4,8 +4,9 @@
 use std::fmt;
 use std::path::PathBuf;
 
-/// Where one resolved setting came from.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// Where one resolved setting came from. The layers come highest first, so that of
+/// two origins in different layers the lesser is the higher layer.
+#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd)]
 pub enum Origin {
     /// A flag, e.g. `--base-url`.
     Flag(String),
