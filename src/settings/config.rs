@@ -192,15 +192,12 @@ impl HttpSettings {
             .into());
         };
         if base_url.origin != Origin::Demo {
-            let shown = if has_credentials(&base_url.value) {
+            let mut shown = base_url.value.clone();
+            if has_credentials(&shown) {
                 // Masked, as it is refused: the listing ends in exit 78.
-                format!(
-                    "{} (refused: credentials in the URL)",
-                    mask_credentials(&base_url.value)
-                )
-            } else {
-                base_url.value.clone()
-            };
+                let masked = mask_credentials(&shown);
+                shown = format!("{masked} (refused: credentials in the URL)");
+            }
             layers.row("base_url", shown, base_url.origin.clone());
         }
         let url = validate_base_url(&base_url.value)

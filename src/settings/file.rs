@@ -206,10 +206,7 @@ fn key_at(text: &str, offset: usize) -> Option<String> {
         .map(str::trim)
         .find(|l| l.starts_with('[') && l.ends_with(']'))
         .map(|header| header.trim_matches(['[', ']']).trim().to_string());
-    Some(match table {
-        Some(table) => format!("{table}.{name}"),
-        None => name.to_string(),
-    })
+    Some(table.map_or(name.to_string(), |table| format!("{table}.{name}")))
 }
 
 #[cfg(test)]
