@@ -1,8 +1,7 @@
 //! `--ca-cert PATH`: the certificates of a private CA, read and checked once, to
 //! replace the built-in roots (verification itself stays on: see `http::tls`).
 
-use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use rustls::pki_types::CertificateDer;
@@ -12,22 +11,8 @@ use crate::domain::error::ConfigError;
 
 /// The certificates of `--ca-cert`, read and checked once (a bad file is exit 78 before
 /// any request, not a puzzling TLS failure later).
-#[derive(Clone)]
-pub struct CaCerts {
-    path: PathBuf,
-    certs: Arc<Vec<Certificate<'static>>>,
-}
-
-impl fmt::Debug for CaCerts {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "CaCerts({}, {} certificates)",
-            self.path.display(),
-            self.certs.len()
-        )
-    }
-}
+#[derive(Debug, Clone)]
+pub struct CaCerts(Arc<Vec<Certificate<'static>>>);
 
 impl CaCerts {
     /// Reads a PEM file of one or more CA certificates.
@@ -35,16 +20,12 @@ impl CaCerts {
         let invalid = |why: String| ConfigError(format!("--ca-cert {}: {why}", path.display()));
         let pem = crate::settings::read::read_bounded(path)
             .map_err(|e| invalid(format!("cannot read it: {e}")))?;
-        let certs = certificates_in(&pem).map_err(invalid)?;
-        Ok(CaCerts {
-            path: path.to_path_buf(),
-            certs: Arc::new(certs),
-        })
+        Ok(CaCerts(Arc::new(certificates_in(&pem).map_err(invalid)?)))
     }
 
     /// The certificates, to be the only trusted roots.
     pub fn certs(&self) -> Arc<Vec<Certificate<'static>>> {
-        Arc::clone(&self.certs)
+        Arc::clone(&self.0)
     }
 }
 

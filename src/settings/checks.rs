@@ -3,6 +3,8 @@
 //! says where the value came from: a flag or a variable is a usage error naming it
 //! (64), the config file a configuration error with its line and key (78).
 
+use std::ops::RangeInclusive;
+use std::str::FromStr;
 use std::time::Duration;
 
 use clap::ValueEnum;
@@ -20,39 +22,34 @@ pub const MAX_RETRIES: u32 = 20;
 pub fn timeout(text: &str) -> Result<Duration, String> {
     let timeout = parse_duration(text)?;
     if timeout.is_zero() {
-        return Err(format!(
-            "`{}` is no time: the timeout must be more than 0",
-            preview(text)
-        ));
+        return Err(refused(text, "is no time: the timeout must be more than 0"));
     }
     Ok(timeout)
 }
 
+/// A value refused, quoted as much as is safe to show.
+fn refused(text: &str, why: &str) -> String {
+    format!("`{}` {why}", preview(text))
+}
+
+/// A whole number within `range`, spaces around it allowed.
+fn whole<T: FromStr + PartialOrd>(text: &str, range: RangeInclusive<T>) -> Option<T> {
+    text.trim().parse().ok().filter(|n| range.contains(n))
+}
+
 /// `--retries`: a whole number from 0 to `MAX_RETRIES`.
 pub fn retries(text: &str) -> Result<u32, String> {
-    let not_a_count = || {
-        format!(
-            "`{}` is not a whole number from 0 to {MAX_RETRIES}",
-            preview(text)
-        )
-    };
-    match text.trim().parse::<u32>() {
-        Ok(count) if count <= MAX_RETRIES => Ok(count),
-        _ => Err(not_a_count()),
-    }
+    let why = format!("is not a whole number from 0 to {MAX_RETRIES}");
+    whole(text, 0..=MAX_RETRIES).ok_or_else(|| refused(text, &why))
 }
 
 /// `--api-key-header`: a name a request header can have, checked before anything
 /// is sent rather than failing every request.
 pub fn key_header(text: &str) -> Result<String, String> {
-    HeaderName::from_bytes(text.as_bytes())
-        .map(|_| text.to_string())
-        .map_err(|_| {
-            format!(
-                "`{}` is not a valid header name (e.g. X-API-KEY)",
-                preview(text)
-            )
-        })
+    if HeaderName::from_bytes(text.as_bytes()).is_err() {
+        return Err(refused(text, "is not a valid header name (e.g. X-API-KEY)"));
+    }
+    Ok(text.to_string())
 }
 
 /// The API key (already trimmed): it must fit in a header. The key is not quoted:
@@ -89,40 +86,28 @@ pub fn parse_bool(text: &str) -> Result<bool, String> {
     match text.trim().to_ascii_lowercase().as_str() {
         "true" | "yes" | "on" | "1" => Ok(true),
         "false" | "no" | "off" | "0" => Ok(false),
-        _ => Err(format!("`{}` is not true or false", preview(text))),
+        _ => Err(refused(text, "is not true or false")),
     }
 }
 
 /// One of a flag's named values (`--paths`, `--color`), in any case.
 pub fn value_enum<T: ValueEnum>(text: &str) -> Result<T, String> {
-    T::from_str(text.trim(), true).map_err(|_| {
-        let names: Vec<String> = T::value_variants()
-            .iter()
-            .filter_map(|v| v.to_possible_value())
-            .map(|v| v.get_name().to_string())
-            .collect();
-        format!("`{}` is not one of {}", preview(text), names.join(", "))
-    })
+    let why = format!("is not one of {}", names::<T>());
+    T::from_str(text.trim(), true).map_err(|_| refused(text, &why))
 }
 
 /// `-o`'s names, as `SMSSTAT_OUTPUT` and the file's `output` take them too.
 pub fn output(text: &str) -> Result<OutputFormat, String> {
-    OutputFormat::from_str(text.trim(), true).map_err(|_| {
-        format!(
-            "`{}` is not an output format: expected {}",
-            preview(text),
-            output_names().join(", ")
-        )
-    })
+    let names = names::<OutputFormat>();
+    let why = format!("is not an output format: expected {names}");
+    OutputFormat::from_str(text.trim(), true).map_err(|_| refused(text, &why))
 }
 
-/// Every output format's name, from the enum itself: a new format is listed at once.
-pub fn output_names() -> Vec<String> {
-    OutputFormat::value_variants()
-        .iter()
-        .filter_map(|f| f.to_possible_value())
-        .map(|v| v.get_name().to_string())
-        .collect()
+/// Every name of a flag's values, from the enum itself: a new one is listed at once.
+fn names<T: ValueEnum>() -> String {
+    let values = T::value_variants().iter().filter_map(T::to_possible_value);
+    let names: Vec<String> = values.map(|v| v.get_name().to_string()).collect();
+    names.join(", ")
 }
 
 /// Accepts `http(s)://host[:port][/prefix][/]`; returns it without the trailing slash.
@@ -136,26 +121,28 @@ pub fn validate_base_url(url: &str) -> Result<String, ConfigError> {
                 .into(),
         ));
     }
-    let shown = crate::domain::sanitize::preview(url);
+    let shown = preview(url);
     let invalid = |why: &str| ConfigError(format!("invalid base URL `{shown}`: {why}; {hint}"));
-    let uri: Uri = url.parse().map_err(|_| invalid("not a URL"))?;
-    match uri.scheme_str() {
-        Some("http") | Some("https") => {}
-        _ => return Err(invalid("only http:// and https:// are supported")),
-    }
-    let authority = uri.authority().ok_or_else(|| invalid("no host"))?;
-    if authority.host().is_empty() {
-        return Err(invalid("no host"));
-    }
-    if let Some(port) = port_text(authority.as_str()) {
-        if !matches!(port.parse::<u16>(), Ok(1..)) {
-            return Err(invalid("the port must be a number from 1 to 65535"));
-        }
-    }
+    http_url(url).map_err(invalid)?;
     if url.contains('#') {
         return Err(invalid("a fragment cannot be a base"));
     }
     Ok(url.trim_end_matches('/').to_string())
+}
+
+/// An http or https URL with a host, and a port from 1 to 65535 if it has one: the
+/// base URL and a proxy alike.
+pub(crate) fn http_url(url: &str) -> Result<Uri, &'static str> {
+    let uri: Uri = url.parse().map_err(|_| "not a URL")?;
+    if !matches!(uri.scheme_str(), Some("http" | "https")) {
+        return Err("only http:// and https:// are supported");
+    }
+    let authority = uri.authority().filter(|a| !a.host().is_empty());
+    let port = port_text(authority.ok_or("no host")?.as_str());
+    if port.is_some_and(|port| !matches!(port.parse::<u16>(), Ok(1..))) {
+        return Err("the port must be a number from 1 to 65535");
+    }
+    Ok(uri)
 }
 
 /// A user or password (`user:pw@host`) or a query (`?api_key=...`), found on the
@@ -201,8 +188,6 @@ fn port_text(authority: &str) -> Option<&str> {
     after_host.rfind(':').map(|i| &after_host[i + 1..])
 }
 
-// The checks of flag-only settings, run by clap as their value parsers.
-
 /// A wait that cannot poll even once is a mistake, not a check.
 pub fn parse_wait_timeout(text: &str) -> Result<Duration, String> {
     let timeout = parse_duration(text)?;
@@ -237,27 +222,19 @@ pub const MAX_JOBS: usize = 256;
 
 /// `--jobs`: no worker would look anything up; too many only open connections.
 pub fn parse_jobs(text: &str) -> Result<usize, String> {
-    match text.trim().parse::<usize>() {
-        Ok(jobs) if (1..=MAX_JOBS).contains(&jobs) => Ok(jobs),
-        _ => Err(format!("expected a whole number from 1 to {MAX_JOBS}")),
-    }
+    let why = || format!("expected a whole number from 1 to {MAX_JOBS}");
+    whole(text, 1..=MAX_JOBS).ok_or_else(why)
 }
 
 /// `--max-body`: a limit of 0 bytes would refuse every answer.
 pub fn parse_max_body(text: &str) -> Result<u64, String> {
-    match text.trim().parse::<u64>() {
-        Ok(bytes) if bytes > 0 => Ok(bytes),
-        _ => Err("expected a number of bytes from 1".into()),
-    }
+    let why = || "expected a number of bytes from 1".into();
+    whole(text, 1..=u64::MAX).ok_or_else(why)
 }
 
 pub fn parse_ratio(text: &str) -> Result<f64, String> {
-    match text.trim().parse::<f64>() {
-        Ok(ratio) if (0.0..=1.0).contains(&ratio) => Ok(ratio),
-        _ => Err(format!(
-            "`{text}` is not a ratio between 0 and 1 (e.g. 0.95)"
-        )),
-    }
+    let ratio = text.trim().parse().ok().filter(|r| (0.0..=1.0).contains(r));
+    ratio.ok_or_else(|| format!("`{text}` is not a ratio between 0 and 1 (e.g. 0.95)"))
 }
 
 /// `--rate`: at most `requests` per `per`.
@@ -282,10 +259,10 @@ pub fn parse_rate(text: &str) -> Result<Rate, String> {
         "m" | "min" | "minute" => std::time::Duration::from_secs(60),
         _ => return Err("the unit must be /s or /m (e.g. 50/s, 600/m)".into()),
     };
-    match count.trim().parse::<u32>() {
-        Ok(requests) if requests > 0 => Ok(Rate { requests, per }),
-        _ => Err("expected a whole number of requests from 1, e.g. 50/s or 600/m".into()),
-    }
+    let Some(requests) = whole(count, 1..=u32::MAX) else {
+        return Err("expected a whole number of requests from 1, e.g. 50/s or 600/m".into());
+    };
+    Ok(Rate { requests, per })
 }
 
 #[cfg(test)]

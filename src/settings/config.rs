@@ -24,12 +24,9 @@ use crate::settings::proxy::ProxyChoice;
 use crate::settings::secret::ApiKey;
 use crate::settings::usage;
 
-pub const DEFAULT_JOBS: usize = 8;
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
-pub const DEFAULT_RETRIES: u32 = 2;
-pub const DEFAULT_MAX_BODY: u64 = 4 * 1024 * 1024;
-pub const DEFAULT_WAIT_TIMEOUT: Duration = Duration::from_secs(600);
-pub const DEFAULT_INTERVAL: Duration = Duration::from_secs(2);
+const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+const DEFAULT_WAIT_TIMEOUT: Duration = Duration::from_secs(600);
+const DEFAULT_INTERVAL: Duration = Duration::from_secs(2);
 
 /// What the HTTP client needs, and nothing else: the service, the key, the bounds on
 /// every request, trust, the route and the pace.
@@ -49,29 +46,20 @@ pub struct HttpSettings {
     pub proxy: Option<ProxyChoice>,
     /// `--rate`: the least spacing between request starts; None: no limit.
     pub rate_interval: Option<Duration>,
-    /// `-v`: each request traced on stderr (`-vv`: its headers too).
     pub verbose: u8,
-    /// `--mask-msisdn`: phone numbers masked in every answer shown.
     pub mask_msisdn: bool,
 }
 
 /// What the output reads: stdout's format and shape, how tables look, what goes to
-/// stderr (warnings, progress, the summary) and the `--junit` file. Read by
-/// `run/lookups.rs` (the printer's `PrintStyle`, the progress bar and live view, the
-/// summary), `run/problems.rs` (warnings) and `run/worker.rs` (what an outcome keeps
-/// for the format that prints it).
+/// stderr (warnings, progress, the summary) and the files written beside it.
 #[derive(Debug, Clone)]
 pub struct OutputSettings {
-    /// `-o`/`--json`, `SMSSTAT_OUTPUT` or the config file's `output`; else the table.
     pub format: OutputFormat,
-    /// `--fields`: the columns or JSON keys shown, as the records of the kind name them.
+    /// `--fields`, as the records of the kind name them.
     pub fields: Vec<String>,
-    /// `--field`: only this field's bare value, one line per lookup.
     pub field: Option<String>,
-    /// `--normalize`: typed, uniform JSON records.
     pub normalize: bool,
-    /// Colour on stdout: `--color`, `NO_COLOR` and friends, and whether it is a
-    /// terminal (`use_color`).
+    /// Colour on stdout (`use_color`).
     pub color: bool,
     /// Box-drawing characters in tables (ASCII when the locale is not UTF-8).
     pub utf8: bool,
@@ -80,42 +68,31 @@ pub struct OutputSettings {
     pub width: Option<usize>,
     /// Whether stderr is a terminal: the progress bar, live view and summary go there.
     pub stderr_is_terminal: bool,
-    /// `--raw-cells`: CSV/TSV cells without formula neutralisation.
     pub raw_cells: bool,
-    /// `--no-headers`: table, CSV and TSV without their header line.
     pub no_headers: bool,
-    /// `-q`: no warnings, per-lookup lines or summary on stderr.
     pub quiet: bool,
-    /// `--junit PATH`: a JUnit XML file with one test case per lookup.
     pub junit: Option<std::path::PathBuf>,
-    /// `--metrics PATH`: the batch as Prometheus metrics.
     pub metrics: Option<std::path::PathBuf>,
 }
 
 /// Waiting and expectations: how each lookup is watched until its record is final,
-/// and what the final record must be. Read by `run/worker.rs` (polls, `--follow`
-/// lines, verdicts), `run/lookups.rs` (the live view, the engine's bound on lookups
-/// under way) and `run/problems.rs` (statuses it does not know).
+/// and what the final record must be.
 #[derive(Debug, Clone)]
 pub struct WatchSettings {
-    /// `--wait` settings; None without `--wait`.
+    /// None without `--wait`.
     pub wait: Option<WaitSettings>,
-    /// `--follow`: a JSON line per observed change, printed by the workers.
     pub follow: bool,
     /// `--until`: statuses that count as final (with or without `--wait`).
     pub until: Vec<String>,
-    /// `--expect` and `--expect-delivered`: what decides the verdict.
+    /// `--expect` and `--expect-delivered`.
     pub expect: Expectation,
 }
 
-/// How the batch runs. Read by `run/lookups.rs` (the workers, within the open-file
-/// limit), `run/worker.rs` (the early stop) and `http/` through `Client::new` (one
-/// agent per worker).
+/// How the batch runs.
 #[derive(Debug, Clone)]
 pub struct BatchSettings {
-    /// `-j`: how many requests run at once (before the open-file limit lowers it).
+    /// `-j` (before the open-file limit lowers it).
     pub jobs: usize,
-    /// `--keep-going`: no early stop after a refused account or connection.
     pub keep_going: bool,
 }
 
@@ -126,18 +103,6 @@ pub struct Config {
     pub output: OutputSettings,
     pub watch: WatchSettings,
     pub batch: BatchSettings,
-}
-
-impl HttpSettings {
-    /// The host a configured key goes to in clear: plain http beyond loopback,
-    /// where anyone on the path can read it.
-    pub fn key_in_clear_to(&self) -> Option<String> {
-        self.api_key.as_ref()?;
-        let uri = self.base_url.parse::<Uri>().ok()?;
-        let host = uri.host().unwrap_or("");
-        let clear = uri.scheme_str() == Some("http") && !super::proxy::is_loopback_host(host);
-        clear.then(|| host.to_string())
-    }
 }
 
 /// The settings of a command: the config file opened, then every group resolved,
@@ -165,15 +130,11 @@ impl Config {
         kind: Option<LookupKind>,
     ) -> Result<Config, SettingsError> {
         usage::check_options(args).map_err(SettingsError::Usage)?;
-        let output = OutputSettings::resolve(layers, args, kind)?;
-        let batch = BatchSettings::resolve(layers, args)?;
-        let watch = WatchSettings::resolve(layers, args, kind)?;
-        let http = HttpSettings::resolve(layers, args, demo_url)?;
         let config = Config {
-            http,
-            output,
-            watch,
-            batch,
+            output: OutputSettings::resolve(layers, args, kind)?,
+            batch: BatchSettings::resolve(layers, args)?,
+            watch: WatchSettings::resolve(layers, args, kind)?,
+            http: HttpSettings::resolve(layers, args, demo_url)?,
         };
         if let Some(kind) = kind {
             check_for_lookups(&config, kind).map_err(SettingsError::Usage)?;
@@ -183,6 +144,16 @@ impl Config {
 }
 
 impl HttpSettings {
+    /// The host a configured key goes to in clear: plain http beyond loopback,
+    /// where anyone on the path can read it.
+    pub fn key_in_clear_to(&self) -> Option<String> {
+        self.api_key.as_ref()?;
+        let uri = self.base_url.parse::<Uri>().ok()?;
+        let host = uri.host().unwrap_or("");
+        let clear = uri.scheme_str() == Some("http") && !super::proxy::is_loopback_host(host);
+        clear.then(|| host.to_string())
+    }
+
     fn resolve(
         layers: &mut Layers,
         args: &Given,
@@ -192,62 +163,24 @@ impl HttpSettings {
             Some(url) => {
                 let shown = "(the built-in simulator, on a free loopback port)";
                 layers.row("base_url", shown.into(), Origin::Demo);
-                Some(Sourced {
-                    value: url,
-                    origin: Origin::Demo,
-                })
+                Some(Sourced::new(url, Origin::Demo))
             }
-            None => layers.pick("base_url", args.base_url.clone(), checks::text, |l| {
-                &l.base_url
-            })?,
+            None => layers.pick("base_url", args.base_url.clone(), checks::text)?,
         };
-        let api_key = layers.api_key()?;
+        let api_key = layers.api_key(args)?;
         let header = layers.value(
             "api_key_header",
             args.api_key_header.clone(),
             checks::key_header,
-            |l| &l.api_key_header,
             "X-API-KEY".into(),
         )?;
-        let ca_cert = layers.optional("ca_cert", args.ca_cert.clone(), checks::path, |l| {
-            &l.ca_cert
-        })?;
-        let timeout = layers.value(
-            "timeout",
-            args.timeout,
-            checks::timeout,
-            |l| &l.timeout,
-            DEFAULT_TIMEOUT,
-        )?;
-        let retries = layers.value(
-            "retries",
-            args.retries,
-            checks::retries,
-            |l| &l.retries,
-            DEFAULT_RETRIES,
-        )?;
-        let paths = layers.value(
-            "paths",
-            args.paths,
-            checks::value_enum,
-            |l| &l.paths,
-            PathStyle::Auto,
-        )?;
-        let max_body = layers.value(
-            "max_body",
-            args.max_body,
-            parse_max_body,
-            |l| &l.max_body,
-            DEFAULT_MAX_BODY,
-        )?;
-        let mask_msisdn = layers.value(
-            "mask_msisdn",
-            args.mask_msisdn,
-            parse_bool,
-            |l| &l.mask_msisdn,
-            false,
-        )?;
-        let rate = layers.optional("rate", args.rate, parse_rate, |l| &l.rate)?;
+        let ca_cert = layers.optional("ca_cert", args.ca_cert.clone(), checks::path)?;
+        let timeout = layers.value("timeout", args.timeout, checks::timeout, DEFAULT_TIMEOUT)?;
+        let retries = layers.value("retries", args.retries, checks::retries, 2)?;
+        let paths = layers.value("paths", args.paths, checks::value_enum, PathStyle::Auto)?;
+        let max_body = layers.value("max_body", args.max_body, parse_max_body, 4 * 1024 * 1024)?;
+        let mask_msisdn = layers.value("mask_msisdn", args.mask_msisdn, parse_bool, false)?;
+        let rate = layers.optional("rate", args.rate, parse_rate)?;
         // Checked once every setting is picked: `config show` lists them all.
         let Some(base_url) = base_url else {
             layers.row("base_url", "(not set)".into(), Origin::Default);
@@ -259,24 +192,21 @@ impl HttpSettings {
             .into());
         };
         if base_url.origin != Origin::Demo {
-            let shown = if has_credentials(&base_url.value) {
+            let mut shown = base_url.value.clone();
+            if has_credentials(&shown) {
                 // Masked, as it is refused: the listing ends in exit 78.
-                format!(
-                    "{} (refused: credentials in the URL)",
-                    mask_credentials(&base_url.value)
-                )
-            } else {
-                base_url.value.clone()
-            };
+                let masked = mask_credentials(&shown);
+                shown = format!("{masked} (refused: credentials in the URL)");
+            }
             layers.row("base_url", shown, base_url.origin.clone());
         }
         let url = validate_base_url(&base_url.value)
-            .map_err(|err| layers.unusable(&base_url.origin, |l| &l.base_url, err.0))?;
+            .map_err(|err| layers.unusable(&base_url.origin, "base_url", err.0))?;
         let ca_certs = match ca_cert {
             Some(path) => {
                 let origin = path.origin.clone();
                 let loaded = CaCerts::load(&layers.placed(path));
-                Some(loaded.map_err(|err| layers.unusable(&origin, |l| &l.ca_cert, err.0))?)
+                Some(loaded.map_err(|err| layers.unusable(&origin, "ca_cert", err.0))?)
             }
             None => None,
         };
@@ -307,41 +237,22 @@ impl OutputSettings {
         kind: Option<LookupKind>,
     ) -> Result<OutputSettings, SettingsError> {
         // `--json` is `-o json`; `config show` and `check` take it for themselves.
-        let json = args.json.then(|| checks::output("json").expect("a format"));
-        let format = match json {
-            Some(json) => {
-                layers.row("output", "json".into(), Origin::Flag("--json".into()));
-                json
-            }
-            None => {
-                let table = checks::output("table").expect("a format");
-                layers.value("output", args.output, checks::output, |l| &l.output, table)?
-            }
+        let format = if args.json {
+            layers.row("output", "json".into(), Origin::Flag("--json".into()));
+            OutputFormat::json()
+        } else {
+            let table = OutputFormat::default();
+            layers.value("output", args.output, checks::output, table)?
         };
-        let color = layers.value(
-            "color",
-            args.color,
-            checks::value_enum,
-            |l| &l.color,
-            ColorChoice::Auto,
-        )?;
+        let color = layers.value("color", args.color, checks::value_enum, ColorChoice::Auto)?;
         // Field names as the records of the kind looked up name them (`status`,
         // `Status` and `Delivery report` alike).
-        let (fields, field) = match kind.map(LookupKind::record_kind) {
-            Some(record) => {
-                let fields = usage::resolve_names(record, &args.fields);
-                let field = args
-                    .field
-                    .as_ref()
-                    .map(|f| usage::resolve_names(record, std::slice::from_ref(f)));
-                let field = field.transpose().map_err(SettingsError::Usage)?;
-                (
-                    fields.map_err(SettingsError::Usage)?,
-                    field.and_then(|mut one| one.pop()),
-                )
-            }
-            None => (args.fields.clone(), args.field.clone()),
-        };
+        let (mut fields, mut field) = (args.fields.clone(), args.field.clone());
+        if let Some(record) = kind.map(LookupKind::record_kind) {
+            fields = usage::resolve_names(record, &fields).map_err(SettingsError::Usage)?;
+            let resolved = field.map(|f| usage::resolve_name(record, &f)).transpose();
+            field = resolved.map_err(SettingsError::Usage)?;
+        }
         Ok(OutputSettings {
             format,
             fields,
@@ -363,7 +274,7 @@ impl OutputSettings {
 impl BatchSettings {
     fn resolve(layers: &mut Layers, args: &Given) -> Result<BatchSettings, SettingsError> {
         Ok(BatchSettings {
-            jobs: layers.value("jobs", args.jobs, parse_jobs, |l| &l.jobs, DEFAULT_JOBS)?,
+            jobs: layers.value("jobs", args.jobs, parse_jobs, 8)?,
             keep_going: args.keep_going,
         })
     }
@@ -379,17 +290,12 @@ impl WatchSettings {
             "wait_timeout",
             args.wait_timeout,
             parse_wait_timeout,
-            |l| &l.wait_timeout,
             DEFAULT_WAIT_TIMEOUT,
         )?;
-        let interval = layers.value(
-            "interval",
-            args.interval,
-            parse_interval,
-            |l| &l.interval,
-            DEFAULT_INTERVAL,
-        )?;
-        let (until, expect) = (lowercase(&args.until), lowercase(&args.expect));
+        let interval = layers.value("interval", args.interval, parse_interval, DEFAULT_INTERVAL)?;
+        // Trimmed and never empty: `checks::parse_status` parsed them.
+        let lower = |v: &[String]| v.iter().map(|s| s.to_ascii_lowercase()).collect();
+        let (until, expect): (Vec<_>, Vec<_>) = (lower(&args.until), lower(&args.expect));
         if let Some(kind) = kind {
             for (flag, statuses) in [("--until", &until), ("--expect", &expect)] {
                 usage::check_statuses(kind.record_kind(), flag, statuses)
@@ -413,67 +319,65 @@ impl WatchSettings {
 }
 
 /// The usage checks of a lookup's settings: what the output format allows (it may
-/// come from the config file), and options that make no sense together.
+/// come from the config file), and options that make no sense together. Each option
+/// is paired with what makes it do nothing; the first found is refused.
 fn check_for_lookups(config: &Config, kind: LookupKind) -> Result<(), String> {
-    let output = &config.output;
-    usage::check_normalize(output.normalize, output.format, config.watch.follow)?;
-    let field = output.field.is_some();
-    usage::check_no_headers(output.no_headers, output.format, field)?;
-    usage::check_raw_cells(output.raw_cells, output.format, field)?;
-    check_combinations(config, kind)
-}
-
-/// Options that make no sense together are usage errors, not silently ignored.
-fn check_combinations(config: &Config, kind: LookupKind) -> Result<(), String> {
     let (output, watch) = (&config.output, &config.watch);
-    if watch.follow && (output.field.is_some() || output.format.is_delimited()) {
-        return Err(
-            "--follow prints JSON lines; it does not combine with -o csv/tsv or --field".into(),
-        );
-    }
-    if output.format.is_report() {
-        let shaping = [
-            (watch.follow, "--follow"),
-            (!output.fields.is_empty(), "--fields"),
-            (output.no_headers, "--no-headers"),
-            (output.raw_cells, "--raw-cells"),
-        ];
-        if let Some((_, flag)) = shaping.iter().find(|(given, _)| *given) {
-            return Err(format!(
-                "{flag} shapes the records printed; -o report, report-json, report-md and \
-                 prometheus print one report over the batch instead"
-            ));
-        }
-    }
-    let (expect, until) = (&watch.expect, &watch.until);
+    let (format, field) = (output.format, output.field.is_some());
     let task = kind == LookupKind::Task;
-    if task && !expect.statuses.is_empty() {
-        return Err(
-            "--expect applies to sms and hlr lookups; for tasks use --expect-delivered RATIO"
-                .into(),
-        );
-    }
-    if task && !until.is_empty() {
-        return Err(
-            "--until applies to sms and hlr lookups; a task is final when nothing is pending"
-                .into(),
-        );
-    }
-    if !task && expect.delivered_ratio.is_some() {
-        return Err(
-            "--expect-delivered applies to task lookups; for sms and hlr use --expect STATUS"
-                .into(),
-        );
-    }
-    Ok(())
-}
-
-fn lowercase(values: &[String]) -> Vec<String> {
-    values
+    let shaping = [
+        (watch.follow, "--follow"),
+        (!output.fields.is_empty(), "--fields"),
+        (output.no_headers, "--no-headers"),
+        (output.raw_cells, "--raw-cells"),
+    ];
+    let shaping = shaping
         .iter()
-        .map(|v| v.trim().to_ascii_lowercase())
-        .filter(|v| !v.is_empty())
-        .collect()
+        .find(|(given, _)| *given && format.is_report());
+    let report = shaping.map(|(_, flag)| {
+        format!(
+            "{flag} shapes the records printed; -o report, report-json, report-md and \
+             prometheus print one report over the batch instead"
+        )
+    });
+    let refused = [
+        (
+            output.normalize && !format.is_json_lines() && !watch.follow,
+            // report-json is JSON too, but of the batch, not of records: named as well.
+            "--normalize shapes JSON records; it does nothing with table, csv, \
+             tsv or report output (report, report-json, report-md; add --json)",
+        ),
+        (
+            output.no_headers && (format.is_json_lines() || field),
+            "--no-headers applies to table, csv and tsv output; JSON lines and \
+             --field values have no header",
+        ),
+        (
+            // The report forms refuse it in their own words, below.
+            output.raw_cells && (field || !format.is_delimited()) && !format.is_report(),
+            "--raw-cells applies to -o csv and -o tsv; table, JSON and --field output \
+             print no formula guard to leave out",
+        ),
+        (
+            watch.follow && (field || format.is_delimited()),
+            "--follow prints JSON lines; it does not combine with -o csv/tsv or --field",
+        ),
+        (report.is_some(), report.as_deref().unwrap_or_default()),
+        (
+            task && !watch.expect.statuses.is_empty(),
+            "--expect applies to sms and hlr lookups; for tasks use --expect-delivered RATIO",
+        ),
+        (
+            task && !watch.until.is_empty(),
+            "--until applies to sms and hlr lookups; a task is final when nothing is pending",
+        ),
+        (
+            !task && watch.expect.delivered_ratio.is_some(),
+            "--expect-delivered applies to task lookups; for sms and hlr use --expect STATUS",
+        ),
+    ];
+    let first = refused.into_iter().find(|(wrong, _)| *wrong);
+    first.map_or(Ok(()), |(_, why)| Err(why.to_string()))
 }
 
 /// `COLUMNS` first (a user or script fixing the width), else the terminal's own.

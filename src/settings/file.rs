@@ -4,16 +4,17 @@
 //! silently falls back to a default.
 
 use std::collections::BTreeMap;
-use std::fs;
+use std::fmt;
+use std::io::ErrorKind::NotFound;
 use std::path::{Path, PathBuf};
 
+use serde::de::{Error as _, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
-use thiserror::Error;
 use toml::Spanned;
 
-use crate::domain::error::{ConfigError, SettingsError};
+use crate::domain::error::ConfigError;
 use crate::settings::given::{flag_of, variable_of, KEYS};
-use crate::settings::read::{read_bounded_text, LocalFileError};
+use crate::settings::read::read_bounded_text;
 
 /// A value as the file wrote it: text, or a number or a boolean read as its text, so
 /// that the file's values pass the same check as a flag's (`timeout = 2` and
@@ -23,53 +24,84 @@ pub struct Scalar(pub String);
 
 impl<'de> Deserialize<'de> for Scalar {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Scalar, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Raw {
-            Integer(i64),
-            Float(f64),
-            Bool(bool),
-            Text(String),
-        }
-        let raw = Raw::deserialize(d).map_err(|_| {
-            serde::de::Error::custom("expected a value: text in quotes, a number or true/false")
-        })?;
-        Ok(Scalar(match raw {
-            Raw::Integer(n) => n.to_string(),
-            Raw::Float(f) => f.to_string(),
-            Raw::Bool(b) => b.to_string(),
-            Raw::Text(text) => text,
+        let why = "expected a value: text in quotes, a number or true/false";
+        Ok(Scalar(match toml::Value::deserialize(d) {
+            Ok(toml::Value::String(text)) => text,
+            Ok(toml::Value::Integer(n)) => n.to_string(),
+            Ok(toml::Value::Float(f)) => f.to_string(),
+            Ok(toml::Value::Boolean(b)) => b.to_string(),
+            _ => return Err(D::Error::custom(why)),
         }))
     }
 }
 
 /// One layer of the file as written: the top level, or one `[profiles.NAME]` table.
 /// Each value keeps its place in the text; `settings::resolve` checks the one it uses
-/// with the parser of its flag. `config` and `profile` are here only to be refused in
-/// words that say why.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// with the parser of its flag. An unknown key is refused as it is read, and so are
+/// `config` and `profile`, in words that say why.
+#[derive(Debug, Default)]
 pub struct Layer {
-    pub base_url: Option<Spanned<Scalar>>,
-    pub api_key: Option<Spanned<Scalar>>,
-    pub api_key_file: Option<Spanned<Scalar>>,
-    pub api_key_header: Option<Spanned<Scalar>>,
-    pub ca_cert: Option<Spanned<Scalar>>,
-    pub timeout: Option<Spanned<Scalar>>,
-    pub retries: Option<Spanned<Scalar>>,
-    pub paths: Option<Spanned<Scalar>>,
-    pub max_body: Option<Spanned<Scalar>>,
-    pub output: Option<Spanned<Scalar>>,
-    pub mask_msisdn: Option<Spanned<Scalar>>,
-    pub color: Option<Spanned<Scalar>>,
-    pub jobs: Option<Spanned<Scalar>>,
-    pub rate: Option<Spanned<Scalar>>,
-    pub wait_timeout: Option<Spanned<Scalar>>,
-    pub interval: Option<Spanned<Scalar>>,
-    config: Option<Spanned<Scalar>>,
-    profile: Option<Spanned<Scalar>>,
-    #[serde(default)]
+    values: BTreeMap<&'static str, Spanned<Scalar>>,
     profiles: BTreeMap<String, Spanned<Layer>>,
+}
+
+impl Layer {
+    pub fn get(&self, key: &str) -> Option<&Spanned<Scalar>> {
+        self.values.get(key)
+    }
+}
+
+impl<'de> Deserialize<'de> for Layer {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Layer, D::Error> {
+        d.deserialize_map(LayerVisitor)
+    }
+}
+
+struct LayerVisitor;
+
+impl<'de> Visitor<'de> for LayerVisitor {
+    type Value = Layer;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a table of settings")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Layer, A::Error> {
+        let mut layer = Layer::default();
+        while let Some(Key(key)) = map.next_key()? {
+            if key == "profiles" {
+                layer.profiles = map.next_value()?;
+            } else {
+                layer.values.insert(key, map.next_value()?);
+            }
+        }
+        Ok(layer)
+    }
+}
+
+/// A key of a layer: a setting the file may set, or `profiles`. Refused at its own
+/// place in the text, so the error names its line.
+struct Key(&'static str);
+
+impl<'de> Deserialize<'de> for Key {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Key, D::Error> {
+        let key = String::deserialize(d)?;
+        if let Some(key) = ["config", "profile"].into_iter().find(|k| *k == key) {
+            return Err(D::Error::custom(format!(
+                "`{key}` cannot be set in a config file: it is chosen by {} or {}",
+                flag_of(key),
+                variable_of(key)
+            )));
+        }
+        if let Some(known) = file_keys().chain(["profiles"]).find(|k| *k == key) {
+            return Ok(Key(known));
+        }
+        let keys: Vec<&str> = file_keys().collect();
+        Err(D::Error::custom(format!(
+            "unknown field `{key}` (valid keys are {}; profiles go in [profiles.NAME] tables)",
+            keys.join(", ")
+        )))
+    }
 }
 
 /// A config file, read and checked.
@@ -78,47 +110,8 @@ pub struct ConfigFile {
     pub path: PathBuf,
     pub top: Layer,
     pub profiles: BTreeMap<String, Layer>,
-    /// Unix permission bits, for the warning about keys readable by others.
-    pub mode: Option<u32>,
     /// The text, to name the line of a value found wrong.
     text: String,
-}
-
-/// Why a config file cannot be used (exit 78). Messages name the file, and the line
-/// and key when the file itself is wrong.
-#[derive(Debug, Error)]
-pub enum ConfigFileError {
-    #[error("config file {} does not exist (given by {given_by})", path.display())]
-    Missing { path: PathBuf, given_by: String },
-
-    #[error("cannot read config file {}: {source}", path.display())]
-    Unreadable {
-        path: PathBuf,
-        source: LocalFileError,
-    },
-
-    #[error("config file {}, line {line}{}: {message}{}", path.display(),
-        key.as_deref().map(|k| format!(", key `{k}`")).unwrap_or_default(),
-        hint.as_deref().map(|h| format!(" ({h})")).unwrap_or_default())]
-    Invalid {
-        path: PathBuf,
-        line: usize,
-        key: Option<String>,
-        message: String,
-        hint: Option<String>,
-    },
-}
-
-impl From<ConfigFileError> for ConfigError {
-    fn from(error: ConfigFileError) -> ConfigError {
-        ConfigError(error.to_string())
-    }
-}
-
-impl From<ConfigFileError> for SettingsError {
-    fn from(error: ConfigFileError) -> SettingsError {
-        SettingsError::Config(error.into())
-    }
 }
 
 /// `$XDG_CONFIG_HOME/smsstat/config.toml` (`~/.config/...` when unset; the Windows
@@ -131,52 +124,37 @@ pub fn default_path() -> Option<PathBuf> {
 
 /// Reads and checks a config file. A missing file is `Ok(None)` unless the user named
 /// it (`given_by` is the flag or variable that did).
-pub fn load(path: &Path, given_by: Option<&str>) -> Result<Option<ConfigFile>, ConfigFileError> {
+pub fn load(path: &Path, given_by: Option<&str>) -> Result<Option<ConfigFile>, ConfigError> {
+    let shown = path.display();
     let text = match read_bounded_text(path) {
         Ok(text) => text,
-        Err(err) if err.is_not_found() => {
-            return match given_by {
-                Some(given_by) => Err(ConfigFileError::Missing {
-                    path: path.to_path_buf(),
-                    given_by: given_by.to_string(),
-                }),
-                None => Ok(None),
-            };
-        }
-        Err(source) => {
-            return Err(ConfigFileError::Unreadable {
-                path: path.to_path_buf(),
-                source,
-            })
+        Err(err) if err.kind() == NotFound && given_by.is_none() => return Ok(None),
+        Err(err) => {
+            return Err(ConfigError(match given_by {
+                Some(by) if err.kind() == NotFound => {
+                    format!("config file {shown} does not exist (given by {by})")
+                }
+                _ => format!("cannot read config file {shown}: {err}"),
+            }))
         }
     };
-    let mut top: Layer = toml::from_str(&text).map_err(|err| invalid(path, &text, &err))?;
-    let refuse = |offset: usize, message: String| invalid_at(path, &text, offset, message, None);
+    // The parser's span gives the place of a TOML error.
+    let mut top: Layer = toml::from_str(&text).map_err(|err| {
+        let start = err.span().map_or(0, |span| span.start);
+        invalid_at(path, &text, start, err.message().trim().into())
+    })?;
     let mut profiles = BTreeMap::new();
     for (name, layer) in std::mem::take(&mut top.profiles) {
-        let at = layer.span().start;
-        let layer = layer.into_inner();
-        if !layer.profiles.is_empty() {
-            return Err(refuse(at, "a profile cannot hold profiles".into()));
+        if !layer.get_ref().profiles.is_empty() {
+            let why = "a profile cannot hold profiles".into();
+            return Err(invalid_at(path, &text, layer.span().start, why));
         }
-        profiles.insert(name, layer);
-    }
-    for layer in std::iter::once(&top).chain(profiles.values()) {
-        let chosen = [("config", &layer.config), ("profile", &layer.profile)];
-        if let Some((key, Some(value))) = chosen.into_iter().find(|(_, v)| v.is_some()) {
-            let why = format!(
-                "`{key}` cannot be set in a config file: it is chosen by {} or {}",
-                flag_of(key),
-                variable_of(key)
-            );
-            return Err(refuse(value.span().start, why));
-        }
+        profiles.insert(name, layer.into_inner());
     }
     Ok(Some(ConfigFile {
         path: path.to_path_buf(),
         top,
         profiles,
-        mode: file_mode(path),
         text,
     }))
 }
@@ -187,35 +165,14 @@ impl ConfigFile {
     pub fn holds_key(&self) -> bool {
         std::iter::once(&self.top)
             .chain(self.profiles.values())
-            .filter_map(|layer| layer.api_key.as_ref())
+            .filter_map(|layer| layer.get("api_key"))
             .any(|key| !key.get_ref().0.trim().is_empty())
     }
 
-    /// The error of the value at `offset` (exit 78): the file, its line and key.
-    pub fn invalid_at(&self, offset: usize, message: String) -> ConfigFileError {
-        invalid_at(&self.path, &self.text, offset, message, None)
+    /// The error of a value of the file (exit 78): the file, its line and key.
+    pub fn invalid_at(&self, value: &Spanned<Scalar>, message: String) -> ConfigError {
+        invalid_at(&self.path, &self.text, value.span().start, message)
     }
-}
-
-/// The permission bits of a file, on systems that have them.
-pub fn file_mode(path: &Path) -> Option<u32> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        fs::metadata(path)
-            .ok()
-            .map(|m| m.permissions().mode() & 0o777)
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = path;
-        None
-    }
-}
-
-/// True when group or others may read or write the file: a key in it is not secret.
-pub fn readable_by_others(mode: Option<u32>) -> bool {
-    mode.is_some_and(|mode| mode & 0o077 != 0)
 }
 
 /// Every key a config file may set: the settings but those choosing the file.
@@ -224,41 +181,13 @@ pub fn file_keys() -> impl Iterator<Item = &'static str> {
         .filter(|k| !matches!(*k, "config" | "profile"))
 }
 
-/// A TOML error turned into file, line and key: the parser's span gives the place.
-fn invalid(path: &Path, text: &str, err: &toml::de::Error) -> ConfigFileError {
-    let mut message = err.message().trim().to_string();
-    // serde's own list of fields names `profiles`, `config` and `profile` too: the
-    // hint lists the keys instead.
-    if let Some(at) = message.find(", expected one of") {
-        message.truncate(at);
-    }
-    let hint = message.contains("unknown field").then(|| {
-        let keys: Vec<&str> = file_keys().collect();
-        format!(
-            "valid keys are {}; profiles go in [profiles.NAME] tables",
-            keys.join(", ")
-        )
-    });
-    let start = err.span().map_or(0, |span| span.start);
-    invalid_at(path, text, start, message, hint)
-}
-
 /// The error of what the file holds at `offset`: its line and dotted key named.
-fn invalid_at(
-    path: &Path,
-    text: &str,
-    offset: usize,
-    message: String,
-    hint: Option<String>,
-) -> ConfigFileError {
+fn invalid_at(path: &Path, text: &str, offset: usize, message: String) -> ConfigError {
     let offset = offset.min(text.len());
-    ConfigFileError::Invalid {
-        path: path.to_path_buf(),
-        line: text[..offset].matches('\n').count() + 1,
-        key: key_at(text, offset),
-        message,
-        hint,
-    }
+    let line = text[..offset].matches('\n').count() + 1;
+    let key = key_at(text, offset).map(|k| format!(", key `{k}`"));
+    let (path, key) = (path.display(), key.unwrap_or_default());
+    ConfigError(format!("config file {path}, line {line}{key}: {message}"))
 }
 
 /// The dotted key written on the line of `offset` (`profiles.prod.timeout`): the name
@@ -277,17 +206,14 @@ fn key_at(text: &str, offset: usize) -> Option<String> {
         .map(str::trim)
         .find(|l| l.starts_with('[') && l.ends_with(']'))
         .map(|header| header.trim_matches(['[', ']']).trim().to_string());
-    Some(match table {
-        Some(table) => format!("{table}.{name}"),
-        None => name.to_string(),
-    })
+    Some(table.map_or(name.to_string(), |table| format!("{table}.{name}")))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn parse(text: &str) -> Result<ConfigFile, ConfigFileError> {
+    fn parse(text: &str) -> Result<ConfigFile, ConfigError> {
         use std::io::Write;
         let mut file = tempfile::NamedTempFile::new().unwrap();
         file.write_all(text.as_bytes()).unwrap();
@@ -301,11 +227,11 @@ mod tests {
              [profiles.prod]\nretries = 5\njobs = 2\nmask_msisdn = true\n",
         )
         .unwrap();
-        assert_eq!(file.top.timeout.as_ref().unwrap().get_ref().0, "2s");
+        assert_eq!(file.top.get("timeout").unwrap().get_ref().0, "2s");
         let prod = &file.profiles["prod"];
-        assert_eq!(prod.retries.as_ref().unwrap().get_ref().0, "5");
-        assert_eq!(prod.mask_msisdn.as_ref().unwrap().get_ref().0, "true");
-        let err = file.invalid_at(prod.jobs.as_ref().unwrap().span().start, "no".into());
+        assert_eq!(prod.get("retries").unwrap().get_ref().0, "5");
+        assert_eq!(prod.get("mask_msisdn").unwrap().get_ref().0, "true");
+        let err = file.invalid_at(prod.get("jobs").unwrap(), "no".into());
         assert!(
             err.to_string()
                 .contains("line 6, key `profiles.prod.jobs`: no"),
@@ -353,8 +279,8 @@ mod tests {
     #[test]
     fn numbers_and_booleans_are_read_as_their_text() {
         let file = parse("timeout = 2.5\nretries = \"3\"\ncolor = false\n").unwrap();
-        assert_eq!(file.top.timeout.unwrap().into_inner().0, "2.5");
-        assert_eq!(file.top.color.unwrap().into_inner().0, "false");
+        assert_eq!(file.top.get("timeout").unwrap().get_ref().0, "2.5");
+        assert_eq!(file.top.get("color").unwrap().get_ref().0, "false");
         let err = parse("timeout = [1]\n").unwrap_err().to_string();
         assert!(err.contains("line 1, key `timeout`"), "{err}");
     }
@@ -365,13 +291,5 @@ mod tests {
         assert!(load(path, None).unwrap().is_none());
         let err = load(path, Some("--config")).unwrap_err().to_string();
         assert!(err.contains("does not exist (given by --config)"), "{err}");
-    }
-
-    #[test]
-    fn modes_readable_by_others() {
-        assert!(readable_by_others(Some(0o644)));
-        assert!(readable_by_others(Some(0o640)));
-        assert!(!readable_by_others(Some(0o600)));
-        assert!(!readable_by_others(None));
     }
 }

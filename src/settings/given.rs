@@ -9,10 +9,7 @@ use clap::Args;
 
 use crate::domain::format::{ColorChoice, OutputFormat};
 use crate::domain::lookup::PathStyle;
-use crate::settings::checks::{
-    self, parse_bool, parse_interval, parse_jobs, parse_max_body, parse_rate, parse_ratio,
-    parse_status, parse_wait_timeout, Rate,
-};
+use crate::settings::checks::{self, Rate};
 
 const CONNECTION: &str = "Connection";
 const OUTPUT: &str = "Output";
@@ -135,7 +132,7 @@ pub struct Given {
     /// Largest answer body, in bytes [default: 4194304]
     ///
     /// A longer answer is a failed lookup.
-    #[arg(long, value_name = "BYTES", value_parser = parse_max_body, global = true, hide_short_help = true, help_heading = CONNECTION)]
+    #[arg(long, value_name = "BYTES", value_parser = checks::parse_max_body, global = true, hide_short_help = true, help_heading = CONNECTION)]
     pub max_body: Option<u64>,
 
     /// Run against a built-in simulator
@@ -186,7 +183,7 @@ pub struct Given {
     ///
     /// All of an msisdn but the country code and the last 2 digits: 380501234567
     /// becomes 380*******67. --mask-msisdn=false turns off a profile's masking.
-    #[arg(long, value_name = "BOOL", num_args = 0..=1, require_equals = true, default_missing_value = "true", value_parser = parse_bool, global = true, hide_short_help = true, help_heading = OUTPUT)]
+    #[arg(long, value_name = "BOOL", num_args = 0..=1, require_equals = true, default_missing_value = "true", value_parser = checks::parse_bool, global = true, hide_short_help = true, help_heading = OUTPUT)]
     pub mask_msisdn: Option<bool>,
 
     /// CSV/TSV: cells exactly as sent, formulas included
@@ -242,13 +239,13 @@ pub struct Given {
     /// How many requests run at once [default: 8]
     ///
     /// Lowered to fit the open-file limit.
-    #[arg(short = 'j', long, value_name = "N", value_parser = parse_jobs, global = true, help_heading = BATCH)]
+    #[arg(short = 'j', long, value_name = "N", value_parser = checks::parse_jobs, global = true, help_heading = BATCH)]
     pub jobs: Option<usize>,
 
     /// At most N requests a second (N/s) or a minute (N/m)
     ///
     /// Across all lookups, polls and retries included, e.g. 50/s or 600/m.
-    #[arg(long, value_name = "N[/s|/m]", value_parser = parse_rate, global = true, hide_short_help = true, help_heading = BATCH)]
+    #[arg(long, value_name = "N[/s|/m]", value_parser = checks::parse_rate, global = true, hide_short_help = true, help_heading = BATCH)]
     pub rate: Option<Rate>,
 
     /// Go on after a refused account or connection
@@ -268,20 +265,20 @@ pub struct Given {
     /// Give up waiting after this [default: 10m]
     ///
     /// How long --wait waits at most: 90, 500ms, 2m.
-    #[arg(long, value_name = "DURATION", value_parser = parse_wait_timeout, requires = "wait", global = true, hide_short_help = true, help_heading = WAITING)]
+    #[arg(long, value_name = "DURATION", value_parser = checks::parse_wait_timeout, requires = "wait", global = true, hide_short_help = true, help_heading = WAITING)]
     pub wait_timeout: Option<Duration>,
 
     /// Pause between polls [default: 2s]
     ///
     /// At least 100ms; longer after errors, or when the server asks with Retry-After.
-    #[arg(long, value_name = "DURATION", value_parser = parse_interval, requires = "wait", global = true, hide_short_help = true, help_heading = WAITING)]
+    #[arg(long, value_name = "DURATION", value_parser = checks::parse_interval, requires = "wait", global = true, hide_short_help = true, help_heading = WAITING)]
     pub interval: Option<Duration>,
 
     /// Statuses that count as final
     ///
     /// SMS and HLR statuses, replacing the built-in pending lists, for --wait and
     /// --expect alike.
-    #[arg(long, value_name = "STATUS,...", value_delimiter = ',', value_parser = parse_status, global = true, hide_short_help = true, help_heading = WAITING)]
+    #[arg(long, value_name = "STATUS,...", value_delimiter = ',', value_parser = checks::parse_status, global = true, hide_short_help = true, help_heading = WAITING)]
     pub until: Vec<String>,
 
     /// Succeed only with one of these statuses
@@ -289,13 +286,13 @@ pub struct Given {
     /// SMS and HLR statuses: exit 80 when final and different, 81 when still pending.
     /// A word close to a known status is refused as a typo (64); others are taken as
     /// the gateway's own.
-    #[arg(long, value_name = "STATUS,...", value_delimiter = ',', value_parser = parse_status, global = true, help_heading = WAITING)]
+    #[arg(long, value_name = "STATUS,...", value_delimiter = ',', value_parser = checks::parse_status, global = true, help_heading = WAITING)]
     pub expect: Vec<String>,
 
     /// Delivery rate a task must reach
     ///
     /// Delivered/total (delivered/sent without `total`), e.g. 0.95: exit 80 below it.
-    #[arg(long, value_name = "RATIO", value_parser = parse_ratio, global = true, hide_short_help = true, help_heading = WAITING)]
+    #[arg(long, value_name = "RATIO", value_parser = checks::parse_ratio, global = true, hide_short_help = true, help_heading = WAITING)]
     pub expect_delivered: Option<f64>,
 
     /// Print each change as a JSON line

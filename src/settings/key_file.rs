@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use crate::domain::error::ConfigError;
+use crate::settings::checks;
 use crate::settings::origin::Origin;
 
 /// Spaces or a line break around a pasted key are a copying accident, not part of the
@@ -27,34 +28,65 @@ pub(crate) fn trim_key(key: &mut String, origin: &Origin, warnings: &mut Vec<Str
 }
 
 pub(crate) fn read_key_file(path: &Path, origin: &Origin) -> Result<String, ConfigError> {
-    let text = crate::settings::read::read_bounded_text(path).map_err(|err| {
-        ConfigError(format!(
-            "cannot read the API key file {} (api_key_file in {origin}): {err}",
-            path.display()
-        ))
-    })?;
+    let shown = format!(
+        "the API key file {} (api_key_file in {origin})",
+        path.display()
+    );
+    let text = crate::settings::read::read_bounded_text(path)
+        .map_err(|err| ConfigError(format!("cannot read {shown}: {err}")))?;
     let key = text.trim();
     if key.is_empty() {
-        return Err(ConfigError(format!(
-            "the API key file {} (api_key_file in {origin}) is empty",
-            path.display()
-        )));
+        return Err(ConfigError(format!("{shown} is empty")));
     }
-    crate::settings::checks::api_key(key).map_err(|why| {
-        ConfigError(format!(
-            "the API key file {} (api_key_file in {origin}): {why}",
-            path.display()
-        ))
-    })?;
+    checks::api_key(key).map_err(|why| ConfigError(format!("{shown}: {why}")))?;
     Ok(key.to_string())
 }
 
-pub(crate) fn exposed_key_warning(what: &str, path: &Path, mode: Option<u32>) -> String {
-    format!(
-        "{what} {} holds an API key and can be read by other users (mode {:04o}); \
+/// The warning for a file holding a key that group or others may read or write (a
+/// key in it is not secret); none on systems without permission bits.
+pub(crate) fn exposed_key_warning(what: &str, path: &Path) -> Option<String> {
+    let mode = file_mode(path).filter(|mode| mode & 0o077 != 0)?;
+    Some(format!(
+        "{what} {} holds an API key and can be read by other users (mode {mode:04o}); \
          restrict it: chmod 600 {}",
         path.display(),
-        mode.unwrap_or(0),
         path.display()
-    )
+    ))
+}
+
+/// The permission bits of a file, on systems that have them.
+fn file_mode(path: &Path) -> Option<u32> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::metadata(path)
+            .ok()
+            .map(|m| m.permissions().mode() & 0o777)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn modes_readable_by_others() {
+        use std::os::unix::fs::PermissionsExt;
+        let file = tempfile::NamedTempFile::new().unwrap();
+        let warned = |mode| {
+            let permissions = std::fs::Permissions::from_mode(mode);
+            std::fs::set_permissions(file.path(), permissions).unwrap();
+            exposed_key_warning("config file", file.path()).is_some()
+        };
+        assert!(warned(0o644));
+        assert!(warned(0o640));
+        assert!(!warned(0o600));
+        assert!(exposed_key_warning("config file", Path::new("/nonexistent/k")).is_none());
+    }
 }

@@ -3,19 +3,19 @@
 //! is that order written out once; every setting goes through it, and each records
 //! its value and origin for `config show`.
 
+use std::mem::discriminant;
 use std::path::{Path, PathBuf};
-
-use toml::Spanned;
 
 use crate::domain::duration::format_duration;
 use crate::domain::error::{ConfigError, SettingsError};
 use crate::domain::format::{ColorChoice, OutputFormat};
 use crate::domain::lookup::PathStyle;
 use crate::settings::checks::{self, Rate};
-use crate::settings::file::{self as config_file, ConfigFile, Layer, Scalar};
+use crate::settings::file::{self as config_file, ConfigFile, Layer};
 use crate::settings::given::{flag_of, variable_of, Given};
 use crate::settings::key_file::{exposed_key_warning, read_key_file, trim_key};
 use crate::settings::origin::Origin;
+use crate::settings::secret::mask_key;
 
 /// The profile used when none is named, if the file has it (as aws-cli does).
 pub const DEFAULT_PROFILE: &str = "default";
@@ -27,8 +27,11 @@ pub struct Sourced<T> {
     pub origin: Origin,
 }
 
-/// A file layer's value of a setting.
-type FileValue = fn(&Layer) -> &Option<Spanned<Scalar>>;
+impl<T> Sourced<T> {
+    pub fn new(value: T, origin: Origin) -> Sourced<T> {
+        Sourced { value, origin }
+    }
+}
 
 /// One line of `config show`: a setting, its value as shown, where it came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,7 +43,6 @@ pub struct ShowRow {
 
 /// The flags, the environment and the config file, and what was taken from them.
 pub struct Layers<'a> {
-    args: &'a Given,
     var: &'a dyn Fn(&str) -> Option<String>,
     file: Option<ConfigFile>,
     profile: Option<String>,
@@ -58,18 +60,15 @@ impl<'a> Layers<'a> {
         var: &'a dyn Fn(&str) -> Option<String>,
     ) -> Result<Layers<'a>, SettingsError> {
         let mut layers = Layers {
-            args,
             var,
             file: None,
             profile: None,
             rows: Vec::new(),
             warnings: Vec::new(),
         };
-        let named = layers.pick("config", args.config.clone(), checks::path, |_| &None)?;
-        let path = match &named {
-            Some(named) => Some(named.value.clone()),
-            None => config_file::default_path(),
-        };
+        let named = layers.pick("config", args.config.clone(), checks::path)?;
+        let path = named.as_ref().map(|n| n.value.clone());
+        let path = path.or_else(config_file::default_path);
         if let Some(path) = &path {
             let given_by = named.as_ref().map(|n| match &n.origin {
                 Origin::Flag(name) | Origin::Env(name) => name.clone(),
@@ -84,7 +83,7 @@ impl<'a> Layers<'a> {
         };
         let origin = named.map_or(Origin::Default, |n| n.origin);
         layers.row("config", shown, origin);
-        let profile = layers.pick("profile", args.profile.clone(), checks::name, |_| &None)?;
+        let profile = layers.pick("profile", args.profile.clone(), checks::name)?;
         let profile = layers.choose_profile(profile, path.as_deref())?;
         let (shown, origin) = match &profile {
             Some(p) => (p.value.clone(), p.origin.clone()),
@@ -93,10 +92,8 @@ impl<'a> Layers<'a> {
         layers.row("profile", shown, origin);
         layers.profile = profile.map(|p| p.value);
         if let Some(file) = layers.file.as_ref().filter(|f| f.holds_key()) {
-            if config_file::readable_by_others(file.mode) {
-                let warning = exposed_key_warning("config file", &file.path, file.mode);
-                layers.warnings.push(warning);
-            }
+            let warning = exposed_key_warning("config file", &file.path);
+            layers.warnings.extend(warning);
         }
         Ok(layers)
     }
@@ -109,7 +106,6 @@ impl<'a> Layers<'a> {
         key: &'static str,
         flag: Option<T>,
         parse: fn(&str) -> Result<T, String>,
-        file: FileValue,
     ) -> Result<Option<Sourced<T>>, SettingsError> {
         if let Some(value) = flag {
             let origin = Origin::Flag(flag_of(key));
@@ -122,8 +118,9 @@ impl<'a> Layers<'a> {
             return Ok(Some(Sourced { value, origin }));
         }
         for (layer, origin) in self.file_layers() {
-            if let Some(text) = file(layer) {
-                let value = self.parse_at(text, parse)?;
+            if let Some(text) = layer.get(key) {
+                let file = self.file.as_ref().expect("a file value comes from a file");
+                let value = parse(&text.get_ref().0).map_err(|why| file.invalid_at(text, why))?;
                 return Ok(Some(Sourced { value, origin }));
             }
         }
@@ -136,14 +133,10 @@ impl<'a> Layers<'a> {
         key: &'static str,
         flag: Option<T>,
         parse: fn(&str) -> Result<T, String>,
-        file: FileValue,
         default: T,
     ) -> Result<T, SettingsError> {
-        let picked = self.pick(key, flag, parse, file)?;
-        let Sourced { value, origin } = picked.unwrap_or(Sourced {
-            value: default,
-            origin: Origin::Default,
-        });
+        let picked = self.pick(key, flag, parse)?;
+        let Sourced { value, origin } = picked.unwrap_or(Sourced::new(default, Origin::Default));
         self.row(key, value.shown(), origin);
         Ok(value)
     }
@@ -154,9 +147,8 @@ impl<'a> Layers<'a> {
         key: &'static str,
         flag: Option<T>,
         parse: fn(&str) -> Result<T, String>,
-        file: FileValue,
     ) -> Result<Option<Sourced<T>>, SettingsError> {
-        let picked = self.pick(key, flag, parse, file)?;
+        let picked = self.pick(key, flag, parse)?;
         let (shown, origin) = match &picked {
             Some(s) => (s.value.shown(), s.origin.clone()),
             None => ("(not set)".into(), Origin::Default),
@@ -189,10 +181,10 @@ impl<'a> Layers<'a> {
 
     /// A value that passed its parser but cannot be used (a base URL, a CA file),
     /// said with where it came from: in the file, its line and key (all 78).
-    pub fn unusable(&self, origin: &Origin, file: FileValue, why: String) -> ConfigError {
+    pub fn unusable(&self, origin: &Origin, key: &str, why: String) -> ConfigError {
         let layer = self.file_layers().find(|(_, o)| o == origin);
-        match (layer.and_then(|(l, _)| file(l).as_ref()), &self.file) {
-            (Some(value), Some(config)) => config.invalid_at(value.span().start, why).into(),
+        match (layer.and_then(|(l, _)| l.get(key)), &self.file) {
+            (Some(value), Some(config)) => config.invalid_at(value, why),
             _ => ConfigError(why),
         }
     }
@@ -200,53 +192,30 @@ impl<'a> Layers<'a> {
     /// The key and the file it was read from: the highest layer that has `api_key`
     /// or `api_key_file` (a layer with both is refused: which one was meant would be
     /// a guess). An empty or blank key is no key, from wherever it came.
-    pub fn api_key(&mut self) -> Result<Option<String>, SettingsError> {
-        let args = self.args;
-        let key = self.pick("api_key", args.api_key.clone(), checks::text, |l| {
-            &l.api_key
-        })?;
-        let file = self.pick(
-            "api_key_file",
-            args.api_key_file.clone(),
-            checks::path,
-            |l| &l.api_key_file,
-        )?;
+    pub fn api_key(&mut self, args: &Given) -> Result<Option<String>, SettingsError> {
+        let key = self.pick("api_key", args.api_key.clone(), checks::text)?;
+        let file = self.pick("api_key_file", args.api_key_file.clone(), checks::path)?;
         // Of a key and a key file, the one of the higher layer.
-        let (key, path) = match (key, file) {
-            (Some(key), Some(file)) if rank(&key.origin) == rank(&file.origin) => {
+        let file = match (&key, file) {
+            (Some(key), Some(file)) if discriminant(&key.origin) == discriminant(&file.origin) => {
                 return Err(both_keys(&key.origin));
             }
-            (Some(key), Some(file)) if rank(&file.origin) < rank(&key.origin) => (Some(key), None),
-            (_, Some(file)) => (None, Some(file)),
-            (key, None) => (key, None),
+            (Some(key), Some(file)) if key.origin < file.origin => None,
+            (_, file) => file,
         };
-        if let Some(path) = path {
+        if let Some(path) = file {
             let origin = path.origin.clone();
             let path = self.placed(path);
             let key = read_key_file(&path, &origin)?;
-            let mode = config_file::file_mode(&path);
-            if config_file::readable_by_others(mode) {
-                let warning = exposed_key_warning("API key file", &path, mode);
-                self.warnings.push(warning);
-            }
-            let shown = format!(
-                "{} (read from {})",
-                crate::settings::secret::mask_key(&key),
-                path.display()
-            );
+            self.warnings
+                .extend(exposed_key_warning("API key file", &path));
+            let shown = format!("{} (read from {})", mask_key(&key), path.display());
             self.row("api_key", shown, origin.clone());
             self.row("api_key_file", path.display().to_string(), origin);
             return Ok(Some(key));
         }
         self.row("api_key_file", "(none)".into(), Origin::Default);
-        let Some(Sourced {
-            value: mut key,
-            origin,
-        }) = key
-        else {
-            self.row("api_key", "(none: no key is sent)".into(), Origin::Default);
-            return Ok(None);
-        };
+        let (mut key, origin) = key.map_or_else(Default::default, |k| (k.value, k.origin));
         trim_key(&mut key, &origin, &mut self.warnings);
         if key.is_empty() {
             self.row("api_key", "(none: no key is sent)".into(), origin);
@@ -255,10 +224,10 @@ impl<'a> Layers<'a> {
         if let Err(why) = checks::api_key(&key) {
             return Err(match &origin {
                 Origin::Flag(name) | Origin::Env(name) => bad_value(name, &why),
-                _ => self.unusable(&origin, |l| &l.api_key, why).into(),
+                _ => self.unusable(&origin, "api_key", why).into(),
             });
         }
-        self.row("api_key", crate::settings::secret::mask_key(&key), origin);
+        self.row("api_key", mask_key(&key), origin);
         Ok(Some(key))
     }
 
@@ -277,17 +246,6 @@ impl<'a> Layers<'a> {
         profile.into_iter().chain(top)
     }
 
-    fn parse_at<T>(
-        &self,
-        text: &Spanned<Scalar>,
-        parse: fn(&str) -> Result<T, String>,
-    ) -> Result<T, SettingsError> {
-        parse(&text.get_ref().0).map_err(|why| {
-            let file = self.file.as_ref().expect("a file value comes from a file");
-            file.invalid_at(text.span().start, why).into()
-        })
-    }
-
     /// The profile named by `--profile`/`SMSSTAT_PROFILE`, which must exist, or else
     /// `default` when the file has one.
     fn choose_profile(
@@ -295,50 +253,31 @@ impl<'a> Layers<'a> {
         named: Option<Sourced<String>>,
         path: Option<&Path>,
     ) -> Result<Option<Sourced<String>>, ConfigError> {
-        let file = self.file.as_ref();
-        let Some(Sourced {
-            value: name,
-            origin,
-        }) = named
-        else {
-            let has_default = file.is_some_and(|f| f.profiles.contains_key(DEFAULT_PROFILE));
-            return Ok(has_default.then(|| Sourced {
-                value: DEFAULT_PROFILE.to_string(),
-                origin: Origin::Default,
-            }));
+        let Some(named) = named else {
+            let profiles = self.file.as_ref().map(|f| &f.profiles);
+            let has_default = profiles.is_some_and(|p| p.contains_key(DEFAULT_PROFILE));
+            let default = Sourced::new(DEFAULT_PROFILE.to_string(), Origin::Default);
+            return Ok(has_default.then_some(default));
         };
-        let Some(file) = file else {
+        let (name, origin) = (&named.value, &named.origin);
+        let Some(file) = &self.file else {
             let shown = path.map_or_else(|| "(no config dir)".into(), |p| p.display().to_string());
             return Err(ConfigError(format!(
                 "profile `{name}` ({origin}) needs a config file, but there is none at {shown}"
             )));
         };
-        if file.profiles.contains_key(&name) {
-            return Ok(Some(Sourced {
-                value: name,
-                origin,
-            }));
+        if file.profiles.contains_key(name) {
+            return Ok(Some(named));
         }
-        let available = if file.profiles.is_empty() {
-            "it has no [profiles.NAME] tables".to_string()
-        } else {
-            let names: Vec<&str> = file.profiles.keys().map(String::as_str).collect();
-            format!("available: {}", names.join(", "))
+        let names: Vec<&str> = file.profiles.keys().map(String::as_str).collect();
+        let available = match names.is_empty() {
+            true => "it has no [profiles.NAME] tables".to_string(),
+            false => format!("available: {}", names.join(", ")),
         };
+        let path = file.path.display();
         Err(ConfigError(format!(
-            "no profile `{name}` ({origin}) in {}; {available}",
-            file.path.display()
+            "no profile `{name}` ({origin}) in {path}; {available}"
         )))
-    }
-}
-
-/// Higher for a higher layer: a flag over a variable over the file.
-fn rank(origin: &Origin) -> u8 {
-    match origin {
-        Origin::Flag(_) => 3,
-        Origin::Env(_) => 2,
-        Origin::Profile { .. } => 1,
-        _ => 0,
     }
 }
 
@@ -366,9 +305,17 @@ pub trait Shown {
     fn shown(&self) -> String;
 }
 
-impl Shown for String {
+/// A value shown as it displays.
+trait Plain: std::fmt::Display {}
+impl Plain for String {}
+impl Plain for u32 {}
+impl Plain for u64 {}
+impl Plain for usize {}
+impl Plain for bool {}
+
+impl<T: Plain> Shown for T {
     fn shown(&self) -> String {
-        self.clone()
+        self.to_string()
     }
 }
 
@@ -381,30 +328,6 @@ impl Shown for PathBuf {
 impl Shown for std::time::Duration {
     fn shown(&self) -> String {
         format_duration(*self)
-    }
-}
-
-impl Shown for u32 {
-    fn shown(&self) -> String {
-        self.to_string()
-    }
-}
-
-impl Shown for u64 {
-    fn shown(&self) -> String {
-        self.to_string()
-    }
-}
-
-impl Shown for usize {
-    fn shown(&self) -> String {
-        self.to_string()
-    }
-}
-
-impl Shown for bool {
-    fn shown(&self) -> String {
-        self.to_string()
     }
 }
 
@@ -457,7 +380,7 @@ mod tests {
         };
         let no_vars = |_: &str| None;
         let layers = Layers::open(&args, &no_vars).unwrap();
-        let retries = |l: &Layers, flag| l.pick("retries", flag, checks::retries, |l| &l.retries);
+        let retries = |l: &Layers, flag| l.pick("retries", flag, checks::retries);
         let profile = Origin::Profile {
             name: "p".into(),
             file: path.clone(),
@@ -470,9 +393,9 @@ mod tests {
                 origin: profile
             }
         );
-        let timeout = layers.pick("timeout", None, checks::timeout, |l| &l.timeout);
+        let timeout = layers.pick("timeout", None, checks::timeout);
         assert_eq!(timeout.unwrap().unwrap().origin, Origin::File(path.clone()));
-        let unset = layers.pick("max_body", None, checks::parse_max_body, |l| &l.max_body);
+        let unset = layers.pick("max_body", None, checks::parse_max_body);
         assert!(unset.unwrap().is_none());
         let flag = retries(&layers, Some(9)).unwrap().unwrap();
         assert_eq!(flag.origin, Origin::Flag("--retries".into()));

@@ -4,18 +4,19 @@
 use std::fmt;
 use std::path::PathBuf;
 
-/// Where one resolved setting came from.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// Where one resolved setting came from. The layers come highest first, so that of
+/// two origins in different layers the lesser is the higher layer.
+#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd)]
 pub enum Origin {
-    /// A command-line flag, e.g. `--base-url`.
+    /// A flag, e.g. `--base-url`.
     Flag(String),
-    /// An environment variable, e.g. `SMSSTAT_BASE_URL`.
+    /// A variable, e.g. `SMSSTAT_BASE_URL`.
     Env(String),
     /// A `[profiles.NAME]` table of a config file.
     Profile { name: String, file: PathBuf },
-    /// The top level of a config file (defaults for every profile).
+    /// The top level of a config file.
     File(PathBuf),
-    /// The built-in simulator of `--demo`.
+    /// The simulator of `--demo`.
     Demo,
     #[default]
     Default,

@@ -9,7 +9,7 @@ use ureq::http::Uri;
 
 use crate::domain::error::ConfigError;
 use crate::domain::sanitize::preview;
-use crate::settings::checks::mask_credentials;
+use crate::settings::checks::{http_url, mask_credentials};
 
 /// The proxy a run uses: the URL (with any credentials, for the agents), the variable
 /// it came from and how it may be shown.
@@ -39,30 +39,20 @@ pub fn resolve(
     if demo || is_loopback_host(host) {
         return Ok(None);
     }
-    let names = if uri.scheme_str() == Some("https") {
-        FOR_HTTPS
-    } else {
-        FOR_HTTP
-    };
+    let https = uri.scheme_str() == Some("https");
+    let names = if https { FOR_HTTPS } else { FOR_HTTP };
     let set = |name: &str| env(name).filter(|value| !value.trim().is_empty());
     let Some((variable, value)) = names.iter().find_map(|n| set(n).map(|v| (*n, v))) else {
         return Ok(None);
     };
-    if NO_PROXY
-        .iter()
-        .find_map(|name| set(name))
-        .is_some_and(|list| bypasses(&list, host))
-    {
+    let no_proxy = NO_PROXY.iter().find_map(|name| set(name));
+    if no_proxy.is_some_and(|list| bypasses(&list, host)) {
         return Ok(None);
     }
     let value = value.trim();
     let shown = mask_credentials(value);
-    let proxy = parse(value).map_err(|why| {
-        ConfigError(format!(
-            "{variable}: invalid proxy `{}`: {why}",
-            preview(&shown)
-        ))
-    })?;
+    let invalid = |why| format!("{variable}: invalid proxy `{}`: {why}", preview(&shown));
+    let proxy = parse(value).map_err(|why| ConfigError(invalid(why)))?;
     Ok(Some(ProxyChoice {
         proxy,
         variable,
@@ -81,39 +71,15 @@ pub fn is_loopback_host(host: &str) -> bool {
 /// An http or https (CONNECT) proxy, `scheme://[user:password@]host[:port]`; a value
 /// without a scheme is http, as in curl.
 fn parse(value: &str) -> Result<ureq::Proxy, &'static str> {
-    let with_scheme = if value.contains("://") {
-        value.to_string()
-    } else {
-        format!("http://{value}")
+    let url = match value.contains("://") {
+        true => value.to_string(),
+        false => format!("http://{value}"),
     };
-    let (scheme, rest) = with_scheme.split_once("://").unwrap_or(("", ""));
-    match scheme.to_ascii_lowercase().as_str() {
-        "http" | "https" => {}
-        "socks4" | "socks4a" | "socks5" | "socks5h" | "socks" => {
-            return Err("SOCKS proxies are not supported (use an http:// proxy)")
-        }
-        _ => return Err("the scheme must be http:// or https://"),
+    if url.to_ascii_lowercase().starts_with("socks") {
+        return Err("SOCKS proxies are not supported (use an http:// proxy)");
     }
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
-    let host_port = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
-    let host_end = if host_port.starts_with('[') {
-        host_port.find(']').map(|i| i + 1)
-    } else {
-        host_port.find(':')
-    }
-    .unwrap_or(host_port.len());
-    let (host, port) = host_port.split_at(host_end);
-    if host.is_empty() || host.chars().any(|c| c.is_whitespace() || c.is_control()) {
-        return Err("no host");
-    }
-    if let Some(port) = port.strip_prefix(':') {
-        if !matches!(port.parse::<u16>(), Ok(1..)) {
-            return Err("the port must be a number from 1 to 65535");
-        }
-    } else if !port.is_empty() {
-        return Err("not a URL");
-    }
-    ureq::Proxy::new(&with_scheme).map_err(|_| "not a URL")
+    http_url(&url)?;
+    ureq::Proxy::new(&url).map_err(|_| "not a URL")
 }
 
 /// curl's `NO_PROXY`: `*`, or a comma-separated list of host names (each also
@@ -151,15 +117,12 @@ fn in_range(ip: IpAddr, net: &str, bits: &str) -> bool {
         return false;
     };
     let (ip, net, width) = match (ip, net) {
-        (IpAddr::V4(a), IpAddr::V4(b)) => (u32::from(a) as u128, u32::from(b) as u128, 32),
+        (IpAddr::V4(a), IpAddr::V4(b)) => (u32::from(a) as u128, u32::from(b) as u128, 32u32),
         (IpAddr::V6(a), IpAddr::V6(b)) => (u128::from(a), u128::from(b), 128),
         _ => return false,
     };
-    if bits > width {
-        return false;
-    }
-    let shift = width - bits;
-    shift >= 128 || (ip >> shift) == (net >> shift)
+    let shift = width.checked_sub(bits);
+    shift.is_some_and(|shift| shift >= 128 || (ip >> shift) == (net >> shift))
 }
 
 #[cfg(test)]

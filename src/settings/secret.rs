@@ -23,21 +23,15 @@ impl fmt::Debug for ApiKey {
     }
 }
 
-/// Keys shorter than this are masked whole: even 4 characters of a short key narrow
-/// it down too much.
-const MIN_PARTLY_SHOWN: usize = 16;
-
-/// Characters shown at the end of a long key.
-const SHOWN_TAIL: usize = 4;
-
 /// `****-7f3`: at most the last 4 characters, so two keys can be told apart without
-/// showing either; nothing of a key shorter than 16 characters.
+/// showing either; nothing of a key shorter than 16 characters, as even 4 characters
+/// of a short key narrow it down too much.
 pub fn mask_key(key: &str) -> String {
-    let chars: Vec<char> = key.chars().collect();
-    if chars.len() < MIN_PARTLY_SHOWN {
+    let count = key.chars().count();
+    if count < 16 {
         return "****".into();
     }
-    let tail: String = chars[chars.len() - SHOWN_TAIL..].iter().collect();
+    let tail: String = key.chars().skip(count - 4).collect();
     format!("****{tail}")
 }
 

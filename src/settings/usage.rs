@@ -3,7 +3,6 @@
 //! misled by a silently ignored option or an empty column.
 
 use crate::domain::fields::{self, FieldType, COLUMN_LABELS, ERROR_FIELDS, FIELDS, OUTCOME_FIELDS};
-use crate::domain::format::OutputFormat;
 use crate::domain::record::RecordKind;
 use crate::domain::sanitize::preview;
 use crate::domain::status::{self, Phase};
@@ -12,69 +11,13 @@ use crate::settings::given::Given;
 /// Options that make no sense together, as typed: refused by every command alike.
 pub(crate) fn check_options(args: &Given) -> Result<(), String> {
     if args.demo && args.base_url.is_some() {
-        return Err(
-            "--demo runs against the built-in simulator; it does not combine with --base-url"
-                .into(),
-        );
+        let why = "--demo runs against the built-in simulator; it does not combine with --base-url";
+        return Err(why.into());
     }
     if args.field.is_some() && (args.json || args.output.is_some()) {
-        return Err(
-            "--field prints one bare value per lookup; it does not combine with \
-                    --json or -o (use --fields to pick columns or keys)"
-                .into(),
-        );
-    }
-    Ok(())
-}
-
-/// `--normalize` shapes JSON records: with any other output it would do nothing.
-pub(crate) fn check_normalize(
-    normalize: bool,
-    format: OutputFormat,
-    follow: bool,
-) -> Result<(), String> {
-    if normalize && !format.is_json_lines() && !follow {
-        // report-json is JSON too, but of the batch, not of records: named as well.
-        return Err(
-            "--normalize shapes JSON records; it does nothing with table, csv, \
-                    tsv or report output (report, report-json, report-md; add --json)"
-                .into(),
-        );
-    }
-    Ok(())
-}
-
-/// `--no-headers` leaves out the header line of table, CSV and TSV; JSON lines and
-/// bare `--field` values have none to leave out.
-pub(crate) fn check_no_headers(
-    no_headers: bool,
-    format: OutputFormat,
-    field: bool,
-) -> Result<(), String> {
-    if no_headers && (format.is_json_lines() || field) {
-        return Err(
-            "--no-headers applies to table, csv and tsv output; JSON lines and \
-                    --field values have no header"
-                .into(),
-        );
-    }
-    Ok(())
-}
-
-/// `--raw-cells` only turns off the guard of CSV/TSV cells; other outputs have no
-/// such guard to turn off. The report forms refuse it in their own words
-/// (`lookups::check_combinations`), so they are left to that check.
-pub(crate) fn check_raw_cells(
-    raw_cells: bool,
-    format: OutputFormat,
-    field: bool,
-) -> Result<(), String> {
-    if raw_cells && (field || !format.is_delimited()) && !format.is_report() {
-        return Err(
-            "--raw-cells applies to -o csv and -o tsv; table, JSON and --field output \
-                    print no formula guard to leave out"
-                .into(),
-        );
+        let why = "--field prints one bare value per lookup; it does not combine with \
+                   --json or -o (use --fields to pick columns or keys)";
+        return Err(why.into());
     }
     Ok(())
 }
@@ -119,7 +62,7 @@ pub(crate) fn resolve_names(kind: RecordKind, names: &[String]) -> Result<Vec<St
 /// known one (`stauts`/`status` is 0.95; `note`/`status` is 0.5).
 const TYPO_SIMILARITY: f64 = 0.85;
 
-fn resolve_name(kind: RecordKind, name: &str) -> Result<String, String> {
+pub(crate) fn resolve_name(kind: RecordKind, name: &str) -> Result<String, String> {
     let name = name.trim();
     if fields::is_known(kind, name) {
         return Ok(name.to_string());
@@ -148,10 +91,8 @@ fn resolve_name(kind: RecordKind, name: &str) -> Result<String, String> {
         .map(|v| (strsim::jaro_winkler(&head.to_ascii_lowercase(), v), v))
         .filter(|(score, _)| *score > TYPO_SIMILARITY)
         .max_by(|a, b| a.0.total_cmp(&b.0));
-    let hint = match nearest {
-        Some((_, nearest)) => format!("; did you mean `{nearest}{tail}`?"),
-        None => String::new(),
-    };
+    let hint = nearest.map(|(_, nearest)| format!("; did you mean `{nearest}{tail}`?"));
+    let hint = hint.unwrap_or_default();
     Err(format!(
         "no {} record has a field `{}`{hint} (valid names: {}; table labels such as \
          `Status` are accepted too)",
