@@ -12,7 +12,6 @@ mod values;
 pub(crate) use args::*;
 
 use clap::error::ErrorKind;
-use clap::parser::ValueSource;
 use clap::CommandFactory;
 
 use crate::domain::lookup::LookupKind;
@@ -179,11 +178,11 @@ fn unused_global(
     command: &clap::Command,
     matches: &clap::ArgMatches,
 ) -> Option<(Vec<String>, String)> {
-    let mut levels = vec![matches];
     let mut path: Vec<String> = Vec::new();
-    while let Some((name, sub)) = levels[levels.len() - 1].subcommand() {
+    let mut level = matches;
+    while let Some((name, sub)) = level.subcommand() {
         path.push(name.to_string());
-        levels.push(sub);
+        level = sub;
     }
     let shown = path.last().and_then(|leaf| shown_globals(leaf))?;
     let leaf = path
@@ -196,13 +195,12 @@ fn unused_global(
             .map(|a| a.get_id().as_str())
             .collect()
     });
-    let given = |id: &str| {
-        let typed = |m: &&clap::ArgMatches| m.value_source(id) == Some(ValueSource::CommandLine);
-        levels.iter().any(typed)
-    };
     let arg = command.get_arguments().find(|arg| {
         let id = arg.get_id().as_str();
-        arg.is_global_set() && !shown.contains(&id) && !own.contains(&id) && given(id)
+        arg.is_global_set()
+            && !shown.contains(&id)
+            && !own.contains(&id)
+            && parse::typed(matches, id)
     })?;
     let flag = match (arg.get_short(), arg.get_long()) {
         (Some(short), Some(long)) => format!("-{short}/--{long}"),

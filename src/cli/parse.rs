@@ -152,7 +152,7 @@ fn closer_subcommand(err: clap::Error, command: &clap::Command) -> clap::Error {
 /// Whether an option was typed on the command line. Global options given after the
 /// subcommand are recorded in the subcommand's matches (and a nested subcommand's,
 /// for `config show`), so every level is asked.
-fn typed(matches: &clap::ArgMatches, id: &str) -> bool {
+pub(super) fn typed(matches: &clap::ArgMatches, id: &str) -> bool {
     let mut level = Some(matches);
     while let Some(m) = level {
         if m.value_source(id) == Some(ValueSource::CommandLine) {
