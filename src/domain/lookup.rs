@@ -48,7 +48,6 @@ impl LookupKind {
         }
     }
 
-    /// The kind of record this lookup is expected to return.
     pub fn record_kind(self) -> RecordKind {
         match self {
             LookupKind::Sms | LookupKind::SmsRef => RecordKind::Sms,

@@ -7,7 +7,6 @@
 
 use crate::domain::record::RecordKind;
 
-/// Still on its way, or settled for good.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Phase {
     Pending,
@@ -35,7 +34,6 @@ pub(crate) enum Documented {
     Neither,
 }
 
-/// One known status of one record kind.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Status {
     pub kind: RecordKind,

@@ -3,7 +3,6 @@
 
 use crate::domain::record::{lenient_i64, Record};
 
-/// The counters of a task record, read leniently.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TaskCounters {
     pub sent: i64,
@@ -76,7 +75,6 @@ impl TaskCounters {
         self.pending() >= 0 && finals(self).iter().all(|n| *n >= 0)
     }
 
-    /// delivered / messages, when there are any.
     pub fn delivered_ratio(&self) -> Option<f64> {
         let messages = self.messages();
         (messages > 0).then(|| self.delivered as f64 / messages as f64)
