@@ -84,20 +84,16 @@ fn decorate(sub: clap::Command) -> clap::Command {
 }
 
 /// `command` as clap prints its help: `-h` shows fewer options. (Not for the man
-/// page: clap_mangen leaves out the text of an option hidden from `-h`.)
+/// page: clap_mangen leaves out the text of an option hidden from `-h`.) `smsstat -h`
+/// (and bare `smsstat`) fits a 24-row screen with its commands and examples, as gh's
+/// does: the options are in `--help` and the man page.
 pub(crate) fn help_command() -> clap::Command {
     command()
-        .mut_args(short_help_without_options)
-        .mut_subcommands(fewer_options_in_short_help)
-}
-
-/// `smsstat -h` (and bare `smsstat`) fits a 24-row screen with its commands and
-/// examples, as gh's does: the options are in `--help` and the man page.
-fn short_help_without_options(arg: clap::Arg) -> clap::Arg {
-    match arg.is_global_set() {
-        true => arg.hide_short_help(true),
-        false => arg,
-    }
+        .mut_args(short_help_lists(&[]))
+        .mut_subcommands(|sub| match is_lookup(sub.get_name()) {
+            true => sub.mut_args(short_help_lists(&SHORT_HELP_OPTIONS)),
+            false => sub,
+        })
 }
 
 /// The options a lookup's `-h` lists: enough for a first run, a batch and a CI
@@ -106,17 +102,12 @@ const SHORT_HELP_OPTIONS: [&str; 10] = [
     "demo", "profile", "json", "output", "fields", "jobs", "wait", "expect", "junit", "verbose",
 ];
 
-fn fewer_options_in_short_help(sub: clap::Command) -> clap::Command {
-    if !is_lookup(sub.get_name()) {
-        return sub;
+/// Hides from `-h` the global options not `listed`.
+fn short_help_lists(listed: &'static [&'static str]) -> impl FnMut(clap::Arg) -> clap::Arg {
+    move |arg| match arg.is_global_set() && !listed.contains(&arg.get_id().as_str()) {
+        true => arg.hide_short_help(true),
+        false => arg,
     }
-    sub.mut_args(|arg| {
-        let listed = SHORT_HELP_OPTIONS.contains(&arg.get_id().as_str());
-        match arg.is_global_set() && !listed {
-            true => arg.hide_short_help(true),
-            false => arg,
-        }
-    })
 }
 
 fn is_lookup(subcommand: &str) -> bool {
