@@ -44,10 +44,8 @@ fn country_code(digits: &str) -> Option<&str> {
 
 /// One phone number masked by the rule in the module comment.
 pub fn mask_msisdn(value: &str) -> String {
-    let (plus, digits) = match value.strip_prefix('+') {
-        Some(rest) => ("+", rest),
-        None => ("", value),
-    };
+    let digits = value.strip_prefix('+').unwrap_or(value);
+    let plus = &value[..value.len() - digits.len()];
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return mask_tail(value, 0);
     }
@@ -61,16 +59,10 @@ pub fn mask_msisdn(value: &str) -> String {
 /// Keeps `keep_front` characters and the last 2, stars in between (a value of 2
 /// characters or fewer is all stars: showing it would show all of it).
 fn mask_tail(value: &str, keep_front: usize) -> String {
-    let chars: Vec<char> = value.chars().collect();
-    if chars.len() <= KEEP_LAST {
-        return "*".repeat(chars.len());
-    }
-    let tail = chars.len() - KEEP_LAST;
-    chars
-        .iter()
-        .enumerate()
-        .map(|(i, c)| if i < keep_front || i >= tail { *c } else { '*' })
-        .collect()
+    let len = value.chars().count();
+    let shown = |i: usize| len > KEEP_LAST && (i < keep_front || i >= len - KEEP_LAST);
+    let masked = |(i, c): (usize, char)| if shown(i) { c } else { '*' };
+    value.chars().enumerate().map(masked).collect()
 }
 
 /// Text this short is not masked where it merely occurs inside a longer value: it
