@@ -1,5 +1,6 @@
 //! The command line: clap definitions, argv parsing, and the help, man page and
-//! completions generated from them. Imports nothing of the crate but `domain`.
+//! completions generated from them. Imports nothing of the crate but `domain` and
+//! the settings' tables of keys and variables.
 
 pub(crate) mod args;
 pub(crate) mod build;
