@@ -22,9 +22,5 @@ pub fn commit() -> Option<&'static str> {
 
 /// Whether tracked files differed from the commit; None when not known.
 pub fn dirty() -> Option<bool> {
-    match env!("BUILD_DIRTY") {
-        "true" => Some(true),
-        "false" => Some(false),
-        _ => None,
-    }
+    env!("BUILD_DIRTY").parse().ok()
 }

@@ -10,6 +10,7 @@ use std::sync::Arc;
 use clap_complete::engine::{ArgValueCompleter, CompletionCandidate};
 
 use crate::domain::fields::FIELDS;
+use crate::domain::lookup::LookupKind;
 use crate::domain::record::RecordKind;
 use crate::domain::status::{Phase, STATUSES};
 
@@ -55,12 +56,8 @@ fn with_completers(
 
 /// The record kind of a lookup subcommand.
 fn record_kind(subcommand: &str) -> Option<RecordKind> {
-    match subcommand {
-        "sms" | "sms-ref" => Some(RecordKind::Sms),
-        "task" => Some(RecordKind::Task),
-        "hlr" | "hlr-ref" => Some(RecordKind::Hlr),
-        _ => None,
-    }
+    let lookup = LookupKind::ALL.into_iter().find(|k| k.name() == subcommand);
+    lookup.map(LookupKind::record_kind)
 }
 
 /// Candidates that start with what is typed so far (the engine leaves the filtering
@@ -78,47 +75,41 @@ fn matching(
 /// The named statuses of the status table, each once, with its kinds and phase as
 /// help (fish and zsh show it). Tasks have no status: nothing to offer.
 fn statuses(kind: Option<RecordKind>) -> impl Iterator<Item = CompletionCandidate> {
-    let of_kind = move |k: RecordKind| kind.is_none_or(|kind| kind == k);
-    let mut seen: Vec<&str> = Vec::new();
-    let mut out = Vec::new();
-    for status in STATUSES
-        .iter()
-        .filter(|s| of_kind(s.kind) && !s.name.is_empty())
-    {
-        if seen.contains(&status.name) {
+    let mut helps: Vec<(&str, Vec<String>)> = Vec::new();
+    for s in STATUSES.iter().filter(|s| !s.name.is_empty()) {
+        if kind.is_some_and(|kind| kind != s.kind) {
             continue;
         }
-        seen.push(status.name);
-        let help = STATUSES
-            .iter()
-            .filter(|s| s.name == status.name && of_kind(s.kind))
-            .map(|s| {
-                let phase = if s.phase == Phase::Final {
-                    "final"
-                } else {
-                    "pending"
-                };
-                format!("{} {phase}", s.kind.name())
-            })
-            .collect::<Vec<_>>()
-            .join(", ");
-        out.push(CompletionCandidate::new(status.name).help(Some(help.into())));
+        let phase = if s.phase == Phase::Final {
+            "final"
+        } else {
+            "pending"
+        };
+        let help = format!("{} {phase}", s.kind.name());
+        match helps.iter_mut().find(|(name, _)| *name == s.name) {
+            Some((_, of_name)) => of_name.push(help),
+            None => helps.push((s.name, vec![help])),
+        }
     }
-    out.into_iter()
+    let candidate = |(name, help): (&str, Vec<String>)| {
+        CompletionCandidate::new(name).help(Some(help.join(", ").into()))
+    };
+    helps.into_iter().map(candidate)
 }
 
 /// The field keys of the schema for a kind, or of every kind, each once, with their
 /// table label as help.
 fn fields(kind: Option<RecordKind>) -> impl Iterator<Item = CompletionCandidate> {
-    let mut seen: Vec<&str> = Vec::new();
-    let mut out = Vec::new();
-    for field in FIELDS.iter().filter(|f| kind.is_none_or(|k| k == f.kind)) {
-        if !seen.contains(&field.key) {
-            seen.push(field.key);
-            out.push(CompletionCandidate::new(field.key).help(Some(field.label.into())));
-        }
-    }
-    out.into_iter()
+    let mut seen = Vec::new();
+    FIELDS
+        .iter()
+        .filter(move |f| kind.is_none_or(|k| k == f.kind))
+        .filter(move |f| {
+            let first = !seen.contains(&f.key);
+            seen.push(f.key);
+            first
+        })
+        .map(|f| CompletionCandidate::new(f.key).help(Some(f.label.into())))
 }
 
 #[cfg(test)]

@@ -70,7 +70,7 @@ pub fn man_page() -> io::Result<Vec<u8>> {
     // One page for all: the subcommands are described here, with their examples,
     // rather than pointing at smsstat-sms(1) pages that are not installed.
     page.extend_from_slice(commands_section().as_bytes());
-    page.extend_from_slice(simulator_section().as_bytes());
+    page.extend_from_slice(simulator_section()?.as_bytes());
     page.extend_from_slice(extra_sections().as_bytes());
     man.render_version_section(&mut page)?;
     Ok(code_in_bold(&without_repeated_preamble(page)))
@@ -185,48 +185,21 @@ fn commands_section() -> String {
 
 /// `smsstat sim`'s own options, from its clap definition: the global OPTIONS
 /// section above holds the lookups' options only, and the page documents every
-/// subcommand in one place.
-fn simulator_section() -> String {
-    let mut roff = String::from(
-        ".SH \"SIMULATOR OPTIONS\"\nOptions of \\fBsmsstat sim\\fR, given after the subcommand:\n",
-    );
+/// subcommand in one place (the older spelling too).
+fn simulator_section() -> io::Result<String> {
     let cli = Cli::command();
-    let sim = cli.find_subcommand("sim").expect("the sim subcommand");
-    for arg in sim.get_arguments() {
-        let Some(long) = arg.get_long() else {
-            continue;
-        };
-        // A plain flag has no argument, nor true/false values to list.
-        let takes_value = arg.get_action().takes_values();
-        let value = arg
-            .get_value_names()
-            .filter(|_| takes_value)
-            .and_then(|names| names.first())
-            .map(|name| format!(" \\fI{}\\fR", escape_roff(name)))
-            .unwrap_or_default();
-        let mut text = arg
-            .get_long_help()
-            .or(arg.get_help())
-            .map(|help| help.to_string())
-            .unwrap_or_default();
-        let choices: Vec<String> = arg
-            .get_possible_values()
-            .iter()
-            .map(|v| v.get_name().to_string())
-            .collect();
-        if takes_value && !choices.is_empty() {
-            text.push_str(&format!(" [possible values: {}]", choices.join(", ")));
-        }
-        if let Some(default) = arg.get_default_values().first() {
-            text.push_str(&format!(" [default: {}]", default.to_string_lossy()));
-        }
-        roff.push_str(&format!(
-            ".TP\n\\fB\\-\\-{}\\fR{value}\n{}\n",
-            escape_roff(long),
-            escape_roff(&text)
-        ));
-    }
-    roff
+    let sim = cli
+        .find_subcommand("sim")
+        .expect("the sim subcommand")
+        .clone();
+    let sim = sim
+        .disable_help_flag(true)
+        .mut_arg("string_numbers", |arg| arg.hide(false));
+    let mut roff = Vec::new();
+    clap_mangen::Man::new(sim).render_options_section(&mut roff)?;
+    let heading =
+        ".SH \"SIMULATOR OPTIONS\"\nOptions of \\fBsmsstat sim\\fR, given after the subcommand:\n";
+    Ok(String::from_utf8_lossy(&roff).replace(".SH SIMULATOR\n", heading))
 }
 
 fn extra_sections() -> String {

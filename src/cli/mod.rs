@@ -1,5 +1,6 @@
 //! The command line: clap definitions, argv parsing, and the help, man page and
-//! completions generated from them. Imports nothing of the crate but `domain`.
+//! completions generated from them. Imports nothing of the crate but `domain` and
+//! the settings' tables of keys and variables.
 
 pub(crate) mod args;
 pub(crate) mod build;
@@ -12,8 +13,9 @@ mod values;
 pub(crate) use args::*;
 
 use clap::error::ErrorKind;
-use clap::parser::ValueSource;
 use clap::CommandFactory;
+
+use crate::domain::lookup::LookupKind;
 
 /// What each subcommand uses of the global options (lookup options are global so
 /// that they work before or after a lookup subcommand, which would list all of them
@@ -37,79 +39,62 @@ fn shown_globals(subcommand: &str) -> Option<Vec<&'static str>> {
     }
 }
 
-/// The clap command as parsed, documented and completed: built, then with the
-/// global options a subcommand does not use hidden from its help and completions
-/// (clap still accepts them there, so `refuse_unused` turns them into usage errors).
+/// The clap command as parsed, documented and completed: built, then decorated.
 pub(crate) fn command() -> clap::Command {
-    fn hide_unused(sub: clap::Command) -> clap::Command {
-        let sub = sub.mut_subcommands(hide_unused);
-        let Some(shown) = shown_globals(sub.get_name()) else {
-            return sub;
-        };
-        sub.mut_args(|arg| {
-            let used = shown.contains(&arg.get_id().as_str());
-            if arg.is_global_set() && !used {
-                arg.hide(true)
-            } else {
-                arg
-            }
-        })
-    }
-    /// `check` and `config show` print one document, not a line per lookup.
-    /// (`mut_args` keeps each argument in its place; `mut_arg` would move it to the
-    /// end, past the index clap built.)
-    fn one_document(sub: clap::Command) -> clap::Command {
-        let sub = sub.mut_subcommands(one_document);
-        if !matches!(sub.get_name(), "check" | "show") {
-            return sub;
-        }
-        sub.mut_args(|arg| match arg.get_id() == "json" {
-            true => arg
-                .help("Print the result as one JSON document (short for -o json)")
-                .long_help("Print the result as one JSON document (short for -o json)"),
-            false => arg,
-        })
-    }
-    /// A lookup's `--help` ends with the exit codes, after its examples (`-h` and the
-    /// man page's COMMANDS keep the examples alone).
-    fn exit_codes_last(sub: clap::Command) -> clap::Command {
-        if !LOOKUPS.contains(&sub.get_name()) {
-            return sub;
-        }
-        let examples = sub.get_after_help().map(ToString::to_string);
-        let text = match examples {
-            Some(examples) => format!("{examples}\n\n{EXIT_CODES_HELP}"),
-            None => EXIT_CODES_HELP.to_string(),
-        };
-        sub.after_long_help(text)
-    }
     let mut command = Cli::command();
     command.build();
     let long_end = format!("{START_HELP}\n\n{EXIT_CODES_HELP}");
     command
         .after_long_help(long_end)
         .mut_args(env_in_long_help)
-        .mut_subcommands(env_in_long_helps)
-        .mut_subcommands(hide_unused)
-        .mut_subcommands(one_document)
-        .mut_subcommands(exit_codes_last)
+        .mut_subcommands(decorate)
+}
+
+/// A subcommand and its own as people read them. The global options it does not use
+/// are hidden from its help and completions (clap still accepts them there, so
+/// `refuse_unused` turns them into usage errors). `check` and `config show` print one
+/// document, not a line per lookup (`mut_args` keeps each argument in its place;
+/// `mut_arg` would move it to the end, past the index clap built). A lookup's
+/// `--help` ends with the exit codes, after its examples (`-h` and the man page's
+/// COMMANDS keep the examples alone).
+fn decorate(sub: clap::Command) -> clap::Command {
+    let mut sub = sub.mut_args(env_in_long_help).mut_subcommands(decorate);
+    let name = sub.get_name().to_string();
+    if let Some(shown) = shown_globals(&name) {
+        sub = sub.mut_args(|arg| {
+            let used = shown.contains(&arg.get_id().as_str());
+            match arg.is_global_set() && !used {
+                true => arg.hide(true),
+                false => arg,
+            }
+        });
+    }
+    if name == "check" || name == "show" {
+        const JSON: &str = "Print the result as one JSON document (short for -o json)";
+        sub = sub.mut_args(|arg| match arg.get_id() == "json" {
+            true => arg.help(JSON).long_help(JSON),
+            false => arg,
+        });
+    }
+    if is_lookup(&name) {
+        let examples = sub.get_after_help().map(ToString::to_string);
+        let examples = examples.unwrap_or_default();
+        sub = sub.after_long_help(format!("{examples}\n\n{EXIT_CODES_HELP}"));
+    }
+    sub
 }
 
 /// `command` as clap prints its help: `-h` shows fewer options. (Not for the man
-/// page: clap_mangen leaves out the text of an option hidden from `-h`.)
+/// page: clap_mangen leaves out the text of an option hidden from `-h`.) `smsstat -h`
+/// (and bare `smsstat`) fits a 24-row screen with its commands and examples, as gh's
+/// does: the options are in `--help` and the man page.
 pub(crate) fn help_command() -> clap::Command {
     command()
-        .mut_args(short_help_without_options)
-        .mut_subcommands(fewer_options_in_short_help)
-}
-
-/// `smsstat -h` (and bare `smsstat`) fits a 24-row screen with its commands and
-/// examples, as gh's does: the options are in `--help` and the man page.
-fn short_help_without_options(arg: clap::Arg) -> clap::Arg {
-    match arg.is_global_set() {
-        true => arg.hide_short_help(true),
-        false => arg,
-    }
+        .mut_args(short_help_lists(&[]))
+        .mut_subcommands(|sub| match is_lookup(sub.get_name()) {
+            true => sub.mut_args(short_help_lists(&SHORT_HELP_OPTIONS)),
+            false => sub,
+        })
 }
 
 /// The options a lookup's `-h` lists: enough for a first run, a batch and a CI
@@ -118,26 +103,16 @@ const SHORT_HELP_OPTIONS: [&str; 10] = [
     "demo", "profile", "json", "output", "fields", "jobs", "wait", "expect", "junit", "verbose",
 ];
 
-fn fewer_options_in_short_help(sub: clap::Command) -> clap::Command {
-    if !LOOKUPS.contains(&sub.get_name()) {
-        return sub;
+/// Hides from `-h` the global options not `listed`.
+fn short_help_lists(listed: &'static [&'static str]) -> impl FnMut(clap::Arg) -> clap::Arg {
+    move |arg| match arg.is_global_set() && !listed.contains(&arg.get_id().as_str()) {
+        true => arg.hide_short_help(true),
+        false => arg,
     }
-    sub.mut_args(|arg| {
-        let listed = SHORT_HELP_OPTIONS.contains(&arg.get_id().as_str());
-        match arg.is_global_set() && !listed {
-            true => arg.hide_short_help(true),
-            false => arg,
-        }
-    })
 }
 
-/// The lookup subcommands.
-const LOOKUPS: [&str; 5] = ["sms", "sms-ref", "task", "hlr", "hlr-ref"];
-
-/// `env_in_long_help` for the options of `sub` and of its subcommands.
-fn env_in_long_helps(sub: clap::Command) -> clap::Command {
-    sub.mut_args(env_in_long_help)
-        .mut_subcommands(env_in_long_helps)
+fn is_lookup(subcommand: &str) -> bool {
+    LookupKind::ALL.iter().any(|kind| kind.name() == subcommand)
 }
 
 /// An option's variable is named in `--help` (and the man page), not in `-h`, whose
@@ -195,11 +170,11 @@ fn unused_global(
     command: &clap::Command,
     matches: &clap::ArgMatches,
 ) -> Option<(Vec<String>, String)> {
-    let mut levels = vec![matches];
     let mut path: Vec<String> = Vec::new();
-    while let Some((name, sub)) = levels[levels.len() - 1].subcommand() {
+    let mut level = matches;
+    while let Some((name, sub)) = level.subcommand() {
         path.push(name.to_string());
-        levels.push(sub);
+        level = sub;
     }
     let shown = path.last().and_then(|leaf| shown_globals(leaf))?;
     let leaf = path
@@ -212,13 +187,12 @@ fn unused_global(
             .map(|a| a.get_id().as_str())
             .collect()
     });
-    let given = |id: &str| {
-        let typed = |m: &&clap::ArgMatches| m.value_source(id) == Some(ValueSource::CommandLine);
-        levels.iter().any(typed)
-    };
     let arg = command.get_arguments().find(|arg| {
         let id = arg.get_id().as_str();
-        arg.is_global_set() && !shown.contains(&id) && !own.contains(&id) && given(id)
+        arg.is_global_set()
+            && !shown.contains(&id)
+            && !own.contains(&id)
+            && parse::typed(matches, id)
     })?;
     let flag = match (arg.get_short(), arg.get_long()) {
         (Some(short), Some(long)) => format!("-{short}/--{long}"),

@@ -93,18 +93,9 @@ fn plain_usage(err: clap::Error, command: &mut clap::Command, args: &[OsString])
     if err.kind() != ErrorKind::MissingRequiredArgument {
         return err;
     }
-    let names: Vec<String> = command
-        .get_subcommands()
-        .map(|sub| sub.get_name().to_string())
-        .collect();
-    let Some(name) = args
-        .iter()
-        .skip(1)
-        .find_map(|arg| names.iter().find(|n| arg.to_str() == Some(n.as_str())))
-    else {
-        return err;
-    };
-    let Some(sub) = command.find_subcommand_mut(name) else {
+    let mut typed = args.iter().skip(1).filter_map(|arg| arg.to_str());
+    let name = typed.find(|arg| command.find_subcommand(arg).is_some());
+    let Some(sub) = name.and_then(|name| command.find_subcommand_mut(name)) else {
         return err;
     };
     let usage = sub.render_usage();
@@ -152,7 +143,7 @@ fn closer_subcommand(err: clap::Error, command: &clap::Command) -> clap::Error {
 /// Whether an option was typed on the command line. Global options given after the
 /// subcommand are recorded in the subcommand's matches (and a nested subcommand's,
 /// for `config show`), so every level is asked.
-fn typed(matches: &clap::ArgMatches, id: &str) -> bool {
+pub(super) fn typed(matches: &clap::ArgMatches, id: &str) -> bool {
     let mut level = Some(matches);
     while let Some(m) = level {
         if m.value_source(id) == Some(ValueSource::CommandLine) {

@@ -7,24 +7,20 @@ const MAX_DURATION: Duration = Duration::from_secs(366 * 24 * 3600);
 
 /// Parses `10` (seconds), `1.5` (seconds), `500ms`, `2s`, `1m 30s`; at most a year.
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
-    let duration = parse_any_duration(text)?;
-    if duration > MAX_DURATION {
-        return Err(format!("`{}` is longer than a year", text.trim()));
-    }
-    Ok(duration)
-}
-
-fn parse_any_duration(text: &str) -> Result<Duration, String> {
     let text = text.trim();
     if text.is_empty() {
         return Err("empty duration (try 10, 500ms or 2s)".into());
     }
-    if let Ok(seconds) = text.parse::<f64>() {
-        return Duration::try_from_secs_f64(seconds)
-            .map_err(|_| format!("`{text}` is not a valid number of seconds"));
+    let duration = match text.parse::<f64>() {
+        Ok(seconds) => Duration::try_from_secs_f64(seconds)
+            .map_err(|_| format!("`{text}` is not a valid number of seconds"))?,
+        Err(_) => humantime::parse_duration(text)
+            .map_err(|err| format!("`{text}` is not a duration ({err}); try 10, 500ms or 2s"))?,
+    };
+    if duration > MAX_DURATION {
+        return Err(format!("`{text}` is longer than a year"));
     }
-    humantime::parse_duration(text)
-        .map_err(|err| format!("`{text}` is not a duration ({err}); try 10, 500ms or 2s"))
+    Ok(duration)
 }
 
 /// Short human form for messages: `250ms`, `2s`, `1m 30s`.

@@ -15,7 +15,6 @@ pub enum LookupError {
     /// The service answered with a non-zero `error` in a JSON body.
     #[error("{} (service error {shown_code})", description.as_deref().unwrap_or("no description"))]
     Service {
-        /// The code as a number, when it is one.
         code: Option<i64>,
         /// The code as the service sent it, for messages.
         shown_code: String,
@@ -145,7 +144,6 @@ impl LookupError {
     }
 }
 
-/// `: the service said "..."`, when it said something.
 /// 407 comes from a proxy on the way, not from the service.
 fn auth_hint(status: u16) -> &'static str {
     match status {
@@ -154,6 +152,7 @@ fn auth_hint(status: u16) -> &'static str {
     }
 }
 
+/// `: the service said "..."`, when it said something.
 fn said(message: &Option<String>) -> String {
     message
         .as_deref()

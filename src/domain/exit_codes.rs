@@ -19,11 +19,6 @@ pub const INTERRUPTED: u8 = 130;
 pub const HANGUP: u8 = 129;
 pub const TERMINATED: u8 = 143;
 
-/// Whether a code says a signal ended the run (SIGHUP, SIGINT, SIGTERM).
-pub fn is_interruption(code: u8) -> bool {
-    matches!(code, HANGUP | INTERRUPTED | TERMINATED)
-}
-
 /// A service error code passes through when it fits the range reserved for it;
 /// anything else (0 is not an error, negatives, 64 and above) would be mistaken for
 /// one of smsstat's own codes.
@@ -37,12 +32,6 @@ pub fn for_service_code(code: Option<i64>) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn signals_are_interruptions() {
-        assert!([129, 130, 143].into_iter().all(is_interruption));
-        assert!(!is_interruption(81) && !is_interruption(128));
-    }
 
     #[test]
     fn service_codes_in_range_pass_through() {

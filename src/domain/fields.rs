@@ -116,7 +116,6 @@ pub(crate) fn sent(kind: RecordKind) -> impl Iterator<Item = &'static Field> {
         .filter(move |f| f.kind == kind && f.ty != Derived)
 }
 
-/// A field of a kind by its key.
 pub(crate) fn find(kind: RecordKind, key: &str) -> Option<&'static Field> {
     FIELDS.iter().find(|f| f.kind == kind && f.key == key)
 }
@@ -134,7 +133,6 @@ pub(crate) fn synonyms(kind: RecordKind, key: &str) -> impl Iterator<Item = &'st
         .map(|f| f.key)
 }
 
-/// The default columns of the row table.
 pub(crate) fn default_columns(kind: RecordKind) -> Vec<&'static str> {
     let mut columns: Vec<&Field> = FIELDS
         .iter()

@@ -48,7 +48,6 @@ impl LookupKind {
         }
     }
 
-    /// The kind of record this lookup is expected to return.
     pub fn record_kind(self) -> RecordKind {
         match self {
             LookupKind::Sms | LookupKind::SmsRef => RecordKind::Sms,
@@ -118,22 +117,14 @@ impl LookupKind {
         Ok(())
     }
 
-    fn explicit_prefix(self) -> &'static str {
+    /// The explicit path prefix, and the spec's short form where it differs.
+    fn prefixes(self) -> (&'static str, Option<&'static str>) {
         match self {
-            LookupKind::Sms => "/sms/",
-            LookupKind::SmsRef => "/sms/reference/",
-            LookupKind::Task => "/sms/task/",
-            LookupKind::Hlr => "/hlr/",
-            LookupKind::HlrRef => "/hlr/reference/",
-        }
-    }
-
-    /// The spec's short form, where it differs from the explicit one.
-    fn short_prefix(self) -> Option<&'static str> {
-        match self {
-            LookupKind::SmsRef | LookupKind::Task => Some("/sms/"),
-            LookupKind::HlrRef => Some("/hlr/"),
-            LookupKind::Sms | LookupKind::Hlr => None,
+            LookupKind::Sms => ("/sms/", None),
+            LookupKind::SmsRef => ("/sms/reference/", Some("/sms/")),
+            LookupKind::Task => ("/sms/task/", Some("/sms/")),
+            LookupKind::Hlr => ("/hlr/", None),
+            LookupKind::HlrRef => ("/hlr/reference/", Some("/hlr/")),
         }
     }
 
@@ -148,18 +139,16 @@ impl LookupKind {
                 value.len()
             )));
         }
-        let numeric = value.bytes().all(|b| b.is_ascii_digit());
-        match self {
-            LookupKind::Sms if !numeric => Err(LookupError::Usage(format!(
-                "`{}` is not a numeric SMS ID; to look up a reference use `smsstat sms-ref`",
-                crate::domain::sanitize::escape_control(value)
-            ))),
-            LookupKind::Hlr if !numeric => Err(LookupError::Usage(format!(
-                "`{}` is not a numeric HLR ID; to look up a reference use `smsstat hlr-ref`",
-                crate::domain::sanitize::escape_control(value)
-            ))),
-            _ => Ok(()),
+        let by_id = matches!(self, LookupKind::Sms | LookupKind::Hlr);
+        if by_id && !value.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(LookupError::Usage(format!(
+                "`{}` is not a numeric {} ID; to look up a reference use `smsstat {}-ref`",
+                crate::domain::sanitize::escape_control(value),
+                self.name().to_uppercase(),
+                self.name()
+            )));
         }
+        Ok(())
     }
 
     /// Paths to try, in order, relative to the base URL. With `auto`, the short form
@@ -171,10 +160,10 @@ impl LookupKind {
             push_segment(&mut path, value);
             path
         };
-        match (style, self.short_prefix()) {
-            (PathStyle::Explicit, _) | (_, None) => vec![path(self.explicit_prefix())],
-            (PathStyle::Short, Some(short)) => vec![path(short)],
-            (PathStyle::Auto, Some(short)) => vec![path(self.explicit_prefix()), path(short)],
+        match (style, self.prefixes()) {
+            (PathStyle::Explicit, (explicit, _)) | (_, (explicit, None)) => vec![path(explicit)],
+            (PathStyle::Short, (_, Some(short))) => vec![path(short)],
+            (PathStyle::Auto, (explicit, Some(short))) => vec![path(explicit), path(short)],
         }
     }
 }
@@ -282,7 +271,11 @@ mod tests {
         assert!(LookupKind::Sms.validate("abc").is_err());
         assert!(LookupKind::Sms.validate("+5").is_err());
         assert!(LookupKind::Sms.validate("").is_err());
-        assert!(LookupKind::Hlr.validate("-1").is_err());
+        let hlr = LookupKind::Hlr.validate("-1").unwrap_err().to_string();
+        assert_eq!(
+            hlr,
+            "`-1` is not a numeric HLR ID; to look up a reference use `smsstat hlr-ref`"
+        );
         assert!(LookupKind::SmsRef.validate("any thing/ at all").is_ok());
         assert!(LookupKind::SmsRef
             .validate(&"x".repeat(MAX_VALUE_LEN + 1))

@@ -13,25 +13,20 @@ use serde_json::{Map, Value};
 use crate::domain::error::LookupError;
 use crate::domain::record::Record;
 
-/// Country calling codes of one and two digits (zones 1 and 7, and the 2-digit codes).
-const SHORT_CODES: &[&str] = &[
-    "1", "7", "20", "27", "30", "31", "32", "33", "34", "36", "39", "40", "41", "43", "44", "45",
-    "46", "47", "48", "49", "51", "52", "53", "54", "55", "56", "57", "58", "60", "61", "62", "63",
-    "64", "65", "66", "81", "82", "84", "86", "90", "91", "92", "93", "94", "95", "98",
-];
-
-/// Assigned three-digit country calling codes (including the global services such as
-/// 800, 870, 881-883, 888).
-const LONG_CODES: &[u16] = &[
-    211, 212, 213, 216, 218, 220, 221, 222, 223, 224, 225, 226, 227, 228, 229, 230, 231, 232, 233,
-    234, 235, 236, 237, 238, 239, 240, 241, 242, 243, 244, 245, 246, 247, 248, 249, 250, 251, 252,
-    253, 254, 255, 256, 257, 258, 260, 261, 262, 263, 264, 265, 266, 267, 268, 269, 290, 291, 297,
-    298, 299, 350, 351, 352, 353, 354, 355, 356, 357, 358, 359, 370, 371, 372, 373, 374, 375, 376,
-    377, 378, 379, 380, 381, 382, 383, 385, 386, 387, 389, 420, 421, 423, 500, 501, 502, 503, 504,
-    505, 506, 507, 508, 509, 590, 591, 592, 593, 594, 595, 596, 597, 598, 599, 670, 672, 673, 674,
-    675, 676, 677, 678, 679, 680, 681, 682, 683, 685, 686, 687, 688, 689, 690, 691, 692, 800, 808,
-    850, 852, 853, 855, 856, 870, 878, 880, 881, 882, 883, 886, 888, 960, 961, 962, 963, 964, 965,
-    966, 967, 968, 970, 971, 972, 973, 974, 975, 976, 977, 979, 992, 993, 994, 995, 996, 998,
+/// Assigned country calling codes of one to three digits (zones 1 and 7, the 2-digit
+/// codes, and the 3-digit ones including global services such as 800, 870, 881-883).
+const CODES: &[u16] = &[
+    1, 7, 20, 27, 30, 31, 32, 33, 34, 36, 39, 40, 41, 43, 44, 45, 46, 47, 48, 49, 51, 52, 53, 54,
+    55, 56, 57, 58, 60, 61, 62, 63, 64, 65, 66, 81, 82, 84, 86, 90, 91, 92, 93, 94, 95, 98, 211,
+    212, 213, 216, 218, 220, 221, 222, 223, 224, 225, 226, 227, 228, 229, 230, 231, 232, 233, 234,
+    235, 236, 237, 238, 239, 240, 241, 242, 243, 244, 245, 246, 247, 248, 249, 250, 251, 252, 253,
+    254, 255, 256, 257, 258, 260, 261, 262, 263, 264, 265, 266, 267, 268, 269, 290, 291, 297, 298,
+    299, 350, 351, 352, 353, 354, 355, 356, 357, 358, 359, 370, 371, 372, 373, 374, 375, 376, 377,
+    378, 379, 380, 381, 382, 383, 385, 386, 387, 389, 420, 421, 423, 500, 501, 502, 503, 504, 505,
+    506, 507, 508, 509, 590, 591, 592, 593, 594, 595, 596, 597, 598, 599, 670, 672, 673, 674, 675,
+    676, 677, 678, 679, 680, 681, 682, 683, 685, 686, 687, 688, 689, 690, 691, 692, 800, 808, 850,
+    852, 853, 855, 856, 870, 878, 880, 881, 882, 883, 886, 888, 960, 961, 962, 963, 964, 965, 966,
+    967, 968, 970, 971, 972, 973, 974, 975, 976, 977, 979, 992, 993, 994, 995, 996, 998,
 ];
 
 /// Digits left visible at the end.
@@ -40,24 +35,17 @@ const KEEP_LAST: usize = 2;
 const MIN_MASKED: usize = 4;
 
 /// The country calling code a number starts with, if any.
-pub fn country_code(digits: &str) -> Option<&str> {
-    (1..=3).filter_map(|n| digits.get(..n)).find(|prefix| {
-        if prefix.len() < 3 {
-            SHORT_CODES.contains(prefix)
-        } else {
-            prefix
-                .parse::<u16>()
-                .is_ok_and(|code| LONG_CODES.binary_search(&code).is_ok())
-        }
-    })
+fn country_code(digits: &str) -> Option<&str> {
+    // No code starts with 0: `07` is not 7.
+    let listed =
+        |p: &&str| !p.starts_with('0') && p.parse().is_ok_and(|c| CODES.binary_search(&c).is_ok());
+    (1..=3).filter_map(|n| digits.get(..n)).find(listed)
 }
 
 /// One phone number masked by the rule in the module comment.
 pub fn mask_msisdn(value: &str) -> String {
-    let (plus, digits) = match value.strip_prefix('+') {
-        Some(rest) => ("+", rest),
-        None => ("", value),
-    };
+    let digits = value.strip_prefix('+').unwrap_or(value);
+    let plus = &value[..value.len() - digits.len()];
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return mask_tail(value, 0);
     }
@@ -71,16 +59,10 @@ pub fn mask_msisdn(value: &str) -> String {
 /// Keeps `keep_front` characters and the last 2, stars in between (a value of 2
 /// characters or fewer is all stars: showing it would show all of it).
 fn mask_tail(value: &str, keep_front: usize) -> String {
-    let chars: Vec<char> = value.chars().collect();
-    if chars.len() <= KEEP_LAST {
-        return "*".repeat(chars.len());
-    }
-    let tail = chars.len() - KEEP_LAST;
-    chars
-        .iter()
-        .enumerate()
-        .map(|(i, c)| if i < keep_front || i >= tail { *c } else { '*' })
-        .collect()
+    let len = value.chars().count();
+    let shown = |i: usize| len > KEEP_LAST && (i < keep_front || i >= len - KEEP_LAST);
+    let masked = |(i, c): (usize, char)| if shown(i) { c } else { '*' };
+    value.chars().enumerate().map(masked).collect()
 }
 
 /// Text this short is not masked where it merely occurs inside a longer value: it
@@ -94,7 +76,9 @@ const MIN_FOUND_INSIDE: usize = 6;
 /// carry stars. Field names are left as they are.
 fn mask_fields(fields: &mut Map<String, Value>) {
     let mut numbers = Vec::new();
-    collect_numbers(fields, &mut numbers);
+    for (name, value) in fields.iter() {
+        collect_numbers(value, name == "msisdn", &mut numbers);
+    }
     numbers.sort_by_key(|n: &String| std::cmp::Reverse(n.len()));
     numbers.dedup();
     for (name, value) in fields.iter_mut() {
@@ -103,30 +87,16 @@ fn mask_fields(fields: &mut Map<String, Value>) {
 }
 
 /// The texts of every value under a field named `msisdn`, at any depth.
-fn collect_numbers(fields: &Map<String, Value>, numbers: &mut Vec<String>) {
-    for (name, value) in fields {
-        if name == "msisdn" {
-            leaves(value, numbers);
-        } else {
-            nested_numbers(value, numbers);
-        }
-    }
-}
-
-fn nested_numbers(value: &Value, numbers: &mut Vec<String>) {
+fn collect_numbers(value: &Value, is_msisdn: bool, numbers: &mut Vec<String>) {
     match value {
-        Value::Object(map) => collect_numbers(map, numbers),
-        Value::Array(items) => items.iter().for_each(|v| nested_numbers(v, numbers)),
-        _ => {}
-    }
-}
-
-fn leaves(value: &Value, numbers: &mut Vec<String>) {
-    match value {
-        Value::String(s) if !s.is_empty() => numbers.push(s.clone()),
-        Value::Number(n) => numbers.push(n.to_string()),
-        Value::Array(items) => items.iter().for_each(|v| leaves(v, numbers)),
-        Value::Object(map) => map.values().for_each(|v| leaves(v, numbers)),
+        Value::String(s) if is_msisdn && !s.is_empty() => numbers.push(s.clone()),
+        Value::Number(n) if is_msisdn => numbers.push(n.to_string()),
+        Value::Array(items) => items
+            .iter()
+            .for_each(|v| collect_numbers(v, is_msisdn, numbers)),
+        Value::Object(map) => map
+            .iter()
+            .for_each(|(name, v)| collect_numbers(v, is_msisdn || name == "msisdn", numbers)),
         _ => {}
     }
 }
@@ -201,7 +171,7 @@ mod tests {
 
     #[test]
     fn code_lists_are_sorted_for_binary_search() {
-        assert!(LONG_CODES.windows(2).all(|w| w[0] < w[1]));
+        assert!(CODES.windows(2).all(|w| w[0] < w[1]));
     }
 
     #[test]
@@ -211,6 +181,7 @@ mod tests {
         assert_eq!(country_code("12025550123"), Some("1"));
         assert_eq!(country_code("79161234567"), Some("7"));
         assert_eq!(country_code("0501234567"), None);
+        assert_eq!(country_code("07916123456"), None);
         assert_eq!(country_code("28012345"), None);
     }
 

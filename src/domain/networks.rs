@@ -7,7 +7,6 @@ use std::sync::OnceLock;
 /// `MCCMNC<TAB>country<TAB>operator`, one network a line, sorted by the code as text.
 const TABLE_TEXT: &str = include_str!("../../data/mcc-mnc.tsv");
 
-/// What the table says about one MCC+MNC code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Network {
     pub country: &'static str,

@@ -7,7 +7,6 @@ use crate::domain::lookup::LookupKind;
 use crate::domain::record::Record;
 use crate::domain::verdict::Verdict;
 
-/// What one lookup came to.
 #[derive(Debug)]
 pub struct Outcome {
     pub kind: LookupKind,

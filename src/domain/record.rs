@@ -96,7 +96,6 @@ impl Record {
         self.fields.get(key)
     }
 
-    /// The `status` field as text, when there is one.
     pub fn status(&self) -> Option<&str> {
         self.fields.get("status").and_then(Value::as_str)
     }
@@ -110,7 +109,6 @@ pub fn has_any(fields: &Map<String, Value>, names: &[&str]) -> bool {
     fields.keys().any(|key| names.contains(&key.as_str()))
 }
 
-/// What the `error` field of an answer says.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ErrorField {
     Success,
@@ -134,7 +132,6 @@ pub fn error_field(fields: &Map<String, Value>) -> ErrorField {
     }
 }
 
-/// The `errorDescription` field, when it is text.
 pub fn error_description(fields: &Map<String, Value>) -> Option<String> {
     fields
         .get("errorDescription")

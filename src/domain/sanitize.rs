@@ -12,14 +12,12 @@ pub fn escape_control(text: &str) -> Cow<'_, str> {
     }
     let mut out = String::with_capacity(text.len() + 8);
     for c in text.chars() {
-        if is_unsafe(c) {
-            if (c as u32) < 0x100 {
+        match c {
+            c if !is_unsafe(c) => out.push(c),
+            c if (c as u32) < 0x100 => {
                 let _ = write!(out, "\\x{:02x}", c as u32);
-            } else {
-                let _ = write!(out, "\\u{{{:x}}}", c as u32);
             }
-        } else {
-            out.push(c);
+            c => out.extend(c.escape_unicode()),
         }
     }
     Cow::Owned(out)

@@ -7,7 +7,6 @@
 
 use crate::domain::record::RecordKind;
 
-/// Still on its way, or settled for good.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Phase {
     Pending,
@@ -35,17 +34,6 @@ pub(crate) enum Documented {
     Neither,
 }
 
-impl Documented {
-    pub(crate) fn in_classic(self) -> bool {
-        matches!(self, Documented::Classic | Documented::Both)
-    }
-
-    pub(crate) fn in_v1(self) -> bool {
-        matches!(self, Documented::V1 | Documented::Both)
-    }
-}
-
-/// One known status of one record kind.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Status {
     pub kind: RecordKind,
@@ -159,16 +147,11 @@ pub(crate) fn documented(
     phase: Phase,
     v1: bool,
 ) -> impl Iterator<Item = &'static str> {
+    let variant = if v1 { V1 } else { Classic };
     STATUSES
         .iter()
         .filter(move |s| s.kind == kind && s.phase == phase)
-        .filter(move |s| {
-            if v1 {
-                s.documented.in_v1()
-            } else {
-                s.documented.in_classic()
-            }
-        })
+        .filter(move |s| s.documented == Both || s.documented == variant)
         .map(|s| s.name)
 }
 

@@ -3,7 +3,6 @@
 
 use crate::domain::record::{lenient_i64, Record};
 
-/// The counters of a task record, read leniently.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TaskCounters {
     pub sent: i64,
@@ -72,11 +71,6 @@ impl TaskCounters {
         self.messages() - finals(self).iter().sum::<i64>()
     }
 
-    pub fn consistent(&self) -> bool {
-        self.pending() >= 0 && finals(self).iter().all(|n| *n >= 0)
-    }
-
-    /// delivered / messages, when there are any.
     pub fn delivered_ratio(&self) -> Option<f64> {
         let messages = self.messages();
         (messages > 0).then(|| self.delivered as f64 / messages as f64)
@@ -85,7 +79,9 @@ impl TaskCounters {
 
 /// Not yet in a final state; None when the counters do not add up.
 pub fn pending(counters: &TaskCounters) -> Option<i64> {
-    (counters.messages() >= 0 && counters.consistent()).then(|| counters.pending())
+    let pending = counters.pending();
+    let negative = finals(counters).iter().any(|n| *n < 0);
+    (counters.messages() >= 0 && pending >= 0 && !negative).then_some(pending)
 }
 
 /// delivered / messages in percent; None for a task without messages.
@@ -173,10 +169,10 @@ mod tests {
         );
         let counters = TaskCounters::of(&record).unwrap();
         assert_eq!(counters.pending(), 2);
-        assert!(counters.consistent());
+        assert_eq!(pending(&counters), Some(2));
         assert_eq!(counters.delivered_ratio(), Some(0.6));
         let odd = Record::classify(map(json!({"sent": 1, "delivered": 3})), RecordKind::Task);
-        assert!(!TaskCounters::of(&odd).unwrap().consistent());
+        assert_eq!(pending(&TaskCounters::of(&odd).unwrap()), None);
     }
 
     #[test]
@@ -241,7 +237,7 @@ mod tests {
         );
         let counters = TaskCounters::of(&record).unwrap();
         assert!(counters.pending() < 0);
-        assert!(!counters.consistent());
+        assert_eq!(pending(&counters), None);
         assert!(problem(&counters).is_some());
     }
 }

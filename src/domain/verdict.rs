@@ -47,7 +47,8 @@ impl Verdict {
     /// A stopping signal ended the wait (exit 128 + the signal: 129, 130, 143):
     /// the record is only the last state seen, neither final nor timed out.
     pub fn interrupted(&self) -> bool {
-        exit_codes::is_interruption(self.code)
+        use exit_codes::{HANGUP, INTERRUPTED, TERMINATED};
+        matches!(self.code, HANGUP | INTERRUPTED | TERMINATED)
     }
 }
 
@@ -64,18 +65,10 @@ pub fn stage(record: &Record, until: &[String]) -> Stage {
         _ if !until.is_empty() => until.iter().any(|u| u.eq_ignore_ascii_case(&status)),
         kind => status::phase(kind, &status) == Phase::Final,
     };
-    if done {
-        Stage::Final
-    } else {
-        Stage::Pending(display_status(&status))
-    }
-}
-
-fn display_status(status: &str) -> String {
-    if status.is_empty() {
-        "no status".into()
-    } else {
-        format!("status {status}")
+    match (done, status.is_empty()) {
+        (true, _) => Stage::Final,
+        (false, true) => Stage::Pending("no status".into()),
+        (false, false) => Stage::Pending(format!("status {status}")),
     }
 }
 
@@ -153,6 +146,19 @@ mod tests {
 
     fn sms(status: &str) -> Record {
         record(RecordKind::Sms, json!({ "status": status }))
+    }
+
+    #[test]
+    fn signals_are_interruptions() {
+        let verdict = |code| Verdict {
+            code,
+            message: String::new(),
+        };
+        assert!([129, 130, 143]
+            .map(verdict)
+            .iter()
+            .all(Verdict::interrupted));
+        assert!(!verdict(81).interrupted() && !verdict(128).interrupted());
     }
 
     #[test]
