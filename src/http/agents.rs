@@ -5,10 +5,10 @@
 
 use std::cell::Cell;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 use ureq::http::Uri;
-use ureq::unversioned::resolver::{ResolvedSocketAddrs, Resolver};
+use ureq::unversioned::resolver::Resolver;
 use ureq::unversioned::transport::NextTimeout;
 use ureq::Agent;
 
@@ -27,10 +27,8 @@ const INPUT_SLACK: usize = 4 * 1024;
 /// Accept, with room to spare.
 const REQUEST_HEAD: usize = 8 * 1024 + 3 * crate::domain::lookup::MAX_VALUE_LEN;
 
-/// Who asks, on every request.
 pub(crate) const USER_AGENT: &str = concat!("smsstat/", env!("CARGO_PKG_VERSION"));
 
-/// What every request accepts.
 pub(crate) const ACCEPT: &str = "application/json";
 
 /// Idle connections each worker's agent keeps: one is in use at a time.
@@ -51,18 +49,19 @@ pub struct Agents {
     pooled_config: ureq::config::Config,
     fresh_config: ureq::config::Config,
     /// Names are resolved once for all agents.
-    resolver: Arc<CachingResolver>,
+    resolver: CachingResolver,
     per_worker: Vec<OnceLock<Agent>>,
     fresh: OnceLock<Agent>,
 }
 
 impl Agents {
     pub fn new(http: &HttpSettings, jobs: usize) -> Agents {
+        let machinery = Machinery::from_env();
         Agents {
-            machinery: Machinery::from_env(),
+            machinery,
             pooled_config: agent_config(http, IDLE_PER_WORKER),
             fresh_config: agent_config(http, 0),
-            resolver: Arc::default(),
+            resolver: CachingResolver::new(machinery.resolver_cache),
             per_worker: (0..jobs.max(1)).map(|_| OnceLock::new()).collect(),
             fresh: OnceLock::new(),
         }
@@ -101,18 +100,13 @@ impl Agents {
     }
 
     fn agent(&self, config: &ureq::config::Config) -> Agent {
-        use ureq::unversioned::resolver::DefaultResolver;
-        use ureq::unversioned::transport::DefaultConnector;
-        let (config, cached) = (config.clone(), SharedResolver(Arc::clone(&self.resolver)));
-        match (self.machinery.lean_transport, self.machinery.resolver_cache) {
-            (true, true) => Agent::with_parts(config, connector(), cached),
-            (true, false) => Agent::with_parts(config, connector(), DefaultResolver::default()),
-            (false, true) => Agent::with_parts(config, DefaultConnector::default(), cached),
-            (false, false) => Agent::with_parts(
-                config,
-                DefaultConnector::default(),
-                DefaultResolver::default(),
-            ),
+        let (config, resolver) = (config.clone(), self.resolver.clone());
+        match self.machinery.lean_transport {
+            true => Agent::with_parts(config, connector(), resolver),
+            false => {
+                let connector = ureq::unversioned::transport::DefaultConnector::default();
+                Agent::with_parts(config, connector, resolver)
+            }
         }
     }
 }
@@ -222,18 +216,4 @@ pub fn resolve(
         timeout,
     )?;
     Ok(addrs.iter().copied().collect())
-}
-
-#[derive(Debug)]
-struct SharedResolver(Arc<CachingResolver>);
-
-impl Resolver for SharedResolver {
-    fn resolve(
-        &self,
-        uri: &Uri,
-        config: &ureq::config::Config,
-        timeout: NextTimeout,
-    ) -> Result<ResolvedSocketAddrs, ureq::Error> {
-        self.0.resolve(uri, config, timeout)
-    }
 }

@@ -129,10 +129,7 @@ pub fn status_error(status: u16, location: Option<String>, message: Option<Strin
         500..=599 => {
             let text = format!(
                 "HTTP {status} {}{}",
-                StatusCode::from_u16(status)
-                    .ok()
-                    .and_then(|s| s.canonical_reason())
-                    .unwrap_or(""),
+                reason_phrase(status),
                 message
                     .map(|m| format!(": the service said \"{m}\""))
                     .unwrap_or_default()
@@ -148,6 +145,12 @@ pub fn status_error(status: u16, location: Option<String>, message: Option<Strin
             message,
         },
     }
+}
+
+/// The status's standard reason phrase ("Not Found"), or nothing.
+pub fn reason_phrase(status: u16) -> &'static str {
+    let status = StatusCode::from_u16(status).ok();
+    status.and_then(|s| s.canonical_reason()).unwrap_or("")
 }
 
 /// A success status with a body that is no record but says something (the v1 error

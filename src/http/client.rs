@@ -1,13 +1,11 @@
-//! The one HTTP client: a lookup's requests through ureq (shared agents, a bound on
-//! every request, the body within the caps), and what each answer means for the
-//! lookup: done, retried after a pause, or sent again on the short path. The
-//! decisions are `Attempts`, plain code with no I/O; the batch engine runs them, so
-//! nothing here ever sleeps.
+//! The one HTTP client: a lookup's requests through ureq, and what each answer means
+//! for it: done, retried after a pause, or sent again on the short path. The
+//! decisions (`Attempts`) do no I/O and the batch engine runs them: nothing here sleeps.
 
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-use ureq::http::{HeaderMap, HeaderName};
+use ureq::http::HeaderName;
 use ureq::Agent;
 
 use crate::domain::duration::format_duration;
@@ -15,8 +13,9 @@ use crate::domain::error::LookupError;
 use crate::domain::lookup::{LookupKind, PathStyle};
 use crate::domain::record::Record;
 use crate::domain::sanitize::{escape_control, preview};
-use crate::http::agents::Agents;
-use crate::http::answer::{interpret, is_missing_route, parse_object_scrubbed, status_error};
+use crate::http::agents::{Agents, ACCEPT, USER_AGENT};
+use crate::http::answer::{interpret, is_missing_route, parse_object_scrubbed};
+use crate::http::answer::{reason_phrase, status_error};
 use crate::http::budget::{BodyBudget, Permit};
 use crate::http::pace::Pace;
 use crate::http::redact::Scrubber;
@@ -33,12 +32,9 @@ const BODY_BUDGET: u64 = 96 * 1024 * 1024;
 
 pub struct Client {
     agents: Agents,
-    /// Bytes of large answers read and parsed at once, across workers.
     bodies: BodyBudget,
     /// `--rate` and the pause after a 429, shared by every lookup.
     pace: Pace,
-    /// What explicit paths answered so far, per lookup kind: the run goes straight to
-    /// the short form only on consistent evidence that the route is missing.
     routes: RouteEvidence,
     base_url: String,
     api_key: Option<ApiKey>,
@@ -51,8 +47,9 @@ pub struct Client {
     max_body: u64,
     verbose: u8,
     mask_msisdn: bool,
-    /// `SMSSTAT_DEBUG_PANIC`: a deliberate panic in a lookup, to test the panic hook:
-    /// in every lookup ("1") or in the lookup of that value only.
+    /// `SMSSTAT_DEBUG_PANIC`, for developers only (tests/it/hostile.rs tests the panic
+    /// hook with it; not in `--help`, none in release builds): a deliberate panic in
+    /// every lookup ("1") or in the lookup of that value only.
     debug_panic: Option<String>,
 }
 
@@ -66,9 +63,7 @@ pub struct Answer<'a> {
     pub _permit: Permit<'a>,
 }
 
-/// Where a lookup's requests stand: the path being tried, the retries spent on it
-/// and allowed, and the `--rate` turn it holds. Small: a batch under `--wait` keeps
-/// one per value.
+/// Where a lookup's requests stand. Small: a batch under `--wait` keeps one per value.
 #[derive(Debug)]
 pub struct Attempts {
     paths: Vec<String>,
@@ -83,7 +78,6 @@ pub struct Attempts {
     pub retry_after: Option<Duration>,
 }
 
-/// What comes next for a lookup.
 #[derive(Debug)]
 pub enum Next {
     /// Come back at this time (a retry's pause, the `--rate` turn, the short path).
@@ -107,7 +101,6 @@ pub enum After {
     Done(Result<Record, LookupError>),
 }
 
-/// What `Attempts::after` needs to know of the run.
 pub struct Rules<'a> {
     pub kind: LookupKind,
     pub value: &'a str,
@@ -118,14 +111,13 @@ pub struct Rules<'a> {
 }
 
 impl Attempts {
-    /// The requests of a lookup on `paths`, in order, with `allowed` retries on each.
     pub fn new(paths: Vec<String>, allowed: u32) -> Attempts {
         Attempts {
             paths,
             path: 0,
             retries: 0,
             allowed,
-            backoff: Backoff::new(),
+            backoff: Backoff::default(),
             turn: None,
             retry_after: None,
         }
@@ -147,94 +139,56 @@ impl Attempts {
         now: Instant,
         rules: &Rules<'_>,
     ) -> After {
-        let answer = match answer {
-            Ok(answer) => answer,
-            Err(err) => {
-                let transient = err.is_transient();
-                return self.retried(Err(err), transient, None, None, now, rules);
+        // Only explicit paths with a short form behind them are evidence.
+        let short_form = self.path + 1 < self.paths.len();
+        let kind = rules.kind;
+        let (result, status, retry_after, missing) = match answer {
+            Err(err) => (Err(err), None, None, false),
+            Ok(answer) => {
+                self.retry_after = answer.retry_after;
+                let parsed = parse_object_scrubbed(&answer.body, rules.scrubber);
+                let missing = short_form && is_missing_route(answer.status, &parsed);
+                let record = interpret(answer.status, answer.location, parsed, kind.record_kind());
+                let result =
+                    record.and_then(|record| match kind.check_answer(rules.value, &record) {
+                        Ok(()) => Ok(record),
+                        Err(message) => Err(LookupError::WrongRecord {
+                            message,
+                            record: Box::new(record.fields),
+                        }),
+                    });
+                (result, Some(answer.status), answer.retry_after, missing)
             }
         };
         // The status alone may say "try again" (a 429 or a 503 whose body is the
         // service's error): retried on it; the body still decides the result.
-        let transient = status_error(answer.status, None, None).is_transient();
-        self.retry_after = answer.retry_after;
-        let parsed = parse_object_scrubbed(&answer.body, rules.scrubber);
-        // Only explicit paths with a short form behind them are evidence.
-        let short_form = self.path + 1 < self.paths.len();
-        let missing = short_form && is_missing_route(answer.status, &parsed);
-        let kind = rules.kind;
-        let result = interpret(answer.status, answer.location, parsed, kind.record_kind())
-            .and_then(|record| match kind.check_answer(rules.value, &record) {
-                Ok(()) => Ok(record),
-                Err(message) => Err(LookupError::WrongRecord {
-                    message,
-                    record: Box::new(record.fields),
-                }),
-            });
-        let transient = transient || matches!(&result, Err(err) if err.is_transient());
-        let retry_after = answer.retry_after;
-        let status = Some(answer.status);
-        let result = match self.retried(result, transient, retry_after, status, now, rules) {
-            After::Done(result) => result,
-            retry => return retry,
-        };
-        if short_form {
-            rules.routes.note(kind, missing);
-            if missing {
-                self.path += 1;
-                self.retries = 0;
-                self.backoff = Backoff::new();
-                return After::ShortForm;
-            }
-        }
-        After::Done(result)
-    }
-
-    /// A transient failure is tried again after a pause, while retries are left and
-    /// the caller's deadline allows; anything else is done. `status`: the answer's,
-    /// when one came.
-    fn retried(
-        &mut self,
-        result: Result<Record, LookupError>,
-        transient: bool,
-        retry_after: Option<Duration>,
-        status: Option<u16>,
-        now: Instant,
-        rules: &Rules<'_>,
-    ) -> After {
+        let transient = status.is_some_and(|s| status_error(s, None, None).is_transient())
+            || matches!(&result, Err(err) if err.is_transient());
         if transient && self.retries < self.allowed {
-            let mut backoff = self.backoff.clone();
-            let delay = backoff.next_delay(retry_after);
+            let delay = self.backoff.next_delay(retry_after);
             // No time left for another try: the caller's deadline wins.
             if rules.deadline.is_none_or(|d| now + delay < d) {
                 self.retries += 1;
-                self.backoff = backoff;
-                let all = status == Some(429);
                 let reason = match (status, &result) {
                     (Some(status), _) => format!("HTTP {status}"),
                     (None, Err(err)) => err.to_string(),
                     (None, Ok(_)) => String::new(),
                 };
+                let all = status == Some(429);
                 return After::Retry { delay, reason, all };
             }
         }
+        // A failed exchange is no evidence either way.
+        if short_form && status.is_some() {
+            rules.routes.note(kind, missing);
+            if missing {
+                self.path += 1;
+                self.retries = 0;
+                self.backoff = Backoff::default();
+                return After::ShortForm;
+            }
+        }
         After::Done(result)
-    }
-}
-
-impl Answer<'_> {
-    /// What the head says beyond the status: the pause asked for, and where to.
-    fn head(headers: &HeaderMap) -> (Option<Duration>, Option<String>) {
-        let retry_after = headers
-            .get("retry-after")
-            .and_then(|v| v.to_str().ok())
-            .and_then(parse_retry_after);
-        // Lossy rather than `to_str`: a Location with non-ASCII bytes is still shown
-        // (escaped) in the message, not silently dropped.
-        let location = headers
-            .get("location")
-            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
-        (retry_after, location)
     }
 }
 
@@ -255,7 +209,10 @@ impl Client {
             max_body: http.max_body,
             verbose: http.verbose,
             mask_msisdn: http.mask_msisdn,
-            debug_panic: crate::http::panic_trigger::requested(),
+            debug_panic: cfg!(debug_assertions)
+                .then(|| std::env::var("SMSSTAT_DEBUG_PANIC").ok())
+                .flatten()
+                .filter(|v| !v.is_empty()),
         }
     }
 
@@ -395,10 +352,7 @@ impl Client {
                 Ok(answer) => self.trace(format_args!(
                     "{label}: GET {url} -> {} {} in {took} ({} bytes)",
                     answer.status,
-                    ureq::http::StatusCode::from_u16(answer.status)
-                        .ok()
-                        .and_then(|s| s.canonical_reason())
-                        .unwrap_or(""),
+                    reason_phrase(answer.status),
                     answer.body.len()
                 )),
                 Err(error) => self.trace(format_args!("{label}: GET {url} -> {error} in {took}")),
@@ -417,11 +371,12 @@ impl Client {
         if self.verbose > 1 {
             // curl's order: the request line, its headers, then the answer's.
             self.trace(format_args!("{label}: > GET {}", escape_control(url)));
-            let lines =
-                trace::request_lines(&trace::AGENT_HEADERS, request.headers_ref(), self.secrets());
-            lines
-                .iter()
-                .for_each(|line| self.trace(format_args!("{label}: {line}")));
+            // The agent's own headers first (`agent_config`), then the request's.
+            let agent = [("user-agent", USER_AGENT), ("accept", ACCEPT)];
+            let agent = agent.map(|(name, value)| (name, value.as_bytes()));
+            let own = request.headers_ref().into_iter().flatten();
+            let own = own.map(|(name, value)| (name.as_str(), value.as_bytes()));
+            self.trace_headers(label, '>', agent.into_iter().chain(own));
         }
         let mut response = self
             .send(label, request, url, timeout)
@@ -429,12 +384,19 @@ impl Client {
         let status = response.status();
         if self.verbose > 1 {
             self.trace(format_args!("{label}: < {status}"));
-            let lines = trace::response_lines(response.headers(), self.secrets());
-            lines
-                .iter()
-                .for_each(|line| self.trace(format_args!("{label}: {line}")));
+            let headers = response.headers().iter();
+            self.trace_headers(label, '<', headers.map(|(n, v)| (n.as_str(), v.as_bytes())));
         }
-        let (retry_after, location) = Answer::head(response.headers());
+        let headers = response.headers();
+        let retry_after = headers
+            .get("retry-after")
+            .and_then(|v| v.to_str().ok())
+            .and_then(parse_retry_after);
+        // Lossy rather than `to_str`: a Location with non-ASCII bytes is still shown
+        // (escaped) in the message, not silently dropped.
+        let location = headers
+            .get("location")
+            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
         let (body, permit) = read_body(&mut response, timeout, self.max_body, &self.bodies)?;
         Ok(Answer {
             status: status.as_u16(),
@@ -488,10 +450,15 @@ impl Client {
         request
     }
 
-    fn secrets(&self) -> trace::Secrets<'_> {
-        trace::Secrets {
-            key_header: &self.api_key_header,
-            scrubber: &self.scrubber,
+    fn trace_headers<'h>(
+        &self,
+        label: &str,
+        mark: char,
+        headers: impl Iterator<Item = (&'h str, &'h [u8])>,
+    ) {
+        for (name, value) in headers {
+            let line = trace::line(name, value, &self.api_key_header, &self.scrubber);
+            self.trace(format_args!("{label}: {mark} {line}"));
         }
     }
 

@@ -17,7 +17,7 @@ fn answer(
         retry_after: retry_after.map(Duration::from_secs),
         location: None,
         body: body.as_bytes().to_vec(),
-        _permit: Permit::none(),
+        _permit: Permit(None),
     })
 }
 
