@@ -5,7 +5,6 @@
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-use ureq::http::HeaderName;
 use ureq::Agent;
 
 use crate::domain::duration::format_duration;
@@ -24,7 +23,6 @@ use crate::http::routes::RouteEvidence;
 use crate::http::trace;
 use crate::http::transport::{closed_early, read_body, transport_error};
 use crate::settings::config::HttpSettings;
-use crate::settings::secret::ApiKey;
 
 /// Bytes of large answers (and their parsed copies) in memory at once while being
 /// read: a dozen 4 MiB answers, whatever `--jobs`.
@@ -36,17 +34,9 @@ pub struct Client {
     /// `--rate` and the pause after a 429, shared by every lookup.
     pace: Pace,
     routes: RouteEvidence,
-    base_url: String,
-    api_key: Option<ApiKey>,
-    api_key_header: HeaderName,
+    http: HttpSettings,
     /// The one scrubber: every answer and every trace line goes through it.
     scrubber: Scrubber,
-    timeout: Duration,
-    retries: u32,
-    paths: PathStyle,
-    max_body: u64,
-    verbose: u8,
-    mask_msisdn: bool,
     /// `SMSSTAT_DEBUG_PANIC`, for developers only (tests/it/hostile.rs tests the panic
     /// hook with it; not in `--help`, none in release builds): a deliberate panic in
     /// every lookup ("1") or in the lookup of that value only.
@@ -199,16 +189,8 @@ impl Client {
             bodies: BodyBudget::new(BODY_BUDGET),
             pace: Pace::new(http.rate_interval),
             routes: RouteEvidence::default(),
-            base_url: http.base_url.clone(),
-            api_key: http.api_key.clone(),
+            http: http.clone(),
             scrubber: Scrubber::new(http.api_key.as_ref()),
-            api_key_header: http.api_key_header.clone(),
-            timeout: http.timeout,
-            retries: http.retries,
-            paths: http.paths,
-            max_body: http.max_body,
-            verbose: http.verbose,
-            mask_msisdn: http.mask_msisdn,
             debug_panic: cfg!(debug_assertions)
                 .then(|| std::env::var("SMSSTAT_DEBUG_PANIC").ok())
                 .flatten()
@@ -235,12 +217,12 @@ impl Client {
 
     /// The requests of a new lookup of `value`.
     pub fn attempts(&self, kind: LookupKind, value: &str) -> Attempts {
-        let mut paths = kind.paths(value, self.paths);
+        let mut paths = kind.paths(value, self.http.paths);
         if paths.len() > 1 && self.routes.explicit_missing(kind) {
             // Learnt on earlier lookups: this deployment has only the short form.
             paths.remove(0);
         }
-        Attempts::new(paths, self.retries)
+        Attempts::new(paths, self.http.retries)
     }
 
     /// One step of a lookup whose next request is due: the request, unless it must
@@ -254,21 +236,16 @@ impl Client {
         attempts: &mut Attempts,
         deadline: Option<Instant>,
     ) -> Next {
-        let debug_panic = || {
-            self.debug_panic
-                .as_deref()
-                .is_some_and(|only| only == "1" || only == value)
-        };
-        if attempts.fresh() && attempts.turn.is_none() && debug_panic() {
+        let debug_panic = self.debug_panic.as_deref();
+        let debug_panic = debug_panic.is_some_and(|only| only == "1" || only == value);
+        if debug_panic && attempts.fresh() && attempts.turn.is_none() {
             // The payload stands for data from an answer: the hook must not show it.
             panic!("SMSSTAT_DEBUG_PANIC: deliberate panic looking up {value}");
         }
         // Nothing is sent past the deadline, and no turn is waited for beyond it.
         let now = Instant::now();
-        let timeout = match deadline {
-            Some(deadline) => self.timeout.min(deadline.saturating_duration_since(now)),
-            None => self.timeout,
-        };
+        let left = deadline.map_or(Duration::MAX, |d| d.saturating_duration_since(now));
+        let timeout = self.http.timeout.min(left);
         if timeout.is_zero() {
             return Next::Done(Err(LookupError::WaitOver));
         }
@@ -281,12 +258,12 @@ impl Client {
             }
         }
         // Every -v line of a batch says which lookup it belongs to.
-        let label = match self.verbose {
+        let label = match self.http.verbose {
             0 => String::new(),
             _ => format!("{} {}", kind.name(), preview(value)),
         };
-        let url = [self.base_url.as_str(), attempts.path()].concat();
-        let path = &url[self.base_url.len()..];
+        let url = [self.http.base_url.as_str(), attempts.path()].concat();
+        let path = &url[self.http.base_url.len()..];
         let answer = self.get_once(&label, &url, timeout);
         let rules = Rules {
             kind,
@@ -326,7 +303,7 @@ impl Client {
     /// Applied after the verdict is drawn, so that a key such as `live` cannot turn
     /// `delivered` into another status: the record is judged as sent.
     pub fn protect(&self, result: &mut Result<Record, LookupError>) {
-        crate::domain::msisdn::mask_result(result, self.mask_msisdn);
+        crate::domain::msisdn::mask_result(result, self.http.mask_msisdn);
         self.scrubber.scrub_result(result);
     }
 
@@ -345,7 +322,7 @@ impl Client {
     ) -> Result<Answer<'_>, LookupError> {
         let started = Instant::now();
         let result = self.exchange(label, url, timeout);
-        if self.verbose > 0 {
+        if self.http.verbose > 0 {
             let took = format_duration(started.elapsed());
             let url = escape_control(url);
             match &result {
@@ -368,7 +345,7 @@ impl Client {
         timeout: Duration,
     ) -> Result<Answer<'_>, LookupError> {
         let request = self.request(self.agents.pooled(), url, timeout);
-        if self.verbose > 1 {
+        if self.http.verbose > 1 {
             // curl's order: the request line, its headers, then the answer's.
             self.trace(format_args!("{label}: > GET {}", escape_control(url)));
             // The agent's own headers first (`agent_config`), then the request's.
@@ -382,22 +359,18 @@ impl Client {
             .send(label, request, url, timeout)
             .map_err(|e| transport_error(e, timeout))?;
         let status = response.status();
-        if self.verbose > 1 {
+        if self.http.verbose > 1 {
             self.trace(format_args!("{label}: < {status}"));
             let headers = response.headers().iter();
             self.trace_headers(label, '<', headers.map(|(n, v)| (n.as_str(), v.as_bytes())));
         }
-        let headers = response.headers();
-        let retry_after = headers
-            .get("retry-after")
-            .and_then(|v| v.to_str().ok())
-            .and_then(parse_retry_after);
         // Lossy rather than `to_str`: a Location with non-ASCII bytes is still shown
         // (escaped) in the message, not silently dropped.
-        let location = headers
-            .get("location")
-            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
-        let (body, permit) = read_body(&mut response, timeout, self.max_body, &self.bodies)?;
+        let header = |name| response.headers().get(name).map(|v| v.as_bytes());
+        let header = |name| header(name).map(|v| String::from_utf8_lossy(v).into_owned());
+        let retry_after = header("retry-after").as_deref().and_then(parse_retry_after);
+        let location = header("location");
+        let (body, permit) = read_body(&mut response, timeout, self.http.max_body, &self.bodies)?;
         Ok(Answer {
             status: status.as_u16(),
             retry_after,
@@ -441,11 +414,11 @@ impl Client {
         timeout: Duration,
     ) -> ureq::RequestBuilder<ureq::typestate::WithoutBody> {
         let mut request = agent.get(url);
-        if timeout < self.timeout {
+        if timeout < self.http.timeout {
             request = request.config().timeout_global(Some(timeout)).build();
         }
-        if let Some(key) = &self.api_key {
-            request = request.header(self.api_key_header.clone(), key.expose());
+        if let Some(key) = &self.http.api_key {
+            request = request.header(self.http.api_key_header.clone(), key.expose());
         }
         request
     }
@@ -457,13 +430,13 @@ impl Client {
         headers: impl Iterator<Item = (&'h str, &'h [u8])>,
     ) {
         for (name, value) in headers {
-            let line = trace::line(name, value, &self.api_key_header, &self.scrubber);
+            let line = trace::line(name, value, &self.http.api_key_header, &self.scrubber);
             self.trace(format_args!("{label}: {mark} {line}"));
         }
     }
 
     fn trace(&self, line: std::fmt::Arguments<'_>) {
-        if self.verbose > 0 {
+        if self.http.verbose > 0 {
             let line = line.to_string();
             let line = self.scrubber.scrub(&line);
             let _ = writeln!(std::io::stderr().lock(), "smsstat: {line}");

@@ -86,15 +86,13 @@ pub fn connect_within(
         error: io::Error::new(io::ErrorKind::ConnectionRefused, "no address to connect to"),
     };
     for &addr in addrs {
-        let attempt = match deadline {
-            Some(deadline) => {
-                let left = deadline.saturating_duration_since(Instant::now());
-                if left.is_zero() {
-                    last.error = io::ErrorKind::TimedOut.into();
-                    return Err(last);
-                }
-                TcpStream::connect_timeout(&addr, left)
+        let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+        let attempt = match left {
+            Some(left) if left.is_zero() => {
+                last.error = io::ErrorKind::TimedOut.into();
+                break;
             }
+            Some(left) => TcpStream::connect_timeout(&addr, left),
             None => TcpStream::connect(addr),
         };
         match attempt {

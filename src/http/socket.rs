@@ -88,11 +88,9 @@ impl LeanTcp {
     /// Waits until the socket is ready for `flags`; Err(Timeout) when `timeout` ends.
     fn wait(&self, flags: PollFlags, timeout: &NextTimeout) -> Result<(), Error> {
         let started = Instant::now();
-        let limit = match (timeout.not_zero().map(|t| *t), self.until) {
-            (Some(limit), Some(until)) => Some(limit.min(until.saturating_duration_since(started))),
-            (limit, None) => limit,
-            (None, Some(until)) => Some(until.saturating_duration_since(started)),
-        };
+        let until = self.until.map(|u| u.saturating_duration_since(started));
+        let limits = [timeout.not_zero().map(|t| *t), until];
+        let limit = limits.into_iter().flatten().min();
         loop {
             let left = match limit {
                 Some(limit) => match limit.checked_sub(started.elapsed()) {

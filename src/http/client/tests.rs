@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 
 use super::*;
 use crate::settings::config::HttpSettings;
+use ureq::http::HeaderName;
 
 fn answer(
     status: u16,
