@@ -38,14 +38,17 @@ static NEXT_SLOT: AtomicUsize = AtomicUsize::new(0);
 
 thread_local! {
     /// This thread's agent, numbered on first use.
-    static SLOT: Cell<Option<usize>> = const { Cell::new(None) };
+    static SLOT: usize = NEXT_SLOT.fetch_add(1, Ordering::Relaxed);
     /// Whether this thread's pool may hold a connection: its last request through
     /// the pooled agent got an answer.
     static MAY_REUSE: Cell<bool> = const { Cell::new(false) };
 }
 
 pub struct Agents {
-    machinery: Machinery,
+    /// The lean TCP transport (`http/socket.rs`) rather than ureq's own.
+    lean_transport: bool,
+    /// An agent (and connection pool) per worker rather than one for all.
+    agent_per_worker: bool,
     pooled_config: ureq::config::Config,
     fresh_config: ureq::config::Config,
     /// Names are resolved once for all agents.
@@ -56,12 +59,18 @@ pub struct Agents {
 
 impl Agents {
     pub fn new(http: &HttpSettings, jobs: usize) -> Agents {
-        let machinery = Machinery::from_env();
+        // The pieces of the request path that exist only for speed. A benchmark turns
+        // each off (`SMSSTAT_BENCH_WITHOUT=transport,resolver,agents`, bench/run.sh)
+        // to measure what it buys; every piece must earn its place there
+        // (docs/speed.md). For developers only: not a setting, not in `--help`.
+        let without = std::env::var("SMSSTAT_BENCH_WITHOUT").unwrap_or_default();
+        let on = |piece: &str| !without.split(',').any(|p| p.trim() == piece);
         Agents {
-            machinery,
+            lean_transport: on("transport"),
+            agent_per_worker: on("agents"),
             pooled_config: agent_config(http, IDLE_PER_WORKER),
             fresh_config: agent_config(http, 0),
-            resolver: CachingResolver::new(machinery.resolver_cache),
+            resolver: CachingResolver::new(on("resolver")),
             per_worker: (0..jobs.max(1)).map(|_| OnceLock::new()).collect(),
             fresh: OnceLock::new(),
         }
@@ -69,16 +78,10 @@ impl Agents {
 
     /// The calling thread's agent, with its keep-alive pool.
     pub fn pooled(&self) -> &Agent {
-        if !self.machinery.agent_per_worker {
-            return self.per_worker[0].get_or_init(|| self.agent(&self.pooled_config));
-        }
-        let slot = SLOT.with(|slot| {
-            *slot.get().get_or_insert_with(|| {
-                let next = NEXT_SLOT.fetch_add(1, Ordering::Relaxed);
-                slot.set(Some(next));
-                next
-            })
-        });
+        let slot = match self.agent_per_worker {
+            true => SLOT.with(|slot| *slot),
+            false => 0,
+        };
         self.per_worker[slot % self.per_worker.len()]
             .get_or_init(|| self.agent(&self.pooled_config))
     }
@@ -101,39 +104,12 @@ impl Agents {
 
     fn agent(&self, config: &ureq::config::Config) -> Agent {
         let (config, resolver) = (config.clone(), self.resolver.clone());
-        match self.machinery.lean_transport {
+        match self.lean_transport {
             true => Agent::with_parts(config, connector(), resolver),
             false => {
                 let connector = ureq::unversioned::transport::DefaultConnector::default();
                 Agent::with_parts(config, connector, resolver)
             }
-        }
-    }
-}
-
-/// The pieces of the request path that exist only for speed. A benchmark turns each
-/// off (`SMSSTAT_BENCH_WITHOUT=transport,resolver,agents`, bench/run.sh) to measure
-/// what it buys; every piece must earn its place there (docs/speed.md). For
-/// developers only: not a setting, not in `--help`.
-#[derive(Debug, Clone, Copy)]
-struct Machinery {
-    /// The lean TCP transport (`http/socket.rs`) rather than ureq's own.
-    lean_transport: bool,
-    /// Names resolved once for all agents (`http/resolve.rs`) rather than by ureq's
-    /// resolver on every new connection.
-    resolver_cache: bool,
-    /// An agent (and connection pool) per worker rather than one for all.
-    agent_per_worker: bool,
-}
-
-impl Machinery {
-    fn from_env() -> Machinery {
-        let without = std::env::var("SMSSTAT_BENCH_WITHOUT").unwrap_or_default();
-        let on = |piece: &str| !without.split(',').any(|p| p.trim() == piece);
-        Machinery {
-            lean_transport: on("transport"),
-            resolver_cache: on("resolver"),
-            agent_per_worker: on("agents"),
         }
     }
 }

@@ -76,9 +76,8 @@ impl<'de> serde::Deserialize<'de> for Object {
     }
 }
 
-/// How an answer is read, without the network: an HTTP status, the `Location` header
-/// (for 3xx) and the body (already within the cap) become a record or a typed error.
-/// Pure, so the parser can be property-tested and fuzzed.
+/// An HTTP status, the `Location` header (for 3xx) and the body (already within the
+/// cap) as a record or a typed error.
 pub fn read_answer(
     status: u16,
     location: Option<String>,
@@ -88,8 +87,7 @@ pub fn read_answer(
     interpret(status, location, parse_object(body), expected)
 }
 
-/// The JSON body is the authority: a service error in it wins over the HTTP status;
-/// without one, the status decides.
+/// `read_answer` on a body already parsed.
 pub fn interpret(
     status: u16,
     location: Option<String>,
@@ -168,13 +166,10 @@ fn error_in_another_shape(
     });
     match code {
         Some(code @ 400..=599) => {
-            let without_code = Ok(Map::from_iter(
-                map.iter()
-                    .filter(|(k, _)| *k != "code")
-                    .map(|(k, v)| (k.clone(), v.clone())),
-            ));
+            let mut without_code = map.clone();
+            without_code.shift_remove("code");
             // A code in 400..=599 never reads as a record: always an error.
-            interpret(code as u16, None, without_code, expected)
+            interpret(code as u16, None, Ok(without_code), expected)
                 .err()
                 .unwrap_or_else(|| LookupError::Internal("error body read as a record".into()))
         }
