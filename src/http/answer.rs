@@ -197,29 +197,18 @@ pub fn service_message(map: &Map<String, Value>) -> Option<String> {
             .join(", "),
         other => crate::domain::record::plain_text(other),
     };
-    let mut parts: Vec<String> = map
-        .get("message")
-        .map(text)
-        .filter(|t| !t.is_empty())
-        .into_iter()
-        .collect();
-    if let Some(errors) = map.get("errors") {
-        let detail = match errors {
-            Value::Object(fields) => fields
-                .iter()
-                .map(|(name, value)| format!("{name}: {}", text(value)))
-                .collect::<Vec<_>>()
-                .join("; "),
-            other => text(other),
-        };
-        if !detail.is_empty() {
-            parts.push(format!("({detail})"));
-        }
-    }
-    if parts.is_empty() {
-        return None;
-    }
-    let joined = parts.join(" ");
+    let message = map.get("message").map(text).filter(|t| !t.is_empty());
+    let detail = map.get("errors").map(|errors| match errors {
+        Value::Object(fields) => fields
+            .iter()
+            .map(|(name, value)| format!("{name}: {}", text(value)))
+            .collect::<Vec<_>>()
+            .join("; "),
+        other => text(other),
+    });
+    let detail = detail.filter(|d| !d.is_empty()).map(|d| format!("({d})"));
+    let joined = [message, detail].into_iter().flatten().collect::<Vec<_>>();
+    let joined = Some(joined.join(" ")).filter(|j| !j.is_empty())?;
     let mut cut: String = joined.chars().take(MAX_MESSAGE_CHARS).collect();
     if joined.chars().nth(MAX_MESSAGE_CHARS).is_some() {
         cut.push('…');
