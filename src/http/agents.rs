@@ -86,15 +86,11 @@ impl Agents {
             .get_or_init(|| self.agent(&self.pooled_config))
     }
 
-    /// Whether the calling thread's next request may go out on a pooled connection,
-    /// one the server may have closed while it was idle.
-    pub fn may_reuse(&self) -> bool {
-        MAY_REUSE.with(Cell::get)
-    }
-
-    /// Records how the calling thread's last pooled request ended.
-    pub fn answered(&self, answered: bool) {
-        MAY_REUSE.with(|may| may.set(answered));
+    /// Records whether the calling thread's request through the pooled agent got an
+    /// answer; returns whether that request may have gone out on a pooled
+    /// connection, one the server may have closed while it was idle.
+    pub fn answered(&self, answered: bool) -> bool {
+        MAY_REUSE.with(|may| may.replace(answered))
     }
 
     /// An agent that always opens a new connection.

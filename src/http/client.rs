@@ -390,8 +390,7 @@ impl Client {
         timeout: Duration,
     ) -> Result<ureq::http::Response<ureq::Body>, ureq::Error> {
         let sent = request.call();
-        let reused = self.agents.may_reuse();
-        self.agents.answered(sent.is_ok());
+        let reused = self.agents.answered(sent.is_ok());
         match sent {
             // Only a reused connection can have been closed while idle; a new one
             // that closes early is the server failing, for the retries to judge.

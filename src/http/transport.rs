@@ -68,12 +68,7 @@ pub fn read_body<'b>(
             "body larger than {max_body} bytes (raise --max-body if this is expected)"
         ))
     };
-    let announced = response
-        .headers()
-        .get("content-length")
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.trim().parse::<u64>().ok())
-        .unwrap_or(0);
+    let announced = response.body().content_length().unwrap_or(0);
     // One byte more than the cap, so that an answer of exactly the cap fits
     // without the buffer growing to find the end.
     let capacity = announced.min(max_body.saturating_add(1));
