@@ -76,28 +76,14 @@ pub enum Next {
     Done(Result<Record, LookupError>),
 }
 
-/// What an answer means for the lookup that asked (`Attempts::after`).
-#[derive(Debug)]
-pub enum After {
-    /// A transient failure: try again after `delay`; `all`: the pause is the
-    /// account's (a 429), for every lookup of the run.
-    Retry {
-        delay: Duration,
-        reason: String,
-        all: bool,
-    },
-    /// The explicit route is missing here: the short form next, at once.
-    ShortForm,
-    Done(Result<Record, LookupError>),
-}
-
+/// The lookup an answer came for.
 pub struct Rules<'a> {
     pub kind: LookupKind,
     pub value: &'a str,
     /// A retry is not worth its pause past this time (the end of `--wait`).
     pub deadline: Option<Instant>,
-    pub routes: &'a RouteEvidence,
-    pub scrubber: &'a Scrubber,
+    /// What every -v line of the lookup begins with.
+    pub label: &'a str,
 }
 
 impl Attempts {
@@ -120,65 +106,6 @@ impl Attempts {
 
     fn path(&self) -> &str {
         &self.paths[self.path]
-    }
-
-    /// What the answer to the current request means for the lookup, at `now`.
-    pub fn after(
-        &mut self,
-        answer: Result<Answer<'_>, LookupError>,
-        now: Instant,
-        rules: &Rules<'_>,
-    ) -> After {
-        // Only explicit paths with a short form behind them are evidence.
-        let short_form = self.path + 1 < self.paths.len();
-        let kind = rules.kind;
-        let (result, status, retry_after, missing) = match answer {
-            Err(err) => (Err(err), None, None, false),
-            Ok(answer) => {
-                self.retry_after = answer.retry_after;
-                let parsed = parse_object_scrubbed(&answer.body, rules.scrubber);
-                let missing = short_form && is_missing_route(answer.status, &parsed);
-                let record = interpret(answer.status, answer.location, parsed, kind.record_kind());
-                let result =
-                    record.and_then(|record| match kind.check_answer(rules.value, &record) {
-                        Ok(()) => Ok(record),
-                        Err(message) => Err(LookupError::WrongRecord {
-                            message,
-                            record: Box::new(record.fields),
-                        }),
-                    });
-                (result, Some(answer.status), answer.retry_after, missing)
-            }
-        };
-        // The status alone may say "try again" (a 429 or a 503 whose body is the
-        // service's error): retried on it; the body still decides the result.
-        let transient = status.is_some_and(|s| status_error(s, None, None).is_transient())
-            || matches!(&result, Err(err) if err.is_transient());
-        if transient && self.retries < self.allowed {
-            let delay = self.backoff.next_delay(retry_after);
-            // No time left for another try: the caller's deadline wins.
-            if rules.deadline.is_none_or(|d| now + delay < d) {
-                self.retries += 1;
-                let reason = match (status, &result) {
-                    (Some(status), _) => format!("HTTP {status}"),
-                    (None, Err(err)) => err.to_string(),
-                    (None, Ok(_)) => String::new(),
-                };
-                let all = status == Some(429);
-                return After::Retry { delay, reason, all };
-            }
-        }
-        // A failed exchange is no evidence either way.
-        if short_form && status.is_some() {
-            rules.routes.note(kind, missing);
-            if missing {
-                self.path += 1;
-                self.retries = 0;
-                self.backoff = Backoff::default();
-                return After::ShortForm;
-            }
-        }
-        After::Done(result)
     }
 }
 
@@ -263,39 +190,91 @@ impl Client {
             _ => format!("{} {}", kind.name(), preview(value)),
         };
         let url = [self.http.base_url.as_str(), attempts.path()].concat();
-        let path = &url[self.http.base_url.len()..];
         let answer = self.get_once(&label, &url, timeout);
         let rules = Rules {
             kind,
             value,
             deadline,
-            routes: &self.routes,
-            scrubber: &self.scrubber,
+            label: &label,
         };
-        let now = Instant::now();
-        match attempts.after(answer, now, &rules) {
-            After::Done(result) => Next::Done(result),
-            After::ShortForm => {
-                self.trace(format_args!(
-                    "{label}: no route {path} here; trying the short form"
-                ));
-                Next::At(now)
+        self.after(attempts, answer, Instant::now(), &rules)
+    }
+
+    /// What the answer to the current request means for the lookup, at `now`.
+    /// Done, or come back at a time: after a retry's pause (which, after a 429,
+    /// every lookup waits), or at once on the short path.
+    fn after(
+        &self,
+        attempts: &mut Attempts,
+        answer: Result<Answer<'_>, LookupError>,
+        now: Instant,
+        rules: &Rules<'_>,
+    ) -> Next {
+        // Only explicit paths with a short form behind them are evidence.
+        let short_form = attempts.path + 1 < attempts.paths.len();
+        let kind = rules.kind;
+        let (result, status, retry_after, missing) = match answer {
+            Err(err) => (Err(err), None, None, false),
+            Ok(answer) => {
+                attempts.retry_after = answer.retry_after;
+                let parsed = parse_object_scrubbed(&answer.body, &self.scrubber);
+                let missing = short_form && is_missing_route(answer.status, &parsed);
+                let record = interpret(answer.status, answer.location, parsed, kind.record_kind());
+                let result =
+                    record.and_then(|record| match kind.check_answer(rules.value, &record) {
+                        Ok(()) => Ok(record),
+                        Err(message) => Err(LookupError::WrongRecord {
+                            message,
+                            record: Box::new(record.fields),
+                        }),
+                    });
+                (result, Some(answer.status), answer.retry_after, missing)
             }
-            After::Retry { delay, reason, all } => {
+        };
+        // The status alone may say "try again" (a 429 or a 503 whose body is the
+        // service's error): retried on it; the body still decides the result.
+        let transient = status.is_some_and(|s| status_error(s, None, None).is_transient())
+            || matches!(&result, Err(err) if err.is_transient());
+        if transient && attempts.retries < attempts.allowed {
+            let delay = attempts.backoff.next_delay(retry_after);
+            // No time left for another try: the caller's deadline wins.
+            if rules.deadline.is_none_or(|d| now + delay < d) {
+                attempts.retries += 1;
+                let reason = match (status, &result) {
+                    (Some(status), _) => format!("HTTP {status}"),
+                    (None, Err(err)) => err.to_string(),
+                    (None, Ok(_)) => String::new(),
+                };
                 self.trace(format_args!(
-                    "{label}: retry {}/{} in {} after {reason}",
+                    "{}: retry {}/{} in {} after {reason}",
+                    rules.label,
                     attempts.retries,
                     attempts.allowed,
                     format_duration(delay)
                 ));
-                if all {
+                if status == Some(429) {
                     // Too many requests from this account: every lookup waits, not
                     // only this one (the retry waits its turn like the others).
                     self.pace.pause_all(delay);
                 }
-                Next::At(now + delay)
+                return Next::At(now + delay);
             }
         }
+        // A failed exchange is no evidence either way.
+        if short_form && status.is_some() {
+            self.routes.note(kind, missing);
+            if missing {
+                let (label, path) = (rules.label, attempts.path());
+                self.trace(format_args!(
+                    "{label}: no route {path} here; trying the short form"
+                ));
+                attempts.path += 1;
+                attempts.retries = 0;
+                attempts.backoff = Backoff::default();
+                return Next::At(now);
+            }
+        }
+        Next::Done(result)
     }
 
     /// What may be shown of a result: a server may echo the key anywhere, and it
