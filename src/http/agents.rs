@@ -9,10 +9,13 @@ use std::sync::OnceLock;
 
 use ureq::http::Uri;
 use ureq::unversioned::resolver::Resolver;
-use ureq::unversioned::transport::NextTimeout;
+use ureq::unversioned::transport::{
+    ConnectProxyConnector, Connector, Either, NextTimeout, Transport,
+};
 use ureq::Agent;
 
 use crate::http::resolve::CachingResolver;
+use crate::http::tls::{Tls, TlsConnector};
 use crate::settings::config::HttpSettings;
 
 /// Response headers larger than this are refused: a status answer needs a few hundred bytes.
@@ -110,25 +113,21 @@ impl Agents {
     }
 }
 
-/// ureq's default chain with the lean TCP transport (`http/socket.rs`): a CONNECT
-/// proxy first when one applies, then TCP, then TLS for https. SOCKS is refused
-/// by the settings, so it has no place here.
-#[cfg(unix)]
-fn connector(
-) -> impl ureq::unversioned::transport::Connector<Out = impl ureq::unversioned::transport::Transport>
-{
-    use ureq::unversioned::transport::{ConnectProxyConnector, Connector, RustlsConnector};
+/// ureq's default chain with pieces of ours: a CONNECT proxy first when one applies,
+/// then the lean TCP transport (`http/socket.rs`), then TLS for https (`http/tls.rs`,
+/// whose transport shows `check` the server's certificate). SOCKS is refused by the
+/// settings, so it has no place here.
+pub(crate) fn connector() -> impl Connector<Out = Either<impl Transport, Tls>> {
+    #[cfg(unix)]
+    let tcp = crate::http::socket::LeanTcpConnector;
+    #[cfg(not(unix))]
+    let tcp = ureq::unversioned::transport::TcpConnector::default();
     ().chain(ConnectProxyConnector::default())
-        .chain(crate::http::socket::LeanTcpConnector)
-        .chain(RustlsConnector::default())
+        .chain(tcp)
+        .chain(TlsConnector::default())
 }
 
-#[cfg(not(unix))]
-fn connector() -> ureq::unversioned::transport::DefaultConnector {
-    ureq::unversioned::transport::DefaultConnector::default()
-}
-
-fn agent_config(http: &HttpSettings, idle: usize) -> ureq::config::Config {
+pub(crate) fn agent_config(http: &HttpSettings, idle: usize) -> ureq::config::Config {
     Agent::config_builder()
         .http_status_as_error(false)
         // Redirects are refused, never followed: a redirect could carry the key to

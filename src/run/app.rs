@@ -1,18 +1,21 @@
 //! Subcommand handlers: each takes the resolved `Config` and returns the run's exit
 //! code, or the run's error for `main` to tell.
 
+use std::io;
 use std::process::ExitCode;
 use std::time::Duration;
 
+use crate::cli::docs::{completion_script, man_page};
 use crate::cli::parse::{parse_args, ParseFacts};
+use crate::cli::sim_args::{Numbers, Oddity, SimCodes, SimVariant, TaskCounterShape};
 use crate::cli::{Cli, Command, SimArgs};
 use crate::domain::exit_codes;
 use crate::domain::lookup::LookupKind;
 use crate::output::messages::{error, warn};
-use crate::run::error::Error;
+use crate::run::error::{print_document, Error};
 use crate::settings::config::resolve;
 use crate::settings::given::Given;
-use crate::sim::{SimOptions, SimServer};
+use crate::sim::{self, SimOptions, SimServer};
 
 /// The whole program: arguments in, exit code out. A run's error is told here and
 /// nowhere else, after whatever the run printed.
@@ -34,8 +37,8 @@ fn run(cli: Cli, facts: ParseFacts) -> Result<u8, Error> {
     let Cli { global, command } = cli;
     let (kind, values) = match command {
         Command::Sim(args) => return serve_simulator(args, facts),
-        Command::Completions(args) => return crate::run::docs::completions(args.shell),
-        Command::Man => return crate::run::docs::man(),
+        Command::Completions(args) => return document(Ok(completion_script(args.shell))),
+        Command::Man => return document(man_page()),
         Command::Version(args) => return crate::run::version::run(args.json || global.json),
         Command::Check => return crate::run::check::run(global),
         Command::Config(_) => return crate::run::config_show::run(global),
@@ -46,6 +49,13 @@ fn run(cli: Cli, facts: ParseFacts) -> Result<u8, Error> {
         Command::HlrRef(args) => (LookupKind::HlrRef, args.values),
     };
     look_up(global, facts, kind, values)
+}
+
+/// `completions` and `man`, generated into memory first: the generators panic on a
+/// write error, and a reader that goes away (`| head`) must not become exit 70.
+fn document(generated: io::Result<Vec<u8>>) -> Result<u8, Error> {
+    print_document(&generated.map_err(Error::ManPage)?)?;
+    Ok(exit_codes::SUCCESS)
 }
 
 /// A lookup subcommand: the `--demo` simulator, the settings, then the batch.
@@ -62,10 +72,18 @@ fn look_up(
              (api_key_file in the config file, chmod 600)",
         );
     }
-    // Kept alive until the lookups are done: `--demo` serves from this process.
+    // Kept alive until the lookups are done: `--demo` serves from this process. Its
+    // records are final at once, except under `--wait`, where they settle within a
+    // few seconds so that the wait has something to show.
+    let settle = Duration::from_secs(if global.wait { 4 } else { 0 });
     let demo = global
         .demo
-        .then(|| SimServer::start(demo_options(global.wait)))
+        .then(|| {
+            SimServer::start(SimOptions {
+                settle,
+                ..SimOptions::demo()
+            })
+        })
         .transpose()
         .map_err(Error::Demo)?;
     let demo_url = demo.as_ref().map(SimServer::base_url);
@@ -77,30 +95,69 @@ fn look_up(
     crate::run::lookups::run(&config, kind, values)
 }
 
-/// The `--demo` simulator: records final at once, except under `--wait`, where they
-/// settle within a few seconds so that the wait has something to show.
-fn demo_options(wait: bool) -> SimOptions {
-    let settle = if wait {
-        Duration::from_secs(4)
-    } else {
-        Duration::ZERO
-    };
-    SimOptions {
-        settle,
-        ..SimOptions::demo()
-    }
-}
-
 fn serve_simulator(args: SimArgs, facts: ParseFacts) -> Result<u8, Error> {
     // The simulator's --api-key shares its name with the lookups' key, so clap also
     // fills it from SMSSTAT_API_KEY; a key the user exported for lookups must not
     // turn on the simulator's key check.
     let api_key = args.api_key.clone().filter(|_| facts.api_key_in_argv);
     let listen = args.listen;
-    let options = crate::run::sim_options::sim_options(args, api_key);
-    match crate::sim::serve(options) {
+    let options = sim_options(args, api_key);
+    match sim::serve(options) {
         Ok(()) => Ok(exit_codes::SUCCESS),
-        Err(err) if err.kind() == std::io::ErrorKind::InvalidInput => Err(Error::SimOption(err)),
+        Err(err) if err.kind() == io::ErrorKind::InvalidInput => Err(Error::SimOption(err)),
         Err(source) => Err(Error::SimServe { listen, source }),
     }
+}
+
+/// `smsstat sim`'s flags to the simulator's options: the variant's defaults, then
+/// every flag given (cli/ may not import sim/, so the two meet here). `api_key` is
+/// the simulator's key check, when one was asked for.
+fn sim_options(args: SimArgs, api_key: Option<String>) -> SimOptions {
+    let oddity = |choice: Oddity| match choice {
+        Oddity::Mixed => sim::Oddity::Mixed,
+        Oddity::Always => sim::Oddity::Always,
+        Oddity::Never => sim::Oddity::Never,
+    };
+    let variant = match args.variant {
+        SimVariant::Spec => sim::Variant::Spec,
+        SimVariant::V1 => sim::Variant::V1,
+    };
+    let mut options = SimOptions {
+        listen: args.listen,
+        settle: args.settle,
+        api_key,
+        latency: args.latency,
+        fail_rate: args.fail_rate,
+        seed: args.seed,
+        extra_fields: oddity(args.extra_fields),
+        rate_limit: args.rate_limit,
+        log: !args.quiet,
+        ..SimOptions::demo()
+    }
+    .with_variant(variant);
+    let numbers = args.numbers.map(|numbers| match numbers {
+        Numbers::Mixed => sim::Oddity::Mixed,
+        Numbers::Integers => sim::Oddity::Never,
+        Numbers::Strings => sim::Oddity::Always,
+    });
+    if let Some(choice) = numbers.or(args.string_numbers.map(oddity)) {
+        options.string_numbers = choice;
+    }
+    if let Some(choice) = args.omit_error {
+        options.omit_error = oddity(choice);
+    }
+    if let Some(choice) = args.no_errors_text {
+        options.no_errors_text = oddity(choice);
+    }
+    if let Some(codes) = args.codes {
+        options.codes = match codes {
+            SimCodes::Spec => sim::Codes::Spec,
+            SimCodes::Vendor => sim::Codes::Vendor,
+        };
+    }
+    if let Some(shape) = args.task_counters {
+        options.task_v1 = shape == TaskCounterShape::V1;
+    }
+    options.errors_with_200 |= args.errors_with_200;
+    options
 }

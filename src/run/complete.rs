@@ -36,8 +36,7 @@ pub fn complete_if_asked() {
 
 /// The last `--config PATH` or `--config=PATH` among the words being completed: the
 /// file whose profiles `--profile` would choose from.
-fn config_flag(words: impl Iterator<Item = OsString>) -> Option<PathBuf> {
-    let mut words = words.peekable();
+fn config_flag(mut words: impl Iterator<Item = OsString>) -> Option<PathBuf> {
     let mut found = None;
     while let Some(word) = words.next() {
         let text = word.to_string_lossy();

@@ -73,25 +73,20 @@ fn as_json(rows: &[ShowRow], problem: Option<&str>) -> Value {
 /// each setting's value and then where it came from go under each other, broken at
 /// spaces (`output::wrap`): a path is never split.
 fn render(rows: &[ShowRow], width: Option<usize>) -> String {
-    let rows: Vec<(String, String, String)> = rows
+    let rows: Vec<[String; 3]> = rows
         .iter()
         .map(|row| {
             // The file's own row reads as what it is, not as the flag's name.
-            let name = if row.key == "config" {
-                "config file"
-            } else {
-                row.key
+            let name = match row.key {
+                "config" => "config file",
+                key => key,
             };
-            (
-                name.to_string(),
-                escape_control(&row.value).into_owned(),
-                escape_control(&row.origin.to_string()).into_owned(),
-            )
+            let from = row.origin.to_string();
+            [name, &row.value, &from].map(|text| escape_control(text).into_owned())
         })
         .collect();
-    let name_width = rows.iter().map(|r| width_of(&r.0)).max().unwrap_or(0);
-    let value_width = rows.iter().map(|r| width_of(&r.1)).max().unwrap_or(0);
-    let from_width = rows.iter().map(|r| width_of(&r.2)).max().unwrap_or(0);
+    let [name_width, value_width, from_width] =
+        std::array::from_fn(|i| rows.iter().map(|r| width_of(&r[i])).max().unwrap_or(0));
     let table_width = name_width + 2 + value_width.max(5) + 2 + from_width.max(4);
     match width {
         Some(width) if table_width > width => stacked(&rows, name_width, width),
@@ -99,14 +94,14 @@ fn render(rows: &[ShowRow], width: Option<usize>) -> String {
     }
 }
 
-fn table(rows: &[(String, String, String)], name_width: usize, value_width: usize) -> String {
+fn table(rows: &[[String; 3]], name_width: usize, value_width: usize) -> String {
     let pad = |text: &str, to: usize| " ".repeat(to.saturating_sub(width_of(text)));
     let mut out = format!(
         "SETTING{}  VALUE{}  FROM\n",
         pad("SETTING", name_width),
         pad("VALUE", value_width)
     );
-    for (name, value, from) in rows {
+    for [name, value, from] in rows {
         out.push_str(&format!(
             "{name}{}  {value}{}  {from}\n",
             pad(name, name_width),
@@ -118,10 +113,10 @@ fn table(rows: &[(String, String, String)], name_width: usize, value_width: usiz
 
 /// A setting's name and value on a line (the value broken at spaces under itself),
 /// and where it came from below the value.
-fn stacked(rows: &[(String, String, String)], name_width: usize, width: usize) -> String {
+fn stacked(rows: &[[String; 3]], name_width: usize, width: usize) -> String {
     let indent = name_width + 2;
     let mut out = format!("{:indent$}VALUE, FROM\n", "SETTING");
-    for (name, value, from) in rows {
+    for [name, value, from] in rows {
         let lines = format!(
             "{name:indent$}{}\n{:indent$}{}\n",
             hanging(value, indent, width),

@@ -8,10 +8,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
 use crate::domain::error::LookupError;
-use crate::domain::exit_codes;
-
-/// Service errors that concern the account, not the value looked up.
-const ACCOUNT_ERRORS: [i64; 2] = [1, 2];
 
 /// Lookups in a row that found the service refusing connections (each after its
 /// retries) before the rest of the batch is given up.
@@ -35,11 +31,8 @@ impl Halt {
 
     /// The failure for a value not looked up, once the batch has stopped.
     pub fn refusal(&self) -> Option<LookupError> {
-        let (reason, code) = self.reason.get()?;
-        Some(LookupError::NotLookedUp {
-            reason: reason.clone(),
-            code: *code,
-        })
+        let (reason, code) = self.reason.get()?.clone();
+        Some(LookupError::NotLookedUp { reason, code })
     }
 
     /// Learns from a finished lookup whether to stop.
@@ -47,59 +40,42 @@ impl Halt {
         if !self.enabled {
             return;
         }
-        let error = match result {
-            Ok(_) => {
-                self.refused_in_a_row.store(0, Ordering::Relaxed);
-                return;
-            }
-            Err(error) => error,
+        let Err(error) = result else {
+            return self.refused_in_a_row.store(0, Ordering::Relaxed);
         };
-        if let LookupError::Service {
-            code: Some(code),
-            description,
-            ..
-        } = error
-        {
-            if ACCOUNT_ERRORS.contains(code) {
+        let reason = match error {
+            // Service errors 1 and 2 concern the account, not the value looked up.
+            LookupError::Service {
+                code: Some(code @ (1 | 2)),
+                description,
+                ..
+            } => {
                 let what = description.as_deref().unwrap_or("no description");
-                let reason = format!("stopped after service error {code} ({what})");
-                let _ = self.reason.set((reason, error.exit_code()));
-                return;
+                format!("stopped after service error {code} ({what})")
             }
-        }
-        // 401 says the key is wrong for every lookup alike (403 may be about one
-        // record); 407, that the proxy wants credentials.
-        if let LookupError::NotAuthorised {
-            status: status @ (401 | 407),
-            ..
-        } = error
-        {
-            let reason = format!("stopped after HTTP {status} (not authorised)");
-            let _ = self.reason.set((reason, error.exit_code()));
-            return;
-        }
-        if !is_refused(error) {
-            self.refused_in_a_row.store(0, Ordering::Relaxed);
-            return;
-        }
-        if self.refused_in_a_row.fetch_add(1, Ordering::Relaxed) + 1 >= REFUSED_STREAK {
-            let reason = format!(
-                "stopped after {REFUSED_STREAK} lookups in a row found connections refused"
-            );
-            let _ = self.reason.set((reason, exit_codes::UNAVAILABLE));
-        }
+            // 401 says the key is wrong for every lookup alike (403 may be about one
+            // record); 407, that the proxy wants credentials.
+            LookupError::NotAuthorised {
+                status: status @ (401 | 407),
+                ..
+            } => format!("stopped after HTTP {status} (not authorised)"),
+            LookupError::Unavailable(text) if is_refused(text) => {
+                let streak = self.refused_in_a_row.fetch_add(1, Ordering::Relaxed) + 1;
+                if streak < REFUSED_STREAK {
+                    return;
+                }
+                format!("stopped after {REFUSED_STREAK} lookups in a row found connections refused")
+            }
+            _ => return self.refused_in_a_row.store(0, Ordering::Relaxed),
+        };
+        let _ = self.reason.set((reason, error.exit_code()));
     }
 }
 
-/// A connection the service's host refused: nothing listens there.
-fn is_refused(error: &LookupError) -> bool {
-    match error {
-        LookupError::Unavailable(text) => {
-            let text = text.to_ascii_lowercase();
-            text.contains("refused") || text == "connection failed"
-        }
-        _ => false,
-    }
+/// An error that says the service's host refused the connection: nothing listens there.
+fn is_refused(text: &str) -> bool {
+    let text = text.to_ascii_lowercase();
+    text.contains("refused") || text == "connection failed"
 }
 
 #[cfg(test)]

@@ -114,29 +114,20 @@ pub fn lines(mut reader: impl BufRead + Send) -> impl Iterator<Item = Input> + S
 
 /// The value of one line, None for a blank line or a comment, whatever its length.
 fn value_of(line: &[u8], cut: Cut) -> Option<Input> {
-    let shown = || crate::domain::sanitize::preview(String::from_utf8_lossy(line).trim());
     let kept = line.trim_ascii_start();
-    let comment = kept.starts_with(b"#");
-    let blank = kept.is_empty() && cut != Cut::Text;
-    if comment || blank {
+    if kept.starts_with(b"#") || (kept.is_empty() && cut != Cut::Text) {
         return None;
     }
-    if cut != Cut::Whole {
-        let reason = format!("stdin line longer than {MAX_LINE} bytes");
-        return Some(Err(BadInput {
-            shown: shown(),
-            reason,
-        }));
-    }
-    let Ok(text) = std::str::from_utf8(line) else {
-        let reason = "stdin line is not UTF-8".to_string();
-        return Some(Err(BadInput {
-            shown: shown(),
-            reason,
-        }));
+    let reason = match std::str::from_utf8(line) {
+        _ if cut != Cut::Whole => format!("stdin line longer than {MAX_LINE} bytes"),
+        Ok(text) => {
+            let text = text.trim();
+            return (!text.is_empty() && !text.starts_with('#')).then(|| Ok(text.to_string()));
+        }
+        Err(_) => "stdin line is not UTF-8".to_string(),
     };
-    let text = text.trim();
-    (!text.is_empty() && !text.starts_with('#')).then(|| Ok(text.to_string()))
+    let shown = crate::domain::sanitize::preview(String::from_utf8_lossy(line).trim());
+    Some(Err(BadInput { shown, reason }))
 }
 
 /// What of a line was left out past the bound.
@@ -157,31 +148,29 @@ fn read_line_bounded(
     line: &mut Vec<u8>,
     max: usize,
 ) -> io::Result<Option<Cut>> {
-    let mut read_any = false;
+    let room = max.saturating_sub(line.len()) as u64;
+    if reader.by_ref().take(room).read_until(b'\n', line)? == 0 {
+        return Ok(None);
+    }
     let mut cut = Cut::Whole;
-    loop {
+    while !line.ends_with(b"\n") {
         let buffer = reader.fill_buf()?;
         if buffer.is_empty() {
-            return Ok(read_any.then_some(cut));
+            break;
         }
-        read_any = true;
         let end = buffer.iter().position(|&b| b == b'\n');
-        let chunk = &buffer[..end.map_or(buffer.len(), |i| i + 1)];
-        let room = max.saturating_sub(line.len());
-        let (kept, left) = chunk.split_at(chunk.len().min(room));
-        line.extend_from_slice(kept);
-        if !left.is_empty() {
-            cut = match (cut, left.iter().all(u8::is_ascii_whitespace)) {
-                (Cut::Text, _) | (_, false) => Cut::Text,
-                _ => Cut::Blank,
-            };
-        }
-        let used = chunk.len();
+        let left = &buffer[..end.map_or(buffer.len(), |i| i + 1)];
+        cut = match (cut, left.iter().all(u8::is_ascii_whitespace)) {
+            (Cut::Text, _) | (_, false) => Cut::Text,
+            _ => Cut::Blank,
+        };
+        let used = left.len();
         reader.consume(used);
         if end.is_some() {
-            return Ok(Some(cut));
+            break;
         }
     }
+    Ok(Some(cut))
 }
 
 #[cfg(test)]

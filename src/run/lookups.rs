@@ -2,6 +2,7 @@
 //! batch exit-code rule; `--wait`/`--expect` decide verdicts on the records.
 
 use std::io::{self, IsTerminal, Stdout};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
@@ -24,12 +25,28 @@ use crate::run::junit::JunitFile;
 use crate::run::problems::report_problem;
 use crate::run::side_file::SideFile;
 use crate::run::worker::Worker;
-use crate::settings::config::{Config, OutputSettings};
+use crate::settings::config::Config;
 
 pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> Result<u8, Error> {
     crate::run::problems::tell_before_starting(config, kind);
-    let junit = open_junit(&config.output, kind)?;
-    let metrics = open_metrics(&config.output)?;
+    // The side files are made before any lookup, so that an unwritable path costs
+    // no requests.
+    let junit = config
+        .output
+        .junit
+        .as_deref()
+        .map(|path| {
+            let suite = format!("smsstat {}", kind.name());
+            JunitFile::create(path, suite).map_err(side_file_error("JUnit file", path))
+        })
+        .transpose()?;
+    let metrics = config
+        .output
+        .metrics
+        .as_deref()
+        .map(|path| SideFile::open(path).map_err(side_file_error("metrics file", path)))
+        .transpose()?
+        .map(|file| (file, Metrics::new()));
     let single = values.len() == 1 && values[0] != "-";
     let jobs = jobs_for(config);
     let stop = interrupt_flag();
@@ -113,39 +130,16 @@ fn drawing(
     (live, progress)
 }
 
-/// The `--junit` file, created before any lookup so that an unwritable path costs
-/// no requests.
-fn open_junit(output: &OutputSettings, kind: LookupKind) -> Result<Option<JunitFile>, Error> {
-    let Some(path) = &output.junit else {
-        return Ok(None);
-    };
-    JunitFile::create(path, format!("smsstat {}", kind.name()))
-        .map(Some)
-        .map_err(|source| Error::SideFile {
-            what: "JUnit file",
-            path: path.clone(),
-            source,
-        })
-}
-
-/// The `--metrics` file, opened before any lookup as the `--junit` file is.
-fn open_metrics(output: &OutputSettings) -> Result<Option<(SideFile, Metrics)>, Error> {
-    let Some(path) = &output.metrics else {
-        return Ok(None);
-    };
-    SideFile::open(path)
-        .map(|file| Some((file, Metrics::new())))
-        .map_err(|source| Error::SideFile {
-            what: "metrics file",
-            path: path.clone(),
-            source,
-        })
+/// A `--junit` or `--metrics` file that cannot be written: the run's error when
+/// it starts, a line of the batch's output at the end.
+fn side_file_error(what: &'static str, path: &Path) -> impl FnOnce(io::Error) -> Error {
+    let path = path.to_path_buf();
+    move |source| Error::SideFile { what, path, source }
 }
 
 /// Clears what was drawn on the terminal, prints what the page still holds and the
 /// summary, and gives the run's exit code.
 fn finish(mut output: Output, ended: Ended, config: &Config) -> Result<u8, Error> {
-    let mut side_file_failed = false;
     output.progress.finish();
     if let Some(live) = &output.live {
         // Lines of lookups abandoned at a signal would otherwise stay on screen.
@@ -155,18 +149,19 @@ fn finish(mut output: Output, ended: Ended, config: &Config) -> Result<u8, Error
     if let Err(err) = output.printer.finish() {
         output.failed_write(err);
     }
-    if let Some(junit) = output.junit.take() {
-        let path = junit.path().display().to_string();
-        if let Err(err) = junit.finish() {
-            batch_error(format_args!("cannot write the JUnit file {path}: {err}"));
-            // The lookups' verdict stands unless they all succeeded.
-            side_file_failed = true;
-        }
-    }
-    if let Some((file, metrics)) = output.metrics.take() {
-        let path = file.path().display().to_string();
-        if let Err(err) = file.write(|out| metrics.write(out)) {
-            batch_error(format_args!("cannot write the metrics file {path}: {err}"));
+    let junit = output.junit.take().map(|junit| {
+        let failed = side_file_error("JUnit file", junit.path());
+        junit.finish().map_err(failed)
+    });
+    let metrics = output.metrics.take().map(|(file, metrics)| {
+        let failed = side_file_error("metrics file", file.path());
+        file.write(|out| metrics.write(out)).map_err(failed)
+    });
+    // The lookups' verdict stands unless they all succeeded.
+    let mut side_file_failed = false;
+    for result in [junit, metrics].into_iter().flatten() {
+        if let Err(err) = result {
+            batch_error(err);
             side_file_failed = true;
         }
     }
@@ -215,7 +210,6 @@ struct Output {
     /// `-q`: no per-lookup lines or warnings on stderr.
     quiet: bool,
     junit: Option<JunitFile>,
-    /// `--metrics`: where the metrics go, and the batch folded into them.
     metrics: Option<(SideFile, Metrics)>,
     /// The first error writing stdout other than a closed pipe: the run ends with 74.
     write_error: Option<io::Error>,
@@ -256,21 +250,16 @@ fn counted(
 impl Output {
     /// The values that got no line: output ends before the first one never started.
     fn not_started(&self) -> NotStarted {
-        let printed = self.tally.total();
-        match self.total {
-            Some(total) => NotStarted::Count((total as usize).saturating_sub(printed)),
-            None if self.read.ended.load(Ordering::Relaxed) => NotStarted::Count(
-                self.read
-                    .taken
-                    .load(Ordering::Relaxed)
-                    .saturating_sub(printed),
-            ),
-            None => NotStarted::RestOfStdin,
-        }
+        let values = match self.total {
+            Some(total) => total as usize,
+            None if self.read.ended.load(Ordering::Relaxed) => {
+                self.read.taken.load(Ordering::Relaxed)
+            }
+            None => return NotStarted::RestOfStdin,
+        };
+        NotStarted::Count(values.saturating_sub(self.tally.total()))
     }
-}
 
-impl Output {
     /// Keeps the first write error that is not a reader gone away (that one is quiet:
     /// `| head -1`), and stops the run either way.
     fn failed_write(&mut self, err: io::Error) -> io::Error {
@@ -283,14 +272,10 @@ impl Output {
 }
 
 impl Sink<Outcome> for Output {
+    /// Only `--follow` tells, and then nothing is drawn on the terminal.
     fn tell(&mut self, outcome: &Outcome) -> io::Result<()> {
-        let Output { printer, live, .. } = self;
-        let mut print = || printer.print_follow(outcome);
-        match live {
-            Some(live) => live.suspend(print),
-            None => print(),
-        }
-        .map_err(|err| self.failed_write(err))
+        let told = self.printer.print_follow(outcome);
+        told.map_err(|err| self.failed_write(err))
     }
 
     fn flush(&mut self) -> io::Result<()> {
@@ -298,12 +283,6 @@ impl Sink<Outcome> for Output {
     }
 
     fn emit(&mut self, outcome: Outcome) -> io::Result<()> {
-        self.emit_one(outcome).map_err(|err| self.failed_write(err))
-    }
-}
-
-impl Output {
-    fn emit_one(&mut self, outcome: Outcome) -> io::Result<()> {
         self.tally.add(&outcome);
         if let Some(junit) = &mut self.junit {
             junit.add(&outcome);
@@ -324,11 +303,11 @@ impl Output {
             ..
         } = self;
         let print = || {
-            if tell && (outcome.result.is_err() || outcome.verdict.is_some()) {
-                // What stderr says comes after the lines before it on stdout.
-                printer.flush()?;
-            }
             if tell {
+                if outcome.result.is_err() || outcome.verdict.is_some() {
+                    // What stderr says comes after the lines before it on stdout.
+                    printer.flush()?;
+                }
                 report_problem(&outcome, *no_key);
                 if not_looked_up {
                     warn("the values after it are not looked up either (one line each on stdout)");
@@ -349,6 +328,7 @@ impl Output {
             Some(live) => live.suspend(print),
             None => self.progress.suspend(print),
         }
+        .map_err(|err| self.failed_write(err))
     }
 }
 
@@ -379,13 +359,10 @@ fn jobs_for(config: &Config) -> usize {
 }
 
 /// The soft limit on open files, when there is one.
-#[cfg(unix)]
 fn open_file_limit() -> Option<u64> {
-    rustix::process::getrlimit(rustix::process::Resource::Nofile).current
-}
-
-#[cfg(not(unix))]
-fn open_file_limit() -> Option<u64> {
+    #[cfg(unix)]
+    return rustix::process::getrlimit(rustix::process::Resource::Nofile).current;
+    #[cfg(not(unix))]
     None
 }
 

@@ -20,19 +20,14 @@ static TOLD: AtomicBool = AtomicBool::new(false);
 pub fn install() {
     // As Rust itself reads it: unset, empty or "0" means no details.
     let details = std::env::var_os("RUST_BACKTRACE").is_some_and(|v| !v.is_empty() && v != "0");
-    if details {
-        // The developer asked for details: keep the default report, but still exit 70.
-        let default = std::panic::take_hook();
-        std::panic::set_hook(Box::new(move |info| {
-            if !caught_and_told() {
-                default(info);
-            }
-            exit_unless_caught();
-        }));
-        return;
-    }
-    std::panic::set_hook(Box::new(|info| {
-        if !caught_and_told() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if caught_and_told() {
+            // A panic of a lookup: one line for the whole run.
+        } else if details {
+            // The developer asked for details: the default report, but still exit 70.
+            default(info);
+        } else {
             // The payload may hold data from a server answer: only the location is shown.
             let place = info
                 .location()

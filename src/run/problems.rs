@@ -10,11 +10,18 @@ use crate::domain::status;
 use crate::domain::task::TaskCounters;
 use crate::output::messages::{batch_error, report, warn};
 use crate::run::worker;
-use crate::settings::config::{Config, HttpSettings, WatchSettings};
+use crate::settings::config::Config;
 
 /// One line on stderr for a failed lookup or an unmet condition. The message may
 /// quote the server (an error description, a status), so it is escaped as a whole.
 pub(crate) fn report_problem(outcome: &Outcome, no_key: bool) {
+    // An empty value is named as a shell would write it (`sms : empty value` reads
+    // as a typo).
+    let query = match outcome.query.is_empty() {
+        true => "''".to_string(),
+        false => preview(&outcome.query),
+    };
+    let name = format!("{} {query}", outcome.kind.name());
     let problem = match (&outcome.result, &outcome.verdict) {
         // The panic hook wrote the one line for the whole run.
         (Err(LookupError::Internal(text)), _) if text == worker::PANICKED => return,
@@ -26,30 +33,12 @@ pub(crate) fn report_problem(outcome: &Outcome, no_key: bool) {
         (Ok(_), Some(verdict)) => verdict.message.clone(),
         (Ok(record), None) => {
             for warning in record_warnings(outcome.kind, record) {
-                warn(format_args!(
-                    "{} {}: {warning}",
-                    outcome.kind.name(),
-                    shown(&outcome.query)
-                ));
+                warn(format_args!("{name}: {warning}"));
             }
             return;
         }
     };
-    batch_error(format_args!(
-        "{} {}: {}",
-        outcome.kind.name(),
-        shown(&outcome.query),
-        escape_control(&problem)
-    ));
-}
-
-/// The value as a line names it: an empty one as `''`, as a shell would write it
-/// (`sms : empty value` read as a typo).
-fn shown(query: &str) -> String {
-    match query.is_empty() {
-        true => "''".to_string(),
-        false => preview(query),
-    }
+    batch_error(format_args!("{name}: {}", escape_control(&problem)));
 }
 
 /// An answer that means the key is missing or wrong: service error 1 or HTTP 401.
@@ -63,32 +52,31 @@ fn is_key_refusal(error: &LookupError) -> bool {
 /// What a person should know about a record that is not an error: another kind of
 /// record than asked, or task counters that cannot all be true.
 fn record_warnings(kind: LookupKind, record: &Record) -> Vec<String> {
-    let counters = (record.kind == RecordKind::Task)
-        .then(|| match TaskCounters::of(record) {
-            Some(counters) => crate::domain::task::problem(&counters)
-                .map(|problem| format!("task {problem}; treated as final")),
-            None => Some("the task's `sent` counter is not a number; treated as final".into()),
-        })
-        .flatten();
-    kind_mismatch(kind, record)
-        .into_iter()
-        .chain(counters)
-        .collect()
-}
-
-/// A short-form path can be answered with another kind of record (the spec does not
-/// say how a deployment tells `/sms/{reference}` from `/sms/{task_id}`); the record is
-/// shown as what it is, and the user is told.
-fn kind_mismatch(kind: LookupKind, record: &Record) -> Option<String> {
+    let mut warnings = Vec::new();
+    // A short-form path can be answered with another kind of record (the spec does
+    // not say how a deployment tells `/sms/{reference}` from `/sms/{task_id}`); the
+    // record is shown as what it is, and the user is told.
     let expected = kind.record_kind();
-    (record.kind != expected).then(|| {
-        format!(
+    if record.kind != expected {
+        warnings.push(format!(
             "the answer is {} record, not {} record; the service may have read a \
              short-form path differently (try --paths explicit)",
             article(record.kind),
             article(expected)
-        )
-    })
+        ));
+    }
+    if record.kind == RecordKind::Task {
+        match TaskCounters::of(record) {
+            Some(counters) => warnings.extend(
+                crate::domain::task::problem(&counters)
+                    .map(|problem| format!("task {problem}; treated as final")),
+            ),
+            None => {
+                warnings.push("the task's `sent` counter is not a number; treated as final".into())
+            }
+        }
+    }
+    warnings
 }
 
 fn article(kind: RecordKind) -> &'static str {
@@ -102,40 +90,32 @@ fn article(kind: RecordKind) -> &'static str {
 /// Warnings about the settings (an unknown status, a key in clear) and, under
 /// `-v`, the proxy a run goes through: said once, before any lookup.
 pub(crate) fn tell_before_starting(config: &Config, kind: LookupKind) {
+    let (http, watch) = (&config.http, &config.watch);
     if !config.output.quiet {
-        warn_about_statuses(&config.watch, kind);
-        warn_about_clear_key(&config.http);
-    }
-    if config.http.verbose > 0 {
-        if let Some(proxy) = &config.http.proxy {
-            report(format_args!(
-                "proxy {} (from {}) for {}",
-                proxy.shown, proxy.variable, config.http.base_url
-            ));
+        // Any status string is valid (servers have their own), but a typo in
+        // `--expect` would make a CI gate fail forever.
+        let record_kind = kind.record_kind();
+        for status in watch.expect.statuses.iter().chain(&watch.until) {
+            if !status::is_known(record_kind, status) {
+                warn(format_args!(
+                    "`{}` is not a status smsstat knows for {} records",
+                    escape_control(status),
+                    record_kind.name()
+                ));
+            }
         }
-    }
-}
-
-/// The key in a plain-http request can be read by anyone on the path: say so once,
-/// unless the path is the machine itself.
-fn warn_about_clear_key(http: &HttpSettings) {
-    if let Some(host) = http.key_in_clear_to() {
-        warn(format_args!(
-            "the API key is sent in clear over http:// to {host}; use https://"
-        ));
-    }
-}
-
-/// Any status string is valid (servers have their own), but a typo in `--expect`
-/// would make a CI gate fail forever: say so once.
-fn warn_about_statuses(watch: &WatchSettings, kind: LookupKind) {
-    for status in watch.expect.statuses.iter().chain(&watch.until) {
-        if !status::is_known(kind.record_kind(), status) {
+        // The key in a plain-http request can be read by anyone on the path, unless
+        // the path is the machine itself.
+        if let Some(host) = http.key_in_clear_to() {
             warn(format_args!(
-                "`{}` is not a status smsstat knows for {} records",
-                escape_control(status),
-                kind.record_kind().name()
+                "the API key is sent in clear over http:// to {host}; use https://"
             ));
         }
+    }
+    if let Some(proxy) = http.proxy.as_ref().filter(|_| http.verbose > 0) {
+        report(format_args!(
+            "proxy {} (from {}) for {}",
+            proxy.shown, proxy.variable, http.base_url
+        ));
     }
 }

@@ -1,12 +1,9 @@
-//! The files written beside the output (`--junit`, `--metrics`), which never destroy
-//! what is at their path. Links are followed to what they name. A regular file
-//! there, or a new path, is replaced atomically: the document is written to a
-//! temporary file in the same folder and renamed over it, so a reader (node_exporter,
-//! a CI job) never sees half a document, and the link is left as it is. Anything
-//! else (a FIFO, a device, `/dev/stdout`) is opened and written in place, never
-//! renamed over. The temporary file has a name of its own (`tempfile`), so two runs
-//! writing the same path at once never share one: the last to finish leaves a whole
-//! document.
+//! The files written beside the output (`--junit`, `--metrics`). Links are followed
+//! to what they name. A regular file there, or a new path, is replaced atomically
+//! (a temporary file of its own in the same folder, renamed over it), so a reader
+//! (node_exporter, a CI job) never sees half a document, and two runs writing the
+//! same path leave a whole one. Anything else (a FIFO, a device, `/dev/stdout`) is
+//! written in place, never renamed over.
 
 use std::fs::{self, OpenOptions};
 use std::io::{self, BufWriter, Write};
@@ -22,22 +19,18 @@ pub(crate) struct SideFile {
     path: PathBuf,
     /// What the path names, links followed.
     target: PathBuf,
-    /// Made when the run starts for a file to replace, so that an unwritable folder
-    /// is known before any lookup is sent; None for a FIFO or device.
+    /// Made at the start, so that an unwritable folder is known before any lookup is
+    /// sent; None for a FIFO or device.
     temp: Option<NamedTempFile>,
 }
 
 impl SideFile {
     pub(crate) fn open(path: &Path) -> io::Result<SideFile> {
         let target = resolve(path);
-        let in_place = match fs::metadata(&target) {
-            Ok(meta) => !meta.is_file(),
-            Err(err) if err.kind() == io::ErrorKind::NotFound => false,
-            Err(err) => return Err(err),
-        };
-        let temp = match in_place {
-            true => None,
-            false => Some(temp_beside(&target)?),
+        let temp = match fs::metadata(&target) {
+            Ok(meta) if !meta.is_file() => None,
+            Err(err) if err.kind() != io::ErrorKind::NotFound => return Err(err),
+            _ => Some(temp_beside(&target)?),
         };
         Ok(SideFile {
             path: path.to_path_buf(),
@@ -90,10 +83,7 @@ fn temp_beside(path: &Path) -> io::Result<NamedTempFile> {
     let name = path
         .file_name()
         .map_or_else(Default::default, |n| n.to_string_lossy().into_owned());
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
+    let dir = path.parent().filter(|dir| !dir.as_os_str().is_empty());
     let prefix = format!(".{name}.");
     let mut builder = tempfile::Builder::new();
     builder.prefix(&prefix).suffix(".tmp");
@@ -102,5 +92,5 @@ fn temp_beside(path: &Path) -> io::Result<NamedTempFile> {
         use std::os::unix::fs::PermissionsExt;
         builder.permissions(fs::Permissions::from_mode(0o644));
     }
-    builder.tempfile_in(dir)
+    builder.tempfile_in(dir.unwrap_or(Path::new(".")))
 }

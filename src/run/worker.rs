@@ -19,6 +19,7 @@ use crate::http::client::{Attempts, Client, Next};
 use crate::output::progress::{LiveLine, LiveView};
 use crate::run::batch::{Cut, Input, Step, Tell, Work};
 use crate::run::halt::Halt;
+use crate::run::interrupt;
 use crate::run::panic_hook::catching;
 use crate::run::wait::{Polled, Watch};
 use crate::settings::config::Config;
@@ -37,13 +38,11 @@ pub(crate) struct Worker {
     until: Vec<String>,
     /// Early stop after account-level failures (off with `--keep-going`).
     halt: Halt,
-    /// The service's error body is printed by JSON output only; other formats need
-    /// not hold it while the result waits its turn.
+    /// The service's error body is printed by JSON output only.
     keep_error_body: bool,
     /// Fields outside the schema (a service's own extras, which may be large) are
-    /// shown by JSON and the one-record view only; rows, CSV, TSV, `--field` and
-    /// the reports read schema fields, so only those are kept, while a value is
-    /// watched as after.
+    /// shown by JSON and the one-record view only: other outputs keep schema fields
+    /// alone, while a value is watched as after.
     keep_extra_fields: bool,
 }
 
@@ -92,6 +91,14 @@ impl Worker {
 
     /// One request of `lookup` and what came of it.
     fn advance(&self, lookup: &mut Lookup, tell: Tell<'_, Outcome>) -> Step<Outcome> {
+        // The early stop holds back a lookup's first request, however long it waited
+        // in the queue; one already under way goes on.
+        if !lookup.sent() {
+            if let Some(refusal) = self.halt.refusal() {
+                let query = preview(&lookup.query);
+                return Step::Done(Outcome::new(self.kind, query, Err(refusal)));
+            }
+        }
         let Lookup {
             query,
             attempts,
@@ -99,20 +106,13 @@ impl Worker {
             seen,
             line,
         } = lookup;
-        // The early stop holds back a lookup's first request, however long it waited
-        // in the queue; one already under way goes on.
-        if attempts.fresh() && watch.as_ref().is_none_or(|w| w.polls == 0) {
-            if let Some(refusal) = self.halt.refusal() {
-                return Step::Done(Outcome::new(self.kind, preview(query), Err(refusal)));
-            }
-        }
         let result = match self.client.step(self.kind, query, attempts, self.deadline) {
             Next::At(at) => return Step::At(at),
             Next::Done(result) => result,
         };
         let (Some(settings), Some(watch), Some(deadline)) = (&self.wait, watch, self.deadline)
         else {
-            return Step::Done(self.judged(query.clone(), result, None));
+            return Step::Done(self.judged(query.clone(), result, &self.until, None));
         };
         // Kept while watched: only what the output needs of it.
         let result = result.map(|record| self.kept(record));
@@ -129,12 +129,14 @@ impl Worker {
                 let status = live_status(record, &self.until);
                 line.update(&self.client.scrub_text(&status), watch.polls + 1);
             }
+            // `--follow`: a record that changed is told at once (protected).
             if self.follow && kept.as_ref().map(|k| &k.json) != fresh.as_ref().map(|k| &k.json) {
-                self.tell_change(query, record, tell);
+                let mut shown = Ok(record.clone());
+                self.client.protect(&mut shown);
+                tell(&Outcome::new(self.kind, query.clone(), shown));
             }
         }
-        let retry_after = attempts.retry_after;
-        let now = Instant::now();
+        let (retry_after, now) = (attempts.retry_after, Instant::now());
         match watch.polled(result, retry_after, settings, &mut last, now, deadline) {
             Polled::Again(at) => {
                 // A pending record replaces the one kept; after a failure it stays.
@@ -146,7 +148,14 @@ impl Worker {
             }
             Polled::Over(result) => {
                 drop(kept);
-                Step::Done(self.waited(query, settings, seen.started, result))
+                // A wait that ran into the run's deadline took the whole
+                // --wait-timeout, as asked: not the few milliseconds short the clock shows.
+                let waited = match Instant::now() >= deadline {
+                    true => settings.timeout,
+                    false => seen.started.elapsed(),
+                };
+                let until = &settings.until;
+                Step::Done(self.judged(query.clone(), result, until, Some(waited)))
             }
         }
     }
@@ -162,28 +171,6 @@ impl Worker {
         record
     }
 
-    /// The outcome of a watch that is over.
-    fn waited(
-        &self,
-        query: &str,
-        settings: &WaitSettings,
-        started: Instant,
-        result: Result<Record, LookupError>,
-    ) -> Outcome {
-        // A wait that ran into the run's deadline took the whole --wait-timeout, as
-        // asked: said so, not as the few milliseconds short that the clock shows.
-        let over = self.deadline.is_some_and(|d| Instant::now() >= d);
-        let waited = Some(match over {
-            true => settings.timeout,
-            false => started.elapsed(),
-        });
-        let verdict = result
-            .as_ref()
-            .ok()
-            .and_then(|r| verdict::verdict(r, &settings.until, &self.expect, waited));
-        self.protected(query.to_string(), verdict, result)
-    }
-
     /// Only what will be printed is kept while the outcome waits for its turn.
     fn slimmed(&self, mut outcome: Outcome) -> Outcome {
         match outcome.result {
@@ -196,27 +183,18 @@ impl Worker {
         outcome
     }
 
-    fn interrupted(&self, record: &Record) -> Verdict {
-        Verdict {
-            code: crate::run::interrupt::exit_code(),
-            message: format!(
-                "interrupted; last seen: {}",
-                live_status(record, &self.until)
-            ),
-        }
-    }
-
-    /// The outcome of a lookup without `--wait`: its verdict, then protected.
+    /// The outcome of a lookup with its verdict, then protected.
     fn judged(
         &self,
         query: String,
         result: Result<Record, LookupError>,
+        until: &[String],
         waited: Option<Duration>,
     ) -> Outcome {
         let verdict = result
             .as_ref()
             .ok()
-            .and_then(|r| verdict::verdict(r, &self.until, &self.expect, waited));
+            .and_then(|r| verdict::verdict(r, until, &self.expect, waited));
         self.protected(query, verdict, result)
     }
 
@@ -239,22 +217,13 @@ impl Worker {
             ..Outcome::new(self.kind, query, result)
         }
     }
-
-    /// `--follow`: a polled record that changed, told at once (protected).
-    fn tell_change(&self, query: &str, record: &Record, tell: Tell<'_, Outcome>) {
-        let mut shown = Ok(record.clone());
-        self.client.protect(&mut shown);
-        tell(&Outcome::new(self.kind, query.to_string(), shown));
-    }
 }
 
-/// One lookup under way: between its steps it waits in the engine's queue. It
-/// is the lookup's whole state: its requests, its watch and (in `seen`) the one
-/// copy of its last record.
+/// One lookup's whole state between its steps: its requests, its watch and (in
+/// `seen`) the one copy of its last record.
 pub(crate) struct Lookup {
     query: String,
     attempts: Attempts,
-    /// Under `--wait`.
     watch: Option<Watch>,
     seen: Arc<Seen>,
     /// Its line in the live view; dropped with the lookup.
@@ -266,8 +235,7 @@ pub(crate) struct Seen {
     /// The value, as shown (cut).
     shown: String,
     started: Instant,
-    /// Under `--wait`, the last record a poll brought (as sent, kept as the output
-    /// needs it).
+    /// Under `--wait`, the last record a poll brought.
     last: Mutex<Option<Kept>>,
 }
 
@@ -353,7 +321,10 @@ impl Work for Worker {
         let mut outcome = match catching(|| self.advance(lookup, tell)) {
             Ok(Step::At(at)) => return Step::At(at),
             Ok(Step::Done(outcome)) => outcome,
-            Err(()) => Outcome::new(self.kind, preview(&lookup.query), Err(panicked())),
+            Err(()) => {
+                let panicked = LookupError::Internal(PANICKED.into());
+                Outcome::new(self.kind, preview(&lookup.query), Err(panicked))
+            }
         };
         outcome.elapsed = lookup.seen.started.elapsed();
         self.halt.observe(&outcome.result);
@@ -364,8 +335,16 @@ impl Work for Worker {
         Arc::clone(&lookup.seen)
     }
 
+    /// A rough count of the bytes an outcome holds, for the byte budget: every
+    /// string and number of its record or error body, plus a fixed overhead.
     fn weigh(&self, outcome: &Outcome) -> usize {
-        weigh(outcome)
+        const OVERHEAD: usize = 256;
+        let fields = match &outcome.result {
+            Ok(record) => weigh_map(&record.fields),
+            Err(LookupError::Service { body, .. }) => weigh_map(body),
+            Err(_) => 0,
+        };
+        OVERHEAD + outcome.query.len() + fields
     }
 
     /// What to print for a lookup a stop cut short: its last state seen, marked
@@ -378,45 +357,23 @@ impl Work for Worker {
             Cut::Busy(seen) => seen,
         };
         let last = seen.last().take().map(|kept| kept.record());
+        let (shown, code) = (seen.shown.clone(), interrupt::exit_code());
         let mut outcome = match last {
             Some(record) => {
-                let verdict = self.interrupted(&record);
-                self.protected(seen.shown.clone(), Some(verdict), Ok(record))
+                let status = live_status(&record, &self.until);
+                let message = format!("interrupted; last seen: {status}");
+                self.protected(shown, Some(Verdict { code, message }), Ok(record))
             }
-            None => Outcome::new(
-                self.kind,
-                seen.shown.clone(),
-                Err(LookupError::Interrupted {
-                    code: crate::run::interrupt::exit_code(),
-                }),
-            ),
+            None => Outcome::new(self.kind, shown, Err(LookupError::Interrupted { code })),
         };
         outcome.elapsed = seen.started.elapsed();
         Some(outcome)
     }
 }
 
-/// The failure of a lookup that panicked; its line and the hook's are all that is
-/// told of it (the payload may hold answer data).
-fn panicked() -> LookupError {
-    LookupError::Internal(PANICKED.into())
-}
-
-/// The text of a lookup's failure after a panic, told apart from other internal
-/// errors so that stderr gets one line for the whole run.
+/// The failure of a lookup that panicked (the payload may hold answer data), told
+/// apart from other internal errors so that stderr gets one line for the whole run.
 pub(crate) const PANICKED: &str = "the lookup hit a bug";
-
-/// A rough count of the bytes an outcome holds, for the reorder buffer's budget:
-/// every string and number of its record or error body, plus a fixed overhead.
-pub(crate) fn weigh(outcome: &Outcome) -> usize {
-    const OVERHEAD: usize = 256;
-    let fields = match &outcome.result {
-        Ok(record) => weigh_map(&record.fields),
-        Err(LookupError::Service { body, .. }) => weigh_map(body),
-        Err(_) => 0,
-    };
-    OVERHEAD + outcome.query.len() + fields
-}
 
 fn weigh_map(map: &Map<String, Value>) -> usize {
     map.iter().map(|(k, v)| 48 + k.len() + weigh_value(v)).sum()

@@ -135,6 +135,29 @@ fn the_certificate_is_read_through_the_proxy_tunnel() {
 }
 
 #[test]
+fn the_certificate_is_read_through_an_https_proxy() {
+    let pki = Pki::for_names(&["gateway.invalid", "127.0.0.1"], "gateway.invalid");
+    let server = TlsServer::start(&pki, http_json(NOT_FOUND));
+    let proxy = Proxy::start(address(&server.base), false);
+    let https_proxy = TlsServer::front(&pki, address(&proxy.url()));
+    let (_dir, ca) = ca_file(&pki);
+    let mut cmd = smsstat();
+    cmd.args(["--base-url", "https://gateway.invalid", "--ca-cert", &ca])
+        .env("HTTPS_PROXY", &https_proxy.base);
+    let (report, code) = check_json(cmd);
+    assert_eq!(code, 0, "{report}");
+    let tls = detail(&report, "tls");
+    assert!(
+        tls.starts_with("ok: certificate for CN=gateway.invalid, expires "),
+        "{tls}"
+    );
+    assert!(proxy
+        .asked()
+        .iter()
+        .any(|a| a.connect.starts_with("CONNECT gateway.invalid:443 ")));
+}
+
+#[test]
 fn the_tls_step_says_when_the_key_travels_in_clear() {
     let sim = SimServer::start(SimOptions::demo()).unwrap();
     let proxy = Proxy::start(address(&sim.base_url()), false);

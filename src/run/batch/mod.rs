@@ -1,18 +1,15 @@
-//! The one engine: every lookup of a run, one request at a time, on `-j` worker
-//! threads. A lookup is a small state machine (`Work::step`); each step is one
-//! request, after which it is done or due again at a time (a retry's pause, its
-//! `--rate` turn, the next `--wait` poll). Due lookups wait in one queue, ordered by
-//! due time and then by arrival, so no worker ever sleeps while holding one: `-j`
-//! workers poll any number of values. Results are printed in input order: the
-//! worker that finishes the oldest unprinted lookup prints it and every finished
-//! one after it. Values are read by a thread of their own, so that a slow stdin
-//! holds up no worker: a lookup begins as there is room (results held behind a
-//! slow lookup are bounded in bytes and number, and so are lookups under way), but
-//! under `--wait` every value read is watched at once and the run ends at the
-//! deadline, whatever the input still holds.
+//! The one engine: every lookup of a run on `-j` worker threads. A lookup is a
+//! state machine (`Work::step`) whose every step is one request, after which it is
+//! done or due again at a time (a retry's pause, a `--rate` turn, the next `--wait`
+//! poll). Due lookups wait in one queue, so no worker sleeps holding one: `-j`
+//! workers poll any number of values. The worker that finishes the oldest unprinted
+//! lookup prints it and every finished one after it, so output is in input order. A
+//! thread of its own reads the values, so a slow stdin holds up no worker. Results
+//! held behind a slow lookup are bounded in bytes and number, and so are lookups
+//! under way, except under `--wait`: every value read is watched at once, and the
+//! run ends at the deadline whatever the input still holds.
 
-use std::cmp::Ordering as Cmp;
-use std::collections::{BTreeMap, BinaryHeap, VecDeque};
+use std::collections::{BTreeMap, VecDeque};
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -21,7 +18,7 @@ use std::time::{Duration, Instant};
 
 pub use crate::run::input::{inputs, Input};
 
-/// How many finished results may wait behind the oldest unprinted lookup, per job:
+/// Finished results that may wait behind the oldest unprinted lookup, per job:
 /// enough to keep every worker busy behind one slow lookup.
 const WINDOW_PER_JOB: usize = 64;
 
@@ -29,27 +26,23 @@ const WINDOW_PER_JOB: usize = 64;
 pub const BYTE_BUDGET: usize = 32 * 1024 * 1024;
 
 /// Lookups begun and not finished, per job, when the count is bounded: room for
-/// the ones waiting for a retry or a `--rate` turn beside those under way.
+/// those waiting for a retry or a `--rate` turn beside those under way.
 pub const IN_FLIGHT_PER_JOB: usize = 4;
 
-/// Lookups begun before the first result tells how large answers are: enough to
-/// keep a small batch as fast as ever, few enough that 32 jobs of 4 MiB answers do
-/// not all start at once.
+/// Lookups begun before the first result tells how large answers are: enough for a
+/// small batch, few enough that 32 jobs of 4 MiB answers do not all start at once.
 const FIRST_IN_FLIGHT: usize = 8;
 
-/// How often a waiting worker looks at the stop flag (a signal raises it without
-/// a wake-up).
+/// How often a waiting thread looks at the stop flag (a signal wakes no one).
 const STOP_POLL: Duration = Duration::from_millis(50);
 /// After a stop, how long lookups under way get to finish and be printed.
 const STOP_GRACE: Duration = Duration::from_secs(1);
 
-/// Values read ahead of the workers, per job: a worker free for a new lookup finds
-/// one without waiting for the reader, and the reader, woken when half of them are
-/// taken, reads many at each wake-up (woken for each value, it cost a batch a
-/// third more CPU).
+/// Values read ahead of the workers, per job. The reader is woken when half of them
+/// are taken, so it reads many at each wake-up (woken for each value, it cost a
+/// batch a third more CPU).
 const READ_AHEAD_PER_JOB: usize = 8;
 
-/// What comes of one step of a lookup.
 #[derive(Debug)]
 pub enum Step<T> {
     Done(T),
@@ -59,15 +52,13 @@ pub enum Step<T> {
 
 /// The lookups of a run.
 pub trait Work: Send + Sync + 'static {
-    /// A lookup under way.
     type Lookup: Send + 'static;
     /// What a lookup comes to, in input order to the sink.
     type Out: Send + 'static;
-    /// What a stop needs to know of a lookup that a worker is stepping (cheap to
-    /// make: taken at every step).
+    /// What a stop needs to know of a lookup a worker is stepping (cheap to make:
+    /// taken at every step).
     type Tag: Send + 'static;
     /// The lookup of input number `index`, or what it comes to without a request.
-    /// `tell` hands an item to the sink at once, out of order (`Sink::tell`).
     fn begin(
         &self,
         index: usize,
@@ -84,13 +75,12 @@ pub trait Work: Send + Sync + 'static {
     fn tag(&self, lookup: &Self::Lookup) -> Self::Tag;
     /// A rough count of the bytes a result holds, for the byte budget.
     fn weigh(&self, out: &Self::Out) -> usize;
-    /// What to print for a lookup cut short by a stop: waiting in the queue, or
-    /// still in a worker's hands when the grace period ended (None: output ends
-    /// before it, as before a lookup that never began).
+    /// What to print for a lookup a stop cut short (None: output ends before it, as
+    /// before a lookup that never began).
     fn abandoned(&self, index: usize, cut: Cut<'_, Self::Lookup, Self::Tag>) -> Option<Self::Out>;
 }
 
-/// Hands an item to the sink at once (`Sink::tell`).
+/// Hands an item to the sink at once, out of order (`Sink::tell`).
 pub type Tell<'a, T> = &'a dyn Fn(&T);
 
 /// A lookup a stop cut short.
@@ -101,8 +91,7 @@ pub enum Cut<'a, L, T> {
     Busy(&'a T),
 }
 
-/// Where results go, in input order; called by whichever worker completes the
-/// oldest unprinted lookup, one call at a time.
+/// Where results go, in input order, one call at a time.
 pub trait Sink<T>: Send + 'static {
     fn emit(&mut self, item: T) -> io::Result<()>;
     /// An item told as it happens, before its turn (`--follow`'s lines).
@@ -115,7 +104,6 @@ pub trait Sink<T>: Send + 'static {
     }
 }
 
-/// How a run ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ended {
     /// Every value read was processed.
@@ -126,60 +114,30 @@ pub enum Ended {
     Stopped,
 }
 
-/// How the work is shared out.
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
     pub jobs: usize,
     /// Bytes of finished results that may wait for an earlier one.
     pub budget: usize,
     /// Lookups begun and not finished, at most; None under `--wait`, where each
-    /// value read is watched from the start (a waiting lookup is a small record)
-    /// and results held bound nothing but printing.
+    /// value read is watched from the start (a waiting lookup is a small record).
     pub in_flight: Option<usize>,
     /// The end of `--wait`: the run ends then, whatever the input still holds.
     pub deadline: Option<Instant>,
 }
 
-/// A lookup waiting for its time.
-struct Due<L> {
-    at: Instant,
-    /// Arrival order: equal times go first come, first served, and a lookup due
-    /// again goes behind those already waiting.
-    seq: u64,
-    index: usize,
-    lookup: L,
-}
-
-impl<L> PartialEq for Due<L> {
-    fn eq(&self, other: &Self) -> bool {
-        (self.at, self.seq) == (other.at, other.seq)
-    }
-}
-
-impl<L> Eq for Due<L> {}
-
-impl<L> PartialOrd for Due<L> {
-    fn partial_cmp(&self, other: &Self) -> Option<Cmp> {
-        Some(self.cmp(other))
-    }
-}
-
-impl<L> Ord for Due<L> {
-    /// Reversed: the heap's greatest is the earliest due.
-    fn cmp(&self, other: &Self) -> Cmp {
-        (other.at, other.seq).cmp(&(self.at, self.seq))
-    }
-}
+/// Lookups waiting for their time (with their input index), earliest first, then
+/// by arrival: a lookup due again goes behind those already waiting.
+type Queue<L> = BTreeMap<(Instant, u64), (usize, L)>;
 
 /// The queue and the room: what workers take next, under one lock.
 struct Room<W: Work> {
-    due: BinaryHeap<Due<W::Lookup>>,
+    due: Queue<W::Lookup>,
     seq: u64,
     /// Values read and not begun, in input order.
     ready: VecDeque<(usize, Input)>,
     /// Lookups begun and not finished (in the queue or in a worker's hands).
     in_flight: usize,
-    /// The input has ended.
     exhausted: bool,
     /// Finished results waiting for an earlier one: their count and bytes.
     parked: usize,
@@ -193,7 +151,6 @@ struct Room<W: Work> {
     typical: usize,
     /// Workers waiting; only then is a wake-up worth a system call.
     waiting: usize,
-    /// The reader waits for room in `ready`.
     reader_waiting: bool,
     /// Worker threads alive.
     running: usize,
@@ -214,12 +171,12 @@ struct Shared<W: Work, S> {
     wake: Condvar,
     /// The reader waits on it for room in `ready`.
     more: Condvar,
-    /// The run's end waits on it for the workers to be gone: apart from `wake`, so
-    /// that no worker's wake-up goes to it.
+    /// The run's end waits on it for the workers to be gone (apart from `wake`, so
+    /// that no worker's wake-up goes to it).
     ended: Condvar,
     order: Mutex<Order<W::Out, S>>,
-    /// What each worker is stepping, for a stop: a lock of its own per worker, so
-    /// that marking a step costs no turn at the room's lock.
+    /// What each worker is stepping, for a stop: a lock per worker, so that marking
+    /// a step costs no turn at the room's lock.
     busy: Vec<Mutex<Busy<W::Tag>>>,
     stop: Arc<AtomicBool>,
     /// The sink failed (a reader gone, a full disk): nothing more is handed to it.
@@ -235,7 +192,6 @@ struct Shared<W: Work, S> {
 /// The lookup a worker is stepping: its input index and tag.
 type Busy<T> = Option<(usize, T)>;
 
-/// What a worker does next.
 enum Task<L> {
     Step(usize, L),
     Begin(usize, Input),
@@ -243,11 +199,9 @@ enum Task<L> {
 }
 
 /// Runs every input through `work` on `limits.jobs` threads and hands each result
-/// to `sink` in input order. When `stop` is raised (a signal, or the sink failing),
-/// no new request is made; the finished results are still handed out in order, and
-/// a lookup still under way is handed out as `Work::abandoned` makes it (after a
-/// grace period, for those in a worker's hands). Returns how the run ended, and
-/// the sink.
+/// to `sink` in input order. Once `stop` is raised (a signal, or the sink failing),
+/// no new request is made, and the lookups under way get a grace period. Returns
+/// how the run ended, and the sink.
 pub fn run<W: Work, S: Sink<W::Out>>(
     inputs: impl Iterator<Item = Input> + Send + 'static,
     limits: Limits,
@@ -259,7 +213,7 @@ pub fn run<W: Work, S: Sink<W::Out>>(
     let shared = Arc::new(Shared {
         work,
         room: Mutex::new(Room {
-            due: BinaryHeap::new(),
+            due: BTreeMap::new(),
             seq: 0,
             ready: VecDeque::new(),
             in_flight: 0,
@@ -305,9 +259,8 @@ pub fn run<W: Work, S: Sink<W::Out>>(
     shared.end()
 }
 
-/// Tells the run a thread of it ended, even by a panic (a bug outside any one
-/// lookup, which the panic hook reported): then the run stops, as at a signal, and
-/// the lookups under way are handed out as abandoned, instead of the run waiting
+/// Tells the run a worker ended, even by a panic (a bug outside any one lookup,
+/// which the hook reported): then the run stops as at a signal, instead of waiting
 /// for ever for a thread that is gone.
 struct Ending<'a, W: Work, S>(&'a Shared<W, S>);
 
@@ -324,6 +277,13 @@ impl<W: Work, S> Drop for Ending<'_, W, S> {
     }
 }
 
+/// Waits on `on` for at most `limit`; a poisoned lock is taken as it is.
+fn wait<'a, T>(on: &Condvar, guard: MutexGuard<'a, T>, limit: Duration) -> MutexGuard<'a, T> {
+    on.wait_timeout(guard, limit)
+        .unwrap_or_else(|e| e.into_inner())
+        .0
+}
+
 impl<W: Work, S> Shared<W, S> {
     fn room(&self) -> MutexGuard<'_, Room<W>> {
         self.room.lock().unwrap_or_else(|e| e.into_inner())
@@ -333,16 +293,21 @@ impl<W: Work, S> Shared<W, S> {
         self.order.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn stopped(&self) -> bool {
-        self.stop.load(Ordering::SeqCst)
-    }
-
     fn busy(&self, worker: usize) -> MutexGuard<'_, Busy<W::Tag>> {
         self.busy[worker].lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    fn stopped(&self) -> bool {
+        self.stop.load(Ordering::SeqCst)
+    }
+
     fn past_deadline(&self, now: Instant) -> bool {
         self.deadline.is_some_and(|deadline| now >= deadline)
+    }
+
+    fn sink_broke(&self) {
+        self.sink_failed.store(true, Ordering::SeqCst);
+        self.stop.store(true, Ordering::SeqCst);
     }
 }
 
@@ -359,11 +324,7 @@ where
                 let mut room = self.room();
                 while room.ready.len() >= self.read_ahead && !self.stopped() {
                     room.reader_waiting = true;
-                    room = self
-                        .more
-                        .wait_timeout(room, STOP_POLL)
-                        .unwrap_or_else(|e| e.into_inner())
-                        .0;
+                    room = wait(&self.more, room, STOP_POLL);
                     room.reader_waiting = false;
                 }
                 if self.stopped() || self.past_deadline(Instant::now()) {
@@ -372,39 +333,35 @@ where
             }
             let next = values.next();
             let mut room = self.room();
-            match next {
-                Some(input) => room.ready.push_back((index, input)),
-                None => room.exhausted = true,
-            }
-            match room.exhausted {
+            let Some(input) = next else {
                 // At the end of the input, all may leave.
-                true => self.wake.notify_all(),
-                false if room.waiting > 0 => self.wake.notify_one(),
-                false => {}
-            }
-            if room.exhausted {
+                room.exhausted = true;
+                self.wake.notify_all();
                 return;
+            };
+            room.ready.push_back((index, input));
+            if room.waiting > 0 {
+                self.wake.notify_one();
             }
         }
     }
 
     fn work_loop(&self, worker: usize) {
+        let tell = |out: &W::Out| self.tell(out);
         loop {
             let (index, mut lookup) = match self.next_task(worker) {
                 Task::Step(index, lookup) => (index, lookup),
-                Task::Begin(index, input) => {
-                    match self.work.begin(index, input, &|out| self.tell(out)) {
-                        Ok(lookup) => (index, lookup),
-                        Err(out) => {
-                            self.deliver(index, out);
-                            continue;
-                        }
+                Task::Begin(index, input) => match self.work.begin(index, input, &tell) {
+                    Ok(lookup) => (index, lookup),
+                    Err(out) => {
+                        self.deliver(index, out);
+                        continue;
                     }
-                }
+                },
                 Task::Quit => return,
             };
             *self.busy(worker) = Some((index, self.work.tag(&lookup)));
-            let step = self.work.step(index, &mut lookup, &|out| self.tell(out));
+            let step = self.work.step(index, &mut lookup, &tell);
             *self.busy(worker) = None;
             match step {
                 Step::Done(out) => self.deliver(index, out),
@@ -422,13 +379,14 @@ where
                 return Task::Quit;
             }
             let now = Instant::now();
-            let due = room.due.peek().is_some_and(|due| due.at <= now);
+            let first_due = room.due.first_key_value().map(|(&(at, _), _)| at);
+            let due = first_due.is_some_and(|at| at <= now);
             let ready = !room.ready.is_empty() && !self.full(&room, worker);
             // A lookup due again keeps the oldest moving; but a value never asked
             // comes before another poll of one already seen, however busy the polls.
             if due && (!ready || self.cap.is_some()) {
-                let due = room.due.pop().expect("peeked");
-                return Task::Step(due.index, due.lookup);
+                let (_, (index, lookup)) = room.due.pop_first().expect("peeked");
+                return Task::Step(index, lookup);
             }
             if ready {
                 let (index, input) = room.ready.pop_front().expect("not empty");
@@ -444,31 +402,24 @@ where
             if read_all && room.ready.is_empty() && room.in_flight == 0 {
                 return Task::Quit;
             }
-            let wait = room
-                .due
-                .peek()
-                .map_or(STOP_POLL, |due| due.at.saturating_duration_since(now))
-                .min(STOP_POLL);
+            let until_due = first_due.map(|at| at.saturating_duration_since(now));
             room.waiting += 1;
-            room = self
-                .wake
-                .wait_timeout(room, wait)
-                .unwrap_or_else(|e| e.into_inner())
-                .0;
+            room = wait(
+                &self.wake,
+                room,
+                until_due.unwrap_or(STOP_POLL).min(STOP_POLL),
+            );
             room.waiting -= 1;
         }
     }
 
     /// Whether the results held, plus what the lookups under way are likely to
-    /// bring, pass the byte budget (or a count is at its bound). The oldest
-    /// unprinted lookup is never held back: a lookup with none under way always
-    /// begins. Under `--wait` (no cap) every value read begins: the bounds hold
-    /// what is printed back, never what is watched.
-    ///
-    /// With large answers, only the first workers (as many as the budget holds
-    /// answers of the typical size) begin lookups: each thread allocates from its
-    /// own malloc arena, and freed megabytes stay in every arena that served them,
-    /// so 32 threads taking turns held twice the memory of 8.
+    /// bring, pass the byte budget (or a count is at its bound). A lookup with none
+    /// under way always begins, so the oldest unprinted one is never held back.
+    /// Under `--wait` (no cap) every value read begins. With large answers, only
+    /// the first workers begin lookups (as many as the budget holds answers of the
+    /// typical size): freed megabytes stay in every thread's malloc arena that
+    /// served them, so 32 threads taking turns held twice the memory of 8.
     fn full(&self, room: &Room<W>, worker: usize) -> bool {
         let Some(cap) = self.cap else {
             return false;
@@ -489,25 +440,18 @@ where
         let mut room = self.room();
         let seq = room.seq;
         room.seq += 1;
-        let earliest = room.due.peek().is_none_or(|due| at < due.at);
-        room.due.push(Due {
-            at,
-            seq,
-            index,
-            lookup,
-        });
+        let earliest = room.due.first_key_value().is_none_or(|(key, _)| at < key.0);
+        room.due.insert((at, seq), (index, lookup));
         if earliest && room.waiting > 0 {
             self.wake.notify_one();
         }
     }
 
-    /// An item told at once, out of order; a sink that fails stops the run.
     fn tell(&self, out: &W::Out) {
         let mut order = self.order();
         if let Some(sink) = order.sink.as_mut() {
             if sink.tell(out).is_err() {
-                self.sink_failed.store(true, Ordering::SeqCst);
-                self.stop.store(true, Ordering::SeqCst);
+                self.sink_broke();
             }
         }
     }
@@ -517,33 +461,32 @@ where
     fn deliver(&self, index: usize, out: W::Out) {
         let weight = self.work.weigh(&out);
         let mut order = self.order();
-        let (parked, freed) = {
-            let order = &mut *order;
-            match order.sink.as_mut() {
-                None => (0, (0, 0)),
-                Some(_) if index != order.next_out => {
-                    order.pending.insert(index, (out, weight));
-                    (weight, (0, 0))
+        let (mut parked, mut freed, mut freed_bytes) = (0, 0, 0);
+        let Order {
+            next_out,
+            pending,
+            sink,
+        } = &mut *order;
+        match sink {
+            None => {}
+            Some(_) if index != *next_out => {
+                pending.insert(index, (out, weight));
+                parked = weight;
+            }
+            Some(sink) => {
+                let mut failed = sink.emit(out).is_err();
+                *next_out += 1;
+                while let Some((out, weight)) = pending.remove(next_out) {
+                    *next_out += 1;
+                    freed += 1;
+                    freed_bytes += weight;
+                    failed = failed || sink.emit(out).is_err();
                 }
-                Some(sink) => {
-                    let mut failed = sink.emit(out).is_err();
-                    order.next_out += 1;
-                    let (mut count, mut bytes) = (0, 0);
-                    while let Some((out, weight)) = order.pending.remove(&order.next_out) {
-                        order.next_out += 1;
-                        count += 1;
-                        bytes += weight;
-                        failed = failed || sink.emit(out).is_err();
-                    }
-                    failed = failed || sink.flush().is_err();
-                    if failed {
-                        self.sink_failed.store(true, Ordering::SeqCst);
-                        self.stop.store(true, Ordering::SeqCst);
-                    }
-                    (0, (count, bytes))
+                if failed || sink.flush().is_err() {
+                    self.sink_broke();
                 }
             }
-        };
+        }
         // Under the order's lock still: a result parked here may be printed (and
         // counted out) by another worker as soon as it is let go.
         let mut room = self.room();
@@ -559,8 +502,8 @@ where
             room.parked += 1;
             room.held += parked;
         }
-        room.parked -= freed.0;
-        room.held -= freed.1;
+        room.parked -= freed;
+        room.held -= freed_bytes;
         // One fewer under way (and maybe bytes freed): room for a worker waiting to
         // begin one; at the end of the run, every worker leaves.
         if room.waiting > 0 {
@@ -571,19 +514,16 @@ where
         }
     }
 
-    /// The end of a run: how it ended, and the sink, given what `drain_stopped`
-    /// still hands out after a stop.
+    /// Waits for the workers, then says how the run ended and gives the sink back,
+    /// after a stop with what `drain_stopped` still hands it.
     fn end(&self) -> (Ended, S) {
         self.wait_for_workers();
         // The order's lock first, as `deliver` takes them.
         let mut order = self.order();
-        let mut room = self.room();
+        let room = self.room();
         let sink = order.sink.take().expect("taken only here");
         if self.stopped() {
-            return (
-                Ended::Stopped,
-                self.drain_stopped(&mut room, &mut order, sink),
-            );
+            return (Ended::Stopped, self.drain_stopped(&room, &mut order, sink));
         }
         match room.exhausted {
             true => (Ended::Done, sink),
@@ -604,28 +544,22 @@ where
                 // Workers waiting notice the stop and leave.
                 self.wake.notify_all();
             }
-            room = self
-                .ended
-                .wait_timeout(room, STOP_POLL)
-                .unwrap_or_else(|e| e.into_inner())
-                .0;
+            room = wait(&self.ended, room, STOP_POLL);
         }
     }
 
-    /// After a stop, lookups still under way (in the queue, or in a worker's hands
-    /// past the grace period) are abandoned: the process is about to end. Results
-    /// are handed out in order, an abandoned lookup as `Work::abandoned` makes it,
-    /// up to the first that never began: the output stays a prefix of the input,
-    /// so a script pairing output with input lines is never misled by a gap. A
-    /// sink that failed (its reader gone) is handed nothing more.
-    fn drain_stopped(&self, room: &mut Room<W>, order: &mut Order<W::Out, S>, mut sink: S) -> S {
+    /// After a stop, results are handed out in order, a lookup still under way as
+    /// `Work::abandoned` makes it, up to the first that never began: the output
+    /// stays a prefix of the input, so a script pairing output with input lines is
+    /// never misled by a gap. A sink that failed is handed nothing more.
+    fn drain_stopped(&self, room: &Room<W>, order: &mut Order<W::Out, S>, mut sink: S) -> S {
         if self.sink_failed.load(Ordering::SeqCst) {
             return sink;
         }
         let waiting: BTreeMap<usize, &W::Lookup> = room
             .due
-            .iter()
-            .map(|due| (due.index, &due.lookup))
+            .values()
+            .map(|(index, lookup)| (*index, lookup))
             .collect();
         let slots: Vec<_> = (0..self.jobs).map(|worker| self.busy(worker)).collect();
         let busy: BTreeMap<usize, &W::Tag> = slots

@@ -433,7 +433,7 @@ fn under_wait_every_value_is_begun_though_none_finishes() {
 
 #[test]
 fn polls_due_at_once_go_behind_those_already_waiting() {
-    let mut queue = BinaryHeap::new();
+    let mut queue = Queue::new();
     let now = Instant::now();
     for (seq, (at, index)) in [
         (now, 0),
@@ -444,13 +444,9 @@ fn polls_due_at_once_go_behind_those_already_waiting() {
     .into_iter()
     .enumerate()
     {
-        queue.push(Due {
-            at,
-            seq: seq as u64,
-            index,
-            lookup: (),
-        });
+        queue.insert((at, seq as u64), (index, ()));
     }
-    let order: Vec<usize> = std::iter::from_fn(|| queue.pop().map(|due| due.index)).collect();
+    let order: Vec<usize> =
+        std::iter::from_fn(|| queue.pop_first().map(|(_, (index, _))| index)).collect();
     assert_eq!(order, [2, 0, 1, 3], "the oldest due first, then first come");
 }

@@ -11,12 +11,12 @@ const VERSION: u8 = 0xa0;
 const UTC_TIME: u8 = 0x17;
 const GENERALIZED_TIME: u8 = 0x18;
 
-/// What `check` shows of a certificate.
+/// What `check` shows of a certificate: its subject as `CN=gateway.example,
+/// O=Example` (the attributes people know, in order) and the end of its validity as
+/// RFC 3339 (`2027-03-01T00:00:00Z`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct CertFacts {
-    /// `CN=gateway.example, O=Example`: the attributes people know, in order.
     pub subject: String,
-    /// The end of validity as RFC 3339, `2027-03-01T00:00:00Z`.
     pub not_after: String,
 }
 
@@ -36,14 +36,6 @@ pub(super) enum DerError {
 struct Reader<'a>(&'a [u8]);
 
 impl<'a> Reader<'a> {
-    fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-
-    fn peek(&self) -> Option<u8> {
-        self.0.first().copied()
-    }
-
     /// The next element's tag and content.
     fn next(&mut self) -> Result<(u8, &'a [u8]), DerError> {
         let [tag, first, rest @ ..] = self.0 else {
@@ -54,15 +46,15 @@ impl<'a> Reader<'a> {
             // Definite long form of at most 4 bytes: a certificate is far smaller;
             // 0x80 (indefinite) is not DER.
             long @ 0x81..=0x84 => {
-                let count = usize::from(long & 0x7f);
-                let bytes = rest.get(..count).ok_or(DerError::Truncated)?;
-                let len = bytes.iter().fold(0usize, |n, b| n << 8 | usize::from(*b));
-                (len, &rest[count..])
+                let (bytes, rest) = rest
+                    .split_at_checked(usize::from(long & 0x7f))
+                    .ok_or(DerError::Truncated)?;
+                (bytes.iter().fold(0, |n, b| n << 8 | usize::from(*b)), rest)
             }
             _ => return Err(DerError::Length),
         };
-        let content = rest.get(..len).ok_or(DerError::Truncated)?;
-        self.0 = &rest[len..];
+        let (content, rest) = rest.split_at_checked(len).ok_or(DerError::Truncated)?;
+        self.0 = rest;
         Ok((*tag, content))
     }
 
@@ -78,7 +70,7 @@ impl<'a> Reader<'a> {
 pub(super) fn cert_facts(der: &[u8]) -> Result<CertFacts, DerError> {
     let certificate = Reader(der).expect(SEQUENCE)?;
     let mut tbs = Reader(Reader(certificate).expect(SEQUENCE)?);
-    if tbs.peek() == Some(VERSION) {
+    if tbs.0.first() == Some(&VERSION) {
         tbs.next()?;
     }
     tbs.next()?; // serialNumber
@@ -87,9 +79,8 @@ pub(super) fn cert_facts(der: &[u8]) -> Result<CertFacts, DerError> {
     let mut validity = Reader(tbs.expect(SEQUENCE)?);
     validity.next()?; // notBefore
     let (tag, not_after) = validity.next()?;
-    let subject = tbs.expect(SEQUENCE)?;
     Ok(CertFacts {
-        subject: name_text(subject)?,
+        subject: name_text(tbs.expect(SEQUENCE)?)?,
         not_after: time_text(tag, not_after)?,
     })
 }
@@ -98,9 +89,9 @@ pub(super) fn cert_facts(der: &[u8]) -> Result<CertFacts, DerError> {
 fn name_text(name: &[u8]) -> Result<String, DerError> {
     let mut parts = Vec::new();
     let mut rdns = Reader(name);
-    while !rdns.is_empty() {
+    while !rdns.0.is_empty() {
         let mut attributes = Reader(rdns.expect(SET)?);
-        while !attributes.is_empty() {
+        while !attributes.0.is_empty() {
             let mut pair = Reader(attributes.expect(SEQUENCE)?);
             let oid = pair.expect(OID)?;
             let (tag, value) = pair.next()?;
@@ -141,28 +132,24 @@ fn string_text(tag: u8, value: &[u8]) -> String {
 /// UTCTime (`YYMMDDHHMMSSZ`, years 1950-2049) or GeneralizedTime (`YYYYMMDDHHMMSSZ`)
 /// as RFC 3339.
 fn time_text(tag: u8, value: &[u8]) -> Result<String, DerError> {
-    let text = std::str::from_utf8(value).map_err(|_| DerError::Time)?;
-    let digits = text.strip_suffix('Z').ok_or(DerError::Time)?;
-    if !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(DerError::Time);
-    }
+    let digits = std::str::from_utf8(value)
+        .ok()
+        .and_then(|text| text.strip_suffix('Z'))
+        .filter(|digits| digits.bytes().all(|b| b.is_ascii_digit()))
+        .ok_or(DerError::Time)?;
     let full = match (tag, digits.len()) {
-        (UTC_TIME, 12) => {
-            let century = if digits[..2] >= *"50" { "19" } else { "20" };
-            format!("{century}{digits}")
-        }
+        (UTC_TIME, 12) if &digits[..2] < "50" => format!("20{digits}"),
+        (UTC_TIME, 12) => format!("19{digits}"),
         (GENERALIZED_TIME, 14) => digits.to_string(),
         _ => return Err(DerError::Time),
     };
-    let d = |range: std::ops::Range<usize>| &full[range];
+    let d = |at: usize| &full[at..at + 2];
+    let (year, month, day) = (&full[..4], d(4), d(6));
     Ok(format!(
-        "{}-{}-{}T{}:{}:{}Z",
-        d(0..4),
-        d(4..6),
-        d(6..8),
-        d(8..10),
-        d(10..12),
-        d(12..14)
+        "{year}-{month}-{day}T{}:{}:{}Z",
+        d(8),
+        d(10),
+        d(12)
     ))
 }
 

@@ -7,7 +7,7 @@ use crate::domain::exit_codes;
 use crate::http::redact::Scrubber;
 use crate::output::json_lines::json_line_text;
 use crate::run::error::{print_document, Error};
-use crate::settings::config::{Config, HttpSettings};
+use crate::settings::config::{self, Config, HttpSettings};
 use crate::settings::given::Given;
 use crate::settings::layers::Layers;
 use crate::settings::origin::Origin;
@@ -20,7 +20,8 @@ mod report;
 mod service;
 use report::{as_checklist, as_json};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 enum State {
     Ok,
     Failed,
@@ -35,41 +36,33 @@ struct Step {
     code: u8,
 }
 
-fn ok(name: &'static str, detail: String) -> Step {
+fn step(name: &'static str, state: State, detail: impl Into<String>, code: u8) -> Step {
+    let detail = detail.into();
     Step {
         name,
-        state: State::Ok,
-        detail,
-        code: exit_codes::SUCCESS,
-    }
-}
-
-fn failed(name: &'static str, detail: String, code: u8) -> Step {
-    Step {
-        name,
-        state: State::Failed,
+        state,
         detail,
         code,
     }
 }
 
-fn skipped(name: &'static str, detail: &str) -> Step {
-    Step {
-        name,
-        state: State::Skipped,
-        detail: detail.into(),
-        code: exit_codes::SUCCESS,
-    }
+fn ok(name: &'static str, detail: impl Into<String>) -> Step {
+    step(name, State::Ok, detail, exit_codes::SUCCESS)
 }
 
-/// What the probes need to know of the settings: the HTTP ones as resolved (all
-/// they read of the `Config`; the probes themselves make one request each on the
-/// explicit route, `Client::probe`), and where the key came from.
+fn failed(name: &'static str, detail: impl Into<String>, code: u8) -> Step {
+    step(name, State::Failed, detail, code)
+}
+
+fn skipped(name: &'static str, detail: &str) -> Step {
+    step(name, State::Skipped, detail, exit_codes::SUCCESS)
+}
+
+/// What the steps need to know of the settings: the HTTP ones as resolved, where
+/// the key came from (`env SMSSTAT_API_KEY`), and `--color` for the checklist.
 struct Setup {
     http: HttpSettings,
-    /// Where the configured key came from (`env SMSSTAT_API_KEY`), when one is set.
     key_origin: Option<Origin>,
-    /// `--color` (or its variable or key), for the checklist on stdout.
     color: bool,
 }
 
@@ -85,20 +78,13 @@ pub fn run(mut args: Given) -> Result<u8, Error> {
     let text = if json {
         json_line_text(&as_json(&steps))
     } else {
-        let utf8 = crate::settings::config::locale_is_utf8();
         // Settings that cannot be resolved leave only the flag to say it.
         let color = color.unwrap_or_else(|| {
-            crate::settings::config::use_color(
-                args.color.unwrap_or_default(),
-                std::io::IsTerminal::is_terminal(&std::io::stdout()),
-            )
+            let stdout_is_terminal = std::io::IsTerminal::is_terminal(&std::io::stdout());
+            config::use_color(args.color.unwrap_or_default(), stdout_is_terminal)
         });
-        as_checklist(
-            &steps,
-            utf8,
-            color,
-            crate::settings::config::terminal_width(),
-        )
+        let utf8 = config::locale_is_utf8();
+        as_checklist(&steps, utf8, color, config::terminal_width())
     };
     print_document(text.as_bytes())?;
     Ok(first_failure(&steps))
@@ -111,50 +97,35 @@ fn first_failure(steps: &[Step]) -> u8 {
         .map_or(exit_codes::SUCCESS, |s| s.code)
 }
 
-/// Every step, in order; after a failure the steps that needed it are skipped. The
-/// proxy step is always reported once the settings are known: a failure at the name
-/// or connect step is often the proxy's doing.
-/// The steps, and whether the resolved settings colour the checklist.
+/// Every step, in order, and whether the resolved settings colour the checklist.
+/// After a failure the steps that needed it are not checked; the proxy step is
+/// always reported once the settings are known: a failure at the name or connect
+/// step is often the proxy's doing.
 fn steps(args: &Given, demo: Option<&SimServer>) -> (Vec<Step>, Option<bool>) {
-    let mut steps = Vec::new();
-    let setup = match settings_step(args, demo) {
-        Ok((step, setup)) => {
-            steps.push(step);
-            setup
-        }
-        Err(step) => {
-            steps.push(step);
-            return (with_rest_skipped(steps), None);
-        }
+    let (setup, settings) = match settings_step(args, demo) {
+        Ok((step, setup)) => (setup, step),
+        Err(step) => return (with_rest_skipped(vec![step], None), None),
     };
-    let color = Some(setup.color);
     let mut proxy = network::proxy_step(&setup.http);
-    let reached = network::name_and_connect(&setup.http);
-    let stop = reached.iter().any(|s| s.state == State::Failed);
-    steps.extend(reached);
-    if !stop {
+    let mut steps = vec![settings];
+    steps.extend(network::name_and_connect(&setup.http));
+    if steps.iter().all(|s| s.state != State::Failed) {
         steps.extend(service::service_steps(&setup, &mut proxy));
     }
-    let mut steps = with_rest_skipped_before_proxy(steps);
-    steps.push(proxy);
-    (steps, color)
+    (with_rest_skipped(steps, Some(proxy)), Some(setup.color))
 }
 
 const ALL_STEPS: [&str; 8] = [
     "settings", "name", "connect", "tls", "key", "latency", "paths", "proxy",
 ];
 
-fn with_rest_skipped(mut steps: Vec<Step>) -> Vec<Step> {
-    for name in ALL_STEPS.iter().skip(steps.len()) {
-        steps.push(skipped(name, "not checked: an earlier step failed"));
+/// The steps not reached shown as not checked, and the proxy step last.
+fn with_rest_skipped(mut steps: Vec<Step>, proxy: Option<Step>) -> Vec<Step> {
+    let not_checked = "not checked: an earlier step failed";
+    for name in &ALL_STEPS[steps.len()..ALL_STEPS.len() - 1] {
+        steps.push(skipped(name, not_checked));
     }
-    steps
-}
-
-/// The steps up to `paths`, those not reached shown as not checked.
-fn with_rest_skipped_before_proxy(steps: Vec<Step>) -> Vec<Step> {
-    let mut steps = with_rest_skipped(steps);
-    steps.truncate(ALL_STEPS.len() - 1);
+    steps.push(proxy.unwrap_or_else(|| skipped("proxy", not_checked)));
     steps
 }
 
@@ -208,10 +179,11 @@ mod tests {
             ok("settings", String::new()),
             failed("name", String::new(), 69),
         ];
-        let names: Vec<&str> = with_rest_skipped_before_proxy(steps)
-            .iter()
-            .map(|s| s.name)
-            .collect();
-        assert_eq!(names, ALL_STEPS[..7]);
+        let proxy = ok("proxy", String::new());
+        let steps = with_rest_skipped(steps, Some(proxy));
+        let names: Vec<&str> = steps.iter().map(|s| s.name).collect();
+        assert_eq!(names, ALL_STEPS);
+        assert_eq!(steps[6].state, State::Skipped);
+        assert_eq!(steps[7].state, State::Ok);
     }
 }

@@ -14,51 +14,35 @@ use crate::domain::exit_codes;
 use crate::http::agents::resolve;
 use crate::http::resolve::{connect_within, Unconnected};
 use crate::settings::config::HttpSettings;
-use crate::settings::proxy::ProxyChoice;
-
-/// Where lookups open their connections: the target itself, or the proxy.
-struct Hop {
-    host: String,
-    port: u16,
-    /// `via proxy URL: ` in front of every detail when the hop is a proxy.
-    prefix: String,
-}
 
 /// The host and port of the base URL, with the scheme's default port.
-pub(super) fn target(base_url: &str) -> Option<(String, u16)> {
+fn target(base_url: &str) -> Option<(String, u16)> {
     let uri = base_url.parse::<Uri>().ok()?;
     let host = uri.host()?.trim_matches(['[', ']']).to_string();
     let https = uri.scheme_str() == Some("https");
     Some((host, uri.port_u16().unwrap_or(if https { 443 } else { 80 })))
 }
 
-fn hop(http: &HttpSettings) -> Option<Hop> {
-    match &http.proxy {
-        Some(choice) => Some(Hop {
-            host: choice.proxy.host().trim_matches(['[', ']']).to_string(),
-            port: choice.proxy.port(),
-            prefix: format!(
+/// The host's addresses (by the resolver lookups use), then a TCP connection to the
+/// first one that answers; each step within `--timeout`. Where lookups connect: the
+/// target, or the proxy (`via proxy URL ...: proxy ` in front of every detail).
+pub(super) fn name_and_connect(http: &HttpSettings) -> Vec<Step> {
+    let target = target(&http.base_url);
+    let (hop, prefix) = match &http.proxy {
+        Some(choice) => {
+            let host = choice.proxy.host().trim_matches(['[', ']']).to_string();
+            let prefix = format!(
                 "via proxy {} (the proxy resolves and reaches {}): proxy ",
                 choice.shown,
-                target(&http.base_url).map_or_else(String::new, |(h, _)| h)
-            ),
-        }),
-        None => target(&http.base_url).map(|(host, port)| Hop {
-            host,
-            port,
-            prefix: String::new(),
-        }),
-    }
-}
-
-/// The host's addresses (by the resolver lookups use), then a TCP connection to the
-/// first one that answers; each step within `--timeout`.
-pub(super) fn name_and_connect(http: &HttpSettings) -> Vec<Step> {
-    let Some(hop) = hop(http) else {
-        let detail = "unreadable base URL".into();
-        return vec![failed("name", detail, exit_codes::CONFIG)];
+                target.map_or_else(String::new, |(h, _)| h)
+            );
+            (Some((host, choice.proxy.port())), prefix)
+        }
+        None => (target, String::new()),
     };
-    let Hop { host, port, prefix } = hop;
+    let Some((host, port)) = hop else {
+        return vec![failed("name", "unreadable base URL", exit_codes::CONFIG)];
+    };
     let addrs: Vec<SocketAddr> = match resolve(&host, port, http.timeout) {
         Ok(addrs) => addrs,
         Err(err) => {
@@ -90,10 +74,9 @@ pub(super) fn name_and_connect(http: &HttpSettings) -> Vec<Step> {
 /// The proxy the run goes through (curl's rules: the scheme's variable, NO_PROXY,
 /// never for loopback), credentials masked.
 pub(super) fn proxy_step(http: &HttpSettings) -> Step {
-    match &http.proxy {
-        Some(ProxyChoice {
-            shown, variable, ..
-        }) => ok("proxy", format!("{shown} (from {variable})")),
-        None => ok("proxy", "none".into()),
-    }
+    let detail = match &http.proxy {
+        Some(choice) => format!("{} (from {})", choice.shown, choice.variable),
+        None => "none".into(),
+    };
+    ok("proxy", detail)
 }

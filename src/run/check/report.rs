@@ -53,14 +53,7 @@ pub(super) fn as_checklist(
 pub(super) fn as_json(steps: &[Step]) -> Value {
     let items: Vec<Value> = steps
         .iter()
-        .map(|step| {
-            let state = match step.state {
-                State::Ok => "ok",
-                State::Failed => "failed",
-                State::Skipped => "skipped",
-            };
-            json!({"step": step.name, "status": state, "detail": step.detail, "exit": step.code})
-        })
+        .map(|s| json!({"step": s.name, "status": s.state, "detail": s.detail, "exit": s.code}))
         .collect();
     let exit = first_failure(steps);
     json!({"ok": exit == exit_codes::SUCCESS, "exit": exit, "steps": items})

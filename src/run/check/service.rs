@@ -20,13 +20,13 @@ const MISSING_REFERENCE: &str = "smsstat-check-no-such-reference";
 /// Requests timed for the latency line.
 const LATENCY_PROBES: usize = 3;
 /// The service's code for a route it does not have ("Invalid request or API method
-/// does not exists"), as lookups read it (`http::answer::is_missing_route`).
+/// does not exists").
 const NO_SUCH_METHOD: i64 = 4;
 
 /// tls, key, latency and paths. The first probe decides tls and key; the others
 /// are made only when those passed, so a service that does not answer costs one
-/// `--timeout`, not one per probe.
-/// A proxy's refusal fails `proxy` (the gateway was never asked).
+/// `--timeout`, not one per probe. A proxy's refusal fails `proxy` (the gateway was
+/// never asked).
 pub(super) fn service_steps(setup: &Setup, proxy: &mut Step) -> Vec<Step> {
     let http = &setup.http;
     let client = Client::new(http, 1);
@@ -61,10 +61,8 @@ pub(super) fn service_steps(setup: &Setup, proxy: &mut Step) -> Vec<Step> {
         .chain((1..LATENCY_PROBES).map(|_| probe().1))
         .map(format_duration)
         .collect();
-    steps.push(ok(
-        "latency",
-        format!("{LATENCY_PROBES} requests: {}", took.join(", ")),
-    ));
+    let latency = format!("{LATENCY_PROBES} requests: {}", took.join(", "));
+    steps.push(ok("latency", latency));
     steps.push(paths_step(&client, http.paths));
     steps
 }
@@ -87,17 +85,15 @@ fn tls_step(first: &Result<Record, LookupError>, http: &HttpSettings) -> Step {
         Some(_) => "the --ca-cert certificates",
         None => "the built-in roots",
     };
-    // The lookups verified the certificate; what it says is read on a handshake of
-    // our own, since ureq does not expose the peer's certificate.
+    // The lookups verified the certificate; what it says is read on a connection of
+    // the step's own, since ureq does not expose the peer's certificate.
     match cert::inspect(http) {
-        Ok(Some(seen)) => ok("tls", format!("{seen}, verified against {roots}")),
-        Ok(None) => ok(
+        Ok(seen) => ok("tls", format!("{seen}, verified against {roots}")),
+        Err(cert::CertError::Connection(LookupError::Timeout(limit))) => failed(
             "tls",
-            format!("certificate verified against {roots} (through the proxy)"),
+            format!("no TLS handshake within {}", format_duration(limit)),
+            exit_codes::TIMEOUT,
         ),
-        Err(why @ cert::CertError::Timeout(_)) => {
-            failed("tls", why.to_string(), exit_codes::TIMEOUT)
-        }
         Err(why) => ok(
             "tls",
             format!("certificate verified against {roots} (its details unread: {why})"),
@@ -166,20 +162,27 @@ fn refused_key(key_origin: Option<&Origin>) -> String {
 
 /// Whether the explicit routes exist: a missing reference answers the service's
 /// "not found" there; a bare 404 or the service's error 4 (no such method) says the
-/// deployment has only the short forms, as lookups read it. Lookups pinned to
-/// `--paths explicit` would then fail, and so does this step, with their code.
+/// deployment has only the short forms, as lookups read it
+/// (`http::answer::is_missing_route`). Lookups pinned to `--paths explicit` would
+/// then fail, and so does this step, with their code.
 fn paths_step(client: &Client, pinned: PathStyle) -> Step {
     let missing = match client.probe(LookupKind::SmsRef, MISSING_REFERENCE) {
-        Err(error) if is_missing_route(&error) => error,
+        Err(
+            error @ (LookupError::Service {
+                code: Some(NO_SUCH_METHOD),
+                ..
+            }
+            | LookupError::UnexpectedHttp { status: 404, .. }),
+        ) => error,
         Ok(_) | Err(LookupError::Service { .. }) => {
-            let detail = match pinned {
-                PathStyle::Short => {
-                    "explicit routes (/sms/reference/...) answered; \
-                                     --paths short uses the short forms"
-                }
-                _ => "explicit routes (/sms/reference/...) answered",
+            let answered = "explicit routes (/sms/reference/...) answered";
+            return match pinned {
+                PathStyle::Short => ok(
+                    "paths",
+                    format!("{answered}; --paths short uses the short forms"),
+                ),
+                _ => ok("paths", answered),
             };
-            return ok("paths", detail.into());
         }
         Err(error) => return failed("paths", error.to_string(), error.exit_code()),
     };
@@ -194,21 +197,11 @@ fn paths_step(client: &Client, pinned: PathStyle) -> Step {
         ),
         PathStyle::Auto => ok(
             "paths",
-            "no explicit routes: lookups use the short forms (/sms/R), as --paths auto does".into(),
+            "no explicit routes: lookups use the short forms (/sms/R), as --paths auto does",
         ),
         PathStyle::Short => ok(
             "paths",
-            "no explicit routes: --paths short uses the short forms (/sms/R)".into(),
+            "no explicit routes: --paths short uses the short forms (/sms/R)",
         ),
-    }
-}
-
-/// The answers `http::answer::is_missing_route` takes for a route the deployment does
-/// not have, as they come out of a probe (one request, on the explicit path).
-fn is_missing_route(error: &LookupError) -> bool {
-    match error {
-        LookupError::Service { code, .. } => *code == Some(NO_SUCH_METHOD),
-        LookupError::UnexpectedHttp { status, .. } => *status == 404,
-        _ => false,
     }
 }

@@ -105,6 +105,45 @@ impl TlsServer {
         })
     }
 
+    /// TLS in front of a plain server at `target` (an https:// proxy made of a plain
+    /// one): each connection's bytes go there and its answers back.
+    pub fn front(pki: &Pki, target: std::net::SocketAddr) -> TlsServer {
+        TlsServer::serving(pki, move |mut tls, _| {
+            let Ok(mut plain) = TcpStream::connect(target) else {
+                return;
+            };
+            // Both ways on one thread: short waits on each side in turn.
+            let wait = Some(std::time::Duration::from_millis(10));
+            if tls.sock.set_read_timeout(wait).is_err() || plain.set_read_timeout(wait).is_err() {
+                return;
+            }
+            let idle = |e: &std::io::Error| {
+                matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                )
+            };
+            let mut buf = [0u8; 16 * 1024];
+            loop {
+                let up = match tls.read(&mut buf) {
+                    Ok(0) => return,
+                    Ok(n) => plain.write_all(&buf[..n]),
+                    Err(e) if idle(&e) => Ok(()),
+                    Err(_) => return,
+                };
+                let down = match plain.read(&mut buf) {
+                    Ok(0) => return,
+                    Ok(n) => tls.write_all(&buf[..n]).and_then(|()| tls.flush()),
+                    Err(e) if idle(&e) => Ok(()),
+                    Err(_) => return,
+                };
+                if up.is_err() || down.is_err() {
+                    return;
+                }
+            }
+        })
+    }
+
     /// Accepts connections on 127.0.0.1:0, each served by `serve` on its own thread
     /// once its TLS session is set up.
     fn serving(
