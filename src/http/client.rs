@@ -77,13 +77,13 @@ pub enum Next {
 }
 
 /// The lookup an answer came for.
-pub struct Rules<'a> {
-    pub kind: LookupKind,
-    pub value: &'a str,
+struct Rules<'a> {
+    kind: LookupKind,
+    value: &'a str,
     /// A retry is not worth its pause past this time (the end of `--wait`).
-    pub deadline: Option<Instant>,
+    deadline: Option<Instant>,
     /// What every -v line of the lookup begins with.
-    pub label: &'a str,
+    label: &'a str,
 }
 
 impl Attempts {
