@@ -5,10 +5,10 @@
 
 use std::cell::Cell;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 use ureq::http::Uri;
-use ureq::unversioned::resolver::{ResolvedSocketAddrs, Resolver};
+use ureq::unversioned::resolver::Resolver;
 use ureq::unversioned::transport::{
     ConnectProxyConnector, Connector, Either, NextTimeout, Transport,
 };
@@ -30,10 +30,8 @@ const INPUT_SLACK: usize = 4 * 1024;
 /// Accept, with room to spare.
 const REQUEST_HEAD: usize = 8 * 1024 + 3 * crate::domain::lookup::MAX_VALUE_LEN;
 
-/// Who asks, on every request.
 pub(crate) const USER_AGENT: &str = concat!("smsstat/", env!("CARGO_PKG_VERSION"));
 
-/// What every request accepts.
 pub(crate) const ACCEPT: &str = "application/json";
 
 /// Idle connections each worker's agent keeps: one is in use at a time.
@@ -43,29 +41,39 @@ static NEXT_SLOT: AtomicUsize = AtomicUsize::new(0);
 
 thread_local! {
     /// This thread's agent, numbered on first use.
-    static SLOT: Cell<Option<usize>> = const { Cell::new(None) };
+    static SLOT: usize = NEXT_SLOT.fetch_add(1, Ordering::Relaxed);
     /// Whether this thread's pool may hold a connection: its last request through
     /// the pooled agent got an answer.
     static MAY_REUSE: Cell<bool> = const { Cell::new(false) };
 }
 
 pub struct Agents {
-    machinery: Machinery,
+    /// The lean TCP transport (`http/socket.rs`) rather than ureq's own.
+    lean_transport: bool,
+    /// An agent (and connection pool) per worker rather than one for all.
+    agent_per_worker: bool,
     pooled_config: ureq::config::Config,
     fresh_config: ureq::config::Config,
     /// Names are resolved once for all agents.
-    resolver: Arc<CachingResolver>,
+    resolver: CachingResolver,
     per_worker: Vec<OnceLock<Agent>>,
     fresh: OnceLock<Agent>,
 }
 
 impl Agents {
     pub fn new(http: &HttpSettings, jobs: usize) -> Agents {
+        // The pieces of the request path that exist only for speed. A benchmark turns
+        // each off (`SMSSTAT_BENCH_WITHOUT=transport,resolver,agents`, bench/run.sh)
+        // to measure what it buys; every piece must earn its place there
+        // (docs/speed.md). For developers only: not a setting, not in `--help`.
+        let without = std::env::var("SMSSTAT_BENCH_WITHOUT").unwrap_or_default();
+        let on = |piece: &str| !without.split(',').any(|p| p.trim() == piece);
         Agents {
-            machinery: Machinery::from_env(),
+            lean_transport: on("transport"),
+            agent_per_worker: on("agents"),
             pooled_config: agent_config(http, IDLE_PER_WORKER),
             fresh_config: agent_config(http, 0),
-            resolver: Arc::default(),
+            resolver: CachingResolver::new(on("resolver")),
             per_worker: (0..jobs.max(1)).map(|_| OnceLock::new()).collect(),
             fresh: OnceLock::new(),
         }
@@ -73,29 +81,19 @@ impl Agents {
 
     /// The calling thread's agent, with its keep-alive pool.
     pub fn pooled(&self) -> &Agent {
-        if !self.machinery.agent_per_worker {
-            return self.per_worker[0].get_or_init(|| self.agent(&self.pooled_config));
-        }
-        let slot = SLOT.with(|slot| {
-            *slot.get().get_or_insert_with(|| {
-                let next = NEXT_SLOT.fetch_add(1, Ordering::Relaxed);
-                slot.set(Some(next));
-                next
-            })
-        });
+        let slot = match self.agent_per_worker {
+            true => SLOT.with(|slot| *slot),
+            false => 0,
+        };
         self.per_worker[slot % self.per_worker.len()]
             .get_or_init(|| self.agent(&self.pooled_config))
     }
 
-    /// Whether the calling thread's next request may go out on a pooled connection,
-    /// one the server may have closed while it was idle.
-    pub fn may_reuse(&self) -> bool {
-        MAY_REUSE.with(Cell::get)
-    }
-
-    /// Records how the calling thread's last pooled request ended.
-    pub fn answered(&self, answered: bool) {
-        MAY_REUSE.with(|may| may.set(answered));
+    /// Records whether the calling thread's request through the pooled agent got an
+    /// answer; returns whether that request may have gone out on a pooled
+    /// connection, one the server may have closed while it was idle.
+    pub fn answered(&self, answered: bool) -> bool {
+        MAY_REUSE.with(|may| may.replace(answered))
     }
 
     /// An agent that always opens a new connection.
@@ -104,45 +102,13 @@ impl Agents {
     }
 
     fn agent(&self, config: &ureq::config::Config) -> Agent {
-        use ureq::unversioned::resolver::DefaultResolver;
-        use ureq::unversioned::transport::DefaultConnector;
-        let (config, cached) = (config.clone(), SharedResolver(Arc::clone(&self.resolver)));
-        match (self.machinery.lean_transport, self.machinery.resolver_cache) {
-            (true, true) => Agent::with_parts(config, connector(), cached),
-            (true, false) => Agent::with_parts(config, connector(), DefaultResolver::default()),
-            (false, true) => Agent::with_parts(config, DefaultConnector::default(), cached),
-            (false, false) => Agent::with_parts(
-                config,
-                DefaultConnector::default(),
-                DefaultResolver::default(),
-            ),
-        }
-    }
-}
-
-/// The pieces of the request path that exist only for speed. A benchmark turns each
-/// off (`SMSSTAT_BENCH_WITHOUT=transport,resolver,agents`, bench/run.sh) to measure
-/// what it buys; every piece must earn its place there (docs/speed.md). For
-/// developers only: not a setting, not in `--help`.
-#[derive(Debug, Clone, Copy)]
-struct Machinery {
-    /// The lean TCP transport (`http/socket.rs`) rather than ureq's own.
-    lean_transport: bool,
-    /// Names resolved once for all agents (`http/resolve.rs`) rather than by ureq's
-    /// resolver on every new connection.
-    resolver_cache: bool,
-    /// An agent (and connection pool) per worker rather than one for all.
-    agent_per_worker: bool,
-}
-
-impl Machinery {
-    fn from_env() -> Machinery {
-        let without = std::env::var("SMSSTAT_BENCH_WITHOUT").unwrap_or_default();
-        let on = |piece: &str| !without.split(',').any(|p| p.trim() == piece);
-        Machinery {
-            lean_transport: on("transport"),
-            resolver_cache: on("resolver"),
-            agent_per_worker: on("agents"),
+        let (config, resolver) = (config.clone(), self.resolver.clone());
+        match self.lean_transport {
+            true => Agent::with_parts(config, connector(), resolver),
+            false => {
+                let connector = ureq::unversioned::transport::DefaultConnector::default();
+                Agent::with_parts(config, connector, resolver)
+            }
         }
     }
 }
@@ -221,18 +187,4 @@ pub fn resolve(
         timeout,
     )?;
     Ok(addrs.iter().copied().collect())
-}
-
-#[derive(Debug)]
-struct SharedResolver(Arc<CachingResolver>);
-
-impl Resolver for SharedResolver {
-    fn resolve(
-        &self,
-        uri: &Uri,
-        config: &ureq::config::Config,
-        timeout: NextTimeout,
-    ) -> Result<ResolvedSocketAddrs, ureq::Error> {
-        self.0.resolve(uri, config, timeout)
-    }
 }

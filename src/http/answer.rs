@@ -76,9 +76,8 @@ impl<'de> serde::Deserialize<'de> for Object {
     }
 }
 
-/// How an answer is read, without the network: an HTTP status, the `Location` header
-/// (for 3xx) and the body (already within the cap) become a record or a typed error.
-/// Pure, so the parser can be property-tested and fuzzed.
+/// An HTTP status, the `Location` header (for 3xx) and the body (already within the
+/// cap) as a record or a typed error.
 pub fn read_answer(
     status: u16,
     location: Option<String>,
@@ -88,8 +87,7 @@ pub fn read_answer(
     interpret(status, location, parse_object(body), expected)
 }
 
-/// The JSON body is the authority: a service error in it wins over the HTTP status;
-/// without one, the status decides.
+/// `read_answer` on a body already parsed.
 pub fn interpret(
     status: u16,
     location: Option<String>,
@@ -129,10 +127,7 @@ pub fn status_error(status: u16, location: Option<String>, message: Option<Strin
         500..=599 => {
             let text = format!(
                 "HTTP {status} {}{}",
-                StatusCode::from_u16(status)
-                    .ok()
-                    .and_then(|s| s.canonical_reason())
-                    .unwrap_or(""),
+                reason_phrase(status),
                 message
                     .map(|m| format!(": the service said \"{m}\""))
                     .unwrap_or_default()
@@ -150,6 +145,12 @@ pub fn status_error(status: u16, location: Option<String>, message: Option<Strin
     }
 }
 
+/// The status's standard reason phrase ("Not Found"), or nothing.
+pub fn reason_phrase(status: u16) -> &'static str {
+    let status = StatusCode::from_u16(status).ok();
+    status.and_then(|s| s.canonical_reason()).unwrap_or("")
+}
+
 /// A success status with a body that is no record but says something (the v1 error
 /// shape, `{"code":401,"message":"Unauthorized"}`, sent with HTTP 200): its `code`
 /// stands for the HTTP status when it is one, else the answer is unreadable as a record.
@@ -165,13 +166,10 @@ fn error_in_another_shape(
     });
     match code {
         Some(code @ 400..=599) => {
-            let without_code = Ok(Map::from_iter(
-                map.iter()
-                    .filter(|(k, _)| *k != "code")
-                    .map(|(k, v)| (k.clone(), v.clone())),
-            ));
+            let mut without_code = map.clone();
+            without_code.shift_remove("code");
             // A code in 400..=599 never reads as a record: always an error.
-            interpret(code as u16, None, without_code, expected)
+            interpret(code as u16, None, Ok(without_code), expected)
                 .err()
                 .unwrap_or_else(|| LookupError::Internal("error body read as a record".into()))
         }
@@ -199,29 +197,18 @@ pub fn service_message(map: &Map<String, Value>) -> Option<String> {
             .join(", "),
         other => crate::domain::record::plain_text(other),
     };
-    let mut parts: Vec<String> = map
-        .get("message")
-        .map(text)
-        .filter(|t| !t.is_empty())
-        .into_iter()
-        .collect();
-    if let Some(errors) = map.get("errors") {
-        let detail = match errors {
-            Value::Object(fields) => fields
-                .iter()
-                .map(|(name, value)| format!("{name}: {}", text(value)))
-                .collect::<Vec<_>>()
-                .join("; "),
-            other => text(other),
-        };
-        if !detail.is_empty() {
-            parts.push(format!("({detail})"));
-        }
-    }
-    if parts.is_empty() {
-        return None;
-    }
-    let joined = parts.join(" ");
+    let message = map.get("message").map(text).filter(|t| !t.is_empty());
+    let detail = map.get("errors").map(|errors| match errors {
+        Value::Object(fields) => fields
+            .iter()
+            .map(|(name, value)| format!("{name}: {}", text(value)))
+            .collect::<Vec<_>>()
+            .join("; "),
+        other => text(other),
+    });
+    let detail = detail.filter(|d| !d.is_empty()).map(|d| format!("({d})"));
+    let joined = [message, detail].into_iter().flatten().collect::<Vec<_>>();
+    let joined = Some(joined.join(" ")).filter(|j| !j.is_empty())?;
     let mut cut: String = joined.chars().take(MAX_MESSAGE_CHARS).collect();
     if joined.chars().nth(MAX_MESSAGE_CHARS).is_some() {
         cut.push('…');

@@ -7,9 +7,6 @@ use std::sync::{Condvar, Mutex};
 /// Answers up to this size are not counted: they cannot add up to much.
 const SMALL: u64 = 64 * 1024;
 
-/// What an answer costs while it is read and parsed: the body and its parsed copy.
-const COPIES: u64 = 2;
-
 #[derive(Debug)]
 pub struct BodyBudget {
     limit: u64,
@@ -19,10 +16,7 @@ pub struct BodyBudget {
 
 /// Bytes taken from the budget, given back when dropped.
 #[derive(Debug)]
-pub struct Permit<'a> {
-    budget: Option<&'a BodyBudget>,
-    bytes: u64,
-}
+pub struct Permit<'a>(pub(super) Option<(&'a BodyBudget, u64)>);
 
 impl BodyBudget {
     pub fn new(limit: u64) -> BodyBudget {
@@ -37,40 +31,23 @@ impl BodyBudget {
     /// no reader waits for ever: every permit is given back when its answer is read.
     pub fn take(&self, size: u64) -> Permit<'_> {
         if size <= SMALL {
-            return Permit {
-                budget: None,
-                bytes: 0,
-            };
+            return Permit(None);
         }
-        let bytes = size.saturating_mul(COPIES);
+        // What an answer costs while it is read and parsed: the body and its parsed copy.
+        let bytes = size.saturating_mul(2);
         let mut used = self.used.lock().unwrap_or_else(|e| e.into_inner());
         while *used > 0 && used.saturating_add(bytes) > self.limit {
             used = self.freed.wait(used).unwrap_or_else(|e| e.into_inner());
         }
         *used += bytes;
-        Permit {
-            budget: Some(self),
-            bytes,
-        }
-    }
-}
-
-#[cfg(test)]
-impl Permit<'static> {
-    /// Nothing taken: for made-up answers.
-    pub fn none() -> Permit<'static> {
-        Permit {
-            budget: None,
-            bytes: 0,
-        }
+        Permit(Some((self, bytes)))
     }
 }
 
 impl Drop for Permit<'_> {
     fn drop(&mut self) {
-        if let Some(budget) = self.budget {
-            let mut used = budget.used.lock().unwrap_or_else(|e| e.into_inner());
-            *used -= self.bytes;
+        if let Some((budget, bytes)) = self.0 {
+            *budget.used.lock().unwrap_or_else(|e| e.into_inner()) -= bytes;
             budget.freed.notify_all();
         }
     }
@@ -94,6 +71,6 @@ mod tests {
     fn one_answer_larger_than_the_budget_still_passes() {
         let budget = BodyBudget::new(1024);
         let permit = budget.take(1024 * 1024);
-        assert_eq!(permit.bytes, 2 * 1024 * 1024);
+        assert_eq!(permit.0.unwrap().1, 2 * 1024 * 1024);
     }
 }

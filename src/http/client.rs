@@ -1,13 +1,10 @@
-//! The one HTTP client: a lookup's requests through ureq (shared agents, a bound on
-//! every request, the body within the caps), and what each answer means for the
-//! lookup: done, retried after a pause, or sent again on the short path. The
-//! decisions are `Attempts`, plain code with no I/O; the batch engine runs them, so
-//! nothing here ever sleeps.
+//! The one HTTP client: a lookup's requests through ureq, and what each answer means
+//! for it: done, retried after a pause, or sent again on the short path. The
+//! decisions (`Attempts`) do no I/O and the batch engine runs them: nothing here sleeps.
 
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-use ureq::http::{HeaderMap, HeaderName};
 use ureq::Agent;
 
 use crate::domain::duration::format_duration;
@@ -15,8 +12,9 @@ use crate::domain::error::LookupError;
 use crate::domain::lookup::{LookupKind, PathStyle};
 use crate::domain::record::Record;
 use crate::domain::sanitize::{escape_control, preview};
-use crate::http::agents::Agents;
-use crate::http::answer::{interpret, is_missing_route, parse_object_scrubbed, status_error};
+use crate::http::agents::{Agents, ACCEPT, USER_AGENT};
+use crate::http::answer::{interpret, is_missing_route, parse_object_scrubbed};
+use crate::http::answer::{reason_phrase, status_error};
 use crate::http::budget::{BodyBudget, Permit};
 use crate::http::pace::Pace;
 use crate::http::redact::Scrubber;
@@ -25,7 +23,6 @@ use crate::http::routes::RouteEvidence;
 use crate::http::trace;
 use crate::http::transport::{closed_early, read_body, transport_error};
 use crate::settings::config::HttpSettings;
-use crate::settings::secret::ApiKey;
 
 /// Bytes of large answers (and their parsed copies) in memory at once while being
 /// read: a dozen 4 MiB answers, whatever `--jobs`.
@@ -33,26 +30,16 @@ const BODY_BUDGET: u64 = 96 * 1024 * 1024;
 
 pub struct Client {
     agents: Agents,
-    /// Bytes of large answers read and parsed at once, across workers.
     bodies: BodyBudget,
     /// `--rate` and the pause after a 429, shared by every lookup.
     pace: Pace,
-    /// What explicit paths answered so far, per lookup kind: the run goes straight to
-    /// the short form only on consistent evidence that the route is missing.
     routes: RouteEvidence,
-    base_url: String,
-    api_key: Option<ApiKey>,
-    api_key_header: HeaderName,
+    http: HttpSettings,
     /// The one scrubber: every answer and every trace line goes through it.
     scrubber: Scrubber,
-    timeout: Duration,
-    retries: u32,
-    paths: PathStyle,
-    max_body: u64,
-    verbose: u8,
-    mask_msisdn: bool,
-    /// `SMSSTAT_DEBUG_PANIC`: a deliberate panic in a lookup, to test the panic hook:
-    /// in every lookup ("1") or in the lookup of that value only.
+    /// `SMSSTAT_DEBUG_PANIC`, for developers only (tests/it/hostile.rs tests the panic
+    /// hook with it; not in `--help`, none in release builds): a deliberate panic in
+    /// every lookup ("1") or in the lookup of that value only.
     debug_panic: Option<String>,
 }
 
@@ -66,9 +53,7 @@ pub struct Answer<'a> {
     pub _permit: Permit<'a>,
 }
 
-/// Where a lookup's requests stand: the path being tried, the retries spent on it
-/// and allowed, and the `--rate` turn it holds. Small: a batch under `--wait` keeps
-/// one per value.
+/// Where a lookup's requests stand. Small: a batch under `--wait` keeps one per value.
 #[derive(Debug)]
 pub struct Attempts {
     paths: Vec<String>,
@@ -83,7 +68,6 @@ pub struct Attempts {
     pub retry_after: Option<Duration>,
 }
 
-/// What comes next for a lookup.
 #[derive(Debug)]
 pub enum Next {
     /// Come back at this time (a retry's pause, the `--rate` turn, the short path).
@@ -92,40 +76,24 @@ pub enum Next {
     Done(Result<Record, LookupError>),
 }
 
-/// What an answer means for the lookup that asked (`Attempts::after`).
-#[derive(Debug)]
-pub enum After {
-    /// A transient failure: try again after `delay`; `all`: the pause is the
-    /// account's (a 429), for every lookup of the run.
-    Retry {
-        delay: Duration,
-        reason: String,
-        all: bool,
-    },
-    /// The explicit route is missing here: the short form next, at once.
-    ShortForm,
-    Done(Result<Record, LookupError>),
-}
-
-/// What `Attempts::after` needs to know of the run.
-pub struct Rules<'a> {
-    pub kind: LookupKind,
-    pub value: &'a str,
+/// The lookup an answer came for.
+struct Rules<'a> {
+    kind: LookupKind,
+    value: &'a str,
     /// A retry is not worth its pause past this time (the end of `--wait`).
-    pub deadline: Option<Instant>,
-    pub routes: &'a RouteEvidence,
-    pub scrubber: &'a Scrubber,
+    deadline: Option<Instant>,
+    /// What every -v line of the lookup begins with.
+    label: &'a str,
 }
 
 impl Attempts {
-    /// The requests of a lookup on `paths`, in order, with `allowed` retries on each.
     pub fn new(paths: Vec<String>, allowed: u32) -> Attempts {
         Attempts {
             paths,
             path: 0,
             retries: 0,
             allowed,
-            backoff: Backoff::new(),
+            backoff: Backoff::default(),
             turn: None,
             retry_after: None,
         }
@@ -139,103 +107,6 @@ impl Attempts {
     fn path(&self) -> &str {
         &self.paths[self.path]
     }
-
-    /// What the answer to the current request means for the lookup, at `now`.
-    pub fn after(
-        &mut self,
-        answer: Result<Answer<'_>, LookupError>,
-        now: Instant,
-        rules: &Rules<'_>,
-    ) -> After {
-        let answer = match answer {
-            Ok(answer) => answer,
-            Err(err) => {
-                let transient = err.is_transient();
-                return self.retried(Err(err), transient, None, None, now, rules);
-            }
-        };
-        // The status alone may say "try again" (a 429 or a 503 whose body is the
-        // service's error): retried on it; the body still decides the result.
-        let transient = status_error(answer.status, None, None).is_transient();
-        self.retry_after = answer.retry_after;
-        let parsed = parse_object_scrubbed(&answer.body, rules.scrubber);
-        // Only explicit paths with a short form behind them are evidence.
-        let short_form = self.path + 1 < self.paths.len();
-        let missing = short_form && is_missing_route(answer.status, &parsed);
-        let kind = rules.kind;
-        let result = interpret(answer.status, answer.location, parsed, kind.record_kind())
-            .and_then(|record| match kind.check_answer(rules.value, &record) {
-                Ok(()) => Ok(record),
-                Err(message) => Err(LookupError::WrongRecord {
-                    message,
-                    record: Box::new(record.fields),
-                }),
-            });
-        let transient = transient || matches!(&result, Err(err) if err.is_transient());
-        let retry_after = answer.retry_after;
-        let status = Some(answer.status);
-        let result = match self.retried(result, transient, retry_after, status, now, rules) {
-            After::Done(result) => result,
-            retry => return retry,
-        };
-        if short_form {
-            rules.routes.note(kind, missing);
-            if missing {
-                self.path += 1;
-                self.retries = 0;
-                self.backoff = Backoff::new();
-                return After::ShortForm;
-            }
-        }
-        After::Done(result)
-    }
-
-    /// A transient failure is tried again after a pause, while retries are left and
-    /// the caller's deadline allows; anything else is done. `status`: the answer's,
-    /// when one came.
-    fn retried(
-        &mut self,
-        result: Result<Record, LookupError>,
-        transient: bool,
-        retry_after: Option<Duration>,
-        status: Option<u16>,
-        now: Instant,
-        rules: &Rules<'_>,
-    ) -> After {
-        if transient && self.retries < self.allowed {
-            let mut backoff = self.backoff.clone();
-            let delay = backoff.next_delay(retry_after);
-            // No time left for another try: the caller's deadline wins.
-            if rules.deadline.is_none_or(|d| now + delay < d) {
-                self.retries += 1;
-                self.backoff = backoff;
-                let all = status == Some(429);
-                let reason = match (status, &result) {
-                    (Some(status), _) => format!("HTTP {status}"),
-                    (None, Err(err)) => err.to_string(),
-                    (None, Ok(_)) => String::new(),
-                };
-                return After::Retry { delay, reason, all };
-            }
-        }
-        After::Done(result)
-    }
-}
-
-impl Answer<'_> {
-    /// What the head says beyond the status: the pause asked for, and where to.
-    fn head(headers: &HeaderMap) -> (Option<Duration>, Option<String>) {
-        let retry_after = headers
-            .get("retry-after")
-            .and_then(|v| v.to_str().ok())
-            .and_then(parse_retry_after);
-        // Lossy rather than `to_str`: a Location with non-ASCII bytes is still shown
-        // (escaped) in the message, not silently dropped.
-        let location = headers
-            .get("location")
-            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
-        (retry_after, location)
-    }
 }
 
 impl Client {
@@ -245,17 +116,12 @@ impl Client {
             bodies: BodyBudget::new(BODY_BUDGET),
             pace: Pace::new(http.rate_interval),
             routes: RouteEvidence::default(),
-            base_url: http.base_url.clone(),
-            api_key: http.api_key.clone(),
+            http: http.clone(),
             scrubber: Scrubber::new(http.api_key.as_ref()),
-            api_key_header: http.api_key_header.clone(),
-            timeout: http.timeout,
-            retries: http.retries,
-            paths: http.paths,
-            max_body: http.max_body,
-            verbose: http.verbose,
-            mask_msisdn: http.mask_msisdn,
-            debug_panic: crate::http::panic_trigger::requested(),
+            debug_panic: cfg!(debug_assertions)
+                .then(|| std::env::var("SMSSTAT_DEBUG_PANIC").ok())
+                .flatten()
+                .filter(|v| !v.is_empty()),
         }
     }
 
@@ -278,12 +144,12 @@ impl Client {
 
     /// The requests of a new lookup of `value`.
     pub fn attempts(&self, kind: LookupKind, value: &str) -> Attempts {
-        let mut paths = kind.paths(value, self.paths);
+        let mut paths = kind.paths(value, self.http.paths);
         if paths.len() > 1 && self.routes.explicit_missing(kind) {
             // Learnt on earlier lookups: this deployment has only the short form.
             paths.remove(0);
         }
-        Attempts::new(paths, self.retries)
+        Attempts::new(paths, self.http.retries)
     }
 
     /// One step of a lookup whose next request is due: the request, unless it must
@@ -297,21 +163,16 @@ impl Client {
         attempts: &mut Attempts,
         deadline: Option<Instant>,
     ) -> Next {
-        let debug_panic = || {
-            self.debug_panic
-                .as_deref()
-                .is_some_and(|only| only == "1" || only == value)
-        };
-        if attempts.fresh() && attempts.turn.is_none() && debug_panic() {
+        let debug_panic = self.debug_panic.as_deref();
+        let debug_panic = debug_panic.is_some_and(|only| only == "1" || only == value);
+        if debug_panic && attempts.fresh() && attempts.turn.is_none() {
             // The payload stands for data from an answer: the hook must not show it.
             panic!("SMSSTAT_DEBUG_PANIC: deliberate panic looking up {value}");
         }
         // Nothing is sent past the deadline, and no turn is waited for beyond it.
         let now = Instant::now();
-        let timeout = match deadline {
-            Some(deadline) => self.timeout.min(deadline.saturating_duration_since(now)),
-            None => self.timeout,
-        };
+        let left = deadline.map_or(Duration::MAX, |d| d.saturating_duration_since(now));
+        let timeout = self.http.timeout.min(left);
         if timeout.is_zero() {
             return Next::Done(Err(LookupError::WaitOver));
         }
@@ -324,44 +185,96 @@ impl Client {
             }
         }
         // Every -v line of a batch says which lookup it belongs to.
-        let label = match self.verbose {
+        let label = match self.http.verbose {
             0 => String::new(),
             _ => format!("{} {}", kind.name(), preview(value)),
         };
-        let url = [self.base_url.as_str(), attempts.path()].concat();
-        let path = &url[self.base_url.len()..];
+        let url = [self.http.base_url.as_str(), attempts.path()].concat();
         let answer = self.get_once(&label, &url, timeout);
         let rules = Rules {
             kind,
             value,
             deadline,
-            routes: &self.routes,
-            scrubber: &self.scrubber,
+            label: &label,
         };
-        let now = Instant::now();
-        match attempts.after(answer, now, &rules) {
-            After::Done(result) => Next::Done(result),
-            After::ShortForm => {
-                self.trace(format_args!(
-                    "{label}: no route {path} here; trying the short form"
-                ));
-                Next::At(now)
+        self.after(attempts, answer, Instant::now(), &rules)
+    }
+
+    /// What the answer to the current request means for the lookup, at `now`.
+    /// Done, or come back at a time: after a retry's pause (which, after a 429,
+    /// every lookup waits), or at once on the short path.
+    fn after(
+        &self,
+        attempts: &mut Attempts,
+        answer: Result<Answer<'_>, LookupError>,
+        now: Instant,
+        rules: &Rules<'_>,
+    ) -> Next {
+        // Only explicit paths with a short form behind them are evidence.
+        let short_form = attempts.path + 1 < attempts.paths.len();
+        let kind = rules.kind;
+        let (result, status, retry_after, missing) = match answer {
+            Err(err) => (Err(err), None, None, false),
+            Ok(answer) => {
+                attempts.retry_after = answer.retry_after;
+                let parsed = parse_object_scrubbed(&answer.body, &self.scrubber);
+                let missing = short_form && is_missing_route(answer.status, &parsed);
+                let record = interpret(answer.status, answer.location, parsed, kind.record_kind());
+                let result =
+                    record.and_then(|record| match kind.check_answer(rules.value, &record) {
+                        Ok(()) => Ok(record),
+                        Err(message) => Err(LookupError::WrongRecord {
+                            message,
+                            record: Box::new(record.fields),
+                        }),
+                    });
+                (result, Some(answer.status), answer.retry_after, missing)
             }
-            After::Retry { delay, reason, all } => {
+        };
+        // The status alone may say "try again" (a 429 or a 503 whose body is the
+        // service's error): retried on it; the body still decides the result.
+        let transient = status.is_some_and(|s| status_error(s, None, None).is_transient())
+            || matches!(&result, Err(err) if err.is_transient());
+        if transient && attempts.retries < attempts.allowed {
+            let delay = attempts.backoff.next_delay(retry_after);
+            // No time left for another try: the caller's deadline wins.
+            if rules.deadline.is_none_or(|d| now + delay < d) {
+                attempts.retries += 1;
+                let reason = match (status, &result) {
+                    (Some(status), _) => format!("HTTP {status}"),
+                    (None, Err(err)) => err.to_string(),
+                    (None, Ok(_)) => String::new(),
+                };
                 self.trace(format_args!(
-                    "{label}: retry {}/{} in {} after {reason}",
+                    "{}: retry {}/{} in {} after {reason}",
+                    rules.label,
                     attempts.retries,
                     attempts.allowed,
                     format_duration(delay)
                 ));
-                if all {
+                if status == Some(429) {
                     // Too many requests from this account: every lookup waits, not
                     // only this one (the retry waits its turn like the others).
                     self.pace.pause_all(delay);
                 }
-                Next::At(now + delay)
+                return Next::At(now + delay);
             }
         }
+        // A failed exchange is no evidence either way.
+        if short_form && status.is_some() {
+            self.routes.note(kind, missing);
+            if missing {
+                let (label, path) = (rules.label, attempts.path());
+                self.trace(format_args!(
+                    "{label}: no route {path} here; trying the short form"
+                ));
+                attempts.path += 1;
+                attempts.retries = 0;
+                attempts.backoff = Backoff::default();
+                return Next::At(now);
+            }
+        }
+        Next::Done(result)
     }
 
     /// What may be shown of a result: a server may echo the key anywhere, and it
@@ -369,7 +282,7 @@ impl Client {
     /// Applied after the verdict is drawn, so that a key such as `live` cannot turn
     /// `delivered` into another status: the record is judged as sent.
     pub fn protect(&self, result: &mut Result<Record, LookupError>) {
-        crate::domain::msisdn::mask_result(result, self.mask_msisdn);
+        crate::domain::msisdn::mask_result(result, self.http.mask_msisdn);
         self.scrubber.scrub_result(result);
     }
 
@@ -388,17 +301,14 @@ impl Client {
     ) -> Result<Answer<'_>, LookupError> {
         let started = Instant::now();
         let result = self.exchange(label, url, timeout);
-        if self.verbose > 0 {
+        if self.http.verbose > 0 {
             let took = format_duration(started.elapsed());
             let url = escape_control(url);
             match &result {
                 Ok(answer) => self.trace(format_args!(
                     "{label}: GET {url} -> {} {} in {took} ({} bytes)",
                     answer.status,
-                    ureq::http::StatusCode::from_u16(answer.status)
-                        .ok()
-                        .and_then(|s| s.canonical_reason())
-                        .unwrap_or(""),
+                    reason_phrase(answer.status),
                     answer.body.len()
                 )),
                 Err(error) => self.trace(format_args!("{label}: GET {url} -> {error} in {took}")),
@@ -414,28 +324,32 @@ impl Client {
         timeout: Duration,
     ) -> Result<Answer<'_>, LookupError> {
         let request = self.request(self.agents.pooled(), url, timeout);
-        if self.verbose > 1 {
+        if self.http.verbose > 1 {
             // curl's order: the request line, its headers, then the answer's.
             self.trace(format_args!("{label}: > GET {}", escape_control(url)));
-            let lines =
-                trace::request_lines(&trace::AGENT_HEADERS, request.headers_ref(), self.secrets());
-            lines
-                .iter()
-                .for_each(|line| self.trace(format_args!("{label}: {line}")));
+            // The agent's own headers first (`agent_config`), then the request's.
+            let agent = [("user-agent", USER_AGENT), ("accept", ACCEPT)];
+            let agent = agent.map(|(name, value)| (name, value.as_bytes()));
+            let own = request.headers_ref().into_iter().flatten();
+            let own = own.map(|(name, value)| (name.as_str(), value.as_bytes()));
+            self.trace_headers(label, '>', agent.into_iter().chain(own));
         }
         let mut response = self
             .send(label, request, url, timeout)
             .map_err(|e| transport_error(e, timeout))?;
         let status = response.status();
-        if self.verbose > 1 {
+        if self.http.verbose > 1 {
             self.trace(format_args!("{label}: < {status}"));
-            let lines = trace::response_lines(response.headers(), self.secrets());
-            lines
-                .iter()
-                .for_each(|line| self.trace(format_args!("{label}: {line}")));
+            let headers = response.headers().iter();
+            self.trace_headers(label, '<', headers.map(|(n, v)| (n.as_str(), v.as_bytes())));
         }
-        let (retry_after, location) = Answer::head(response.headers());
-        let (body, permit) = read_body(&mut response, timeout, self.max_body, &self.bodies)?;
+        // Lossy rather than `to_str`: a Location with non-ASCII bytes is still shown
+        // (escaped) in the message, not silently dropped.
+        let header = |name| response.headers().get(name).map(|v| v.as_bytes());
+        let header = |name| header(name).map(|v| String::from_utf8_lossy(v).into_owned());
+        let retry_after = header("retry-after").as_deref().and_then(parse_retry_after);
+        let location = header("location");
+        let (body, permit) = read_body(&mut response, timeout, self.http.max_body, &self.bodies)?;
         Ok(Answer {
             status: status.as_u16(),
             retry_after,
@@ -455,8 +369,7 @@ impl Client {
         timeout: Duration,
     ) -> Result<ureq::http::Response<ureq::Body>, ureq::Error> {
         let sent = request.call();
-        let reused = self.agents.may_reuse();
-        self.agents.answered(sent.is_ok());
+        let reused = self.agents.answered(sent.is_ok());
         match sent {
             // Only a reused connection can have been closed while idle; a new one
             // that closes early is the server failing, for the retries to judge.
@@ -479,24 +392,29 @@ impl Client {
         timeout: Duration,
     ) -> ureq::RequestBuilder<ureq::typestate::WithoutBody> {
         let mut request = agent.get(url);
-        if timeout < self.timeout {
+        if timeout < self.http.timeout {
             request = request.config().timeout_global(Some(timeout)).build();
         }
-        if let Some(key) = &self.api_key {
-            request = request.header(self.api_key_header.clone(), key.expose());
+        if let Some(key) = &self.http.api_key {
+            request = request.header(self.http.api_key_header.clone(), key.expose());
         }
         request
     }
 
-    fn secrets(&self) -> trace::Secrets<'_> {
-        trace::Secrets {
-            key_header: &self.api_key_header,
-            scrubber: &self.scrubber,
+    fn trace_headers<'h>(
+        &self,
+        label: &str,
+        mark: char,
+        headers: impl Iterator<Item = (&'h str, &'h [u8])>,
+    ) {
+        for (name, value) in headers {
+            let line = trace::line(name, value, &self.http.api_key_header, &self.scrubber);
+            self.trace(format_args!("{label}: {mark} {line}"));
         }
     }
 
     fn trace(&self, line: std::fmt::Arguments<'_>) {
-        if self.verbose > 0 {
+        if self.http.verbose > 0 {
             let line = line.to_string();
             let line = self.scrubber.scrub(&line);
             let _ = writeln!(std::io::stderr().lock(), "smsstat: {line}");

@@ -5,7 +5,6 @@ pub(crate) mod answer;
 pub(crate) mod budget;
 pub(crate) mod client;
 pub(crate) mod pace;
-pub(crate) mod panic_trigger;
 pub(crate) mod redact;
 pub(crate) mod resolve;
 pub(crate) mod retry;

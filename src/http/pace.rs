@@ -33,28 +33,23 @@ impl Pace {
         }
     }
 
-    /// The next free turn, taken.
-    fn reserve(&self) -> Instant {
-        let mut slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
-        let now = Instant::now();
-        let mut turn = now;
-        if let Some(until) = slots.paused_until {
-            turn = turn.max(until);
-        }
-        if let Some(interval) = self.interval {
-            turn = turn.max(slots.next.unwrap_or(now));
-            slots.next = Some(turn + interval);
-        }
-        turn
-    }
-
     /// This request's turn, taken: None when it may start now, else the time it may
     /// (the engine keeps the lookup queued until then).
     pub fn turn(&self) -> Option<Instant> {
         if !self.active.load(Ordering::Relaxed) {
             return None;
         }
-        Some(self.reserve()).filter(|turn| *turn > Instant::now())
+        let mut slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
+        let now = Instant::now();
+        let mut turn = slots.paused_until.unwrap_or(now).max(now);
+        if let Some(interval) = self.interval {
+            turn = turn.max(slots.next.unwrap_or(now));
+            slots.next = Some(turn + interval);
+        }
+        drop(slots);
+        // Against the clock now, not when the turn was reckoned: one already come
+        // (this thread was held up meanwhile) is taken at once.
+        (turn > Instant::now()).then_some(turn)
     }
 
     /// Whether a pause that began after `turn` was taken now holds it: the turn
@@ -67,7 +62,7 @@ impl Pace {
     pub fn pause_all(&self, pause: Duration) {
         let until = Instant::now() + pause;
         let mut slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
-        slots.paused_until = Some(slots.paused_until.map_or(until, |u| u.max(until)));
+        slots.paused_until = slots.paused_until.max(Some(until));
         self.active.store(true, Ordering::Relaxed);
     }
 }

@@ -6,19 +6,28 @@
 
 use std::io;
 use std::net::{SocketAddr, TcpStream};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use ureq::http::Uri;
 use ureq::unversioned::resolver::{DefaultResolver, ResolvedSocketAddrs, Resolver};
 use ureq::unversioned::transport::NextTimeout;
 
-#[derive(Debug, Default)]
+/// Shared by the agents of a run (a clone shares the cache).
+#[derive(Debug, Clone)]
 pub struct CachingResolver {
-    inner: DefaultResolver,
+    /// Off (`SMSSTAT_BENCH_WITHOUT=resolver`): ureq's resolver on every new connection.
+    on: bool,
     /// The last scheme and authority resolved, and their addresses; failures are
     /// not kept.
-    cache: Mutex<Option<(String, String, ResolvedSocketAddrs)>>,
+    cache: Arc<Mutex<Option<(String, String, ResolvedSocketAddrs)>>>,
+}
+
+impl CachingResolver {
+    pub fn new(on: bool) -> CachingResolver {
+        let cache = Arc::default();
+        CachingResolver { on, cache }
+    }
 }
 
 impl Resolver for CachingResolver {
@@ -28,6 +37,9 @@ impl Resolver for CachingResolver {
         config: &ureq::config::Config,
         timeout: NextTimeout,
     ) -> Result<ResolvedSocketAddrs, ureq::Error> {
+        if !self.on {
+            return DefaultResolver::default().resolve(uri, config, timeout);
+        }
         // Compared as they are: every request asks, and building a key to compare
         // cost an allocation each time.
         let scheme = uri.scheme_str().unwrap_or("");
@@ -41,8 +53,7 @@ impl Resolver for CachingResolver {
         }
         // A name that does not resolve will not resolve on a retry either: told
         // apart from connection failures, which are retried.
-        let addrs = self
-            .inner
+        let addrs = DefaultResolver::default()
             .resolve(uri, config, timeout)
             .map_err(|e| match e {
                 ureq::Error::Io(_) => ureq::Error::HostNotFound,
@@ -75,15 +86,13 @@ pub fn connect_within(
         error: io::Error::new(io::ErrorKind::ConnectionRefused, "no address to connect to"),
     };
     for &addr in addrs {
-        let attempt = match deadline {
-            Some(deadline) => {
-                let left = deadline.saturating_duration_since(Instant::now());
-                if left.is_zero() {
-                    last.error = io::ErrorKind::TimedOut.into();
-                    return Err(last);
-                }
-                TcpStream::connect_timeout(&addr, left)
+        let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+        let attempt = match left {
+            Some(left) if left.is_zero() => {
+                last.error = io::ErrorKind::TimedOut.into();
+                break;
             }
+            Some(left) => TcpStream::connect_timeout(&addr, left),
             None => TcpStream::connect(addr),
         };
         match attempt {

@@ -16,18 +16,14 @@ pub struct Backoff {
     max: Duration,
 }
 
+/// A retry's: from 200 ms up to 10 s.
 impl Default for Backoff {
     fn default() -> Self {
-        Self::new()
+        Backoff::between(FIRST_DELAY, MAX_DELAY)
     }
 }
 
 impl Backoff {
-    /// A retry's: from 200 ms up to 10 s.
-    pub fn new() -> Backoff {
-        Backoff::between(FIRST_DELAY, MAX_DELAY)
-    }
-
     /// Doubling from `first` up to `max`.
     pub fn between(first: Duration, max: Duration) -> Backoff {
         Backoff { next: first, max }
@@ -72,7 +68,7 @@ mod tests {
 
     #[test]
     fn delays_double_with_bounded_jitter() {
-        let mut backoff = Backoff::new();
+        let mut backoff = Backoff::default();
         let first = backoff.next_delay(None);
         assert!(first >= FIRST_DELAY && first <= FIRST_DELAY.mul_f64(1.5));
         let second = backoff.next_delay(None);
@@ -84,7 +80,7 @@ mod tests {
 
     #[test]
     fn retry_after_is_honoured_up_to_a_cap() {
-        let mut backoff = Backoff::new();
+        let mut backoff = Backoff::default();
         assert_eq!(
             backoff.next_delay(Some(Duration::from_secs(3))),
             Duration::from_secs(3)

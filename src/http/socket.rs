@@ -11,7 +11,7 @@
 //! About 5 calls a lookup instead of 11.
 
 use std::io::{self, Read, Write};
-use std::net::{SocketAddr, TcpStream};
+use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
 use rustix::event::{poll, PollFd, PollFlags, Timespec};
@@ -38,7 +38,15 @@ impl<In: Transport> Connector<In> for LeanTcpConnector {
         if let Some(chained) = chained {
             return Ok(Some(Either::A(chained)));
         }
-        let stream = connect_any(&details.addrs, &details.timeout)?;
+        // The first address that accepts, each tried within what is left of the timeout.
+        let limit = details.timeout.not_zero().map(|t| *t);
+        let stream = match connect_within(&details.addrs, limit) {
+            Ok((stream, _)) => stream,
+            Err(Unconnected { error, .. }) if error.kind() == io::ErrorKind::TimedOut => {
+                return Err(Error::Timeout(details.timeout.reason))
+            }
+            Err(Unconnected { error, .. }) => return Err(Error::Io(error)),
+        };
         stream.set_nodelay(true)?;
         stream.set_nonblocking(true)?;
         let config = details.config;
@@ -48,20 +56,8 @@ impl<In: Transport> Connector<In> for LeanTcpConnector {
             buffers,
             sent: false,
             exchanged: false,
-            until: details.timeout.not_zero().map(|t| Instant::now() + *t),
+            until: limit.map(|t| Instant::now() + t),
         })))
-    }
-}
-
-/// The first address that accepts, each tried within what is left of the timeout.
-fn connect_any(addrs: &[SocketAddr], timeout: &NextTimeout) -> Result<TcpStream, Error> {
-    let limit = timeout.not_zero().map(|t| *t);
-    match connect_within(addrs, limit) {
-        Ok((stream, _)) => Ok(stream),
-        Err(Unconnected { error, .. }) if error.kind() == io::ErrorKind::TimedOut => {
-            Err(Error::Timeout(timeout.reason))
-        }
-        Err(Unconnected { error, .. }) => Err(Error::Io(error)),
     }
 }
 
@@ -88,11 +84,9 @@ impl LeanTcp {
     /// Waits until the socket is ready for `flags`; Err(Timeout) when `timeout` ends.
     fn wait(&self, flags: PollFlags, timeout: &NextTimeout) -> Result<(), Error> {
         let started = Instant::now();
-        let limit = match (timeout.not_zero().map(|t| *t), self.until) {
-            (Some(limit), Some(until)) => Some(limit.min(until.saturating_duration_since(started))),
-            (limit, None) => limit,
-            (None, Some(until)) => Some(until.saturating_duration_since(started)),
-        };
+        let until = self.until.map(|u| u.saturating_duration_since(started));
+        let limits = [timeout.not_zero().map(|t| *t), until];
+        let limit = limits.into_iter().flatten().min();
         loop {
             let left = match limit {
                 Some(limit) => match limit.checked_sub(started.elapsed()) {

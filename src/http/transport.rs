@@ -14,16 +14,15 @@ pub fn transport_error(error: ureq::Error, timeout: Duration) -> LookupError {
         ureq::Error::Io(e) if e.kind() == std::io::ErrorKind::TimedOut => {
             LookupError::Timeout(timeout)
         }
-        ureq::Error::Io(e) => match tls_error(&e) {
+        // rustls reports through io errors; a certificate or protocol problem is told
+        // from a network one, because retrying it is pointless.
+        ureq::Error::Io(e) => match e.get_ref().and_then(|e| e.downcast_ref::<rustls::Error>()) {
             Some(tls) => LookupError::Unreachable(format!("TLS: {tls}")),
             None => LookupError::Unavailable(e.to_string()),
         },
         ureq::Error::HostNotFound => LookupError::Unreachable("host not found".into()),
         ureq::Error::ConnectionFailed => LookupError::Unavailable("connection failed".into()),
         ureq::Error::Tls(reason) => LookupError::Unreachable(format!("TLS: {reason}")),
-        ureq::Error::BodyExceedsLimit(limit) => LookupError::Unreadable(format!(
-            "body larger than {limit} bytes (raise --max-body if this is expected)"
-        )),
         ureq::Error::Protocol(ureq_proto::Error::HttpParseTooManyHeaders) => {
             LookupError::Unreadable("response headers too large (too many header lines)".into())
         }
@@ -55,21 +54,6 @@ pub fn closed_early(error: &ureq::Error) -> bool {
     matches!(error, ureq::Error::Io(e) if matches!(e.kind(), ConnectionReset | ConnectionAborted | UnexpectedEof | BrokenPipe))
 }
 
-/// rustls reports through io errors; a certificate or protocol problem is told from
-/// a network one, because retrying it is pointless.
-fn tls_error(error: &std::io::Error) -> Option<&rustls::Error> {
-    error
-        .get_ref()
-        .and_then(|e| e.downcast_ref::<rustls::Error>())
-}
-
-/// An answer over `--max-body`.
-pub(super) fn too_large(max_body: u64) -> LookupError {
-    LookupError::Unreadable(format!(
-        "body larger than {max_body} bytes (raise --max-body if this is expected)"
-    ))
-}
-
 /// The body, within `--max-body`, in a buffer of the announced size: growing one
 /// by doubling would hold up to twice a large answer per lookup under way.
 pub fn read_body<'b>(
@@ -79,12 +63,12 @@ pub fn read_body<'b>(
     bodies: &'b BodyBudget,
 ) -> Result<(Vec<u8>, Permit<'b>), LookupError> {
     use std::io::Read;
-    let announced = response
-        .headers()
-        .get("content-length")
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.trim().parse::<u64>().ok())
-        .unwrap_or(0);
+    let too_large = || {
+        LookupError::Unreadable(format!(
+            "body larger than {max_body} bytes (raise --max-body if this is expected)"
+        ))
+    };
+    let announced = response.body().content_length().unwrap_or(0);
     // One byte more than the cap, so that an answer of exactly the cap fits
     // without the buffer growing to find the end.
     let capacity = announced.min(max_body.saturating_add(1));
@@ -100,11 +84,11 @@ pub fn read_body<'b>(
         .read_to_end(&mut body)
         .map_err(|e| match ureq::Error::from(e) {
             // ureq's limit is one byte over the cap: the message names the cap.
-            ureq::Error::BodyExceedsLimit(_) => too_large(max_body),
+            ureq::Error::BodyExceedsLimit(_) => too_large(),
             other => transport_error(other, timeout),
         })?;
     if body.len() as u64 > max_body {
-        return Err(too_large(max_body));
+        return Err(too_large());
     }
     Ok((body, permit))
 }

@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 
 use super::*;
 use crate::settings::config::HttpSettings;
+use ureq::http::HeaderName;
 
 fn answer(
     status: u16,
@@ -17,40 +18,23 @@ fn answer(
         retry_after: retry_after.map(Duration::from_secs),
         location: None,
         body: body.as_bytes().to_vec(),
-        _permit: Permit::none(),
+        _permit: Permit(None),
     })
 }
 
-struct Run {
-    routes: RouteEvidence,
-    scrubber: Scrubber,
-    retries: u32,
-    deadline: Option<Instant>,
+/// A client whose lookups have `retries` (it sends nothing here: the answers are
+/// made up).
+fn client(retries: u32) -> Client {
+    let base_url = "http://127.0.0.1:9".to_string();
+    Client::new(&settings(base_url, retries, PathStyle::Auto), 1)
 }
 
-impl Run {
-    fn new(retries: u32) -> Run {
-        Run {
-            routes: RouteEvidence::default(),
-            scrubber: Scrubber::default(),
-            retries,
-            deadline: None,
-        }
-    }
-
-    /// A lookup's requests on `paths`, with the run's retries.
-    fn attempts(&self, paths: Vec<String>) -> Attempts {
-        Attempts::new(paths, self.retries)
-    }
-
-    fn rules<'a>(&'a self, kind: LookupKind, value: &'a str) -> Rules<'a> {
-        Rules {
-            kind,
-            value,
-            deadline: self.deadline,
-            routes: &self.routes,
-            scrubber: &self.scrubber,
-        }
+fn rules<'a>(kind: LookupKind, value: &'a str) -> Rules<'a> {
+    Rules {
+        kind,
+        value,
+        deadline: None,
+        label: "",
     }
 }
 
@@ -58,123 +42,123 @@ const DELIVERED: &str = r#"{"error":0,"status":"delivered","sms_id":42}"#;
 
 #[test]
 fn a_record_ends_the_lookup_at_once() {
-    let run = Run::new(2);
-    let mut attempts = run.attempts(vec!["/sms/42".into()]);
-    let after = attempts.after(
+    let client = client(2);
+    let mut attempts = Attempts::new(vec!["/sms/42".into()], 2);
+    let next = client.after(
+        &mut attempts,
         answer(200, DELIVERED, None),
         Instant::now(),
-        &run.rules(LookupKind::Sms, "42"),
+        &rules(LookupKind::Sms, "42"),
     );
     assert!(
-        matches!(after, After::Done(Ok(ref r)) if r.fields["status"] == "delivered"),
-        "{after:?}"
+        matches!(next, Next::Done(Ok(ref r)) if r.fields["status"] == "delivered"),
+        "{next:?}"
     );
+}
+
+/// A retry: the lookup comes back after a pause, with one retry more spent.
+fn is_retry(next: &Next, now: Instant) -> bool {
+    matches!(next, Next::At(at) if *at > now)
 }
 
 #[test]
 fn transient_failures_are_retried_until_the_retries_are_spent() {
-    let run = Run::new(2);
-    let rules = run.rules(LookupKind::Sms, "42");
-    let mut attempts = run.attempts(vec!["/sms/42".into()]);
+    let client = client(2);
+    let rules = rules(LookupKind::Sms, "42");
+    let mut attempts = Attempts::new(vec!["/sms/42".into()], 2);
     let now = Instant::now();
-    for _ in 0..2 {
-        let after = attempts.after(answer(503, "", None), now, &rules);
-        assert!(
-            matches!(after, After::Retry { all: false, .. }),
-            "{after:?}"
-        );
+    for spent in 1..=2 {
+        let next = client.after(&mut attempts, answer(503, "", None), now, &rules);
+        assert!(is_retry(&next, now), "{next:?}");
+        assert_eq!(attempts.retries, spent);
     }
-    let after = attempts.after(answer(503, "", None), now, &rules);
+    assert_eq!(client.pace.turn(), None, "a 503 does not pause the account");
+    let next = client.after(&mut attempts, answer(503, "", None), now, &rules);
     assert!(
-        matches!(after, After::Done(Err(LookupError::Unavailable(_)))),
-        "{after:?}"
+        matches!(next, Next::Done(Err(LookupError::Unavailable(_)))),
+        "{next:?}"
     );
     let timeout = Err(LookupError::Timeout(Duration::from_secs(1)));
-    let mut fresh = run.attempts(vec!["/sms/42".into()]);
-    assert!(matches!(
-        fresh.after(timeout, now, &rules),
-        After::Retry { .. }
-    ));
+    let mut fresh = Attempts::new(vec!["/sms/42".into()], 2);
+    let next = client.after(&mut fresh, timeout, now, &rules);
+    assert!(is_retry(&next, now), "{next:?}");
 }
 
 #[test]
 fn a_429_pauses_the_account_for_as_long_as_the_server_asks() {
-    let run = Run::new(1);
-    let mut attempts = run.attempts(vec!["/sms/42".into()]);
-    let after = attempts.after(
+    let client = client(1);
+    let mut attempts = Attempts::new(vec!["/sms/42".into()], 1);
+    let now = Instant::now();
+    let next = client.after(
+        &mut attempts,
         answer(429, "", Some(3)),
-        Instant::now(),
-        &run.rules(LookupKind::Sms, "42"),
+        now,
+        &rules(LookupKind::Sms, "42"),
     );
-    match after {
-        After::Retry { delay, all, .. } => {
-            assert_eq!(delay, Duration::from_secs(3));
-            assert!(all, "a 429 speaks of the account");
-        }
-        other => panic!("{other:?}"),
-    }
+    assert!(
+        matches!(next, Next::At(at) if at == now + Duration::from_secs(3)),
+        "{next:?}"
+    );
+    let turn = client.pace.turn().expect("a 429 speaks of the account");
+    assert!(turn >= now + Duration::from_secs(3), "{turn:?}");
     assert_eq!(attempts.retry_after, Some(Duration::from_secs(3)));
 }
 
 #[test]
 fn no_retry_whose_pause_outlasts_the_deadline() {
     let now = Instant::now();
-    let mut run = Run::new(3);
-    run.deadline = Some(now + Duration::from_secs(2));
-    let mut attempts = run.attempts(vec!["/sms/42".into()]);
-    let after = attempts.after(
-        answer(503, "", Some(5)),
-        now,
-        &run.rules(LookupKind::Sms, "42"),
-    );
-    assert!(matches!(after, After::Done(Err(_))), "{after:?}");
+    let client = client(3);
+    let mut attempts = Attempts::new(vec!["/sms/42".into()], 3);
+    let rules = Rules {
+        deadline: Some(now + Duration::from_secs(2)),
+        ..rules(LookupKind::Sms, "42")
+    };
+    let next = client.after(&mut attempts, answer(503, "", Some(5)), now, &rules);
+    assert!(matches!(next, Next::Done(Err(_))), "{next:?}");
 }
 
 #[test]
 fn a_missing_explicit_route_moves_on_to_the_short_form_with_fresh_retries() {
-    let run = Run::new(1);
-    let rules = run.rules(LookupKind::Task, "6");
-    let mut attempts = run.attempts(LookupKind::Task.paths("6", PathStyle::Auto));
+    let client = client(1);
+    let rules = rules(LookupKind::Task, "6");
+    let mut attempts = Attempts::new(LookupKind::Task.paths("6", PathStyle::Auto), 1);
     let now = Instant::now();
-    assert!(matches!(
-        attempts.after(answer(503, "", None), now, &rules),
-        After::Retry { .. }
-    ));
-    assert!(matches!(
-        attempts.after(answer(404, "", None), now, &rules),
-        After::ShortForm
-    ));
+    let next = client.after(&mut attempts, answer(503, "", None), now, &rules);
+    assert!(is_retry(&next, now), "{next:?}");
+    // The short form, at once.
+    let next = client.after(&mut attempts, answer(404, "", None), now, &rules);
+    assert!(matches!(next, Next::At(at) if at == now), "{next:?}");
     assert_eq!(attempts.path(), "/sms/6");
+    assert_eq!(attempts.retries, 0);
     // The short path has its own retries.
-    assert!(matches!(
-        attempts.after(answer(503, "", None), now, &rules),
-        After::Retry { .. }
-    ));
+    let next = client.after(&mut attempts, answer(503, "", None), now, &rules);
+    assert!(is_retry(&next, now), "{next:?}");
     // The last path's 404 is the answer, not another fallback.
-    let after = attempts.after(answer(404, "", None), now, &rules);
-    assert!(matches!(after, After::Done(Err(_))), "{after:?}");
+    let next = client.after(&mut attempts, answer(404, "", None), now, &rules);
+    assert!(matches!(next, Next::Done(Err(_))), "{next:?}");
     assert!(
-        !run.routes.explicit_missing(LookupKind::Task),
+        !client.routes.explicit_missing(LookupKind::Task),
         "one answer is not evidence"
     );
 }
 
 #[test]
 fn a_service_error_on_the_explicit_route_is_the_answer() {
-    let run = Run::new(0);
-    let mut attempts = run.attempts(LookupKind::SmsRef.paths("r1", PathStyle::Auto));
+    let client = client(0);
+    let mut attempts = Attempts::new(LookupKind::SmsRef.paths("r1", PathStyle::Auto), 0);
     let body = r#"{"error":20,"errorDescription":"not found"}"#;
-    let after = attempts.after(
+    let next = client.after(
+        &mut attempts,
         answer(200, body, None),
         Instant::now(),
-        &run.rules(LookupKind::SmsRef, "r1"),
+        &rules(LookupKind::SmsRef, "r1"),
     );
     assert!(
         matches!(
-            after,
-            After::Done(Err(LookupError::Service { code: Some(20), .. }))
+            next,
+            Next::Done(Err(LookupError::Service { code: Some(20), .. }))
         ),
-        "{after:?}"
+        "{next:?}"
     );
 }
 

@@ -187,11 +187,8 @@ impl Scrubber {
     }
 
     fn match_at(&self, text: &[u8], start: usize) -> Option<usize> {
-        let mut at = start;
-        for &want in &self.key {
-            at += one_byte(&text[at..], want)?;
-        }
-        Some(at)
+        let mut key = self.key.iter();
+        key.try_fold(start, |at, &want| Some(at + one_byte(&text[at..], want)?))
     }
 }
 
