@@ -39,9 +39,7 @@ pub(super) fn serve_connection(mut stream: TcpStream, inner: &Inner) {
             }
         }
         if filled == buf.len() {
-            out.clear();
-            write_response(&mut out, &HttpResponse::plain(431), true, false, false);
-            let _ = stream.write_all(&out);
+            refuse(&mut stream, &mut out, 431);
             return linger(stream);
         }
         match stream.read(&mut buf[filled..]) {

@@ -165,15 +165,7 @@ impl HttpServer {
         handler: Handler,
         limits: Limits,
     ) -> io::Result<HttpServer> {
-        HttpServer::from_listener(TcpListener::bind(addr)?, handler, limits)
-    }
-
-    /// Serves on an already bound listener.
-    pub fn from_listener(
-        listener: TcpListener,
-        handler: Handler,
-        limits: Limits,
-    ) -> io::Result<HttpServer> {
+        let listener = TcpListener::bind(addr)?;
         let addr = listener.local_addr()?;
         let inner = Arc::new(Inner {
             handler,
