@@ -32,21 +32,12 @@ pub(super) fn terminal_to_width(report: &Report, look: Look, width: Option<usize
         }
         let widths = column_widths(section);
         let line = |cells: &[String]| -> String {
-            let mut line = String::new();
-            for (i, cell) in cells.iter().enumerate() {
-                let pad = widths[i].saturating_sub(cell.chars().count());
-                if i > 0 {
-                    line.push_str("  ");
-                }
-                if section.right[i] {
-                    line.push_str(&" ".repeat(pad));
-                    line.push_str(cell);
-                } else {
-                    line.push_str(cell);
-                    line.push_str(&" ".repeat(pad));
-                }
-            }
-            line
+            let cells = cells.iter().zip(&widths).zip(&section.right);
+            let cells = cells.map(|((cell, &width), right)| match right {
+                true => format!("{cell:>width$}"),
+                false => format!("{cell:<width$}"),
+            });
+            cells.collect::<Vec<_>>().join("  ")
         };
         let head: Vec<String> = section.head.iter().map(|h| h.to_string()).collect();
         let _ = writeln!(out, "{}", line(&head).trim_end());

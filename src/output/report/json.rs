@@ -3,7 +3,7 @@
 
 use serde_json::{json, Map, Number, Value};
 
-use super::stats::{Counts, Durations, Grouped, MILLISECOND_BUCKETS, SECOND_BUCKETS};
+use super::stats::{Counts, Durations, MILLISECOND_BUCKETS, SECOND_BUCKETS};
 use super::{Report, Share};
 use crate::domain::record::RecordKind;
 use crate::output::derived::is_network_code;
@@ -19,15 +19,11 @@ pub(super) fn report(report: &Report) -> Value {
     object.insert("expectations_not_met".into(), verdicts.unmet.into());
     object.insert("interrupted".into(), verdicts.interrupted.into());
     if report.kind != RecordKind::Task {
-        object.insert(
-            "statuses".into(),
-            counts(&report.statuses, "status", report.records, usize::MAX),
-        );
+        let statuses = counts(&report.statuses, "status", report.records);
+        object.insert("statuses".into(), statuses);
     }
-    object.insert(
-        "failures".into(),
-        counts(&report.failures, "failure", report.lookups, usize::MAX),
-    );
+    let failures = counts(&report.failures, "failure", report.lookups);
+    object.insert("failures".into(), failures);
     match report.kind {
         RecordKind::Sms => sms(report, &mut object),
         RecordKind::Hlr => hlr(report, &mut object),
@@ -67,7 +63,7 @@ fn sms(report: &Report, object: &mut Map<String, Value>) {
         "delivery_latency_s".into(),
         durations(&part.delivery_latency, SECOND_BUCKETS),
     );
-    let oldest = part.oldest_pending.iter().flat_map(|top| top.entries());
+    let oldest = part.oldest_pending.entries().iter();
     let oldest =
         oldest.map(|(_, p)| json!({"query": p.query, "status": p.status, "time_in": p.time_in}));
     object.insert("oldest_pending".into(), oldest.collect());
@@ -95,7 +91,7 @@ fn task(report: &Report, object: &mut Map<String, Value>) {
             "delivery_rate": rate.map(round3),
         }),
     );
-    let lowest = part.lowest_rate.iter().flat_map(|top| top.entries());
+    let lowest = part.lowest_rate.entries().iter();
     let lowest = lowest.map(|(_, low)| {
         json!({
             "query": low.query,
@@ -108,12 +104,12 @@ fn task(report: &Report, object: &mut Map<String, Value>) {
 }
 
 /// `[{"status": "delivered", "count": 9, "share": 0.9}, ...]`, largest first; what
-/// is past `top` or past the label cap is one `"(other)"` entry.
-fn counts(counts: &Counts, name: &str, of: u64, top: usize) -> Value {
-    let (ranked, rest) = counts.ranked(top);
+/// is past the label cap is one `"(other)"` entry.
+fn counts(counts: &Counts, name: &str, of: u64) -> Value {
+    let (ranked, rest) = counts.ranked(usize::MAX);
     let entry =
         |label: &str, count: u64| json!({name: label, "count": count, "share": ratio(count, of)});
-    let mut list: Vec<Value> = ranked.iter().map(|(l, n)| entry(l, *n)).collect();
+    let mut list: Vec<Value> = ranked.iter().map(|(l, _, n)| entry(l, *n)).collect();
     if rest > 0 {
         list.push(entry("(other)", rest));
     }
@@ -123,7 +119,7 @@ fn counts(counts: &Counts, name: &str, of: u64, top: usize) -> Value {
 /// `[{"network": "Russia / Beeline", "code": "25099", "count": 9, "share": 0.9}]`:
 /// the commonest network codes (or names, with `"code": null`), then one
 /// `"(other)"` entry without a code.
-fn networks(networks: &Grouped) -> Value {
+fn networks(networks: &Counts) -> Value {
     let of = networks.total();
     let (ranked, rest) = networks.ranked(super::TOP_NETWORKS);
     let mut list: Vec<Value> = ranked

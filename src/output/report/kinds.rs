@@ -2,7 +2,7 @@
 //! HLR networks and flags, summed task counters.
 
 use super::section::{durations_row, Section};
-use super::section::{fraction, histogram, percent, seconds, share_text, whole_unit};
+use super::section::{histogram, percent, seconds, share_text, whole_unit};
 use super::stats::SECOND_BUCKETS;
 use super::{Report, TaskPart, TOP_NETWORKS};
 use crate::domain::status::Tone;
@@ -31,8 +31,8 @@ pub(super) fn sms_sections(
     }
     let oldest: Vec<String> = part
         .oldest_pending
+        .entries()
         .iter()
-        .flat_map(|top| top.entries())
         .map(|(_, p)| format!("{} ({} since {})", p.query, p.status, p.time_in))
         .collect();
     if !oldest.is_empty() {
@@ -66,8 +66,8 @@ pub(super) fn task_sections(
     notes.push(("Tasks".into(), part.tasks.to_string()));
     let lowest: Vec<String> = part
         .lowest_rate
+        .entries()
         .iter()
-        .flat_map(|top| top.entries())
         .map(|(_, low)| {
             let rate = low.delivered as f64 / low.messages as f64;
             format!(
@@ -95,11 +95,7 @@ fn task_counters(part: &TaskPart) -> Section {
         ("pending", part.pending, Tone::Pending),
     ] {
         let count = u64::try_from(count).unwrap_or(0);
-        let share = fraction(count, of);
-        counters.row(
-            vec![name.into(), count.to_string(), percent(share)],
-            share.map(|s| (s, tone)),
-        );
+        counters.share_row(name.into(), count, of, tone);
     }
     counters.row(
         vec!["total".into(), part.messages.to_string(), String::new()],
@@ -128,11 +124,7 @@ fn networks_section(report: &Report) -> Section {
     });
     let rest = (rest > 0).then(|| ("(other)".to_owned(), rest));
     for (label, count) in named.chain(rest) {
-        let share = fraction(count, of);
-        section.row(
-            vec![label, count.to_string(), percent(share)],
-            share.map(|s| (s, Tone::Plain)),
-        );
+        section.share_row(label, count, of, Tone::Plain);
     }
     section
 }

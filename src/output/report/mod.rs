@@ -23,7 +23,7 @@ use crate::output::derived::{delivery_latency, named_network, network, Network};
 use crate::output::summary::failure_label;
 
 use money::Money;
-use stats::{Counts, Durations, Grouped, Top};
+use stats::{Counts, Durations, Top};
 
 /// How many lookups the "slowest", "oldest pending" and "lowest delivery rate"
 /// lists name.
@@ -85,12 +85,6 @@ struct Verdicts {
     interrupted: u64,
 }
 
-impl Verdicts {
-    fn any(&self) -> bool {
-        self.still_pending + self.unmet + self.interrupted > 0
-    }
-}
-
 #[derive(Debug, Default)]
 struct SmsPart {
     /// Seconds from `time_in` to `time_sent`, and to `time_dr`.
@@ -98,7 +92,7 @@ struct SmsPart {
     delivery_latency: Durations,
     /// Still-pending SMS by how early they came in (the key is -time_in, so that the
     /// largest key is the oldest).
-    oldest_pending: Option<Top<i64, Pending>>,
+    oldest_pending: Top<i64, Pending>,
 }
 
 #[derive(Debug)]
@@ -111,7 +105,7 @@ struct Pending {
 #[derive(Debug)]
 struct HlrPart {
     /// By network code (MCC+MNC), named as first seen.
-    networks: Grouped,
+    networks: Counts,
     ported: Share,
     roaming: Share,
 }
@@ -133,7 +127,7 @@ struct TaskPart {
     unknown: i64,
     pending: i64,
     /// Tasks by lowest delivery rate (the key is the negated rate in millionths).
-    lowest_rate: Option<Top<i64, LowRate>>,
+    lowest_rate: Top<i64, LowRate>,
 }
 
 #[derive(Debug)]
@@ -160,21 +154,15 @@ impl Report {
             failures: Counts::new(MAX_LABELS),
             verdicts: Verdicts::default(),
             lookup_ms: Durations::default(),
-            slowest: Top::new(LISTED),
+            slowest: Top::default(),
             prices: Money::new(MAX_CURRENCIES),
-            sms: SmsPart {
-                oldest_pending: Some(Top::new(LISTED)),
-                ..SmsPart::default()
-            },
+            sms: SmsPart::default(),
             hlr: HlrPart {
-                networks: Grouped::new(MAX_NETWORKS),
+                networks: Counts::new(MAX_NETWORKS),
                 ported: Share::default(),
                 roaming: Share::default(),
             },
-            tasks: TaskPart {
-                lowest_rate: Some(Top::new(LISTED)),
-                ..TaskPart::default()
-            },
+            tasks: TaskPart::default(),
             wait: waited.then(WaitPart::default),
         }
     }
@@ -252,8 +240,8 @@ impl Report {
         }
         if status::phase(RecordKind::Sms, status) == Phase::Pending {
             let came_in = record.get("time_in");
-            if let (Some(at), Some(top)) = (came_in.and_then(timestamp), &mut part.oldest_pending) {
-                top.offer(-at, || Pending {
+            if let Some(at) = came_in.and_then(timestamp) {
+                part.oldest_pending.offer(-at, || Pending {
                     query: shown(query),
                     status: status_label(status),
                     time_in: came_in
@@ -275,13 +263,13 @@ impl Report {
         {
             self.hlr
                 .networks
-                .add(&code, || network_name(&code, country, operator));
+                .add_named(&code, || network_name(&code, country, operator));
         } else if let Some((name, country)) = named_network(record) {
             // v1 names the network: grouped by that name, shown with its country.
             let shown_name = name.clone();
             self.hlr
                 .networks
-                .add(&name, || network_name(&name, country, Some(shown_name)));
+                .add_named(&name, || network_name(&name, country, Some(shown_name)));
         }
         let flag = |name: &str| {
             let details = record.get("details").and_then(|d| d.get(name));
@@ -314,12 +302,13 @@ impl Report {
         ] {
             *sum = sum.saturating_add(value);
         }
-        if let (Some(ratio), Some(top)) = (counters.delivered_ratio(), &mut part.lowest_rate) {
-            top.offer(-(ratio * 1e6).round() as i64, || LowRate {
-                query: shown(query),
-                delivered: counters.delivered,
-                messages: counters.messages(),
-            });
+        if let Some(ratio) = counters.delivered_ratio() {
+            part.lowest_rate
+                .offer(-(ratio * 1e6).round() as i64, || LowRate {
+                    query: shown(query),
+                    delivered: counters.delivered,
+                    messages: counters.messages(),
+                });
         }
     }
 

@@ -43,6 +43,13 @@ impl Section {
         self.rows.push(cells);
         self.bars.push(bar);
     }
+
+    /// A row of a count and its share of `of`, the share drawn as a bar in `tone`.
+    pub(super) fn share_row(&mut self, label: String, count: u64, of: u64, tone: Tone) {
+        let share = fraction(count, of);
+        let cells = vec![label, count.to_string(), percent(share)];
+        self.row(cells, share.map(|s| (s, tone)));
+    }
 }
 
 pub(super) fn histogram(
@@ -64,11 +71,7 @@ pub(super) fn histogram(
             (Some(lower), None) => format!("> {lower}"),
             (None, None) => "all".into(),
         };
-        let share = fraction(count, total);
-        section.row(
-            vec![label, count.to_string(), percent(share)],
-            share.map(|s| (s, Tone::Plain)),
-        );
+        section.share_row(label, count, total, Tone::Plain);
     }
     section
 }

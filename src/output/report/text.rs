@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 
 use super::kinds;
-use super::section::{durations_row, fraction, histogram, percent, seconds, whole_unit, Section};
+use super::section::{durations_row, histogram, seconds, whole_unit, Section};
 use super::stats::{Counts, MILLISECOND_BUCKETS};
 use super::Report;
 use crate::domain::record::RecordKind;
@@ -22,23 +22,13 @@ pub(super) fn sections(report: &Report) -> (String, Vec<Section>, Vec<(String, S
     if report.records == 0 {
         sections.push(Section::line(NO_RECORDS));
     } else if report.kind != RecordKind::Task {
-        sections.push(counts_section(
-            "Status",
-            &report.statuses,
-            report.records,
-            usize::MAX,
-            true,
-        ));
+        let statuses = counts_section("Status", &report.statuses, report.records, true);
+        sections.push(statuses);
     }
     sections.extend(verdict_section(report));
     if report.failures.total() > 0 {
-        sections.push(counts_section(
-            "Failure",
-            &report.failures,
-            report.lookups,
-            usize::MAX,
-            false,
-        ));
+        let failures = counts_section("Failure", &report.failures, report.lookups, false);
+        sections.push(failures);
     }
     let mut notes = Vec::new();
     match report.kind {
@@ -86,19 +76,14 @@ fn verdict_rows(report: &Report) -> [(u64, &'static str, Tone); 3] {
 /// The records a verdict failed, as shares of the records: shown whenever there are
 /// some, so that the report agrees with the exit code.
 fn verdict_section(report: &Report) -> Option<Section> {
-    if !report.verdicts.any() {
+    if verdict_rows(report).iter().all(|(count, _, _)| *count == 0) {
         return None;
     }
     let mut section = Section::new(vec!["Verdict", "Count", "Share"]);
     for (count, what, tone) in verdict_rows(report) {
-        if count == 0 {
-            continue;
+        if count > 0 {
+            section.share_row(what.to_string(), count, report.records, tone);
         }
-        let share = fraction(count, report.records);
-        section.row(
-            vec![what.to_string(), count.to_string(), percent(share)],
-            share.map(|s| (s, tone)),
-        );
     }
     Some(section)
 }
@@ -163,27 +148,18 @@ fn price_and_slowest_notes(report: &Report, notes: &mut Vec<(String, String)>) {
     }
 }
 
-fn counts_section(
-    title: &'static str,
-    counts: &Counts,
-    of: u64,
-    top: usize,
-    toned: bool,
-) -> Section {
+fn counts_section(title: &'static str, counts: &Counts, of: u64, toned: bool) -> Section {
     let mut section = Section::new(vec![title, "Count", "Share"]);
-    let (ranked, rest) = counts.ranked(top);
+    let (ranked, rest) = counts.ranked(usize::MAX);
     let rest = (rest > 0).then_some(("(other)", rest));
-    for (label, count) in ranked.into_iter().chain(rest) {
-        let share = fraction(count, of);
+    let ranked = ranked.into_iter().map(|(label, _, count)| (label, count));
+    for (label, count) in ranked.chain(rest) {
         let tone = if toned {
             status::tone(label)
         } else {
             Tone::Plain
         };
-        section.row(
-            vec![label.to_string(), count.to_string(), percent(share)],
-            share.map(|s| (s, tone)),
-        );
+        section.share_row(label.to_string(), count, of, tone);
     }
     section
 }
