@@ -22,14 +22,6 @@ pub static FINAL_HLR_STATUSES: LazyLock<Vec<&'static str>> =
 pub static FINAL_V1_HLR_STATUSES: LazyLock<Vec<&'static str>> =
     LazyLock::new(|| status::documented(RecordKind::Hlr, Phase::Final, true).collect());
 
-fn weighted(names: &[&'static str]) -> Vec<(&'static str, u32)> {
-    names.iter().map(|&name| (name, hlr_weight(name))).collect()
-}
-static WEIGHTED_HLR_STATUSES: LazyLock<Vec<(&'static str, u32)>> =
-    LazyLock::new(|| weighted(&FINAL_HLR_STATUSES));
-static WEIGHTED_V1_HLR_STATUSES: LazyLock<Vec<(&'static str, u32)>> =
-    LazyLock::new(|| weighted(&FINAL_V1_HLR_STATUSES));
-
 /// How common a final HLR status is, in percent.
 fn hlr_weight(status: &str) -> u32 {
     match status {
@@ -72,8 +64,8 @@ fn subscriber(id: u64) -> Subscriber {
     let imsi = networks::imsi(serving, &mut dice);
     // One roll for both variants, so an ID means the same subscriber in each.
     let mut twin = dice.clone();
-    let status = *dice.weighted(&WEIGHTED_HLR_STATUSES);
-    let v1_status = *twin.weighted(&WEIGHTED_V1_HLR_STATUSES);
+    let status = *dice.weighted(&FINAL_HLR_STATUSES, |s| hlr_weight(s));
+    let v1_status = *twin.weighted(&FINAL_V1_HLR_STATUSES, |s| hlr_weight(s));
     let location_msc = format!(
         "{}{:09}",
         serving.country_code,
@@ -122,19 +114,6 @@ fn details(status: &str, outcome: &Subscriber, with_extras: bool) -> Value {
     Value::Object(map)
 }
 
-/// A record's first fields, in both variants: the error, then its own ID (the
-/// number itself where the shape says so).
-fn opening(id: u64, msisdn: &str, shape: &Shape) -> Map<String, Value> {
-    let mut map = Map::new();
-    shape.put_error(&mut map);
-    let own_id = match shape.msisdn_as_id() {
-        true => msisdn.to_string(),
-        false => id.to_string(),
-    };
-    map.insert("id".into(), own_id.into());
-    map
-}
-
 pub(super) fn hlr(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
     let outcome = subscriber(id);
     if shape.v1() {
@@ -152,7 +131,7 @@ pub(super) fn hlr(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
         outcome.created
     };
 
-    let mut map = opening(id, &outcome.msisdn, shape);
+    let mut map = shape.opening(id, &outcome.msisdn);
     map.insert("reference".into(), format!("ref-{id}").into());
     map.insert("msisdn".into(), outcome.msisdn.clone().into());
     map.insert("network".into(), network.into());
@@ -197,7 +176,7 @@ fn v1_hlr(id: u64, outcome: &Subscriber, shape: &Shape) -> Map<String, Value> {
     };
     let serving = outcome.serving;
 
-    let mut map = opening(id, &outcome.msisdn, shape);
+    let mut map = shape.opening(id, &outcome.msisdn);
     map.insert("msisdn".into(), outcome.msisdn.clone().into());
     map.insert("reference".into(), format!("ref-{id}").into());
     if reached {

@@ -3,10 +3,11 @@
 //! function of the kind, the ID, how far the record has progressed towards its final
 //! state, and the oddity settings.
 
+use std::ops::RangeInclusive;
 use std::sync::LazyLock;
 use std::time::{Duration, UNIX_EPOCH};
 
-use serde_json::{Map, Value};
+use serde_json::{json, Map, Value};
 
 use super::networks;
 use super::prng::{self, Dice};
@@ -20,7 +21,7 @@ pub const MAX_ID: u64 = 999_999;
 
 /// Task IDs that no SMS shares, so that the spec's task short form `/sms/{task_id}`
 /// finds them (an SMS ID is `/sms/{id}` too): 2000000..=2999999.
-pub const TASK_ONLY_IDS: std::ops::RangeInclusive<u64> = 2_000_000..=2_999_999;
+pub const TASK_ONLY_IDS: RangeInclusive<u64> = 2_000_000..=2_999_999;
 
 /// Simulated records are dated from here on, later IDs later (2024-01-01T00:00:00Z).
 pub(super) const EPOCH: u64 = 1_704_067_200;
@@ -66,7 +67,7 @@ impl Kind {
     }
 }
 
-fn is_digits(value: &str) -> bool {
+pub(super) fn is_digits(value: &str) -> bool {
     !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit())
 }
 
@@ -86,20 +87,21 @@ const EXTRA_FIELDS: u64 = 0xE47A_0000;
 const NO_ERRORS_TEXT: u64 = 0x4E0E_0000;
 const MSISDN_AS_ID: u64 = 0x1D15_0000;
 
+/// The number `raw` says, when it is all digits and within `ids`.
+pub(super) fn id_in(raw: &str, ids: RangeInclusive<u64>) -> Option<u64> {
+    raw.parse()
+        .ok()
+        .filter(|id| is_digits(raw) && ids.contains(id))
+}
+
 /// The numeric ID behind a path value: digits only, within range.
 pub fn parse_id(raw: &str) -> Option<u64> {
-    if raw.is_empty() || !raw.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    raw.parse().ok().filter(|id| (1..=MAX_ID).contains(id))
+    id_in(raw, 1..=MAX_ID)
 }
 
 /// A task's ID: an ID of every kind, or a task-only one.
 pub fn parse_task_id(raw: &str) -> Option<u64> {
-    parse_id(raw).or_else(|| {
-        let id: u64 = raw.parse().ok().filter(|_| is_digits(raw))?;
-        TASK_ONLY_IDS.contains(&id).then_some(id)
-    })
+    parse_id(raw).or_else(|| id_in(raw, TASK_ONLY_IDS))
 }
 
 /// `ref-<ID>` names the record with that ID; any other reference matches nothing.
@@ -223,6 +225,19 @@ impl Shape {
         }
     }
 
+    /// A v1 or HLR record's first fields: the success marker, then its own ID (the
+    /// number itself where the shape says so).
+    pub(super) fn opening(&self, id: u64, msisdn: &str) -> Map<String, Value> {
+        let mut map = Map::new();
+        self.put_error(&mut map);
+        let own_id = match self.msisdn_as_id() {
+            true => msisdn.to_string(),
+            false => id.to_string(),
+        };
+        map.insert("id".into(), own_id.into());
+        map
+    }
+
     /// The success marker: `error` (unless omitted), sometimes with "No errors".
     pub(super) fn put_error(&self, map: &mut Map<String, Value>) {
         if decide(self.quirks.omit_error, 0.4, OMIT_ERROR, self.key) {
@@ -238,23 +253,16 @@ impl Shape {
 /// The v1 variant's body of an HTTP error: `{"code":N,"message":"..."}` (its
 /// `HttpError401Response` ... `HttpError500Response`).
 pub fn http_error_body(status: u16, message: &str) -> String {
-    let mut map = Map::new();
-    map.insert("code".into(), status.into());
-    map.insert("message".into(), message.into());
-    Value::Object(map).to_string()
+    json!({"code": status, "message": message}).to_string()
 }
 
 /// The body of an error answer: `{"error":N,"errorDescription":"..."}`.
 pub fn error_body(code: u32, description: &str, code_as_string: bool) -> String {
-    let code = if code_as_string {
-        Value::String(code.to_string())
-    } else {
-        Value::from(code)
+    let code = match code_as_string {
+        true => Value::from(code.to_string()),
+        false => Value::from(code),
     };
-    let mut map = Map::new();
-    map.insert("error".into(), code);
-    map.insert("errorDescription".into(), description.into());
-    Value::Object(map).to_string()
+    json!({"error": code, "errorDescription": description}).to_string()
 }
 
 /// The statuses the simulator settles SMS to: the final ones its variant documents
@@ -270,14 +278,6 @@ pub static FINAL_V1_SMS_STATUSES: LazyLock<Vec<&'static str>> =
 pub static PENDING_V1_SMS_STATUSES: LazyLock<Vec<&'static str>> =
     LazyLock::new(|| status::documented(RecordKind::Sms, Phase::Pending, true).collect());
 
-fn weighted(names: &[&'static str]) -> Vec<(&'static str, u32)> {
-    names.iter().map(|&name| (name, sms_weight(name))).collect()
-}
-static WEIGHTED_SMS_STATUSES: LazyLock<Vec<(&'static str, u32)>> =
-    LazyLock::new(|| weighted(&FINAL_SMS_STATUSES));
-static WEIGHTED_V1_SMS_STATUSES: LazyLock<Vec<(&'static str, u32)>> =
-    LazyLock::new(|| weighted(&FINAL_V1_SMS_STATUSES));
-
 /// How common a final SMS status is, in percent or so.
 fn sms_weight(status: &str) -> u32 {
     match status {
@@ -288,13 +288,14 @@ fn sms_weight(status: &str) -> u32 {
     }
 }
 
-/// Currency and the range of a message's price in it, in thousandths.
-const CURRENCIES: &[((&str, u64, u64), u32)] = &[
-    (("EUR", 5, 90), 4),
-    (("UAH", 300, 2500), 3),
-    (("USD", 5, 80), 2),
-    (("GBP", 10, 60), 1),
-    (("RUB", 500, 4500), 1),
+/// Currency, the range of a message's price in it in thousandths, and how common
+/// the currency is.
+const CURRENCIES: &[(&str, u64, u64, u32)] = &[
+    ("EUR", 5, 90, 4),
+    ("UAH", 300, 2500, 3),
+    ("USD", 5, 80, 2),
+    ("GBP", 10, 60, 1),
+    ("RUB", 500, 4500, 1),
 ];
 
 /// `YYYY-MM-DD HH:MM:SS`, UTC, as in SMS records.
@@ -316,13 +317,13 @@ pub(super) fn sms(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
     let mut dice = Dice::new(Kind::Sms.salt(), id);
     let (_, msisdn) = networks::subscriber(&mut dice);
     let (finals, pendings) = if shape.v1() {
-        (&WEIGHTED_V1_SMS_STATUSES, &PENDING_V1_SMS_STATUSES)
+        (&FINAL_V1_SMS_STATUSES, &PENDING_V1_SMS_STATUSES)
     } else {
-        (&WEIGHTED_SMS_STATUSES, &PENDING_SMS_STATUSES)
+        (&FINAL_SMS_STATUSES, &PENDING_SMS_STATUSES)
     };
-    let final_status = *dice.weighted(finals);
+    let final_status = *dice.weighted(finals, |s| sms_weight(s));
     let pending_status = *dice.pick(pendings);
-    let &(currency, low, high) = dice.weighted(CURRENCIES);
+    let &(currency, low, high, _) = dice.weighted(CURRENCIES, |c| c.3);
     let price = match final_status {
         "rejected" | "failed" | "deleted" => 0,
         _ => dice.range(low, high),
@@ -389,14 +390,7 @@ fn v1_sms(
     status: &str,
     (price, currency): (Value, &str),
 ) -> Map<String, Value> {
-    let mut map = Map::new();
-    shape.put_error(&mut map);
-    let own_id = if shape.msisdn_as_id() {
-        msisdn.to_string()
-    } else {
-        id.to_string()
-    };
-    map.insert("id".into(), own_id.into());
+    let mut map = shape.opening(id, msisdn);
     map.insert("msisdn".into(), msisdn.into());
     map.insert("reference".into(), format!("ref-{id}").into());
     map.insert("time_in".into(), time_in);
@@ -445,7 +439,7 @@ pub(super) fn task(id: u64, progress: f64, shape: &Shape) -> Map<String, Value> 
     let originator = *dice.pick(ORIGINATORS);
     let body = *dice.pick(BODIES);
     let counters = task_counters(&mut dice);
-    let &(currency, low, high) = dice.weighted(CURRENCIES);
+    let &(currency, low, high, _) = dice.weighted(CURRENCIES, |c| c.3);
     let total_price = dice.range(low, high) * counters[0];
 
     let mut map = Map::new();
