@@ -1,7 +1,7 @@
 //! `-o report-json`: the report as one JSON object. Shares are ratios (0.25),
 //! latencies whole seconds, lookup times milliseconds, money decimal numbers.
 
-use serde_json::{json, Map, Number, Value};
+use serde_json::{json, Number, Value};
 
 use super::stats::{Counts, Durations, MILLISECOND_BUCKETS, SECOND_BUCKETS};
 use super::{Report, Share};
@@ -9,88 +9,84 @@ use crate::domain::record::RecordKind;
 use crate::output::derived::is_network_code;
 
 pub(super) fn report(report: &Report) -> Value {
-    let mut object = Map::new();
-    object.insert("kind".into(), report.kind.name().into());
-    object.insert("lookups".into(), report.lookups.into());
-    object.insert("records".into(), report.records.into());
-    object.insert("failed".into(), (report.lookups - report.records).into());
-    let verdicts = report.verdicts;
-    object.insert("still_pending".into(), verdicts.still_pending.into());
-    object.insert("expectations_not_met".into(), verdicts.unmet.into());
-    object.insert("interrupted".into(), verdicts.interrupted.into());
-    if report.kind != RecordKind::Task {
+    let (kind, verdicts) = (report.kind, report.verdicts);
+    let mut fields: Vec<(&str, Value)> = vec![
+        ("kind", kind.name().into()),
+        ("lookups", report.lookups.into()),
+        ("records", report.records.into()),
+        ("failed", (report.lookups - report.records).into()),
+        ("still_pending", verdicts.still_pending.into()),
+        ("expectations_not_met", verdicts.unmet.into()),
+        ("interrupted", verdicts.interrupted.into()),
+    ];
+    if kind != RecordKind::Task {
         let statuses = counts(&report.statuses, "status", report.records);
-        object.insert("statuses".into(), statuses);
+        fields.push(("statuses", statuses));
     }
     let failures = counts(&report.failures, "failure", report.lookups);
-    object.insert("failures".into(), failures);
-    match report.kind {
-        RecordKind::Sms => sms(report, &mut object),
-        RecordKind::Hlr => hlr(report, &mut object),
-        RecordKind::Task => task(report, &mut object),
+    fields.push(("failures", failures));
+    fields.extend(match kind {
+        RecordKind::Sms => sms(report),
+        RecordKind::Hlr => hlr(report),
+        RecordKind::Task => task(report),
+    });
+    if kind != RecordKind::Hlr {
+        fields.push(("prices", prices(report)));
     }
-    if report.kind != RecordKind::Hlr {
-        object.insert("prices".into(), prices(report));
-    }
-    object.insert(
-        "lookup_ms".into(),
-        durations(&report.lookup_ms, MILLISECOND_BUCKETS),
-    );
-    let slowest =
-        report.slowest.entries().iter().map(
-            |(ms, query)| json!({"query": query, "ms": u64::try_from(*ms).unwrap_or(u64::MAX)}),
-        );
-    object.insert("slowest".into(), slowest.collect());
+    let lookup_ms = durations(&report.lookup_ms, MILLISECOND_BUCKETS);
+    fields.push(("lookup_ms", lookup_ms));
+    let slowest = report.slowest.entries().iter();
+    let slowest = slowest.map(|(ms, query)| json!({"query": query, "ms": ms}));
+    fields.push(("slowest", slowest.collect()));
     if let Some(wait) = &report.wait {
-        object.insert(
-            "wait".into(),
-            json!({
-                "until_final_ms": durations(&wait.until_final_ms, MILLISECOND_BUCKETS),
-                "pending_at_deadline": wait.pending_at_deadline,
-            }),
-        );
+        let until_final_ms = durations(&wait.until_final_ms, MILLISECOND_BUCKETS);
+        let pending_at_deadline = wait.pending_at_deadline;
+        let wait =
+            json!({"until_final_ms": until_final_ms, "pending_at_deadline": pending_at_deadline});
+        fields.push(("wait", wait));
     }
-    Value::Object(object)
+    fields.into_iter().collect()
 }
 
-fn sms(report: &Report, object: &mut Map<String, Value>) {
+fn sms(report: &Report) -> Vec<(&'static str, Value)> {
     let part = &report.sms;
-    object.insert(
-        "send_latency_s".into(),
-        durations(&part.send_latency, SECOND_BUCKETS),
-    );
-    object.insert(
-        "delivery_latency_s".into(),
-        durations(&part.delivery_latency, SECOND_BUCKETS),
-    );
     let oldest = part.oldest_pending.entries().iter();
     let oldest =
         oldest.map(|(_, p)| json!({"query": p.query, "status": p.status, "time_in": p.time_in}));
-    object.insert("oldest_pending".into(), oldest.collect());
+    vec![
+        (
+            "send_latency_s",
+            durations(&part.send_latency, SECOND_BUCKETS),
+        ),
+        (
+            "delivery_latency_s",
+            durations(&part.delivery_latency, SECOND_BUCKETS),
+        ),
+        ("oldest_pending", oldest.collect()),
+    ]
 }
 
-fn hlr(report: &Report, object: &mut Map<String, Value>) {
+fn hlr(report: &Report) -> Vec<(&'static str, Value)> {
     let part = &report.hlr;
-    object.insert("networks".into(), networks(&part.networks));
-    object.insert("ported".into(), share(part.ported));
-    object.insert("roaming".into(), share(part.roaming));
+    vec![
+        ("networks", networks(&part.networks)),
+        ("ported", share(part.ported)),
+        ("roaming", share(part.roaming)),
+    ]
 }
 
-fn task(report: &Report, object: &mut Map<String, Value>) {
+fn task(report: &Report) -> Vec<(&'static str, Value)> {
     let part = &report.tasks;
     let rate = (part.messages > 0).then(|| part.delivered as f64 / part.messages as f64);
-    object.insert(
-        "tasks".into(),
-        json!({
-            "messages": part.messages,
-            "delivered": part.delivered,
-            "undeliverable": part.undeliverable,
-            "expired": part.expired,
-            "unknown": part.unknown,
-            "pending": part.pending,
-            "delivery_rate": rate.map(round3),
-        }),
-    );
+    let tasks = json!({
+        "messages": part.messages,
+        "delivered": part.delivered,
+        "undeliverable": part.undeliverable,
+        "expired": part.expired,
+        "unknown": part.unknown,
+        "pending": part.pending,
+        "delivery_rate": rate.map(round3),
+    });
     let lowest = part.lowest_rate.entries().iter();
     let lowest = lowest.map(|(_, low)| {
         json!({
@@ -100,7 +96,7 @@ fn task(report: &Report, object: &mut Map<String, Value>) {
             "delivery_rate": round3(low.delivered as f64 / low.messages as f64),
         })
     });
-    object.insert("lowest_delivery_rate".into(), lowest.collect());
+    vec![("tasks", tasks), ("lowest_delivery_rate", lowest.collect())]
 }
 
 /// `[{"status": "delivered", "count": 9, "share": 0.9}, ...]`, largest first; what
@@ -140,13 +136,8 @@ fn durations(durations: &Durations, bounds: &[u64]) -> Value {
     if durations.count() == 0 {
         return json!({"count": 0});
     }
-    let buckets = durations
-        .buckets(bounds)
-        .into_iter()
-        .map(|(bound, count)| match bound {
-            Some(bound) => json!({"le": bound, "count": count}),
-            None => json!({"le": null, "count": count}),
-        });
+    let buckets = durations.buckets(bounds).into_iter();
+    let buckets = buckets.map(|(bound, count)| json!({"le": bound, "count": count}));
     json!({
         "count": durations.count(),
         "p50": durations.percentile(500),

@@ -65,7 +65,7 @@ pub struct Report {
     verdicts: Verdicts,
     /// Milliseconds each lookup took, polls of `--wait` included.
     lookup_ms: Durations,
-    slowest: Top<u128, String>,
+    slowest: Top<u64, String>,
     prices: Money,
     sms: SmsPart,
     hlr: HlrPart,
@@ -169,8 +169,8 @@ impl Report {
 
     pub fn add(&mut self, outcome: &Outcome) {
         self.lookups += 1;
-        let ms = outcome.elapsed.as_millis();
-        self.lookup_ms.record(u64::try_from(ms).unwrap_or(u64::MAX));
+        let ms = u64::try_from(outcome.elapsed.as_millis()).unwrap_or(u64::MAX);
+        self.lookup_ms.record(ms);
         self.slowest.offer(ms, || shown(&outcome.query));
         let record = match &outcome.result {
             Ok(record) => record,
@@ -194,7 +194,7 @@ impl Report {
     /// Counts the record's verdict; under `--wait`, a record counts towards the time
     /// until final only when it was final: neither still pending at the deadline
     /// nor cut short by a signal.
-    fn add_verdict(&mut self, outcome: &Outcome, ms: u128) {
+    fn add_verdict(&mut self, outcome: &Outcome, ms: u64) {
         let verdicts = &mut self.verdicts;
         let final_now = match &outcome.verdict {
             None => true,
@@ -215,8 +215,7 @@ impl Report {
             }
         };
         if let (true, Some(wait)) = (final_now, &mut self.wait) {
-            wait.until_final_ms
-                .record(u64::try_from(ms).unwrap_or(u64::MAX));
+            wait.until_final_ms.record(ms);
         }
     }
 

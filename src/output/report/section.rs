@@ -81,19 +81,13 @@ pub(super) fn durations_row(
     durations: &Durations,
     unit: fn(u64) -> String,
 ) -> Vec<String> {
-    if durations.count() == 0 {
-        return vec![
-            name.into(),
-            "0".into(),
-            "-".into(),
-            "-".into(),
-            "-".into(),
-            "-".into(),
-        ];
-    }
     let mut row = vec![name.to_string(), durations.count().to_string()];
-    row.extend([500, 900, 990].map(|p| unit(durations.percentile(p))));
-    row.push(unit(durations.max()));
+    if durations.count() == 0 {
+        row.extend(["-"; 4].map(String::from));
+    } else {
+        row.extend([500, 900, 990].map(|p| unit(durations.percentile(p))));
+        row.push(unit(durations.max()));
+    }
     row
 }
 

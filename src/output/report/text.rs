@@ -136,12 +136,7 @@ fn price_and_slowest_notes(report: &Report, notes: &mut Vec<(String, String)>) {
         .slowest
         .entries()
         .iter()
-        .map(|(ms, query)| {
-            format!(
-                "{query} ({})",
-                millis(u64::try_from(*ms).unwrap_or(u64::MAX))
-            )
-        })
+        .map(|(ms, query)| format!("{query} ({})", millis(*ms)))
         .collect();
     if !slowest.is_empty() {
         notes.push(("Slowest lookups".into(), slowest.join(", ")));
