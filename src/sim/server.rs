@@ -165,20 +165,14 @@ impl Shared {
 /// connections do not mix.
 fn log_request(request: &HttpRequest, status: u16, took: Duration) {
     use std::io::Write;
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap_or_default();
-    let day = now.as_secs() % 86_400;
+    let now = humantime::format_rfc3339_millis(std::time::SystemTime::now()).to_string();
     let took = match took.as_secs_f64() {
         s if s < 1.0 => format!("{:.1}ms", s * 1000.0),
         s => format!("{s:.2}s"),
     };
     let line = format!(
-        "{:02}:{:02}:{:02}.{:03} {} {} {status} {took}\n",
-        day / 3600,
-        day / 60 % 60,
-        day % 60,
-        now.subsec_millis(),
+        "{} {} {} {status} {took}\n",
+        &now[11..23],
         escape_control(&request.method),
         escape_control(&request.target),
     );

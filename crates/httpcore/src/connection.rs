@@ -61,18 +61,14 @@ fn next_request(
 ) -> Option<After> {
     let mut headers = [httparse::EMPTY_HEADER; MAX_HEADERS];
     let mut parsed = httparse::Request::new(&mut headers);
-    let (status, head_len) = match parsed.parse(&buf[..*filled]) {
+    let head_len = match parsed.parse(&buf[..*filled]) {
         Ok(httparse::Status::Partial) => return None,
-        Ok(httparse::Status::Complete(len)) => (0, len),
-        Err(httparse::Error::TooManyHeaders) => (431, 0),
-        Err(_) => (400, 0),
+        Ok(httparse::Status::Complete(len)) => Ok(len),
+        Err(httparse::Error::TooManyHeaders) => Err(431),
+        Err(_) => Err(400),
     };
-    let head = if status == 0 {
-        framing(&parsed)
-    } else {
-        Err(status)
-    };
-    let (request, body_len, keep_alive) = match head {
+    let head = head_len.and_then(|len| Ok((len, framing(&parsed)?)));
+    let (head_len, (request, body_len, keep_alive)) = match head {
         Ok(head) => head,
         Err(status) => {
             refuse(stream, out, status);

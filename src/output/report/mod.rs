@@ -37,8 +37,6 @@ const MAX_CURRENCIES: usize = 16;
 /// Queries and statuses named in the report are cut to this many characters.
 const MAX_SHOWN: usize = 60;
 
-/// The forms of the report: for people (`report`), scripts (`report-json`) and CI
-/// job summaries (`report-md`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ReportForm {
     Text,
@@ -53,7 +51,6 @@ pub struct Look {
     pub color: bool,
 }
 
-/// The aggregate of one batch.
 #[derive(Debug)]
 pub struct Report {
     kind: RecordKind,
