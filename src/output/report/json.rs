@@ -38,9 +38,10 @@ pub(super) fn report(report: &Report) -> Value {
     let slowest = report.slowest.entries().iter();
     let slowest = slowest.map(|(ms, query)| json!({"query": query, "ms": ms}));
     fields.push(("slowest", slowest.collect()));
-    if let Some(wait) = &report.wait {
-        let until_final_ms = durations(&wait.until_final_ms, MILLISECOND_BUCKETS);
-        let pending_at_deadline = wait.pending_at_deadline;
+    if let Some(until_final) = &report.until_final_ms {
+        let until_final_ms = durations(until_final, MILLISECOND_BUCKETS);
+        // Under --wait, every record still pending was so at the deadline.
+        let pending_at_deadline = report.verdicts.still_pending;
         let wait =
             json!({"until_final_ms": until_final_ms, "pending_at_deadline": pending_at_deadline});
         fields.push(("wait", wait));

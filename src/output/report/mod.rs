@@ -51,7 +51,6 @@ pub struct Look {
     pub color: bool,
 }
 
-#[derive(Debug)]
 pub struct Report {
     kind: RecordKind,
     lookups: u64,
@@ -67,11 +66,12 @@ pub struct Report {
     sms: SmsPart,
     hlr: HlrPart,
     tasks: TaskPart,
-    wait: Option<WaitPart>,
+    /// Under `--wait`: milliseconds until a record was final.
+    until_final_ms: Option<Durations>,
 }
 
 /// Records whose verdict failed the lookup, by verdict.
-#[derive(Debug, Default, Clone, Copy)]
+#[derive(Default, Clone, Copy)]
 struct Verdicts {
     /// Not final (exit 81): at the `--wait` deadline, or with `--expect` and no
     /// `--wait`.
@@ -82,7 +82,7 @@ struct Verdicts {
     interrupted: u64,
 }
 
-#[derive(Debug, Default)]
+#[derive(Default)]
 struct SmsPart {
     /// Seconds from `time_in` to `time_sent`, and to `time_dr`.
     send_latency: Durations,
@@ -92,14 +92,12 @@ struct SmsPart {
     oldest_pending: Top<i64, Pending>,
 }
 
-#[derive(Debug)]
 struct Pending {
     query: String,
     status: String,
     time_in: String,
 }
 
-#[derive(Debug)]
 struct HlrPart {
     /// By network code (MCC+MNC), named as first seen.
     networks: Counts,
@@ -108,13 +106,13 @@ struct HlrPart {
 }
 
 /// How many records say yes, of those that say.
-#[derive(Debug, Default, Clone, Copy)]
+#[derive(Default, Clone, Copy)]
 struct Share {
     yes: u64,
     known: u64,
 }
 
-#[derive(Debug, Default)]
+#[derive(Default)]
 struct TaskPart {
     tasks: u64,
     messages: i64,
@@ -127,18 +125,10 @@ struct TaskPart {
     lowest_rate: Top<i64, LowRate>,
 }
 
-#[derive(Debug)]
 struct LowRate {
     query: String,
     delivered: i64,
     messages: i64,
-}
-
-#[derive(Debug, Default)]
-struct WaitPart {
-    /// Milliseconds until a record was final.
-    until_final_ms: Durations,
-    pending_at_deadline: u64,
 }
 
 impl Report {
@@ -160,7 +150,7 @@ impl Report {
                 roaming: Share::default(),
             },
             tasks: TaskPart::default(),
-            wait: waited.then(WaitPart::default),
+            until_final_ms: waited.then(Durations::default),
         }
     }
 
@@ -201,9 +191,6 @@ impl Report {
             }
             Some(v) if v.code == exit_codes::STILL_PENDING => {
                 verdicts.still_pending += 1;
-                if let Some(wait) = &mut self.wait {
-                    wait.pending_at_deadline += 1;
-                }
                 false
             }
             Some(_) => {
@@ -211,8 +198,8 @@ impl Report {
                 true
             }
         };
-        if let (true, Some(wait)) = (final_now, &mut self.wait) {
-            wait.until_final_ms.record(ms);
+        if let (true, Some(until_final)) = (final_now, &mut self.until_final_ms) {
+            until_final.record(ms);
         }
     }
 

@@ -8,7 +8,6 @@ use serde_json::Value;
 /// accountant would have it (f64 would say 0.30000000000000004). A sum past what
 /// 128 bits hold (about 1.7e29 in whole units) is not shown at all: never a number
 /// that was not summed.
-#[derive(Debug)]
 pub struct Money {
     /// None: too large to sum exactly.
     by_currency: HashMap<String, Option<i128>>,

@@ -12,7 +12,6 @@ use hdrhistogram::Histogram;
 /// the built-in table on others) and different codes can share a name. Keys come
 /// from the server, so a hostile one cannot grow the map: past `cap` distinct keys
 /// the rest are counted under `other`.
-#[derive(Debug)]
 pub struct Counts {
     groups: HashMap<String, (String, u64)>,
     other: u64,
@@ -86,12 +85,6 @@ pub struct Durations {
     max: u64,
 }
 
-impl std::fmt::Debug for Durations {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Durations({} values)", self.histogram.len())
-    }
-}
-
 impl Default for Durations {
     fn default() -> Self {
         // Up to 2^40 units (35 years of seconds or milliseconds) in about 250 kB;
@@ -162,7 +155,6 @@ impl Durations {
 
 /// The `N` entries with the largest keys seen so far (slowest lookups, oldest
 /// pending ones), largest first; ties keep the earlier entry.
-#[derive(Debug)]
 pub struct Top<K: Ord, V> {
     entries: Vec<(K, V)>,
     size: usize,

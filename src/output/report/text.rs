@@ -92,31 +92,22 @@ fn verdict_section(report: &Report) -> Option<Section> {
 fn time_sections(report: &Report, sections: &mut Vec<Section>, notes: &mut Vec<(String, String)>) {
     let mut times = Section::new(vec!["Time", "Count", "p50", "p90", "p99", "Max"]);
     times.row(durations_row("lookup", &report.lookup_ms, millis), None);
-    if let Some(wait) = &report.wait {
-        times.row(
-            durations_row("until final", &wait.until_final_ms, millis),
-            None,
-        );
-        notes.push((
-            "Pending at the deadline".into(),
-            wait.pending_at_deadline.to_string(),
-        ));
-    }
+    let Some(until_final) = &report.until_final_ms else {
+        sections.push(times);
+        return;
+    };
+    times.row(durations_row("until final", until_final, millis), None);
+    // Under --wait, every record still pending was so at the deadline.
+    let pending = report.verdicts.still_pending.to_string();
+    notes.push(("Pending at the deadline".into(), pending));
     sections.push(times);
-    if let Some(wait) = report
-        .wait
-        .as_ref()
-        .filter(|w| w.until_final_ms.count() > 0)
-    {
-        sections.push(histogram(
-            "Time until final",
-            &wait.until_final_ms,
-            MILLISECOND_BUCKETS,
-            |ms| match ms {
-                0..=999 => format!("{ms}ms"),
-                _ => whole_unit(ms / 1000),
-            },
-        ));
+    if until_final.count() > 0 {
+        let unit = |ms| match ms {
+            0..=999 => format!("{ms}ms"),
+            _ => whole_unit(ms / 1000),
+        };
+        let title = "Time until final";
+        sections.push(histogram(title, until_final, MILLISECOND_BUCKETS, unit));
     }
 }
 
