@@ -7,6 +7,9 @@ use super::Share;
 use crate::domain::status::Tone;
 use crate::output::derived::format_seconds;
 
+/// The notes under the tables: a name and its text.
+pub(super) type Notes = Vec<(String, String)>;
+
 /// One table of the report: a title row and the rows under it, as plain text cells.
 pub(super) struct Section {
     pub head: Vec<&'static str>,
@@ -89,6 +92,14 @@ pub(super) fn durations_row(
         row.push(unit(durations.max()));
     }
     row
+}
+
+/// A note listing `items`, when there are any.
+pub(super) fn list_note(notes: &mut Notes, name: &str, items: impl Iterator<Item = String>) {
+    let items: Vec<String> = items.collect();
+    if !items.is_empty() {
+        notes.push((name.into(), items.join(", ")));
+    }
 }
 
 pub(super) fn fraction(part: u64, whole: u64) -> Option<f64> {

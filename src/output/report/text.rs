@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 
 use super::kinds;
-use super::section::{durations_row, histogram, seconds, whole_unit, Section};
+use super::section::{durations_row, histogram, list_note, seconds, whole_unit, Notes, Section};
 use super::stats::{Counts, MILLISECOND_BUCKETS};
 use super::Report;
 use crate::domain::record::RecordKind;
@@ -17,7 +17,7 @@ use crate::domain::status::{self, Tone};
 const NO_RECORDS: &str = "No records to count.";
 
 /// The headline and the sections of a report, in the order they are shown.
-pub(super) fn sections(report: &Report) -> (String, Vec<Section>, Vec<(String, String)>) {
+pub(super) fn sections(report: &Report) -> (String, Vec<Section>, Notes) {
     let mut sections = Vec::new();
     if report.records == 0 {
         sections.push(Section::line(NO_RECORDS));
@@ -89,7 +89,7 @@ fn verdict_section(report: &Report) -> Option<Section> {
 }
 
 /// How long lookups took, and under `--wait` how long records took to be final.
-fn time_sections(report: &Report, sections: &mut Vec<Section>, notes: &mut Vec<(String, String)>) {
+fn time_sections(report: &Report, sections: &mut Vec<Section>, notes: &mut Notes) {
     let mut times = Section::new(vec!["Time", "Count", "p50", "p90", "p99", "Max"]);
     times.row(durations_row("lookup", &report.lookup_ms, millis), None);
     let Some(until_final) = &report.until_final_ms else {
@@ -111,27 +111,16 @@ fn time_sections(report: &Report, sections: &mut Vec<Section>, notes: &mut Vec<(
     }
 }
 
-fn price_and_slowest_notes(report: &Report, notes: &mut Vec<(String, String)>) {
-    let prices = report.prices.totals();
-    if !prices.is_empty() {
-        let totals: Vec<String> = prices
-            .iter()
-            .map(|(currency, total)| match total {
-                Some(total) => format!("{total} {currency}"),
-                None => format!("{currency}: too large to sum exactly"),
-            })
-            .collect();
-        notes.push(("Total price".into(), totals.join(", ")));
-    }
-    let slowest: Vec<String> = report
-        .slowest
-        .entries()
-        .iter()
-        .map(|(ms, query)| format!("{query} ({})", millis(*ms)))
-        .collect();
-    if !slowest.is_empty() {
-        notes.push(("Slowest lookups".into(), slowest.join(", ")));
-    }
+fn price_and_slowest_notes(report: &Report, notes: &mut Notes) {
+    let totals = report.prices.totals().into_iter();
+    let totals = totals.map(|(currency, total)| match total {
+        Some(total) => format!("{total} {currency}"),
+        None => format!("{currency}: too large to sum exactly"),
+    });
+    list_note(notes, "Total price", totals);
+    let slowest = report.slowest.entries().iter();
+    let slowest = slowest.map(|(ms, query)| format!("{query} ({})", millis(*ms)));
+    list_note(notes, "Slowest lookups", slowest);
 }
 
 fn counts_section(title: &'static str, counts: &Counts, of: u64, toned: bool) -> Section {
