@@ -136,20 +136,16 @@ impl Durations {
         let mut counts = vec![0u64; bounds.len() + 1];
         for step in self.histogram.iter_recorded() {
             let value = self.histogram.highest_equivalent(step.value_iterated_to());
-            let at = bounds
-                .iter()
-                .position(|bound| value <= *bound)
-                .unwrap_or(bounds.len());
+            let at = bounds.partition_point(|bound| *bound < value);
             counts[at] += step.count_since_last_iteration();
         }
-        let first = counts.iter().position(|n| *n > 0);
-        let last = counts.iter().rposition(|n| *n > 0);
-        let (Some(first), Some(last)) = (first, last) else {
-            return Vec::new();
-        };
-        (first..=last)
-            .map(|i| (bounds.get(i).copied(), counts[i]))
-            .collect()
+        let buckets = counts.into_iter().enumerate();
+        let buckets = buckets.map(|(i, count)| (bounds.get(i).copied(), count));
+        let mut buckets: Vec<_> = buckets.skip_while(|(_, n)| *n == 0).collect();
+        while buckets.last().is_some_and(|(_, n)| *n == 0) {
+            buckets.pop();
+        }
+        buckets
     }
 }
 

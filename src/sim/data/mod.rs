@@ -118,11 +118,8 @@ pub fn settle_fraction(kind: Kind, id: u64) -> f64 {
 /// How far a record has come: 0.0 at start, growing linearly, 1.0 once settled.
 pub fn progress(kind: Kind, id: u64, elapsed: Duration, settle: Duration) -> f64 {
     let settle_at = settle.as_secs_f64() * settle_fraction(kind, id);
-    if elapsed.as_secs_f64() >= settle_at {
-        1.0
-    } else {
-        elapsed.as_secs_f64() / settle_at
-    }
+    // Settled at start is 0/0, NaN, and `min` takes the number.
+    (elapsed.as_secs_f64() / settle_at).min(1.0)
 }
 
 /// The oddity settings of the field notes, as given on the command line.
