@@ -93,31 +93,20 @@ impl Shared {
         if self.injected_failure() {
             return HttpResponse::new(503, "text/html; charset=utf-8", UNAVAILABLE_HTML);
         }
-        let v1 = self.options.variant == Variant::V1;
-        if let Some(expected) = &self.options.api_key {
-            if key != Some(expected.as_str()) {
-                if v1 {
-                    return json(401, data::http_error_body(401, "Unauthorized"));
-                }
-                return self.error(401, 1, "Invalid API key", self.always_strings());
-            }
+        let expected = self.options.api_key.as_deref();
+        if expected.is_some_and(|expected| key != Some(expected)) {
+            return self.refused(401, "Unauthorized", 1, "Invalid API key");
         }
         let Some(lookup) = routes::route(target) else {
-            if v1 {
-                return json(404, data::http_error_body(404, "Not Found"));
+            if self.options.variant == Variant::Spec && !self.options.errors_with_200 {
+                return HttpResponse::new(404, "text/plain; charset=utf-8", "Not Found");
             }
-            if self.options.errors_with_200 {
-                let (code, text) = NO_ROUTE;
-                return self.error(404, code, text, self.always_strings());
-            }
-            return HttpResponse::new(404, "text/plain; charset=utf-8", "Not Found");
+            let (code, text) = NO_ROUTE;
+            return self.refused(404, "Not Found", code, text);
         };
         if !matches!(method, "GET" | "HEAD") {
-            if v1 {
-                return json(405, data::http_error_body(405, "Method Not Allowed"));
-            }
             let text = "Invalid request or method does not exist";
-            return self.error(405, 4, text, self.always_strings());
+            return self.refused(405, "Method Not Allowed", 4, text);
         }
         self.lookup(&lookup)
     }
@@ -143,9 +132,15 @@ impl Shared {
         json(status, data::error_body(code, text, as_string))
     }
 
-    /// Errors not tied to a looked-up value vary only when forced to.
-    fn always_strings(&self) -> bool {
-        self.quirks.string_numbers == Oddity::Always
+    /// A request refused before any lookup: v1's HTTP error (`message`), or the
+    /// service's error `code`. Its code is a string only when forced to: no looked-up
+    /// value to vary by.
+    fn refused(&self, status: u16, message: &str, code: u32, text: &str) -> HttpResponse {
+        if self.options.variant == Variant::V1 {
+            return json(status, data::http_error_body(status, message));
+        }
+        let as_string = self.quirks.string_numbers == Oddity::Always;
+        self.error(status, code, text, as_string)
     }
 
     /// Thread-safe and reproducible per seed: the n-th request overall fails or not
