@@ -19,7 +19,7 @@ use crate::domain::sanitize::escape_cut;
 use crate::domain::status::{self, Phase};
 use crate::domain::task::{self, TaskCounters};
 use crate::domain::timestamp::{seconds_between, timestamp};
-use crate::output::derived::{delivery_latency, named_network, network, Network};
+use crate::output::derived::{delivery_latency, named_network, network};
 use crate::output::summary::failure_label;
 
 use money::Money;
@@ -238,15 +238,9 @@ impl Report {
     fn add_hlr(&mut self, record: &Record) {
         self.statuses
             .add(&status_label(record.status().unwrap_or("").trim()));
-        if let Some(Network {
-            code,
-            country,
-            operator,
-        }) = network(record)
-        {
-            self.hlr
-                .networks
-                .add_named(&code, || network_name(&code, country, operator));
+        if let Some(n) = network(record) {
+            let name = || network_name(&n.code, n.country, n.operator);
+            self.hlr.networks.add_named(&n.code, name);
         } else if let Some((name, country)) = named_network(record) {
             // v1 names the network: grouped by that name, shown with its country.
             let shown_name = name.clone();
