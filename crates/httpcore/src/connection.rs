@@ -85,8 +85,8 @@ fn next_request(
     Some(respond(stream, &request, keep_alive, *filled, inner, out))
 }
 
-/// Answers an error status; the connection then lingers and closes.
-fn refuse(stream: &mut TcpStream, out: &mut Vec<u8>, status: u16) {
+/// Answers an error status; the connection then closes.
+pub(super) fn refuse(stream: &mut TcpStream, out: &mut Vec<u8>, status: u16) {
     out.clear();
     write_response(out, &HttpResponse::plain(status), true, false, false);
     let _ = stream.write_all(out);

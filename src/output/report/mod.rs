@@ -171,9 +171,10 @@ impl Report {
         self.records += 1;
         self.add_verdict(outcome, ms);
         self.add_price(record);
+        let status = record.status().unwrap_or("").trim();
         match record.kind {
-            RecordKind::Sms => self.add_sms(record, &outcome.query),
-            RecordKind::Hlr => self.add_hlr(record),
+            RecordKind::Sms => self.add_sms(record, status, &outcome.query),
+            RecordKind::Hlr => self.add_hlr(record, status),
             RecordKind::Task => self.add_task(record, &outcome.query),
         }
     }
@@ -211,8 +212,7 @@ impl Report {
         }
     }
 
-    fn add_sms(&mut self, record: &Record, query: &str) {
-        let status = record.status().unwrap_or("").trim();
+    fn add_sms(&mut self, record: &Record, status: &str, query: &str) {
         self.statuses.add(&status_label(status));
         let part = &mut self.sms;
         if let Some(seconds) = seconds_between(record, "time_in", "time_sent") {
@@ -235,9 +235,8 @@ impl Report {
         }
     }
 
-    fn add_hlr(&mut self, record: &Record) {
-        self.statuses
-            .add(&status_label(record.status().unwrap_or("").trim()));
+    fn add_hlr(&mut self, record: &Record, status: &str) {
+        self.statuses.add(&status_label(status));
         if let Some(n) = network(record) {
             let name = || network_name(&n.code, n.country, n.operator);
             self.hlr.networks.add_named(&n.code, name);
