@@ -32,10 +32,10 @@ pub(super) fn terminal_to_width(report: &Report, look: Look, width: Option<usize
         }
         let widths = column_widths(section);
         let line = |cells: &[String]| -> String {
-            let cells = cells.iter().zip(&widths).zip(&section.right);
-            let cells = cells.map(|((cell, &width), right)| match right {
-                true => format!("{cell:>width$}"),
-                false => format!("{cell:<width$}"),
+            let cells = cells.iter().zip(&widths).enumerate();
+            let cells = cells.map(|(i, (cell, &width))| match i {
+                0 => format!("{cell:<width$}"),
+                _ => format!("{cell:>width$}"),
             });
             cells.collect::<Vec<_>>().join("  ")
         };
@@ -76,11 +76,8 @@ pub(super) fn markdown(report: &Report) -> String {
         }
         let has_bars = section.bars.iter().any(Option::is_some);
         let mut head: Vec<String> = section.head.iter().map(|h| md(h)).collect();
-        let mut align: Vec<&str> = section
-            .right
-            .iter()
-            .map(|r| if *r { "---:" } else { "---" })
-            .collect();
+        let mut align = vec!["---:"; section.head.len()];
+        align[0] = "---";
         if has_bars {
             head.push(String::new());
             align.push("---");

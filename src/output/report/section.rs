@@ -10,14 +10,13 @@ use crate::output::derived::format_seconds;
 /// The notes under the tables: a name and its text.
 pub(super) type Notes = Vec<(String, String)>;
 
-/// One table of the report: a title row and the rows under it, as plain text cells.
+/// One table of the report: a title row and the rows under it, as plain text cells;
+/// the first column names the row, the others are numbers, aligned right.
 pub(super) struct Section {
     pub head: Vec<&'static str>,
     pub rows: Vec<Vec<String>>,
     /// Per row: the share drawn as a bar and the tone it is drawn in.
     pub bars: Vec<Option<(f64, Tone)>>,
-    /// Columns aligned right (numbers).
-    pub right: Vec<bool>,
     /// A line of text shown instead of the table (`No records to count.`): an
     /// empty table's header alone reads like a fault.
     pub line: Option<&'static str>,
@@ -25,12 +24,10 @@ pub(super) struct Section {
 
 impl Section {
     pub(super) fn new(head: Vec<&'static str>) -> Section {
-        let right = head.iter().enumerate().map(|(i, _)| i > 0).collect();
         Section {
             head,
             rows: Vec::new(),
             bars: Vec::new(),
-            right,
             line: None,
         }
     }
