@@ -11,7 +11,7 @@ use crate::domain::record::RecordKind;
 use crate::domain::status::{self, Phase};
 
 use super::data::{iso_time, Kind, Shape, EPOCH};
-use super::networks::{self, Network};
+use super::networks;
 use super::prng::{self, Dice};
 
 /// The statuses the simulator settles HLR requests to: the final ones its variant
@@ -21,14 +21,6 @@ pub static FINAL_HLR_STATUSES: LazyLock<Vec<&'static str>> =
 /// The same of the v1 variant.
 pub static FINAL_V1_HLR_STATUSES: LazyLock<Vec<&'static str>> =
     LazyLock::new(|| status::documented(RecordKind::Hlr, Phase::Final, true).collect());
-
-fn weighted(names: &[&'static str]) -> Vec<(&'static str, u32)> {
-    names.iter().map(|&name| (name, hlr_weight(name))).collect()
-}
-static WEIGHTED_HLR_STATUSES: LazyLock<Vec<(&'static str, u32)>> =
-    LazyLock::new(|| weighted(&FINAL_HLR_STATUSES));
-static WEIGHTED_V1_HLR_STATUSES: LazyLock<Vec<(&'static str, u32)>> =
-    LazyLock::new(|| weighted(&FINAL_V1_HLR_STATUSES));
 
 /// How common a final HLR status is, in percent.
 fn hlr_weight(status: &str) -> u32 {
@@ -43,23 +35,12 @@ fn hlr_weight(status: &str) -> u32 {
 /// Salt of the serving MSC's digits.
 const MSC: u64 = 0x4D53_4300;
 
-/// What the HLR found out about a subscriber, fixed per ID.
-struct Subscriber {
-    msisdn: String,
-    serving: &'static Network,
-    ported: bool,
-    roaming: bool,
-    imsi: String,
-    status: &'static str,
-    /// The status in the v1 variant's words, drawn by the same roll.
-    v1_status: &'static str,
-    /// The serving MSC's global title: country code and digits.
-    location_msc: String,
-    created: u64,
-    answered: u64,
+fn flag(on: bool) -> Value {
+    Value::from(if on { "1" } else { "0" })
 }
 
-fn subscriber(id: u64) -> Subscriber {
+/// A subscriber fixed per ID: the same one in both variants.
+pub(super) fn hlr(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
     let mut dice = Dice::new(Kind::Hlr.salt(), id);
     let (home, msisdn) = networks::subscriber(&mut dice);
     let ported = dice.chance(0.12);
@@ -72,96 +53,87 @@ fn subscriber(id: u64) -> Subscriber {
     let imsi = networks::imsi(serving, &mut dice);
     // One roll for both variants, so an ID means the same subscriber in each.
     let mut twin = dice.clone();
-    let status = *dice.weighted(&WEIGHTED_HLR_STATUSES);
-    let v1_status = *twin.weighted(&WEIGHTED_V1_HLR_STATUSES);
-    let location_msc = format!(
-        "{}{:09}",
-        serving.country_code,
-        prng::mix(MSC ^ id) % 1_000_000_000
-    );
+    let final_status = *dice.weighted(&FINAL_HLR_STATUSES, |s| hlr_weight(s));
+    let v1_status = *twin.weighted(&FINAL_V1_HLR_STATUSES, |s| hlr_weight(s));
     let created = EPOCH + id * 41 + dice.range(0, 40);
     let answered = created + dice.range(1, 20);
-    Subscriber {
-        msisdn,
-        serving,
-        ported,
-        roaming,
-        imsi,
-        status,
-        v1_status,
-        location_msc,
-        created,
-        answered,
-    }
-}
 
-fn flag(on: bool) -> Value {
-    Value::from(if on { "1" } else { "0" })
-}
-
-/// Complete only for active subscribers, partial for the other answers, and `null`
-/// while pending or when the request failed (as the field notes report). With the
-/// extra fields, `imsi` and `location_msc` (the vendor's SDKs read it).
-fn details(status: &str, outcome: &Subscriber, with_extras: bool) -> Value {
-    let mut map = Map::new();
-    match status {
-        "active" => {
-            if with_extras {
-                map.insert("imsi".into(), outcome.imsi.clone().into());
-                map.insert("location_msc".into(), outcome.location_msc.clone().into());
-            }
-            map.insert("ported".into(), flag(outcome.ported));
-            map.insert("roaming".into(), flag(outcome.roaming));
-        }
-        "absent" => {
-            map.insert("ported".into(), flag(outcome.ported));
-        }
-        "unknown" => {}
-        _ => return Value::Null,
-    }
-    Value::Object(map)
-}
-
-/// A record's first fields, in both variants: the error, then its own ID (the
-/// number itself where the shape says so).
-fn opening(id: u64, msisdn: &str, shape: &Shape) -> Map<String, Value> {
-    let mut map = Map::new();
-    shape.put_error(&mut map);
-    let own_id = match shape.msisdn_as_id() {
-        true => msisdn.to_string(),
-        false => id.to_string(),
-    };
-    map.insert("id".into(), own_id.into());
-    map
-}
-
-pub(super) fn hlr(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
-    let outcome = subscriber(id);
+    let mut map = shape.opening(id, &msisdn);
     if shape.v1() {
-        return v1_hlr(id, &outcome, shape);
+        // The v1 document's `HlrStatusResponse`: `network` the network's name (null
+        // when not known), `country_name`, `brand` and `brand_name` with it,
+        // `details` with integer flags and a masked IMSI. With extra fields, `ported`
+        // and `roaming` at the top too, as booleans (as its examples have them; its
+        // schema does not list them).
+        let status = v1_status;
+        let reached = matches!(status, "delivered" | "absent");
+        let int = |name: &str, on: bool| shape.count(name, u64::from(on));
+        let mut details = Map::new();
+        if reached {
+            details.insert("ported".into(), int("ported", ported));
+        }
+        if status == "delivered" {
+            details.insert("roaming".into(), int("roaming", roaming));
+            let masked = format!("{}XXXXXXXX", &imsi[..imsi.len() - 8]);
+            details.insert("imsi".into(), masked.into());
+        }
+        map.insert("msisdn".into(), msisdn.into());
+        map.insert("reference".into(), format!("ref-{id}").into());
+        if reached {
+            map.insert("country_name".into(), serving.country_en.into());
+            map.insert("brand".into(), serving.brand.into());
+            map.insert("brand_name".into(), serving.legal_name.into());
+            map.insert("network".into(), serving.brand.into());
+        } else {
+            map.insert("network".into(), Value::Null);
+        }
+        map.insert("status".into(), status.into());
+        let details = reached.then_some(Value::Object(details));
+        map.insert("details".into(), details.unwrap_or(Value::Null));
+        map.insert("createdDatetime".into(), iso_time(created).into());
+        map.insert("statusDatetime".into(), iso_time(answered).into());
+        if shape.extras() && status == "delivered" {
+            map.insert("roaming".into(), roaming.into());
+            map.insert("ported".into(), ported.into());
+        }
+        return map;
     }
-    let status = if settled { outcome.status } else { "sent" };
+    let status = if settled { final_status } else { "sent" };
     let network = match status {
-        "active" | "absent" => outcome.serving.mccmnc,
+        "active" | "absent" => serving.mccmnc,
         _ => "",
     };
     let extras = shape.extras();
-    let status_time = if settled {
-        outcome.answered
-    } else {
-        outcome.created
+    // Complete only for active subscribers, partial for the other answers, and
+    // `null` while pending or when the request failed (as the field notes report).
+    // With the extra fields, `imsi` and the serving MSC's global title,
+    // `location_msc` (the vendor's SDKs read it).
+    let mut details = Map::new();
+    if status == "active" && extras {
+        let msc = prng::mix(MSC ^ id) % 1_000_000_000;
+        details.insert("imsi".into(), imsi.into());
+        let location_msc = format!("{}{msc:09}", serving.country_code);
+        details.insert("location_msc".into(), location_msc.into());
+    }
+    if matches!(status, "active" | "absent") {
+        details.insert("ported".into(), flag(ported));
+    }
+    if status == "active" {
+        details.insert("roaming".into(), flag(roaming));
+    }
+    let details = match status {
+        "active" | "absent" | "unknown" => Value::Object(details),
+        _ => Value::Null,
     };
-
-    let mut map = opening(id, &outcome.msisdn, shape);
     map.insert("reference".into(), format!("ref-{id}").into());
-    map.insert("msisdn".into(), outcome.msisdn.clone().into());
+    map.insert("msisdn".into(), msisdn.into());
     map.insert("network".into(), network.into());
     map.insert("status".into(), status.into());
-    map.insert("details".into(), details(status, &outcome, extras));
-    map.insert("createdDatetime".into(), iso_time(outcome.created).into());
+    map.insert("details".into(), details);
+    map.insert("createdDatetime".into(), iso_time(created).into());
+    let status_time = if settled { answered } else { created };
     map.insert("statusDatetime".into(), iso_time(status_time).into());
     if extras && !network.is_empty() {
-        let serving = outcome.serving;
         map.insert("name_en".into(), serving.country_en.into());
         map.insert("name_ru".into(), serving.country_ru.into());
         map.insert("brand".into(), serving.brand.into());
@@ -169,56 +141,6 @@ pub(super) fn hlr(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
     }
     map
 }
-
-/// The v1 document's `HlrStatusResponse`: `network` the network's name (null
-/// when not known), `country_name`, `brand` and `brand_name` with it, `details`
-/// with integer flags and a masked IMSI. With extra fields, `ported` and
-/// `roaming` at the top too, as booleans (as its examples have them; its schema
-/// does not list them).
-fn v1_hlr(id: u64, outcome: &Subscriber, shape: &Shape) -> Map<String, Value> {
-    let status = outcome.v1_status;
-    let reached = matches!(status, "delivered" | "absent");
-    let int = |name: &str, on: bool| shape.count(name, u64::from(on));
-    let details = match status {
-        "delivered" => {
-            let mut map = Map::new();
-            map.insert("ported".into(), int("ported", outcome.ported));
-            map.insert("roaming".into(), int("roaming", outcome.roaming));
-            let masked = format!("{}XXXXXXXX", &outcome.imsi[..outcome.imsi.len() - 8]);
-            map.insert("imsi".into(), masked.into());
-            Value::Object(map)
-        }
-        "absent" => {
-            let mut map = Map::new();
-            map.insert("ported".into(), int("ported", outcome.ported));
-            Value::Object(map)
-        }
-        _ => Value::Null,
-    };
-    let serving = outcome.serving;
-
-    let mut map = opening(id, &outcome.msisdn, shape);
-    map.insert("msisdn".into(), outcome.msisdn.clone().into());
-    map.insert("reference".into(), format!("ref-{id}").into());
-    if reached {
-        map.insert("country_name".into(), serving.country_en.into());
-        map.insert("brand".into(), serving.brand.into());
-        map.insert("brand_name".into(), serving.legal_name.into());
-        map.insert("network".into(), serving.brand.into());
-    } else {
-        map.insert("network".into(), Value::Null);
-    }
-    map.insert("status".into(), status.into());
-    map.insert("details".into(), details);
-    map.insert("createdDatetime".into(), iso_time(outcome.created).into());
-    map.insert("statusDatetime".into(), iso_time(outcome.answered).into());
-    if shape.extras() && status == "delivered" {
-        map.insert("roaming".into(), outcome.roaming.into());
-        map.insert("ported".into(), outcome.ported.into());
-    }
-    map
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

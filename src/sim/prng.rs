@@ -56,11 +56,11 @@ impl Dice {
     }
 
     /// Picks by integer weights, so the common case (delivered, active) dominates.
-    pub fn weighted<'a, T>(&mut self, items: &'a [(T, u32)]) -> &'a T {
-        let total: u64 = items.iter().map(|(_, w)| u64::from(*w)).sum();
+    pub fn weighted<'a, T>(&mut self, items: &'a [T], weight: impl Fn(&T) -> u32) -> &'a T {
+        let total: u64 = items.iter().map(|item| u64::from(weight(item))).sum();
         let mut roll = self.next_u64() % total;
-        for (item, weight) in items {
-            let weight = u64::from(*weight);
+        for item in items {
+            let weight = u64::from(weight(item));
             if roll < weight {
                 return item;
             }
@@ -105,7 +105,9 @@ mod tests {
     fn weighted_follows_the_weights() {
         let mut dice = Dice::new(3, 3);
         let items = [("common", 9), ("rare", 1), ("never", 0)];
-        let picks: Vec<&str> = (0..1000).map(|_| *dice.weighted(&items)).collect();
+        let picks: Vec<&str> = (0..1000)
+            .map(|_| dice.weighted(&items, |(_, w)| *w).0)
+            .collect();
         let common = picks.iter().filter(|p| **p == "common").count();
         assert!(common > 800, "{common}");
         assert!(!picks.contains(&"never"));

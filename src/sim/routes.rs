@@ -26,7 +26,9 @@
 
 use percent_encoding::percent_decode_str;
 
-use super::data::{parse_id, parse_reference, parse_task_id, Kind, TASK_ONLY_IDS};
+use super::data::{
+    id_in, is_digits, parse_id, parse_reference, parse_task_id, Kind, TASK_ONLY_IDS,
+};
 
 /// The optional base paths in front of every route (one at most).
 pub const BASE_PREFIXES: [&str; 2] = ["/rest", "/v1.0"];
@@ -68,10 +70,6 @@ impl Lookup {
     }
 }
 
-fn is_digits(value: &str) -> bool {
-    !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit())
-}
-
 fn decode(segment: &str) -> String {
     percent_decode_str(segment).decode_utf8_lossy().into_owned()
 }
@@ -110,8 +108,7 @@ fn reference(value: &str) -> By {
 }
 
 fn sms_short_form(value: &str) -> Lookup {
-    let task_only = value.parse().is_ok_and(|id| TASK_ONLY_IDS.contains(&id));
-    if is_digits(value) && task_only {
+    if id_in(value, TASK_ONLY_IDS).is_some() {
         Lookup::new(Kind::Task, By::Id(value.into()))
     } else if is_digits(value) {
         Lookup::new(Kind::Sms, By::Id(value.into()))

@@ -11,7 +11,7 @@ use super::data::{self, Quirks};
 use super::prng;
 use super::routes::{self, Lookup};
 use super::SimOptions;
-use super::{Codes, Oddity, Variant};
+use super::{Oddity, Variant};
 use crate::domain::sanitize::escape_control;
 use httpcore::{HttpRequest, HttpResponse};
 
@@ -23,81 +23,24 @@ pub const NO_ROUTE: (u32, &str) = (4, "Invalid request or API method does not ex
 /// The rate-limit body, in the v1 document's `HttpError429Response` shape.
 pub const RATE_LIMITED_JSON: &str = r#"{"code":429,"message":"Too Many Attempts."}"#;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BodyType {
-    Json,
-    Html,
-    Text,
-}
-
-impl BodyType {
-    fn content_type(self) -> &'static str {
-        match self {
-            BodyType::Json => "application/json",
-            BodyType::Html => "text/html; charset=utf-8",
-            BodyType::Text => "text/plain; charset=utf-8",
-        }
-    }
-}
-
-/// The simulator's reply before it becomes an HTTP response (kept separate for unit tests).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Reply {
-    pub status: u16,
-    pub body_type: BodyType,
-    pub body: String,
-    /// Seconds for a `Retry-After` header.
-    pub retry_after: Option<u64>,
-}
-
-impl Reply {
-    fn json(status: u16, body: String) -> Self {
-        Reply {
-            status,
-            body_type: BodyType::Json,
-            body,
-            retry_after: None,
-        }
-    }
-
-    fn plain(status: u16, body_type: BodyType, body: &str) -> Self {
-        Reply {
-            status,
-            body_type,
-            body: body.into(),
-            retry_after: None,
-        }
-    }
+fn json(status: u16, body: String) -> HttpResponse {
+    HttpResponse::new(status, "application/json", body)
 }
 
 /// Everything the connection threads share.
 pub struct Shared {
-    settle: Duration,
-    api_key: Option<String>,
-    latency: Duration,
-    fail_rate: f64,
-    seed: u64,
+    options: SimOptions,
     quirks: Quirks,
-    variant: Variant,
-    codes: Codes,
-    errors_with_200: bool,
-    rate_limit: Option<u32>,
     /// The second since start being counted, and its requests so far.
     window: Mutex<(u64, u32)>,
     started: Instant,
     requests: AtomicU64,
-    /// A line on stderr per request (`smsstat sim` without -q).
-    log: bool,
 }
 
 impl Shared {
     pub fn new(options: &SimOptions) -> Self {
         Shared {
-            settle: options.settle,
-            api_key: options.api_key.clone(),
-            latency: options.latency,
-            fail_rate: options.fail_rate,
-            seed: options.seed,
+            options: options.clone(),
             quirks: Quirks {
                 string_numbers: options.string_numbers,
                 omit_error: options.omit_error,
@@ -105,14 +48,9 @@ impl Shared {
                 no_errors_text: options.no_errors_text,
                 task_v1: options.task_v1,
             },
-            variant: options.variant,
-            codes: options.codes,
-            errors_with_200: options.errors_with_200,
-            rate_limit: options.rate_limit,
             window: Mutex::new((0, 0)),
             started: Instant::now(),
             requests: AtomicU64::new(0),
-            log: options.log,
         }
     }
 
@@ -120,35 +58,26 @@ impl Shared {
     /// connection).
     pub fn handle(&self, request: &HttpRequest) -> HttpResponse {
         let arrived = Instant::now();
-        if !self.latency.is_zero() {
-            std::thread::sleep(self.latency);
+        if !self.options.latency.is_zero() {
+            std::thread::sleep(self.options.latency);
         }
         let key = request.header(API_KEY_HEADER);
-        let answer = match self.over_rate_limit() {
-            Some(wait) => Reply {
-                retry_after: Some(wait),
-                ..Reply::json(429, RATE_LIMITED_JSON.into())
-            },
+        let response = match self.over_rate_limit() {
+            Some(wait) => {
+                json(429, RATE_LIMITED_JSON.into()).with_header("Retry-After", wait.to_string())
+            }
             None => self.answer(&request.method, &request.target, key),
         };
-        if self.log {
-            log_request(request, answer.status, arrived.elapsed());
+        if self.options.log {
+            log_request(request, response.status, arrived.elapsed());
         }
-        let response = HttpResponse::new(
-            answer.status,
-            answer.body_type.content_type(),
-            answer.body.into_bytes(),
-        );
-        match answer.retry_after {
-            Some(seconds) => response.with_header("Retry-After", seconds.to_string()),
-            None => response,
-        }
+        response
     }
 
     /// `--rate-limit N`: the seconds to wait when this request is beyond the N
     /// allowed in the current second since start.
     fn over_rate_limit(&self) -> Option<u64> {
-        let limit = self.rate_limit?;
+        let limit = self.options.rate_limit?;
         let second = self.started.elapsed().as_secs();
         let mut window = self.window.lock().unwrap_or_else(|e| e.into_inner());
         if window.0 != second {
@@ -160,69 +89,68 @@ impl Shared {
 
     /// The whole decision for one request, in the order a real gateway behind a
     /// proxy would make it.
-    pub fn answer(&self, method: &str, target: &str, key: Option<&str>) -> Reply {
+    fn answer(&self, method: &str, target: &str, key: Option<&str>) -> HttpResponse {
         if self.injected_failure() {
-            return Reply::plain(503, BodyType::Html, UNAVAILABLE_HTML);
+            return HttpResponse::new(503, "text/html; charset=utf-8", UNAVAILABLE_HTML);
         }
-        let v1 = self.variant == Variant::V1;
-        if let Some(expected) = &self.api_key {
-            if key != Some(expected.as_str()) {
-                if v1 {
-                    return Reply::json(401, data::http_error_body(401, "Unauthorized"));
-                }
-                return self.error(401, 1, "Invalid API key", self.always_strings());
-            }
+        let expected = self.options.api_key.as_deref();
+        if expected.is_some_and(|expected| key != Some(expected)) {
+            return self.refused(401, "Unauthorized", 1, "Invalid API key");
         }
         let Some(lookup) = routes::route(target) else {
-            if v1 {
-                return Reply::json(404, data::http_error_body(404, "Not Found"));
+            if self.options.variant == Variant::Spec && !self.options.errors_with_200 {
+                return HttpResponse::new(404, "text/plain; charset=utf-8", "Not Found");
             }
-            if self.errors_with_200 {
-                let (code, text) = NO_ROUTE;
-                return self.error(404, code, text, self.always_strings());
-            }
-            return Reply::plain(404, BodyType::Text, "Not Found");
+            let (code, text) = NO_ROUTE;
+            return self.refused(404, "Not Found", code, text);
         };
         if !matches!(method, "GET" | "HEAD") {
-            if v1 {
-                return Reply::json(405, data::http_error_body(405, "Method Not Allowed"));
-            }
             let text = "Invalid request or method does not exist";
-            return self.error(405, 4, text, self.always_strings());
+            return self.refused(405, "Method Not Allowed", 4, text);
         }
         self.lookup(&lookup)
     }
 
-    fn lookup(&self, lookup: &Lookup) -> Reply {
+    fn lookup(&self, lookup: &Lookup) -> HttpResponse {
         let Some(id) = lookup.resolve() else {
-            let (code, text) = lookup.kind.not_found_in(self.codes, lookup.value());
+            let (code, text) = lookup.kind.not_found_in(self.options.codes, lookup.value());
             let as_string = self.quirks.error_code_as_string(lookup.value());
             return self.error(404, code, text, as_string);
         };
         let elapsed = self.started.elapsed();
-        let progress = data::progress(lookup.kind, id, elapsed, self.settle);
-        let record = super::record_of(self.variant, lookup.kind, id, progress, self.quirks);
-        Reply::json(200, serde_json::Value::Object(record).to_string())
+        let progress = data::progress(lookup.kind, id, elapsed, self.options.settle);
+        let record = super::record_of(self.options.variant, lookup.kind, id, progress, self.quirks);
+        json(200, serde_json::Value::Object(record).to_string())
     }
 
-    fn error(&self, status: u16, code: u32, text: &str, as_string: bool) -> Reply {
-        let status = if self.errors_with_200 { 200 } else { status };
-        Reply::json(status, data::error_body(code, text, as_string))
+    fn error(&self, status: u16, code: u32, text: &str, as_string: bool) -> HttpResponse {
+        let status = if self.options.errors_with_200 {
+            200
+        } else {
+            status
+        };
+        json(status, data::error_body(code, text, as_string))
     }
 
-    /// Errors not tied to a looked-up value vary only when forced to.
-    fn always_strings(&self) -> bool {
-        self.quirks.string_numbers == Oddity::Always
+    /// A request refused before any lookup: v1's HTTP error (`message`), or the
+    /// service's error `code`. Its code is a string only when forced to: no looked-up
+    /// value to vary by.
+    fn refused(&self, status: u16, message: &str, code: u32, text: &str) -> HttpResponse {
+        if self.options.variant == Variant::V1 {
+            return json(status, data::http_error_body(status, message));
+        }
+        let as_string = self.quirks.string_numbers == Oddity::Always;
+        self.error(status, code, text, as_string)
     }
 
     /// Thread-safe and reproducible per seed: the n-th request overall fails or not
     /// by a hash of (seed, n), whichever connection carries it.
     fn injected_failure(&self) -> bool {
-        if self.fail_rate <= 0.0 {
+        if self.options.fail_rate <= 0.0 {
             return false;
         }
         let n = self.requests.fetch_add(1, Ordering::Relaxed);
-        prng::unit(prng::mix(self.seed), n) < self.fail_rate
+        prng::unit(prng::mix(self.options.seed), n) < self.options.fail_rate
     }
 }
 
@@ -232,20 +160,14 @@ impl Shared {
 /// connections do not mix.
 fn log_request(request: &HttpRequest, status: u16, took: Duration) {
     use std::io::Write;
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap_or_default();
-    let day = now.as_secs() % 86_400;
+    let now = humantime::format_rfc3339_millis(std::time::SystemTime::now()).to_string();
     let took = match took.as_secs_f64() {
         s if s < 1.0 => format!("{:.1}ms", s * 1000.0),
         s => format!("{s:.2}s"),
     };
     let line = format!(
-        "{:02}:{:02}:{:02}.{:03} {} {} {status} {took}\n",
-        day / 3600,
-        day / 60 % 60,
-        day % 60,
-        now.subsec_millis(),
+        "{} {} {} {status} {took}\n",
+        &now[11..23],
         escape_control(&request.method),
         escape_control(&request.target),
     );

@@ -39,9 +39,7 @@ pub(super) fn serve_connection(mut stream: TcpStream, inner: &Inner) {
             }
         }
         if filled == buf.len() {
-            out.clear();
-            write_response(&mut out, &HttpResponse::plain(431), true, false, false);
-            let _ = stream.write_all(&out);
+            refuse(&mut stream, &mut out, 431);
             return linger(stream);
         }
         match stream.read(&mut buf[filled..]) {
@@ -63,18 +61,14 @@ fn next_request(
 ) -> Option<After> {
     let mut headers = [httparse::EMPTY_HEADER; MAX_HEADERS];
     let mut parsed = httparse::Request::new(&mut headers);
-    let (status, head_len) = match parsed.parse(&buf[..*filled]) {
+    let head_len = match parsed.parse(&buf[..*filled]) {
         Ok(httparse::Status::Partial) => return None,
-        Ok(httparse::Status::Complete(len)) => (0, len),
-        Err(httparse::Error::TooManyHeaders) => (431, 0),
-        Err(_) => (400, 0),
+        Ok(httparse::Status::Complete(len)) => Ok(len),
+        Err(httparse::Error::TooManyHeaders) => Err(431),
+        Err(_) => Err(400),
     };
-    let head = if status == 0 {
-        framing(&parsed)
-    } else {
-        Err(status)
-    };
-    let (request, body_len, keep_alive) = match head {
+    let head = head_len.and_then(|len| Ok((len, framing(&parsed)?)));
+    let (head_len, (request, body_len, keep_alive)) = match head {
         Ok(head) => head,
         Err(status) => {
             refuse(stream, out, status);
@@ -91,8 +85,8 @@ fn next_request(
     Some(respond(stream, &request, keep_alive, *filled, inner, out))
 }
 
-/// Answers an error status; the connection then lingers and closes.
-fn refuse(stream: &mut TcpStream, out: &mut Vec<u8>, status: u16) {
+/// Answers an error status; the connection then closes.
+pub(super) fn refuse(stream: &mut TcpStream, out: &mut Vec<u8>, status: u16) {
     out.clear();
     write_response(out, &HttpResponse::plain(status), true, false, false);
     let _ = stream.write_all(out);

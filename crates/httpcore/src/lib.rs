@@ -26,7 +26,7 @@ mod wire;
 
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::io::{self, Read, Write};
+use std::io::{self, Read};
 use std::net::{Ipv4Addr, Ipv6Addr, Shutdown, SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -165,15 +165,7 @@ impl HttpServer {
         handler: Handler,
         limits: Limits,
     ) -> io::Result<HttpServer> {
-        HttpServer::from_listener(TcpListener::bind(addr)?, handler, limits)
-    }
-
-    /// Serves on an already bound listener.
-    pub fn from_listener(
-        listener: TcpListener,
-        handler: Handler,
-        limits: Limits,
-    ) -> io::Result<HttpServer> {
+        let listener = TcpListener::bind(addr)?;
         let addr = listener.local_addr()?;
         let inner = Arc::new(Inner {
             handler,
@@ -272,7 +264,7 @@ fn accept_loop(listener: &TcpListener, inner: &Arc<Inner>) {
             return;
         }
         let Some(id) = register(inner, &stream) else {
-            refuse(stream);
+            refuse_busy(stream);
             continue;
         };
         let conn = Arc::clone(inner);
@@ -318,7 +310,7 @@ impl Drop for Registered<'_> {
 /// Answers 503 on the accept thread without waiting for anything: whatever the
 /// client already sent is read first, so closing does not reset the connection
 /// before the answer is read.
-fn refuse(mut stream: TcpStream) {
+fn refuse_busy(mut stream: TcpStream) {
     let _ = stream.set_nonblocking(true);
     let mut scratch = [0u8; 4096];
     for _ in 0..16 {
@@ -326,8 +318,6 @@ fn refuse(mut stream: TcpStream) {
             break;
         }
     }
-    let mut out = Vec::new();
-    write_response(&mut out, &HttpResponse::plain(503), true, false, false);
-    let _ = stream.write_all(&out);
+    connection::refuse(&mut stream, &mut Vec::new(), 503);
     let _ = stream.shutdown(Shutdown::Write);
 }

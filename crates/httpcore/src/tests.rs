@@ -1,7 +1,7 @@
 //! The server core over real sockets: keep-alive, pipelining, limits, shutdown.
 
 use super::*;
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Write};
 use std::time::Instant;
 
 /// A server answering `200 <method> <target>` (and `X-Seen` with the header

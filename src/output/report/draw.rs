@@ -32,21 +32,12 @@ pub(super) fn terminal_to_width(report: &Report, look: Look, width: Option<usize
         }
         let widths = column_widths(section);
         let line = |cells: &[String]| -> String {
-            let mut line = String::new();
-            for (i, cell) in cells.iter().enumerate() {
-                let pad = widths[i].saturating_sub(cell.chars().count());
-                if i > 0 {
-                    line.push_str("  ");
-                }
-                if section.right[i] {
-                    line.push_str(&" ".repeat(pad));
-                    line.push_str(cell);
-                } else {
-                    line.push_str(cell);
-                    line.push_str(&" ".repeat(pad));
-                }
-            }
-            line
+            let cells = cells.iter().zip(&widths).enumerate();
+            let cells = cells.map(|(i, (cell, &width))| match i {
+                0 => format!("{cell:<width$}"),
+                _ => format!("{cell:>width$}"),
+            });
+            cells.collect::<Vec<_>>().join("  ")
         };
         let head: Vec<String> = section.head.iter().map(|h| h.to_string()).collect();
         let _ = writeln!(out, "{}", line(&head).trim_end());
@@ -85,11 +76,8 @@ pub(super) fn markdown(report: &Report) -> String {
         }
         let has_bars = section.bars.iter().any(Option::is_some);
         let mut head: Vec<String> = section.head.iter().map(|h| md(h)).collect();
-        let mut align: Vec<&str> = section
-            .right
-            .iter()
-            .map(|r| if *r { "---:" } else { "---" })
-            .collect();
+        let mut align = vec!["---:"; section.head.len()];
+        align[0] = "---";
         if has_bars {
             head.push(String::new());
             align.push("---");

@@ -1,101 +1,94 @@
 //! `-o report-json`: the report as one JSON object. Shares are ratios (0.25),
 //! latencies whole seconds, lookup times milliseconds, money decimal numbers.
 
-use serde_json::{json, Map, Number, Value};
+use serde_json::{json, Number, Value};
 
-use super::stats::{Counts, Durations, Grouped, MILLISECOND_BUCKETS, SECOND_BUCKETS};
+use super::stats::{Counts, Durations, MILLISECOND_BUCKETS, SECOND_BUCKETS};
 use super::{Report, Share};
 use crate::domain::record::RecordKind;
 use crate::output::derived::is_network_code;
 
 pub(super) fn report(report: &Report) -> Value {
-    let mut object = Map::new();
-    object.insert("kind".into(), report.kind.name().into());
-    object.insert("lookups".into(), report.lookups.into());
-    object.insert("records".into(), report.records.into());
-    object.insert("failed".into(), (report.lookups - report.records).into());
-    let verdicts = report.verdicts;
-    object.insert("still_pending".into(), verdicts.still_pending.into());
-    object.insert("expectations_not_met".into(), verdicts.unmet.into());
-    object.insert("interrupted".into(), verdicts.interrupted.into());
-    if report.kind != RecordKind::Task {
-        object.insert(
-            "statuses".into(),
-            counts(&report.statuses, "status", report.records, usize::MAX),
-        );
+    let (kind, verdicts) = (report.kind, report.verdicts);
+    let mut fields: Vec<(&str, Value)> = vec![
+        ("kind", kind.name().into()),
+        ("lookups", report.lookups.into()),
+        ("records", report.records.into()),
+        ("failed", (report.lookups - report.records).into()),
+        ("still_pending", verdicts.still_pending.into()),
+        ("expectations_not_met", verdicts.unmet.into()),
+        ("interrupted", verdicts.interrupted.into()),
+    ];
+    if kind != RecordKind::Task {
+        let statuses = counts(&report.statuses, "status", report.records);
+        fields.push(("statuses", statuses));
     }
-    object.insert(
-        "failures".into(),
-        counts(&report.failures, "failure", report.lookups, usize::MAX),
-    );
-    match report.kind {
-        RecordKind::Sms => sms(report, &mut object),
-        RecordKind::Hlr => hlr(report, &mut object),
-        RecordKind::Task => task(report, &mut object),
+    let failures = counts(&report.failures, "failure", report.lookups);
+    fields.push(("failures", failures));
+    fields.extend(match kind {
+        RecordKind::Sms => sms(report),
+        RecordKind::Hlr => hlr(report),
+        RecordKind::Task => task(report),
+    });
+    if kind != RecordKind::Hlr {
+        fields.push(("prices", prices(report)));
     }
-    if report.kind != RecordKind::Hlr {
-        object.insert("prices".into(), prices(report));
+    let lookup_ms = durations(&report.lookup_ms, MILLISECOND_BUCKETS);
+    fields.push(("lookup_ms", lookup_ms));
+    let slowest = report.slowest.entries().iter();
+    let slowest = slowest.map(|(ms, query)| json!({"query": query, "ms": ms}));
+    fields.push(("slowest", slowest.collect()));
+    if let Some(until_final) = &report.until_final_ms {
+        let until_final_ms = durations(until_final, MILLISECOND_BUCKETS);
+        // Under --wait, every record still pending was so at the deadline.
+        let pending_at_deadline = report.verdicts.still_pending;
+        let wait =
+            json!({"until_final_ms": until_final_ms, "pending_at_deadline": pending_at_deadline});
+        fields.push(("wait", wait));
     }
-    object.insert(
-        "lookup_ms".into(),
-        durations(&report.lookup_ms, MILLISECOND_BUCKETS),
-    );
-    let slowest =
-        report.slowest.entries().iter().map(
-            |(ms, query)| json!({"query": query, "ms": u64::try_from(*ms).unwrap_or(u64::MAX)}),
-        );
-    object.insert("slowest".into(), slowest.collect());
-    if let Some(wait) = &report.wait {
-        object.insert(
-            "wait".into(),
-            json!({
-                "until_final_ms": durations(&wait.until_final_ms, MILLISECOND_BUCKETS),
-                "pending_at_deadline": wait.pending_at_deadline,
-            }),
-        );
-    }
-    Value::Object(object)
+    fields.into_iter().collect()
 }
 
-fn sms(report: &Report, object: &mut Map<String, Value>) {
+fn sms(report: &Report) -> Vec<(&'static str, Value)> {
     let part = &report.sms;
-    object.insert(
-        "send_latency_s".into(),
-        durations(&part.send_latency, SECOND_BUCKETS),
-    );
-    object.insert(
-        "delivery_latency_s".into(),
-        durations(&part.delivery_latency, SECOND_BUCKETS),
-    );
-    let oldest = part.oldest_pending.iter().flat_map(|top| top.entries());
+    let oldest = part.oldest_pending.entries().iter();
     let oldest =
         oldest.map(|(_, p)| json!({"query": p.query, "status": p.status, "time_in": p.time_in}));
-    object.insert("oldest_pending".into(), oldest.collect());
+    vec![
+        (
+            "send_latency_s",
+            durations(&part.send_latency, SECOND_BUCKETS),
+        ),
+        (
+            "delivery_latency_s",
+            durations(&part.delivery_latency, SECOND_BUCKETS),
+        ),
+        ("oldest_pending", oldest.collect()),
+    ]
 }
 
-fn hlr(report: &Report, object: &mut Map<String, Value>) {
+fn hlr(report: &Report) -> Vec<(&'static str, Value)> {
     let part = &report.hlr;
-    object.insert("networks".into(), networks(&part.networks));
-    object.insert("ported".into(), share(part.ported));
-    object.insert("roaming".into(), share(part.roaming));
+    vec![
+        ("networks", networks(&part.networks)),
+        ("ported", share(part.ported)),
+        ("roaming", share(part.roaming)),
+    ]
 }
 
-fn task(report: &Report, object: &mut Map<String, Value>) {
+fn task(report: &Report) -> Vec<(&'static str, Value)> {
     let part = &report.tasks;
     let rate = (part.messages > 0).then(|| part.delivered as f64 / part.messages as f64);
-    object.insert(
-        "tasks".into(),
-        json!({
-            "messages": part.messages,
-            "delivered": part.delivered,
-            "undeliverable": part.undeliverable,
-            "expired": part.expired,
-            "unknown": part.unknown,
-            "pending": part.pending,
-            "delivery_rate": rate.map(round3),
-        }),
-    );
-    let lowest = part.lowest_rate.iter().flat_map(|top| top.entries());
+    let tasks = json!({
+        "messages": part.messages,
+        "delivered": part.delivered,
+        "undeliverable": part.undeliverable,
+        "expired": part.expired,
+        "unknown": part.unknown,
+        "pending": part.pending,
+        "delivery_rate": rate.map(round3),
+    });
+    let lowest = part.lowest_rate.entries().iter();
     let lowest = lowest.map(|(_, low)| {
         json!({
             "query": low.query,
@@ -104,16 +97,16 @@ fn task(report: &Report, object: &mut Map<String, Value>) {
             "delivery_rate": round3(low.delivered as f64 / low.messages as f64),
         })
     });
-    object.insert("lowest_delivery_rate".into(), lowest.collect());
+    vec![("tasks", tasks), ("lowest_delivery_rate", lowest.collect())]
 }
 
 /// `[{"status": "delivered", "count": 9, "share": 0.9}, ...]`, largest first; what
-/// is past `top` or past the label cap is one `"(other)"` entry.
-fn counts(counts: &Counts, name: &str, of: u64, top: usize) -> Value {
-    let (ranked, rest) = counts.ranked(top);
+/// is past the label cap is one `"(other)"` entry.
+fn counts(counts: &Counts, name: &str, of: u64) -> Value {
+    let (ranked, rest) = counts.ranked(usize::MAX);
     let entry =
         |label: &str, count: u64| json!({name: label, "count": count, "share": ratio(count, of)});
-    let mut list: Vec<Value> = ranked.iter().map(|(l, n)| entry(l, *n)).collect();
+    let mut list: Vec<Value> = ranked.iter().map(|(l, _, n)| entry(l, *n)).collect();
     if rest > 0 {
         list.push(entry("(other)", rest));
     }
@@ -123,7 +116,7 @@ fn counts(counts: &Counts, name: &str, of: u64, top: usize) -> Value {
 /// `[{"network": "Russia / Beeline", "code": "25099", "count": 9, "share": 0.9}]`:
 /// the commonest network codes (or names, with `"code": null`), then one
 /// `"(other)"` entry without a code.
-fn networks(networks: &Grouped) -> Value {
+fn networks(networks: &Counts) -> Value {
     let of = networks.total();
     let (ranked, rest) = networks.ranked(super::TOP_NETWORKS);
     let mut list: Vec<Value> = ranked
@@ -144,13 +137,8 @@ fn durations(durations: &Durations, bounds: &[u64]) -> Value {
     if durations.count() == 0 {
         return json!({"count": 0});
     }
-    let buckets = durations
-        .buckets(bounds)
-        .into_iter()
-        .map(|(bound, count)| match bound {
-            Some(bound) => json!({"le": bound, "count": count}),
-            None => json!({"le": null, "count": count}),
-        });
+    let buckets = durations.buckets(bounds).into_iter();
+    let buckets = buckets.map(|(bound, count)| json!({"le": bound, "count": count}));
     json!({
         "count": durations.count(),
         "p50": durations.percentile(500),

@@ -1,18 +1,14 @@
 //! The sections particular to each kind of record: latencies and pending SMS,
 //! HLR networks and flags, summed task counters.
 
-use super::section::{durations_row, Section};
-use super::section::{fraction, histogram, percent, seconds, share_text, whole_unit};
+use super::section::{durations_row, list_note, Notes, Section};
+use super::section::{histogram, percent, seconds, share_text, whole_unit};
 use super::stats::SECOND_BUCKETS;
 use super::{Report, TaskPart, TOP_NETWORKS};
 use crate::domain::status::Tone;
 use crate::output::derived::is_network_code;
 
-pub(super) fn sms_sections(
-    report: &Report,
-    sections: &mut Vec<Section>,
-    notes: &mut Vec<(String, String)>,
-) {
+pub(super) fn sms_sections(report: &Report, sections: &mut Vec<Section>, notes: &mut Notes) {
     let part = &report.sms;
     let mut latency = Section::new(vec!["Latency", "Count", "p50", "p90", "p99", "Max"]);
     latency.row(durations_row("send", &part.send_latency, seconds), None);
@@ -29,22 +25,12 @@ pub(super) fn sms_sections(
             sections.push(histogram(title, latency, SECOND_BUCKETS, whole_unit));
         }
     }
-    let oldest: Vec<String> = part
-        .oldest_pending
-        .iter()
-        .flat_map(|top| top.entries())
-        .map(|(_, p)| format!("{} ({} since {})", p.query, p.status, p.time_in))
-        .collect();
-    if !oldest.is_empty() {
-        notes.push(("Oldest still pending".into(), oldest.join(", ")));
-    }
+    let oldest = part.oldest_pending.entries().iter();
+    let oldest = oldest.map(|(_, p)| format!("{} ({} since {})", p.query, p.status, p.time_in));
+    list_note(notes, "Oldest still pending", oldest);
 }
 
-pub(super) fn hlr_sections(
-    report: &Report,
-    sections: &mut Vec<Section>,
-    notes: &mut Vec<(String, String)>,
-) {
+pub(super) fn hlr_sections(report: &Report, sections: &mut Vec<Section>, notes: &mut Notes) {
     let part = &report.hlr;
     if part.networks.total() > 0 {
         sections.push(networks_section(report));
@@ -54,33 +40,22 @@ pub(super) fn hlr_sections(
     }
 }
 
-pub(super) fn task_sections(
-    report: &Report,
-    sections: &mut Vec<Section>,
-    notes: &mut Vec<(String, String)>,
-) {
+pub(super) fn task_sections(report: &Report, sections: &mut Vec<Section>, notes: &mut Notes) {
     let part = &report.tasks;
     if report.records > 0 {
         sections.push(task_counters(part));
     }
     notes.push(("Tasks".into(), part.tasks.to_string()));
-    let lowest: Vec<String> = part
-        .lowest_rate
-        .iter()
-        .flat_map(|top| top.entries())
-        .map(|(_, low)| {
-            let rate = low.delivered as f64 / low.messages as f64;
-            format!(
-                "{} ({} of {})",
-                low.query,
-                percent(Some(rate)),
-                low.messages
-            )
-        })
-        .collect();
-    if !lowest.is_empty() {
-        notes.push(("Lowest delivery rate".into(), lowest.join(", ")));
-    }
+    let lowest = part.lowest_rate.entries().iter().map(|(_, low)| {
+        let rate = low.delivered as f64 / low.messages as f64;
+        format!(
+            "{} ({} of {})",
+            low.query,
+            percent(Some(rate)),
+            low.messages
+        )
+    });
+    list_note(notes, "Lowest delivery rate", lowest);
 }
 
 /// The summed counters of the tasks, as shares of their messages.
@@ -95,11 +70,7 @@ fn task_counters(part: &TaskPart) -> Section {
         ("pending", part.pending, Tone::Pending),
     ] {
         let count = u64::try_from(count).unwrap_or(0);
-        let share = fraction(count, of);
-        counters.row(
-            vec![name.into(), count.to_string(), percent(share)],
-            share.map(|s| (s, tone)),
-        );
+        counters.share_row(name.into(), count, of, tone);
     }
     counters.row(
         vec!["total".into(), part.messages.to_string(), String::new()],
@@ -128,11 +99,7 @@ fn networks_section(report: &Report) -> Section {
     });
     let rest = (rest > 0).then(|| ("(other)".to_owned(), rest));
     for (label, count) in named.chain(rest) {
-        let share = fraction(count, of);
-        section.row(
-            vec![label, count.to_string(), percent(share)],
-            share.map(|s| (s, Tone::Plain)),
-        );
+        section.share_row(label, count, of, Tone::Plain);
     }
     section
 }

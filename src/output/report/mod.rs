@@ -19,11 +19,11 @@ use crate::domain::sanitize::escape_cut;
 use crate::domain::status::{self, Phase};
 use crate::domain::task::{self, TaskCounters};
 use crate::domain::timestamp::{seconds_between, timestamp};
-use crate::output::derived::{delivery_latency, named_network, network, Network};
+use crate::output::derived::{delivery_latency, named_network, network};
 use crate::output::summary::failure_label;
 
 use money::Money;
-use stats::{Counts, Durations, Grouped, Top};
+use stats::{Counts, Durations, Top};
 
 /// How many lookups the "slowest", "oldest pending" and "lowest delivery rate"
 /// lists name.
@@ -37,8 +37,6 @@ const MAX_CURRENCIES: usize = 16;
 /// Queries and statuses named in the report are cut to this many characters.
 const MAX_SHOWN: usize = 60;
 
-/// The forms of the report: for people (`report`), scripts (`report-json`) and CI
-/// job summaries (`report-md`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ReportForm {
     Text,
@@ -53,8 +51,6 @@ pub struct Look {
     pub color: bool,
 }
 
-/// The aggregate of one batch.
-#[derive(Debug)]
 pub struct Report {
     kind: RecordKind,
     lookups: u64,
@@ -65,16 +61,17 @@ pub struct Report {
     verdicts: Verdicts,
     /// Milliseconds each lookup took, polls of `--wait` included.
     lookup_ms: Durations,
-    slowest: Top<u128, String>,
+    slowest: Top<u64, String>,
     prices: Money,
     sms: SmsPart,
     hlr: HlrPart,
     tasks: TaskPart,
-    wait: Option<WaitPart>,
+    /// Under `--wait`: milliseconds until a record was final.
+    until_final_ms: Option<Durations>,
 }
 
 /// Records whose verdict failed the lookup, by verdict.
-#[derive(Debug, Default, Clone, Copy)]
+#[derive(Default, Clone, Copy)]
 struct Verdicts {
     /// Not final (exit 81): at the `--wait` deadline, or with `--expect` and no
     /// `--wait`.
@@ -85,45 +82,37 @@ struct Verdicts {
     interrupted: u64,
 }
 
-impl Verdicts {
-    fn any(&self) -> bool {
-        self.still_pending + self.unmet + self.interrupted > 0
-    }
-}
-
-#[derive(Debug, Default)]
+#[derive(Default)]
 struct SmsPart {
     /// Seconds from `time_in` to `time_sent`, and to `time_dr`.
     send_latency: Durations,
     delivery_latency: Durations,
     /// Still-pending SMS by how early they came in (the key is -time_in, so that the
     /// largest key is the oldest).
-    oldest_pending: Option<Top<i64, Pending>>,
+    oldest_pending: Top<i64, Pending>,
 }
 
-#[derive(Debug)]
 struct Pending {
     query: String,
     status: String,
     time_in: String,
 }
 
-#[derive(Debug)]
 struct HlrPart {
     /// By network code (MCC+MNC), named as first seen.
-    networks: Grouped,
+    networks: Counts,
     ported: Share,
     roaming: Share,
 }
 
 /// How many records say yes, of those that say.
-#[derive(Debug, Default, Clone, Copy)]
+#[derive(Default, Clone, Copy)]
 struct Share {
     yes: u64,
     known: u64,
 }
 
-#[derive(Debug, Default)]
+#[derive(Default)]
 struct TaskPart {
     tasks: u64,
     messages: i64,
@@ -133,21 +122,13 @@ struct TaskPart {
     unknown: i64,
     pending: i64,
     /// Tasks by lowest delivery rate (the key is the negated rate in millionths).
-    lowest_rate: Option<Top<i64, LowRate>>,
+    lowest_rate: Top<i64, LowRate>,
 }
 
-#[derive(Debug)]
 struct LowRate {
     query: String,
     delivered: i64,
     messages: i64,
-}
-
-#[derive(Debug, Default)]
-struct WaitPart {
-    /// Milliseconds until a record was final.
-    until_final_ms: Durations,
-    pending_at_deadline: u64,
 }
 
 impl Report {
@@ -160,29 +141,23 @@ impl Report {
             failures: Counts::new(MAX_LABELS),
             verdicts: Verdicts::default(),
             lookup_ms: Durations::default(),
-            slowest: Top::new(LISTED),
+            slowest: Top::default(),
             prices: Money::new(MAX_CURRENCIES),
-            sms: SmsPart {
-                oldest_pending: Some(Top::new(LISTED)),
-                ..SmsPart::default()
-            },
+            sms: SmsPart::default(),
             hlr: HlrPart {
-                networks: Grouped::new(MAX_NETWORKS),
+                networks: Counts::new(MAX_NETWORKS),
                 ported: Share::default(),
                 roaming: Share::default(),
             },
-            tasks: TaskPart {
-                lowest_rate: Some(Top::new(LISTED)),
-                ..TaskPart::default()
-            },
-            wait: waited.then(WaitPart::default),
+            tasks: TaskPart::default(),
+            until_final_ms: waited.then(Durations::default),
         }
     }
 
     pub fn add(&mut self, outcome: &Outcome) {
         self.lookups += 1;
-        let ms = outcome.elapsed.as_millis();
-        self.lookup_ms.record(u64::try_from(ms).unwrap_or(u64::MAX));
+        let ms = u64::try_from(outcome.elapsed.as_millis()).unwrap_or(u64::MAX);
+        self.lookup_ms.record(ms);
         self.slowest.offer(ms, || shown(&outcome.query));
         let record = match &outcome.result {
             Ok(record) => record,
@@ -196,9 +171,10 @@ impl Report {
         self.records += 1;
         self.add_verdict(outcome, ms);
         self.add_price(record);
+        let status = record.status().unwrap_or("").trim();
         match record.kind {
-            RecordKind::Sms => self.add_sms(record, &outcome.query),
-            RecordKind::Hlr => self.add_hlr(record),
+            RecordKind::Sms => self.add_sms(record, status, &outcome.query),
+            RecordKind::Hlr => self.add_hlr(record, status),
             RecordKind::Task => self.add_task(record, &outcome.query),
         }
     }
@@ -206,7 +182,7 @@ impl Report {
     /// Counts the record's verdict; under `--wait`, a record counts towards the time
     /// until final only when it was final: neither still pending at the deadline
     /// nor cut short by a signal.
-    fn add_verdict(&mut self, outcome: &Outcome, ms: u128) {
+    fn add_verdict(&mut self, outcome: &Outcome, ms: u64) {
         let verdicts = &mut self.verdicts;
         let final_now = match &outcome.verdict {
             None => true,
@@ -216,9 +192,6 @@ impl Report {
             }
             Some(v) if v.code == exit_codes::STILL_PENDING => {
                 verdicts.still_pending += 1;
-                if let Some(wait) = &mut self.wait {
-                    wait.pending_at_deadline += 1;
-                }
                 false
             }
             Some(_) => {
@@ -226,9 +199,8 @@ impl Report {
                 true
             }
         };
-        if let (true, Some(wait)) = (final_now, &mut self.wait) {
-            wait.until_final_ms
-                .record(u64::try_from(ms).unwrap_or(u64::MAX));
+        if let (true, Some(until_final)) = (final_now, &mut self.until_final_ms) {
+            until_final.record(ms);
         }
     }
 
@@ -240,8 +212,7 @@ impl Report {
         }
     }
 
-    fn add_sms(&mut self, record: &Record, query: &str) {
-        let status = record.status().unwrap_or("").trim();
+    fn add_sms(&mut self, record: &Record, status: &str, query: &str) {
         self.statuses.add(&status_label(status));
         let part = &mut self.sms;
         if let Some(seconds) = seconds_between(record, "time_in", "time_sent") {
@@ -252,8 +223,8 @@ impl Report {
         }
         if status::phase(RecordKind::Sms, status) == Phase::Pending {
             let came_in = record.get("time_in");
-            if let (Some(at), Some(top)) = (came_in.and_then(timestamp), &mut part.oldest_pending) {
-                top.offer(-at, || Pending {
+            if let Some(at) = came_in.and_then(timestamp) {
+                part.oldest_pending.offer(-at, || Pending {
                     query: shown(query),
                     status: status_label(status),
                     time_in: came_in
@@ -264,24 +235,17 @@ impl Report {
         }
     }
 
-    fn add_hlr(&mut self, record: &Record) {
-        self.statuses
-            .add(&status_label(record.status().unwrap_or("").trim()));
-        if let Some(Network {
-            code,
-            country,
-            operator,
-        }) = network(record)
-        {
-            self.hlr
-                .networks
-                .add(&code, || network_name(&code, country, operator));
+    fn add_hlr(&mut self, record: &Record, status: &str) {
+        self.statuses.add(&status_label(status));
+        if let Some(n) = network(record) {
+            let name = || network_name(&n.code, n.country, n.operator);
+            self.hlr.networks.add_named(&n.code, name);
         } else if let Some((name, country)) = named_network(record) {
             // v1 names the network: grouped by that name, shown with its country.
             let shown_name = name.clone();
             self.hlr
                 .networks
-                .add(&name, || network_name(&name, country, Some(shown_name)));
+                .add_named(&name, || network_name(&name, country, Some(shown_name)));
         }
         let flag = |name: &str| {
             let details = record.get("details").and_then(|d| d.get(name));
@@ -314,12 +278,13 @@ impl Report {
         ] {
             *sum = sum.saturating_add(value);
         }
-        if let (Some(ratio), Some(top)) = (counters.delivered_ratio(), &mut part.lowest_rate) {
-            top.offer(-(ratio * 1e6).round() as i64, || LowRate {
-                query: shown(query),
-                delivered: counters.delivered,
-                messages: counters.messages(),
-            });
+        if let Some(ratio) = counters.delivered_ratio() {
+            part.lowest_rate
+                .offer(-(ratio * 1e6).round() as i64, || LowRate {
+                    query: shown(query),
+                    delivered: counters.delivered,
+                    messages: counters.messages(),
+                });
         }
     }
 

@@ -8,14 +8,13 @@ use serde_json::Value;
 /// accountant would have it (f64 would say 0.30000000000000004). A sum past what
 /// 128 bits hold (about 1.7e29 in whole units) is not shown at all: never a number
 /// that was not summed.
-#[derive(Debug)]
 pub struct Money {
     /// None: too large to sum exactly.
     by_currency: HashMap<String, Option<i128>>,
     cap: usize,
 }
 
-const NANOS: i128 = 1_000_000_000;
+const NANOS: u128 = 1_000_000_000;
 
 impl Money {
     pub fn new(cap: usize) -> Money {
@@ -102,15 +101,10 @@ fn nanos_of(value: &Value) -> Option<Option<i128>> {
 
 fn decimal_text(nanos: i128) -> String {
     let sign = if nanos < 0 { "-" } else { "" };
-    let magnitude = nanos.unsigned_abs();
-    let whole = magnitude / NANOS as u128;
-    let fraction = format!("{:09}", magnitude % NANOS as u128);
-    let fraction = fraction.trim_end_matches('0');
-    if fraction.is_empty() {
-        format!("{sign}{whole}")
-    } else {
-        format!("{sign}{whole}.{fraction}")
-    }
+    let (whole, fraction) = (nanos.unsigned_abs() / NANOS, nanos.unsigned_abs() % NANOS);
+    // Nine digits always follow the point: trimming zeros stops there at the latest.
+    let text = format!("{sign}{whole}.{fraction:09}");
+    text.trim_end_matches('0').trim_end_matches('.').to_owned()
 }
 
 #[cfg(test)]

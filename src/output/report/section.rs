@@ -7,14 +7,16 @@ use super::Share;
 use crate::domain::status::Tone;
 use crate::output::derived::format_seconds;
 
-/// One table of the report: a title row and the rows under it, as plain text cells.
+/// The notes under the tables: a name and its text.
+pub(super) type Notes = Vec<(String, String)>;
+
+/// One table of the report: a title row and the rows under it, as plain text cells;
+/// the first column names the row, the others are numbers, aligned right.
 pub(super) struct Section {
     pub head: Vec<&'static str>,
     pub rows: Vec<Vec<String>>,
     /// Per row: the share drawn as a bar and the tone it is drawn in.
     pub bars: Vec<Option<(f64, Tone)>>,
-    /// Columns aligned right (numbers).
-    pub right: Vec<bool>,
     /// A line of text shown instead of the table (`No records to count.`): an
     /// empty table's header alone reads like a fault.
     pub line: Option<&'static str>,
@@ -22,12 +24,10 @@ pub(super) struct Section {
 
 impl Section {
     pub(super) fn new(head: Vec<&'static str>) -> Section {
-        let right = head.iter().enumerate().map(|(i, _)| i > 0).collect();
         Section {
             head,
             rows: Vec::new(),
             bars: Vec::new(),
-            right,
             line: None,
         }
     }
@@ -42,6 +42,13 @@ impl Section {
     pub(super) fn row(&mut self, cells: Vec<String>, bar: Option<(f64, Tone)>) {
         self.rows.push(cells);
         self.bars.push(bar);
+    }
+
+    /// A row of a count and its share of `of`, the share drawn as a bar in `tone`.
+    pub(super) fn share_row(&mut self, label: String, count: u64, of: u64, tone: Tone) {
+        let share = fraction(count, of);
+        let cells = vec![label, count.to_string(), percent(share)];
+        self.row(cells, share.map(|s| (s, tone)));
     }
 }
 
@@ -64,11 +71,7 @@ pub(super) fn histogram(
             (Some(lower), None) => format!("> {lower}"),
             (None, None) => "all".into(),
         };
-        let share = fraction(count, total);
-        section.row(
-            vec![label, count.to_string(), percent(share)],
-            share.map(|s| (s, Tone::Plain)),
-        );
+        section.share_row(label, count, total, Tone::Plain);
     }
     section
 }
@@ -78,20 +81,22 @@ pub(super) fn durations_row(
     durations: &Durations,
     unit: fn(u64) -> String,
 ) -> Vec<String> {
-    if durations.count() == 0 {
-        return vec![
-            name.into(),
-            "0".into(),
-            "-".into(),
-            "-".into(),
-            "-".into(),
-            "-".into(),
-        ];
-    }
     let mut row = vec![name.to_string(), durations.count().to_string()];
-    row.extend([500, 900, 990].map(|p| unit(durations.percentile(p))));
-    row.push(unit(durations.max()));
+    if durations.count() == 0 {
+        row.extend(["-"; 4].map(String::from));
+    } else {
+        row.extend([500, 900, 990].map(|p| unit(durations.percentile(p))));
+        row.push(unit(durations.max()));
+    }
     row
+}
+
+/// A note listing `items`, when there are any.
+pub(super) fn list_note(notes: &mut Notes, name: &str, items: impl Iterator<Item = String>) {
+    let items: Vec<String> = items.collect();
+    if !items.is_empty() {
+        notes.push((name.into(), items.join(", ")));
+    }
 }
 
 pub(super) fn fraction(part: u64, whole: u64) -> Option<f64> {

@@ -6,12 +6,14 @@ use std::collections::HashMap;
 
 use hdrhistogram::Histogram;
 
-/// Counts by label (statuses, failure kinds, networks, currencies). Labels come from
-/// the server, so a hostile one cannot grow the map: past `cap` distinct labels the
-/// rest are counted under `other`.
-#[derive(Debug)]
+/// Counts by key (statuses, failure kinds, HLR networks), each key shown under the
+/// name it was first seen with: HLR networks are counted by their code, since the
+/// same code comes with different names (the server's `name_en` on some records,
+/// the built-in table on others) and different codes can share a name. Keys come
+/// from the server, so a hostile one cannot grow the map: past `cap` distinct keys
+/// the rest are counted under `other`.
 pub struct Counts {
-    counts: HashMap<String, u64>,
+    groups: HashMap<String, (String, u64)>,
     other: u64,
     cap: usize,
 }
@@ -19,63 +21,19 @@ pub struct Counts {
 impl Counts {
     pub fn new(cap: usize) -> Counts {
         Counts {
-            counts: HashMap::new(),
-            other: 0,
-            cap,
-        }
-    }
-
-    pub fn add(&mut self, label: &str) {
-        if let Some(count) = self.counts.get_mut(label) {
-            *count += 1;
-        } else if self.counts.len() < self.cap {
-            self.counts.insert(label.to_owned(), 1);
-        } else {
-            self.other += 1;
-        }
-    }
-
-    pub fn total(&self) -> u64 {
-        self.counts.values().sum::<u64>() + self.other
-    }
-
-    /// The `top` largest counts, largest first (ties by label), then what is left
-    /// (labels past `top` and past the cap) as one count.
-    pub fn ranked(&self, top: usize) -> (Vec<(&str, u64)>, u64) {
-        let mut ranked: Vec<(&str, u64)> = self
-            .counts
-            .iter()
-            .map(|(label, count)| (label.as_str(), *count))
-            .collect();
-        ranked.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
-        let rest = ranked.iter().skip(top).map(|(_, n)| n).sum::<u64>() + self.other;
-        ranked.truncate(top);
-        (ranked, rest)
-    }
-}
-
-/// Counts by key, each key shown under the name it was first seen with: HLR
-/// networks are counted by their code, since the same code comes with different
-/// names (the server's `name_en` on some records, the built-in table on others) and
-/// different codes can share a name. Bounded like `Counts`.
-#[derive(Debug)]
-pub struct Grouped {
-    groups: HashMap<String, (String, u64)>,
-    other: u64,
-    cap: usize,
-}
-
-impl Grouped {
-    pub fn new(cap: usize) -> Grouped {
-        Grouped {
             groups: HashMap::new(),
             other: 0,
             cap,
         }
     }
 
+    /// Counts one for a key that is its own name.
+    pub fn add(&mut self, label: &str) {
+        self.add_named(label, || label.to_owned());
+    }
+
     /// Counts one for `key`; `name` is asked for only when the key is new.
-    pub fn add(&mut self, key: &str, name: impl FnOnce() -> String) {
+    pub fn add_named(&mut self, key: &str, name: impl FnOnce() -> String) {
         if let Some((_, count)) = self.groups.get_mut(key) {
             *count += 1;
         } else if self.groups.len() < self.cap {
@@ -89,8 +47,8 @@ impl Grouped {
         self.groups.values().map(|(_, n)| n).sum::<u64>() + self.other
     }
 
-    /// The `top` largest groups as `(key, name, count)`, largest first (ties by
-    /// key), then what is left as one count.
+    /// The `top` largest counts as `(key, name, count)`, largest first (ties by
+    /// key), then what is left (keys past `top` and past the cap) as one count.
     pub fn ranked(&self, top: usize) -> (Vec<(&str, &str, u64)>, u64) {
         let mut ranked: Vec<(&str, &str, u64)> = self
             .groups
@@ -125,12 +83,6 @@ pub struct Durations {
     /// is wider than one unit, and a max is read as a fact ("the slowest took 3d
     /// 00h 02m 07s"), not an estimate.
     max: u64,
-}
-
-impl std::fmt::Debug for Durations {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Durations({} values)", self.histogram.len())
-    }
 }
 
 impl Default for Durations {
@@ -184,26 +136,21 @@ impl Durations {
         let mut counts = vec![0u64; bounds.len() + 1];
         for step in self.histogram.iter_recorded() {
             let value = self.histogram.highest_equivalent(step.value_iterated_to());
-            let at = bounds
-                .iter()
-                .position(|bound| value <= *bound)
-                .unwrap_or(bounds.len());
+            let at = bounds.partition_point(|bound| *bound < value);
             counts[at] += step.count_since_last_iteration();
         }
-        let first = counts.iter().position(|n| *n > 0);
-        let last = counts.iter().rposition(|n| *n > 0);
-        let (Some(first), Some(last)) = (first, last) else {
-            return Vec::new();
-        };
-        (first..=last)
-            .map(|i| (bounds.get(i).copied(), counts[i]))
-            .collect()
+        let buckets = counts.into_iter().enumerate();
+        let buckets = buckets.map(|(i, count)| (bounds.get(i).copied(), count));
+        let mut buckets: Vec<_> = buckets.skip_while(|(_, n)| *n == 0).collect();
+        while buckets.last().is_some_and(|(_, n)| *n == 0) {
+            buckets.pop();
+        }
+        buckets
     }
 }
 
 /// The `N` entries with the largest keys seen so far (slowest lookups, oldest
 /// pending ones), largest first; ties keep the earlier entry.
-#[derive(Debug)]
 pub struct Top<K: Ord, V> {
     entries: Vec<(K, V)>,
     size: usize,
@@ -232,6 +179,12 @@ impl<K: Ord, V> Top<K, V> {
     }
 }
 
+impl<K: Ord, V> Default for Top<K, V> {
+    fn default() -> Self {
+        Top::new(super::LISTED)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -243,17 +196,17 @@ mod tests {
             counts.add(label);
         }
         // `c` came third: past the cap, it is counted as other.
-        assert_eq!(counts.ranked(1), (vec![("b", 2)], 4));
+        assert_eq!(counts.ranked(1), (vec![("b", "b", 2)], 4));
         assert_eq!(counts.total(), 6);
     }
 
     #[test]
     fn groups_count_by_key_under_the_first_name() {
-        let mut groups = Grouped::new(2);
-        groups.add("25099", || "Russia / Beeline".into());
-        groups.add("25099", || "Russian Federation / Beeline".into());
-        groups.add("25001", || "Russia / Beeline".into());
-        groups.add("23410", || "United Kingdom / O2".into());
+        let mut groups = Counts::new(2);
+        groups.add_named("25099", || "Russia / Beeline".into());
+        groups.add_named("25099", || "Russian Federation / Beeline".into());
+        groups.add_named("25001", || "Russia / Beeline".into());
+        groups.add_named("23410", || "United Kingdom / O2".into());
         assert_eq!(
             groups.ranked(1),
             (vec![("25099", "Russia / Beeline", 2)], 2)

@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 
 use super::kinds;
-use super::section::{durations_row, fraction, histogram, percent, seconds, whole_unit, Section};
+use super::section::{durations_row, histogram, list_note, seconds, whole_unit, Notes, Section};
 use super::stats::{Counts, MILLISECOND_BUCKETS};
 use super::Report;
 use crate::domain::record::RecordKind;
@@ -17,28 +17,18 @@ use crate::domain::status::{self, Tone};
 const NO_RECORDS: &str = "No records to count.";
 
 /// The headline and the sections of a report, in the order they are shown.
-pub(super) fn sections(report: &Report) -> (String, Vec<Section>, Vec<(String, String)>) {
+pub(super) fn sections(report: &Report) -> (String, Vec<Section>, Notes) {
     let mut sections = Vec::new();
     if report.records == 0 {
         sections.push(Section::line(NO_RECORDS));
     } else if report.kind != RecordKind::Task {
-        sections.push(counts_section(
-            "Status",
-            &report.statuses,
-            report.records,
-            usize::MAX,
-            true,
-        ));
+        let statuses = counts_section("Status", &report.statuses, report.records, true);
+        sections.push(statuses);
     }
     sections.extend(verdict_section(report));
     if report.failures.total() > 0 {
-        sections.push(counts_section(
-            "Failure",
-            &report.failures,
-            report.lookups,
-            usize::MAX,
-            false,
-        ));
+        let failures = counts_section("Failure", &report.failures, report.lookups, false);
+        sections.push(failures);
     }
     let mut notes = Vec::new();
     match report.kind {
@@ -86,104 +76,65 @@ fn verdict_rows(report: &Report) -> [(u64, &'static str, Tone); 3] {
 /// The records a verdict failed, as shares of the records: shown whenever there are
 /// some, so that the report agrees with the exit code.
 fn verdict_section(report: &Report) -> Option<Section> {
-    if !report.verdicts.any() {
+    if verdict_rows(report).iter().all(|(count, _, _)| *count == 0) {
         return None;
     }
     let mut section = Section::new(vec!["Verdict", "Count", "Share"]);
     for (count, what, tone) in verdict_rows(report) {
-        if count == 0 {
-            continue;
+        if count > 0 {
+            section.share_row(what.to_string(), count, report.records, tone);
         }
-        let share = fraction(count, report.records);
-        section.row(
-            vec![what.to_string(), count.to_string(), percent(share)],
-            share.map(|s| (s, tone)),
-        );
     }
     Some(section)
 }
 
 /// How long lookups took, and under `--wait` how long records took to be final.
-fn time_sections(report: &Report, sections: &mut Vec<Section>, notes: &mut Vec<(String, String)>) {
+fn time_sections(report: &Report, sections: &mut Vec<Section>, notes: &mut Notes) {
     let mut times = Section::new(vec!["Time", "Count", "p50", "p90", "p99", "Max"]);
     times.row(durations_row("lookup", &report.lookup_ms, millis), None);
-    if let Some(wait) = &report.wait {
-        times.row(
-            durations_row("until final", &wait.until_final_ms, millis),
-            None,
-        );
-        notes.push((
-            "Pending at the deadline".into(),
-            wait.pending_at_deadline.to_string(),
-        ));
-    }
+    let Some(until_final) = &report.until_final_ms else {
+        sections.push(times);
+        return;
+    };
+    times.row(durations_row("until final", until_final, millis), None);
+    // Under --wait, every record still pending was so at the deadline.
+    let pending = report.verdicts.still_pending.to_string();
+    notes.push(("Pending at the deadline".into(), pending));
     sections.push(times);
-    if let Some(wait) = report
-        .wait
-        .as_ref()
-        .filter(|w| w.until_final_ms.count() > 0)
-    {
-        sections.push(histogram(
-            "Time until final",
-            &wait.until_final_ms,
-            MILLISECOND_BUCKETS,
-            |ms| match ms {
-                0..=999 => format!("{ms}ms"),
-                _ => whole_unit(ms / 1000),
-            },
-        ));
+    if until_final.count() > 0 {
+        let unit = |ms| match ms {
+            0..=999 => format!("{ms}ms"),
+            _ => whole_unit(ms / 1000),
+        };
+        let title = "Time until final";
+        sections.push(histogram(title, until_final, MILLISECOND_BUCKETS, unit));
     }
 }
 
-fn price_and_slowest_notes(report: &Report, notes: &mut Vec<(String, String)>) {
-    let prices = report.prices.totals();
-    if !prices.is_empty() {
-        let totals: Vec<String> = prices
-            .iter()
-            .map(|(currency, total)| match total {
-                Some(total) => format!("{total} {currency}"),
-                None => format!("{currency}: too large to sum exactly"),
-            })
-            .collect();
-        notes.push(("Total price".into(), totals.join(", ")));
-    }
-    let slowest: Vec<String> = report
-        .slowest
-        .entries()
-        .iter()
-        .map(|(ms, query)| {
-            format!(
-                "{query} ({})",
-                millis(u64::try_from(*ms).unwrap_or(u64::MAX))
-            )
-        })
-        .collect();
-    if !slowest.is_empty() {
-        notes.push(("Slowest lookups".into(), slowest.join(", ")));
-    }
+fn price_and_slowest_notes(report: &Report, notes: &mut Notes) {
+    let totals = report.prices.totals().into_iter();
+    let totals = totals.map(|(currency, total)| match total {
+        Some(total) => format!("{total} {currency}"),
+        None => format!("{currency}: too large to sum exactly"),
+    });
+    list_note(notes, "Total price", totals);
+    let slowest = report.slowest.entries().iter();
+    let slowest = slowest.map(|(ms, query)| format!("{query} ({})", millis(*ms)));
+    list_note(notes, "Slowest lookups", slowest);
 }
 
-fn counts_section(
-    title: &'static str,
-    counts: &Counts,
-    of: u64,
-    top: usize,
-    toned: bool,
-) -> Section {
+fn counts_section(title: &'static str, counts: &Counts, of: u64, toned: bool) -> Section {
     let mut section = Section::new(vec![title, "Count", "Share"]);
-    let (ranked, rest) = counts.ranked(top);
+    let (ranked, rest) = counts.ranked(usize::MAX);
     let rest = (rest > 0).then_some(("(other)", rest));
-    for (label, count) in ranked.into_iter().chain(rest) {
-        let share = fraction(count, of);
+    let ranked = ranked.into_iter().map(|(label, _, count)| (label, count));
+    for (label, count) in ranked.chain(rest) {
         let tone = if toned {
             status::tone(label)
         } else {
             Tone::Plain
         };
-        section.row(
-            vec![label.to_string(), count.to_string(), percent(share)],
-            share.map(|s| (s, tone)),
-        );
+        section.share_row(label.to_string(), count, of, tone);
     }
     section
 }

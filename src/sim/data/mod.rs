@@ -3,10 +3,11 @@
 //! function of the kind, the ID, how far the record has progressed towards its final
 //! state, and the oddity settings.
 
+use std::ops::RangeInclusive;
 use std::sync::LazyLock;
 use std::time::{Duration, UNIX_EPOCH};
 
-use serde_json::{Map, Value};
+use serde_json::{json, Map, Value};
 
 use super::networks;
 use super::prng::{self, Dice};
@@ -20,7 +21,7 @@ pub const MAX_ID: u64 = 999_999;
 
 /// Task IDs that no SMS shares, so that the spec's task short form `/sms/{task_id}`
 /// finds them (an SMS ID is `/sms/{id}` too): 2000000..=2999999.
-pub const TASK_ONLY_IDS: std::ops::RangeInclusive<u64> = 2_000_000..=2_999_999;
+pub const TASK_ONLY_IDS: RangeInclusive<u64> = 2_000_000..=2_999_999;
 
 /// Simulated records are dated from here on, later IDs later (2024-01-01T00:00:00Z).
 pub(super) const EPOCH: u64 = 1_704_067_200;
@@ -66,7 +67,7 @@ impl Kind {
     }
 }
 
-fn is_digits(value: &str) -> bool {
+pub(super) fn is_digits(value: &str) -> bool {
     !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit())
 }
 
@@ -86,20 +87,21 @@ const EXTRA_FIELDS: u64 = 0xE47A_0000;
 const NO_ERRORS_TEXT: u64 = 0x4E0E_0000;
 const MSISDN_AS_ID: u64 = 0x1D15_0000;
 
+/// The number `raw` says, when it is all digits and within `ids`.
+pub(super) fn id_in(raw: &str, ids: RangeInclusive<u64>) -> Option<u64> {
+    raw.parse()
+        .ok()
+        .filter(|id| is_digits(raw) && ids.contains(id))
+}
+
 /// The numeric ID behind a path value: digits only, within range.
 pub fn parse_id(raw: &str) -> Option<u64> {
-    if raw.is_empty() || !raw.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    raw.parse().ok().filter(|id| (1..=MAX_ID).contains(id))
+    id_in(raw, 1..=MAX_ID)
 }
 
 /// A task's ID: an ID of every kind, or a task-only one.
 pub fn parse_task_id(raw: &str) -> Option<u64> {
-    parse_id(raw).or_else(|| {
-        let id: u64 = raw.parse().ok().filter(|_| is_digits(raw))?;
-        TASK_ONLY_IDS.contains(&id).then_some(id)
-    })
+    parse_id(raw).or_else(|| id_in(raw, TASK_ONLY_IDS))
 }
 
 /// `ref-<ID>` names the record with that ID; any other reference matches nothing.
@@ -116,11 +118,8 @@ pub fn settle_fraction(kind: Kind, id: u64) -> f64 {
 /// How far a record has come: 0.0 at start, growing linearly, 1.0 once settled.
 pub fn progress(kind: Kind, id: u64, elapsed: Duration, settle: Duration) -> f64 {
     let settle_at = settle.as_secs_f64() * settle_fraction(kind, id);
-    if elapsed.as_secs_f64() >= settle_at {
-        1.0
-    } else {
-        elapsed.as_secs_f64() / settle_at
-    }
+    // Settled at start is 0/0, NaN, and `min` takes the number.
+    (elapsed.as_secs_f64() / settle_at).min(1.0)
 }
 
 /// The oddity settings of the field notes, as given on the command line.
@@ -223,6 +222,19 @@ impl Shape {
         }
     }
 
+    /// A v1 or HLR record's first fields: the success marker, then its own ID (the
+    /// number itself where the shape says so).
+    pub(super) fn opening(&self, id: u64, msisdn: &str) -> Map<String, Value> {
+        let mut map = Map::new();
+        self.put_error(&mut map);
+        let own_id = match self.msisdn_as_id() {
+            true => msisdn.to_string(),
+            false => id.to_string(),
+        };
+        map.insert("id".into(), own_id.into());
+        map
+    }
+
     /// The success marker: `error` (unless omitted), sometimes with "No errors".
     pub(super) fn put_error(&self, map: &mut Map<String, Value>) {
         if decide(self.quirks.omit_error, 0.4, OMIT_ERROR, self.key) {
@@ -238,23 +250,16 @@ impl Shape {
 /// The v1 variant's body of an HTTP error: `{"code":N,"message":"..."}` (its
 /// `HttpError401Response` ... `HttpError500Response`).
 pub fn http_error_body(status: u16, message: &str) -> String {
-    let mut map = Map::new();
-    map.insert("code".into(), status.into());
-    map.insert("message".into(), message.into());
-    Value::Object(map).to_string()
+    json!({"code": status, "message": message}).to_string()
 }
 
 /// The body of an error answer: `{"error":N,"errorDescription":"..."}`.
 pub fn error_body(code: u32, description: &str, code_as_string: bool) -> String {
-    let code = if code_as_string {
-        Value::String(code.to_string())
-    } else {
-        Value::from(code)
+    let code = match code_as_string {
+        true => Value::from(code.to_string()),
+        false => Value::from(code),
     };
-    let mut map = Map::new();
-    map.insert("error".into(), code);
-    map.insert("errorDescription".into(), description.into());
-    Value::Object(map).to_string()
+    json!({"error": code, "errorDescription": description}).to_string()
 }
 
 /// The statuses the simulator settles SMS to: the final ones its variant documents
@@ -270,14 +275,6 @@ pub static FINAL_V1_SMS_STATUSES: LazyLock<Vec<&'static str>> =
 pub static PENDING_V1_SMS_STATUSES: LazyLock<Vec<&'static str>> =
     LazyLock::new(|| status::documented(RecordKind::Sms, Phase::Pending, true).collect());
 
-fn weighted(names: &[&'static str]) -> Vec<(&'static str, u32)> {
-    names.iter().map(|&name| (name, sms_weight(name))).collect()
-}
-static WEIGHTED_SMS_STATUSES: LazyLock<Vec<(&'static str, u32)>> =
-    LazyLock::new(|| weighted(&FINAL_SMS_STATUSES));
-static WEIGHTED_V1_SMS_STATUSES: LazyLock<Vec<(&'static str, u32)>> =
-    LazyLock::new(|| weighted(&FINAL_V1_SMS_STATUSES));
-
 /// How common a final SMS status is, in percent or so.
 fn sms_weight(status: &str) -> u32 {
     match status {
@@ -288,13 +285,14 @@ fn sms_weight(status: &str) -> u32 {
     }
 }
 
-/// Currency and the range of a message's price in it, in thousandths.
-const CURRENCIES: &[((&str, u64, u64), u32)] = &[
-    (("EUR", 5, 90), 4),
-    (("UAH", 300, 2500), 3),
-    (("USD", 5, 80), 2),
-    (("GBP", 10, 60), 1),
-    (("RUB", 500, 4500), 1),
+/// Currency, the range of a message's price in it in thousandths, and how common
+/// the currency is.
+const CURRENCIES: &[(&str, u64, u64, u32)] = &[
+    ("EUR", 5, 90, 4),
+    ("UAH", 300, 2500, 3),
+    ("USD", 5, 80, 2),
+    ("GBP", 10, 60, 1),
+    ("RUB", 500, 4500, 1),
 ];
 
 /// `YYYY-MM-DD HH:MM:SS`, UTC, as in SMS records.
@@ -316,13 +314,13 @@ pub(super) fn sms(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
     let mut dice = Dice::new(Kind::Sms.salt(), id);
     let (_, msisdn) = networks::subscriber(&mut dice);
     let (finals, pendings) = if shape.v1() {
-        (&WEIGHTED_V1_SMS_STATUSES, &PENDING_V1_SMS_STATUSES)
+        (&FINAL_V1_SMS_STATUSES, &PENDING_V1_SMS_STATUSES)
     } else {
-        (&WEIGHTED_SMS_STATUSES, &PENDING_SMS_STATUSES)
+        (&FINAL_SMS_STATUSES, &PENDING_SMS_STATUSES)
     };
-    let final_status = *dice.weighted(finals);
+    let final_status = *dice.weighted(finals, |s| sms_weight(s));
     let pending_status = *dice.pick(pendings);
-    let &(currency, low, high) = dice.weighted(CURRENCIES);
+    let &(currency, low, high, _) = dice.weighted(CURRENCIES, |c| c.3);
     let price = match final_status {
         "rejected" | "failed" | "deleted" => 0,
         _ => dice.range(low, high),
@@ -344,24 +342,30 @@ pub(super) fn sms(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
     let not_yet_sent =
         matches!(status, "new" | "waiting" | "scheduled") || (settled && status == "deleted");
     if shape.v1() {
+        // Its `SmsStatusResponse`: every field in its order, `id` always (the MSISDN
+        // on a third of the records with extra fields, as its own example), times in
+        // ISO 8601 with an offset (its `date-time`), null until they happen.
         let time = |at: Option<u64>| at.map_or(Value::Null, |secs| iso_time(secs).into());
         let sent_at = (!not_yet_sent).then_some(time_sent);
         let dr_at = (settled && !not_yet_sent).then_some(time_sent + report_delay);
-        let times = [iso_time(time_in).into(), time(sent_at), time(dr_at)];
-        let money = (shape.price("price", price), currency);
-        return v1_sms(shape, id, &msisdn, times, status, money);
+        let mut map = shape.opening(id, &msisdn);
+        map.insert("msisdn".into(), msisdn.into());
+        map.insert("reference".into(), format!("ref-{id}").into());
+        map.insert("time_in".into(), iso_time(time_in).into());
+        map.insert("time_sent".into(), time(sent_at));
+        map.insert("time_dr".into(), time(dr_at));
+        map.insert("status".into(), status.into());
+        map.insert("price".into(), shape.price("price", price));
+        map.insert("currency".into(), currency.into());
+        return map;
     }
     let mut map = Map::new();
     shape.put_error(&mut map);
     map.insert("msisdn".into(), msisdn.clone().into());
     map.insert("reference".into(), format!("ref-{id}").into());
     map.insert("time_in".into(), sms_time(time_in).into());
-    let sent = if not_yet_sent {
-        String::new()
-    } else {
-        sms_time(time_sent)
-    };
-    map.insert("time_sent".into(), sent.into());
+    let sent = (!not_yet_sent).then(|| sms_time(time_sent));
+    map.insert("time_sent".into(), sent.unwrap_or_default().into());
     if settled {
         map.insert("time_dr".into(), sms_time(time_sent + report_delay).into());
     } else if !pending_omits_dr {
@@ -375,36 +379,6 @@ pub(super) fn sms(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
     } else if shape.extras() {
         map.insert("id".into(), id.to_string().into());
     }
-    map
-}
-
-/// The v1 document's `SmsStatusResponse`: every field in its order, `id` always
-/// (the MSISDN on a third of the records with extra fields, as its own example),
-/// times in ISO 8601 with an offset (its `date-time`), null until they happen.
-fn v1_sms(
-    shape: &Shape,
-    id: u64,
-    msisdn: &str,
-    [time_in, time_sent, time_dr]: [Value; 3],
-    status: &str,
-    (price, currency): (Value, &str),
-) -> Map<String, Value> {
-    let mut map = Map::new();
-    shape.put_error(&mut map);
-    let own_id = if shape.msisdn_as_id() {
-        msisdn.to_string()
-    } else {
-        id.to_string()
-    };
-    map.insert("id".into(), own_id.into());
-    map.insert("msisdn".into(), msisdn.into());
-    map.insert("reference".into(), format!("ref-{id}").into());
-    map.insert("time_in".into(), time_in);
-    map.insert("time_sent".into(), time_sent);
-    map.insert("time_dr".into(), time_dr);
-    map.insert("status".into(), status.into());
-    map.insert("price".into(), price);
-    map.insert("currency".into(), currency.into());
     map
 }
 
@@ -445,7 +419,7 @@ pub(super) fn task(id: u64, progress: f64, shape: &Shape) -> Map<String, Value> 
     let originator = *dice.pick(ORIGINATORS);
     let body = *dice.pick(BODIES);
     let counters = task_counters(&mut dice);
-    let &(currency, low, high) = dice.weighted(CURRENCIES);
+    let &(currency, low, high, _) = dice.weighted(CURRENCIES, |c| c.3);
     let total_price = dice.range(low, high) * counters[0];
 
     let mut map = Map::new();
