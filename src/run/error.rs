@@ -17,12 +17,9 @@ pub(crate) enum Error {
     #[error(transparent)]
     Settings(#[from] SettingsError),
 
-    /// Resolved settings that could not run a lookup, as `config show` finds them.
     #[error(transparent)]
     Config(#[from] ConfigError),
 
-    /// `--demo` serves from this process; without its simulator there is nothing
-    /// to look up (70).
     #[error("cannot start the demo simulator: {0}")]
     Demo(io::Error),
 
@@ -36,7 +33,6 @@ pub(crate) enum Error {
         source: io::Error,
     },
 
-    /// Stdout could not be written, other than by a reader that went away (74).
     #[error("cannot write the output: {0}")]
     Output(io::Error),
 

@@ -7,9 +7,8 @@ use crate::domain::exit_codes;
 use crate::domain::sanitize::escape_control;
 use crate::output::wrap::hanging;
 
-/// One line per step: its mark (green or red when `color`), its name and what it
-/// found, broken at spaces to fit the terminal (`width`; None: no limit) under
-/// itself, a path or URL never split.
+/// One line per step, its details broken at spaces to fit `width` (a path or URL
+/// never split).
 pub(super) fn as_checklist(
     steps: &[Step],
     utf8: bool,

@@ -13,11 +13,9 @@ use crate::http::client::Client;
 use crate::settings::config::HttpSettings;
 use crate::settings::origin::Origin;
 
-/// An ID no deployment has: its lookup must answer the service's "not found".
+/// An ID no deployment has.
 const MISSING_ID: &str = "0";
-/// A reference nobody sends, for the explicit route.
 const MISSING_REFERENCE: &str = "smsstat-check-no-such-reference";
-/// Requests timed for the latency line.
 const LATENCY_PROBES: usize = 3;
 /// The service's code for a route it does not have ("Invalid request or API method
 /// does not exists").
@@ -85,8 +83,6 @@ fn tls_step(first: &Result<Record, LookupError>, http: &HttpSettings) -> Step {
         Some(_) => "the --ca-cert certificates",
         None => "the built-in roots",
     };
-    // The lookups verified the certificate; what it says is read on a connection of
-    // the step's own, since ureq does not expose the peer's certificate.
     match cert::inspect(http) {
         Ok(seen) => ok("tls", format!("{seen}, verified against {roots}")),
         Err(cert::CertError::Connection(LookupError::Timeout(limit))) => failed(
@@ -148,8 +144,7 @@ fn proxy_refusal(error: &LookupError) -> Option<String> {
     }
 }
 
-/// What to fix after error 1: the configured key, named by where it came from, or
-/// how to set one when none is.
+/// What to fix after error 1.
 fn refused_key(key_origin: Option<&Origin>) -> String {
     match key_origin {
         None => "no API key is set: set SMSSTAT_API_KEY, --api-key or api_key in the \
