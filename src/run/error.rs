@@ -50,9 +50,8 @@ pub(crate) enum Error {
     },
 }
 
-/// A whole document (`check`, `config show`, `version`, the man page) written to
-/// stdout. A reader that went away is not an error (`| head`); any other failure is
-/// the run's (74): a document lost to a full disk must not read as a success.
+/// A whole document to stdout. A reader gone away is no error (`| head`); any other
+/// failure is (74): a document lost to a full disk must not read as a success.
 pub(crate) fn print_document(bytes: &[u8]) -> Result<(), Error> {
     use std::io::Write;
     let mut out = io::stdout().lock();

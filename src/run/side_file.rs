@@ -75,9 +75,8 @@ fn resolve(path: &Path) -> PathBuf {
     path
 }
 
-/// A new file beside `path` (`report.xml` -> `.report.xml.XXXXXX.tmp`): the same
-/// folder, so that the rename at the end is atomic. Readable as files made by
-/// `File::create` are: a document is for a CI job or a collector to pick up.
+/// A new file beside `path` (`.report.xml.XXXXXX.tmp`), so the rename is atomic;
+/// readable as `File::create` makes it, for a CI job or a collector to pick up.
 fn temp_beside(path: &Path) -> io::Result<NamedTempFile> {
     let name = path
         .file_name()

@@ -41,9 +41,8 @@ impl Watch {
         }
     }
 
-    /// The result of a poll (`retry_after`: the pause the server asked for), with
-    /// `last`, the record seen before it, which a pending record replaces. A poll
-    /// the deadline cut off (`WaitOver`) ends the watch with what was seen.
+    /// A poll's result, with `last`, the record seen before it (a pending record
+    /// replaces it). A poll the deadline cut off (`WaitOver`) ends the watch.
     pub fn polled(
         &mut self,
         result: Result<Record, LookupError>,

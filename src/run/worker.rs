@@ -194,9 +194,8 @@ impl Worker {
         self.protected(query, verdict, result)
     }
 
-    /// The outcome as it may be shown: the verdict was drawn on the record as sent;
-    /// the record is protected now, and the verdict's message, which may quote the
-    /// record, is scrubbed like it.
+    /// The outcome as it may be shown: the record protected, and the verdict's
+    /// message, which may quote it, scrubbed like it.
     fn protected(
         &self,
         query: String,

@@ -22,9 +22,8 @@ fn target(base_url: &str) -> Option<(String, u16)> {
     Some((host, uri.port_u16().unwrap_or(if https { 443 } else { 80 })))
 }
 
-/// The host's addresses (by the resolver lookups use), then a TCP connection to the
-/// first one that answers; each step within `--timeout`. Where lookups connect: the
-/// target, or the proxy (`via proxy URL ...: proxy ` in front of every detail).
+/// Where lookups connect (the target or the proxy): its addresses, by the lookups'
+/// resolver, then a TCP connection to the first that answers, each within `--timeout`.
 pub(super) fn name_and_connect(http: &HttpSettings) -> Vec<Step> {
     let target = target(&http.base_url);
     let (hop, prefix) = match &http.proxy {

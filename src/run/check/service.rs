@@ -22,9 +22,8 @@ const LATENCY_PROBES: usize = 3;
 const NO_SUCH_METHOD: i64 = 4;
 
 /// tls, key, latency and paths. The first probe decides tls and key; the others
-/// are made only when those passed, so a service that does not answer costs one
-/// `--timeout`, not one per probe. A proxy's refusal fails `proxy` (the gateway was
-/// never asked).
+/// follow only when those passed (a silent service costs one `--timeout`). A
+/// proxy's refusal fails `proxy`: the gateway was never asked.
 pub(super) fn service_steps(setup: &Setup, proxy: &mut Step) -> Vec<Step> {
     let http = &setup.http;
     let client = Client::new(http, 1);
@@ -155,11 +154,9 @@ fn refused_key(key_origin: Option<&Origin>) -> String {
     }
 }
 
-/// Whether the explicit routes exist: a missing reference answers the service's
-/// "not found" there; a bare 404 or the service's error 4 (no such method) says the
-/// deployment has only the short forms, as lookups read it
-/// (`http::answer::is_missing_route`). Lookups pinned to `--paths explicit` would
-/// then fail, and so does this step, with their code.
+/// Whether the explicit routes exist: a bare 404 or error 4 for a missing reference
+/// says only the short forms do (`http::answer::is_missing_route`); then lookups
+/// pinned to `--paths explicit` would fail, and so does this step.
 fn paths_step(client: &Client, pinned: PathStyle) -> Step {
     let missing = match client.probe(LookupKind::SmsRef, MISSING_REFERENCE) {
         Err(
