@@ -227,7 +227,7 @@ impl StdinRead {
     /// estimated from the bytes read so far against the file's size. Counting the
     /// lines up front would read a huge file twice; a pipe or a terminal has no size,
     /// and gets None.
-    fn estimated_total(&self) -> Option<(u64, bool)> {
+    pub fn estimated_total(&self) -> Option<(u64, bool)> {
         let values = self.values.load(Ordering::Relaxed);
         let arguments = self.arguments.load(Ordering::Relaxed);
         if self.ended.load(Ordering::Relaxed) {

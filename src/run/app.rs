@@ -17,8 +17,7 @@ use crate::settings::config::resolve;
 use crate::settings::given::Given;
 use crate::sim::{self, SimOptions, SimServer};
 
-/// The whole program: arguments in, exit code out. A run's error is told here and
-/// nowhere else, after whatever the run printed.
+/// The whole program. A run's error is told here and nowhere else.
 pub fn main() -> ExitCode {
     crate::run::panic_hook::install();
     // Before anything reads or writes: the shell is waiting for candidates.
@@ -58,7 +57,6 @@ fn document(generated: io::Result<Vec<u8>>) -> Result<u8, Error> {
     Ok(exit_codes::SUCCESS)
 }
 
-/// A lookup subcommand: the `--demo` simulator, the settings, then the batch.
 fn look_up(
     global: Given,
     facts: ParseFacts,
@@ -72,9 +70,8 @@ fn look_up(
              (api_key_file in the config file, chmod 600)",
         );
     }
-    // Kept alive until the lookups are done: `--demo` serves from this process. Its
-    // records are final at once, except under `--wait`, where they settle within a
-    // few seconds so that the wait has something to show.
+    // Kept alive until the lookups are done. Under `--wait` its records settle
+    // within a few seconds, so that the wait has something to show.
     let settle = Duration::from_secs(if global.wait { 4 } else { 0 });
     let demo = global
         .demo
@@ -109,9 +106,8 @@ fn serve_simulator(args: SimArgs, facts: ParseFacts) -> Result<u8, Error> {
     }
 }
 
-/// `smsstat sim`'s flags to the simulator's options: the variant's defaults, then
-/// every flag given (cli/ may not import sim/, so the two meet here). `api_key` is
-/// the simulator's key check, when one was asked for.
+/// `smsstat sim`'s flags over the variant's defaults (cli/ may not import sim/, so
+/// the two meet here).
 fn sim_options(args: SimArgs, api_key: Option<String>) -> SimOptions {
     let oddity = |choice: Oddity| match choice {
         Oddity::Mixed => sim::Oddity::Mixed,

@@ -15,9 +15,9 @@ use crate::settings::profiles::{config_path, profile_names};
 /// The shells whose registration scripts set `COMPLETE`.
 const SHELLS: [&str; 5] = ["bash", "elvish", "fish", "powershell", "zsh"];
 
-/// Completes and exits when `COMPLETE` names a shell; returns at once otherwise. Any
-/// other value (`COMPLETE=1` left in an environment) is not a completion request:
-/// clap would end every command with exit 2, which scripts read as a service code.
+/// Completes and exits when `COMPLETE` names a shell. Any other value (`COMPLETE=1`
+/// left in an environment) is no request: clap would end every command with exit 2,
+/// which scripts read as a service code.
 pub fn complete_if_asked() {
     let asked = std::env::var("COMPLETE").is_ok_and(|shell| SHELLS.contains(&shell.as_str()));
     if !asked {

@@ -55,8 +55,7 @@ pub fn run(mut args: Given) -> Result<u8, Error> {
     }
 }
 
-/// `config show --json`: every setting by key, with its value and where it came
-/// from, and whether a lookup could run with them (`problem` says why not).
+/// `config show --json`: `problem` says why a lookup could not run.
 fn as_json(rows: &[ShowRow], problem: Option<&str>) -> Value {
     let settings: Map<String, Value> = rows
         .iter()
@@ -68,10 +67,9 @@ fn as_json(rows: &[ShowRow], problem: Option<&str>) -> Value {
     json!({"ok": problem.is_none(), "problem": problem, "settings": settings})
 }
 
-/// Three aligned columns under a header, values escaped like every other output.
-/// When that is wider than the terminal (`width`; None: not a terminal, no limit),
-/// each setting's value and then where it came from go under each other, broken at
-/// spaces (`output::wrap`): a path is never split.
+/// Three aligned columns, values escaped like every other output. When that is
+/// wider than `width`, value and origin go under each other, broken at spaces (a
+/// path is never split).
 fn render(rows: &[ShowRow], width: Option<usize>) -> String {
     let rows: Vec<[String; 3]> = rows
         .iter()
@@ -111,8 +109,6 @@ fn table(rows: &[[String; 3]], name_width: usize, value_width: usize) -> String 
     out
 }
 
-/// A setting's name and value on a line (the value broken at spaces under itself),
-/// and where it came from below the value.
 fn stacked(rows: &[[String; 3]], name_width: usize, width: usize) -> String {
     let indent = name_width + 2;
     let mut out = format!("{:indent$}VALUE, FROM\n", "SETTING");

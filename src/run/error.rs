@@ -17,12 +17,9 @@ pub(crate) enum Error {
     #[error(transparent)]
     Settings(#[from] SettingsError),
 
-    /// Resolved settings that could not run a lookup, as `config show` finds them.
     #[error(transparent)]
     Config(#[from] ConfigError),
 
-    /// `--demo` serves from this process; without its simulator there is nothing
-    /// to look up (70).
     #[error("cannot start the demo simulator: {0}")]
     Demo(io::Error),
 
@@ -36,7 +33,6 @@ pub(crate) enum Error {
         source: io::Error,
     },
 
-    /// Stdout could not be written, other than by a reader that went away (74).
     #[error("cannot write the output: {0}")]
     Output(io::Error),
 
@@ -54,9 +50,8 @@ pub(crate) enum Error {
     },
 }
 
-/// A whole document (`check`, `config show`, `version`, the man page) written to
-/// stdout. A reader that went away is not an error (`| head`); any other failure is
-/// the run's (74): a document lost to a full disk must not read as a success.
+/// A whole document to stdout. A reader gone away is no error (`| head`); any other
+/// failure is (74): a document lost to a full disk must not read as a success.
 pub(crate) fn print_document(bytes: &[u8]) -> Result<(), Error> {
     use std::io::Write;
     let mut out = io::stdout().lock();

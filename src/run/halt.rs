@@ -13,7 +13,6 @@ use crate::domain::error::LookupError;
 /// retries) before the rest of the batch is given up.
 pub const REFUSED_STREAK: usize = 20;
 
-/// Why the batch stopped starting lookups, once decided.
 #[derive(Debug, Default)]
 pub struct Halt {
     enabled: bool,
@@ -29,13 +28,11 @@ impl Halt {
         }
     }
 
-    /// The failure for a value not looked up, once the batch has stopped.
     pub fn refusal(&self) -> Option<LookupError> {
         let (reason, code) = self.reason.get()?.clone();
         Some(LookupError::NotLookedUp { reason, code })
     }
 
-    /// Learns from a finished lookup whether to stop.
     pub fn observe<T>(&self, result: &Result<T, LookupError>) {
         if !self.enabled {
             return;

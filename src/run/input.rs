@@ -25,9 +25,14 @@ const MAX_LINE: usize = 4 * 1024;
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// The values of the command line, `-` standing for stdin's lines (trimmed; blank
-/// lines and `#` comments skipped). Stdin is read lazily, as lookups proceed.
+/// lines and `#` comments skipped). Stdin is read lazily, as lookups proceed; `STDIN`
+/// counts the values taken, for the progress bar and the summary of an interrupt.
 pub fn inputs(values: Vec<String>) -> impl Iterator<Item = Input> + Send + 'static {
     STDIN.arguments(values.iter().filter(|v| *v != "-").count() as u64);
+    let end = std::iter::from_fn(|| {
+        STDIN.ended();
+        None
+    });
     values
         .into_iter()
         .flat_map(|value| -> Box<dyn Iterator<Item = Input> + Send> {
@@ -36,17 +41,13 @@ pub fn inputs(values: Vec<String>) -> impl Iterator<Item = Input> + Send + 'stat
             }
             STDIN.opened(stdin_file_size());
             let reader = Consumed(io::BufReader::new(io::stdin()));
-            let values = lines(reader).inspect(|_| STDIN.value());
-            let end = std::iter::from_fn(|| {
-                STDIN.ended();
-                None
-            });
-            Box::new(values.chain(end))
+            Box::new(lines(reader).inspect(|_| STDIN.value()))
         })
+        .chain(end)
 }
 
-/// The bytes stdin has left, when it is a regular file. Only its metadata is read
-/// (no read that could block on a FIFO or a terminal).
+/// The bytes stdin has left, when it is a regular file (only its metadata is read:
+/// a read could block on a FIFO or a terminal).
 fn stdin_file_size() -> Option<u64> {
     let file = File::from(io::stdin().as_fd().try_clone_to_owned().ok()?);
     let metadata = file.metadata().ok()?;
@@ -130,14 +131,11 @@ fn value_of(line: &[u8], cut: Cut) -> Option<Input> {
     Some(Err(BadInput { shown, reason }))
 }
 
-/// What of a line was left out past the bound.
+/// What of a line was left out past the bound: nothing, only whitespace, or text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Cut {
-    /// Nothing: the line is whole.
     Whole,
-    /// Only whitespace.
     Blank,
-    /// Text.
     Text,
 }
 

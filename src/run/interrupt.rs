@@ -42,12 +42,10 @@ pub(crate) fn interrupt_flag() -> Arc<AtomicBool> {
     }))
 }
 
-/// Whether a stopping signal arrived.
 pub(crate) fn was_interrupted() -> bool {
     INTERRUPTED.load(Ordering::SeqCst)
 }
 
-/// The exit code for the signal that stopped the run: 128 + its number.
 pub(crate) fn exit_code() -> u8 {
     match SIGNAL.load(Ordering::SeqCst) {
         signal @ 1..=127 => 128 + signal as u8,

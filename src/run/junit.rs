@@ -22,8 +22,7 @@ pub(crate) struct JunitFile {
 }
 
 impl JunitFile {
-    /// Opens `path` at once, so that an unwritable path is known before any lookup
-    /// is sent.
+    /// Opens `path` at once: an unwritable path is known before any lookup.
     pub(crate) fn create(path: &Path, suite: String) -> io::Result<JunitFile> {
         let target = SideFile::open(path)?;
         // Unnamed: removed by the system however the run ends.
@@ -50,8 +49,6 @@ impl JunitFile {
         }
     }
 
-    /// Writes the document to the path (the file of the cases is removed when
-    /// dropped, whatever happens).
     pub(crate) fn finish(mut self) -> io::Result<()> {
         if let Some(err) = self.failed.take() {
             return Err(err);

@@ -3,7 +3,6 @@
 
 use std::io::{self, IsTerminal, Stdout};
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -14,11 +13,11 @@ use crate::domain::lookup::LookupKind;
 use crate::domain::outcome::Outcome;
 use crate::output::messages::{batch_error, report, warn};
 use crate::output::printer::{PrintStyle, Printer};
-use crate::output::progress::{BatchProgress, LiveView};
+use crate::output::progress::{BatchProgress, LiveView, STDIN};
 use crate::output::prometheus::Metrics;
 use crate::output::summary::{NotStarted, Tally};
 use crate::output::table::TableStyle;
-use crate::run::batch::{self, Ended, Input, Limits, Sink};
+use crate::run::batch::{self, Ended, Limits, Sink};
 use crate::run::error::Error;
 use crate::run::interrupt::{self, interrupt_flag, was_interrupted};
 use crate::run::junit::JunitFile;
@@ -80,9 +79,8 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> Result<u8,
         write_error: None,
         single,
         total,
-        read: Arc::default(),
     };
-    let inputs = counted(batch::inputs(values), Arc::clone(&output.read));
+    let inputs = batch::inputs(values);
     // Never more workers than values known in advance (one lookup: one thread).
     let jobs = total.map_or(jobs, |total| jobs.min(total.max(1) as usize));
     let limits = Limits {
@@ -98,8 +96,8 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> Result<u8,
     finish(output, ended, config)
 }
 
-/// What is drawn on stderr while the batch runs, on a terminal only: the live view of
-/// `--wait`, or the progress bar. And a hint for values typed on a terminal.
+/// What is drawn on a terminal's stderr while the batch runs: the live view of
+/// `--wait`, or the progress bar.
 fn drawing(
     config: &Config,
     reads_stdin: bool,
@@ -130,15 +128,14 @@ fn drawing(
     (live, progress)
 }
 
-/// A `--junit` or `--metrics` file that cannot be written: the run's error when
-/// it starts, a line of the batch's output at the end.
+/// A `--junit` or `--metrics` file that cannot be written.
 fn side_file_error(what: &'static str, path: &Path) -> impl FnOnce(io::Error) -> Error {
     let path = path.to_path_buf();
     move |source| Error::SideFile { what, path, source }
 }
 
-/// Clears what was drawn on the terminal, prints what the page still holds and the
-/// summary, and gives the run's exit code.
+/// Clears the terminal's drawing, prints the rest and the summary, and gives the
+/// run's exit code.
 fn finish(mut output: Output, ended: Ended, config: &Config) -> Result<u8, Error> {
     output.progress.finish();
     if let Some(live) = &output.live {
@@ -197,8 +194,8 @@ fn finish(mut output: Output, ended: Ended, config: &Config) -> Result<u8, Error
     })
 }
 
-/// Where outcomes go, in input order: stdout, the tally, the progress bar or live
-/// view, and a line on stderr for each problem.
+/// Where outcomes go, in input order: stdout, the tally, the side files, the
+/// terminal's drawing, and a line on stderr for each problem.
 struct Output {
     printer: Printer<io::BufWriter<Stdout>>,
     tally: Tally,
@@ -207,7 +204,6 @@ struct Output {
     follow: bool,
     /// No API key configured: a refusal says how to set one.
     no_key: bool,
-    /// `-q`: no per-lookup lines or warnings on stderr.
     quiet: bool,
     junit: Option<JunitFile>,
     metrics: Option<(SideFile, Metrics)>,
@@ -220,48 +216,20 @@ struct Output {
     single: bool,
     /// How many values there are, when known before the run (no stdin).
     total: Option<u64>,
-    /// How many values were taken from the input, and whether it ended.
-    read: Arc<InputCount>,
-}
-
-#[derive(Debug, Default)]
-struct InputCount {
-    taken: AtomicUsize,
-    ended: AtomicBool,
-}
-
-/// The input, counting the values taken from it: after a signal, the summary says
-/// how many were never started.
-fn counted(
-    mut inputs: impl Iterator<Item = Input> + Send + 'static,
-    count: Arc<InputCount>,
-) -> impl Iterator<Item = Input> + Send + 'static {
-    std::iter::from_fn(move || {
-        let next = inputs.next();
-        if next.is_some() {
-            count.taken.fetch_add(1, Ordering::Relaxed);
-        } else {
-            count.ended.store(true, Ordering::Relaxed);
-        }
-        next
-    })
 }
 
 impl Output {
     /// The values that got no line: output ends before the first one never started.
     fn not_started(&self) -> NotStarted {
-        let values = match self.total {
-            Some(total) => total as usize,
-            None if self.read.ended.load(Ordering::Relaxed) => {
-                self.read.taken.load(Ordering::Relaxed)
-            }
-            None => return NotStarted::RestOfStdin,
+        // Values read in all, once the input ended.
+        let values = match (self.total, STDIN.estimated_total()) {
+            (Some(total), _) | (None, Some((total, true))) => total as usize,
+            _ => return NotStarted::RestOfStdin,
         };
         NotStarted::Count(values.saturating_sub(self.tally.total()))
     }
 
-    /// Keeps the first write error that is not a reader gone away (that one is quiet:
-    /// `| head -1`), and stops the run either way.
+    /// Keeps the first write error that is not a reader gone away (`| head -1`).
     fn failed_write(&mut self, err: io::Error) -> io::Error {
         let kind = err.kind();
         if kind != io::ErrorKind::BrokenPipe && self.write_error.is_none() {
@@ -358,7 +326,6 @@ fn jobs_for(config: &Config) -> usize {
     fit as usize
 }
 
-/// The soft limit on open files, when there is one.
 fn open_file_limit() -> Option<u64> {
     #[cfg(unix)]
     return rustix::process::getrlimit(rustix::process::Resource::Nofile).current;

@@ -22,7 +22,8 @@ pub fn install() {
     let details = std::env::var_os("RUST_BACKTRACE").is_some_and(|v| !v.is_empty() && v != "0");
     let default = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
-        if caught_and_told() {
+        let caught = CAUGHT.with(Cell::get);
+        if caught && TOLD.swap(true, Ordering::SeqCst) {
             // A panic of a lookup: one line for the whole run.
         } else if details {
             // The developer asked for details: the default report, but still exit 70.
@@ -38,7 +39,9 @@ pub fn install() {
                 "smsstat: internal error{place} (a bug; RUST_BACKTRACE=1 shows details)"
             );
         }
-        exit_unless_caught();
+        if !caught {
+            std::process::exit(exit_codes::INTERNAL.into());
+        }
     }));
 }
 
@@ -51,15 +54,4 @@ pub fn catching<R>(work: impl FnOnce() -> R) -> Result<R, ()> {
     let result = catch_unwind(AssertUnwindSafe(work));
     CAUGHT.with(|c| c.set(was));
     result.map_err(|_| ())
-}
-
-/// True when this panic is caught and an earlier one already wrote the line.
-fn caught_and_told() -> bool {
-    CAUGHT.with(Cell::get) && TOLD.swap(true, Ordering::SeqCst)
-}
-
-fn exit_unless_caught() {
-    if !CAUGHT.with(Cell::get) {
-        std::process::exit(exit_codes::INTERNAL.into());
-    }
 }

@@ -87,8 +87,7 @@ fn article(kind: RecordKind) -> &'static str {
     }
 }
 
-/// Warnings about the settings (an unknown status, a key in clear) and, under
-/// `-v`, the proxy a run goes through: said once, before any lookup.
+/// Warnings about the settings and, under `-v`, the proxy: said before any lookup.
 pub(crate) fn tell_before_starting(config: &Config, kind: LookupKind) {
     let (http, watch) = (&config.http, &config.watch);
     if !config.output.quiet {

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use tempfile::NamedTempFile;
 
-/// Links followed at most, as the kernel does (ELOOP past it).
+/// As the kernel does (ELOOP past it).
 const MAX_LINKS: usize = 40;
 
 pub(crate) struct SideFile {
@@ -19,8 +19,8 @@ pub(crate) struct SideFile {
     path: PathBuf,
     /// What the path names, links followed.
     target: PathBuf,
-    /// Made at the start, so that an unwritable folder is known before any lookup is
-    /// sent; None for a FIFO or device.
+    /// Made at the start (an unwritable folder is known before any lookup); None
+    /// for a FIFO or device.
     temp: Option<NamedTempFile>,
 }
 
@@ -43,7 +43,6 @@ impl SideFile {
         &self.path
     }
 
-    /// Writes the document with `write` and puts it in place.
     pub(crate) fn write(
         self,
         write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
@@ -76,9 +75,8 @@ fn resolve(path: &Path) -> PathBuf {
     path
 }
 
-/// A new file beside `path` (`report.xml` -> `.report.xml.XXXXXX.tmp`): the same
-/// folder, so that the rename at the end is atomic. Readable as files made by
-/// `File::create` are: a document is for a CI job or a collector to pick up.
+/// A new file beside `path` (`.report.xml.XXXXXX.tmp`), so the rename is atomic;
+/// readable as `File::create` makes it, for a CI job or a collector to pick up.
 fn temp_beside(path: &Path) -> io::Result<NamedTempFile> {
     let name = path
         .file_name()

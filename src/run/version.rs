@@ -17,7 +17,6 @@ pub fn run(json: bool) -> Result<u8, Error> {
     Ok(exit_codes::SUCCESS)
 }
 
-/// One object; `commit` and `dirty` are null when the build did not know them.
 fn as_json() -> Value {
     json!({
         "version": build::VERSION,

@@ -13,11 +13,10 @@ use crate::http::retry::{Backoff, MAX_RETRY_AFTER};
 /// interval asked for is longer: that one is never shortened.
 const MAX_INTERVAL: Duration = Duration::from_secs(30);
 
-/// One value being watched. The record seen last is not kept here but by the
-/// lookup (its one copy), and handed to `polled`.
+/// One value being watched (the record seen last is the lookup's, handed to `polled`).
 #[derive(Debug)]
 pub struct Watch {
-    /// The pause before the next poll: the interval, longer after transient errors.
+    /// The pause after transient errors.
     backoff: Backoff,
     /// Polls answered so far.
     pub polls: u32,
@@ -25,13 +24,11 @@ pub struct Watch {
     failure: Option<LookupError>,
 }
 
-/// What a poll's result means for the watch.
 #[derive(Debug)]
 pub enum Polled {
-    /// The watch is over: the final record, the last one seen when time ran out, or
-    /// a failure that polling will not cure.
+    /// The final record, the last one seen when time ran out, or a failure that
+    /// polling will not cure.
     Over(Result<Record, LookupError>),
-    /// Poll again at this time.
     Again(Instant),
 }
 
@@ -44,9 +41,8 @@ impl Watch {
         }
     }
 
-    /// The result of a poll (`retry_after`: the pause the server asked for), with
-    /// `last`, the record seen before it, which a pending record replaces. A poll
-    /// the deadline cut off (`WaitOver`) ends the watch with what was seen.
+    /// A poll's result, with `last`, the record seen before it (a pending record
+    /// replaces it). A poll the deadline cut off (`WaitOver`) ends the watch.
     pub fn polled(
         &mut self,
         result: Result<Record, LookupError>,

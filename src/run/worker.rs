@@ -32,7 +32,7 @@ pub(crate) struct Worker {
     expect: Expectation,
     follow: bool,
     live: Option<Arc<LiveView>>,
-    /// When `--wait` ends for every lookup of the run (the run's one deadline).
+    /// The end of `--wait`, the same for every lookup of the run.
     deadline: Option<Instant>,
     /// `--until`: what counts as final, with or without `--wait`.
     until: Vec<String>,
@@ -40,15 +40,13 @@ pub(crate) struct Worker {
     halt: Halt,
     /// The service's error body is printed by JSON output only.
     keep_error_body: bool,
-    /// Fields outside the schema (a service's own extras, which may be large) are
-    /// shown by JSON and the one-record view only: other outputs keep schema fields
-    /// alone, while a value is watched as after.
+    /// Fields outside the schema (which may be large) are shown by JSON and the
+    /// one-record view only.
     keep_extra_fields: bool,
 }
 
 impl Worker {
-    /// `single`: one value, shown in the record view; `deadline`: the end of
-    /// `--wait`, for every lookup of the run.
+    /// `single`: one value, shown in the record view.
     pub(crate) fn new(
         config: &Config,
         single: bool,
@@ -74,8 +72,7 @@ impl Worker {
         }
     }
 
-    /// The outcome of a lookup that ended before any request (a bad value, the
-    /// early stop), told at once under `--follow`.
+    /// The outcome of a lookup that ended before any request, told under `--follow`.
     fn ended(&self, query: String, error: LookupError, tell: Tell<'_, Outcome>) -> Outcome {
         self.told(Outcome::new(self.kind, query, Err(error)), tell)
     }
@@ -112,7 +109,7 @@ impl Worker {
         };
         let (Some(settings), Some(watch), Some(deadline)) = (&self.wait, watch, self.deadline)
         else {
-            return Step::Done(self.judged(query.clone(), result, &self.until, None));
+            return Step::Done(self.judged(query.clone(), result, None));
         };
         // Kept while watched: only what the output needs of it.
         let result = result.map(|record| self.kept(record));
@@ -154,13 +151,12 @@ impl Worker {
                     true => settings.timeout,
                     false => seen.started.elapsed(),
                 };
-                let until = &settings.until;
-                Step::Done(self.judged(query.clone(), result, until, Some(waited)))
+                Step::Done(self.judged(query.clone(), result, Some(waited)))
             }
         }
     }
 
-    /// A record as it is kept while its turn comes: what the output shows of it.
+    /// What the output shows of a record, kept while its turn comes.
     fn kept(&self, mut record: Record) -> Record {
         if !self.keep_extra_fields {
             let kind = record.kind;
@@ -183,24 +179,23 @@ impl Worker {
         outcome
     }
 
-    /// The outcome of a lookup with its verdict, then protected.
+    /// The outcome of a lookup with its verdict (`--until` is the wait's too), then
+    /// protected.
     fn judged(
         &self,
         query: String,
         result: Result<Record, LookupError>,
-        until: &[String],
         waited: Option<Duration>,
     ) -> Outcome {
         let verdict = result
             .as_ref()
             .ok()
-            .and_then(|r| verdict::verdict(r, until, &self.expect, waited));
+            .and_then(|r| verdict::verdict(r, &self.until, &self.expect, waited));
         self.protected(query, verdict, result)
     }
 
-    /// The outcome as it may be shown: the verdict was drawn on the record as sent;
-    /// the record is protected now, and the verdict's message, which may quote the
-    /// record, is scrubbed like it.
+    /// The outcome as it may be shown: the record protected, and the verdict's
+    /// message, which may quote it, scrubbed like it.
     fn protected(
         &self,
         query: String,
@@ -219,8 +214,7 @@ impl Worker {
     }
 }
 
-/// One lookup's whole state between its steps: its requests, its watch and (in
-/// `seen`) the one copy of its last record.
+/// One lookup's whole state between its steps (`seen` holds its last record).
 pub(crate) struct Lookup {
     query: String,
     attempts: Attempts,
@@ -232,7 +226,6 @@ pub(crate) struct Lookup {
 
 /// What a stop prints of a lookup: shared with the engine while a worker steps it.
 pub(crate) struct Seen {
-    /// The value, as shown (cut).
     shown: String,
     started: Instant,
     /// Under `--wait`, the last record a poll brought.
@@ -335,8 +328,7 @@ impl Work for Worker {
         Arc::clone(&lookup.seen)
     }
 
-    /// A rough count of the bytes an outcome holds, for the byte budget: every
-    /// string and number of its record or error body, plus a fixed overhead.
+    /// Every string and number of the record or error body, plus a fixed overhead.
     fn weigh(&self, outcome: &Outcome) -> usize {
         const OVERHEAD: usize = 256;
         let fields = match &outcome.result {
@@ -347,9 +339,8 @@ impl Work for Worker {
         OVERHEAD + outcome.query.len() + fields
     }
 
-    /// What to print for a lookup a stop cut short: its last state seen, marked
-    /// interrupted, and how long it ran. One that never sent a request (it waited
-    /// for its `--rate` turn) was not started: output ends before it.
+    /// Its last state seen, marked interrupted. One that never sent a request (it
+    /// waited for its `--rate` turn) was not started: output ends before it.
     fn abandoned(&self, _: usize, cut: Cut<'_, Lookup, Arc<Seen>>) -> Option<Outcome> {
         let seen = match cut {
             Cut::Waiting(lookup) if !lookup.sent() => return None,

@@ -18,8 +18,7 @@ use std::time::{Duration, Instant};
 
 pub use crate::run::input::{inputs, Input};
 
-/// Finished results that may wait behind the oldest unprinted lookup, per job:
-/// enough to keep every worker busy behind one slow lookup.
+/// Finished results that may wait behind the oldest unprinted lookup, per job.
 const WINDOW_PER_JOB: usize = 64;
 
 /// Bytes of finished results that may wait behind the oldest unprinted lookup.
@@ -29,8 +28,8 @@ pub const BYTE_BUDGET: usize = 32 * 1024 * 1024;
 /// those waiting for a retry or a `--rate` turn beside those under way.
 pub const IN_FLIGHT_PER_JOB: usize = 4;
 
-/// Lookups begun before the first result tells how large answers are: enough for a
-/// small batch, few enough that 32 jobs of 4 MiB answers do not all start at once.
+/// Lookups begun before the first result tells how large answers are: few enough
+/// that 32 jobs of 4 MiB answers do not all start at once.
 const FIRST_IN_FLIGHT: usize = 8;
 
 /// How often a waiting thread looks at the stop flag (a signal wakes no one).
@@ -46,17 +45,15 @@ const READ_AHEAD_PER_JOB: usize = 8;
 #[derive(Debug)]
 pub enum Step<T> {
     Done(T),
-    /// Due again at this time; meanwhile the lookup waits in the queue.
+    /// Due again at this time (waiting in the queue).
     At(Instant),
 }
 
-/// The lookups of a run.
 pub trait Work: Send + Sync + 'static {
     type Lookup: Send + 'static;
     /// What a lookup comes to, in input order to the sink.
     type Out: Send + 'static;
-    /// What a stop needs to know of a lookup a worker is stepping (cheap to make:
-    /// taken at every step).
+    /// What a stop needs of a lookup a worker is stepping (made at every step).
     type Tag: Send + 'static;
     /// The lookup of input number `index`, or what it comes to without a request.
     fn begin(
@@ -75,19 +72,17 @@ pub trait Work: Send + Sync + 'static {
     fn tag(&self, lookup: &Self::Lookup) -> Self::Tag;
     /// A rough count of the bytes a result holds, for the byte budget.
     fn weigh(&self, out: &Self::Out) -> usize;
-    /// What to print for a lookup a stop cut short (None: output ends before it, as
-    /// before a lookup that never began).
+    /// What to print for a lookup a stop cut short (None: output ends before it).
     fn abandoned(&self, index: usize, cut: Cut<'_, Self::Lookup, Self::Tag>) -> Option<Self::Out>;
 }
 
 /// Hands an item to the sink at once, out of order (`Sink::tell`).
 pub type Tell<'a, T> = &'a dyn Fn(&T);
 
-/// A lookup a stop cut short.
+/// A lookup a stop cut short: waiting in the queue, or in a worker's hands when
+/// the grace period ended.
 pub enum Cut<'a, L, T> {
-    /// Waiting in the queue for its time.
     Waiting(&'a L),
-    /// In a worker's hands (a request under way) when the grace period ended.
     Busy(&'a T),
 }
 
@@ -98,7 +93,7 @@ pub trait Sink<T>: Send + 'static {
     fn tell(&mut self, _item: &T) -> io::Result<()> {
         Ok(())
     }
-    /// Called after each group of items emitted together: what was held may go out.
+    /// Called after each group of items emitted together.
     fn flush(&mut self) -> io::Result<()> {
         Ok(())
     }
@@ -106,11 +101,10 @@ pub trait Sink<T>: Send + 'static {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ended {
-    /// Every value read was processed.
     Done,
     /// The deadline passed with the input not read to its end.
     Deadline,
-    /// Stopped: a signal, or the sink failing.
+    /// A signal, or the sink failing.
     Stopped,
 }
 
@@ -122,7 +116,6 @@ pub struct Limits {
     /// Lookups begun and not finished, at most; None under `--wait`, where each
     /// value read is watched from the start (a waiting lookup is a small record).
     pub in_flight: Option<usize>,
-    /// The end of `--wait`: the run ends then, whatever the input still holds.
     pub deadline: Option<Instant>,
 }
 
@@ -130,7 +123,7 @@ pub struct Limits {
 /// by arrival: a lookup due again goes behind those already waiting.
 type Queue<L> = BTreeMap<(Instant, u64), (usize, L)>;
 
-/// The queue and the room: what workers take next, under one lock.
+/// What workers take next, under one lock.
 struct Room<W: Work> {
     due: Queue<W::Lookup>,
     seq: u64,
@@ -152,11 +145,10 @@ struct Room<W: Work> {
     /// Workers waiting; only then is a wake-up worth a system call.
     waiting: usize,
     reader_waiting: bool,
-    /// Worker threads alive.
     running: usize,
 }
 
-/// The reorder buffer and the sink: printing happens holding it.
+/// The reorder buffer and the sink.
 struct Order<T, S> {
     next_out: usize,
     pending: BTreeMap<usize, (T, usize)>,
@@ -171,15 +163,15 @@ struct Shared<W: Work, S> {
     wake: Condvar,
     /// The reader waits on it for room in `ready`.
     more: Condvar,
-    /// The run's end waits on it for the workers to be gone (apart from `wake`, so
-    /// that no worker's wake-up goes to it).
+    /// The run's end waits on it for the workers (apart from `wake`, so that no
+    /// worker's wake-up goes to it).
     ended: Condvar,
     order: Mutex<Order<W::Out, S>>,
     /// What each worker is stepping, for a stop: a lock per worker, so that marking
     /// a step costs no turn at the room's lock.
     busy: Vec<Mutex<Busy<W::Tag>>>,
     stop: Arc<AtomicBool>,
-    /// The sink failed (a reader gone, a full disk): nothing more is handed to it.
+    /// Nothing more is handed to a sink that failed.
     sink_failed: AtomicBool,
     jobs: usize,
     window: usize,
@@ -189,7 +181,6 @@ struct Shared<W: Work, S> {
     deadline: Option<Instant>,
 }
 
-/// The lookup a worker is stepping: its input index and tag.
 type Busy<T> = Option<(usize, T)>;
 
 enum Task<L> {
@@ -198,10 +189,9 @@ enum Task<L> {
     Quit,
 }
 
-/// Runs every input through `work` on `limits.jobs` threads and hands each result
-/// to `sink` in input order. Once `stop` is raised (a signal, or the sink failing),
-/// no new request is made, and the lookups under way get a grace period. Returns
-/// how the run ended, and the sink.
+/// Runs every input through `work` and hands each result to `sink` in input order.
+/// Once `stop` is raised, no new request is made, and the lookups under way get a
+/// grace period.
 pub fn run<W: Work, S: Sink<W::Out>>(
     inputs: impl Iterator<Item = Input> + Send + 'static,
     limits: Limits,
@@ -316,8 +306,7 @@ where
     W: Work,
     S: Sink<W::Out>,
 {
-    /// The reader: values into `ready`, a few ahead of the workers, until the input
-    /// ends, the run stops or its deadline passes.
+    /// Values into `ready` until the input ends, the run stops or its deadline passes.
     fn read_all(&self, mut values: impl Iterator<Item = Input>) {
         for index in 0.. {
             {
@@ -334,7 +323,6 @@ where
             let next = values.next();
             let mut room = self.room();
             let Some(input) = next else {
-                // At the end of the input, all may leave.
                 room.exhausted = true;
                 self.wake.notify_all();
                 return;
@@ -435,7 +423,6 @@ where
             || (!room.sized && room.in_flight >= FIRST_IN_FLIGHT)
     }
 
-    /// A lookup due again at `at` goes back to the queue.
     fn requeue(&self, index: usize, lookup: W::Lookup, at: Instant) {
         let mut room = self.room();
         let seq = room.seq;
@@ -456,8 +443,7 @@ where
         }
     }
 
-    /// Files a result; emits it and those it held back when it is the oldest
-    /// unprinted one.
+    /// Files a result; emits it and those it held back if it is the oldest unprinted.
     fn deliver(&self, index: usize, out: W::Out) {
         let weight = self.work.weigh(&out);
         let mut order = self.order();
@@ -514,8 +500,7 @@ where
         }
     }
 
-    /// Waits for the workers, then says how the run ended and gives the sink back,
-    /// after a stop with what `drain_stopped` still hands it.
+    /// Waits for the workers, then says how the run ended and gives the sink back.
     fn end(&self) -> (Ended, S) {
         self.wait_for_workers();
         // The order's lock first, as `deliver` takes them.
@@ -531,7 +516,7 @@ where
         }
     }
 
-    /// Until every worker is done or, after a stop, the grace period has passed.
+    /// Until every worker is done or, after a stop, the grace period passed.
     fn wait_for_workers(&self) {
         let mut room = self.room();
         let mut grace_end: Option<Instant> = None;

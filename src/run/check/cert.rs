@@ -57,8 +57,7 @@ pub(super) fn inspect(http: &HttpSettings) -> Result<String, CertError> {
     ))
 }
 
-/// Connects as an agent does (the target resolved here unless a proxy does it) and
-/// keeps the certificate of the TLS transport that comes out of the chain.
+/// Connects as an agent does (the target resolved here unless a proxy does it).
 fn handshake(http: &HttpSettings) -> Result<Option<CertificateDer<'static>>, ureq::Error> {
     let uri: Uri = http.base_url.parse().map_err(ureq::http::Error::from)?;
     let config = agent_config(http, 0);

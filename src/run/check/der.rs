@@ -11,9 +11,8 @@ const VERSION: u8 = 0xa0;
 const UTC_TIME: u8 = 0x17;
 const GENERALIZED_TIME: u8 = 0x18;
 
-/// What `check` shows of a certificate: its subject as `CN=gateway.example,
-/// O=Example` (the attributes people know, in order) and the end of its validity as
-/// RFC 3339 (`2027-03-01T00:00:00Z`).
+/// The subject as `CN=gateway.example, O=Example` (the attributes people know, in
+/// order) and the end of validity as RFC 3339 (`2027-03-01T00:00:00Z`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct CertFacts {
     pub subject: String,

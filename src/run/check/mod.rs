@@ -58,8 +58,7 @@ fn skipped(name: &'static str, detail: &str) -> Step {
     step(name, State::Skipped, detail, exit_codes::SUCCESS)
 }
 
-/// What the steps need to know of the settings: the HTTP ones as resolved, where
-/// the key came from (`env SMSSTAT_API_KEY`), and `--color` for the checklist.
+/// What the steps need of the settings.
 struct Setup {
     http: HttpSettings,
     key_origin: Option<Origin>,
@@ -98,9 +97,8 @@ fn first_failure(steps: &[Step]) -> u8 {
 }
 
 /// Every step, in order, and whether the resolved settings colour the checklist.
-/// After a failure the steps that needed it are not checked; the proxy step is
-/// always reported once the settings are known: a failure at the name or connect
-/// step is often the proxy's doing.
+/// The proxy step is reported whenever the settings are known: a failure at the name
+/// or connect step is often the proxy's doing.
 fn steps(args: &Given, demo: Option<&SimServer>) -> (Vec<Step>, Option<bool>) {
     let (setup, settings) = match settings_step(args, demo) {
         Ok((step, setup)) => (setup, step),
@@ -119,7 +117,6 @@ const ALL_STEPS: [&str; 8] = [
     "settings", "name", "connect", "tls", "key", "latency", "paths", "proxy",
 ];
 
-/// The steps not reached shown as not checked, and the proxy step last.
 fn with_rest_skipped(mut steps: Vec<Step>, proxy: Option<Step>) -> Vec<Step> {
     let not_checked = "not checked: an earlier step failed";
     for name in &ALL_STEPS[steps.len()..ALL_STEPS.len() - 1] {

@@ -15,7 +15,6 @@ use crate::http::agents::resolve;
 use crate::http::resolve::{connect_within, Unconnected};
 use crate::settings::config::HttpSettings;
 
-/// The host and port of the base URL, with the scheme's default port.
 fn target(base_url: &str) -> Option<(String, u16)> {
     let uri = base_url.parse::<Uri>().ok()?;
     let host = uri.host()?.trim_matches(['[', ']']).to_string();
@@ -23,9 +22,8 @@ fn target(base_url: &str) -> Option<(String, u16)> {
     Some((host, uri.port_u16().unwrap_or(if https { 443 } else { 80 })))
 }
 
-/// The host's addresses (by the resolver lookups use), then a TCP connection to the
-/// first one that answers; each step within `--timeout`. Where lookups connect: the
-/// target, or the proxy (`via proxy URL ...: proxy ` in front of every detail).
+/// Where lookups connect (the target or the proxy): its addresses, by the lookups'
+/// resolver, then a TCP connection to the first that answers, each within `--timeout`.
 pub(super) fn name_and_connect(http: &HttpSettings) -> Vec<Step> {
     let target = target(&http.base_url);
     let (hop, prefix) = match &http.proxy {
@@ -71,8 +69,6 @@ pub(super) fn name_and_connect(http: &HttpSettings) -> Vec<Step> {
     vec![name, failed("connect", detail, exit_codes::UNAVAILABLE)]
 }
 
-/// The proxy the run goes through (curl's rules: the scheme's variable, NO_PROXY,
-/// never for loopback), credentials masked.
 pub(super) fn proxy_step(http: &HttpSettings) -> Step {
     let detail = match &http.proxy {
         Some(choice) => format!("{} (from {})", choice.shown, choice.variable),

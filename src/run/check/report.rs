@@ -7,9 +7,8 @@ use crate::domain::exit_codes;
 use crate::domain::sanitize::escape_control;
 use crate::output::wrap::hanging;
 
-/// One line per step: its mark (green or red when `color`), its name and what it
-/// found, broken at spaces to fit the terminal (`width`; None: no limit) under
-/// itself, a path or URL never split.
+/// One line per step, its details broken at spaces to fit `width` (a path or URL
+/// never split).
 pub(super) fn as_checklist(
     steps: &[Step],
     utf8: bool,
@@ -21,14 +20,12 @@ pub(super) fn as_checklist(
     let indent = 4 + 1 + name_width + 2;
     let mut out = String::new();
     for step in steps {
-        let mark = match (step.state, utf8) {
-            (State::Ok, true) => "✓",
-            (State::Failed, true) => "✗",
-            (State::Skipped, true) => "-",
-            (State::Ok, false) => "ok",
-            (State::Failed, false) => "FAIL",
-            (State::Skipped, false) => "--",
+        let [mark, ascii] = match step.state {
+            State::Ok => ["✓", "ok"],
+            State::Failed => ["✗", "FAIL"],
+            State::Skipped => ["-", "--"],
         };
+        let mark = if utf8 { mark } else { ascii };
         let detail = escape_control(&step.detail);
         let detail = match width {
             Some(width) => hanging(&detail, indent, width),

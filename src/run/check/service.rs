@@ -13,20 +13,17 @@ use crate::http::client::Client;
 use crate::settings::config::HttpSettings;
 use crate::settings::origin::Origin;
 
-/// An ID no deployment has: its lookup must answer the service's "not found".
+/// An ID no deployment has.
 const MISSING_ID: &str = "0";
-/// A reference nobody sends, for the explicit route.
 const MISSING_REFERENCE: &str = "smsstat-check-no-such-reference";
-/// Requests timed for the latency line.
 const LATENCY_PROBES: usize = 3;
 /// The service's code for a route it does not have ("Invalid request or API method
 /// does not exists").
 const NO_SUCH_METHOD: i64 = 4;
 
 /// tls, key, latency and paths. The first probe decides tls and key; the others
-/// are made only when those passed, so a service that does not answer costs one
-/// `--timeout`, not one per probe. A proxy's refusal fails `proxy` (the gateway was
-/// never asked).
+/// follow only when those passed (a silent service costs one `--timeout`). A
+/// proxy's refusal fails `proxy`: the gateway was never asked.
 pub(super) fn service_steps(setup: &Setup, proxy: &mut Step) -> Vec<Step> {
     let http = &setup.http;
     let client = Client::new(http, 1);
@@ -85,8 +82,6 @@ fn tls_step(first: &Result<Record, LookupError>, http: &HttpSettings) -> Step {
         Some(_) => "the --ca-cert certificates",
         None => "the built-in roots",
     };
-    // The lookups verified the certificate; what it says is read on a connection of
-    // the step's own, since ureq does not expose the peer's certificate.
     match cert::inspect(http) {
         Ok(seen) => ok("tls", format!("{seen}, verified against {roots}")),
         Err(cert::CertError::Connection(LookupError::Timeout(limit))) => failed(
@@ -148,8 +143,7 @@ fn proxy_refusal(error: &LookupError) -> Option<String> {
     }
 }
 
-/// What to fix after error 1: the configured key, named by where it came from, or
-/// how to set one when none is.
+/// What to fix after error 1.
 fn refused_key(key_origin: Option<&Origin>) -> String {
     match key_origin {
         None => "no API key is set: set SMSSTAT_API_KEY, --api-key or api_key in the \
@@ -160,11 +154,9 @@ fn refused_key(key_origin: Option<&Origin>) -> String {
     }
 }
 
-/// Whether the explicit routes exist: a missing reference answers the service's
-/// "not found" there; a bare 404 or the service's error 4 (no such method) says the
-/// deployment has only the short forms, as lookups read it
-/// (`http::answer::is_missing_route`). Lookups pinned to `--paths explicit` would
-/// then fail, and so does this step, with their code.
+/// Whether the explicit routes exist: a bare 404 or error 4 for a missing reference
+/// says only the short forms do (`http::answer::is_missing_route`); then lookups
+/// pinned to `--paths explicit` would fail, and so does this step.
 fn paths_step(client: &Client, pinned: PathStyle) -> Step {
     let missing = match client.probe(LookupKind::SmsRef, MISSING_REFERENCE) {
         Err(
