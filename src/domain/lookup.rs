@@ -69,6 +69,11 @@ impl LookupKind {
         self as usize
     }
 
+    /// The lookup a subcommand name stands for, if it is one.
+    pub fn from_name(name: &str) -> Option<LookupKind> {
+        LookupKind::ALL.into_iter().find(|kind| kind.name() == name)
+    }
+
     fn by_reference(self) -> bool {
         matches!(self, LookupKind::SmsRef | LookupKind::HlrRef)
     }
@@ -263,6 +268,8 @@ mod tests {
         let task = answer(RecordKind::Task, serde_json::json!({"sent": 3}));
         assert!(LookupKind::Task.check_answer("6", &task).is_ok());
         assert_eq!(LookupKind::ALL.map(LookupKind::index), [0, 1, 2, 3, 4]);
+        assert_eq!(LookupKind::from_name("hlr-ref"), Some(LookupKind::HlrRef));
+        assert_eq!(LookupKind::from_name("sim"), None);
     }
 
     #[test]
