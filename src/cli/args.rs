@@ -1,7 +1,5 @@
-//! The command line's shape: the subcommands and their own arguments. The global
-//! options are the settings' (`settings::given::Given`, built from the settings
-//! table); the parsed `Cli` is resolved into a `Config` by
-//! `settings::config::construct_config`.
+//! The subcommands and their own arguments; the global options are the settings'
+//! (`settings::given::Given`), resolved by `settings::config::construct_config`.
 
 use clap::{Args, Parser, Subcommand};
 

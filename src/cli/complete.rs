@@ -49,15 +49,10 @@ fn with_completers(
     command.mut_subcommands(|sub| {
         // Below a lookup subcommand its record kind is known; `config show` and the
         // rest keep what their parent knew (nothing).
-        let kind = record_kind(sub.get_name()).or(kind);
+        let lookup = LookupKind::from_name(sub.get_name());
+        let kind = lookup.map(LookupKind::record_kind).or(kind);
         with_completers(sub, kind, profiles)
     })
-}
-
-/// The record kind of a lookup subcommand.
-fn record_kind(subcommand: &str) -> Option<RecordKind> {
-    let lookup = LookupKind::ALL.into_iter().find(|k| k.name() == subcommand);
-    lookup.map(LookupKind::record_kind)
 }
 
 /// Candidates that start with what is typed so far (the engine leaves the filtering

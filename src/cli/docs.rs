@@ -94,13 +94,11 @@ fn synopsis_section(command: &clap::Command) -> String {
             (None, Some(long)) => format!("\\fB\\-\\-{}\\fR", escape_roff(long)),
             _ => continue,
         };
-        let value = match arg.get_action().takes_values() {
-            true => arg
-                .get_value_names()
-                .and_then(|names| names.first())
-                .map(|name| format!(" \\fI{}\\fR", escape_roff(name)))
-                .unwrap_or_default(),
-            false => String::new(),
+        let value = match arg.get_value_names() {
+            Some([name, ..]) if arg.get_action().takes_values() => {
+                format!(" \\fI{}\\fR", escape_roff(name))
+            }
+            _ => String::new(),
         };
         let repeated = match arg.get_action() {
             clap::ArgAction::Count => "...",

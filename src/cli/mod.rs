@@ -76,7 +76,7 @@ fn decorate(sub: clap::Command) -> clap::Command {
             false => arg,
         });
     }
-    if is_lookup(&name) {
+    if LookupKind::from_name(&name).is_some() {
         let examples = sub.get_after_help().map(ToString::to_string);
         let examples = examples.unwrap_or_default();
         sub = sub.after_long_help(format!("{examples}\n\n{EXIT_CODES_HELP}"));
@@ -91,9 +91,9 @@ fn decorate(sub: clap::Command) -> clap::Command {
 pub(crate) fn help_command() -> clap::Command {
     command()
         .mut_args(short_help_lists(&[]))
-        .mut_subcommands(|sub| match is_lookup(sub.get_name()) {
-            true => sub.mut_args(short_help_lists(&SHORT_HELP_OPTIONS)),
-            false => sub,
+        .mut_subcommands(|sub| match LookupKind::from_name(sub.get_name()) {
+            Some(_) => sub.mut_args(short_help_lists(&SHORT_HELP_OPTIONS)),
+            None => sub,
         })
 }
 
@@ -109,10 +109,6 @@ fn short_help_lists(listed: &'static [&'static str]) -> impl FnMut(clap::Arg) ->
         true => arg.hide_short_help(true),
         false => arg,
     }
-}
-
-fn is_lookup(subcommand: &str) -> bool {
-    LookupKind::ALL.iter().any(|kind| kind.name() == subcommand)
 }
 
 /// An option's variable is named in `--help` (and the man page), not in `-h`, whose

@@ -69,6 +69,11 @@ impl LookupKind {
         self as usize
     }
 
+    /// The lookup a subcommand name stands for, if it is one.
+    pub fn from_name(name: &str) -> Option<LookupKind> {
+        LookupKind::ALL.into_iter().find(|kind| kind.name() == name)
+    }
+
     fn by_reference(self) -> bool {
         matches!(self, LookupKind::SmsRef | LookupKind::HlrRef)
     }
@@ -154,12 +159,7 @@ impl LookupKind {
     /// Paths to try, in order, relative to the base URL. With `auto`, the short form
     /// comes second: it is tried only when a deployment lacks the explicit route.
     pub fn paths(self, value: &str, style: PathStyle) -> Vec<String> {
-        let path = |prefix: &str| {
-            let mut path = String::with_capacity(prefix.len() + value.len() + 8);
-            path.push_str(prefix);
-            push_segment(&mut path, value);
-            path
-        };
+        let path = |prefix: &str| format!("{prefix}{}", segment(value));
         match (style, self.prefixes()) {
             (PathStyle::Explicit, (explicit, _)) | (_, (explicit, None)) => vec![path(explicit)],
             (PathStyle::Short, (_, Some(short))) => vec![path(short)],
@@ -170,11 +170,11 @@ impl LookupKind {
 
 /// Percent-encodes a value as exactly one path segment; `.` and `..` are encoded too,
 /// so that no client, proxy or server normalises them into a different path.
-fn push_segment(out: &mut String, value: &str) {
+fn segment(value: &str) -> std::borrow::Cow<'_, str> {
     match value {
-        "." => out.push_str("%2E"),
-        ".." => out.push_str("%2E%2E"),
-        _ => out.extend(utf8_percent_encode(value, SEGMENT)),
+        "." => "%2E".into(),
+        ".." => "%2E%2E".into(),
+        _ => utf8_percent_encode(value, SEGMENT).into(),
     }
 }
 
@@ -263,6 +263,8 @@ mod tests {
         let task = answer(RecordKind::Task, serde_json::json!({"sent": 3}));
         assert!(LookupKind::Task.check_answer("6", &task).is_ok());
         assert_eq!(LookupKind::ALL.map(LookupKind::index), [0, 1, 2, 3, 4]);
+        assert_eq!(LookupKind::from_name("hlr-ref"), Some(LookupKind::HlrRef));
+        assert_eq!(LookupKind::from_name("sim"), None);
     }
 
     #[test]

@@ -76,53 +76,48 @@ const MIN_FOUND_INSIDE: usize = 6;
 /// carry stars. Field names are left as they are.
 fn mask_fields(fields: &mut Map<String, Value>) {
     let mut numbers = Vec::new();
-    for (name, value) in fields.iter() {
-        collect_numbers(value, name == "msisdn", &mut numbers);
+    let mut collect = |leaf: &mut Value, is_msisdn: bool| match leaf {
+        Value::String(s) if is_msisdn && !s.is_empty() => numbers.push(s.clone()),
+        Value::Number(n) if is_msisdn => numbers.push(n.to_string()),
+        _ => {}
+    };
+    for (name, value) in fields.iter_mut() {
+        leaves(value, name == "msisdn", &mut collect);
     }
     numbers.sort_by_key(|n: &String| std::cmp::Reverse(n.len()));
     numbers.dedup();
-    for (name, value) in fields.iter_mut() {
-        mask_value(value, name == "msisdn", &numbers);
-    }
-}
-
-/// The texts of every value under a field named `msisdn`, at any depth.
-fn collect_numbers(value: &Value, is_msisdn: bool, numbers: &mut Vec<String>) {
-    match value {
-        Value::String(s) if is_msisdn && !s.is_empty() => numbers.push(s.clone()),
-        Value::Number(n) if is_msisdn => numbers.push(n.to_string()),
-        Value::Array(items) => items
-            .iter()
-            .for_each(|v| collect_numbers(v, is_msisdn, numbers)),
-        Value::Object(map) => map
-            .iter()
-            .for_each(|(name, v)| collect_numbers(v, is_msisdn || name == "msisdn", numbers)),
-        _ => {}
-    }
-}
-
-fn mask_value(value: &mut Value, is_msisdn: bool, numbers: &[String]) {
-    match value {
-        Value::Array(items) => items
-            .iter_mut()
-            .for_each(|v| mask_value(v, is_msisdn, numbers)),
-        Value::Object(map) => map
-            .iter_mut()
-            .for_each(|(name, v)| mask_value(v, is_msisdn || name == "msisdn", numbers)),
+    let mut mask = |leaf: &mut Value, is_msisdn: bool| match leaf {
         Value::Number(n) => {
             let text = n.to_string();
             if is_msisdn || numbers.iter().any(|m| is_same_number(m, &text)) {
-                *value = Value::String(mask_msisdn(&text));
+                *leaf = Value::String(mask_msisdn(&text));
             }
         }
         Value::String(text) => {
             if is_msisdn || numbers.iter().any(|m| is_same_number(m, text)) {
                 *text = mask_msisdn(text);
             } else {
-                mask_inside(text, numbers);
+                mask_inside(text, &numbers);
             }
         }
-        Value::Null | Value::Bool(_) => {}
+        _ => {}
+    };
+    for (name, value) in fields.iter_mut() {
+        leaves(value, name == "msisdn", &mut mask);
+    }
+}
+
+/// Visits every value that is not an array or an object, at any depth, with whether
+/// it is under a field named `msisdn`.
+fn leaves(value: &mut Value, is_msisdn: bool, visit: &mut impl FnMut(&mut Value, bool)) {
+    match value {
+        Value::Array(items) => items.iter_mut().for_each(|v| leaves(v, is_msisdn, visit)),
+        Value::Object(map) => {
+            for (name, v) in map.iter_mut() {
+                leaves(v, is_msisdn || name == "msisdn", visit);
+            }
+        }
+        leaf => visit(leaf, is_msisdn),
     }
 }
 

@@ -101,10 +101,8 @@ impl Record {
     }
 }
 
-/// Whether `fields` has any of `names`. The record's keys are compared with the
-/// names, not looked up by them: a lookup hashes the name (SipHash, as serde_json's
-/// map does), and asking a record of ten fields for a dozen names it lacks cost more
-/// than reading it.
+/// Whether `fields` has any of `names`, by reading its keys: hashing a dozen names a
+/// record lacks (SipHash, as serde_json's map does) costs more.
 pub fn has_any(fields: &Map<String, Value>, names: &[&str]) -> bool {
     fields.keys().any(|key| names.contains(&key.as_str()))
 }

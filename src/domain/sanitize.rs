@@ -44,12 +44,10 @@ pub fn escape_cut(text: &str, max: usize) -> Cow<'_, str> {
 /// file must not flood the terminal).
 pub fn preview(text: &str) -> String {
     const MAX_CHARS: usize = 64;
-    let cut = text.char_indices().nth(MAX_CHARS).map(|(at, _)| at);
-    let mut shown = escape_control(&text[..cut.unwrap_or(text.len())]).into_owned();
-    if cut.is_some() {
-        shown.push('…');
+    match text.char_indices().nth(MAX_CHARS) {
+        Some((at, _)) => format!("{}…", escape_control(&text[..at])),
+        None => escape_control(text).into_owned(),
     }
-    shown
 }
 
 /// Characters shown as escapes: anything a terminal may act on, reorder, or render as

@@ -65,9 +65,9 @@ impl Worker {
             deadline,
             until: watch.until.clone(),
             halt: Halt::new(!config.batch.keep_going),
-            keep_error_body: watch.follow || output.format.keeps_error_body(),
+            keep_error_body: watch.follow || output.format.is_json_lines(),
             keep_extra_fields: watch.follow
-                || (output.format.keeps_extra_fields() && output.field.is_none())
+                || (output.format.is_json_lines() && output.field.is_none())
                 || single,
         }
     }
