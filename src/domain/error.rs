@@ -42,6 +42,16 @@ pub enum LookupError {
     #[error("service unreachable: {0}")]
     Unreachable(String),
 
+    /// The TLS handshake failed (certificate, protocol): like `Unreachable`, not worth
+    /// a retry, and `check`'s tls step names it.
+    #[error("service unreachable: TLS: {0}")]
+    Tls(String),
+
+    /// A proxy refused to open the tunnel (a 403 or 502 of its own): the request
+    /// never reached the service.
+    #[error("service unavailable: proxy: {0}")]
+    ProxyRefused(String),
+
     #[error("timed out after {}", format_duration(*.0))]
     Timeout(Duration),
 
@@ -97,7 +107,9 @@ impl LookupError {
             LookupError::Unreadable(_) => exit_codes::UNREADABLE,
             LookupError::Unavailable(_)
             | LookupError::ServerFault(_)
-            | LookupError::Unreachable(_) => exit_codes::UNAVAILABLE,
+            | LookupError::ProxyRefused(_)
+            | LookupError::Unreachable(_)
+            | LookupError::Tls(_) => exit_codes::UNAVAILABLE,
             LookupError::Timeout(_) | LookupError::WaitOver => exit_codes::TIMEOUT,
             LookupError::UnexpectedHttp { status: 429, .. } => exit_codes::TIMEOUT,
             LookupError::UnexpectedHttp { .. } => exit_codes::UNEXPECTED_HTTP,
@@ -117,6 +129,7 @@ impl LookupError {
             self,
             LookupError::Timeout(_)
                 | LookupError::Unavailable(_)
+                | LookupError::ProxyRefused(_)
                 | LookupError::UnexpectedHttp { status: 429, .. }
         )
     }
@@ -127,8 +140,10 @@ impl LookupError {
             LookupError::Service { shown_code, .. } => format!("service error {shown_code}"),
             LookupError::Usage(_) => "invalid".into(),
             LookupError::Unreadable(_) => "unreadable".into(),
-            LookupError::Unavailable(_) | LookupError::ServerFault(_) => "unavailable".into(),
-            LookupError::Unreachable(_) => "unreachable".into(),
+            LookupError::Unavailable(_)
+            | LookupError::ServerFault(_)
+            | LookupError::ProxyRefused(_) => "unavailable".into(),
+            LookupError::Unreachable(_) | LookupError::Tls(_) => "unreachable".into(),
             LookupError::Timeout(_) => "timed out".into(),
             // Never sent (the batch's --wait time was up before its turn): it did
             // not time out, and a report or summary should not say it did.

@@ -17,12 +17,12 @@ pub fn transport_error(error: ureq::Error, timeout: Duration) -> LookupError {
         // rustls reports through io errors; a certificate or protocol problem is told
         // from a network one, because retrying it is pointless.
         ureq::Error::Io(e) => match e.get_ref().and_then(|e| e.downcast_ref::<rustls::Error>()) {
-            Some(tls) => LookupError::Unreachable(format!("TLS: {tls}")),
+            Some(tls) => LookupError::Tls(tls.to_string()),
             None => LookupError::Unavailable(e.to_string()),
         },
         ureq::Error::HostNotFound => LookupError::Unreachable("host not found".into()),
         ureq::Error::ConnectionFailed => LookupError::Unavailable("connection failed".into()),
-        ureq::Error::Tls(reason) => LookupError::Unreachable(format!("TLS: {reason}")),
+        ureq::Error::Tls(reason) => LookupError::Tls(reason.into()),
         ureq::Error::Protocol(ureq_proto::Error::HttpParseTooManyHeaders) => {
             LookupError::Unreadable("response headers too large (too many header lines)".into())
         }
@@ -40,9 +40,7 @@ pub fn transport_error(error: ureq::Error, timeout: Duration) -> LookupError {
                 message: None,
             }
         }
-        ureq::Error::ConnectProxyFailed(reason) => {
-            LookupError::Unavailable(format!("proxy: {reason}"))
-        }
+        ureq::Error::ConnectProxyFailed(reason) => LookupError::ProxyRefused(reason),
         other => LookupError::Unavailable(other.to_string()),
     }
 }
@@ -91,4 +89,29 @@ pub fn read_body<'b>(
         return Err(too_large());
     }
     Ok((body, permit))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::exit_codes;
+
+    #[test]
+    fn a_tls_failure_and_a_proxy_refusal_are_typed() {
+        let limit = Duration::from_secs(1);
+        let tls = transport_error(ureq::Error::Tls("bad certificate"), limit);
+        assert!(matches!(tls, LookupError::Tls(_)), "{tls:?}");
+        assert!(!tls.is_transient());
+        assert_eq!(tls.exit_code(), exit_codes::UNAVAILABLE);
+        assert_eq!(tls.to_string(), "service unreachable: TLS: bad certificate");
+
+        let refused = "proxy server responded 403/Forbidden".to_string();
+        let proxy = transport_error(ureq::Error::ConnectProxyFailed(refused), limit);
+        assert!(matches!(proxy, LookupError::ProxyRefused(_)), "{proxy:?}");
+        assert_eq!(proxy.exit_code(), exit_codes::UNAVAILABLE);
+        assert_eq!(
+            proxy.to_string(),
+            "service unavailable: proxy: proxy server responded 403/Forbidden"
+        );
+    }
 }

@@ -160,6 +160,8 @@ impl Scrubber {
             | LookupError::Unavailable(text)
             | LookupError::ServerFault(text)
             | LookupError::Unreachable(text)
+            | LookupError::Tls(text)
+            | LookupError::ProxyRefused(text)
             | LookupError::Internal(text)
             | LookupError::NotLookedUp { reason: text, .. } => self.scrub_string(text),
             LookupError::Timeout(_)

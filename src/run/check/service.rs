@@ -73,10 +73,8 @@ fn tls_step(first: &Result<Record, LookupError>, http: &HttpSettings) -> Step {
         };
         return skipped("tls", detail);
     }
-    if let Err(LookupError::Unreachable(why)) = first {
-        if why.starts_with("TLS") {
-            return failed("tls", why.clone(), exit_codes::UNAVAILABLE);
-        }
+    if let Err(LookupError::Tls(why)) = first {
+        return failed("tls", format!("TLS: {why}"), exit_codes::UNAVAILABLE);
     }
     let roots = match &http.ca_certs {
         Some(_) => "the --ca-cert certificates",
@@ -138,7 +136,7 @@ fn proxy_refusal(error: &LookupError) -> Option<String> {
              http://user:password@proxy:port)"
                 .into(),
         ),
-        LookupError::Unavailable(why) if why.starts_with("proxy:") => Some(why.clone()),
+        LookupError::ProxyRefused(why) => Some(format!("proxy: {why}")),
         _ => None,
     }
 }
