@@ -50,12 +50,9 @@ pub fn follow_json(outcome: &Outcome, normalize: bool) -> Value {
     Value::Object(map)
 }
 
-/// `--json`: a lookup's line; `kind` is the lookup's. `fields` (`--fields a,b`)
-/// picks only those fields of a record, in that order (plus `kind`, `query` and
-/// `error` when normalized). A dotted name such as `details.ported` keeps its
-/// nesting (`{"details":{"ported":"1"}}`, for `jq .details.ported`); a name the
-/// record lacks may be a derived value (`delivery_rate`) or the line's `query` and
-/// `kind`. Failures are left whole: they are few and small.
+/// `--json`: a lookup's line; `kind` is the lookup's. `fields` picks fields in
+/// their order, a dotted name keeping its nesting (for `jq .details.ported`).
+/// Failures are left whole: they are few and small.
 pub fn json_line(
     out: &mut impl Write,
     outcome: &Outcome,

@@ -9,8 +9,7 @@ use crate::domain::fields::{self, FieldType};
 use crate::domain::outcome::Outcome;
 use crate::domain::record::RecordKind;
 use crate::domain::sanitize::{escape_cut, MAX_CELL_CHARS};
-use crate::output::derived;
-use crate::output::record_rows::{field_value, line_value};
+use crate::output::derived::{self, field_value, line_value};
 use crate::output::table::{columns_for, new_table, value_cell, TableStyle};
 
 /// A free-text column is not cut narrower than this.

@@ -7,8 +7,7 @@ use crate::domain::fields;
 use crate::domain::record::{Record, RecordKind};
 use crate::domain::sanitize::{escape_cut, MAX_CELL_CHARS};
 use crate::domain::status::{self, Tone};
-use crate::output::derived;
-use crate::output::record_rows::{record_rows, row, Row};
+use crate::output::derived::{self, record_rows, row, Row};
 
 /// How tables look; decided once from the `Config`.
 #[derive(Debug, Clone, Copy)]

@@ -1,12 +1,7 @@
-//! Where the progress bar and the live view draw: stderr, every row stopping a few
-//! columns short of the terminal's edge.
-//!
-//! A row drawn to the last column leaves the cursor there: the terminal's own `^C`
-//! echo at Ctrl-C then wraps to a new row, and clearing the drawing erases one row
-//! too low, leaving its first row on screen. So no row reaches the last `MARGIN`
-//! columns, whatever the width or the line (a longer line is broken into rows), and
-//! the cursor stays after the last line's text: `^C` lands on the row the cursor is
-//! on, inside the drawing, and clearing the drawing erases it.
+//! Where the progress bar and the live view draw: stderr, every row stopping
+//! `MARGIN` columns short of the terminal's edge. A row drawn to the last column
+//! leaves the cursor there, the terminal's `^C` echo at Ctrl-C wraps to a new row,
+//! and clearing the drawing then erases one row too low.
 
 use console::{AnsiCodeIterator, Term};
 use unicode_width::UnicodeWidthChar;
