@@ -43,10 +43,8 @@ pub fn write_outcome(
     cells: Cells,
 ) -> io::Result<()> {
     let mut row = vec![outcome.query.clone()];
-    let value = |c: &String| match &outcome.result {
-        Ok(record) => value_of(record, c).unwrap_or_default(),
-        Err(_) => String::new(),
-    };
+    let record = outcome.result.as_ref().ok();
+    let value = |c: &String| record.and_then(|r| value_of(r, c)).unwrap_or_default();
     row.extend(columns.iter().map(value));
     row.extend(match &outcome.result {
         Ok(_) => ["0".into(), String::new()],

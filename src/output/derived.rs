@@ -19,36 +19,6 @@ pub const DELIVERY_RATE: &str = "delivery_rate";
 pub const PENDING: &str = "pending";
 pub const COUNTERS_CHECK: &str = "counters_check";
 
-/// The record's rows with the network decoded and the derived rows added after the
-/// fields they are computed from.
-pub fn enrich(mut rows: Vec<Row>, record: &Record, utf8: bool) -> Vec<Row> {
-    let network = rows.iter_mut().find(|r| r.key == "network");
-    if let (Some(row), Some(decoded)) = (network, network_text(record, utf8)) {
-        row.value = decoded;
-    }
-    let anchors: &[&str] = match record.kind {
-        RecordKind::Sms => &["time_in", "time_sent", "time_dr"],
-        RecordKind::Task => &[
-            "total",
-            "sent",
-            "queued",
-            "accepted",
-            "enroute",
-            "delivered",
-            "undeliverable",
-            "expired",
-            "unknown",
-        ],
-        RecordKind::Hlr => &[],
-    };
-    let at = rows
-        .iter()
-        .rposition(|r| anchors.contains(&r.key.as_str()))
-        .map_or(rows.len(), |i| i + 1);
-    rows.splice(at..at, derived_rows(record));
-    rows
-}
-
 /// A derived or decoded value by key, for the one-row-per-lookup table.
 pub fn derived_value(record: &Record, key: &str, utf8: bool) -> Option<String> {
     if key == "network" {
@@ -203,7 +173,9 @@ pub struct Row {
     pub value: String,
 }
 
-pub fn record_rows(record: &Record) -> Vec<Row> {
+/// A record's labelled rows: its fields, the network decoded, and the derived rows
+/// after the fields they are computed from.
+pub fn record_rows(record: &Record, utf8: bool) -> Vec<Row> {
     let mut rows = Vec::new();
     for field in fields::sent(record.kind) {
         match (field.ty, record.get(field.key)) {
@@ -219,6 +191,30 @@ pub fn record_rows(record: &Record) -> Vec<Row> {
             rows.push(row(key, key, plain_text(value)));
         }
     }
+    let network = rows.iter_mut().find(|r| r.key == "network");
+    if let (Some(row), Some(decoded)) = (network, network_text(record, utf8)) {
+        row.value = decoded;
+    }
+    let anchors: &[&str] = match record.kind {
+        RecordKind::Sms => &["time_in", "time_sent", "time_dr"],
+        RecordKind::Task => &[
+            "total",
+            "sent",
+            "queued",
+            "accepted",
+            "enroute",
+            "delivered",
+            "undeliverable",
+            "expired",
+            "unknown",
+        ],
+        RecordKind::Hlr => &[],
+    };
+    let at = rows
+        .iter()
+        .rposition(|r| anchors.contains(&r.key.as_str()))
+        .map_or(rows.len(), |i| i + 1);
+    rows.splice(at..at, derived_rows(record));
     rows
 }
 
@@ -258,18 +254,15 @@ pub(crate) fn row(key: &str, label: &str, value: String) -> Row {
 /// record lacks is answered by one that means the same (`name` by v1's
 /// `brand_name`, `name_en` by `country_name`).
 pub fn field_value(record: &Record, name: &str) -> Option<String> {
-    own_field_value(record, name).or_else(|| {
-        fields::synonyms(record.kind, name).find_map(|other| own_field_value(record, other))
+    let synonyms = fields::synonyms(record.kind, name).map(|s| -> &str { s });
+    std::iter::once(name).chain(synonyms).find_map(|name| {
+        let mut parts = name.split('.');
+        let mut value = record.get(parts.next()?)?;
+        for part in parts {
+            value = value.get(part)?;
+        }
+        Some(plain_text(value))
     })
-}
-
-fn own_field_value(record: &Record, name: &str) -> Option<String> {
-    let mut parts = name.split('.');
-    let mut value = record.get(parts.next()?)?;
-    for part in parts {
-        value = value.get(part)?;
-    }
-    Some(plain_text(value))
 }
 
 /// The names of every line that no record carries: `kind` (the record's kind, as
@@ -344,12 +337,7 @@ mod tests {
             json!({"time_in": "2026-11-01 10:00:00", "time_dr": "2026-11-01 10:00:04",
                    "status": "delivered"}),
         );
-        let rows = vec![
-            row("time_in", "Received", String::new()),
-            row("time_dr", "Delivery report", String::new()),
-            row("status", "Status", String::new()),
-        ];
-        let keys: Vec<_> = enrich(rows, &r, true).into_iter().map(|r| r.key).collect();
+        let keys: Vec<_> = record_rows(&r, true).into_iter().map(|r| r.key).collect();
         assert_eq!(keys, ["time_in", "time_dr", DELIVERY_LATENCY, "status"]);
         assert_eq!(
             derived_value(&r, DELIVERY_LATENCY, true).as_deref(),
@@ -430,7 +418,7 @@ mod tests {
             RecordKind::Sms,
             json!({"error": 0, "status": "delivered", "zzz": 1, "msisdn": "380501234567"}),
         );
-        let keys: Vec<_> = record_rows(&r).into_iter().map(|r| r.key).collect();
+        let keys: Vec<_> = record_rows(&r, true).into_iter().map(|r| r.key).collect();
         assert_eq!(keys, ["msisdn", "status", "zzz"]);
     }
 
@@ -440,7 +428,7 @@ mod tests {
             RecordKind::Hlr,
             json!({"status": "active", "details": {"ported": "1", "roaming": "0", "imsi": "2550"}}),
         );
-        let rows = record_rows(&r);
+        let rows = record_rows(&r, true);
         let find = |k: &str| rows.iter().find(|r| r.key == k).unwrap().value.clone();
         assert_eq!(find("details.ported"), "yes");
         assert_eq!(find("details.roaming"), "no");
@@ -453,7 +441,7 @@ mod tests {
             RecordKind::Hlr,
             json!({"status": "failed", "details": null}),
         );
-        assert!(record_rows(&r).contains(&row("details", "Details", "none".into())));
+        assert!(record_rows(&r, true).contains(&row("details", "Details", "none".into())));
     }
 
     #[test]

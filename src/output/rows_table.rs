@@ -83,10 +83,8 @@ impl RowsTable {
             }
             Err(error) => (vec![String::new(); fields.len()], error.to_string()),
         };
-        let mut cells = vec![cell_text(&outcome.query)];
-        cells.extend(values.iter().map(|value: &String| cell_text(value)));
-        cells.push(cell_text(&error));
-        self.rows.push(cells);
+        let cells = [&outcome.query].into_iter().chain(&values).chain([&error]);
+        self.rows.push(cells.map(|text| cell_text(text)).collect());
     }
 
     pub fn len(&self) -> usize {

@@ -46,10 +46,8 @@ pub(super) fn value_cell(key: &str, value: &str, style: TableStyle) -> Cell {
         derived::COUNTERS_CHECK => Tone::Doubtful,
         _ => Tone::Plain,
     };
-    if !style.color {
-        return cell;
-    }
     match tone {
+        _ if !style.color => cell,
         Tone::Good => cell.fg(Color::Green),
         Tone::Bad => cell.fg(Color::Red),
         Tone::Doubtful => cell.fg(Color::Yellow),
@@ -63,7 +61,7 @@ pub(super) fn value_cell(key: &str, value: &str, style: TableStyle) -> Cell {
 /// value looked up.
 pub fn record_table(record: &Record, query: &str, fields: &[String], style: TableStyle) -> Table {
     let mut table = new_table(style);
-    let mut rows = derived::enrich(record_rows(record), record, style.utf8);
+    let mut rows = record_rows(record, style.utf8);
     // A task record names no ID of its own: the value looked up is its ID.
     if record.kind == RecordKind::Task && record.get("id").is_none() {
         rows.insert(0, row("query", "ID", query.to_string()));
