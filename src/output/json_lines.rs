@@ -14,7 +14,6 @@ use crate::domain::record::{ErrorField, Record, RecordKind};
 use crate::domain::sanitize::is_unsafe;
 use crate::output::derived::derived_number;
 
-/// The JSON document printed for one lookup.
 pub fn outcome_json(outcome: &Outcome, normalize: bool) -> Value {
     Value::Object(outcome_map(outcome, normalize))
 }

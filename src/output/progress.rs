@@ -312,12 +312,10 @@ fn spinner(utf8: bool, elapsed: Duration) -> &'static str {
 /// A rate as a whole number: per second, or per minute below one a second
 /// (`0/s` would say nothing is happening).
 fn whole_rate(per_sec: f64) -> String {
-    if !per_sec.is_finite() || per_sec <= 0.0 {
-        return "0/s".into();
-    }
-    match per_sec >= 1.0 {
-        true => format!("{}/s", per_sec.floor() as u64),
-        false => format!("{}/min", (per_sec * 60.0).floor() as u64),
+    match per_sec {
+        r if !r.is_finite() || r <= 0.0 => "0/s".into(),
+        r if r >= 1.0 => format!("{}/s", r.floor() as u64),
+        r => format!("{}/min", (r * 60.0).floor() as u64),
     }
 }
 
@@ -440,14 +438,12 @@ fn frame(lines: &BTreeMap<usize, Line>, spinner: &str, width: usize, height: usi
         }
         shown.push(text);
     }
-    let rest: Vec<&Line> = lines.values().skip(shown.len()).collect();
-    if !rest.is_empty() {
-        let finals = rest.iter().filter(|l| l.is_final).count();
-        let pending = rest.len() - finals;
-        shown.push(format!(
-            "{} more: {pending} pending, {finals} final",
-            rest.len()
-        ));
+    let more = lines.len() - shown.len();
+    if more > 0 {
+        let rest = lines.values().skip(shown.len());
+        let finals = rest.filter(|l| l.is_final).count();
+        let pending = more - finals;
+        shown.push(format!("{more} more: {pending} pending, {finals} final"));
     }
     shown
 }

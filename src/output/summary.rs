@@ -70,12 +70,8 @@ impl Tally {
         let failures = self
             .failures
             .iter()
-            .map(|(label, n)| format!("{n} {label}"));
-        let parts: Vec<String> = [format!("{} ok", self.ok)]
-            .into_iter()
-            .chain(failures)
-            .collect();
-        parts.join(", ")
+            .map(|(label, n)| format!(", {n} {label}"));
+        format!("{} ok", self.ok) + &failures.collect::<String>()
     }
 
     /// The summary of a run a signal stopped: `interrupted: 57 done, 1 interrupted,
@@ -106,8 +102,7 @@ pub fn failure_label(outcome: &Outcome) -> Option<String> {
     failure_label_within(outcome, |text| escape_cut(text, MAX_CELL_CHARS))
 }
 
-/// `failure_label`, with the service's words cut by `cut`: its own words when it
-/// gave some.
+/// `failure_label`, with the service's own words cut by `cut`.
 fn failure_label_within(outcome: &Outcome, cut: impl Fn(&str) -> Cow<'_, str>) -> Option<String> {
     let label = match (&outcome.result, &outcome.verdict) {
         (

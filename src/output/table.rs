@@ -56,9 +56,8 @@ pub(super) fn value_cell(key: &str, value: &str, style: TableStyle) -> Cell {
     }
 }
 
-/// Field label and value, known fields first; `fields` (when given) picks rows by
-/// key, in their order (`details` picks every `details.NAME` row). `query` is the
-/// value looked up.
+/// Field label and value; `fields` (when given) picks rows by key, in their order
+/// (`details` picks every `details.NAME` row).
 pub fn record_table(record: &Record, query: &str, fields: &[String], style: TableStyle) -> Table {
     let mut table = new_table(style);
     let mut rows = record_rows(record, style.utf8);

@@ -9,10 +9,7 @@ use unicode_width::UnicodeWidthChar;
 /// Columns left free at the end of every row: room for `^C` and then some.
 const MARGIN: u16 = 4;
 
-/// Erase from the cursor to the end of the row (the cursor stays).
 const ERASE_TO_END: &str = "\x1b[K";
-
-/// Erase from the cursor to the end of the screen.
 const ERASE_BELOW: &str = "\x1b[J";
 
 /// Lines drawn at the bottom of stderr and redrawn in place.
@@ -70,11 +67,8 @@ impl Rows {
 /// The room in a terminal of `(rows, columns)`: one row is left for the cursor's,
 /// or the top of the drawing would scroll out of reach.
 fn room((rows, columns): (u16, u16)) -> (usize, usize) {
-    let width = columns.saturating_sub(MARGIN).max(1);
-    (
-        usize::from(width),
-        usize::from(rows.saturating_sub(1).max(1)),
-    )
+    let (width, height) = (columns.saturating_sub(MARGIN), rows.saturating_sub(1));
+    (usize::from(width.max(1)), usize::from(height.max(1)))
 }
 
 /// `line` broken into rows of at most `width` columns, each row's rest erased, and
