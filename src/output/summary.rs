@@ -67,11 +67,16 @@ impl Tally {
     }
 
     pub fn summary(&self) -> String {
-        let failures = self
-            .failures
-            .iter()
-            .map(|(label, n)| format!(", {n} {label}"));
-        format!("{} ok", self.ok) + &failures.collect::<String>()
+        format!("{} ok{}", self.ok, self.failures_but(""))
+    }
+
+    /// `, 3 sms not found (20), 1 timed out`: the failure kinds but the one labelled
+    /// `but`, each with its count.
+    fn failures_but(&self, but: &str) -> String {
+        let failures = self.failures.iter().filter(|(label, _)| label != but);
+        failures
+            .map(|(label, n)| format!(", {n} {label}"))
+            .collect()
     }
 
     /// The summary of a run a signal stopped: `interrupted: 57 done, 1 interrupted,
@@ -79,14 +84,9 @@ impl Tally {
     pub fn interrupted_summary(&self, not_started: NotStarted) -> String {
         let done = self.total() - self.interrupted;
         let mut text = format!("interrupted: {done} done");
-        let failed: Vec<String> = self
-            .failures
-            .iter()
-            .filter(|(label, _)| label != INTERRUPTED)
-            .map(|(label, n)| format!("{n} {label}"))
-            .collect();
+        let failed = self.failures_but(INTERRUPTED);
         if !failed.is_empty() {
-            text += &format!(" ({} ok, {})", self.ok, failed.join(", "));
+            text += &format!(" ({} ok{failed})", self.ok);
         }
         text += &format!(", {} interrupted, ", self.interrupted);
         match not_started {
