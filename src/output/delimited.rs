@@ -1,12 +1,7 @@
-//! CSV and TSV: a header row of field names, then one row per lookup.
-//!
-//! Every value comes back to a reader (docs/formats.md): CSV is RFC 4180, a line
-//! break or quote kept inside a quoted cell; TSV is PostgreSQL's text format, whose
-//! escapes undo exactly. Two guards change values, as documented, unless
-//! `--raw-cells`: a cell that starts with `=`, `+`, `-`, `@`, tab or CR and is not a
-//! number is prefixed with `'` (OWASP's advice against CSV injection: a spreadsheet
-//! would run a server's text as a formula), and characters that act on a terminal
-//! are shown escaped, as in every other view.
+//! CSV (RFC 4180) and TSV (PostgreSQL's text format): a header row of field names,
+//! then one row per lookup; every value comes back to a reader (docs/formats.md).
+//! Unless `--raw-cells`, formulas are neutralised (OWASP's advice against CSV
+//! injection) and characters that act on a terminal are shown escaped.
 
 use std::borrow::Cow;
 use std::io::{self, Write};
@@ -48,10 +43,8 @@ pub fn write_outcome(
     cells: Cells,
 ) -> io::Result<()> {
     let mut row = vec![outcome.query.clone()];
-    let value = |c: &String| match &outcome.result {
-        Ok(record) => value_of(record, c).unwrap_or_default(),
-        Err(_) => String::new(),
-    };
+    let record = outcome.result.as_ref().ok();
+    let value = |c: &String| record.and_then(|r| value_of(r, c)).unwrap_or_default();
     row.extend(columns.iter().map(value));
     row.extend(match &outcome.result {
         Ok(_) => ["0".into(), String::new()],
@@ -132,12 +125,10 @@ fn csv_cell(text: &str, raw: bool) -> String {
     }
 }
 
-/// PostgreSQL's text format (COPY ... FORMAT text): backslash, tab, newline and CR as
-/// `\\`, `\t`, `\n`, `\r`, so that a row is one line and every value comes back,
-/// raw or not. Unless raw, the other characters that act on a terminal are written
-/// `\xHH`, one per UTF-8 byte (which PostgreSQL reads back as the same text), and
-/// so is a leading `"`, which quote-aware readers (pandas, csvkit) would take
-/// for an opening quote.
+/// PostgreSQL's text format (COPY ... FORMAT text), so that a row is one line and
+/// every value comes back. Unless raw, characters that act on a terminal are written
+/// `\xHH` per UTF-8 byte, and so is a leading `"`, which quote-aware readers
+/// (pandas, csvkit) would take for an opening quote.
 fn tsv_cell(value: &str, raw: bool) -> String {
     let mut out = String::with_capacity(value.len());
     for (at, c) in value.char_indices() {

@@ -1,17 +1,15 @@
-//! Records a person can read at a glance: SMS latencies, the HLR network decoded
-//! into country and operator, and a task's delivery rate, pending count and counter
-//! check. Tables show them as rows; CSV/TSV, `--field` and JSON `--fields` take them
-//! by name (`value_of`, `derived_number`); a record's own JSON stays raw. The task
-//! bar is in `taskbar`.
+//! A record as a person reads it: labelled rows in the spec's order (HLR details
+//! flattened, extra fields after the known ones), and what smsstat works out from
+//! it: SMS latencies, the HLR network decoded, a task's delivery rate, pending count
+//! and counter check. A record's own JSON stays raw.
 
 use serde_json::Value;
 
-use crate::domain::fields;
+use crate::domain::fields::{self, FieldType, ERROR_FIELDS};
 use crate::domain::networks;
-use crate::domain::record::{plain_text, Record, RecordKind};
+use crate::domain::record::{lenient_bool, plain_text, Record, RecordKind};
 use crate::domain::task::{self, TaskCounters};
 use crate::domain::timestamp::seconds_between;
-use crate::output::record_rows::{field_value, line_value, row, Row};
 
 /// Keys of the derived rows (labels in `domain::fields`); `--fields` picks them like
 /// real fields in tables.
@@ -20,36 +18,6 @@ pub const DELIVERY_LATENCY: &str = "delivery_latency";
 pub const DELIVERY_RATE: &str = "delivery_rate";
 pub const PENDING: &str = "pending";
 pub const COUNTERS_CHECK: &str = "counters_check";
-
-/// The record's rows with the network decoded and the derived rows added after the
-/// fields they are computed from.
-pub fn enrich(mut rows: Vec<Row>, record: &Record, utf8: bool) -> Vec<Row> {
-    let network = rows.iter_mut().find(|r| r.key == "network");
-    if let (Some(row), Some(decoded)) = (network, network_text(record, utf8)) {
-        row.value = decoded;
-    }
-    let anchors: &[&str] = match record.kind {
-        RecordKind::Sms => &["time_in", "time_sent", "time_dr"],
-        RecordKind::Task => &[
-            "total",
-            "sent",
-            "queued",
-            "accepted",
-            "enroute",
-            "delivered",
-            "undeliverable",
-            "expired",
-            "unknown",
-        ],
-        RecordKind::Hlr => &[],
-    };
-    let at = rows
-        .iter()
-        .rposition(|r| anchors.contains(&r.key.as_str()))
-        .map_or(rows.len(), |i| i + 1);
-    rows.splice(at..at, derived_rows(record));
-    rows
-}
 
 /// A derived or decoded value by key, for the one-row-per-lookup table.
 pub fn derived_value(record: &Record, key: &str, utf8: bool) -> Option<String> {
@@ -197,6 +165,113 @@ pub fn format_seconds(seconds: i64) -> String {
     text
 }
 
+/// One labelled line of a record. `key` is the name `--fields` and `--field` use.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Row {
+    pub key: String,
+    pub label: String,
+    pub value: String,
+}
+
+/// A record's labelled rows: its fields, the network decoded, and the derived rows
+/// after the fields they are computed from.
+pub fn record_rows(record: &Record, utf8: bool) -> Vec<Row> {
+    let mut rows = Vec::new();
+    for field in fields::sent(record.kind) {
+        match (field.ty, record.get(field.key)) {
+            (_, None) => {}
+            (FieldType::Details, Some(details)) => rows.extend(detail_rows(details)),
+            (FieldType::Flag, Some(value)) => rows.push(row(field.key, field.label, yes_no(value))),
+            (_, Some(value)) => rows.push(row(field.key, field.label, plain_text(value))),
+        }
+    }
+    for (key, value) in &record.fields {
+        let is_known = fields::find(record.kind, key).is_some();
+        if !is_known && !ERROR_FIELDS.contains(&key.as_str()) {
+            rows.push(row(key, key, plain_text(value)));
+        }
+    }
+    let network = rows.iter_mut().find(|r| r.key == "network");
+    if let (Some(row), Some(decoded)) = (network, network_text(record, utf8)) {
+        row.value = decoded;
+    }
+    let anchors: &[&str] = match record.kind {
+        RecordKind::Sms => &["time_in", "time_sent", "time_dr"],
+        RecordKind::Task => &[
+            "total",
+            "sent",
+            "queued",
+            "accepted",
+            "enroute",
+            "delivered",
+            "undeliverable",
+            "expired",
+            "unknown",
+        ],
+        RecordKind::Hlr => &[],
+    };
+    let at = rows
+        .iter()
+        .rposition(|r| anchors.contains(&r.key.as_str()))
+        .map_or(rows.len(), |i| i + 1);
+    rows.splice(at..at, derived_rows(record));
+    rows
+}
+
+/// `details` flattened: ported and roaming as yes/no, the rest under `details.NAME`.
+fn detail_rows(details: &Value) -> Vec<Row> {
+    let Value::Object(map) = details else {
+        return vec![row("details", "Details", "none".into())];
+    };
+    map.iter()
+        .map(|(name, value)| {
+            let key = format!("details.{name}");
+            match name.as_str() {
+                "ported" => row(&key, "Ported", yes_no(value)),
+                "roaming" => row(&key, "Roaming", yes_no(value)),
+                "imsi" => row(&key, "IMSI", plain_text(value)),
+                "location_msc" => row(&key, "Serving MSC", plain_text(value)),
+                _ => row(&key, &key, plain_text(value)),
+            }
+        })
+        .collect()
+}
+
+fn yes_no(value: &Value) -> String {
+    let word = |yes| if yes { "yes" } else { "no" }.to_string();
+    lenient_bool(value).map_or_else(|| plain_text(value), word)
+}
+
+pub(crate) fn row(key: &str, label: &str, value: String) -> Row {
+    Row {
+        key: key.to_owned(),
+        label: label.to_owned(),
+        value,
+    }
+}
+
+/// A field's raw value by name; `details.ported` reaches into objects. A field the
+/// record lacks is answered by one that means the same (`name` by v1's
+/// `brand_name`, `name_en` by `country_name`).
+pub fn field_value(record: &Record, name: &str) -> Option<String> {
+    let synonyms = fields::synonyms(record.kind, name).map(|s| -> &str { s });
+    std::iter::once(name).chain(synonyms).find_map(|name| {
+        let mut parts = name.split('.');
+        let mut value = record.get(parts.next()?)?;
+        for part in parts {
+            value = value.get(part)?;
+        }
+        Some(plain_text(value))
+    })
+}
+
+/// The names of every line that no record carries: `kind` (the record's kind, as
+/// `--json --normalize` names it). `query` is the line's, not the record's: callers
+/// that have the lookup show it.
+pub fn line_value(record: &Record, name: &str) -> Option<String> {
+    (name == "kind").then(|| record.kind.name().to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -262,12 +337,7 @@ mod tests {
             json!({"time_in": "2026-11-01 10:00:00", "time_dr": "2026-11-01 10:00:04",
                    "status": "delivered"}),
         );
-        let rows = vec![
-            row("time_in", "Received", String::new()),
-            row("time_dr", "Delivery report", String::new()),
-            row("status", "Status", String::new()),
-        ];
-        let keys: Vec<_> = enrich(rows, &r, true).into_iter().map(|r| r.key).collect();
+        let keys: Vec<_> = record_rows(&r, true).into_iter().map(|r| r.key).collect();
         assert_eq!(keys, ["time_in", "time_dr", DELIVERY_LATENCY, "status"]);
         assert_eq!(
             derived_value(&r, DELIVERY_LATENCY, true).as_deref(),
@@ -340,5 +410,48 @@ mod tests {
             None,
             "the lookup's, not the record's"
         );
+    }
+
+    #[test]
+    fn known_fields_first_then_extras_without_error_fields() {
+        let r = record(
+            RecordKind::Sms,
+            json!({"error": 0, "status": "delivered", "zzz": 1, "msisdn": "380501234567"}),
+        );
+        let keys: Vec<_> = record_rows(&r, true).into_iter().map(|r| r.key).collect();
+        assert_eq!(keys, ["msisdn", "status", "zzz"]);
+    }
+
+    #[test]
+    fn hlr_details_are_flattened() {
+        let r = record(
+            RecordKind::Hlr,
+            json!({"status": "active", "details": {"ported": "1", "roaming": "0", "imsi": "2550"}}),
+        );
+        let rows = record_rows(&r, true);
+        let find = |k: &str| rows.iter().find(|r| r.key == k).unwrap().value.clone();
+        assert_eq!(find("details.ported"), "yes");
+        assert_eq!(find("details.roaming"), "no");
+        assert_eq!(find("details.imsi"), "2550");
+    }
+
+    #[test]
+    fn null_details_say_none() {
+        let r = record(
+            RecordKind::Hlr,
+            json!({"status": "failed", "details": null}),
+        );
+        assert!(record_rows(&r, true).contains(&row("details", "Details", "none".into())));
+    }
+
+    #[test]
+    fn dotted_field_names_reach_into_details() {
+        let r = record(
+            RecordKind::Hlr,
+            json!({"details": {"ported": "1"}, "price": 0.5}),
+        );
+        assert_eq!(field_value(&r, "details.ported").as_deref(), Some("1"));
+        assert_eq!(field_value(&r, "price").as_deref(), Some("0.5"));
+        assert_eq!(field_value(&r, "nope"), None);
     }
 }

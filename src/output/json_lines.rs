@@ -14,7 +14,6 @@ use crate::domain::record::{ErrorField, Record, RecordKind};
 use crate::domain::sanitize::is_unsafe;
 use crate::output::derived::derived_number;
 
-/// The JSON document printed for one lookup.
 pub fn outcome_json(outcome: &Outcome, normalize: bool) -> Value {
     Value::Object(outcome_map(outcome, normalize))
 }
@@ -34,28 +33,22 @@ fn outcome_map(outcome: &Outcome, normalize: bool) -> Map<String, Value> {
 /// which value it answers).
 pub fn follow_json(outcome: &Outcome, normalize: bool) -> Value {
     let fields = outcome_map(outcome, normalize);
-    let kind = match &outcome.result {
-        Ok(record) => record.kind,
-        Err(_) => outcome.kind.record_kind(),
-    };
+    let kind = outcome
+        .result
+        .as_ref()
+        .map_or(outcome.kind.record_kind(), |r| r.kind);
     let mut map = Map::new();
     map.insert("kind".into(), kind.name().into());
     map.insert("query".into(), outcome.query.clone().into());
     // Ours name the lookup; normalized lines already hold the same values.
-    map.extend(
-        fields
-            .into_iter()
-            .filter(|(key, _)| key != "kind" && key != "query"),
-    );
+    let ours = |key: &String| key == "kind" || key == "query";
+    map.extend(fields.into_iter().filter(|(key, _)| !ours(key)));
     Value::Object(map)
 }
 
-/// `--json`: a lookup's line; `kind` is the lookup's. `fields` (`--fields a,b`)
-/// picks only those fields of a record, in that order (plus `kind`, `query` and
-/// `error` when normalized). A dotted name such as `details.ported` keeps its
-/// nesting (`{"details":{"ported":"1"}}`, for `jq .details.ported`); a name the
-/// record lacks may be a derived value (`delivery_rate`) or the line's `query` and
-/// `kind`. Failures are left whole: they are few and small.
+/// `--json`: a lookup's line; `kind` is the lookup's. `fields` picks fields in
+/// their order, a dotted name keeping its nesting (for `jq .details.ported`).
+/// Failures are left whole: they are few and small.
 pub fn json_line(
     out: &mut impl Write,
     outcome: &Outcome,
@@ -75,17 +68,9 @@ pub fn json_line(
     if fields.is_empty() || error_field(&map) != ErrorField::Success {
         return write_json_line(out, &map);
     }
-    let always = if normalize {
-        &["kind", "query", "error"][..]
-    } else {
-        &[]
-    };
+    let always = ["kind", "query", "error"].into_iter().filter(|_| normalize);
     let mut picked = Map::new();
-    for name in always
-        .iter()
-        .copied()
-        .chain(fields.iter().map(String::as_str))
-    {
+    for name in always.chain(fields.iter().map(String::as_str)) {
         let path: Vec<&str> = name.split('.').collect();
         let found = path[1..].iter().fold(map.get(path[0]), |v, p| v?.get(p));
         let found = found.cloned().or_else(|| match name {

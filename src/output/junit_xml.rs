@@ -1,7 +1,6 @@
-//! The XML of `--junit PATH`: one JUnit test case per lookup, so that CI systems
-//! (GitLab, Jenkins, GitHub test reporters) show a smoke check as tests. Test cases
-//! are written as lookups finish; the suite's counts, which the XML puts first, are
-//! written around them at the end (`write_document`). The file is `run::junit`'s.
+//! The XML of `--junit PATH`: one JUnit test case per lookup, so that CI systems show
+//! a smoke check as tests. The suite's counts, which the XML puts first, are written
+//! around the test cases at the end (`write_document`).
 
 use std::io::{self, Read, Write};
 use std::time::Duration;

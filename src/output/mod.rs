@@ -9,7 +9,6 @@ pub(crate) mod messages;
 pub(crate) mod printer;
 pub(crate) mod progress;
 pub(crate) mod prometheus;
-pub(crate) mod record_rows;
 pub(crate) mod report;
 pub(crate) mod rows_table;
 pub(crate) mod summary;

@@ -17,8 +17,7 @@ use crate::output::table::{columns_for, record_table, TableStyle};
 /// Rows per printed table in a batch: one page of a long run.
 pub const TABLE_PAGE_ROWS: usize = 500;
 
-/// Output settings, resolved once from the `Config` (its `OutputSettings`, and the
-/// `--follow` and `--wait` of its `WatchSettings`).
+/// Output settings, resolved once from the `Config`.
 #[derive(Debug, Clone)]
 pub struct PrintStyle {
     pub format: OutputFormat,
@@ -236,10 +235,10 @@ impl Format for RowsTable {
     }
 
     fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
-        match self.len() {
-            0 => Ok(()),
-            _ => writeln!(out, "{}", self.render()),
+        if self.len() > 0 {
+            writeln!(out, "{}", self.render())?;
         }
+        Ok(())
     }
 }
 

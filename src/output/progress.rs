@@ -29,7 +29,7 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 
 /// Lines redrawn in place on stderr every tick, by one thread, until cleared.
 struct Painter {
-    /// Where to draw; None once cleared.
+    /// Where to draw; None once cleared, or when stderr cannot be drawn on.
     rows: Mutex<Option<Rows>>,
     /// A print went out since the last change: nothing is drawn until the next one.
     held: AtomicBool,
@@ -38,17 +38,19 @@ struct Painter {
 }
 
 impl Painter {
-    /// Draws the lines `frame` gives for the room there is (columns, rows) on
-    /// stderr; None when stderr cannot be drawn on.
-    fn start(frame: impl Fn(usize, usize) -> Vec<String> + Send + 'static) -> Option<Arc<Painter>> {
+    /// Draws the lines `frame` gives for the room there is (columns, rows) on `rows`.
+    fn start(
+        rows: Option<Rows>,
+        frame: impl Fn(usize, usize) -> Vec<String> + Send + 'static,
+    ) -> Arc<Painter> {
         let painter = Arc::new(Painter {
-            rows: Mutex::new(Some(Rows::stderr()?)),
+            rows: Mutex::new(rows),
             held: AtomicBool::new(false),
             ended: Condvar::new(),
         });
         let drawing = Arc::clone(&painter);
         thread::spawn(move || drawing.draw_until_cleared(frame));
-        Some(painter)
+        painter
     }
 
     fn draw_until_cleared(&self, frame: impl Fn(usize, usize) -> Vec<String>) {
@@ -100,7 +102,7 @@ pub struct BatchProgress {
     /// No total given: it is estimated as stdin is read, when stdin is a file.
     estimating: bool,
     counts: Arc<Mutex<Counts>>,
-    shown: bool,
+    /// Started once the bar is shown.
     painter: Option<Arc<Painter>>,
 }
 
@@ -126,7 +128,6 @@ impl BatchProgress {
             utf8,
             estimating: total.is_none(),
             counts: Arc::new(Mutex::new(counts)),
-            shown: false,
             painter: None,
         }
     }
@@ -144,12 +145,11 @@ impl BatchProgress {
                 counts.approximate = !exact;
             }
         }
-        if !self.shown && self.started.elapsed() >= SHOW_AFTER {
-            self.shown = true;
+        if self.painter.is_none() && self.started.elapsed() >= SHOW_AFTER {
             let (counts, started, utf8) = (Arc::clone(&self.counts), self.started, self.utf8);
-            self.painter = Painter::start(move |width, _| {
+            self.painter = Some(Painter::start(Rows::stderr(), move |width, _| {
                 vec![bar_line(*lock(&counts), started.elapsed(), utf8, width)]
-            });
+            }));
         }
         if let Some(painter) = &self.painter {
             painter.changed();
@@ -168,7 +168,7 @@ impl BatchProgress {
 
     #[cfg(test)]
     pub fn is_shown(&self) -> bool {
-        self.shown
+        self.painter.is_some()
     }
 
     /// Clears the bar so the summary line and the prompt come after clean output.
@@ -312,12 +312,10 @@ fn spinner(utf8: bool, elapsed: Duration) -> &'static str {
 /// A rate as a whole number: per second, or per minute below one a second
 /// (`0/s` would say nothing is happening).
 fn whole_rate(per_sec: f64) -> String {
-    if !per_sec.is_finite() || per_sec <= 0.0 {
-        return "0/s".into();
-    }
-    match per_sec >= 1.0 {
-        true => format!("{}/s", per_sec.floor() as u64),
-        false => format!("{}/min", (per_sec * 60.0).floor() as u64),
+    match per_sec {
+        r if !r.is_finite() || r <= 0.0 => "0/s".into(),
+        r if r >= 1.0 => format!("{}/s", r.floor() as u64),
+        r => format!("{}/min", (r * 60.0).floor() as u64),
     }
 }
 
@@ -334,21 +332,18 @@ fn short_duration(duration: Duration) -> String {
 
 /// `--wait` on a terminal: a redrawn line per lookup being polled, in input order, as
 /// many as fit the screen, then one line counting the rest.
-pub struct LiveView(Arc<Live>);
-
-/// The line of one polled lookup; removed when the lookup ends.
-pub struct LiveLine {
-    live: Arc<Live>,
-    index: usize,
-}
-
-struct Live {
+pub struct LiveView {
     /// The lookups' lines by input index: the screen shows them in input order,
     /// though workers start lookups in a racy order.
     lines: Arc<Mutex<BTreeMap<usize, Line>>>,
-    /// None when stderr cannot be drawn on.
-    painter: Option<Arc<Painter>>,
+    painter: Arc<Painter>,
     utf8: bool,
+}
+
+/// The line of one polled lookup; removed when the lookup ends.
+pub struct LiveLine {
+    live: Arc<LiveView>,
+    index: usize,
 }
 
 struct Line {
@@ -363,46 +358,41 @@ impl LiveView {
         let lines: Arc<Mutex<BTreeMap<usize, Line>>> = Arc::default();
         let drawn = Arc::clone(&lines);
         let started = Instant::now();
-        let painter = Painter::start(move |width, height| {
+        let painter = Painter::start(Rows::stderr(), move |width, height| {
             let spinner = spinner(utf8, started.elapsed());
             frame(&lock(&drawn), spinner, width, height)
         });
-        LiveView(Arc::new(Live {
+        LiveView {
             lines,
             painter,
             utf8,
-        }))
+        }
     }
 
     /// Runs `f` (which prints) with the live lines out of the way; they come back
     /// when one of them changes.
     pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
-        match &self.0.painter {
-            Some(painter) => painter.suspend(f),
-            None => f(),
-        }
+        self.painter.suspend(f)
     }
 
     /// Clears the lines for good: lookups abandoned at a signal still hold theirs,
     /// and a redraw would show them again under the summary.
     pub fn clear(&self) {
-        if let Some(painter) = &self.0.painter {
-            painter.clear();
-        }
+        self.painter.clear();
     }
 
     /// A line for input number `index`.
-    pub fn line(&self, index: usize, label: &str) -> LiveLine {
+    pub fn line(self: &Arc<Self>, index: usize, label: &str) -> LiveLine {
         let line = Line {
             label: label.to_string(),
             status: "looking up".into(),
             started: Instant::now(),
             is_final: false,
         };
-        lock(&self.0.lines).insert(index, line);
-        self.0.changed();
+        lock(&self.lines).insert(index, line);
+        self.painter.changed();
         LiveLine {
-            live: Arc::clone(&self.0),
+            live: Arc::clone(self),
             index,
         }
     }
@@ -422,22 +412,14 @@ impl LiveLine {
             line.status = format!("{status} {separator} {polls} poll{plural}");
             line.is_final = status == "final";
         }
-        self.live.changed();
+        self.live.painter.changed();
     }
 }
 
 impl Drop for LiveLine {
     fn drop(&mut self) {
         lock(&self.live.lines).remove(&self.index);
-        self.live.changed();
-    }
-}
-
-impl Live {
-    fn changed(&self) {
-        if let Some(painter) = &self.painter {
-            painter.changed();
-        }
+        self.live.painter.changed();
     }
 }
 
@@ -456,14 +438,12 @@ fn frame(lines: &BTreeMap<usize, Line>, spinner: &str, width: usize, height: usi
         }
         shown.push(text);
     }
-    let rest: Vec<&Line> = lines.values().skip(shown.len()).collect();
-    if !rest.is_empty() {
-        let finals = rest.iter().filter(|l| l.is_final).count();
-        let pending = rest.len() - finals;
-        shown.push(format!(
-            "{} more: {pending} pending, {finals} final",
-            rest.len()
-        ));
+    let more = lines.len() - shown.len();
+    if more > 0 {
+        let rest = lines.values().skip(shown.len());
+        let finals = rest.filter(|l| l.is_final).count();
+        let pending = more - finals;
+        shown.push(format!("{more} more: {pending} pending, {finals} final"));
     }
     shown
 }
@@ -484,16 +464,16 @@ mod tests {
     #[test]
     fn live_lines_keep_input_order_whatever_the_start_order() {
         // Not drawn: stderr may be the terminal running the tests.
-        let live = LiveView(Arc::new(Live {
+        let live = Arc::new(LiveView {
             lines: Arc::default(),
-            painter: None,
+            painter: Painter::start(None, |_, _| Vec::new()),
             utf8: true,
-        }));
+        });
         let third = live.line(7, "sms 7");
         let first = live.line(2, "sms 2");
         let second = live.line(5, "sms 5");
         let indices =
-            |live: &LiveView| -> Vec<usize> { lock(&live.0.lines).keys().copied().collect() };
+            |live: &LiveView| -> Vec<usize> { lock(&live.lines).keys().copied().collect() };
         assert_eq!(indices(&live), [2, 5, 7]);
         drop(first);
         assert_eq!(indices(&live), [5, 7]);

@@ -1,11 +1,7 @@
-//! `-o prometheus` and `--metrics FILE`: the batch as Prometheus metrics, in the text
-//! exposition format 0.0.4 that node_exporter's textfile collector and the
-//! Pushgateway read (not OpenMetrics). Lookups are folded in as they finish and
-//! forgotten: every family has a bounded number of series (statuses outside the
-//! known ones are "other", tasks past `MAX_TASKS` are not labelled), so memory
-//! stays flat and a large batch does not make a series per value. No label carries
-//! a phone number, a key, an SMS ID or a reference; a task's ID is the one label
-//! taken from the input.
+//! `-o prometheus` and `--metrics FILE`: the batch in Prometheus' text format 0.0.4
+//! (node_exporter's textfile collector, the Pushgateway). Every family has a bounded
+//! number of series, so memory stays flat; no label carries a phone number, a key,
+//! an SMS ID or a reference (a task's ID is the one label taken from the input).
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -78,83 +74,83 @@ impl Metrics {
 
     /// The document, every family with its HELP and TYPE, ending with a newline.
     pub fn write(&self, out: &mut dyn Write) -> io::Result<()> {
-        family(
-            out,
-            "smsstat_lookups_total",
-            "counter",
-            "Lookups by kind and the record's status (other: a status smsstat does not \
-             know; none: no status; error: no record)",
-        )?;
-        for ((kind, status), n) in &self.lookups {
-            writeln!(
-                out,
-                "smsstat_lookups_total{{kind=\"{kind}\",status=\"{}\"}} {n}",
-                escape_label(status)
-            )?;
-        }
-        family(
-            out,
-            "smsstat_lookups_failed_total",
-            "counter",
-            "Lookups that failed, by kind and smsstat's exit code",
-        )?;
-        for ((kind, code), n) in &self.failed {
-            writeln!(
-                out,
-                "smsstat_lookups_failed_total{{kind=\"{kind}\",exit_code=\"{code}\"}} {n}"
-            )?;
-        }
-        let name = "smsstat_sms_delivery_latency_seconds";
-        family(
-            out,
-            name,
-            "histogram",
-            "Seconds from an SMS's time_in to its time_dr, as --normalize and the report have it",
-        )?;
+        let lookups = self.lookups.iter().map(|((kind, status), n)| {
+            let status = escape_label(status);
+            format!("{{kind=\"{kind}\",status=\"{status}\"}} {n}")
+        });
+        let failed = self
+            .failed
+            .iter()
+            .map(|((kind, code), n)| format!("{{kind=\"{kind}\",exit_code=\"{code}\"}} {n}"));
+        // Buckets are cumulative; the last, `+Inf`, counts every latency.
         let mut count = 0;
-        for (le, n) in LATENCY_BUCKETS.iter().zip(self.latency_buckets) {
-            count += n;
-            writeln!(out, "{name}_bucket{{le=\"{le}\"}} {count}")?;
-        }
-        count += self.latency_buckets[LATENCY_BUCKETS.len()];
-        writeln!(out, "{name}_bucket{{le=\"+Inf\"}} {count}")?;
-        writeln!(out, "{name}_sum {}", self.latency_sum)?;
-        writeln!(out, "{name}_count {count}")?;
-        family(
-            out,
-            "smsstat_task_delivered_ratio",
-            "gauge",
-            "Delivered messages of a task over its messages, 0 to 1",
-        )?;
-        for (task, ratio) in &self.tasks {
-            let task = escape_label(task);
-            writeln!(
-                out,
-                "smsstat_task_delivered_ratio{{task=\"{task}\"}} {ratio}"
-            )?;
-        }
-        family(
-            out,
-            "smsstat_run_duration_seconds",
-            "gauge",
-            "How long the run took",
-        )?;
+        let bounds = LATENCY_BUCKETS
+            .iter()
+            .map(u64::to_string)
+            .chain(["+Inf".into()]);
+        let mut latency: Vec<String> = bounds
+            .zip(self.latency_buckets)
+            .map(|(le, n)| {
+                count += n;
+                format!("_bucket{{le=\"{le}\"}} {count}")
+            })
+            .collect();
+        latency.push(format!("_sum {}", self.latency_sum));
+        latency.push(format!("_count {count}"));
+        let tasks = self
+            .tasks
+            .iter()
+            .map(|(task, ratio)| format!("{{task=\"{}\"}} {ratio}", escape_label(task)));
         let duration = self.started.elapsed().as_secs_f64();
-        writeln!(out, "smsstat_run_duration_seconds {duration:.3}")?;
-        family(
-            out,
-            "smsstat_run_finished_timestamp_seconds",
-            "gauge",
-            "When the run finished, in Unix seconds",
-        )?;
         let now = SystemTime::now().duration_since(UNIX_EPOCH);
         let now = now.map_or(0.0, |d| d.as_secs_f64());
-        writeln!(out, "smsstat_run_finished_timestamp_seconds {now:.3}")
+        let families = [
+            (
+                "smsstat_lookups_total",
+                "counter",
+                "Lookups by kind and the record's status (other: a status smsstat does not \
+                 know; none: no status; error: no record)",
+                lookups.collect(),
+            ),
+            (
+                "smsstat_lookups_failed_total",
+                "counter",
+                "Lookups that failed, by kind and smsstat's exit code",
+                failed.collect(),
+            ),
+            (
+                "smsstat_sms_delivery_latency_seconds",
+                "histogram",
+                "Seconds from an SMS's time_in to its time_dr, as --normalize and the report have it",
+                latency,
+            ),
+            (
+                "smsstat_task_delivered_ratio",
+                "gauge",
+                "Delivered messages of a task over its messages, 0 to 1",
+                tasks.collect(),
+            ),
+            (
+                "smsstat_run_duration_seconds",
+                "gauge",
+                "How long the run took",
+                vec![format!(" {duration:.3}")],
+            ),
+            (
+                "smsstat_run_finished_timestamp_seconds",
+                "gauge",
+                "When the run finished, in Unix seconds",
+                vec![format!(" {now:.3}")],
+            ),
+        ];
+        for (name, kind, help, series) in families {
+            writeln!(out, "# HELP {name} {help}\n# TYPE {name} {kind}")?;
+            for series in series {
+                writeln!(out, "{name}{series}")?;
+            }
+        }
+        Ok(())
     }
-}
-
-fn family(out: &mut dyn Write, name: &str, kind: &str, help: &str) -> io::Result<()> {
-    writeln!(out, "# HELP {name} {help}\n# TYPE {name} {kind}")
 }
 
 /// A status as a label: one of the statuses smsstat knows for the kind, "none" or

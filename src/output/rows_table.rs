@@ -9,8 +9,7 @@ use crate::domain::fields::{self, FieldType};
 use crate::domain::outcome::Outcome;
 use crate::domain::record::RecordKind;
 use crate::domain::sanitize::{escape_cut, MAX_CELL_CHARS};
-use crate::output::derived;
-use crate::output::record_rows::{field_value, line_value};
+use crate::output::derived::{self, field_value, line_value};
 use crate::output::table::{columns_for, new_table, value_cell, TableStyle};
 
 /// A free-text column is not cut narrower than this.
@@ -84,10 +83,8 @@ impl RowsTable {
             }
             Err(error) => (vec![String::new(); fields.len()], error.to_string()),
         };
-        let mut cells = vec![cell_text(&outcome.query)];
-        cells.extend(values.iter().map(|value: &String| cell_text(value)));
-        cells.push(cell_text(&error));
-        self.rows.push(cells);
+        let cells = [&outcome.query].into_iter().chain(&values).chain([&error]);
+        self.rows.push(cells.map(|text| cell_text(text)).collect());
     }
 
     pub fn len(&self) -> usize {

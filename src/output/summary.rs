@@ -67,15 +67,16 @@ impl Tally {
     }
 
     pub fn summary(&self) -> String {
-        let failures = self
-            .failures
-            .iter()
-            .map(|(label, n)| format!("{n} {label}"));
-        let parts: Vec<String> = [format!("{} ok", self.ok)]
-            .into_iter()
-            .chain(failures)
-            .collect();
-        parts.join(", ")
+        format!("{} ok{}", self.ok, self.failures_but(""))
+    }
+
+    /// `, 3 sms not found (20), 1 timed out`: the failure kinds but the one labelled
+    /// `but`, each with its count.
+    fn failures_but(&self, but: &str) -> String {
+        let failures = self.failures.iter().filter(|(label, _)| label != but);
+        failures
+            .map(|(label, n)| format!(", {n} {label}"))
+            .collect()
     }
 
     /// The summary of a run a signal stopped: `interrupted: 57 done, 1 interrupted,
@@ -83,14 +84,9 @@ impl Tally {
     pub fn interrupted_summary(&self, not_started: NotStarted) -> String {
         let done = self.total() - self.interrupted;
         let mut text = format!("interrupted: {done} done");
-        let failed: Vec<String> = self
-            .failures
-            .iter()
-            .filter(|(label, _)| label != INTERRUPTED)
-            .map(|(label, n)| format!("{n} {label}"))
-            .collect();
+        let failed = self.failures_but(INTERRUPTED);
         if !failed.is_empty() {
-            text += &format!(" ({} ok, {})", self.ok, failed.join(", "));
+            text += &format!(" ({} ok{failed})", self.ok);
         }
         text += &format!(", {} interrupted, ", self.interrupted);
         match not_started {
@@ -106,8 +102,7 @@ pub fn failure_label(outcome: &Outcome) -> Option<String> {
     failure_label_within(outcome, |text| escape_cut(text, MAX_CELL_CHARS))
 }
 
-/// `failure_label`, with the service's words cut by `cut`: its own words when it
-/// gave some.
+/// `failure_label`, with the service's own words cut by `cut`.
 fn failure_label_within(outcome: &Outcome, cut: impl Fn(&str) -> Cow<'_, str>) -> Option<String> {
     let label = match (&outcome.result, &outcome.verdict) {
         (

@@ -7,8 +7,7 @@ use crate::domain::fields;
 use crate::domain::record::{Record, RecordKind};
 use crate::domain::sanitize::{escape_cut, MAX_CELL_CHARS};
 use crate::domain::status::{self, Tone};
-use crate::output::derived;
-use crate::output::record_rows::{record_rows, row, Row};
+use crate::output::derived::{self, record_rows, row, Row};
 
 /// How tables look; decided once from the `Config`.
 #[derive(Debug, Clone, Copy)]
@@ -47,10 +46,8 @@ pub(super) fn value_cell(key: &str, value: &str, style: TableStyle) -> Cell {
         derived::COUNTERS_CHECK => Tone::Doubtful,
         _ => Tone::Plain,
     };
-    if !style.color {
-        return cell;
-    }
     match tone {
+        _ if !style.color => cell,
         Tone::Good => cell.fg(Color::Green),
         Tone::Bad => cell.fg(Color::Red),
         Tone::Doubtful => cell.fg(Color::Yellow),
@@ -59,12 +56,11 @@ pub(super) fn value_cell(key: &str, value: &str, style: TableStyle) -> Cell {
     }
 }
 
-/// Field label and value, known fields first; `fields` (when given) picks rows by
-/// key, in their order (`details` picks every `details.NAME` row). `query` is the
-/// value looked up.
+/// Field label and value; `fields` (when given) picks rows by key, in their order
+/// (`details` picks every `details.NAME` row).
 pub fn record_table(record: &Record, query: &str, fields: &[String], style: TableStyle) -> Table {
     let mut table = new_table(style);
-    let mut rows = derived::enrich(record_rows(record), record, style.utf8);
+    let mut rows = record_rows(record, style.utf8);
     // A task record names no ID of its own: the value looked up is its ID.
     if record.kind == RecordKind::Task && record.get("id").is_none() {
         rows.insert(0, row("query", "ID", query.to_string()));

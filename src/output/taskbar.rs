@@ -52,21 +52,17 @@ pub fn task_bar(record: &Record, utf8: bool, color: bool) -> Option<String> {
         }
         legend.push(format!("{} {name} {count}", paint(glyph.to_string())));
     }
-    let legend = legend.join("  ") + &in_flight(&counters);
+    let mut legend = legend.join("  ");
+    // ` (queued 0, enroute 3)` after the pending count, for v1 records that say
+    // where their pending messages are.
+    if let Some(parts) = pending_parts(&counters) {
+        let parts: Vec<String> = parts
+            .iter()
+            .map(|(n, count)| format!("{n} {count}"))
+            .collect();
+        legend += &format!(" ({})", parts.join(", "));
+    }
     Some(format!("{bar}\n{legend}"))
-}
-
-/// ` (queued 0, enroute 3)` after the pending count, for v1 records that say where
-/// their pending messages are (`task::pending_parts`); empty otherwise.
-fn in_flight(counters: &TaskCounters) -> String {
-    let Some(parts) = pending_parts(counters) else {
-        return String::new();
-    };
-    let parts: Vec<String> = parts
-        .into_iter()
-        .map(|(name, count)| format!("{name} {count}"))
-        .collect();
-    format!(" ({})", parts.join(", "))
 }
 
 /// Splits `width` cells in proportion to `counts` (largest remainder), giving every

@@ -1,12 +1,7 @@
-//! Where the progress bar and the live view draw: stderr, every row stopping a few
-//! columns short of the terminal's edge.
-//!
-//! A row drawn to the last column leaves the cursor there: the terminal's own `^C`
-//! echo at Ctrl-C then wraps to a new row, and clearing the drawing erases one row
-//! too low, leaving its first row on screen. So no row reaches the last `MARGIN`
-//! columns, whatever the width or the line (a longer line is broken into rows), and
-//! the cursor stays after the last line's text: `^C` lands on the row the cursor is
-//! on, inside the drawing, and clearing the drawing erases it.
+//! Where the progress bar and the live view draw: stderr, every row stopping
+//! `MARGIN` columns short of the terminal's edge. A row drawn to the last column
+//! leaves the cursor there, the terminal's `^C` echo at Ctrl-C wraps to a new row,
+//! and clearing the drawing then erases one row too low.
 
 use console::{AnsiCodeIterator, Term};
 use unicode_width::UnicodeWidthChar;
@@ -14,10 +9,7 @@ use unicode_width::UnicodeWidthChar;
 /// Columns left free at the end of every row: room for `^C` and then some.
 const MARGIN: u16 = 4;
 
-/// Erase from the cursor to the end of the row (the cursor stays).
 const ERASE_TO_END: &str = "\x1b[K";
-
-/// Erase from the cursor to the end of the screen.
 const ERASE_BELOW: &str = "\x1b[J";
 
 /// Lines drawn at the bottom of stderr and redrawn in place.
@@ -75,11 +67,8 @@ impl Rows {
 /// The room in a terminal of `(rows, columns)`: one row is left for the cursor's,
 /// or the top of the drawing would scroll out of reach.
 fn room((rows, columns): (u16, u16)) -> (usize, usize) {
-    let width = columns.saturating_sub(MARGIN).max(1);
-    (
-        usize::from(width),
-        usize::from(rows.saturating_sub(1).max(1)),
-    )
+    let (width, height) = (columns.saturating_sub(MARGIN), rows.saturating_sub(1));
+    (usize::from(width.max(1)), usize::from(height.max(1)))
 }
 
 /// `line` broken into rows of at most `width` columns, each row's rest erased, and

@@ -5,13 +5,11 @@ use unicode_width::UnicodeWidthStr;
 
 /// Where a word too long to follow the indent goes: a line of its own, this far in
 /// (clear of a first column of names, with the most room for the word).
-pub const LONG_WORD_INDENT: usize = 2;
+const LONG_WORD_INDENT: usize = 2;
 
-/// `text` continued from column `indent` of a line and broken at spaces so that no
-/// line passes `width`: each further line starts `indent` columns in. A word that
-/// does not fit after the indent gets a line of its own, `LONG_WORD_INDENT` columns
-/// in (past the width if it is longer than that), and the text goes on under the
-/// indent after it. The caller writes the first line's first `indent` columns.
+/// `text` continued from column `indent` (the caller writes the first line's indent)
+/// and broken at spaces so that no line passes `width`, further lines `indent` in.
+/// A word too long for that gets a line of its own, `LONG_WORD_INDENT` in.
 pub fn hanging(text: &str, indent: usize, width: usize) -> String {
     let mut out = String::with_capacity(text.len());
     // The column the current line reaches: `width` after a long word, which nothing
@@ -69,11 +67,6 @@ pub fn hanging_list(text: &str, indent: usize, width: usize) -> String {
         column = (column + taken).min(width);
     }
     out
-}
-
-/// The columns `text` takes on a terminal.
-pub fn width_of(text: &str) -> usize {
-    text.width()
 }
 
 #[cfg(test)]

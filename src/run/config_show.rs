@@ -3,13 +3,14 @@
 //! doubles as a check in scripts.
 
 use serde_json::{json, Map, Value};
+use unicode_width::UnicodeWidthStr;
 
 use crate::domain::exit_codes;
 use crate::domain::sanitize::escape_control;
 use crate::http::redact::Scrubber;
 use crate::output::json_lines::json_line_text;
 use crate::output::messages::warn;
-use crate::output::wrap::{hanging, width_of};
+use crate::output::wrap::hanging;
 use crate::run::error::{print_document, Error};
 use crate::settings::config::{terminal_width, Config};
 use crate::settings::given::{Given, KEYS};
@@ -84,7 +85,7 @@ fn render(rows: &[ShowRow], width: Option<usize>) -> String {
         })
         .collect();
     let [name_width, value_width, from_width] =
-        std::array::from_fn(|i| rows.iter().map(|r| width_of(&r[i])).max().unwrap_or(0));
+        std::array::from_fn(|i| rows.iter().map(|r| r[i].width()).max().unwrap_or(0));
     let table_width = name_width + 2 + value_width.max(5) + 2 + from_width.max(4);
     match width {
         Some(width) if table_width > width => stacked(&rows, name_width, width),
@@ -93,7 +94,7 @@ fn render(rows: &[ShowRow], width: Option<usize>) -> String {
 }
 
 fn table(rows: &[[String; 3]], name_width: usize, value_width: usize) -> String {
-    let pad = |text: &str, to: usize| " ".repeat(to.saturating_sub(width_of(text)));
+    let pad = |text: &str, to: usize| " ".repeat(to.saturating_sub(text.width()));
     let mut out = format!(
         "SETTING{}  VALUE{}  FROM\n",
         pad("SETTING", name_width),
