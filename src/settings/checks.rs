@@ -138,8 +138,10 @@ pub(crate) fn http_url(url: &str) -> Result<Uri, &'static str> {
         return Err("only http:// and https:// are supported");
     }
     let authority = uri.authority().filter(|a| !a.host().is_empty());
-    let port = port_text(authority.ok_or("no host")?.as_str());
-    if port.is_some_and(|port| !matches!(port.parse::<u16>(), Ok(1..))) {
+    let authority = authority.ok_or("no host")?;
+    // Anything after the host is a port.
+    let host_port = authority.as_str().rsplit('@').next();
+    if host_port != Some(authority.host()) && !matches!(authority.port_u16(), Some(1..)) {
         return Err("the port must be a number from 1 to 65535");
     }
     Ok(uri)
@@ -178,14 +180,6 @@ fn url_parts(url: &str) -> (&str, &str, &str) {
         .find(['/', '?', '#'])
         .unwrap_or(after_scheme.len());
     (&url[..start], &after_scheme[..end], &after_scheme[end..])
-}
-
-/// The port part of `host:port` or `[v6]:port`, when there is a colon for one.
-fn port_text(authority: &str) -> Option<&str> {
-    let after_host = authority
-        .rfind(']')
-        .map_or(authority, |i| &authority[i + 1..]);
-    after_host.rfind(':').map(|i| &after_host[i + 1..])
 }
 
 /// A wait that cannot poll even once is a mistake, not a check.

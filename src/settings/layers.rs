@@ -13,9 +13,8 @@ use crate::domain::lookup::PathStyle;
 use crate::settings::checks::{self, Rate};
 use crate::settings::file::{self as config_file, ConfigFile, Layer};
 use crate::settings::given::{flag_of, variable_of, Given};
-use crate::settings::key_file::{exposed_key_warning, read_key_file, trim_key};
 use crate::settings::origin::Origin;
-use crate::settings::secret::mask_key;
+use crate::settings::secret::{exposed_key_warning, mask_key, read_key_file, trim_key};
 
 /// The profile used when none is named, if the file has it (as aws-cli does).
 pub const DEFAULT_PROFILE: &str = "default";
@@ -240,7 +239,7 @@ impl<'a> Layers<'a> {
                 name: name.clone(),
                 file: f.path.clone(),
             };
-            Some((f.profiles.get(name)?, origin))
+            Some((f.top.profiles.get(name)?.get_ref(), origin))
         });
         let top = file.map(|f| (&f.top, Origin::File(f.path.clone())));
         profile.into_iter().chain(top)
@@ -254,7 +253,7 @@ impl<'a> Layers<'a> {
         path: Option<&Path>,
     ) -> Result<Option<Sourced<String>>, ConfigError> {
         let Some(named) = named else {
-            let profiles = self.file.as_ref().map(|f| &f.profiles);
+            let profiles = self.file.as_ref().map(|f| &f.top.profiles);
             let has_default = profiles.is_some_and(|p| p.contains_key(DEFAULT_PROFILE));
             let default = Sourced::new(DEFAULT_PROFILE.to_string(), Origin::Default);
             return Ok(has_default.then_some(default));
@@ -266,10 +265,10 @@ impl<'a> Layers<'a> {
                 "profile `{name}` ({origin}) needs a config file, but there is none at {shown}"
             )));
         };
-        if file.profiles.contains_key(name) {
+        if file.top.profiles.contains_key(name) {
             return Ok(Some(named));
         }
-        let names: Vec<&str> = file.profiles.keys().map(String::as_str).collect();
+        let names: Vec<&str> = file.top.profiles.keys().map(String::as_str).collect();
         let available = match names.is_empty() {
             true => "it has no [profiles.NAME] tables".to_string(),
             false => format!("available: {}", names.join(", ")),
