@@ -1,7 +1,5 @@
-//! The checks of the settings that a flag, a variable and the config file can all
-//! set, one function each, so that every source refuses the same values. The caller
-//! says where the value came from: a flag or a variable is a usage error naming it
-//! (64), the config file a configuration error with its line and key (78).
+//! The checks of the settings, one function each, so that a flag, a variable and the
+//! config file refuse the same values (`Layers::pick` says which one was wrong).
 
 use std::ops::RangeInclusive;
 use std::str::FromStr;
@@ -37,7 +35,6 @@ fn whole<T: FromStr + PartialOrd>(text: &str, range: RangeInclusive<T>) -> Optio
     text.trim().parse().ok().filter(|n| range.contains(n))
 }
 
-/// `--retries`: a whole number from 0 to `MAX_RETRIES`.
 pub fn retries(text: &str) -> Result<u32, String> {
     let why = format!("is not a whole number from 0 to {MAX_RETRIES}");
     whole(text, 0..=MAX_RETRIES).ok_or_else(|| refused(text, &why))
@@ -231,18 +228,10 @@ pub fn parse_ratio(text: &str) -> Result<f64, String> {
     ratio.ok_or_else(|| format!("`{text}` is not a ratio between 0 and 1 (e.g. 0.95)"))
 }
 
-/// `--rate`: at most `requests` per `per`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Rate {
     pub requests: u32,
     pub per: std::time::Duration,
-}
-
-impl Rate {
-    /// The spacing between request starts that keeps to the rate.
-    pub fn interval(&self) -> std::time::Duration {
-        self.per / self.requests
-    }
 }
 
 /// `N`, `N/s` or `N/m`, N from 1 (like curl's --rate; per second when no unit is given).

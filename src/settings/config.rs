@@ -151,11 +151,7 @@ impl HttpSettings {
         demo_url: Option<String>,
     ) -> Result<HttpSettings, SettingsError> {
         let base_url = match demo_url {
-            Some(url) => {
-                let shown = "(the built-in simulator, on a free loopback port)";
-                layers.row("base_url", shown.into(), Origin::Demo);
-                Some(Sourced::new(url, Origin::Demo))
-            }
+            Some(url) => Some(Sourced::new(url, Origin::Demo)),
             None => layers.pick("base_url", args.base_url.clone(), checks::text)?,
         };
         let api_key = layers.api_key(args)?;
@@ -187,15 +183,17 @@ impl HttpSettings {
             )
             .into());
         };
-        if base_url.origin != Origin::Demo {
-            let mut shown = base_url.value.clone();
-            if has_credentials(&shown) {
-                // Masked, as it is refused: the listing ends in exit 78.
-                let masked = mask_credentials(&shown);
-                shown = format!("{masked} (refused: credentials in the URL)");
+        let demo = base_url.origin == Origin::Demo;
+        let shown = match &base_url.value {
+            _ if demo => "(the built-in simulator, on a free loopback port)".into(),
+            // Masked, as it is refused: the listing ends in exit 78.
+            url if has_credentials(url) => {
+                let masked = mask_credentials(url);
+                format!("{masked} (refused: credentials in the URL)")
             }
-            layers.row("base_url", shown, base_url.origin.clone());
-        }
+            url => url.clone(),
+        };
+        layers.row("base_url", shown, base_url.origin.clone());
         let url = validate_base_url(&base_url.value)
             .map_err(|err| layers.unusable(&base_url.origin, "base_url", err.0))?;
         let ca_certs = match ca_cert {
@@ -206,7 +204,6 @@ impl HttpSettings {
             }
             None => None,
         };
-        let demo = base_url.origin == Origin::Demo;
         let proxy = crate::settings::proxy::resolve(&url, demo, |name| env::var(name).ok())?;
         Ok(HttpSettings {
             base_url: url,
@@ -219,7 +216,7 @@ impl HttpSettings {
             max_body,
             ca_certs,
             proxy,
-            rate_interval: rate.map(|rate| rate.value.interval()),
+            rate_interval: rate.map(|rate| rate.value.per / rate.value.requests),
             verbose: args.verbose,
             mask_msisdn,
         })

@@ -19,7 +19,6 @@ use crate::settings::secret::{exposed_key_warning, mask_key, read_key_file, trim
 /// The profile used when none is named, if the file has it (as aws-cli does).
 pub const DEFAULT_PROFILE: &str = "default";
 
-/// A value and where it came from.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Sourced<T> {
     pub value: T,
@@ -304,7 +303,6 @@ pub trait Shown {
     fn shown(&self) -> String;
 }
 
-/// A value shown as it displays.
 trait Plain: std::fmt::Display {}
 impl Plain for String {}
 impl Plain for u32 {}
