@@ -106,20 +106,18 @@ impl<'a> Layers<'a> {
         parse: fn(&str) -> Result<T, String>,
     ) -> Result<Option<Sourced<T>>, SettingsError> {
         if let Some(value) = flag {
-            let origin = Origin::Flag(flag_of(key));
-            return Ok(Some(Sourced { value, origin }));
+            return Ok(Some(Sourced::new(value, Origin::Flag(flag_of(key)))));
         }
         let name = variable_of(key);
         if let Some(text) = (self.var)(&name) {
             let value = parse(&text).map_err(|why| bad_value(&name, &why))?;
-            let origin = Origin::Env(name);
-            return Ok(Some(Sourced { value, origin }));
+            return Ok(Some(Sourced::new(value, Origin::Env(name))));
         }
         for (layer, origin) in self.file_layers() {
             if let Some(text) = layer.get(key) {
                 let file = self.file.as_ref().expect("a file value comes from a file");
                 let value = parse(&text.get_ref().0).map_err(|why| file.invalid_at(text, why))?;
-                return Ok(Some(Sourced { value, origin }));
+                return Ok(Some(Sourced::new(value, origin)));
             }
         }
         Ok(None)
