@@ -41,14 +41,8 @@ impl<'de> Deserialize<'de> for Scalar {
 /// `config` and `profile`, in words that say why.
 #[derive(Debug, Default)]
 pub struct Layer {
-    values: BTreeMap<&'static str, Spanned<Scalar>>,
+    pub values: BTreeMap<&'static str, Spanned<Scalar>>,
     pub profiles: BTreeMap<String, Spanned<Layer>>,
-}
-
-impl Layer {
-    pub fn get(&self, key: &str) -> Option<&Spanned<Scalar>> {
-        self.values.get(key)
-    }
 }
 
 impl<'de> Deserialize<'de> for Layer {
@@ -163,7 +157,7 @@ impl ConfigFile {
     pub fn holds_key(&self) -> bool {
         std::iter::once(&self.top)
             .chain(self.top.profiles.values().map(Spanned::get_ref))
-            .filter_map(|layer| layer.get("api_key"))
+            .filter_map(|layer| layer.values.get("api_key"))
             .any(|key| !key.get_ref().0.trim().is_empty())
     }
 
@@ -250,11 +244,11 @@ mod tests {
              [profiles.prod]\nretries = 5\njobs = 2\nmask_msisdn = true\n",
         )
         .unwrap();
-        assert_eq!(file.top.get("timeout").unwrap().get_ref().0, "2s");
+        assert_eq!(file.top.values.get("timeout").unwrap().get_ref().0, "2s");
         let prod = file.top.profiles["prod"].get_ref();
-        assert_eq!(prod.get("retries").unwrap().get_ref().0, "5");
-        assert_eq!(prod.get("mask_msisdn").unwrap().get_ref().0, "true");
-        let err = file.invalid_at(prod.get("jobs").unwrap(), "no".into());
+        assert_eq!(prod.values.get("retries").unwrap().get_ref().0, "5");
+        assert_eq!(prod.values.get("mask_msisdn").unwrap().get_ref().0, "true");
+        let err = file.invalid_at(prod.values.get("jobs").unwrap(), "no".into());
         assert!(
             err.to_string()
                 .contains("line 6, key `profiles.prod.jobs`: no"),
@@ -302,8 +296,8 @@ mod tests {
     #[test]
     fn numbers_and_booleans_are_read_as_their_text() {
         let file = parse("timeout = 2.5\nretries = \"3\"\ncolor = false\n").unwrap();
-        assert_eq!(file.top.get("timeout").unwrap().get_ref().0, "2.5");
-        assert_eq!(file.top.get("color").unwrap().get_ref().0, "false");
+        assert_eq!(file.top.values.get("timeout").unwrap().get_ref().0, "2.5");
+        assert_eq!(file.top.values.get("color").unwrap().get_ref().0, "false");
         let err = parse("timeout = [1]\n").unwrap_err().to_string();
         assert!(err.contains("line 1, key `timeout`"), "{err}");
     }

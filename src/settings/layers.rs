@@ -114,7 +114,7 @@ impl<'a> Layers<'a> {
             return Ok(Some(Sourced::new(value, Origin::Env(name))));
         }
         for (layer, origin) in self.file_layers() {
-            if let Some(text) = layer.get(key) {
+            if let Some(text) = layer.values.get(key) {
                 let file = self.file.as_ref().expect("a file value comes from a file");
                 let value = parse(&text.get_ref().0).map_err(|why| file.invalid_at(text, why))?;
                 return Ok(Some(Sourced::new(value, origin)));
@@ -179,7 +179,7 @@ impl<'a> Layers<'a> {
     /// said with where it came from: in the file, its line and key (all 78).
     pub fn unusable(&self, origin: &Origin, key: &str, why: String) -> ConfigError {
         let layer = self.file_layers().find(|(_, o)| o == origin);
-        match (layer.and_then(|(l, _)| l.get(key)), &self.file) {
+        match (layer.and_then(|(l, _)| l.values.get(key)), &self.file) {
             (Some(value), Some(config)) => config.invalid_at(value, why),
             _ => ConfigError(why),
         }
