@@ -23,7 +23,9 @@ use crate::settings::ca::CaCerts;
 pub fn tls_config(ca: Option<&CaCerts>) -> TlsConfig {
     let builder = TlsConfig::builder();
     match ca {
-        Some(ca) => builder.root_certs(RootCerts::Specific(ca.certs())).build(),
+        Some(ca) => builder
+            .root_certs(RootCerts::Specific(Arc::clone(&ca.0)))
+            .build(),
         None => builder.build(),
     }
 }

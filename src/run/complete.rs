@@ -10,7 +10,7 @@ use std::sync::Arc;
 use clap_complete::CompleteEnv;
 
 use crate::cli::complete::ProfileNames;
-use crate::settings::profiles::{config_path, profile_names};
+use crate::settings::file::{config_path, profile_names};
 
 /// The shells whose registration scripts set `COMPLETE`.
 const SHELLS: [&str; 5] = ["bash", "elvish", "fish", "powershell", "zsh"];

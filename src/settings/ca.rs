@@ -12,7 +12,7 @@ use crate::domain::error::ConfigError;
 /// The certificates of `--ca-cert`, read and checked once (a bad file is exit 78 before
 /// any request, not a puzzling TLS failure later).
 #[derive(Debug, Clone)]
-pub struct CaCerts(Arc<Vec<Certificate<'static>>>);
+pub struct CaCerts(pub Arc<Vec<Certificate<'static>>>);
 
 impl CaCerts {
     /// Reads a PEM file of one or more CA certificates.
@@ -21,11 +21,6 @@ impl CaCerts {
         let pem = crate::settings::read::read_bounded(path)
             .map_err(|e| invalid(format!("cannot read it: {e}")))?;
         Ok(CaCerts(Arc::new(certificates_in(&pem).map_err(invalid)?)))
-    }
-
-    /// The certificates, to be the only trusted roots.
-    pub fn certs(&self) -> Arc<Vec<Certificate<'static>>> {
-        Arc::clone(&self.0)
     }
 }
 

@@ -1,7 +1,5 @@
-//! The checks of the settings that a flag, a variable and the config file can all
-//! set, one function each, so that every source refuses the same values. The caller
-//! says where the value came from: a flag or a variable is a usage error naming it
-//! (64), the config file a configuration error with its line and key (78).
+//! The checks of the settings, one function each, so that a flag, a variable and the
+//! config file refuse the same values (`Layers::pick` says which one was wrong).
 
 use std::ops::RangeInclusive;
 use std::str::FromStr;
@@ -37,7 +35,6 @@ fn whole<T: FromStr + PartialOrd>(text: &str, range: RangeInclusive<T>) -> Optio
     text.trim().parse().ok().filter(|n| range.contains(n))
 }
 
-/// `--retries`: a whole number from 0 to `MAX_RETRIES`.
 pub fn retries(text: &str) -> Result<u32, String> {
     let why = format!("is not a whole number from 0 to {MAX_RETRIES}");
     whole(text, 0..=MAX_RETRIES).ok_or_else(|| refused(text, &why))
@@ -138,8 +135,10 @@ pub(crate) fn http_url(url: &str) -> Result<Uri, &'static str> {
         return Err("only http:// and https:// are supported");
     }
     let authority = uri.authority().filter(|a| !a.host().is_empty());
-    let port = port_text(authority.ok_or("no host")?.as_str());
-    if port.is_some_and(|port| !matches!(port.parse::<u16>(), Ok(1..))) {
+    let authority = authority.ok_or("no host")?;
+    // Anything after the host is a port.
+    let host_port = authority.as_str().rsplit('@').next();
+    if host_port != Some(authority.host()) && !matches!(authority.port_u16(), Some(1..)) {
         return Err("the port must be a number from 1 to 65535");
     }
     Ok(uri)
@@ -178,14 +177,6 @@ fn url_parts(url: &str) -> (&str, &str, &str) {
         .find(['/', '?', '#'])
         .unwrap_or(after_scheme.len());
     (&url[..start], &after_scheme[..end], &after_scheme[end..])
-}
-
-/// The port part of `host:port` or `[v6]:port`, when there is a colon for one.
-fn port_text(authority: &str) -> Option<&str> {
-    let after_host = authority
-        .rfind(']')
-        .map_or(authority, |i| &authority[i + 1..]);
-    after_host.rfind(':').map(|i| &after_host[i + 1..])
 }
 
 /// A wait that cannot poll even once is a mistake, not a check.
@@ -237,18 +228,10 @@ pub fn parse_ratio(text: &str) -> Result<f64, String> {
     ratio.ok_or_else(|| format!("`{text}` is not a ratio between 0 and 1 (e.g. 0.95)"))
 }
 
-/// `--rate`: at most `requests` per `per`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Rate {
     pub requests: u32,
     pub per: std::time::Duration,
-}
-
-impl Rate {
-    /// The spacing between request starts that keeps to the rate.
-    pub fn interval(&self) -> std::time::Duration {
-        self.per / self.requests
-    }
 }
 
 /// `N`, `N/s` or `N/m`, N from 1 (like curl's --rate; per second when no unit is given).

@@ -24,10 +24,6 @@ use crate::settings::proxy::ProxyChoice;
 use crate::settings::secret::ApiKey;
 use crate::settings::usage;
 
-const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
-const DEFAULT_WAIT_TIMEOUT: Duration = Duration::from_secs(600);
-const DEFAULT_INTERVAL: Duration = Duration::from_secs(2);
-
 /// What the HTTP client needs, and nothing else: the service, the key, the bounds on
 /// every request, trust, the route and the pace.
 #[derive(Debug, Clone)]
@@ -55,11 +51,9 @@ pub struct HttpSettings {
 #[derive(Debug, Clone)]
 pub struct OutputSettings {
     pub format: OutputFormat,
-    /// `--fields`, as the records of the kind name them.
     pub fields: Vec<String>,
     pub field: Option<String>,
     pub normalize: bool,
-    /// Colour on stdout (`use_color`).
     pub color: bool,
     /// Box-drawing characters in tables (ASCII when the locale is not UTF-8).
     pub utf8: bool,
@@ -82,13 +76,10 @@ pub struct WatchSettings {
     /// None without `--wait`.
     pub wait: Option<WaitSettings>,
     pub follow: bool,
-    /// `--until`: statuses that count as final (with or without `--wait`).
     pub until: Vec<String>,
-    /// `--expect` and `--expect-delivered`.
     pub expect: Expectation,
 }
 
-/// How the batch runs.
 #[derive(Debug, Clone)]
 pub struct BatchSettings {
     /// `-j` (before the open-file limit lowers it).
@@ -160,11 +151,7 @@ impl HttpSettings {
         demo_url: Option<String>,
     ) -> Result<HttpSettings, SettingsError> {
         let base_url = match demo_url {
-            Some(url) => {
-                let shown = "(the built-in simulator, on a free loopback port)";
-                layers.row("base_url", shown.into(), Origin::Demo);
-                Some(Sourced::new(url, Origin::Demo))
-            }
+            Some(url) => Some(Sourced::new(url, Origin::Demo)),
             None => layers.pick("base_url", args.base_url.clone(), checks::text)?,
         };
         let api_key = layers.api_key(args)?;
@@ -175,7 +162,12 @@ impl HttpSettings {
             "X-API-KEY".into(),
         )?;
         let ca_cert = layers.optional("ca_cert", args.ca_cert.clone(), checks::path)?;
-        let timeout = layers.value("timeout", args.timeout, checks::timeout, DEFAULT_TIMEOUT)?;
+        let timeout = layers.value(
+            "timeout",
+            args.timeout,
+            checks::timeout,
+            Duration::from_secs(10),
+        )?;
         let retries = layers.value("retries", args.retries, checks::retries, 2)?;
         let paths = layers.value("paths", args.paths, checks::value_enum, PathStyle::Auto)?;
         let max_body = layers.value("max_body", args.max_body, parse_max_body, 4 * 1024 * 1024)?;
@@ -191,15 +183,17 @@ impl HttpSettings {
             )
             .into());
         };
-        if base_url.origin != Origin::Demo {
-            let mut shown = base_url.value.clone();
-            if has_credentials(&shown) {
-                // Masked, as it is refused: the listing ends in exit 78.
-                let masked = mask_credentials(&shown);
-                shown = format!("{masked} (refused: credentials in the URL)");
+        let demo = base_url.origin == Origin::Demo;
+        let shown = match &base_url.value {
+            _ if demo => "(the built-in simulator, on a free loopback port)".into(),
+            // Masked, as it is refused: the listing ends in exit 78.
+            url if has_credentials(url) => {
+                let masked = mask_credentials(url);
+                format!("{masked} (refused: credentials in the URL)")
             }
-            layers.row("base_url", shown, base_url.origin.clone());
-        }
+            url => url.clone(),
+        };
+        layers.row("base_url", shown, base_url.origin.clone());
         let url = validate_base_url(&base_url.value)
             .map_err(|err| layers.unusable(&base_url.origin, "base_url", err.0))?;
         let ca_certs = match ca_cert {
@@ -210,7 +204,6 @@ impl HttpSettings {
             }
             None => None,
         };
-        let demo = base_url.origin == Origin::Demo;
         let proxy = crate::settings::proxy::resolve(&url, demo, |name| env::var(name).ok())?;
         Ok(HttpSettings {
             base_url: url,
@@ -223,7 +216,7 @@ impl HttpSettings {
             max_body,
             ca_certs,
             proxy,
-            rate_interval: rate.map(|rate| rate.value.interval()),
+            rate_interval: rate.map(|rate| rate.value.per / rate.value.requests),
             verbose: args.verbose,
             mask_msisdn,
         })
@@ -286,13 +279,15 @@ impl WatchSettings {
         args: &Given,
         kind: Option<LookupKind>,
     ) -> Result<WatchSettings, SettingsError> {
+        let timeout = Duration::from_secs(600);
         let timeout = layers.value(
             "wait_timeout",
             args.wait_timeout,
             parse_wait_timeout,
-            DEFAULT_WAIT_TIMEOUT,
+            timeout,
         )?;
-        let interval = layers.value("interval", args.interval, parse_interval, DEFAULT_INTERVAL)?;
+        let interval = Duration::from_secs(2);
+        let interval = layers.value("interval", args.interval, parse_interval, interval)?;
         // Trimmed and never empty: `checks::parse_status` parsed them.
         let lower = |v: &[String]| v.iter().map(|s| s.to_ascii_lowercase()).collect();
         let (until, expect): (Vec<_>, Vec<_>) = (lower(&args.until), lower(&args.expect));

@@ -8,7 +8,7 @@ use std::fmt;
 use std::io::ErrorKind::NotFound;
 use std::path::{Path, PathBuf};
 
-use serde::de::{Error as _, MapAccess, Visitor};
+use serde::de::{Error as _, IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use toml::Spanned;
 
@@ -41,14 +41,8 @@ impl<'de> Deserialize<'de> for Scalar {
 /// `config` and `profile`, in words that say why.
 #[derive(Debug, Default)]
 pub struct Layer {
-    values: BTreeMap<&'static str, Spanned<Scalar>>,
-    profiles: BTreeMap<String, Spanned<Layer>>,
-}
-
-impl Layer {
-    pub fn get(&self, key: &str) -> Option<&Spanned<Scalar>> {
-        self.values.get(key)
-    }
+    pub values: BTreeMap<&'static str, Spanned<Scalar>>,
+    pub profiles: BTreeMap<String, Spanned<Layer>>,
 }
 
 impl<'de> Deserialize<'de> for Layer {
@@ -109,7 +103,6 @@ impl<'de> Deserialize<'de> for Key {
 pub struct ConfigFile {
     pub path: PathBuf,
     pub top: Layer,
-    pub profiles: BTreeMap<String, Layer>,
     /// The text, to name the line of a value found wrong.
     text: String,
 }
@@ -139,22 +132,21 @@ pub fn load(path: &Path, given_by: Option<&str>) -> Result<Option<ConfigFile>, C
         }
     };
     // The parser's span gives the place of a TOML error.
-    let mut top: Layer = toml::from_str(&text).map_err(|err| {
+    let top: Layer = toml::from_str(&text).map_err(|err| {
         let start = err.span().map_or(0, |span| span.start);
         invalid_at(path, &text, start, err.message().trim().into())
     })?;
-    let mut profiles = BTreeMap::new();
-    for (name, layer) in std::mem::take(&mut top.profiles) {
-        if !layer.get_ref().profiles.is_empty() {
-            let why = "a profile cannot hold profiles".into();
-            return Err(invalid_at(path, &text, layer.span().start, why));
-        }
-        profiles.insert(name, layer.into_inner());
+    if let Some(nested) = top
+        .profiles
+        .values()
+        .find(|p| !p.get_ref().profiles.is_empty())
+    {
+        let why = "a profile cannot hold profiles".into();
+        return Err(invalid_at(path, &text, nested.span().start, why));
     }
     Ok(Some(ConfigFile {
         path: path.to_path_buf(),
         top,
-        profiles,
         text,
     }))
 }
@@ -164,8 +156,8 @@ impl ConfigFile {
     /// empty one, which means no key).
     pub fn holds_key(&self) -> bool {
         std::iter::once(&self.top)
-            .chain(self.profiles.values())
-            .filter_map(|layer| layer.get("api_key"))
+            .chain(self.top.profiles.values().map(Spanned::get_ref))
+            .filter_map(|layer| layer.values.get("api_key"))
             .any(|key| !key.get_ref().0.trim().is_empty())
     }
 
@@ -209,6 +201,31 @@ fn key_at(text: &str, offset: usize) -> Option<String> {
     Some(table.map_or(name.to_string(), |table| format!("{table}.{name}")))
 }
 
+#[derive(Deserialize)]
+struct Profiles {
+    #[serde(default)]
+    profiles: BTreeMap<String, IgnoredAny>,
+}
+
+/// The file a lookup would read: `--config`, else `SMSSTAT_CONFIG`, else the
+/// default place.
+pub fn config_path(flag: Option<PathBuf>, env: Option<PathBuf>) -> Option<PathBuf> {
+    flag.or(env).or_else(default_path)
+}
+
+/// The profile names of the file at `path`, sorted, for completing `--profile`; none
+/// when it is missing, unreadable or not TOML. Read leniently (only the
+/// `[profiles.NAME]` tables, whatever else the file holds): a completion must offer
+/// what it can rather than fail on a value being edited.
+pub fn profile_names(path: &Path) -> Vec<String> {
+    let Ok(text) = read_bounded_text(path) else {
+        return Vec::new();
+    };
+    toml::from_str::<Profiles>(&text)
+        .map(|file| file.profiles.into_keys().collect())
+        .unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -227,11 +244,11 @@ mod tests {
              [profiles.prod]\nretries = 5\njobs = 2\nmask_msisdn = true\n",
         )
         .unwrap();
-        assert_eq!(file.top.get("timeout").unwrap().get_ref().0, "2s");
-        let prod = &file.profiles["prod"];
-        assert_eq!(prod.get("retries").unwrap().get_ref().0, "5");
-        assert_eq!(prod.get("mask_msisdn").unwrap().get_ref().0, "true");
-        let err = file.invalid_at(prod.get("jobs").unwrap(), "no".into());
+        assert_eq!(file.top.values.get("timeout").unwrap().get_ref().0, "2s");
+        let prod = file.top.profiles["prod"].get_ref();
+        assert_eq!(prod.values.get("retries").unwrap().get_ref().0, "5");
+        assert_eq!(prod.values.get("mask_msisdn").unwrap().get_ref().0, "true");
+        let err = file.invalid_at(prod.values.get("jobs").unwrap(), "no".into());
         assert!(
             err.to_string()
                 .contains("line 6, key `profiles.prod.jobs`: no"),
@@ -279,8 +296,8 @@ mod tests {
     #[test]
     fn numbers_and_booleans_are_read_as_their_text() {
         let file = parse("timeout = 2.5\nretries = \"3\"\ncolor = false\n").unwrap();
-        assert_eq!(file.top.get("timeout").unwrap().get_ref().0, "2.5");
-        assert_eq!(file.top.get("color").unwrap().get_ref().0, "false");
+        assert_eq!(file.top.values.get("timeout").unwrap().get_ref().0, "2.5");
+        assert_eq!(file.top.values.get("color").unwrap().get_ref().0, "false");
         let err = parse("timeout = [1]\n").unwrap_err().to_string();
         assert!(err.contains("line 1, key `timeout`"), "{err}");
     }
@@ -291,5 +308,18 @@ mod tests {
         assert!(load(path, None).unwrap().is_none());
         let err = load(path, Some("--config")).unwrap_err().to_string();
         assert!(err.contains("does not exist (given by --config)"), "{err}");
+    }
+
+    #[test]
+    fn names_even_when_a_value_is_wrong() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config.toml");
+        let text = "timeout = \"soon\"\nbogus = 1\n[profiles.prod]\nretries = 99\n\
+                    [profiles.staging]\n";
+        std::fs::write(&path, text).unwrap();
+        assert_eq!(profile_names(&path), ["prod", "staging"]);
+        std::fs::write(&path, "[profiles.prod\n").unwrap();
+        assert!(profile_names(&path).is_empty());
+        assert!(profile_names(&dir.path().join("none")).is_empty());
     }
 }

@@ -13,14 +13,12 @@ use crate::domain::lookup::PathStyle;
 use crate::settings::checks::{self, Rate};
 use crate::settings::file::{self as config_file, ConfigFile, Layer};
 use crate::settings::given::{flag_of, variable_of, Given};
-use crate::settings::key_file::{exposed_key_warning, read_key_file, trim_key};
 use crate::settings::origin::Origin;
-use crate::settings::secret::mask_key;
+use crate::settings::secret::{exposed_key_warning, mask_key, read_key_file, trim_key};
 
 /// The profile used when none is named, if the file has it (as aws-cli does).
 pub const DEFAULT_PROFILE: &str = "default";
 
-/// A value and where it came from.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Sourced<T> {
     pub value: T,
@@ -108,20 +106,18 @@ impl<'a> Layers<'a> {
         parse: fn(&str) -> Result<T, String>,
     ) -> Result<Option<Sourced<T>>, SettingsError> {
         if let Some(value) = flag {
-            let origin = Origin::Flag(flag_of(key));
-            return Ok(Some(Sourced { value, origin }));
+            return Ok(Some(Sourced::new(value, Origin::Flag(flag_of(key)))));
         }
         let name = variable_of(key);
         if let Some(text) = (self.var)(&name) {
             let value = parse(&text).map_err(|why| bad_value(&name, &why))?;
-            let origin = Origin::Env(name);
-            return Ok(Some(Sourced { value, origin }));
+            return Ok(Some(Sourced::new(value, Origin::Env(name))));
         }
         for (layer, origin) in self.file_layers() {
-            if let Some(text) = layer.get(key) {
+            if let Some(text) = layer.values.get(key) {
                 let file = self.file.as_ref().expect("a file value comes from a file");
                 let value = parse(&text.get_ref().0).map_err(|why| file.invalid_at(text, why))?;
-                return Ok(Some(Sourced { value, origin }));
+                return Ok(Some(Sourced::new(value, origin)));
             }
         }
         Ok(None)
@@ -183,7 +179,7 @@ impl<'a> Layers<'a> {
     /// said with where it came from: in the file, its line and key (all 78).
     pub fn unusable(&self, origin: &Origin, key: &str, why: String) -> ConfigError {
         let layer = self.file_layers().find(|(_, o)| o == origin);
-        match (layer.and_then(|(l, _)| l.get(key)), &self.file) {
+        match (layer.and_then(|(l, _)| l.values.get(key)), &self.file) {
             (Some(value), Some(config)) => config.invalid_at(value, why),
             _ => ConfigError(why),
         }
@@ -240,7 +236,7 @@ impl<'a> Layers<'a> {
                 name: name.clone(),
                 file: f.path.clone(),
             };
-            Some((f.profiles.get(name)?, origin))
+            Some((f.top.profiles.get(name)?.get_ref(), origin))
         });
         let top = file.map(|f| (&f.top, Origin::File(f.path.clone())));
         profile.into_iter().chain(top)
@@ -254,7 +250,7 @@ impl<'a> Layers<'a> {
         path: Option<&Path>,
     ) -> Result<Option<Sourced<String>>, ConfigError> {
         let Some(named) = named else {
-            let profiles = self.file.as_ref().map(|f| &f.profiles);
+            let profiles = self.file.as_ref().map(|f| &f.top.profiles);
             let has_default = profiles.is_some_and(|p| p.contains_key(DEFAULT_PROFILE));
             let default = Sourced::new(DEFAULT_PROFILE.to_string(), Origin::Default);
             return Ok(has_default.then_some(default));
@@ -266,10 +262,10 @@ impl<'a> Layers<'a> {
                 "profile `{name}` ({origin}) needs a config file, but there is none at {shown}"
             )));
         };
-        if file.profiles.contains_key(name) {
+        if file.top.profiles.contains_key(name) {
             return Ok(Some(named));
         }
-        let names: Vec<&str> = file.profiles.keys().map(String::as_str).collect();
+        let names: Vec<&str> = file.top.profiles.keys().map(String::as_str).collect();
         let available = match names.is_empty() {
             true => "it has no [profiles.NAME] tables".to_string(),
             false => format!("available: {}", names.join(", ")),
@@ -305,7 +301,6 @@ pub trait Shown {
     fn shown(&self) -> String;
 }
 
-/// A value shown as it displays.
 trait Plain: std::fmt::Display {}
 impl Plain for String {}
 impl Plain for u32 {}

@@ -8,15 +8,13 @@ use std::path::PathBuf;
 /// two origins in different layers the lesser is the higher layer.
 #[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd)]
 pub enum Origin {
-    /// A flag, e.g. `--base-url`.
     Flag(String),
-    /// A variable, e.g. `SMSSTAT_BASE_URL`.
     Env(String),
-    /// A `[profiles.NAME]` table of a config file.
-    Profile { name: String, file: PathBuf },
-    /// The top level of a config file.
+    Profile {
+        name: String,
+        file: PathBuf,
+    },
     File(PathBuf),
-    /// The simulator of `--demo`.
     Demo,
     #[default]
     Default,
