@@ -41,15 +41,12 @@ pub fn parse_object_scrubbed(
     }
 }
 
-/// Fields a record's map has room for before it grows: a map grown one insert at a
-/// time is reallocated, and its index rehashed, three times on the way to 9. Not
-/// more: at 104 bytes a field, 10 would be glibc's first "large" request, and each
-/// of those consolidates the arena's free lists first (2 % of the CPU of a batch
-/// at -j 64 with room for 16).
+/// Room for a record's fields up front (a growing map is rehashed three times on
+/// the way to 9). Not more: at 104 bytes a field, 10 would be glibc's first "large"
+/// request, which consolidates the arena first (2 % of a -j 64 batch's CPU at 16).
 const RECORD_FIELDS: usize = 9;
 
-/// A JSON object read into a map sized for a record; values inside it are read as
-/// `Value` reads them.
+/// A JSON object read into a map sized for a record, values read as `Value` reads them.
 struct Object(Map<String, Value>);
 
 impl<'de> serde::Deserialize<'de> for Object {
@@ -76,8 +73,7 @@ impl<'de> serde::Deserialize<'de> for Object {
     }
 }
 
-/// An HTTP status, the `Location` header (for 3xx) and the body (already within the
-/// cap) as a record or a typed error.
+/// An HTTP status, the `Location` header and the body as a record or a typed error.
 pub fn read_answer(
     status: u16,
     location: Option<String>,

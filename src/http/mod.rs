@@ -8,9 +8,7 @@ pub(crate) mod pace;
 pub(crate) mod redact;
 pub(crate) mod resolve;
 pub(crate) mod retry;
-pub(crate) mod routes;
 #[cfg(unix)]
 pub(crate) mod socket;
 pub(crate) mod tls;
-pub(crate) mod trace;
 pub(crate) mod transport;

@@ -68,18 +68,16 @@ pub fn read_body<'b>(
             "body larger than {max_body} bytes (raise --max-body if this is expected)"
         ))
     };
-    let announced = response.body().content_length().unwrap_or(0);
-    // One byte more than the cap, so that an answer of exactly the cap fits
-    // without the buffer growing to find the end.
-    let capacity = announced.min(max_body.saturating_add(1));
+    // One byte over the cap: ureq refuses a body that reaches its limit, and an
+    // answer of exactly `--max-body` bytes fits without the buffer growing.
+    let limit = max_body.saturating_add(1);
+    let capacity = response.body().content_length().unwrap_or(0).min(limit);
     let permit = bodies.take(capacity);
     let mut body = Vec::with_capacity(usize::try_from(capacity).unwrap_or(0));
-    // ureq refuses a body that reaches its limit; one byte more makes `--max-body
-    // N` accept exactly N bytes, as documented.
     response
         .body_mut()
         .with_config()
-        .limit(max_body.saturating_add(1))
+        .limit(limit)
         .reader()
         .read_to_end(&mut body)
         .map_err(|e| match ureq::Error::from(e) {
