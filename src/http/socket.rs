@@ -6,7 +6,7 @@
 
 use std::io::{self, Read, Write};
 use std::net::TcpStream;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use rustix::event::{poll, PollFd, PollFlags, Timespec};
 use ureq::unversioned::transport::{
@@ -86,7 +86,8 @@ impl LeanTcp {
                 },
                 None => None,
             };
-            let spec = left.map(timespec);
+            // A wait too long for a timespec is no limit.
+            let spec = left.and_then(|left| Timespec::try_from(left).ok());
             let mut fds = [PollFd::new(&self.stream, flags)];
             match poll(&mut fds, spec.as_ref()) {
                 Ok(0) => continue,
@@ -96,13 +97,6 @@ impl LeanTcp {
                 Err(e) => return Err(Error::Io(e.into())),
             }
         }
-    }
-}
-
-fn timespec(left: Duration) -> Timespec {
-    Timespec {
-        tv_sec: left.as_secs().min(i64::MAX as u64) as i64,
-        tv_nsec: i64::from(left.subsec_nanos()),
     }
 }
 
