@@ -216,13 +216,9 @@ pub fn service_message(map: &Map<String, Value>) -> Option<String> {
 /// API method does not exists"), with HTTP 200 or 404: on an explicit path that
 /// means the deployment lacks the route, like a bare 404.
 pub fn is_missing_route(status: u16, parsed: &Result<Map<String, Value>, String>) -> bool {
-    match parsed {
-        Ok(map) => match error_field(map) {
-            ErrorField::Failure { code: Some(4), .. } => true,
-            ErrorField::Failure { .. } => false,
-            ErrorField::Success => status == 404,
-        },
-        Err(_) => status == 404,
+    match parsed.as_ref().map(error_field) {
+        Ok(ErrorField::Failure { code, .. }) => code == Some(4),
+        _ => status == 404,
     }
 }
 

@@ -109,13 +109,10 @@ impl Scrubber {
 
     /// The key taken out of one lookup's result, record or error.
     pub fn scrub_result(&self, result: &mut Result<Record, LookupError>) {
-        match result {
-            Ok(record) => self.scrub_map(&mut record.fields),
-            Err(error) => self.scrub_error(error),
-        }
-    }
-
-    fn scrub_error(&self, error: &mut LookupError) {
+        let error = match result {
+            Ok(record) => return self.scrub_map(&mut record.fields),
+            Err(error) => error,
+        };
         match error {
             LookupError::Service {
                 shown_code,
