@@ -17,11 +17,10 @@ use crate::domain::sanitize::{escape_control, preview};
 use crate::http::agents::{Agents, ACCEPT, USER_AGENT};
 use crate::http::answer::{interpret, is_missing_route, parse_object_scrubbed};
 use crate::http::answer::{reason_phrase, status_error};
-use crate::http::budget::{BodyBudget, Permit};
 use crate::http::pace::Pace;
 use crate::http::redact::Scrubber;
 use crate::http::retry::{parse_retry_after, Backoff};
-use crate::http::transport::{closed_early, read_body, transport_error};
+use crate::http::transport::{closed_early, read_body, transport_error, BodyBudget, Permit};
 use crate::settings::config::HttpSettings;
 use crate::settings::secret::mask_key;
 

@@ -2,7 +2,6 @@
 
 pub(crate) mod agents;
 pub(crate) mod answer;
-pub(crate) mod budget;
 pub(crate) mod client;
 pub(crate) mod pace;
 pub(crate) mod redact;
