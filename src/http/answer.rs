@@ -23,13 +23,10 @@ pub fn parse_object_scrubbed(
 ) -> Result<Map<String, Value>, String> {
     // Some proxies and Windows-made answers put a UTF-8 byte-order mark first.
     let body = body.strip_prefix(b"\xef\xbb\xbf").unwrap_or(body);
-    if body.iter().all(u8::is_ascii_whitespace) {
-        return Err("empty body".into());
-    }
-    let object = body.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{');
-    let parsed = match object {
-        true => serde_json::from_slice::<Object>(body).map(|object| Value::Object(object.0)),
-        false => serde_json::from_slice::<Value>(body),
+    let parsed = match body.iter().find(|b| !b.is_ascii_whitespace()) {
+        None => return Err("empty body".into()),
+        Some(b'{') => serde_json::from_slice::<Object>(body).map(|object| Value::Object(object.0)),
+        Some(_) => serde_json::from_slice::<Value>(body),
     };
     match parsed {
         Ok(Value::Object(map)) => Ok(map),
