@@ -183,19 +183,16 @@ fn is_known_field(name: &str) -> bool {
 /// How many bytes of `text` spell the key byte `want` at its start, if they do.
 fn one_byte(text: &[u8], want: u8) -> Option<usize> {
     let first = *text.first()?;
-    if first == b'%' {
-        if let Some(b) = text.get(1..3).and_then(hex_pair) {
-            if b.eq_ignore_ascii_case(&want) {
-                return Some(3);
-            }
-        }
-    }
-    if first == b'\\' {
-        if let Some(len) = json_escape(text, want) {
-            return Some(len);
-        }
-    }
-    first.eq_ignore_ascii_case(&want).then_some(1)
+    let escaped = match first {
+        b'%' => text
+            .get(1..3)
+            .and_then(hex_pair)
+            .filter(|b| b.eq_ignore_ascii_case(&want))
+            .map(|_| 3),
+        b'\\' => json_escape(text, want),
+        _ => None,
+    };
+    escaped.or_else(|| first.eq_ignore_ascii_case(&want).then_some(1))
 }
 
 /// A JSON escape for an ASCII byte: `\uXXXX`, or `\/`, `\\`, `\"`.
