@@ -6,10 +6,8 @@ use std::cell::Cell;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
-use ureq::http::Uri;
-use ureq::unversioned::resolver::Resolver;
 use ureq::unversioned::transport::{
-    ConnectProxyConnector, Connector, DefaultConnector, Either, NextTimeout, Transport,
+    ConnectProxyConnector, Connector, DefaultConnector, Either, Transport,
 };
 use ureq::Agent;
 
@@ -151,32 +149,4 @@ fn request_head_size(http: &HttpSettings) -> usize {
         http.api_key_header.as_str().len() + ": \r\n".len() + key.expose().len()
     });
     REQUEST_HEAD + http.base_url.len() + key
-}
-
-/// The addresses of `host:port` as lookups find them (ureq's resolver, which bounds
-/// the system's lookup by a thread of its own), within `timeout`: for `check`'s
-/// steps, which open connections of their own.
-pub fn resolve(
-    host: &str,
-    port: u16,
-    timeout: std::time::Duration,
-) -> Result<Vec<std::net::SocketAddr>, ureq::Error> {
-    let authority = match host.contains(':') {
-        true => format!("[{host}]:{port}"),
-        false => format!("{host}:{port}"),
-    };
-    let uri: Uri = format!("http://{authority}/")
-        .parse()
-        .map_err(|_| ureq::Error::HostNotFound)?;
-    let timeout = NextTimeout {
-        after: timeout.into(),
-        reason: ureq::Timeout::Resolve,
-        ..NextTimeout::default()
-    };
-    let addrs = ureq::unversioned::resolver::DefaultResolver::default().resolve(
-        &uri,
-        &ureq::config::Config::default(),
-        timeout,
-    )?;
-    Ok(addrs.iter().copied().collect())
 }

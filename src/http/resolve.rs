@@ -63,6 +63,27 @@ impl Resolver for CachingResolver {
     }
 }
 
+/// The addresses of `host:port` as lookups find them (ureq's resolver, which bounds
+/// the system's lookup by a thread of its own), within `timeout`: for `check`'s
+/// steps, which open connections of their own.
+pub fn resolve(host: &str, port: u16, timeout: Duration) -> Result<Vec<SocketAddr>, ureq::Error> {
+    let authority = match host.contains(':') {
+        true => format!("[{host}]:{port}"),
+        false => format!("{host}:{port}"),
+    };
+    let uri: Uri = format!("http://{authority}/")
+        .parse()
+        .map_err(|_| ureq::Error::HostNotFound)?;
+    let timeout = NextTimeout {
+        after: timeout.into(),
+        reason: ureq::Timeout::Resolve,
+        ..NextTimeout::default()
+    };
+    let addrs =
+        DefaultResolver::default().resolve(&uri, &ureq::config::Config::default(), timeout)?;
+    Ok(addrs.iter().copied().collect())
+}
+
 /// Why no address accepted: the last one tried (None: there was none) and its error
 /// (`TimedOut` when the time ran out).
 #[derive(Debug)]
