@@ -1,16 +1,13 @@
 //! The ureq agents of a run: one per worker thread, so that workers never queue on
-//! one connection pool's lock (ureq probes a pooled connection with system calls
-//! while holding it), and one without a pool, for re-sending a GET whose pooled
-//! connection turned out closed.
+//! one pool's lock (ureq probes a pooled connection while holding it), and one
+//! without a pool, for re-sending a GET whose pooled connection turned out closed.
 
 use std::cell::Cell;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
-use ureq::http::Uri;
-use ureq::unversioned::resolver::Resolver;
 use ureq::unversioned::transport::{
-    ConnectProxyConnector, Connector, Either, NextTimeout, Transport,
+    ConnectProxyConnector, Connector, DefaultConnector, Either, Transport,
 };
 use ureq::Agent;
 
@@ -25,9 +22,8 @@ const MAX_HEADER_BYTES: usize = 64 * 1024;
 /// passes the limit (and says so) instead of a full buffer that makes no progress.
 const INPUT_SLACK: usize = 4 * 1024;
 
-/// A request head without its key: request line (the base URL's path, a route and a
-/// value of at most `MAX_VALUE_LEN` bytes, percent-encoded), Host, User-Agent and
-/// Accept, with room to spare.
+/// A request head without its key and base URL: a route, a value of at most
+/// `MAX_VALUE_LEN` bytes percent-encoded, Host, User-Agent and Accept, with room.
 const REQUEST_HEAD: usize = 8 * 1024 + 3 * crate::domain::lookup::MAX_VALUE_LEN;
 
 pub(crate) const USER_AGENT: &str = concat!("smsstat/", env!("CARGO_PKG_VERSION"));
@@ -89,9 +85,8 @@ impl Agents {
             .get_or_init(|| self.agent(&self.pooled_config))
     }
 
-    /// Records whether the calling thread's request through the pooled agent got an
-    /// answer; returns whether that request may have gone out on a pooled
-    /// connection, one the server may have closed while it was idle.
+    /// Notes whether this thread's pooled request got an answer; returns whether it
+    /// may have gone out on a pooled connection (which the server may have closed).
     pub fn answered(&self, answered: bool) -> bool {
         MAY_REUSE.with(|may| may.replace(answered))
     }
@@ -105,10 +100,7 @@ impl Agents {
         let (config, resolver) = (config.clone(), self.resolver.clone());
         match self.lean_transport {
             true => Agent::with_parts(config, connector(), resolver),
-            false => {
-                let connector = ureq::unversioned::transport::DefaultConnector::default();
-                Agent::with_parts(config, connector, resolver)
-            }
+            false => Agent::with_parts(config, DefaultConnector::default(), resolver),
         }
     }
 }
@@ -135,11 +127,9 @@ pub(crate) fn agent_config(http: &HttpSettings, idle: usize) -> ureq::config::Co
         .max_redirects(0)
         .timeout_global(Some(http.timeout))
         .max_response_header_size(MAX_HEADER_BYTES)
-        // ureq's buffers are 128 KiB each by default, zero-filled for every
-        // connection: 64 jobs touched 16 MiB (4,000 page faults) for answers of a
-        // few hundred bytes. The output buffer holds the whole request head, so it
-        // is sized to this run's: a key of any length a key file may hold goes out
-        // (ureq cannot write a head larger than its buffer).
+        // ureq's 128 KiB buffers, zero-filled per connection, cost 64 jobs 4,000
+        // page faults for answers of a few hundred bytes. The output buffer must
+        // hold the whole request head (key included), so it is sized to this run's.
         .input_buffer_size(MAX_HEADER_BYTES + INPUT_SLACK)
         .output_buffer_size(request_head_size(http))
         .max_idle_connections(idle)
@@ -159,32 +149,4 @@ fn request_head_size(http: &HttpSettings) -> usize {
         http.api_key_header.as_str().len() + ": \r\n".len() + key.expose().len()
     });
     REQUEST_HEAD + http.base_url.len() + key
-}
-
-/// The addresses of `host:port` as lookups find them (ureq's resolver, which bounds
-/// the system's lookup by a thread of its own), within `timeout`: for `check`'s
-/// steps, which open connections of their own.
-pub fn resolve(
-    host: &str,
-    port: u16,
-    timeout: std::time::Duration,
-) -> Result<Vec<std::net::SocketAddr>, ureq::Error> {
-    let authority = match host.contains(':') {
-        true => format!("[{host}]:{port}"),
-        false => format!("{host}:{port}"),
-    };
-    let uri: Uri = format!("http://{authority}/")
-        .parse()
-        .map_err(|_| ureq::Error::HostNotFound)?;
-    let timeout = NextTimeout {
-        after: timeout.into(),
-        reason: ureq::Timeout::Resolve,
-        ..NextTimeout::default()
-    };
-    let addrs = ureq::unversioned::resolver::DefaultResolver::default().resolve(
-        &uri,
-        &ureq::config::Config::default(),
-        timeout,
-    )?;
-    Ok(addrs.iter().copied().collect())
 }

@@ -23,13 +23,10 @@ pub fn parse_object_scrubbed(
 ) -> Result<Map<String, Value>, String> {
     // Some proxies and Windows-made answers put a UTF-8 byte-order mark first.
     let body = body.strip_prefix(b"\xef\xbb\xbf").unwrap_or(body);
-    if body.iter().all(u8::is_ascii_whitespace) {
-        return Err("empty body".into());
-    }
-    let object = body.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{');
-    let parsed = match object {
-        true => serde_json::from_slice::<Object>(body).map(|object| Value::Object(object.0)),
-        false => serde_json::from_slice::<Value>(body),
+    let parsed = match body.iter().find(|b| !b.is_ascii_whitespace()) {
+        None => return Err("empty body".into()),
+        Some(b'{') => serde_json::from_slice::<Object>(body).map(|object| Value::Object(object.0)),
+        Some(_) => serde_json::from_slice::<Value>(body),
     };
     match parsed {
         Ok(Value::Object(map)) => Ok(map),
@@ -41,15 +38,12 @@ pub fn parse_object_scrubbed(
     }
 }
 
-/// Fields a record's map has room for before it grows: a map grown one insert at a
-/// time is reallocated, and its index rehashed, three times on the way to 9. Not
-/// more: at 104 bytes a field, 10 would be glibc's first "large" request, and each
-/// of those consolidates the arena's free lists first (2 % of the CPU of a batch
-/// at -j 64 with room for 16).
+/// Room for a record's fields up front (a growing map is rehashed three times on
+/// the way to 9). Not more: at 104 bytes a field, 10 would be glibc's first "large"
+/// request, which consolidates the arena first (2 % of a -j 64 batch's CPU at 16).
 const RECORD_FIELDS: usize = 9;
 
-/// A JSON object read into a map sized for a record; values inside it are read as
-/// `Value` reads them.
+/// A JSON object read into a map sized for a record, values read as `Value` reads them.
 struct Object(Map<String, Value>);
 
 impl<'de> serde::Deserialize<'de> for Object {
@@ -76,8 +70,7 @@ impl<'de> serde::Deserialize<'de> for Object {
     }
 }
 
-/// An HTTP status, the `Location` header (for 3xx) and the body (already within the
-/// cap) as a record or a typed error.
+/// An HTTP status, the `Location` header and the body as a record or a typed error.
 pub fn read_answer(
     status: u16,
     location: Option<String>,
@@ -220,13 +213,9 @@ pub fn service_message(map: &Map<String, Value>) -> Option<String> {
 /// API method does not exists"), with HTTP 200 or 404: on an explicit path that
 /// means the deployment lacks the route, like a bare 404.
 pub fn is_missing_route(status: u16, parsed: &Result<Map<String, Value>, String>) -> bool {
-    match parsed {
-        Ok(map) => match error_field(map) {
-            ErrorField::Failure { code: Some(4), .. } => true,
-            ErrorField::Failure { .. } => false,
-            ErrorField::Success => status == 404,
-        },
-        Err(_) => status == 404,
+    match parsed.as_ref().map(error_field) {
+        Ok(ErrorField::Failure { code, .. }) => code == Some(4),
+        _ => status == 404,
     }
 }
 

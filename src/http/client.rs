@@ -3,8 +3,10 @@
 //! decisions (`Attempts`) do no I/O and the batch engine runs them: nothing here sleeps.
 
 use std::io::Write;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
+use ureq::http::HeaderName;
 use ureq::Agent;
 
 use crate::domain::duration::format_duration;
@@ -15,14 +17,12 @@ use crate::domain::sanitize::{escape_control, preview};
 use crate::http::agents::{Agents, ACCEPT, USER_AGENT};
 use crate::http::answer::{interpret, is_missing_route, parse_object_scrubbed};
 use crate::http::answer::{reason_phrase, status_error};
-use crate::http::budget::{BodyBudget, Permit};
 use crate::http::pace::Pace;
 use crate::http::redact::Scrubber;
 use crate::http::retry::{parse_retry_after, Backoff};
-use crate::http::routes::RouteEvidence;
-use crate::http::trace;
-use crate::http::transport::{closed_early, read_body, transport_error};
+use crate::http::transport::{closed_early, read_body, transport_error, BodyBudget, Permit};
 use crate::settings::config::HttpSettings;
+use crate::settings::secret::mask_key;
 
 /// Bytes of large answers (and their parsed copies) in memory at once while being
 /// read: a dozen 4 MiB answers, whatever `--jobs`.
@@ -37,9 +37,8 @@ pub struct Client {
     http: HttpSettings,
     /// The one scrubber: every answer and every trace line goes through it.
     scrubber: Scrubber,
-    /// `SMSSTAT_DEBUG_PANIC`, for developers only (tests/it/hostile.rs tests the panic
-    /// hook with it; not in `--help`, none in release builds): a deliberate panic in
-    /// every lookup ("1") or in the lookup of that value only.
+    /// `SMSSTAT_DEBUG_PANIC` (debug builds only; tests/it/hostile.rs tests the panic
+    /// hook with it): a deliberate panic in every lookup ("1") or in that value's.
     debug_panic: Option<String>,
 }
 
@@ -126,10 +125,8 @@ impl Client {
     }
 
     /// `check`'s probe: one request on the explicit path, whatever `--paths` and
-    /// `--retries` say, so that its answer is the service's own on that route (a
-    /// retry would hide it). Run to its end on the calling thread, waiting for its
-    /// `--rate` turn: the steps the batch engine runs, one after the other. The
-    /// result is ready for output: the key scrubbed, MSISDNs masked when asked.
+    /// `--retries` say (a retry would hide the service's own answer on that route),
+    /// run on the calling thread; the result is `protect`ed, ready for output.
     pub fn probe(&self, kind: LookupKind, value: &str) -> Result<Record, LookupError> {
         let mut attempts = Attempts::new(kind.paths(value, PathStyle::Explicit), 0);
         let mut result = loop {
@@ -152,10 +149,9 @@ impl Client {
         Attempts::new(paths, self.http.retries)
     }
 
-    /// One step of a lookup whose next request is due: the request, unless it must
-    /// first wait for its `--rate` turn; then what its answer means. `deadline`
-    /// bounds the request and any retry (the end of `--wait`). `value` has passed
-    /// `kind.validate` (the run refuses a bad value once, before its lookup begins).
+    /// One step of a lookup whose next request is due: its `--rate` turn, or the
+    /// request and what its answer means. `deadline` (the end of `--wait`) bounds
+    /// the request and any retry. `value` has passed `kind.validate`.
     pub fn step(
         &self,
         kind: LookupKind,
@@ -201,8 +197,6 @@ impl Client {
     }
 
     /// What the answer to the current request means for the lookup, at `now`.
-    /// Done, or come back at a time: after a retry's pause (which, after a 429,
-    /// every lookup waits), or at once on the short path.
     fn after(
         &self,
         attempts: &mut Attempts,
@@ -277,10 +271,9 @@ impl Client {
         Next::Done(result)
     }
 
-    /// What may be shown of a result: a server may echo the key anywhere, and it
-    /// never reaches any output; `--mask-msisdn` hides every copy of the number.
-    /// Applied after the verdict is drawn, so that a key such as `live` cannot turn
-    /// `delivered` into another status: the record is judged as sent.
+    /// What may be shown of a result: the key scrubbed, the number masked under
+    /// `--mask-msisdn`. Applied after the verdict, so that a key such as `live`
+    /// cannot turn `delivered` into another status: the record is judged as sent.
     pub fn protect(&self, result: &mut Result<Record, LookupError>) {
         crate::domain::msisdn::mask_result(result, self.http.mask_msisdn);
         self.scrubber.scrub_result(result);
@@ -408,7 +401,7 @@ impl Client {
         headers: impl Iterator<Item = (&'h str, &'h [u8])>,
     ) {
         for (name, value) in headers {
-            let line = trace::line(name, value, &self.http.api_key_header, &self.scrubber);
+            let line = header_line(name, value, &self.http.api_key_header, &self.scrubber);
             self.trace(format_args!("{label}: {mark} {line}"));
         }
     }
@@ -419,6 +412,51 @@ impl Client {
             let line = self.scrubber.scrub(&line);
             let _ = writeln!(std::io::stderr().lock(), "smsstat: {line}");
         }
+    }
+}
+
+/// Headers that carry credentials of some kind, whatever the key header is called.
+const SECRET_HEADERS: [&str; 4] = [
+    "authorization",
+    "proxy-authorization",
+    "cookie",
+    "set-cookie",
+];
+
+/// One header as `-vv` shows it (curl-style), safe to print: the key header masked,
+/// other credentials hidden, any echo of the key scrubbed.
+fn header_line(name: &str, value: &[u8], key_header: &HeaderName, scrubber: &Scrubber) -> String {
+    let value = String::from_utf8_lossy(value);
+    let shown = if name.eq_ignore_ascii_case(key_header.as_str()) {
+        mask_key(&value)
+    } else if SECRET_HEADERS.iter().any(|s| name.eq_ignore_ascii_case(s)) {
+        "****".to_string()
+    } else {
+        scrubber.scrub(&value).into_owned()
+    };
+    let name = scrubber.scrub(name);
+    format!("{}: {}", escape_control(&name), escape_control(&shown))
+}
+
+/// Whether a deployment has the explicit routes: missing-route and served answers of
+/// explicit paths, per lookup kind. One stray answer (an HTML 404 from a proxy) must
+/// not switch a whole run to short forms, where `/sms/{x}` may answer another record:
+/// it takes two missing-route answers of the same kind and none served.
+#[derive(Default)]
+struct RouteEvidence {
+    missing: [AtomicU32; 5],
+    served: [AtomicU32; 5],
+}
+
+impl RouteEvidence {
+    fn note(&self, kind: LookupKind, missing: bool) {
+        let counts = if missing { &self.missing } else { &self.served };
+        counts[kind.index()].fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn explicit_missing(&self, kind: LookupKind) -> bool {
+        let i = kind.index();
+        self.served[i].load(Ordering::Relaxed) == 0 && self.missing[i].load(Ordering::Relaxed) >= 2
     }
 }
 

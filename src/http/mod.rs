@@ -2,15 +2,12 @@
 
 pub(crate) mod agents;
 pub(crate) mod answer;
-pub(crate) mod budget;
 pub(crate) mod client;
 pub(crate) mod pace;
 pub(crate) mod redact;
 pub(crate) mod resolve;
 pub(crate) mod retry;
-pub(crate) mod routes;
 #[cfg(unix)]
 pub(crate) mod socket;
 pub(crate) mod tls;
-pub(crate) mod trace;
 pub(crate) mod transport;

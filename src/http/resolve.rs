@@ -1,8 +1,7 @@
-//! Reaching a host. Name resolution once per host: ureq's default resolver spawns a
-//! thread for every request when a timeout is set (to bound the lookup), which costs
-//! more than the request itself on a keep-alive connection; all lookups of a run go
-//! to one host. And the one "connect within a deadline", for the lookups' transport
-//! and `check`'s own steps alike.
+//! Reaching a host. Names resolved once per host (all lookups of a run go to one):
+//! ureq's resolver spawns a thread per request to bound the lookup by the timeout,
+//! dearer than the request itself on a keep-alive connection. And the one "connect
+//! within a deadline".
 
 use std::io;
 use std::net::{SocketAddr, TcpStream};
@@ -18,8 +17,7 @@ use ureq::unversioned::transport::NextTimeout;
 pub struct CachingResolver {
     /// Off (`SMSSTAT_BENCH_WITHOUT=resolver`): ureq's resolver on every new connection.
     on: bool,
-    /// The last scheme and authority resolved, and their addresses; failures are
-    /// not kept.
+    /// The last scheme and authority resolved, and their addresses (never a failure).
     cache: Arc<Mutex<Option<(String, String, ResolvedSocketAddrs)>>>,
 }
 
@@ -65,6 +63,27 @@ impl Resolver for CachingResolver {
     }
 }
 
+/// The addresses of `host:port` as lookups find them (ureq's resolver, which bounds
+/// the system's lookup by a thread of its own), within `timeout`: for `check`'s
+/// steps, which open connections of their own.
+pub fn resolve(host: &str, port: u16, timeout: Duration) -> Result<Vec<SocketAddr>, ureq::Error> {
+    let authority = match host.contains(':') {
+        true => format!("[{host}]:{port}"),
+        false => format!("{host}:{port}"),
+    };
+    let uri: Uri = format!("http://{authority}/")
+        .parse()
+        .map_err(|_| ureq::Error::HostNotFound)?;
+    let timeout = NextTimeout {
+        after: timeout.into(),
+        reason: ureq::Timeout::Resolve,
+        ..NextTimeout::default()
+    };
+    let addrs =
+        DefaultResolver::default().resolve(&uri, &ureq::config::Config::default(), timeout)?;
+    Ok(addrs.iter().copied().collect())
+}
+
 /// Why no address accepted: the last one tried (None: there was none) and its error
 /// (`TimedOut` when the time ran out).
 #[derive(Debug)]
@@ -73,9 +92,8 @@ pub struct Unconnected {
     pub error: io::Error,
 }
 
-/// The one "connect within a deadline" of the project, for lookups and `check`'s
-/// steps alike: a TCP connection to the first of `addrs` that accepts, each tried
-/// within what is left of `limit` (None: no limit), and the address it reached.
+/// For lookups and `check`'s steps alike: a TCP connection to the first of `addrs`
+/// that accepts, each tried within what is left of `limit`, and the address reached.
 pub fn connect_within(
     addrs: &[SocketAddr],
     limit: Option<Duration>,

@@ -21,13 +21,10 @@ use crate::settings::ca::CaCerts;
 /// The agent's TLS settings: the default roots, or exactly the `--ca-cert` ones.
 /// Verification is never turned off.
 pub fn tls_config(ca: Option<&CaCerts>) -> TlsConfig {
-    let builder = TlsConfig::builder();
-    match ca {
-        Some(ca) => builder
-            .root_certs(RootCerts::Specific(Arc::clone(&ca.0)))
-            .build(),
-        None => builder.build(),
-    }
+    let roots = ca.map_or(RootCerts::WebPki, |ca| {
+        RootCerts::Specific(Arc::clone(&ca.0))
+    });
+    TlsConfig::builder().root_certs(roots).build()
 }
 
 /// rustls's side of `tls_config`, as ureq builds it: TLS 1.2 and 1.3 with ring, the

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use super::*;
 use crate::settings::config::HttpSettings;
-use ureq::http::HeaderName;
+use crate::settings::secret::ApiKey;
 
 fn answer(
     status: u16,
@@ -218,4 +218,32 @@ fn a_probe_makes_one_request_on_the_explicit_path_whatever_the_settings() {
     );
     let asked = asked.lock().unwrap();
     assert_eq!(asked[1..], ["/sms/r1"; 4]);
+}
+
+#[test]
+fn the_key_never_appears() {
+    let scrubber = Scrubber::new(Some(&ApiKey::new("acc-secret-key-7f3")));
+    let key_header = HeaderName::from_static("x-api-key");
+    let lines: Vec<String> = [
+        ("User-Agent", "smsstat/1"),
+        ("x-api-key", "acc-secret-key-7f3"),
+        ("x-echo", "you sent ACC-secret-key%2D7f3"),
+        ("x-acc-secret-key-7f3", "1"),
+        ("set-cookie", "s=1"),
+        ("content-type", "application/json"),
+    ]
+    .iter()
+    .map(|(name, value)| header_line(name, value.as_bytes(), &key_header, &scrubber))
+    .collect();
+    assert_eq!(
+        lines,
+        [
+            "User-Agent: smsstat/1",
+            "x-api-key: ****-7f3",
+            "x-echo: you sent ****",
+            "x-****: 1",
+            "set-cookie: ****",
+            "content-type: application/json"
+        ]
+    );
 }

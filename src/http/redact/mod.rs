@@ -1,17 +1,9 @@
-//! The one secret scrubber. A hostile or careless server may echo the key (in an error
-//! description, a field, a header, a `Location`); smsstat prints answers to terminals
-//! and CI logs, so every echo becomes `****` before any output sees it.
-//!
-//! It runs on text, never on the raw body: the body is parsed first, then string
-//! values, header names and values, and every message built from an answer are
-//! scrubbed. So a JSON number, a field name smsstat reads (`status`, `error`, ...) and
-//! the bytes smsstat parses are never changed by it (a key `20` cannot turn
-//! `{"error":20}` into something else). Any other field name that echoes the key is
-//! masked: it would be printed by `--json`.
-//!
-//! An echo is found in any ASCII letter case, raw, percent-encoded (every byte or only
-//! some, either hex case), JSON-escaped (`\uXXXX`, `\/`) or any mix of these, and
-//! base64/base64url-encoded (padded or not, at any alignment inside a longer blob).
+//! The one secret scrubber: a server may echo the key anywhere, and every echo becomes
+//! `****` before any output (terminals, CI logs) sees it. It runs on parsed text, never
+//! on the raw body, so a number or a field name smsstat reads is never changed (a key
+//! `20` cannot turn `{"error":20}` into something else); other field names are
+//! scrubbed, as `--json` prints them. An echo is found in any ASCII case, raw,
+//! percent-encoded, JSON-escaped or any mix, and base64/base64url at any alignment.
 
 use std::borrow::Cow;
 
@@ -117,16 +109,10 @@ impl Scrubber {
 
     /// The key taken out of one lookup's result, record or error.
     pub fn scrub_result(&self, result: &mut Result<Record, LookupError>) {
-        if !self.is_active() {
-            return;
-        }
-        match result {
-            Ok(record) => self.scrub_map(&mut record.fields),
-            Err(error) => self.scrub_error(error),
-        }
-    }
-
-    fn scrub_error(&self, error: &mut LookupError) {
+        let error = match result {
+            Ok(record) => return self.scrub_map(&mut record.fields),
+            Err(error) => error,
+        };
         match error {
             LookupError::Service {
                 shown_code,
@@ -177,7 +163,8 @@ impl Scrubber {
         let mut spans = Vec::new();
         let mut at = 0;
         while at < text.len() {
-            match self.match_at(text, at) {
+            let mut key = self.key.iter();
+            match key.try_fold(at, |at, &want| Some(at + one_byte(&text[at..], want)?)) {
                 Some(end) => {
                     spans.push((at, end));
                     at = end;
@@ -186,11 +173,6 @@ impl Scrubber {
             }
         }
         spans
-    }
-
-    fn match_at(&self, text: &[u8], start: usize) -> Option<usize> {
-        let mut key = self.key.iter();
-        key.try_fold(start, |at, &want| Some(at + one_byte(&text[at..], want)?))
     }
 }
 
@@ -203,19 +185,16 @@ fn is_known_field(name: &str) -> bool {
 /// How many bytes of `text` spell the key byte `want` at its start, if they do.
 fn one_byte(text: &[u8], want: u8) -> Option<usize> {
     let first = *text.first()?;
-    if first == b'%' {
-        if let Some(b) = text.get(1..3).and_then(hex_pair) {
-            if b.eq_ignore_ascii_case(&want) {
-                return Some(3);
-            }
-        }
-    }
-    if first == b'\\' {
-        if let Some(len) = json_escape(text, want) {
-            return Some(len);
-        }
-    }
-    first.eq_ignore_ascii_case(&want).then_some(1)
+    let escaped = match first {
+        b'%' => text
+            .get(1..3)
+            .and_then(hex_pair)
+            .filter(|b| b.eq_ignore_ascii_case(&want))
+            .map(|_| 3),
+        b'\\' => json_escape(text, want),
+        _ => None,
+    };
+    escaped.or_else(|| first.eq_ignore_ascii_case(&want).then_some(1))
 }
 
 /// A JSON escape for an ASCII byte: `\uXXXX`, or `\/`, `\\`, `\"`.

@@ -11,8 +11,7 @@ use ureq::http::Uri;
 use super::{failed, ok, Step};
 use crate::domain::duration::format_duration;
 use crate::domain::exit_codes;
-use crate::http::agents::resolve;
-use crate::http::resolve::{connect_within, Unconnected};
+use crate::http::resolve::{connect_within, resolve, Unconnected};
 use crate::settings::config::HttpSettings;
 
 fn target(base_url: &str) -> Option<(String, u16)> {
