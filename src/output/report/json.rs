@@ -103,14 +103,10 @@ fn task(report: &Report) -> Vec<(&'static str, Value)> {
 /// `[{"status": "delivered", "count": 9, "share": 0.9}, ...]`, largest first; what
 /// is past the label cap is one `"(other)"` entry.
 fn counts(counts: &Counts, name: &str, of: u64) -> Value {
-    let (ranked, rest) = counts.ranked(usize::MAX);
-    let entry =
-        |label: &str, count: u64| json!({name: label, "count": count, "share": ratio(count, of)});
-    let mut list: Vec<Value> = ranked.iter().map(|(l, _, n)| entry(l, *n)).collect();
-    if rest > 0 {
-        list.push(entry("(other)", rest));
-    }
-    Value::Array(list)
+    let ranked = counts.ranked(usize::MAX).into_iter();
+    let entries =
+        ranked.map(|(label, _, n)| json!({name: label, "count": n, "share": ratio(n, of)}));
+    Value::Array(entries.collect())
 }
 
 /// `[{"network": "Russia / Beeline", "code": "25099", "count": 9, "share": 0.9}]`:
@@ -118,19 +114,17 @@ fn counts(counts: &Counts, name: &str, of: u64) -> Value {
 /// `"(other)"` entry without a code.
 fn networks(networks: &Counts) -> Value {
     let of = networks.total();
-    let (ranked, rest) = networks.ranked(super::TOP_NETWORKS);
-    let mut list: Vec<Value> = ranked
-        .iter()
-        .map(|(key, name, count)| {
-            // A network the records name (v1) has no code.
-            let code = is_network_code(key).then_some(*key);
-            json!({"network": name, "code": code, "count": count, "share": ratio(*count, of)})
-        })
-        .collect();
-    if rest > 0 {
-        list.push(json!({"network": "(other)", "count": rest, "share": ratio(rest, of)}));
-    }
-    Value::Array(list)
+    let ranked = networks.ranked(super::TOP_NETWORKS).into_iter();
+    let entries = ranked.map(|(key, name, count)| {
+        let share = ratio(count, of);
+        let Some(key) = key else {
+            return json!({"network": name, "count": count, "share": share});
+        };
+        // A network the records name (v1) has no code.
+        let code = is_network_code(key).then_some(key);
+        json!({"network": name, "code": code, "count": count, "share": share})
+    });
+    Value::Array(entries.collect())
 }
 
 fn durations(durations: &Durations, bounds: &[u64]) -> Value {

@@ -85,20 +85,12 @@ fn networks_section(report: &Report) -> Section {
     let networks = &report.hlr.networks;
     let of = networks.total();
     let mut section = Section::new(vec!["Network", "Count", "Share"]);
-    let (ranked, rest) = networks.ranked(TOP_NETWORKS);
-    let named = ranked.into_iter().map(|(code, name, count)| {
+    for (code, name, count) in networks.ranked(TOP_NETWORKS) {
         // Named networks (v1) are grouped by their name: no code to add.
-        let label = if !is_network_code(code) {
-            name.to_owned()
-        } else if name == code {
-            code.to_owned()
-        } else {
-            format!("{name} ({code})")
+        let label = match code.filter(|code| is_network_code(code) && name != *code) {
+            Some(code) => format!("{name} ({code})"),
+            None => name.to_owned(),
         };
-        (label, count)
-    });
-    let rest = (rest > 0).then(|| ("(other)".to_owned(), rest));
-    for (label, count) in named.chain(rest) {
         section.share_row(label, count, of, Tone::Plain);
     }
     section

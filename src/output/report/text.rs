@@ -125,10 +125,7 @@ fn price_and_slowest_notes(report: &Report, notes: &mut Notes) {
 
 fn counts_section(title: &'static str, counts: &Counts, of: u64, toned: bool) -> Section {
     let mut section = Section::new(vec![title, "Count", "Share"]);
-    let (ranked, rest) = counts.ranked(usize::MAX);
-    let rest = (rest > 0).then_some(("(other)", rest));
-    let ranked = ranked.into_iter().map(|(label, _, count)| (label, count));
-    for (label, count) in ranked.chain(rest) {
+    for (_, label, count) in counts.ranked(usize::MAX) {
         let tone = if toned {
             status::tone(label)
         } else {
