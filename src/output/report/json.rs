@@ -3,6 +3,7 @@
 
 use serde_json::{json, Number, Value};
 
+use super::section::fraction;
 use super::stats::{Counts, Durations, MILLISECOND_BUCKETS, SECOND_BUCKETS};
 use super::{Report, Share};
 use crate::domain::record::RecordKind;
@@ -162,11 +163,7 @@ fn prices(report: &Report) -> Value {
 }
 
 fn ratio(part: u64, whole: u64) -> Value {
-    if whole == 0 {
-        Value::Null
-    } else {
-        round3(part as f64 / whole as f64)
-    }
+    fraction(part, whole).map_or(Value::Null, round3)
 }
 
 /// A ratio to three decimals (0.886), enough for a share and stable in tests.

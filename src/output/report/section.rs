@@ -14,9 +14,8 @@ pub(super) type Notes = Vec<(String, String)>;
 /// the first column names the row, the others are numbers, aligned right.
 pub(super) struct Section {
     pub head: Vec<&'static str>,
-    pub rows: Vec<Vec<String>>,
-    /// Per row: the share drawn as a bar and the tone it is drawn in.
-    pub bars: Vec<Option<(f64, Tone)>>,
+    /// The cells of each row, with the share drawn as a bar and the tone it is drawn in.
+    pub rows: Vec<(Vec<String>, Option<(f64, Tone)>)>,
     /// A line of text shown instead of the table (`No records to count.`): an
     /// empty table's header alone reads like a fault.
     pub line: Option<&'static str>,
@@ -27,7 +26,6 @@ impl Section {
         Section {
             head,
             rows: Vec::new(),
-            bars: Vec::new(),
             line: None,
         }
     }
@@ -40,8 +38,7 @@ impl Section {
     }
 
     pub(super) fn row(&mut self, cells: Vec<String>, bar: Option<(f64, Tone)>) {
-        self.rows.push(cells);
-        self.bars.push(bar);
+        self.rows.push((cells, bar));
     }
 
     /// A row of a count and its share of `of`, the share drawn as a bar in `tone`.
