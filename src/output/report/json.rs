@@ -1,11 +1,11 @@
 //! `-o report-json`: the report as one JSON object. Shares are ratios (0.25),
 //! latencies whole seconds, lookup times milliseconds, money decimal numbers.
 
-use serde_json::{json, Number, Value};
+use serde_json::{json, Map, Number, Value};
 
 use super::section::fraction;
 use super::stats::{Counts, Durations, MILLISECOND_BUCKETS, SECOND_BUCKETS};
-use super::{Report, Share};
+use super::{Report, Share, COUNTERS};
 use crate::domain::record::RecordKind;
 use crate::output::derived::is_network_code;
 
@@ -79,16 +79,13 @@ fn hlr(report: &Report) -> Vec<(&'static str, Value)> {
 
 fn task(report: &Report) -> Vec<(&'static str, Value)> {
     let part = &report.tasks;
-    let rate = (part.messages > 0).then(|| part.delivered as f64 / part.messages as f64);
-    let tasks = json!({
-        "messages": part.messages,
-        "delivered": part.delivered,
-        "undeliverable": part.undeliverable,
-        "expired": part.expired,
-        "unknown": part.unknown,
-        "pending": part.pending,
-        "delivery_rate": rate.map(round3),
-    });
+    let delivered = part.counters[0];
+    let rate = (part.messages > 0).then(|| delivered as f64 / part.messages as f64);
+    let mut tasks = Map::from_iter([("messages".to_string(), part.messages.into())]);
+    for ((name, _), count) in COUNTERS.into_iter().zip(part.counters) {
+        tasks.insert(name.into(), count.into());
+    }
+    tasks.insert("delivery_rate".into(), rate.map(round3).into());
     let lowest = part.lowest_rate.entries().iter();
     let lowest = lowest.map(|(_, low)| {
         json!({
@@ -98,7 +95,10 @@ fn task(report: &Report) -> Vec<(&'static str, Value)> {
             "delivery_rate": round3(low.delivered as f64 / low.messages as f64),
         })
     });
-    vec![("tasks", tasks), ("lowest_delivery_rate", lowest.collect())]
+    vec![
+        ("tasks", tasks.into()),
+        ("lowest_delivery_rate", lowest.collect()),
+    ]
 }
 
 /// `[{"status": "delivered", "count": 9, "share": 0.9}, ...]`, largest first; what

@@ -4,7 +4,7 @@
 use super::section::{durations_row, list_note, Notes, Section};
 use super::section::{histogram, percent, seconds, share_text, whole_unit};
 use super::stats::SECOND_BUCKETS;
-use super::{Report, TaskPart, TOP_NETWORKS};
+use super::{Report, TaskPart, COUNTERS, TOP_NETWORKS};
 use crate::domain::status::Tone;
 use crate::output::derived::is_network_code;
 
@@ -62,13 +62,7 @@ pub(super) fn task_sections(report: &Report, sections: &mut Vec<Section>, notes:
 fn task_counters(part: &TaskPart) -> Section {
     let mut counters = Section::new(vec!["Messages", "Count", "Share"]);
     let of = u64::try_from(part.messages).unwrap_or(0);
-    for (name, count, tone) in [
-        ("delivered", part.delivered, Tone::Good),
-        ("undeliverable", part.undeliverable, Tone::Bad),
-        ("expired", part.expired, Tone::Doubtful),
-        ("unknown", part.unknown, Tone::Doubtful),
-        ("pending", part.pending, Tone::Pending),
-    ] {
+    for ((name, tone), count) in COUNTERS.into_iter().zip(part.counters) {
         let count = u64::try_from(count).unwrap_or(0);
         counters.share_row(name.into(), count, of, tone);
     }
