@@ -225,8 +225,7 @@ impl Shape {
     /// A v1 or HLR record's first fields: the success marker, then its own ID (the
     /// number itself where the shape says so).
     pub(super) fn opening(&self, id: u64, msisdn: &str) -> Map<String, Value> {
-        let mut map = Map::new();
-        self.put_error(&mut map);
+        let mut map = self.marked();
         let own_id = match self.msisdn_as_id() {
             true => msisdn.to_string(),
             false => id.to_string(),
@@ -235,15 +234,17 @@ impl Shape {
         map
     }
 
-    /// The success marker: `error` (unless omitted), sometimes with "No errors".
-    pub(super) fn put_error(&self, map: &mut Map<String, Value>) {
+    /// A record's success marker: `error` (unless omitted), sometimes with "No errors".
+    pub(super) fn marked(&self) -> Map<String, Value> {
+        let mut map = Map::new();
         if decide(self.quirks.omit_error, 0.4, OMIT_ERROR, self.key) {
-            return;
+            return map;
         }
         map.insert("error".into(), self.count("error", 0));
         if decide(self.quirks.no_errors_text, 0.3, NO_ERRORS_TEXT, self.key) {
             map.insert("errorDescription".into(), "No errors".into());
         }
+        map
     }
 }
 
@@ -353,11 +354,7 @@ pub(super) fn sms(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
     };
     let mut map = match v1 {
         true => shape.opening(id, &msisdn),
-        false => {
-            let mut map = Map::new();
-            shape.put_error(&mut map);
-            map
-        }
+        false => shape.marked(),
     };
     map.insert("msisdn".into(), msisdn.clone().into());
     map.insert("reference".into(), format!("ref-{id}").into());
@@ -424,8 +421,7 @@ pub(super) fn task(id: u64, progress: f64, shape: &Shape) -> Map<String, Value> 
     let &(currency, low, high, _) = dice.weighted(CURRENCIES, |c| c.3);
     let total_price = dice.range(low, high) * counters[0];
 
-    let mut map = Map::new();
-    shape.put_error(&mut map);
+    let mut map = shape.marked();
     map.insert("originator".into(), originator.into());
     map.insert("body".into(), body.into());
     map.insert("validity".into(), shape.count("validity", 72));
