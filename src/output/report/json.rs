@@ -55,15 +55,10 @@ fn sms(report: &Report) -> Vec<(&'static str, Value)> {
     let oldest = part.oldest_pending.entries().iter();
     let oldest =
         oldest.map(|(_, p)| json!({"query": p.query, "status": p.status, "time_in": p.time_in}));
+    let seconds = |latency| durations(latency, SECOND_BUCKETS);
     vec![
-        (
-            "send_latency_s",
-            durations(&part.send_latency, SECOND_BUCKETS),
-        ),
-        (
-            "delivery_latency_s",
-            durations(&part.delivery_latency, SECOND_BUCKETS),
-        ),
+        ("send_latency_s", seconds(&part.send_latency)),
+        ("delivery_latency_s", seconds(&part.delivery_latency)),
         ("oldest_pending", oldest.collect()),
     ]
 }
