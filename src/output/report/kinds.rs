@@ -11,11 +11,9 @@ use crate::output::derived::is_network_code;
 pub(super) fn sms_sections(report: &Report, sections: &mut Vec<Section>, notes: &mut Notes) {
     let part = &report.sms;
     let mut latency = Section::new(vec!["Latency", "Count", "p50", "p90", "p99", "Max"]);
-    latency.row(durations_row("send", &part.send_latency, seconds), None);
-    latency.row(
-        durations_row("delivery", &part.delivery_latency, seconds),
-        None,
-    );
+    let row = |name, latency| durations_row(name, latency, seconds);
+    latency.row(row("send", &part.send_latency), None);
+    latency.row(row("delivery", &part.delivery_latency), None);
     sections.push(latency);
     for (title, latency) in [
         ("Send latency", &part.send_latency),
