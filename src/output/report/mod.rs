@@ -226,17 +226,14 @@ impl Report {
         if let Some(seconds) = delivery_latency(record) {
             part.delivery_latency.record(seconds.unsigned_abs());
         }
-        if status::phase(RecordKind::Sms, status) == Phase::Pending {
-            let came_in = record.get("time_in");
-            if let Some(at) = came_in.and_then(timestamp) {
-                part.oldest_pending.offer(-at, || Pending {
-                    query: shown(query),
-                    status: status_label(status),
-                    time_in: came_in
-                        .map(plain_text)
-                        .map_or_else(String::new, |t| shown(&t)),
-                });
-            }
+        let pending = status::phase(RecordKind::Sms, status) == Phase::Pending;
+        let came_in = record.get("time_in").filter(|_| pending);
+        if let (Some(came_in), Some(at)) = (came_in, came_in.and_then(timestamp)) {
+            part.oldest_pending.offer(-at, || Pending {
+                query: shown(query),
+                status: status_label(status),
+                time_in: shown(&plain_text(came_in)),
+            });
         }
     }
 
