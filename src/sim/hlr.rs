@@ -54,7 +54,6 @@ pub(super) fn hlr(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
     // One roll for both variants, so an ID means the same subscriber in each.
     let mut twin = dice.clone();
     let final_status = *dice.weighted(&FINAL_HLR_STATUSES, |s| hlr_weight(s));
-    let v1_status = *twin.weighted(&FINAL_V1_HLR_STATUSES, |s| hlr_weight(s));
     let created = EPOCH + id * 41 + dice.range(0, 40);
     let answered = created + dice.range(1, 20);
 
@@ -65,7 +64,7 @@ pub(super) fn hlr(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
         // `details` with integer flags and a masked IMSI. With extra fields, `ported`
         // and `roaming` at the top too, as booleans (as its examples have them; its
         // schema does not list them).
-        let status = v1_status;
+        let status = *twin.weighted(&FINAL_V1_HLR_STATUSES, |s| hlr_weight(s));
         let reached = matches!(status, "delivered" | "absent");
         let int = |name: &str, on: bool| shape.count(name, u64::from(on));
         let mut details = Map::new();

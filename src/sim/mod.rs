@@ -11,21 +11,8 @@
 //! drawn only from those the variant's documents list (`domain::status`,
 //! docs/variants.md).
 //!
-//! Variants (`Variant`): the spec's (and the field notes'), or v1's (the vendor's
-//! OpenAPI document: its statuses, fields, types, `{"code","message"}` HTTP errors,
-//! no pending HLR status). Not-found codes (`Codes`): the spec's 10/20/30 or the
-//! vendor's 60/65/20/29/30. Routes and how the short forms are told apart: see
-//! [`routes`] (prefixes `/rest` and `/v1.0`).
-//!
-//! Answers, in order of precedence: 429 with `Retry-After` and
-//! `{"code":429,"message":...}` (`--rate-limit`), 503 with an HTML page
-//! (`--fail-rate`), 401 with error 1 (`--api-key` not matched by `X-API-KEY`; v1:
-//! `{"code":401,...}`), 404 with the plain text `Not Found` (unknown path; v1:
-//! `{"code":404,...}`), 405 with error 4 (not GET/HEAD), 404 with the not-found
-//! error, 200 with the record. `--latency` delays every answer.
-//! `--errors-with-200` (implied by v1) answers the JSON errors with HTTP 200, like
-//! the live service, and unknown paths of the spec's variant with error 4 ("Invalid
-//! request or API method does not exists").
+//! Variants: see [`Variant`] and [`Codes`]; routes and how the short forms are told
+//! apart: [`routes`]; the answers and their order of precedence: `server`.
 
 pub(crate) mod data;
 pub(crate) mod hlr;

@@ -49,7 +49,13 @@ pub struct Lookup {
 }
 
 impl Lookup {
-    fn new(kind: Kind, by: By) -> Self {
+    fn id(kind: Kind, value: &str) -> Self {
+        let by = By::Id(value.into());
+        Lookup { kind, by }
+    }
+
+    fn reference(kind: Kind, value: &str) -> Self {
+        let by = By::Reference(value.into());
         Lookup { kind, by }
     }
 
@@ -88,34 +94,28 @@ pub fn route(target: &str) -> Option<Lookup> {
     let segments: Vec<&str> = segments.iter().map(String::as_str).collect();
     match segments.as_slice() {
         [_, .., ""] => None,
-        ["sms", "reference", value] => Some(Lookup::new(Kind::Sms, reference(value))),
+        ["sms", "reference", value] => Some(Lookup::reference(Kind::Sms, value)),
         ["sms", "task", value] => {
             let id = value.strip_prefix(TASK_SHORT_PREFIX).unwrap_or(value);
-            Some(Lookup::new(Kind::Task, By::Id(id.into())))
+            Some(Lookup::id(Kind::Task, id))
         }
         ["sms", value] => Some(sms_short_form(value)),
-        ["hlr", "reference", value] => Some(Lookup::new(Kind::Hlr, reference(value))),
-        ["hlr", value] if is_digits(value) => {
-            Some(Lookup::new(Kind::Hlr, By::Id(value.to_string())))
-        }
-        ["hlr", value] => Some(Lookup::new(Kind::Hlr, reference(value))),
+        ["hlr", "reference", value] => Some(Lookup::reference(Kind::Hlr, value)),
+        ["hlr", value] if is_digits(value) => Some(Lookup::id(Kind::Hlr, value)),
+        ["hlr", value] => Some(Lookup::reference(Kind::Hlr, value)),
         _ => None,
     }
 }
 
-fn reference(value: &str) -> By {
-    By::Reference(value.into())
-}
-
 fn sms_short_form(value: &str) -> Lookup {
     if id_in(value, TASK_ONLY_IDS).is_some() {
-        Lookup::new(Kind::Task, By::Id(value.into()))
+        Lookup::id(Kind::Task, value)
     } else if is_digits(value) {
-        Lookup::new(Kind::Sms, By::Id(value.into()))
+        Lookup::id(Kind::Sms, value)
     } else if let Some(task) = value.strip_prefix(TASK_SHORT_PREFIX) {
-        Lookup::new(Kind::Task, By::Id(task.into()))
+        Lookup::id(Kind::Task, task)
     } else {
-        Lookup::new(Kind::Sms, reference(value))
+        Lookup::reference(Kind::Sms, value)
     }
 }
 
@@ -124,11 +124,15 @@ mod tests {
     use super::*;
 
     fn lookup(kind: Kind, by: By) -> Option<Lookup> {
-        Some(Lookup::new(kind, by))
+        Some(Lookup { kind, by })
     }
 
     fn id(value: &str) -> By {
         By::Id(value.into())
+    }
+
+    fn reference(value: &str) -> By {
+        By::Reference(value.into())
     }
 
     #[test]

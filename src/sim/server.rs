@@ -1,4 +1,5 @@
-//! The request pipeline: latency, injected failure, API key, route, method, record.
+//! The request pipeline, in this order: latency, rate limit (429), injected failure
+//! (503), API key (401), route (404), method (405), record (or not found).
 //! Each connection is served on its own thread (by the workspace crate `httpcore`);
 //! they share nothing mutable but one atomic counter and, under `--rate-limit`, the
 //! count of the current second.

@@ -39,10 +39,7 @@ pub(super) fn write_response(
 }
 
 fn header_line(out: &mut Vec<u8>, name: &str, value: &str) {
-    out.extend_from_slice(name.as_bytes());
-    out.extend_from_slice(b": ");
-    out.extend_from_slice(value.as_bytes());
-    out.extend_from_slice(b"\r\n");
+    let _ = write!(out, "{name}: {value}\r\n");
 }
 
 /// An HTTP token (header names): visible ASCII except delimiters.

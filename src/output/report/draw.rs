@@ -41,7 +41,7 @@ pub(super) fn terminal_to_width(report: &Report, look: Look, width: Option<usize
         };
         let head: Vec<String> = section.head.iter().map(|h| h.to_string()).collect();
         let _ = writeln!(out, "{}", line(&head).trim_end());
-        for (cells, bar) in section.rows.iter().zip(&section.bars) {
+        for (cells, bar) in &section.rows {
             let mut text = line(cells);
             if let Some((share, tone)) = bar {
                 text.push_str("  ");
@@ -74,7 +74,7 @@ pub(super) fn markdown(report: &Report) -> String {
             let _ = write!(out, "\n{}\n", md(line));
             continue;
         }
-        let has_bars = section.bars.iter().any(Option::is_some);
+        let has_bars = section.rows.iter().any(|(_, bar)| bar.is_some());
         let mut head: Vec<String> = section.head.iter().map(|h| md(h)).collect();
         let mut align = vec!["---:"; section.head.len()];
         align[0] = "---";
@@ -83,7 +83,7 @@ pub(super) fn markdown(report: &Report) -> String {
             align.push("---");
         }
         let _ = write!(out, "\n| {} |\n|{}|\n", head.join(" | "), align.join("|"));
-        for (cells, bar) in section.rows.iter().zip(&section.bars) {
+        for (cells, bar) in &section.rows {
             let mut cells: Vec<String> = cells.iter().map(|c| md(c)).collect();
             if has_bars {
                 cells.push(bar.map_or_else(String::new, |(share, _)| bar_cells(share, true)));
@@ -102,7 +102,7 @@ pub(super) fn markdown(report: &Report) -> String {
 
 fn column_widths(section: &Section) -> Vec<usize> {
     let mut widths: Vec<usize> = section.head.iter().map(|h| h.chars().count()).collect();
-    for row in &section.rows {
+    for (row, _) in &section.rows {
         for (i, cell) in row.iter().enumerate() {
             widths[i] = widths[i].max(cell.chars().count());
         }

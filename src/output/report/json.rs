@@ -1,10 +1,11 @@
 //! `-o report-json`: the report as one JSON object. Shares are ratios (0.25),
 //! latencies whole seconds, lookup times milliseconds, money decimal numbers.
 
-use serde_json::{json, Number, Value};
+use serde_json::{json, Map, Number, Value};
 
+use super::section::fraction;
 use super::stats::{Counts, Durations, MILLISECOND_BUCKETS, SECOND_BUCKETS};
-use super::{Report, Share};
+use super::{Report, Share, COUNTERS};
 use crate::domain::record::RecordKind;
 use crate::output::derived::is_network_code;
 
@@ -54,15 +55,10 @@ fn sms(report: &Report) -> Vec<(&'static str, Value)> {
     let oldest = part.oldest_pending.entries().iter();
     let oldest =
         oldest.map(|(_, p)| json!({"query": p.query, "status": p.status, "time_in": p.time_in}));
+    let seconds = |latency| durations(latency, SECOND_BUCKETS);
     vec![
-        (
-            "send_latency_s",
-            durations(&part.send_latency, SECOND_BUCKETS),
-        ),
-        (
-            "delivery_latency_s",
-            durations(&part.delivery_latency, SECOND_BUCKETS),
-        ),
+        ("send_latency_s", seconds(&part.send_latency)),
+        ("delivery_latency_s", seconds(&part.delivery_latency)),
         ("oldest_pending", oldest.collect()),
     ]
 }
@@ -78,16 +74,13 @@ fn hlr(report: &Report) -> Vec<(&'static str, Value)> {
 
 fn task(report: &Report) -> Vec<(&'static str, Value)> {
     let part = &report.tasks;
-    let rate = (part.messages > 0).then(|| part.delivered as f64 / part.messages as f64);
-    let tasks = json!({
-        "messages": part.messages,
-        "delivered": part.delivered,
-        "undeliverable": part.undeliverable,
-        "expired": part.expired,
-        "unknown": part.unknown,
-        "pending": part.pending,
-        "delivery_rate": rate.map(round3),
-    });
+    let delivered = part.counters[0];
+    let rate = (part.messages > 0).then(|| delivered as f64 / part.messages as f64);
+    let mut tasks = Map::from_iter([("messages".to_string(), part.messages.into())]);
+    for ((name, _), count) in COUNTERS.into_iter().zip(part.counters) {
+        tasks.insert(name.into(), count.into());
+    }
+    tasks.insert("delivery_rate".into(), rate.map(round3).into());
     let lowest = part.lowest_rate.entries().iter();
     let lowest = lowest.map(|(_, low)| {
         json!({
@@ -97,20 +90,19 @@ fn task(report: &Report) -> Vec<(&'static str, Value)> {
             "delivery_rate": round3(low.delivered as f64 / low.messages as f64),
         })
     });
-    vec![("tasks", tasks), ("lowest_delivery_rate", lowest.collect())]
+    vec![
+        ("tasks", tasks.into()),
+        ("lowest_delivery_rate", lowest.collect()),
+    ]
 }
 
 /// `[{"status": "delivered", "count": 9, "share": 0.9}, ...]`, largest first; what
 /// is past the label cap is one `"(other)"` entry.
 fn counts(counts: &Counts, name: &str, of: u64) -> Value {
-    let (ranked, rest) = counts.ranked(usize::MAX);
-    let entry =
-        |label: &str, count: u64| json!({name: label, "count": count, "share": ratio(count, of)});
-    let mut list: Vec<Value> = ranked.iter().map(|(l, _, n)| entry(l, *n)).collect();
-    if rest > 0 {
-        list.push(entry("(other)", rest));
-    }
-    Value::Array(list)
+    let ranked = counts.ranked(usize::MAX).into_iter();
+    let entries =
+        ranked.map(|(label, _, n)| json!({name: label, "count": n, "share": ratio(n, of)}));
+    Value::Array(entries.collect())
 }
 
 /// `[{"network": "Russia / Beeline", "code": "25099", "count": 9, "share": 0.9}]`:
@@ -118,19 +110,17 @@ fn counts(counts: &Counts, name: &str, of: u64) -> Value {
 /// `"(other)"` entry without a code.
 fn networks(networks: &Counts) -> Value {
     let of = networks.total();
-    let (ranked, rest) = networks.ranked(super::TOP_NETWORKS);
-    let mut list: Vec<Value> = ranked
-        .iter()
-        .map(|(key, name, count)| {
-            // A network the records name (v1) has no code.
-            let code = is_network_code(key).then_some(*key);
-            json!({"network": name, "code": code, "count": count, "share": ratio(*count, of)})
-        })
-        .collect();
-    if rest > 0 {
-        list.push(json!({"network": "(other)", "count": rest, "share": ratio(rest, of)}));
-    }
-    Value::Array(list)
+    let ranked = networks.ranked(super::TOP_NETWORKS).into_iter();
+    let entries = ranked.map(|(key, name, count)| {
+        let share = ratio(count, of);
+        let Some(key) = key else {
+            return json!({"network": name, "count": count, "share": share});
+        };
+        // A network the records name (v1) has no code.
+        let code = is_network_code(key).then_some(key);
+        json!({"network": name, "code": code, "count": count, "share": share})
+    });
+    Value::Array(entries.collect())
 }
 
 fn durations(durations: &Durations, bounds: &[u64]) -> Value {
@@ -168,11 +158,7 @@ fn prices(report: &Report) -> Value {
 }
 
 fn ratio(part: u64, whole: u64) -> Value {
-    if whole == 0 {
-        Value::Null
-    } else {
-        round3(part as f64 / whole as f64)
-    }
+    fraction(part, whole).map_or(Value::Null, round3)
 }
 
 /// A ratio to three decimals (0.886), enough for a share and stable in tests.

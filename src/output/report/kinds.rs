@@ -4,18 +4,16 @@
 use super::section::{durations_row, list_note, Notes, Section};
 use super::section::{histogram, percent, seconds, share_text, whole_unit};
 use super::stats::SECOND_BUCKETS;
-use super::{Report, TaskPart, TOP_NETWORKS};
+use super::{Report, TaskPart, COUNTERS, TOP_NETWORKS};
 use crate::domain::status::Tone;
 use crate::output::derived::is_network_code;
 
 pub(super) fn sms_sections(report: &Report, sections: &mut Vec<Section>, notes: &mut Notes) {
     let part = &report.sms;
     let mut latency = Section::new(vec!["Latency", "Count", "p50", "p90", "p99", "Max"]);
-    latency.row(durations_row("send", &part.send_latency, seconds), None);
-    latency.row(
-        durations_row("delivery", &part.delivery_latency, seconds),
-        None,
-    );
+    let row = |name, latency| durations_row(name, latency, seconds);
+    latency.row(row("send", &part.send_latency), None);
+    latency.row(row("delivery", &part.delivery_latency), None);
     sections.push(latency);
     for (title, latency) in [
         ("Send latency", &part.send_latency),
@@ -62,13 +60,7 @@ pub(super) fn task_sections(report: &Report, sections: &mut Vec<Section>, notes:
 fn task_counters(part: &TaskPart) -> Section {
     let mut counters = Section::new(vec!["Messages", "Count", "Share"]);
     let of = u64::try_from(part.messages).unwrap_or(0);
-    for (name, count, tone) in [
-        ("delivered", part.delivered, Tone::Good),
-        ("undeliverable", part.undeliverable, Tone::Bad),
-        ("expired", part.expired, Tone::Doubtful),
-        ("unknown", part.unknown, Tone::Doubtful),
-        ("pending", part.pending, Tone::Pending),
-    ] {
+    for ((name, tone), count) in COUNTERS.into_iter().zip(part.counters) {
         let count = u64::try_from(count).unwrap_or(0);
         counters.share_row(name.into(), count, of, tone);
     }
@@ -85,20 +77,12 @@ fn networks_section(report: &Report) -> Section {
     let networks = &report.hlr.networks;
     let of = networks.total();
     let mut section = Section::new(vec!["Network", "Count", "Share"]);
-    let (ranked, rest) = networks.ranked(TOP_NETWORKS);
-    let named = ranked.into_iter().map(|(code, name, count)| {
+    for (code, name, count) in networks.ranked(TOP_NETWORKS) {
         // Named networks (v1) are grouped by their name: no code to add.
-        let label = if !is_network_code(code) {
-            name.to_owned()
-        } else if name == code {
-            code.to_owned()
-        } else {
-            format!("{name} ({code})")
+        let label = match code.filter(|code| is_network_code(code) && name != *code) {
+            Some(code) => format!("{name} ({code})"),
+            None => name.to_owned(),
         };
-        (label, count)
-    });
-    let rest = (rest > 0).then(|| ("(other)".to_owned(), rest));
-    for (label, count) in named.chain(rest) {
         section.share_row(label, count, of, Tone::Plain);
     }
     section

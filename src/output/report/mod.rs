@@ -16,7 +16,7 @@ use crate::domain::exit_codes;
 use crate::domain::outcome::Outcome;
 use crate::domain::record::{lenient_bool, plain_text, Record, RecordKind};
 use crate::domain::sanitize::escape_cut;
-use crate::domain::status::{self, Phase};
+use crate::domain::status::{self, Phase, Tone};
 use crate::domain::task::{self, TaskCounters};
 use crate::domain::timestamp::{seconds_between, timestamp};
 use crate::output::derived::{delivery_latency, named_network, network};
@@ -34,6 +34,14 @@ const TOP_NETWORKS: usize = 10;
 const MAX_LABELS: usize = 64;
 const MAX_NETWORKS: usize = 4096;
 const MAX_CURRENCIES: usize = 16;
+/// A task's summed counters, in the order shown, with the tone of each.
+const COUNTERS: [(&str, Tone); 5] = [
+    ("delivered", Tone::Good),
+    ("undeliverable", Tone::Bad),
+    ("expired", Tone::Doubtful),
+    ("unknown", Tone::Doubtful),
+    ("pending", Tone::Pending),
+];
 /// Queries and statuses named in the report are cut to this many characters.
 const MAX_SHOWN: usize = 60;
 
@@ -116,11 +124,8 @@ struct Share {
 struct TaskPart {
     tasks: u64,
     messages: i64,
-    delivered: i64,
-    undeliverable: i64,
-    expired: i64,
-    unknown: i64,
-    pending: i64,
+    /// Summed as [`COUNTERS`] names them.
+    counters: [i64; 5],
     /// Tasks by lowest delivery rate (the key is the negated rate in millionths).
     lowest_rate: Top<i64, LowRate>,
 }
@@ -221,17 +226,14 @@ impl Report {
         if let Some(seconds) = delivery_latency(record) {
             part.delivery_latency.record(seconds.unsigned_abs());
         }
-        if status::phase(RecordKind::Sms, status) == Phase::Pending {
-            let came_in = record.get("time_in");
-            if let Some(at) = came_in.and_then(timestamp) {
-                part.oldest_pending.offer(-at, || Pending {
-                    query: shown(query),
-                    status: status_label(status),
-                    time_in: came_in
-                        .map(plain_text)
-                        .map_or_else(String::new, |t| shown(&t)),
-                });
-            }
+        let pending = status::phase(RecordKind::Sms, status) == Phase::Pending;
+        let came_in = record.get("time_in").filter(|_| pending);
+        if let (Some(came_in), Some(at)) = (came_in, came_in.and_then(timestamp)) {
+            part.oldest_pending.offer(-at, || Pending {
+                query: shown(query),
+                status: status_label(status),
+                time_in: shown(&plain_text(came_in)),
+            });
         }
     }
 
@@ -269,13 +271,10 @@ impl Report {
         let part = &mut self.tasks;
         part.tasks += 1;
         part.messages = part.messages.saturating_add(counters.messages());
-        for (sum, value) in [
-            (&mut part.delivered, counters.delivered),
-            (&mut part.undeliverable, counters.undeliverable),
-            (&mut part.expired, counters.expired),
-            (&mut part.unknown, counters.unknown),
-            (&mut part.pending, task::pending(&counters).unwrap_or(0)),
-        ] {
+        let pending = task::pending(&counters).unwrap_or(0);
+        let values = [counters.delivered, counters.undeliverable, counters.expired];
+        let values = values.into_iter().chain([counters.unknown, pending]);
+        for (sum, value) in part.counters.iter_mut().zip(values) {
             *sum = sum.saturating_add(value);
         }
         if let Some(ratio) = counters.delivered_ratio() {

@@ -10,13 +10,14 @@ use crate::output::derived::format_seconds;
 /// The notes under the tables: a name and its text.
 pub(super) type Notes = Vec<(String, String)>;
 
+/// A row's share, drawn as a bar, and the tone it is drawn in.
+pub(super) type Bar = (f64, Tone);
+
 /// One table of the report: a title row and the rows under it, as plain text cells;
 /// the first column names the row, the others are numbers, aligned right.
 pub(super) struct Section {
     pub head: Vec<&'static str>,
-    pub rows: Vec<Vec<String>>,
-    /// Per row: the share drawn as a bar and the tone it is drawn in.
-    pub bars: Vec<Option<(f64, Tone)>>,
+    pub rows: Vec<(Vec<String>, Option<Bar>)>,
     /// A line of text shown instead of the table (`No records to count.`): an
     /// empty table's header alone reads like a fault.
     pub line: Option<&'static str>,
@@ -27,7 +28,6 @@ impl Section {
         Section {
             head,
             rows: Vec::new(),
-            bars: Vec::new(),
             line: None,
         }
     }
@@ -39,9 +39,8 @@ impl Section {
         }
     }
 
-    pub(super) fn row(&mut self, cells: Vec<String>, bar: Option<(f64, Tone)>) {
-        self.rows.push(cells);
-        self.bars.push(bar);
+    pub(super) fn row(&mut self, cells: Vec<String>, bar: Option<Bar>) {
+        self.rows.push((cells, bar));
     }
 
     /// A row of a count and its share of `of`, the share drawn as a bar in `tone`.

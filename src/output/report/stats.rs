@@ -48,17 +48,21 @@ impl Counts {
     }
 
     /// The `top` largest counts as `(key, name, count)`, largest first (ties by
-    /// key), then what is left (keys past `top` and past the cap) as one count.
-    pub fn ranked(&self, top: usize) -> (Vec<(&str, &str, u64)>, u64) {
-        let mut ranked: Vec<(&str, &str, u64)> = self
+    /// key), then what is left (keys past `top` and past the cap), if anything, as
+    /// one count without a key, named `(other)`.
+    pub fn ranked(&self, top: usize) -> Vec<(Option<&str>, &str, u64)> {
+        let mut ranked: Vec<(Option<&str>, &str, u64)> = self
             .groups
             .iter()
-            .map(|(key, (name, count))| (key.as_str(), name.as_str(), *count))
+            .map(|(key, (name, count))| (Some(key.as_str()), name.as_str(), *count))
             .collect();
-        ranked.sort_by(|a, b| b.2.cmp(&a.2).then_with(|| a.0.cmp(b.0)));
+        ranked.sort_by(|a, b| b.2.cmp(&a.2).then_with(|| a.0.cmp(&b.0)));
         let rest = ranked.iter().skip(top).map(|g| g.2).sum::<u64>() + self.other;
         ranked.truncate(top);
-        (ranked, rest)
+        if rest > 0 {
+            ranked.push((None, "(other)", rest));
+        }
+        ranked
     }
 }
 
@@ -196,7 +200,10 @@ mod tests {
             counts.add(label);
         }
         // `c` came third: past the cap, it is counted as other.
-        assert_eq!(counts.ranked(1), (vec![("b", "b", 2)], 4));
+        assert_eq!(
+            counts.ranked(1),
+            vec![(Some("b"), "b", 2), (None, "(other)", 4)]
+        );
         assert_eq!(counts.total(), 6);
     }
 
@@ -207,10 +214,8 @@ mod tests {
         groups.add_named("25099", || "Russian Federation / Beeline".into());
         groups.add_named("25001", || "Russia / Beeline".into());
         groups.add_named("23410", || "United Kingdom / O2".into());
-        assert_eq!(
-            groups.ranked(1),
-            (vec![("25099", "Russia / Beeline", 2)], 2)
-        );
+        let beeline = (Some("25099"), "Russia / Beeline", 2);
+        assert_eq!(groups.ranked(1), vec![beeline, (None, "(other)", 2)]);
         assert_eq!(groups.total(), 4);
     }
 

@@ -76,16 +76,13 @@ fn verdict_rows(report: &Report) -> [(u64, &'static str, Tone); 3] {
 /// The records a verdict failed, as shares of the records: shown whenever there are
 /// some, so that the report agrees with the exit code.
 fn verdict_section(report: &Report) -> Option<Section> {
-    if verdict_rows(report).iter().all(|(count, _, _)| *count == 0) {
-        return None;
-    }
     let mut section = Section::new(vec!["Verdict", "Count", "Share"]);
     for (count, what, tone) in verdict_rows(report) {
         if count > 0 {
             section.share_row(what.to_string(), count, report.records, tone);
         }
     }
-    Some(section)
+    (!section.rows.is_empty()).then_some(section)
 }
 
 /// How long lookups took, and under `--wait` how long records took to be final.
@@ -125,10 +122,7 @@ fn price_and_slowest_notes(report: &Report, notes: &mut Notes) {
 
 fn counts_section(title: &'static str, counts: &Counts, of: u64, toned: bool) -> Section {
     let mut section = Section::new(vec![title, "Count", "Share"]);
-    let (ranked, rest) = counts.ranked(usize::MAX);
-    let rest = (rest > 0).then_some(("(other)", rest));
-    let ranked = ranked.into_iter().map(|(label, _, count)| (label, count));
-    for (label, count) in ranked.chain(rest) {
+    for (_, label, count) in counts.ranked(usize::MAX) {
         let tone = if toned {
             status::tone(label)
         } else {

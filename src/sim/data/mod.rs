@@ -225,8 +225,7 @@ impl Shape {
     /// A v1 or HLR record's first fields: the success marker, then its own ID (the
     /// number itself where the shape says so).
     pub(super) fn opening(&self, id: u64, msisdn: &str) -> Map<String, Value> {
-        let mut map = Map::new();
-        self.put_error(&mut map);
+        let mut map = self.marked();
         let own_id = match self.msisdn_as_id() {
             true => msisdn.to_string(),
             false => id.to_string(),
@@ -235,15 +234,17 @@ impl Shape {
         map
     }
 
-    /// The success marker: `error` (unless omitted), sometimes with "No errors".
-    pub(super) fn put_error(&self, map: &mut Map<String, Value>) {
+    /// A record's success marker: `error` (unless omitted), sometimes with "No errors".
+    pub(super) fn marked(&self) -> Map<String, Value> {
+        let mut map = Map::new();
         if decide(self.quirks.omit_error, 0.4, OMIT_ERROR, self.key) {
-            return;
+            return map;
         }
         map.insert("error".into(), self.count("error", 0));
         if decide(self.quirks.no_errors_text, 0.3, NO_ERRORS_TEXT, self.key) {
             map.insert("errorDescription".into(), "No errors".into());
         }
+        map
     }
 }
 
@@ -341,43 +342,41 @@ pub(super) fn sms(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
     };
     let not_yet_sent =
         matches!(status, "new" | "waiting" | "scheduled") || (settled && status == "deleted");
-    if shape.v1() {
-        // Its `SmsStatusResponse`: every field in its order, `id` always (the MSISDN
-        // on a third of the records with extra fields, as its own example), times in
-        // ISO 8601 with an offset (its `date-time`), null until they happen.
-        let time = |at: Option<u64>| at.map_or(Value::Null, |secs| iso_time(secs).into());
-        let sent_at = (!not_yet_sent).then_some(time_sent);
-        let dr_at = (settled && !not_yet_sent).then_some(time_sent + report_delay);
-        let mut map = shape.opening(id, &msisdn);
-        map.insert("msisdn".into(), msisdn.into());
-        map.insert("reference".into(), format!("ref-{id}").into());
-        map.insert("time_in".into(), iso_time(time_in).into());
-        map.insert("time_sent".into(), time(sent_at));
-        map.insert("time_dr".into(), time(dr_at));
-        map.insert("status".into(), status.into());
-        map.insert("price".into(), shape.price("price", price));
-        map.insert("currency".into(), currency.into());
-        return map;
-    }
-    let mut map = Map::new();
-    shape.put_error(&mut map);
+    // v1's `SmsStatusResponse` has every field in its order, `id` always (the
+    // MSISDN on a third of the records with extra fields, as its own example), times
+    // in ISO 8601 with an offset (its `date-time`), null until they happen.
+    let v1 = shape.v1();
+    let time = |at: Option<u64>| match (at, v1) {
+        (Some(secs), true) => iso_time(secs).into(),
+        (Some(secs), false) => sms_time(secs).into(),
+        (None, true) => Value::Null,
+        (None, false) => "".into(),
+    };
+    let mut map = match v1 {
+        true => shape.opening(id, &msisdn),
+        false => shape.marked(),
+    };
     map.insert("msisdn".into(), msisdn.clone().into());
     map.insert("reference".into(), format!("ref-{id}").into());
-    map.insert("time_in".into(), sms_time(time_in).into());
-    let sent = (!not_yet_sent).then(|| sms_time(time_sent));
-    map.insert("time_sent".into(), sent.unwrap_or_default().into());
-    if settled {
-        map.insert("time_dr".into(), sms_time(time_sent + report_delay).into());
-    } else if !pending_omits_dr {
-        map.insert("time_dr".into(), "".into());
+    map.insert("time_in".into(), time(Some(time_in)));
+    map.insert(
+        "time_sent".into(),
+        time((!not_yet_sent).then_some(time_sent)),
+    );
+    let dr_at = (settled && !(v1 && not_yet_sent)).then_some(time_sent + report_delay);
+    if v1 || settled || !pending_omits_dr {
+        map.insert("time_dr".into(), time(dr_at));
     }
     map.insert("status".into(), status.into());
     map.insert("price".into(), shape.price("price", price));
     map.insert("currency".into(), currency.into());
-    if shape.msisdn_as_id() {
-        map.insert("id".into(), msisdn.into());
-    } else if shape.extras() {
-        map.insert("id".into(), id.to_string().into());
+    if !v1 && shape.extras() {
+        let own_id = if shape.msisdn_as_id() {
+            msisdn
+        } else {
+            id.to_string()
+        };
+        map.insert("id".into(), own_id.into());
     }
     map
 }
@@ -422,8 +421,7 @@ pub(super) fn task(id: u64, progress: f64, shape: &Shape) -> Map<String, Value> 
     let &(currency, low, high, _) = dice.weighted(CURRENCIES, |c| c.3);
     let total_price = dice.range(low, high) * counters[0];
 
-    let mut map = Map::new();
-    shape.put_error(&mut map);
+    let mut map = shape.marked();
     map.insert("originator".into(), originator.into());
     map.insert("body".into(), body.into());
     map.insert("validity".into(), shape.count("validity", 72));
