@@ -1,15 +1,15 @@
 //! The simulator as a server: concurrent clients, a burst of keep-alive connections,
 //! shutdown, and the `smsstat sim` binary.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::{mpsc, Arc, Barrier};
 use std::time::{Duration, Instant};
 
 use std::path::Path;
 
-use crate::common::process::{KillOnDrop, Live, Signal, Stream};
+use crate::common::process::{Live, Running, Signal, Stream};
 use crate::common::sim::{agent, sim};
 use serde_json::Value;
 use smsstat::testkit::{SimOptions, SimServer, API_KEY_HEADER, LISTENING_PREFIX};
@@ -89,33 +89,6 @@ fn shutdown_closes_the_port() {
         TcpStream::connect(addr).is_err(),
         "still accepting on {addr}"
     );
-}
-
-/// The `smsstat sim` process, killed however the test ends.
-struct Running(KillOnDrop);
-
-impl Running {
-    /// `smsstat sim` on an ephemeral port, settled at once, with `args` and the clean
-    /// environment of `crate::common::clean_command` changed by `env`.
-    fn start(args: &[&str], env: &[(&str, &str)]) -> Running {
-        let mut cmd: Command = crate::common::clean_command();
-        cmd.args(["sim", "-q", "--listen", "127.0.0.1:0", "--settle", "0"])
-            .args(args)
-            .envs(env.iter().copied())
-            .stdout(Stdio::piped());
-        Running(KillOnDrop(cmd.spawn().expect("smsstat sim starts")))
-    }
-
-    /// The base URL from the first line, as a script would read it.
-    fn base_url(&mut self) -> String {
-        let stdout = self.0.stdout.as_mut().unwrap();
-        let mut line = String::new();
-        BufReader::new(stdout).read_line(&mut line).unwrap();
-        line.trim_end()
-            .strip_prefix(LISTENING_PREFIX)
-            .unwrap_or_else(|| panic!("unexpected first line: {line:?}"))
-            .to_string()
-    }
 }
 
 #[test]

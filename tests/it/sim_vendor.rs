@@ -5,6 +5,7 @@
 
 use std::time::Duration;
 
+use crate::common::process::Running;
 use crate::common::{json_line, json_lines, smsstat, smsstat_at};
 use serde_json::{Map, Value};
 use smsstat::testkit::{
@@ -457,41 +458,10 @@ fn sim_flags_choose_the_variant_and_its_defaults() {
     );
 }
 
-/// Kills the `smsstat sim` process however the test ends.
-struct Running(std::process::Child);
-
-impl Running {
-    /// `smsstat sim` on an ephemeral port, settled at once, with `args`; its base URL.
-    fn start(args: &[&str]) -> (Running, String) {
-        use std::io::BufRead;
-        let mut cmd = crate::common::clean_command();
-        cmd.args(["sim", "--listen", "127.0.0.1:0", "--settle", "0"])
-            .args(args)
-            .stdout(std::process::Stdio::piped());
-        let mut running = Running(cmd.spawn().expect("smsstat sim starts"));
-        let mut line = String::new();
-        std::io::BufReader::new(running.0.stdout.as_mut().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let base = line
-            .trim_end()
-            .strip_prefix(smsstat::testkit::LISTENING_PREFIX)
-            .unwrap_or_else(|| panic!("unexpected first line: {line:?}"))
-            .to_string();
-        (running, base)
-    }
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 #[test]
 fn the_sim_subcommand_takes_the_variant_and_overrides_its_defaults() {
-    let (_v1, base) = Running::start(&["--variant", "v1", "--extra-fields", "never"]);
+    let mut v1 = Running::start(&["--variant", "v1", "--extra-fields", "never"], &[]);
+    let base = v1.base_url();
     let hlr = get(&base, "/v1.0/hlr/3").body;
     assert!(FINAL_V1_HLR_STATUSES.contains(&hlr["status"].as_str().unwrap()));
     assert!(hlr.get("country_name").is_some() || hlr["network"].is_null());
@@ -503,22 +473,27 @@ fn the_sim_subcommand_takes_the_variant_and_overrides_its_defaults() {
     let task = get(&base, "/sms/task/3").body;
     assert!(task["total"].is_number() && task["errorDescription"] == "No errors");
 
-    let (_mixed, base) = Running::start(&[
-        "--variant",
-        "v1",
-        "--codes",
-        "spec",
-        "--numbers",
-        "strings",
-        "--task-counters",
-        "spec",
-    ]);
+    let mut mixed = Running::start(
+        &[
+            "--variant",
+            "v1",
+            "--codes",
+            "spec",
+            "--numbers",
+            "strings",
+            "--task-counters",
+            "spec",
+        ],
+        &[],
+    );
+    let base = mixed.base_url();
     assert_eq!(get(&base, "/hlr/0").body["error"], "10");
     let task = get(&base, "/sms/task/3").body;
     assert!(task.get("total").is_none(), "{task}");
     assert!(task["sent"].is_string(), "{task}");
 
-    let (_spec, base) = Running::start(&["--codes", "vendor", "--numbers", "integers"]);
+    let mut spec = Running::start(&["--codes", "vendor", "--numbers", "integers"], &[]);
+    let base = spec.base_url();
     let missing = get(&base, "/rest/sms/task/abc");
     assert_eq!(
         (missing.status, missing.body["error"].clone()),

@@ -449,3 +449,30 @@ pub fn signal_when(
     live.signal(signal);
     live.finish()
 }
+
+/// A `smsstat sim -q` process, killed however the test ends.
+pub struct Running(pub KillOnDrop);
+
+impl Running {
+    /// `smsstat sim` on an ephemeral port, settled at once, with `args` and the clean
+    /// environment of `crate::common::clean_command` changed by `env`.
+    pub fn start(args: &[&str], env: &[(&str, &str)]) -> Running {
+        let mut cmd = clean_command();
+        cmd.args(["sim", "-q", "--listen", "127.0.0.1:0", "--settle", "0"])
+            .args(args)
+            .envs(env.iter().copied())
+            .stdout(Stdio::piped());
+        Running(KillOnDrop(cmd.spawn().expect("smsstat sim starts")))
+    }
+
+    /// The base URL from the first line, as a script would read it.
+    pub fn base_url(&mut self) -> String {
+        let stdout = self.0.stdout.as_mut().unwrap();
+        let mut line = String::new();
+        BufReader::new(stdout).read_line(&mut line).unwrap();
+        line.trim_end()
+            .strip_prefix(smsstat::testkit::LISTENING_PREFIX)
+            .unwrap_or_else(|| panic!("unexpected first line: {line:?}"))
+            .to_string()
+    }
+}
