@@ -295,3 +295,27 @@ fn a_proxys_refusal_fails_the_proxy_step_not_the_key() {
     assert_eq!(status(&report, "key"), "skipped", "{report}");
     assert!(!proxy.asked().is_empty(), "the proxy was asked");
 }
+
+#[test]
+fn a_proxys_403_fails_the_proxy_step_by_its_own_words() {
+    let sim = SimServer::start(SimOptions::demo()).unwrap();
+    let addr = sim
+        .base_url()
+        .trim_start_matches("http://")
+        .parse()
+        .unwrap();
+    let proxy = crate::common::proxy::Proxy::answering(addr, Some(crate::common::proxy::FORBIDDEN));
+    let far = format!("http://{}:8080", crate::common::UNRESOLVABLE_HOST);
+    let mut cmd = smsstat();
+    cmd.args(["--base-url", &far, "--retries", "0"])
+        .env("http_proxy", proxy.url());
+    let (report, code) = check_json(cmd);
+    assert_eq!(code, 69, "{report}");
+    assert_eq!(status(&report, "proxy"), "failed", "{report}");
+    let detail = step(&report, "proxy")["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("proxy: ") && detail.contains("403"),
+        "{report}"
+    );
+    assert_eq!(status(&report, "key"), "skipped", "{report}");
+}

@@ -117,6 +117,21 @@ fn a_407_is_not_authorised_and_not_retried() {
 }
 
 #[test]
+fn a_proxys_own_refusal_is_unavailable_and_named() {
+    let (_sim, addr) = sim();
+    let proxy = Proxy::answering(addr, Some(crate::common::proxy::FORBIDDEN));
+    let out = smsstat()
+        .args(["--base-url", &far(), "--retries", "0", "sms", "1"])
+        .env("http_proxy", proxy.url())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(69));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("service unavailable: proxy: "), "{stderr}");
+    assert!(stderr.contains("403"), "{stderr}");
+}
+
+#[test]
 fn verbose_names_the_proxy_without_its_credentials() {
     let (_sim, addr) = sim();
     let proxy = Proxy::start(addr, false);

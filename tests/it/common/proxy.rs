@@ -22,6 +22,12 @@ pub struct Proxy {
 impl Proxy {
     /// Tunnels every CONNECT to `target`; with `refuse`, answers 407 instead.
     pub fn start(target: std::net::SocketAddr, refuse: bool) -> Proxy {
+        Proxy::answering(target, refuse.then_some(PROXY_AUTH))
+    }
+
+    /// Answers every CONNECT with `refusal` (a whole HTTP head), or tunnels it to
+    /// `target` when None.
+    pub fn answering(target: std::net::SocketAddr, refusal: Option<&'static [u8]>) -> Proxy {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let port = listener.local_addr().unwrap().port();
         let asked = Arc::new(Mutex::new(Vec::new()));
@@ -29,7 +35,7 @@ impl Proxy {
         thread::spawn(move || {
             for client in listener.incoming().flatten() {
                 let log = Arc::clone(&log);
-                thread::spawn(move || tunnel(client, target, refuse, &log));
+                thread::spawn(move || tunnel(client, target, refusal, &log));
             }
         });
         Proxy { port, asked }
@@ -44,7 +50,18 @@ impl Proxy {
     }
 }
 
-fn tunnel(client: TcpStream, target: std::net::SocketAddr, refuse: bool, log: &Mutex<Vec<Asked>>) {
+const PROXY_AUTH: &[u8] = b"HTTP/1.1 407 Proxy Authentication Required\r\n\
+    Proxy-Authenticate: Basic realm=\"p\"\r\nContent-Length: 0\r\n\r\n";
+
+/// A proxy's own refusal of the tunnel, with no credentials asked for.
+pub const FORBIDDEN: &[u8] = b"HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n";
+
+fn tunnel(
+    client: TcpStream,
+    target: std::net::SocketAddr,
+    refusal: Option<&[u8]>,
+    log: &Mutex<Vec<Asked>>,
+) {
     let mut reader = BufReader::new(client.try_clone().unwrap());
     let mut connect = String::new();
     if reader.read_line(&mut connect).is_err() {
@@ -67,11 +84,8 @@ fn tunnel(client: TcpStream, target: std::net::SocketAddr, refuse: bool, log: &M
         authorization,
     });
     let mut client = client;
-    if refuse {
-        let _ = client.write_all(
-            b"HTTP/1.1 407 Proxy Authentication Required\r\n\
-              Proxy-Authenticate: Basic realm=\"p\"\r\nContent-Length: 0\r\n\r\n",
-        );
+    if let Some(refusal) = refusal {
+        let _ = client.write_all(refusal);
         return;
     }
     let Ok(upstream) = TcpStream::connect(target) else {
