@@ -4,11 +4,9 @@
 
 mod draw;
 mod json;
-mod kinds;
 mod money;
 mod section;
 mod stats;
-mod text;
 
 use std::io::{self, Write};
 
@@ -21,6 +19,7 @@ use crate::domain::task::{self, TaskCounters};
 use crate::domain::timestamp::{seconds_between, timestamp};
 use crate::output::derived::{delivery_latency, named_network, network};
 use crate::output::summary::failure_label;
+use crate::output::table::TableStyle;
 
 use money::Money;
 use stats::{Counts, Durations, Top};
@@ -33,7 +32,6 @@ const TOP_NETWORKS: usize = 10;
 /// Distinct labels kept per count (servers choose the labels).
 const MAX_LABELS: usize = 64;
 const MAX_NETWORKS: usize = 4096;
-const MAX_CURRENCIES: usize = 16;
 /// A task's summed counters, in the order shown, with the tone of each.
 const COUNTERS: [(&str, Tone); 5] = [
     ("delivered", Tone::Good),
@@ -50,13 +48,6 @@ pub enum ReportForm {
     Text,
     Json,
     Markdown,
-}
-
-/// Terminal drawing choices, as for tables.
-#[derive(Debug, Clone, Copy)]
-pub struct Look {
-    pub utf8: bool,
-    pub color: bool,
 }
 
 pub struct Report {
@@ -147,7 +138,7 @@ impl Report {
             verdicts: Verdicts::default(),
             lookup_ms: Durations::default(),
             slowest: Top::default(),
-            prices: Money::new(MAX_CURRENCIES),
+            prices: Money::default(),
             sms: SmsPart::default(),
             hlr: HlrPart {
                 networks: Counts::new(MAX_NETWORKS),
@@ -287,25 +278,19 @@ impl Report {
         }
     }
 
-    /// Writes the report in the chosen form, the terminal form's notes fitted to
-    /// `width` (None: no limit).
+    /// Writes the report in the chosen form, drawn as tables are.
     pub fn write(
         &self,
         out: &mut dyn Write,
         form: ReportForm,
-        look: Look,
-        width: Option<usize>,
+        style: TableStyle,
     ) -> io::Result<()> {
-        match form {
-            ReportForm::Json => {
-                serde_json::to_writer_pretty(&mut *out, &json::report(self))?;
-                writeln!(out)
-            }
-            ReportForm::Markdown => out.write_all(draw::markdown(self).as_bytes()),
-            ReportForm::Text => {
-                out.write_all(draw::terminal_to_width(self, look, width).as_bytes())
-            }
-        }
+        let text = match form {
+            ReportForm::Json => format!("{:#}\n", json::report(self)),
+            ReportForm::Markdown => draw::markdown(&section::shape(self)),
+            ReportForm::Text => draw::terminal(&section::shape(self), style),
+        };
+        out.write_all(text.as_bytes())
     }
 }
 

@@ -6,6 +6,8 @@ use std::collections::HashMap;
 
 use hdrhistogram::Histogram;
 
+use super::LISTED;
+
 /// Counts by key (statuses, failure kinds, HLR networks), each key shown under the
 /// name it was first seen with: HLR networks are counted by their code, since the
 /// same code comes with different names (the server's `name_en` on some records,
@@ -135,8 +137,9 @@ impl Durations {
     }
 
     /// Counts per log-scaled bucket, from the first bucket with a value to the last:
-    /// `(upper bound, count)`, the bound None for the bucket past the last bound.
-    pub fn buckets(&self, bounds: &[u64]) -> Vec<(Option<u64>, u64)> {
+    /// `(i, count)` for the values up to `bounds[i]` (past the last bound when `i`
+    /// is `bounds.len()`) and above the bound before it.
+    pub fn buckets(&self, bounds: &[u64]) -> Vec<(usize, u64)> {
         let mut counts = vec![0u64; bounds.len() + 1];
         for step in self.histogram.iter_recorded() {
             let value = self.histogram.highest_equivalent(step.value_iterated_to());
@@ -144,7 +147,6 @@ impl Durations {
             counts[at] += step.count_since_last_iteration();
         }
         let buckets = counts.into_iter().enumerate();
-        let buckets = buckets.map(|(i, count)| (bounds.get(i).copied(), count));
         let mut buckets: Vec<_> = buckets.skip_while(|(_, n)| *n == 0).collect();
         while buckets.last().is_some_and(|(_, n)| *n == 0) {
             buckets.pop();
@@ -153,39 +155,32 @@ impl Durations {
     }
 }
 
-/// The `N` entries with the largest keys seen so far (slowest lookups, oldest
-/// pending ones), largest first; ties keep the earlier entry.
+/// The [`LISTED`] entries with the largest keys seen so far (slowest lookups,
+/// oldest pending ones), largest first; ties keep the earlier entry.
 pub struct Top<K: Ord, V> {
     entries: Vec<(K, V)>,
-    size: usize,
-}
-
-impl<K: Ord, V> Top<K, V> {
-    pub fn new(size: usize) -> Top<K, V> {
-        Top {
-            entries: Vec::with_capacity(size + 1),
-            size,
-        }
-    }
-
-    /// Offers an entry; `make` builds its value only when it makes the list.
-    pub fn offer(&mut self, key: K, make: impl FnOnce() -> V) {
-        if self.entries.len() == self.size && self.entries.last().is_some_and(|(k, _)| *k >= key) {
-            return;
-        }
-        let at = self.entries.partition_point(|(k, _)| *k >= key);
-        self.entries.insert(at, (key, make()));
-        self.entries.truncate(self.size);
-    }
-
-    pub fn entries(&self) -> &[(K, V)] {
-        &self.entries
-    }
 }
 
 impl<K: Ord, V> Default for Top<K, V> {
     fn default() -> Self {
-        Top::new(super::LISTED)
+        let entries = Vec::new();
+        Top { entries }
+    }
+}
+
+impl<K: Ord, V> Top<K, V> {
+    /// Offers an entry; `make` builds its value only when it makes the list.
+    pub fn offer(&mut self, key: K, make: impl FnOnce() -> V) {
+        if self.entries.len() == LISTED && self.entries.last().is_some_and(|(k, _)| *k >= key) {
+            return;
+        }
+        let at = self.entries.partition_point(|(k, _)| *k >= key);
+        self.entries.insert(at, (key, make()));
+        self.entries.truncate(LISTED);
+    }
+
+    pub fn entries(&self) -> &[(K, V)] {
+        &self.entries
     }
 }
 
@@ -255,18 +250,29 @@ mod tests {
             durations.record(value);
         }
         let buckets = durations.buckets(SECOND_BUCKETS);
-        assert_eq!(buckets.first(), Some(&(Some(5), 3)));
-        assert_eq!(buckets[3], (Some(60), 1));
-        assert_eq!(buckets.last(), Some(&(None, 1)));
+        // Up to 5s, up to 60s, and past the last bound.
+        assert_eq!(buckets.first(), Some(&(2, 3)));
+        assert_eq!(buckets[3], (5, 1));
+        assert_eq!(buckets.last(), Some(&(SECOND_BUCKETS.len(), 1)));
         assert_eq!(buckets.iter().map(|(_, n)| n).sum::<u64>(), 5);
     }
 
     #[test]
     fn top_keeps_the_largest() {
-        let mut top = Top::new(2);
-        for (key, value) in [(3, "c"), (1, "a"), (5, "e"), (4, "d"), (5, "f")] {
+        let mut top = Top::default();
+        let offers = [
+            (3, "c"),
+            (1, "a"),
+            (5, "e"),
+            (0, "z"),
+            (4, "d"),
+            (2, "b"),
+            (5, "f"),
+        ];
+        for (key, value) in offers {
             top.offer(key, || value);
         }
-        assert_eq!(top.entries(), &[(5, "e"), (5, "f")]);
+        let kept = [(5, "e"), (5, "f"), (4, "d"), (3, "c"), (2, "b")];
+        assert_eq!(top.entries(), &kept);
     }
 }
