@@ -114,18 +114,12 @@ fn paint(text: String, tone: Tone, color: bool) -> String {
 
 /// Markdown-safe text: HTML and table syntax escaped, markup characters quoted.
 fn md(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '|' | '\\' | '`' | '*' | '_' | '[' | ']' | '#' | '~' | '!' => {
-                out.push('\\');
-                out.push(c);
-            }
-            c => out.push(c),
-        }
-    }
-    out
+    let text = text
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;");
+    let quoted = |c: char| "|\\`*_[]#~!".contains(c).then_some('\\');
+    text.chars()
+        .flat_map(|c| quoted(c).into_iter().chain([c]))
+        .collect()
 }

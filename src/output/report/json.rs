@@ -108,19 +108,14 @@ fn networks(networks: &Counts) -> Value {
 }
 
 fn durations(durations: &Durations, bounds: &[u64]) -> Value {
-    if durations.count() == 0 {
+    let Some([p50, p90, p99, max]) = durations.figures() else {
         return json!({"count": 0});
-    }
+    };
     let buckets = durations.buckets(bounds).into_iter();
     let buckets = buckets.map(|(at, count)| json!({"le": bounds.get(at), "count": count}));
-    json!({
-        "count": durations.count(),
-        "p50": durations.percentile(500),
-        "p90": durations.percentile(900),
-        "p99": durations.percentile(990),
-        "max": durations.max(),
-        "buckets": buckets.collect::<Vec<_>>(),
-    })
+    let count = durations.count();
+    let buckets: Vec<Value> = buckets.collect();
+    json!({"count": count, "p50": p50, "p90": p90, "p99": p99, "max": max, "buckets": buckets})
 }
 
 fn share(share: Share) -> Value {

@@ -155,22 +155,22 @@ impl Report {
         let ms = u64::try_from(outcome.elapsed.as_millis()).unwrap_or(u64::MAX);
         self.lookup_ms.record(ms);
         self.slowest.offer(ms, || shown(&outcome.query));
-        let record = match &outcome.result {
-            Ok(record) => record,
-            Err(_) => {
-                if let Some(label) = failure_label(outcome) {
-                    self.failures.add(&label);
-                }
-                return;
+        let Ok(record) = &outcome.result else {
+            if let Some(label) = failure_label(outcome) {
+                self.failures.add(&label);
             }
+            return;
         };
         self.records += 1;
         self.add_verdict(outcome, ms);
         self.add_price(record);
         let status = record.status().unwrap_or("").trim();
+        if record.kind != RecordKind::Task {
+            self.statuses.add(&status_label(status));
+        }
         match record.kind {
             RecordKind::Sms => self.add_sms(record, status, &outcome.query),
-            RecordKind::Hlr => self.add_hlr(record, status),
+            RecordKind::Hlr => self.add_hlr(record),
             RecordKind::Task => self.add_task(record, &outcome.query),
         }
     }
@@ -209,7 +209,6 @@ impl Report {
     }
 
     fn add_sms(&mut self, record: &Record, status: &str, query: &str) {
-        self.statuses.add(&status_label(status));
         let part = &mut self.sms;
         if let Some(seconds) = seconds_between(record, "time_in", "time_sent") {
             part.send_latency.record(seconds.unsigned_abs());
@@ -228,17 +227,17 @@ impl Report {
         }
     }
 
-    fn add_hlr(&mut self, record: &Record, status: &str) {
-        self.statuses.add(&status_label(status));
-        if let Some(n) = network(record) {
-            let name = || network_name(&n.code, n.country, n.operator);
-            self.hlr.networks.add_named(&n.code, name);
-        } else if let Some((name, country)) = named_network(record) {
+    fn add_hlr(&mut self, record: &Record) {
+        let network = match network(record) {
+            Some(n) => Some((n.code, n.country, n.operator)),
             // v1 names the network: grouped by that name, shown with its country.
-            let shown_name = name.clone();
-            self.hlr
-                .networks
-                .add_named(&name, || network_name(&name, country, Some(shown_name)));
+            None => {
+                named_network(record).map(|(name, country)| (name.clone(), country, Some(name)))
+            }
+        };
+        if let Some((key, country, operator)) = network {
+            let name = || network_name(&key, country, operator);
+            self.hlr.networks.add_named(&key, name);
         }
         let flag = |name: &str| {
             let details = record.get("details").and_then(|d| d.get(name));
@@ -296,11 +295,7 @@ impl Report {
 
 /// A status as a label: the empty status is named, not left blank.
 fn status_label(status: &str) -> String {
-    if status.is_empty() {
-        "(none)".into()
-    } else {
-        shown(status)
-    }
+    shown(if status.is_empty() { "(none)" } else { status })
 }
 
 /// Server text in the report: escaped and cut like every other output.

@@ -25,8 +25,8 @@ pub(super) struct Shape {
 pub(super) type Bar = (f64, Tone);
 
 /// One table: a title row and the rows under it, as plain cells; the first column
-/// names the row, the others are numbers, aligned right. Without rows, the title is a line of text shown
-/// instead of a table (`No records to count.`): an empty table's header alone
+/// names the row, the others are numbers, aligned right. Without rows, the title
+/// is a line shown instead (`No records to count.`): an empty table's header alone
 /// reads like a fault.
 pub(super) struct Section {
     pub head: Vec<&'static str>,
@@ -205,13 +205,12 @@ fn task(report: &Report, shape: &mut Shape) {
 
 /// How long lookups took, and under `--wait` how long records took to be final.
 fn times(report: &Report, shape: &mut Shape) {
-    let lookup = ("lookup", &report.lookup_ms);
+    let mut rows = vec![("lookup", &report.lookup_ms)];
+    rows.extend(report.until_final_ms.as_ref().map(|d| ("until final", d)));
+    shape.table(durations("Time", &rows, millis));
     let Some(until_final) = &report.until_final_ms else {
-        shape.table(durations("Time", &[lookup], millis));
         return;
     };
-    let rows = [lookup, ("until final", until_final)];
-    shape.table(durations("Time", &rows, millis));
     // Under --wait, every record still pending was so at the deadline.
     let pending = report.verdicts.still_pending.to_string();
     shape.notes.push(("Pending at the deadline", pending));
@@ -236,12 +235,8 @@ fn durations(title: &'static str, rows: &[(&str, &Durations)], unit: fn(u64) -> 
     let mut section = Section::new(vec![title, "Count", "p50", "p90", "p99", "Max"]);
     for (name, durations) in rows {
         let mut row = vec![name.to_string(), durations.count().to_string()];
-        if durations.count() == 0 {
-            row.extend(["-"; 4].map(String::from));
-        } else {
-            row.extend([500, 900, 990].map(|p| unit(durations.percentile(p))));
-            row.push(unit(durations.max()));
-        }
+        let figures = durations.figures().map(|figures| figures.map(unit));
+        row.extend(figures.unwrap_or_else(|| ["-"; 4].map(String::from)));
         section.rows.push((row, None));
     }
     section

@@ -114,15 +114,16 @@ impl Durations {
         self.histogram.len()
     }
 
-    /// The largest value recorded, exactly (0 when none was).
-    pub fn max(&self) -> u64 {
-        self.max
+    /// p50, p90, p99 and the exact max; None when no value was recorded.
+    pub fn figures(&self) -> Option<[u64; 4]> {
+        let at = |per_mille| self.percentile(per_mille);
+        (self.count() > 0).then(|| [at(500), at(900), at(990), self.max])
     }
 
     /// The nearest-rank percentile: the smallest value that at least `per_mille`/1000
     /// of the values do not exceed (integer arithmetic, so p90 of 1000 values is the
     /// 900th, exactly). Within the histogram's precision, and never above the max.
-    pub fn percentile(&self, per_mille: u64) -> u64 {
+    fn percentile(&self, per_mille: u64) -> u64 {
         let total = self.histogram.len();
         let rank = (per_mille * total).div_ceil(1000).max(1);
         let mut seen = 0;
@@ -223,7 +224,7 @@ mod tests {
         assert_eq!(durations.percentile(500), 500);
         assert_eq!(durations.percentile(900), 900);
         assert_eq!(durations.percentile(990), 990);
-        assert_eq!(durations.max(), 1000);
+        assert_eq!(durations.max, 1000);
         let mut one = Durations::default();
         one.record(7);
         assert_eq!(one.percentile(500), 7);
@@ -236,11 +237,11 @@ mod tests {
         for value in [5, 259_300] {
             durations.record(value);
         }
-        assert_eq!(durations.max(), 259_300);
+        assert_eq!(durations.max, 259_300);
         assert_eq!(durations.percentile(990), 259_300);
         let mut huge = Durations::default();
         huge.record(u64::MAX);
-        assert_eq!(huge.max(), u64::MAX, "past the histogram's bound too");
+        assert_eq!(huge.max, u64::MAX, "past the histogram's bound too");
     }
 
     #[test]
