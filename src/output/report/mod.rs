@@ -236,8 +236,9 @@ impl Report {
             }
         };
         if let Some((key, country, operator)) = network {
-            let name = || network_name(&key, country, operator);
-            self.hlr.networks.add_named(&key, name);
+            self.hlr
+                .networks
+                .add_named(&key, || network_name(&key, country, operator));
         }
         let flag = |name: &str| {
             let details = record.get("details").and_then(|d| d.get(name));

@@ -81,10 +81,8 @@ fn nanos_of(value: &Value) -> Option<Option<i128>> {
         .chain(std::iter::repeat('0'))
         .take(point.max(0) as usize)
         .collect();
-    let magnitude = match kept.is_empty() {
-        true => 0,
-        false => kept.parse::<i128>().ok()?,
-    };
+    // At most 38 digits fit; none is a price below a billionth.
+    let magnitude: i128 = kept.parse().unwrap_or(0);
     Some(Some(if negative { -magnitude } else { magnitude }))
 }
 
