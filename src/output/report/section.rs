@@ -111,6 +111,7 @@ fn headline(report: &Report) -> String {
         RecordKind::Task => "Task",
         RecordKind::Hlr => "HLR",
     };
+    let plural = |count: u64| if count == 1 { "" } else { "s" };
     let mut headline = format!(
         "{kind} report: {lookups} lookup{}, {records} record{}, {} failed",
         plural(lookups),
@@ -270,14 +271,6 @@ pub(super) fn fraction(part: u64, whole: u64) -> Option<f64> {
 
 fn percent(share: Option<f64>) -> String {
     share.map_or_else(String::new, |s| format!("{:.1}%", s * 100.0))
-}
-
-fn plural(count: u64) -> &'static str {
-    if count == 1 {
-        ""
-    } else {
-        "s"
-    }
 }
 
 fn seconds(value: u64) -> String {
