@@ -269,10 +269,12 @@ mod tests {
             (4, "d"),
             (2, "b"),
             (5, "f"),
+            (2, "t"),
         ];
         for (key, value) in offers {
             top.offer(key, || value);
         }
+        // The list was full when `t` came: it ties the last entry, which stays.
         let kept = [(5, "e"), (5, "f"), (4, "d"), (3, "c"), (2, "b")];
         assert_eq!(top.entries(), &kept);
     }
