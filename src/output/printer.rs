@@ -10,7 +10,7 @@ use crate::output::delimited::{self, Cells, Delimiter};
 use crate::output::derived::value_of;
 use crate::output::json_lines::{follow_json, json_line, write_json_line};
 use crate::output::prometheus::Metrics;
-use crate::output::report::{Look, Report, ReportForm};
+use crate::output::report::{Report, ReportForm};
 use crate::output::rows_table::RowsTable;
 use crate::output::table::{columns_for, record_table, TableStyle};
 
@@ -256,9 +256,7 @@ impl Format for ReportDocument {
     }
 
     fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
-        let TableStyle { utf8, color, width } = self.style;
-        let look = Look { utf8, color };
-        self.report.write(out, self.form, look, width)
+        self.report.write(out, self.form, self.style)
     }
 }
 

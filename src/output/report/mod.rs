@@ -4,11 +4,9 @@
 
 mod draw;
 mod json;
-mod kinds;
 mod money;
 mod section;
 mod stats;
-mod text;
 
 use std::io::{self, Write};
 
@@ -21,6 +19,7 @@ use crate::domain::task::{self, TaskCounters};
 use crate::domain::timestamp::{seconds_between, timestamp};
 use crate::output::derived::{delivery_latency, named_network, network};
 use crate::output::summary::failure_label;
+use crate::output::table::TableStyle;
 
 use money::Money;
 use stats::{Counts, Durations, Top};
@@ -33,7 +32,6 @@ const TOP_NETWORKS: usize = 10;
 /// Distinct labels kept per count (servers choose the labels).
 const MAX_LABELS: usize = 64;
 const MAX_NETWORKS: usize = 4096;
-const MAX_CURRENCIES: usize = 16;
 /// A task's summed counters, in the order shown, with the tone of each.
 const COUNTERS: [(&str, Tone); 5] = [
     ("delivered", Tone::Good),
@@ -50,13 +48,6 @@ pub enum ReportForm {
     Text,
     Json,
     Markdown,
-}
-
-/// Terminal drawing choices, as for tables.
-#[derive(Debug, Clone, Copy)]
-pub struct Look {
-    pub utf8: bool,
-    pub color: bool,
 }
 
 pub struct Report {
@@ -147,7 +138,7 @@ impl Report {
             verdicts: Verdicts::default(),
             lookup_ms: Durations::default(),
             slowest: Top::default(),
-            prices: Money::new(MAX_CURRENCIES),
+            prices: Money::default(),
             sms: SmsPart::default(),
             hlr: HlrPart {
                 networks: Counts::new(MAX_NETWORKS),
@@ -164,22 +155,22 @@ impl Report {
         let ms = u64::try_from(outcome.elapsed.as_millis()).unwrap_or(u64::MAX);
         self.lookup_ms.record(ms);
         self.slowest.offer(ms, || shown(&outcome.query));
-        let record = match &outcome.result {
-            Ok(record) => record,
-            Err(_) => {
-                if let Some(label) = failure_label(outcome) {
-                    self.failures.add(&label);
-                }
-                return;
+        let Ok(record) = &outcome.result else {
+            if let Some(label) = failure_label(outcome) {
+                self.failures.add(&label);
             }
+            return;
         };
         self.records += 1;
         self.add_verdict(outcome, ms);
         self.add_price(record);
         let status = record.status().unwrap_or("").trim();
+        if record.kind != RecordKind::Task {
+            self.statuses.add(&status_label(status));
+        }
         match record.kind {
             RecordKind::Sms => self.add_sms(record, status, &outcome.query),
-            RecordKind::Hlr => self.add_hlr(record, status),
+            RecordKind::Hlr => self.add_hlr(record),
             RecordKind::Task => self.add_task(record, &outcome.query),
         }
     }
@@ -218,7 +209,6 @@ impl Report {
     }
 
     fn add_sms(&mut self, record: &Record, status: &str, query: &str) {
-        self.statuses.add(&status_label(status));
         let part = &mut self.sms;
         if let Some(seconds) = seconds_between(record, "time_in", "time_sent") {
             part.send_latency.record(seconds.unsigned_abs());
@@ -237,17 +227,18 @@ impl Report {
         }
     }
 
-    fn add_hlr(&mut self, record: &Record, status: &str) {
-        self.statuses.add(&status_label(status));
-        if let Some(n) = network(record) {
-            let name = || network_name(&n.code, n.country, n.operator);
-            self.hlr.networks.add_named(&n.code, name);
-        } else if let Some((name, country)) = named_network(record) {
+    fn add_hlr(&mut self, record: &Record) {
+        let network = match network(record) {
+            Some(n) => Some((n.code, n.country, n.operator)),
             // v1 names the network: grouped by that name, shown with its country.
-            let shown_name = name.clone();
+            None => {
+                named_network(record).map(|(name, country)| (name.clone(), country, Some(name)))
+            }
+        };
+        if let Some((key, country, operator)) = network {
             self.hlr
                 .networks
-                .add_named(&name, || network_name(&name, country, Some(shown_name)));
+                .add_named(&key, || network_name(&key, country, operator));
         }
         let flag = |name: &str| {
             let details = record.get("details").and_then(|d| d.get(name));
@@ -287,35 +278,25 @@ impl Report {
         }
     }
 
-    /// Writes the report in the chosen form, the terminal form's notes fitted to
-    /// `width` (None: no limit).
+    /// Writes the report in the chosen form, drawn as tables are.
     pub fn write(
         &self,
         out: &mut dyn Write,
         form: ReportForm,
-        look: Look,
-        width: Option<usize>,
+        style: TableStyle,
     ) -> io::Result<()> {
-        match form {
-            ReportForm::Json => {
-                serde_json::to_writer_pretty(&mut *out, &json::report(self))?;
-                writeln!(out)
-            }
-            ReportForm::Markdown => out.write_all(draw::markdown(self).as_bytes()),
-            ReportForm::Text => {
-                out.write_all(draw::terminal_to_width(self, look, width).as_bytes())
-            }
-        }
+        let text = match form {
+            ReportForm::Json => format!("{:#}\n", json::report(self)),
+            ReportForm::Markdown => draw::markdown(&section::shape(self)),
+            ReportForm::Text => draw::terminal(&section::shape(self), style),
+        };
+        out.write_all(text.as_bytes())
     }
 }
 
 /// A status as a label: the empty status is named, not left blank.
 fn status_label(status: &str) -> String {
-    if status.is_empty() {
-        "(none)".into()
-    } else {
-        shown(status)
-    }
+    shown(if status.is_empty() { "(none)" } else { status })
 }
 
 /// Server text in the report: escaped and cut like every other output.

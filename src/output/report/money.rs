@@ -1,6 +1,6 @@
 //! Money summed exactly by currency, bounded like the other counts of a report.
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 use serde_json::Value;
 
@@ -8,29 +8,23 @@ use serde_json::Value;
 /// accountant would have it (f64 would say 0.30000000000000004). A sum past what
 /// 128 bits hold (about 1.7e29 in whole units) is not shown at all: never a number
 /// that was not summed.
+#[derive(Default)]
 pub struct Money {
     /// None: too large to sum exactly.
-    by_currency: HashMap<String, Option<i128>>,
-    cap: usize,
+    by_currency: BTreeMap<String, Option<i128>>,
 }
 
 const NANOS: u128 = 1_000_000_000;
+const MAX_CURRENCIES: usize = 16;
 
 impl Money {
-    pub fn new(cap: usize) -> Money {
-        Money {
-            by_currency: HashMap::new(),
-            cap,
-        }
-    }
-
     /// Adds a price sent as a number or a numeric string; anything else is skipped.
     pub fn add(&mut self, currency: &str, price: &Value) {
         let Some(nanos) = nanos_of(price) else {
             return;
         };
         let known = self.by_currency.contains_key(currency);
-        if !known && self.by_currency.len() >= self.cap {
+        if !known && self.by_currency.len() >= MAX_CURRENCIES {
             return;
         }
         let sum = self
@@ -44,14 +38,9 @@ impl Money {
 
     /// Currencies in name order, each with its total as decimal text (`12.345`), or
     /// None when it is too large to sum exactly.
-    pub fn totals(&self) -> Vec<(&str, Option<String>)> {
-        let mut totals: Vec<(&str, Option<String>)> = self
-            .by_currency
-            .iter()
-            .map(|(currency, nanos)| (currency.as_str(), nanos.map(decimal_text)))
-            .collect();
-        totals.sort();
-        totals
+    pub fn totals(&self) -> impl Iterator<Item = (&str, Option<String>)> {
+        let totals = self.by_currency.iter();
+        totals.map(|(currency, nanos)| (currency.as_str(), nanos.map(decimal_text)))
     }
 }
 
@@ -92,10 +81,8 @@ fn nanos_of(value: &Value) -> Option<Option<i128>> {
         .chain(std::iter::repeat('0'))
         .take(point.max(0) as usize)
         .collect();
-    let magnitude = match kept.is_empty() {
-        true => 0,
-        false => kept.parse::<i128>().ok()?,
-    };
+    // At most 38 digits fit; none is a price below a billionth.
+    let magnitude: i128 = kept.parse().unwrap_or(0);
     Some(Some(if negative { -magnitude } else { magnitude }))
 }
 
@@ -114,14 +101,14 @@ mod tests {
 
     #[test]
     fn money_sums_exactly() {
-        let mut money = Money::new(4);
+        let mut money = Money::default();
         money.add("EUR", &json!(0.1));
         money.add("EUR", &json!("0.2"));
         money.add("USD", &json!(1e-2));
         money.add("USD", &json!("free"));
         money.add("USD", &json!(-3));
         assert_eq!(
-            money.totals(),
+            money.totals().collect::<Vec<_>>(),
             vec![
                 ("EUR", Some("0.3".to_string())),
                 ("USD", Some("-2.99".to_string()))
@@ -131,7 +118,7 @@ mod tests {
 
     #[test]
     fn exponents_are_read_exactly_and_huge_sums_are_not_shown() {
-        let mut money = Money::new(4);
+        let mut money = Money::default();
         money.add("EUR", &json!("1.5e3"));
         money.add("EUR", &json!("25E-3"));
         money.add("UAH", &json!("1e40"));
@@ -139,7 +126,7 @@ mod tests {
         money.add("USD", &json!("100000000000000000000000000000"));
         money.add("USD", &json!("100000000000000000000000000000"));
         assert_eq!(
-            money.totals(),
+            money.totals().collect::<Vec<_>>(),
             vec![
                 ("EUR", Some("1500.025".to_string())),
                 ("UAH", None),

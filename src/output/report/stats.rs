@@ -6,6 +6,8 @@ use std::collections::HashMap;
 
 use hdrhistogram::Histogram;
 
+use super::LISTED;
+
 /// Counts by key (statuses, failure kinds, HLR networks), each key shown under the
 /// name it was first seen with: HLR networks are counted by their code, since the
 /// same code comes with different names (the server's `name_en` on some records,
@@ -112,15 +114,16 @@ impl Durations {
         self.histogram.len()
     }
 
-    /// The largest value recorded, exactly (0 when none was).
-    pub fn max(&self) -> u64 {
-        self.max
+    /// p50, p90, p99 and the exact max; None when no value was recorded.
+    pub fn figures(&self) -> Option<[u64; 4]> {
+        let at = |per_mille| self.percentile(per_mille);
+        (self.count() > 0).then(|| [at(500), at(900), at(990), self.max])
     }
 
     /// The nearest-rank percentile: the smallest value that at least `per_mille`/1000
     /// of the values do not exceed (integer arithmetic, so p90 of 1000 values is the
     /// 900th, exactly). Within the histogram's precision, and never above the max.
-    pub fn percentile(&self, per_mille: u64) -> u64 {
+    fn percentile(&self, per_mille: u64) -> u64 {
         let total = self.histogram.len();
         let rank = (per_mille * total).div_ceil(1000).max(1);
         let mut seen = 0;
@@ -135,8 +138,9 @@ impl Durations {
     }
 
     /// Counts per log-scaled bucket, from the first bucket with a value to the last:
-    /// `(upper bound, count)`, the bound None for the bucket past the last bound.
-    pub fn buckets(&self, bounds: &[u64]) -> Vec<(Option<u64>, u64)> {
+    /// `(i, count)` for the values up to `bounds[i]` (past the last bound when `i`
+    /// is `bounds.len()`) and above the bound before it.
+    pub fn buckets(&self, bounds: &[u64]) -> Vec<(usize, u64)> {
         let mut counts = vec![0u64; bounds.len() + 1];
         for step in self.histogram.iter_recorded() {
             let value = self.histogram.highest_equivalent(step.value_iterated_to());
@@ -144,7 +148,6 @@ impl Durations {
             counts[at] += step.count_since_last_iteration();
         }
         let buckets = counts.into_iter().enumerate();
-        let buckets = buckets.map(|(i, count)| (bounds.get(i).copied(), count));
         let mut buckets: Vec<_> = buckets.skip_while(|(_, n)| *n == 0).collect();
         while buckets.last().is_some_and(|(_, n)| *n == 0) {
             buckets.pop();
@@ -153,39 +156,32 @@ impl Durations {
     }
 }
 
-/// The `N` entries with the largest keys seen so far (slowest lookups, oldest
-/// pending ones), largest first; ties keep the earlier entry.
+/// The [`LISTED`] entries with the largest keys seen so far (slowest lookups,
+/// oldest pending ones), largest first; ties keep the earlier entry.
 pub struct Top<K: Ord, V> {
     entries: Vec<(K, V)>,
-    size: usize,
-}
-
-impl<K: Ord, V> Top<K, V> {
-    pub fn new(size: usize) -> Top<K, V> {
-        Top {
-            entries: Vec::with_capacity(size + 1),
-            size,
-        }
-    }
-
-    /// Offers an entry; `make` builds its value only when it makes the list.
-    pub fn offer(&mut self, key: K, make: impl FnOnce() -> V) {
-        if self.entries.len() == self.size && self.entries.last().is_some_and(|(k, _)| *k >= key) {
-            return;
-        }
-        let at = self.entries.partition_point(|(k, _)| *k >= key);
-        self.entries.insert(at, (key, make()));
-        self.entries.truncate(self.size);
-    }
-
-    pub fn entries(&self) -> &[(K, V)] {
-        &self.entries
-    }
 }
 
 impl<K: Ord, V> Default for Top<K, V> {
     fn default() -> Self {
-        Top::new(super::LISTED)
+        let entries = Vec::new();
+        Top { entries }
+    }
+}
+
+impl<K: Ord, V> Top<K, V> {
+    /// Offers an entry; `make` builds its value only when it makes the list.
+    pub fn offer(&mut self, key: K, make: impl FnOnce() -> V) {
+        if self.entries.len() == LISTED && self.entries.last().is_some_and(|(k, _)| *k >= key) {
+            return;
+        }
+        let at = self.entries.partition_point(|(k, _)| *k >= key);
+        self.entries.insert(at, (key, make()));
+        self.entries.truncate(LISTED);
+    }
+
+    pub fn entries(&self) -> &[(K, V)] {
+        &self.entries
     }
 }
 
@@ -228,7 +224,7 @@ mod tests {
         assert_eq!(durations.percentile(500), 500);
         assert_eq!(durations.percentile(900), 900);
         assert_eq!(durations.percentile(990), 990);
-        assert_eq!(durations.max(), 1000);
+        assert_eq!(durations.max, 1000);
         let mut one = Durations::default();
         one.record(7);
         assert_eq!(one.percentile(500), 7);
@@ -241,11 +237,11 @@ mod tests {
         for value in [5, 259_300] {
             durations.record(value);
         }
-        assert_eq!(durations.max(), 259_300);
+        assert_eq!(durations.max, 259_300);
         assert_eq!(durations.percentile(990), 259_300);
         let mut huge = Durations::default();
         huge.record(u64::MAX);
-        assert_eq!(huge.max(), u64::MAX, "past the histogram's bound too");
+        assert_eq!(huge.max, u64::MAX, "past the histogram's bound too");
     }
 
     #[test]
@@ -255,18 +251,31 @@ mod tests {
             durations.record(value);
         }
         let buckets = durations.buckets(SECOND_BUCKETS);
-        assert_eq!(buckets.first(), Some(&(Some(5), 3)));
-        assert_eq!(buckets[3], (Some(60), 1));
-        assert_eq!(buckets.last(), Some(&(None, 1)));
+        // Up to 5s, up to 60s, and past the last bound.
+        assert_eq!(buckets.first(), Some(&(2, 3)));
+        assert_eq!(buckets[3], (5, 1));
+        assert_eq!(buckets.last(), Some(&(SECOND_BUCKETS.len(), 1)));
         assert_eq!(buckets.iter().map(|(_, n)| n).sum::<u64>(), 5);
     }
 
     #[test]
     fn top_keeps_the_largest() {
-        let mut top = Top::new(2);
-        for (key, value) in [(3, "c"), (1, "a"), (5, "e"), (4, "d"), (5, "f")] {
+        let mut top = Top::default();
+        let offers = [
+            (3, "c"),
+            (1, "a"),
+            (5, "e"),
+            (0, "z"),
+            (4, "d"),
+            (2, "b"),
+            (5, "f"),
+            (2, "t"),
+        ];
+        for (key, value) in offers {
             top.offer(key, || value);
         }
-        assert_eq!(top.entries(), &[(5, "e"), (5, "f")]);
+        // The list was full when `t` came: it ties the last entry, which stays.
+        let kept = [(5, "e"), (5, "f"), (4, "d"), (3, "c"), (2, "b")];
+        assert_eq!(top.entries(), &kept);
     }
 }

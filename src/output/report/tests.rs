@@ -18,6 +18,15 @@ fn report_json(report: &Report) -> Value {
     json::report(report)
 }
 
+fn markdown(report: &Report) -> String {
+    draw::markdown(&section::shape(report))
+}
+
+fn terminal(report: &Report, utf8: bool, color: bool) -> String {
+    let width = None;
+    draw::terminal(&section::shape(report), TableStyle { color, utf8, width })
+}
+
 /// Three SMS (two delivered, one sent) and a lookup that timed out.
 fn sms_report() -> Report {
     let mut report = Report::new(RecordKind::Sms, false);
@@ -96,7 +105,7 @@ fn sms_statuses_latencies_prices_and_pending() {
 
 #[test]
 fn both_latencies_are_drawn_as_histograms() {
-    let md = draw::markdown(&sms_report());
+    let md = markdown(&sms_report());
     assert!(md.contains("| Send latency | Count | Share |  |"), "{md}");
     // Each row counts one bucket: the first is everything up to its bound, the
     // others are ranges (a row labelled `<= 5s` after `<= 2s` read as cumulative).
@@ -128,7 +137,7 @@ fn hlr_networks_and_shares() {
         json!({"network": "Ukraine / Kyivstar", "code": "25503", "count": 3, "share": 0.75})
     );
     assert_eq!(value["networks"][1]["code"], "25099");
-    let text = draw::markdown(&report);
+    let text = markdown(&report);
     assert!(
         text.contains("| Ukraine / Kyivstar (25503) | 3 | 75.0% |"),
         "{text}"
@@ -162,7 +171,7 @@ fn markdown_escapes_service_text() {
         json!({"status": "<img src=x>|*"}),
         1,
     ));
-    let text = draw::markdown(&report);
+    let text = markdown(&report);
     assert!(text.contains("&lt;img src=x&gt;\\|\\*"), "{text}");
     assert!(!text.contains("<img"), "{text}");
 }
@@ -176,22 +185,10 @@ fn terminal_form_draws_bars_without_colour_when_off() {
         json!({"status": "delivered"}),
         1,
     ));
-    let plain = draw::terminal(
-        &report,
-        Look {
-            utf8: false,
-            color: false,
-        },
-    );
+    let plain = terminal(&report, false, false);
     assert!(plain.contains(&"#".repeat(30)), "{plain}");
     assert!(!plain.contains('\u{1b}'), "{plain}");
-    let colour = draw::terminal(
-        &report,
-        Look {
-            utf8: true,
-            color: true,
-        },
-    );
+    let colour = terminal(&report, true, true);
     assert!(colour.contains("\u{1b}[32m"), "{colour}");
 }
 
@@ -221,13 +218,7 @@ fn verdicts_are_counted_and_interrupted_records_are_not_final() {
     assert_eq!(value["interrupted"], 2);
     assert_eq!(value["wait"]["until_final_ms"]["count"], 2);
     assert_eq!(value["wait"]["pending_at_deadline"], 1);
-    let text = draw::terminal(
-        &report,
-        Look {
-            utf8: false,
-            color: false,
-        },
-    );
+    let text = terminal(&report, false, false);
     assert!(
         text.starts_with("SMS report: 5 lookups, 5 records, 0 failed, 1 still pending, 1 expectation not met, 2 interrupted\n"),
         "{text}"
@@ -242,17 +233,13 @@ fn no_records_is_a_line_not_an_empty_table() {
         "1".into(),
         Err(LookupError::Timeout(Duration::from_secs(1))),
     ));
-    let look = Look {
-        utf8: true,
-        color: false,
-    };
-    let text = draw::terminal(&report, look);
+    let text = terminal(&report, true, false);
     assert!(
         text.contains("\n\nNo records to count.\n\nFailure "),
         "{text}"
     );
     assert!(!text.contains("Status"), "{text}");
-    let md = draw::markdown(&report);
+    let md = markdown(&report);
     assert!(
         md.contains("\n\nNo records to count.\n\n| Failure |"),
         "{md}"
