@@ -13,7 +13,7 @@ use crate::domain::lookup::LookupKind;
 use crate::domain::outcome::Outcome;
 use crate::domain::record::{Record, RecordKind};
 use crate::domain::sanitize::{escape_control, preview};
-use crate::domain::verdict::{self, Expectation, Stage, Verdict, WaitSettings};
+use crate::domain::verdict::{self, Stage, Verdict};
 use crate::http::answer::parse_object;
 use crate::http::client::{Attempts, Client, Next};
 use crate::output::progress::{LiveLine, LiveView};
@@ -22,20 +22,17 @@ use crate::run::halt::Halt;
 use crate::run::interrupt;
 use crate::run::panic_hook::catching;
 use crate::run::wait::{Polled, Watch};
-use crate::settings::config::Config;
+use crate::settings::config::{Config, WatchSettings};
 
 /// Everything a worker needs, shared by all of them.
 pub(crate) struct Worker {
     client: Client,
     kind: LookupKind,
-    wait: Option<WaitSettings>,
-    expect: Expectation,
-    follow: bool,
+    /// `--until` (what counts as final) holds with or without `--wait`.
+    watch: WatchSettings,
     live: Option<Arc<LiveView>>,
     /// The end of `--wait`, the same for every lookup of the run.
     deadline: Option<Instant>,
-    /// `--until`: what counts as final, with or without `--wait`.
-    until: Vec<String>,
     /// Early stop after account-level failures (off with `--keep-going`).
     halt: Halt,
     /// The service's error body is printed by JSON output only.
@@ -58,12 +55,9 @@ impl Worker {
         Worker {
             client: Client::new(&config.http, config.batch.jobs),
             kind,
-            wait: watch.wait.clone(),
-            expect: watch.expect.clone(),
-            follow: watch.follow,
+            watch: watch.clone(),
             live,
             deadline,
-            until: watch.until.clone(),
             halt: Halt::new(!config.batch.keep_going),
             keep_error_body: watch.follow || output.format.is_json_lines(),
             keep_extra_fields: watch.follow
@@ -80,7 +74,7 @@ impl Worker {
     /// Following, a failure is told when it happens, not when the lookups before
     /// it are done (the batch prints nothing else under --follow).
     fn told(&self, outcome: Outcome, tell: Tell<'_, Outcome>) -> Outcome {
-        if self.follow && outcome.result.is_err() {
+        if self.watch.follow && outcome.result.is_err() {
             tell(&outcome);
         }
         outcome
@@ -107,7 +101,8 @@ impl Worker {
             Next::At(at) => return Step::At(at),
             Next::Done(result) => result,
         };
-        let (Some(settings), Some(watch), Some(deadline)) = (&self.wait, watch, self.deadline)
+        let (Some(settings), Some(watch), Some(deadline)) =
+            (&self.watch.wait, watch, self.deadline)
         else {
             return Step::Done(self.judged(query.clone(), result, None));
         };
@@ -123,11 +118,13 @@ impl Worker {
         };
         if let Ok(record) = &result {
             if let Some(line) = line {
-                let status = live_status(record, &self.until);
+                let status = live_status(record, &self.watch.until);
                 line.update(&self.client.scrub_text(&status), watch.polls + 1);
             }
             // `--follow`: a record that changed is told at once (protected).
-            if self.follow && kept.as_ref().map(|k| &k.json) != fresh.as_ref().map(|k| &k.json) {
+            if self.watch.follow
+                && kept.as_ref().map(|k| &k.json) != fresh.as_ref().map(|k| &k.json)
+            {
                 let mut shown = Ok(record.clone());
                 self.client.protect(&mut shown);
                 tell(&Outcome::new(self.kind, query.clone(), shown));
@@ -190,7 +187,7 @@ impl Worker {
         let verdict = result
             .as_ref()
             .ok()
-            .and_then(|r| verdict::verdict(r, &self.until, &self.expect, waited));
+            .and_then(|r| verdict::verdict(r, &self.watch.until, &self.watch.expect, waited));
         self.protected(query, verdict, result)
     }
 
@@ -290,14 +287,14 @@ impl Work for Worker {
             return Err(self.ended(preview(&query), refused, tell));
         }
         let shown = preview(&query);
+        // The live view is drawn only under `--wait`.
         let line = self
-            .wait
+            .live
             .as_ref()
-            .and(self.live.as_ref())
             .map(|live| live.line(index, &format!("{} {shown}", self.kind.name())));
         Ok(Lookup {
             attempts: self.client.attempts(self.kind, &query),
-            watch: self.wait.as_ref().map(Watch::new),
+            watch: self.watch.wait.as_ref().map(Watch::new),
             seen: Arc::new(Seen {
                 shown,
                 started: Instant::now(),
@@ -351,7 +348,7 @@ impl Work for Worker {
         let (shown, code) = (seen.shown.clone(), interrupt::exit_code());
         let mut outcome = match last {
             Some(record) => {
-                let status = live_status(&record, &self.until);
+                let status = live_status(&record, &self.watch.until);
                 let message = format!("interrupted; last seen: {status}");
                 self.protected(shown, Some(Verdict { code, message }), Ok(record))
             }
