@@ -21,7 +21,7 @@ use crate::run::batch::{Cut, Input, Step, Tell, Work};
 use crate::run::halt::Halt;
 use crate::run::interrupt;
 use crate::run::panic_hook::catching;
-use crate::run::wait::{Polled, Watch};
+use crate::run::wait::Watch;
 use crate::settings::config::{Config, WatchSettings};
 
 /// Everything a worker needs, shared by all of them.
@@ -132,7 +132,7 @@ impl Worker {
         }
         let (retry_after, now) = (attempts.retry_after, Instant::now());
         match watch.polled(result, retry_after, settings, &mut last, now, deadline) {
-            Polled::Again(at) => {
+            Step::At(at) => {
                 // A pending record replaces the one kept; after a failure it stays.
                 if fresh.is_some() {
                     *kept = fresh;
@@ -140,7 +140,7 @@ impl Worker {
                 *attempts = self.client.attempts(self.kind, query);
                 Step::At(at)
             }
-            Polled::Over(result) => {
+            Step::Done(result) => {
                 drop(kept);
                 // A wait that ran into the run's deadline took the whole
                 // --wait-timeout, as asked: not the few milliseconds short the clock shows.

@@ -173,12 +173,9 @@ struct Shared<W: Work, S> {
     stop: Arc<AtomicBool>,
     /// Nothing more is handed to a sink that failed.
     sink_failed: AtomicBool,
-    jobs: usize,
-    window: usize,
-    budget: usize,
-    cap: Option<usize>,
+    /// As given, `in_flight` no lower than `jobs`.
+    limits: Limits,
     read_ahead: usize,
-    deadline: Option<Instant>,
 }
 
 type Busy<T> = Option<(usize, T)>;
@@ -227,12 +224,12 @@ pub fn run<W: Work, S: Sink<W::Out>>(
         busy: (0..jobs).map(|_| Mutex::new(None)).collect(),
         stop,
         sink_failed: AtomicBool::new(false),
-        jobs,
-        window: jobs * WINDOW_PER_JOB,
-        budget: limits.budget,
-        cap: limits.in_flight.map(|cap| cap.max(jobs)),
+        limits: Limits {
+            jobs,
+            in_flight: limits.in_flight.map(|cap| cap.max(jobs)),
+            ..limits
+        },
         read_ahead: jobs * READ_AHEAD_PER_JOB,
-        deadline: limits.deadline,
     });
     for worker in 0..jobs {
         let shared = Arc::clone(&shared);
@@ -292,7 +289,7 @@ impl<W: Work, S> Shared<W, S> {
     }
 
     fn past_deadline(&self, now: Instant) -> bool {
-        self.deadline.is_some_and(|deadline| now >= deadline)
+        self.limits.deadline.is_some_and(|deadline| now >= deadline)
     }
 
     fn sink_broke(&self) {
@@ -372,7 +369,7 @@ where
             let ready = !room.ready.is_empty() && !self.full(&room, worker);
             // A lookup due again keeps the oldest moving; but a value never asked
             // comes before another poll of one already seen, however busy the polls.
-            if due && (!ready || self.cap.is_some()) {
+            if due && (!ready || self.limits.in_flight.is_some()) {
                 let (_, (index, lookup)) = room.due.pop_first().expect("peeked");
                 return Task::Step(index, lookup);
             }
@@ -409,16 +406,17 @@ where
     /// typical size): freed megabytes stay in every thread's malloc arena that
     /// served them, so 32 threads taking turns held twice the memory of 8.
     fn full(&self, room: &Room<W>, worker: usize) -> bool {
-        let Some(cap) = self.cap else {
+        let Some(cap) = self.limits.in_flight else {
             return false;
         };
+        let Limits { jobs, budget, .. } = self.limits;
         // Only lookups in a worker's hands hold an answer; those in the queue do not.
-        let reading = room.in_flight.min(self.jobs);
+        let reading = room.in_flight.min(jobs);
         let expected = room.held + reading * room.typical;
-        room.parked >= self.window
-            || room.held > self.budget
-            || (room.in_flight > 0 && expected > self.budget)
-            || worker.saturating_mul(room.typical) > self.budget
+        room.parked >= jobs * WINDOW_PER_JOB
+            || room.held > budget
+            || (room.in_flight > 0 && expected > budget)
+            || worker.saturating_mul(room.typical) > budget
             || room.in_flight >= cap
             || (!room.sized && room.in_flight >= FIRST_IN_FLIGHT)
     }
@@ -546,7 +544,7 @@ where
             .values()
             .map(|(index, lookup)| (*index, lookup))
             .collect();
-        let slots: Vec<_> = (0..self.jobs).map(|worker| self.busy(worker)).collect();
+        let slots: Vec<_> = (0..self.limits.jobs).map(|w| self.busy(w)).collect();
         let busy: BTreeMap<usize, &W::Tag> = slots
             .iter()
             .filter_map(|slot| slot.as_ref().map(|(index, tag)| (*index, tag)))
