@@ -38,9 +38,7 @@ pub fn run(mut args: Given) -> Result<u8, Error> {
         Err(problem) if layers.rows.len() == KEYS.len() => Some(problem),
         Err(err) => return Err(err.into()),
     };
-    for warning in &layers.warnings {
-        warn(warning);
-    }
+    layers.warnings.iter().for_each(warn);
     let mut rows = layers.rows;
     rows.sort_by_key(|row| KEYS.iter().position(|k| *k == row.key));
     let text = if json {

@@ -126,13 +126,11 @@ struct Room<W: Work> {
     /// Finished results waiting for an earlier one: their count and bytes.
     parked: usize,
     held: usize,
-    /// Whether any result came back yet: until one does, the size of answers is
-    /// unknown and at most `FIRST_IN_FLIGHT` lookups begin.
-    sized: bool,
     /// A running average of the weight of recent results: with it the lookups under
     /// way count against the budget before they finish, so that `-j 32` with large
-    /// answers holds no more than `-j 8` would.
-    typical: usize,
+    /// answers holds no more than `-j 8` would. Until a result comes back, the size
+    /// of answers is unknown and at most `FIRST_IN_FLIGHT` lookups begin.
+    typical: Option<usize>,
     /// Workers waiting; only then is a wake-up worth a system call.
     waiting: usize,
     reader_waiting: bool,
@@ -193,8 +191,7 @@ pub fn run<W: Work, S: Sink<W::Out>>(
             exhausted: false,
             parked: 0,
             held: 0,
-            sized: false,
-            typical: 0,
+            typical: None,
             waiting: 0,
             reader_waiting: false,
             running: jobs,
@@ -389,14 +386,14 @@ where
         };
         let Limits { jobs, budget, .. } = self.limits;
         // Only lookups in a worker's hands hold an answer; those in the queue do not.
-        let reading = room.in_flight.min(jobs);
-        let expected = room.held + reading * room.typical;
+        let (reading, typical) = (room.in_flight.min(jobs), room.typical.unwrap_or(0));
+        let expected = room.held + reading * typical;
         room.parked >= jobs * WINDOW_PER_JOB
             || room.held > budget
             || (room.in_flight > 0 && expected > budget)
-            || worker.saturating_mul(room.typical) > budget
+            || worker.saturating_mul(typical) > budget
             || room.in_flight >= cap
-            || (!room.sized && room.in_flight >= FIRST_IN_FLIGHT)
+            || (room.typical.is_none() && room.in_flight >= FIRST_IN_FLIGHT)
     }
 
     fn requeue(&self, index: usize, lookup: W::Lookup, at: Instant) {
@@ -455,11 +452,10 @@ where
         drop(order);
         room.in_flight -= 1;
         // Recent results weigh most: a batch's answers change size slowly, if at all.
-        room.typical = match room.sized {
-            true => (room.typical * 7 + weight) / 8,
-            false => weight,
-        };
-        room.sized = true;
+        let typical = room
+            .typical
+            .map_or(weight, |typical| (typical * 7 + weight) / 8);
+        room.typical = Some(typical);
         if parked > 0 {
             room.parked += 1;
             room.held += parked;
