@@ -119,10 +119,7 @@ fn stacked(rows: &[[String; 3]], name_width: usize, width: usize) -> String {
             hanging(&format!("from {from}"), indent, width)
         );
         // A name whose value went to a line of its own keeps no trailing spaces.
-        for line in lines.lines() {
-            out.push_str(line.trim_end());
-            out.push('\n');
-        }
+        out.extend(lines.lines().map(|line| format!("{}\n", line.trim_end())));
     }
     out
 }

@@ -124,10 +124,7 @@ fn as_checklist(steps: &[Step], utf8: bool, color: bool, width: Option<usize>) -
         };
         let lines = format!("{mark} {:name_width$}  {detail}\n", step.name);
         // A name whose details went to a line of their own keeps no trailing spaces.
-        for line in lines.lines() {
-            out.push_str(line.trim_end());
-            out.push('\n');
-        }
+        out.extend(lines.lines().map(|line| format!("{}\n", line.trim_end())));
     }
     out
 }
