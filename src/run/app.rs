@@ -118,7 +118,7 @@ fn sim_options(args: SimArgs, api_key: Option<String>) -> SimOptions {
         SimVariant::Spec => sim::Variant::Spec,
         SimVariant::V1 => sim::Variant::V1,
     };
-    let mut options = SimOptions {
+    let options = SimOptions {
         listen: args.listen,
         settle: args.settle,
         api_key,
@@ -136,24 +136,21 @@ fn sim_options(args: SimArgs, api_key: Option<String>) -> SimOptions {
         Numbers::Integers => sim::Oddity::Never,
         Numbers::Strings => sim::Oddity::Always,
     });
-    if let Some(choice) = numbers.or(args.string_numbers.map(oddity)) {
-        options.string_numbers = choice;
+    let codes = args.codes.map(|codes| match codes {
+        SimCodes::Spec => sim::Codes::Spec,
+        SimCodes::Vendor => sim::Codes::Vendor,
+    });
+    SimOptions {
+        string_numbers: numbers
+            .or(args.string_numbers.map(oddity))
+            .unwrap_or(options.string_numbers),
+        omit_error: args.omit_error.map_or(options.omit_error, oddity),
+        no_errors_text: args.no_errors_text.map_or(options.no_errors_text, oddity),
+        codes: codes.unwrap_or(options.codes),
+        task_v1: args
+            .task_counters
+            .map_or(options.task_v1, |s| s == TaskCounterShape::V1),
+        errors_with_200: options.errors_with_200 || args.errors_with_200,
+        ..options
     }
-    if let Some(choice) = args.omit_error {
-        options.omit_error = oddity(choice);
-    }
-    if let Some(choice) = args.no_errors_text {
-        options.no_errors_text = oddity(choice);
-    }
-    if let Some(codes) = args.codes {
-        options.codes = match codes {
-            SimCodes::Spec => sim::Codes::Spec,
-            SimCodes::Vendor => sim::Codes::Vendor,
-        };
-    }
-    if let Some(shape) = args.task_counters {
-        options.task_v1 = shape == TaskCounterShape::V1;
-    }
-    options.errors_with_200 |= args.errors_with_200;
-    options
 }

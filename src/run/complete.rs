@@ -7,19 +7,18 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use clap_complete::env::Shells;
 use clap_complete::CompleteEnv;
 
 use crate::cli::complete::ProfileNames;
 use crate::settings::file::{config_path, profile_names};
 
-/// The shells whose registration scripts set `COMPLETE`.
-const SHELLS: [&str; 5] = ["bash", "elvish", "fish", "powershell", "zsh"];
-
 /// Completes and exits when `COMPLETE` names a shell. Any other value (`COMPLETE=1`
 /// left in an environment) is no request: clap would end every command with exit 2,
 /// which scripts read as a service code.
 pub fn complete_if_asked() {
-    let asked = std::env::var("COMPLETE").is_ok_and(|shell| SHELLS.contains(&shell.as_str()));
+    let shells = Shells::builtins();
+    let asked = std::env::var("COMPLETE").is_ok_and(|shell| shells.completer(&shell).is_some());
     if !asked {
         return;
     }

@@ -38,9 +38,7 @@ pub fn run(mut args: Given) -> Result<u8, Error> {
         Err(problem) if layers.rows.len() == KEYS.len() => Some(problem),
         Err(err) => return Err(err.into()),
     };
-    for warning in &layers.warnings {
-        warn(warning);
-    }
+    layers.warnings.iter().for_each(warn);
     let mut rows = layers.rows;
     rows.sort_by_key(|row| KEYS.iter().position(|k| *k == row.key));
     let text = if json {
@@ -121,10 +119,7 @@ fn stacked(rows: &[[String; 3]], name_width: usize, width: usize) -> String {
             hanging(&format!("from {from}"), indent, width)
         );
         // A name whose value went to a line of its own keeps no trailing spaces.
-        for line in lines.lines() {
-            out.push_str(line.trim_end());
-            out.push('\n');
-        }
+        out.extend(lines.lines().map(|line| format!("{}\n", line.trim_end())));
     }
     out
 }

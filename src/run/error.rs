@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use thiserror::Error;
 
-use crate::domain::error::{ConfigError, SettingsError};
+use crate::domain::error::SettingsError;
 use crate::domain::exit_codes;
 
 #[derive(Debug, Error)]
@@ -16,9 +16,6 @@ pub(crate) enum Error {
     /// Settings that cannot be resolved: a bad flag or variable (64), the rest (78).
     #[error(transparent)]
     Settings(#[from] SettingsError),
-
-    #[error(transparent)]
-    Config(#[from] ConfigError),
 
     #[error("cannot start the demo simulator: {0}")]
     Demo(io::Error),
@@ -66,9 +63,7 @@ impl Error {
         match self {
             Error::SimOption(_) => exit_codes::USAGE,
             Error::Settings(err) => err.exit_code(),
-            Error::Config(_) | Error::SideFile { .. } | Error::SimServe { .. } => {
-                exit_codes::CONFIG
-            }
+            Error::SideFile { .. } | Error::SimServe { .. } => exit_codes::CONFIG,
             Error::Demo(_) | Error::ManPage(_) => exit_codes::INTERNAL,
             Error::Output(_) => exit_codes::IO_ERROR,
         }
@@ -81,6 +76,7 @@ mod tests {
     use std::path::Path;
 
     use super::*;
+    use crate::domain::error::ConfigError;
 
     #[test]
     fn each_error_has_the_code_and_text_it_had_when_its_handler_told_it() {
@@ -96,7 +92,11 @@ mod tests {
                 64,
                 "--timeout: no",
             ),
-            (ConfigError("no base URL".into()).into(), 78, "no base URL"),
+            (
+                SettingsError::Config(ConfigError("no base URL".into())).into(),
+                78,
+                "no base URL",
+            ),
             (
                 Error::Demo(io()),
                 70,

@@ -48,7 +48,6 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> Result<u8,
         .map(|file| (file, Metrics::new()));
     let single = values.len() == 1 && values[0] != "-";
     let jobs = jobs_for(config);
-    let stop = interrupt_flag();
     let reads_stdin = values.iter().any(|v| v == "-");
     let total = (!reads_stdin).then_some(values.len() as u64);
     let (live, progress) = drawing(config, reads_stdin, single, total);
@@ -70,9 +69,7 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> Result<u8,
         tally: Tally::default(),
         progress,
         live,
-        follow: config.watch.follow,
-        no_key: config.http.api_key.is_none(),
-        quiet: config.output.quiet,
+        config: config.clone(),
         junit,
         metrics,
         told_not_looked_up: false,
@@ -80,7 +77,6 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> Result<u8,
         single,
         total,
     };
-    let inputs = batch::inputs(values);
     // Never more workers than values known in advance (one lookup: one thread).
     let jobs = total.map_or(jobs, |total| jobs.min(total.max(1) as usize));
     let limits = Limits {
@@ -92,7 +88,8 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> Result<u8,
             .then_some(jobs * batch::IN_FLIGHT_PER_JOB),
         deadline,
     };
-    let (ended, output) = batch::run(inputs, limits, stop, worker, output);
+    let inputs = batch::inputs(values);
+    let (ended, output) = batch::run(inputs, limits, interrupt_flag(), worker, output);
     finish(output, ended, config)
 }
 
@@ -201,10 +198,7 @@ struct Output {
     tally: Tally,
     progress: BatchProgress,
     live: Option<Arc<LiveView>>,
-    follow: bool,
-    /// No API key configured: a refusal says how to set one.
-    no_key: bool,
-    quiet: bool,
+    config: Config,
     junit: Option<JunitFile>,
     metrics: Option<(SideFile, Metrics)>,
     /// The first error writing stdout other than a closed pipe: the run ends with 74.
@@ -261,13 +255,12 @@ impl Sink<Outcome> for Output {
         self.progress.advance();
         let not_looked_up = matches!(outcome.result, Err(LookupError::NotLookedUp { .. }));
         let repeated = not_looked_up && self.told_not_looked_up;
-        let tell = !self.quiet && !repeated;
+        let tell = !self.config.output.quiet && !repeated;
         self.told_not_looked_up |= not_looked_up;
         let Output {
             printer,
             live,
-            follow,
-            no_key,
+            config,
             ..
         } = self;
         let print = || {
@@ -276,7 +269,7 @@ impl Sink<Outcome> for Output {
                     // What stderr says comes after the lines before it on stdout.
                     printer.flush()?;
                 }
-                report_problem(&outcome, *no_key);
+                report_problem(&outcome, config.http.api_key.is_none());
                 if not_looked_up {
                     warn("the values after it are not looked up either (one line each on stdout)");
                 }
@@ -284,7 +277,7 @@ impl Sink<Outcome> for Output {
             // Following, the workers told every line when it happened: the records
             // as they changed, a failure as soon as it came; only a lookup a stop
             // cut short is told here.
-            if *follow {
+            if config.watch.follow {
                 return match outcome.result {
                     Err(LookupError::Interrupted { .. }) => printer.print_follow(&outcome),
                     _ => Ok(()),

@@ -31,12 +31,7 @@ pub(crate) fn report_problem(outcome: &Outcome, no_key: bool) {
         ),
         (Err(error), _) => error.to_string(),
         (Ok(_), Some(verdict)) => verdict.message.clone(),
-        (Ok(record), None) => {
-            for warning in record_warnings(outcome.kind, record) {
-                warn(format_args!("{name}: {warning}"));
-            }
-            return;
-        }
+        (Ok(record), None) => return warn_of_record(&name, outcome.kind, record),
     };
     batch_error(format_args!("{name}: {}", escape_control(&problem)));
 }
@@ -51,32 +46,29 @@ fn is_key_refusal(error: &LookupError) -> bool {
 
 /// What a person should know about a record that is not an error: another kind of
 /// record than asked, or task counters that cannot all be true.
-fn record_warnings(kind: LookupKind, record: &Record) -> Vec<String> {
-    let mut warnings = Vec::new();
+fn warn_of_record(name: &str, kind: LookupKind, record: &Record) {
     // A short-form path can be answered with another kind of record (the spec does
     // not say how a deployment tells `/sms/{reference}` from `/sms/{task_id}`); the
     // record is shown as what it is, and the user is told.
     let expected = kind.record_kind();
     if record.kind != expected {
-        warnings.push(format!(
-            "the answer is {} record, not {} record; the service may have read a \
+        warn(format_args!(
+            "{name}: the answer is {} record, not {} record; the service may have read a \
              short-form path differently (try --paths explicit)",
             article(record.kind),
             article(expected)
         ));
     }
-    if record.kind == RecordKind::Task {
-        match TaskCounters::of(record) {
-            Some(counters) => warnings.extend(
-                crate::domain::task::problem(&counters)
-                    .map(|problem| format!("task {problem}; treated as final")),
-            ),
-            None => {
-                warnings.push("the task's `sent` counter is not a number; treated as final".into())
-            }
-        }
+    if record.kind != RecordKind::Task {
+        return;
     }
-    warnings
+    let problem = match TaskCounters::of(record) {
+        Some(counters) => crate::domain::task::problem(&counters).map(|p| format!("task {p}")),
+        None => Some("the task's `sent` counter is not a number".into()),
+    };
+    if let Some(problem) = problem {
+        warn(format_args!("{name}: {problem}; treated as final"));
+    }
 }
 
 fn article(kind: RecordKind) -> &'static str {

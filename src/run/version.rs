@@ -43,9 +43,6 @@ fn render() -> String {
         ("rustc", build::RUSTC.to_string()),
         ("TLS", build::TLS.to_string()),
     ];
-    let mut out = format!("smsstat {}\n", build::VERSION);
-    for (name, value) in rows {
-        out.push_str(&format!("{name:10}  {value}\n"));
-    }
-    out
+    let lines = rows.map(|(name, value)| format!("{name:10}  {value}\n"));
+    format!("smsstat {}\n{}", build::VERSION, lines.concat())
 }

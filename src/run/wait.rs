@@ -8,6 +8,7 @@ use crate::domain::error::LookupError;
 use crate::domain::record::Record;
 use crate::domain::verdict::{stage, Stage, WaitSettings};
 use crate::http::retry::{Backoff, MAX_RETRY_AFTER};
+use crate::run::batch::Step;
 
 /// Longest pause between polls after repeated transient errors, unless the
 /// interval asked for is longer: that one is never shortened.
@@ -24,14 +25,6 @@ pub struct Watch {
     failure: Option<LookupError>,
 }
 
-#[derive(Debug)]
-pub enum Polled {
-    /// The final record, the last one seen when time ran out, or a failure that
-    /// polling will not cure.
-    Over(Result<Record, LookupError>),
-    Again(Instant),
-}
-
 impl Watch {
     pub fn new(settings: &WaitSettings) -> Watch {
         Watch {
@@ -42,7 +35,9 @@ impl Watch {
     }
 
     /// A poll's result, with `last`, the record seen before it (a pending record
-    /// replaces it). A poll the deadline cut off (`WaitOver`) ends the watch.
+    /// replaces it). Done with the final record, the last one seen when time ran
+    /// out (a poll the deadline cut off is `WaitOver`), or a failure that polling
+    /// will not cure.
     pub fn polled(
         &mut self,
         result: Result<Record, LookupError>,
@@ -51,14 +46,14 @@ impl Watch {
         last: &mut Option<Record>,
         now: Instant,
         deadline: Instant,
-    ) -> Polled {
+    ) -> Step<Result<Record, LookupError>> {
         match result {
             Ok(record) => {
                 self.polls += 1;
                 self.backoff = poll_backoff(settings);
                 self.failure = None;
                 if stage(&record, &settings.until) == Stage::Final {
-                    return Polled::Over(Ok(record));
+                    return Step::Done(Ok(record));
                 }
                 *last = Some(record);
             }
@@ -66,11 +61,11 @@ impl Watch {
                 self.polls += 1;
                 self.failure = Some(error);
             }
-            Err(LookupError::WaitOver) => return Polled::Over(self.seen(last)),
-            Err(error) => return Polled::Over(Err(error)),
+            Err(LookupError::WaitOver) => return Step::Done(self.seen(last)),
+            Err(error) => return Step::Done(Err(error)),
         }
         if now >= deadline {
-            return Polled::Over(self.seen(last));
+            return Step::Done(self.seen(last));
         }
         let pause = match self.failure.is_some() {
             true => self.backoff.next_delay(None),
@@ -79,7 +74,7 @@ impl Watch {
         // The server's wish (Retry-After) is a floor, as long as the deadline allows.
         let wish = retry_after.unwrap_or_default().min(MAX_RETRY_AFTER);
         let pause = pause.max(wish).min(deadline - now);
-        Polled::Again(now + pause)
+        Step::At(now + pause)
     }
 
     /// What the watch comes to when time is up: the last record seen beats a later
@@ -131,7 +126,7 @@ mod tests {
         let (mut watch, mut last) = (Watch::new(&settings), None);
         let polled = watch.polled(record("queued"), None, &settings, &mut last, now, deadline);
         assert!(
-            matches!(polled, Polled::Again(at) if at == now + settings.interval),
+            matches!(polled, Step::At(at) if at == now + settings.interval),
             "{polled:?}"
         );
         assert_eq!(last.as_ref().and_then(Record::status), Some("queued"));
@@ -143,7 +138,7 @@ mod tests {
             now,
             deadline,
         );
-        assert!(matches!(polled, Polled::Over(Ok(_))), "{polled:?}");
+        assert!(matches!(polled, Step::Done(Ok(_))), "{polled:?}");
         assert_eq!(watch.polls, 2);
     }
 
@@ -156,7 +151,7 @@ mod tests {
         let polled = watch.polled(unavailable(), None, &settings, &mut last, now, deadline);
         let twice = settings.interval * 2;
         assert!(
-            matches!(polled, Polled::Again(at) if at >= now + twice && at <= now + twice.mul_f64(1.5)),
+            matches!(polled, Step::At(at) if at >= now + twice && at <= now + twice.mul_f64(1.5)),
             "{polled:?}"
         );
         // The deadline cut the next poll off: the record seen is the answer.
@@ -168,7 +163,7 @@ mod tests {
             now,
             deadline,
         );
-        let Polled::Over(Ok(record)) = cut else {
+        let Step::Done(Ok(record)) = cut else {
             panic!("{cut:?}")
         };
         assert_eq!(record.status(), Some("queued"));
@@ -186,7 +181,7 @@ mod tests {
         for _ in 0..5 {
             let polled = watch.polled(unavailable(), None, &settings, &mut last, now, deadline);
             assert!(
-                matches!(polled, Polled::Again(at) if at >= now + settings.interval),
+                matches!(polled, Step::At(at) if at >= now + settings.interval),
                 "{polled:?}"
             );
         }
@@ -206,7 +201,7 @@ mod tests {
             deadline,
         );
         assert!(
-            matches!(over, Polled::Over(Err(LookupError::WaitOver))),
+            matches!(over, Step::Done(Err(LookupError::WaitOver))),
             "{over:?}"
         );
         watch.polled(unavailable(), None, &settings, &mut last, now, deadline);
@@ -219,7 +214,7 @@ mod tests {
             deadline,
         );
         assert!(
-            matches!(over, Polled::Over(Err(LookupError::Unavailable(_)))),
+            matches!(over, Step::Done(Err(LookupError::Unavailable(_)))),
             "{over:?}"
         );
     }
@@ -237,7 +232,7 @@ mod tests {
             now + Duration::from_secs(5),
         );
         assert!(
-            matches!(polled, Polled::Again(at) if at == now + Duration::from_secs(5)),
+            matches!(polled, Step::At(at) if at == now + Duration::from_secs(5)),
             "{polled:?}"
         );
     }
@@ -256,7 +251,7 @@ mod tests {
                 now,
                 now + settings.timeout
             ),
-            Polled::Over(Err(_))
+            Step::Done(Err(_))
         ));
     }
 }

@@ -2,6 +2,8 @@
 //! and the short path (`http::client::Attempts`), the `--wait` polls (`wait::Watch`),
 //! `--follow` lines, what a stop prints of a lookup cut short, and the early stop.
 
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -13,29 +15,26 @@ use crate::domain::lookup::LookupKind;
 use crate::domain::outcome::Outcome;
 use crate::domain::record::{Record, RecordKind};
 use crate::domain::sanitize::{escape_control, preview};
-use crate::domain::verdict::{self, Expectation, Stage, Verdict, WaitSettings};
+use crate::domain::verdict::{self, Stage, Verdict};
 use crate::http::answer::parse_object;
 use crate::http::client::{Attempts, Client, Next};
 use crate::output::progress::{LiveLine, LiveView};
-use crate::run::batch::{Cut, Input, Step, Tell, Work};
+use crate::run::batch::{Input, Step, Tell, Work};
 use crate::run::halt::Halt;
 use crate::run::interrupt;
 use crate::run::panic_hook::catching;
-use crate::run::wait::{Polled, Watch};
-use crate::settings::config::Config;
+use crate::run::wait::Watch;
+use crate::settings::config::{Config, WatchSettings};
 
 /// Everything a worker needs, shared by all of them.
 pub(crate) struct Worker {
     client: Client,
     kind: LookupKind,
-    wait: Option<WaitSettings>,
-    expect: Expectation,
-    follow: bool,
+    /// `--until` (what counts as final) holds with or without `--wait`.
+    watch: WatchSettings,
     live: Option<Arc<LiveView>>,
     /// The end of `--wait`, the same for every lookup of the run.
     deadline: Option<Instant>,
-    /// `--until`: what counts as final, with or without `--wait`.
-    until: Vec<String>,
     /// Early stop after account-level failures (off with `--keep-going`).
     halt: Halt,
     /// The service's error body is printed by JSON output only.
@@ -43,6 +42,8 @@ pub(crate) struct Worker {
     /// Fields outside the schema (which may be large) are shown by JSON and the
     /// one-record view only.
     keep_extra_fields: bool,
+    /// Lookups begun and not finished, by input index: what a stop prints of them.
+    under_way: Mutex<HashMap<usize, Arc<Seen>>>,
 }
 
 impl Worker {
@@ -58,18 +59,20 @@ impl Worker {
         Worker {
             client: Client::new(&config.http, config.batch.jobs),
             kind,
-            wait: watch.wait.clone(),
-            expect: watch.expect.clone(),
-            follow: watch.follow,
+            watch: watch.clone(),
             live,
             deadline,
-            until: watch.until.clone(),
             halt: Halt::new(!config.batch.keep_going),
             keep_error_body: watch.follow || output.format.is_json_lines(),
             keep_extra_fields: watch.follow
                 || (output.format.is_json_lines() && output.field.is_none())
                 || single,
+            under_way: Mutex::default(),
         }
+    }
+
+    fn under_way(&self) -> MutexGuard<'_, HashMap<usize, Arc<Seen>>> {
+        self.under_way.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The outcome of a lookup that ended before any request, told under `--follow`.
@@ -80,7 +83,7 @@ impl Worker {
     /// Following, a failure is told when it happens, not when the lookups before
     /// it are done (the batch prints nothing else under --follow).
     fn told(&self, outcome: Outcome, tell: Tell<'_, Outcome>) -> Outcome {
-        if self.follow && outcome.result.is_err() {
+        if self.watch.follow && outcome.result.is_err() {
             tell(&outcome);
         }
         outcome
@@ -107,7 +110,8 @@ impl Worker {
             Next::At(at) => return Step::At(at),
             Next::Done(result) => result,
         };
-        let (Some(settings), Some(watch), Some(deadline)) = (&self.wait, watch, self.deadline)
+        let (Some(settings), Some(watch), Some(deadline)) =
+            (&self.watch.wait, watch, self.deadline)
         else {
             return Step::Done(self.judged(query.clone(), result, None));
         };
@@ -123,11 +127,13 @@ impl Worker {
         };
         if let Ok(record) = &result {
             if let Some(line) = line {
-                let status = live_status(record, &self.until);
+                let status = live_status(record, &self.watch.until);
                 line.update(&self.client.scrub_text(&status), watch.polls + 1);
             }
             // `--follow`: a record that changed is told at once (protected).
-            if self.follow && kept.as_ref().map(|k| &k.json) != fresh.as_ref().map(|k| &k.json) {
+            if self.watch.follow
+                && kept.as_ref().map(|k| &k.json) != fresh.as_ref().map(|k| &k.json)
+            {
                 let mut shown = Ok(record.clone());
                 self.client.protect(&mut shown);
                 tell(&Outcome::new(self.kind, query.clone(), shown));
@@ -135,7 +141,7 @@ impl Worker {
         }
         let (retry_after, now) = (attempts.retry_after, Instant::now());
         match watch.polled(result, retry_after, settings, &mut last, now, deadline) {
-            Polled::Again(at) => {
+            Step::At(at) => {
                 // A pending record replaces the one kept; after a failure it stays.
                 if fresh.is_some() {
                     *kept = fresh;
@@ -143,7 +149,7 @@ impl Worker {
                 *attempts = self.client.attempts(self.kind, query);
                 Step::At(at)
             }
-            Polled::Over(result) => {
+            Step::Done(result) => {
                 drop(kept);
                 // A wait that ran into the run's deadline took the whole
                 // --wait-timeout, as asked: not the few milliseconds short the clock shows.
@@ -190,7 +196,7 @@ impl Worker {
         let verdict = result
             .as_ref()
             .ok()
-            .and_then(|r| verdict::verdict(r, &self.until, &self.expect, waited));
+            .and_then(|r| verdict::verdict(r, &self.watch.until, &self.watch.expect, waited));
         self.protected(query, verdict, result)
     }
 
@@ -224,10 +230,13 @@ pub(crate) struct Lookup {
     line: Option<LiveLine>,
 }
 
-/// What a stop prints of a lookup: shared with the engine while a worker steps it.
+/// What a stop prints of a lookup (`Worker::under_way`).
 pub(crate) struct Seen {
     shown: String,
     started: Instant,
+    /// In a worker's hands, or a request went out: a stop prints it. One only
+    /// waiting for its `--rate` turn was not started: output ends before it.
+    begun: AtomicBool,
     /// Under `--wait`, the last record a poll brought.
     last: Mutex<Option<Kept>>,
 }
@@ -273,7 +282,6 @@ impl Lookup {
 impl Work for Worker {
     type Lookup = Lookup;
     type Out = Outcome;
-    type Tag = Arc<Seen>;
 
     fn begin(
         &self,
@@ -290,19 +298,22 @@ impl Work for Worker {
             return Err(self.ended(preview(&query), refused, tell));
         }
         let shown = preview(&query);
+        // The live view is drawn only under `--wait`.
         let line = self
-            .wait
+            .live
             .as_ref()
-            .and(self.live.as_ref())
             .map(|live| live.line(index, &format!("{} {shown}", self.kind.name())));
+        let seen = Arc::new(Seen {
+            shown,
+            started: Instant::now(),
+            begun: AtomicBool::new(false),
+            last: Mutex::default(),
+        });
+        self.under_way().insert(index, Arc::clone(&seen));
         Ok(Lookup {
             attempts: self.client.attempts(self.kind, &query),
-            watch: self.wait.as_ref().map(Watch::new),
-            seen: Arc::new(Seen {
-                shown,
-                started: Instant::now(),
-                last: Mutex::default(),
-            }),
+            watch: self.watch.wait.as_ref().map(Watch::new),
+            seen,
             query,
             line,
         })
@@ -310,9 +321,13 @@ impl Work for Worker {
 
     /// A panic (reading the answer is most of the work) fails this lookup alone
     /// (exit 70); the hook has told it on stderr.
-    fn step(&self, _: usize, lookup: &mut Lookup, tell: Tell<'_, Outcome>) -> Step<Outcome> {
+    fn step(&self, index: usize, lookup: &mut Lookup, tell: Tell<'_, Outcome>) -> Step<Outcome> {
+        lookup.seen.begun.store(true, Ordering::Relaxed);
         let mut outcome = match catching(|| self.advance(lookup, tell)) {
-            Ok(Step::At(at)) => return Step::At(at),
+            Ok(Step::At(at)) => {
+                lookup.seen.begun.store(lookup.sent(), Ordering::Relaxed);
+                return Step::At(at);
+            }
             Ok(Step::Done(outcome)) => outcome,
             Err(()) => {
                 let panicked = LookupError::Internal(PANICKED.into());
@@ -320,12 +335,9 @@ impl Work for Worker {
             }
         };
         outcome.elapsed = lookup.seen.started.elapsed();
+        self.under_way().remove(&index);
         self.halt.observe(&outcome.result);
         Step::Done(self.told(self.slimmed(outcome), tell))
-    }
-
-    fn tag(&self, lookup: &Lookup) -> Arc<Seen> {
-        Arc::clone(&lookup.seen)
     }
 
     /// Every string and number of the record or error body, plus a fixed overhead.
@@ -339,19 +351,15 @@ impl Work for Worker {
         OVERHEAD + outcome.query.len() + fields
     }
 
-    /// Its last state seen, marked interrupted. One that never sent a request (it
-    /// waited for its `--rate` turn) was not started: output ends before it.
-    fn abandoned(&self, _: usize, cut: Cut<'_, Lookup, Arc<Seen>>) -> Option<Outcome> {
-        let seen = match cut {
-            Cut::Waiting(lookup) if !lookup.sent() => return None,
-            Cut::Waiting(lookup) => &lookup.seen,
-            Cut::Busy(seen) => seen,
-        };
+    /// Its last state seen, marked interrupted.
+    fn abandoned(&self, index: usize) -> Option<Outcome> {
+        let seen = self.under_way().get(&index).map(Arc::clone);
+        let seen = seen.filter(|seen| seen.begun.load(Ordering::Relaxed))?;
         let last = seen.last().take().map(|kept| kept.record());
         let (shown, code) = (seen.shown.clone(), interrupt::exit_code());
         let mut outcome = match last {
             Some(record) => {
-                let status = live_status(&record, &self.until);
+                let status = live_status(&record, &self.watch.until);
                 let message = format!("interrupted; last seen: {status}");
                 self.protected(shown, Some(Verdict { code, message }), Ok(record))
             }

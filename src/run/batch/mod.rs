@@ -53,8 +53,6 @@ pub trait Work: Send + Sync + 'static {
     type Lookup: Send + 'static;
     /// What a lookup comes to, in input order to the sink.
     type Out: Send + 'static;
-    /// What a stop needs of a lookup a worker is stepping (made at every step).
-    type Tag: Send + 'static;
     /// The lookup of input number `index`, or what it comes to without a request.
     fn begin(
         &self,
@@ -69,22 +67,15 @@ pub trait Work: Send + Sync + 'static {
         lookup: &mut Self::Lookup,
         tell: Tell<'_, Self::Out>,
     ) -> Step<Self::Out>;
-    fn tag(&self, lookup: &Self::Lookup) -> Self::Tag;
     /// A rough count of the bytes a result holds, for the byte budget.
     fn weigh(&self, out: &Self::Out) -> usize;
-    /// What to print for a lookup a stop cut short (None: output ends before it).
-    fn abandoned(&self, index: usize, cut: Cut<'_, Self::Lookup, Self::Tag>) -> Option<Self::Out>;
+    /// What to print for lookup `index` when a stop cut it short, waiting or in a
+    /// worker's hands (None: output ends before it, as before one never begun).
+    fn abandoned(&self, index: usize) -> Option<Self::Out>;
 }
 
 /// Hands an item to the sink at once, out of order (`Sink::tell`).
 pub type Tell<'a, T> = &'a dyn Fn(&T);
-
-/// A lookup a stop cut short: waiting in the queue, or in a worker's hands when
-/// the grace period ended.
-pub enum Cut<'a, L, T> {
-    Waiting(&'a L),
-    Busy(&'a T),
-}
 
 /// Where results go, in input order, one call at a time.
 pub trait Sink<T>: Send + 'static {
@@ -135,13 +126,11 @@ struct Room<W: Work> {
     /// Finished results waiting for an earlier one: their count and bytes.
     parked: usize,
     held: usize,
-    /// Whether any result came back yet: until one does, the size of answers is
-    /// unknown and at most `FIRST_IN_FLIGHT` lookups begin.
-    sized: bool,
     /// A running average of the weight of recent results: with it the lookups under
     /// way count against the budget before they finish, so that `-j 32` with large
-    /// answers holds no more than `-j 8` would.
-    typical: usize,
+    /// answers holds no more than `-j 8` would. Until a result comes back, the size
+    /// of answers is unknown and at most `FIRST_IN_FLIGHT` lookups begin.
+    typical: Option<usize>,
     /// Workers waiting; only then is a wake-up worth a system call.
     waiting: usize,
     reader_waiting: bool,
@@ -167,21 +156,13 @@ struct Shared<W: Work, S> {
     /// worker's wake-up goes to it).
     ended: Condvar,
     order: Mutex<Order<W::Out, S>>,
-    /// What each worker is stepping, for a stop: a lock per worker, so that marking
-    /// a step costs no turn at the room's lock.
-    busy: Vec<Mutex<Busy<W::Tag>>>,
     stop: Arc<AtomicBool>,
     /// Nothing more is handed to a sink that failed.
     sink_failed: AtomicBool,
-    jobs: usize,
-    window: usize,
-    budget: usize,
-    cap: Option<usize>,
+    /// As given, `in_flight` no lower than `jobs`.
+    limits: Limits,
     read_ahead: usize,
-    deadline: Option<Instant>,
 }
-
-type Busy<T> = Option<(usize, T)>;
 
 enum Task<L> {
     Step(usize, L),
@@ -210,8 +191,7 @@ pub fn run<W: Work, S: Sink<W::Out>>(
             exhausted: false,
             parked: 0,
             held: 0,
-            sized: false,
-            typical: 0,
+            typical: None,
             waiting: 0,
             reader_waiting: false,
             running: jobs,
@@ -224,15 +204,14 @@ pub fn run<W: Work, S: Sink<W::Out>>(
             pending: BTreeMap::new(),
             sink: Some(sink),
         }),
-        busy: (0..jobs).map(|_| Mutex::new(None)).collect(),
         stop,
         sink_failed: AtomicBool::new(false),
-        jobs,
-        window: jobs * WINDOW_PER_JOB,
-        budget: limits.budget,
-        cap: limits.in_flight.map(|cap| cap.max(jobs)),
+        limits: Limits {
+            jobs,
+            in_flight: limits.in_flight.map(|cap| cap.max(jobs)),
+            ..limits
+        },
         read_ahead: jobs * READ_AHEAD_PER_JOB,
-        deadline: limits.deadline,
     });
     for worker in 0..jobs {
         let shared = Arc::clone(&shared);
@@ -283,16 +262,12 @@ impl<W: Work, S> Shared<W, S> {
         self.order.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn busy(&self, worker: usize) -> MutexGuard<'_, Busy<W::Tag>> {
-        self.busy[worker].lock().unwrap_or_else(|e| e.into_inner())
-    }
-
     fn stopped(&self) -> bool {
         self.stop.load(Ordering::SeqCst)
     }
 
     fn past_deadline(&self, now: Instant) -> bool {
-        self.deadline.is_some_and(|deadline| now >= deadline)
+        self.limits.deadline.is_some_and(|deadline| now >= deadline)
     }
 
     fn sink_broke(&self) {
@@ -348,10 +323,7 @@ where
                 },
                 Task::Quit => return,
             };
-            *self.busy(worker) = Some((index, self.work.tag(&lookup)));
-            let step = self.work.step(index, &mut lookup, &tell);
-            *self.busy(worker) = None;
-            match step {
+            match self.work.step(index, &mut lookup, &tell) {
                 Step::Done(out) => self.deliver(index, out),
                 Step::At(at) => self.requeue(index, lookup, at),
             }
@@ -372,7 +344,7 @@ where
             let ready = !room.ready.is_empty() && !self.full(&room, worker);
             // A lookup due again keeps the oldest moving; but a value never asked
             // comes before another poll of one already seen, however busy the polls.
-            if due && (!ready || self.cap.is_some()) {
+            if due && (!ready || self.limits.in_flight.is_some()) {
                 let (_, (index, lookup)) = room.due.pop_first().expect("peeked");
                 return Task::Step(index, lookup);
             }
@@ -409,18 +381,19 @@ where
     /// typical size): freed megabytes stay in every thread's malloc arena that
     /// served them, so 32 threads taking turns held twice the memory of 8.
     fn full(&self, room: &Room<W>, worker: usize) -> bool {
-        let Some(cap) = self.cap else {
+        let Some(cap) = self.limits.in_flight else {
             return false;
         };
+        let Limits { jobs, budget, .. } = self.limits;
         // Only lookups in a worker's hands hold an answer; those in the queue do not.
-        let reading = room.in_flight.min(self.jobs);
-        let expected = room.held + reading * room.typical;
-        room.parked >= self.window
-            || room.held > self.budget
-            || (room.in_flight > 0 && expected > self.budget)
-            || worker.saturating_mul(room.typical) > self.budget
+        let (reading, typical) = (room.in_flight.min(jobs), room.typical.unwrap_or(0));
+        let expected = room.held + reading * typical;
+        room.parked >= jobs * WINDOW_PER_JOB
+            || room.held > budget
+            || (room.in_flight > 0 && expected > budget)
+            || worker.saturating_mul(typical) > budget
             || room.in_flight >= cap
-            || (!room.sized && room.in_flight >= FIRST_IN_FLIGHT)
+            || (room.typical.is_none() && room.in_flight >= FIRST_IN_FLIGHT)
     }
 
     fn requeue(&self, index: usize, lookup: W::Lookup, at: Instant) {
@@ -479,11 +452,10 @@ where
         drop(order);
         room.in_flight -= 1;
         // Recent results weigh most: a batch's answers change size slowly, if at all.
-        room.typical = match room.sized {
-            true => (room.typical * 7 + weight) / 8,
-            false => weight,
-        };
-        room.sized = true;
+        let typical = room
+            .typical
+            .map_or(weight, |typical| (typical * 7 + weight) / 8);
+        room.typical = Some(typical);
         if parked > 0 {
             room.parked += 1;
             room.held += parked;
@@ -508,7 +480,7 @@ where
         let room = self.room();
         let sink = order.sink.take().expect("taken only here");
         if self.stopped() {
-            return (Ended::Stopped, self.drain_stopped(&room, &mut order, sink));
+            return (Ended::Stopped, self.drain_stopped(&mut order, sink));
         }
         match room.exhausted {
             true => (Ended::Done, sink),
@@ -533,38 +505,19 @@ where
         }
     }
 
-    /// After a stop, results are handed out in order, a lookup still under way as
-    /// `Work::abandoned` makes it, up to the first that never began: the output
+    /// After a stop, results are handed out in order, a lookup cut short as
+    /// `Work::abandoned` makes it, up to the first it gives nothing for: the output
     /// stays a prefix of the input, so a script pairing output with input lines is
     /// never misled by a gap. A sink that failed is handed nothing more.
-    fn drain_stopped(&self, room: &Room<W>, order: &mut Order<W::Out, S>, mut sink: S) -> S {
+    fn drain_stopped(&self, order: &mut Order<W::Out, S>, mut sink: S) -> S {
         if self.sink_failed.load(Ordering::SeqCst) {
             return sink;
         }
-        let waiting: BTreeMap<usize, &W::Lookup> = room
-            .due
-            .values()
-            .map(|(index, lookup)| (*index, lookup))
-            .collect();
-        let slots: Vec<_> = (0..self.jobs).map(|worker| self.busy(worker)).collect();
-        let busy: BTreeMap<usize, &W::Tag> = slots
-            .iter()
-            .filter_map(|slot| slot.as_ref().map(|(index, tag)| (*index, tag)))
-            .collect();
         let mut next = order.next_out;
-        while let Some(item) = order
-            .pending
-            .remove(&next)
-            .map(|(item, _)| item)
-            .or_else(|| {
-                let cut = match (waiting.get(&next), busy.get(&next)) {
-                    (Some(lookup), _) => Cut::Waiting(*lookup),
-                    (None, Some(tag)) => Cut::Busy(*tag),
-                    (None, None) => return None,
-                };
-                self.work.abandoned(next, cut)
-            })
-        {
+        while let Some(item) = match order.pending.remove(&next) {
+            Some((item, _)) => Some(item),
+            None => self.work.abandoned(next),
+        } {
             next += 1;
             if sink.emit(item).is_err() {
                 break;

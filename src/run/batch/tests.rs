@@ -24,8 +24,6 @@ where
 {
     type Lookup = Option<Input>;
     type Out = T;
-    type Tag = ();
-
     fn begin(&self, _: usize, input: Input, _: Tell<'_, T>) -> Result<Option<Input>, T> {
         Ok(Some(input))
     }
@@ -34,13 +32,11 @@ where
         Step::Done((self.work)(index, input.take().expect("one step")))
     }
 
-    fn tag(&self, _: &Option<Input>) {}
-
     fn weigh(&self, out: &T) -> usize {
         (self.weigh)(out)
     }
 
-    fn abandoned(&self, index: usize, _: Cut<'_, Option<Input>, ()>) -> Option<T> {
+    fn abandoned(&self, index: usize) -> Option<T> {
         (self.abandoned)(index)
     }
 }
@@ -337,8 +333,6 @@ where
 {
     type Lookup = usize;
     type Out = (usize, &'static str);
-    type Tag = ();
-
     fn begin(&self, _: usize, _: Input, _: Tell<'_, Self::Out>) -> Result<usize, Self::Out> {
         (self.on_begin)(self.begun.fetch_add(1, Ordering::SeqCst) + 1);
         Ok(0)
@@ -356,11 +350,10 @@ where
         8
     }
 
-    fn tag(&self, _: &usize) {}
-
-    /// Every lookup cut short comes out; output ends before the first never begun.
-    fn abandoned(&self, index: usize, _: Cut<'_, usize, ()>) -> Option<Self::Out> {
-        Some((index, "abandoned"))
+    /// Every lookup cut short comes out; output ends before the first never begun
+    /// (values are begun in input order).
+    fn abandoned(&self, index: usize) -> Option<Self::Out> {
+        (index < self.begun.load(Ordering::SeqCst)).then_some((index, "abandoned"))
     }
 }
 

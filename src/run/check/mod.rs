@@ -3,9 +3,13 @@
 //! terminal, `--json` for scripts; exit 0 when a lookup could work, else the code of
 //! the first failing step.
 
+use serde_json::{json, Value};
+
 use crate::domain::exit_codes;
+use crate::domain::sanitize::escape_control;
 use crate::http::redact::Scrubber;
 use crate::output::json_lines::json_line_text;
+use crate::output::wrap::hanging;
 use crate::run::error::{print_document, Error};
 use crate::settings::config::{self, Config, HttpSettings};
 use crate::settings::given::Given;
@@ -16,9 +20,7 @@ use crate::sim::{SimOptions, SimServer};
 mod cert;
 mod der;
 mod network;
-mod report;
 mod service;
-use report::{as_checklist, as_json};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -37,11 +39,10 @@ struct Step {
 }
 
 fn step(name: &'static str, state: State, detail: impl Into<String>, code: u8) -> Step {
-    let detail = detail.into();
     Step {
         name,
         state,
-        detail,
+        detail: detail.into(),
         code,
     }
 }
@@ -94,6 +95,47 @@ fn first_failure(steps: &[Step]) -> u8 {
         .iter()
         .find(|s| s.state == State::Failed)
         .map_or(exit_codes::SUCCESS, |s| s.code)
+}
+
+/// One line per step, its details broken at spaces to fit `width` (a path or URL
+/// never split).
+fn as_checklist(steps: &[Step], utf8: bool, color: bool, width: Option<usize>) -> String {
+    let name_width = ALL_STEPS.iter().map(|s| s.len()).max().unwrap_or(0);
+    // "{mark:>4} {name}  ": where the details start.
+    let indent = 4 + 1 + name_width + 2;
+    let mut out = String::new();
+    for step in steps {
+        let [mark, ascii] = match step.state {
+            State::Ok => ["✓", "ok"],
+            State::Failed => ["✗", "FAIL"],
+            State::Skipped => ["-", "--"],
+        };
+        let mark = if utf8 { mark } else { ascii };
+        let detail = escape_control(&step.detail);
+        let detail = match width {
+            Some(width) => hanging(&detail, indent, width),
+            None => detail.into_owned(),
+        };
+        // Padded before it is painted: the escapes take no room on the screen.
+        let mark = match (step.state, color) {
+            (State::Ok, true) => format!("\x1b[32m{mark:>4}\x1b[0m"),
+            (State::Failed, true) => format!("\x1b[31m{mark:>4}\x1b[0m"),
+            _ => format!("{mark:>4}"),
+        };
+        let lines = format!("{mark} {:name_width$}  {detail}\n", step.name);
+        // A name whose details went to a line of their own keeps no trailing spaces.
+        out.extend(lines.lines().map(|line| format!("{}\n", line.trim_end())));
+    }
+    out
+}
+
+fn as_json(steps: &[Step]) -> Value {
+    let items: Vec<Value> = steps
+        .iter()
+        .map(|s| json!({"step": s.name, "status": s.state, "detail": s.detail, "exit": s.code}))
+        .collect();
+    let exit = first_failure(steps);
+    json!({"ok": exit == exit_codes::SUCCESS, "exit": exit, "steps": items})
 }
 
 /// Every step, in order, and whether the resolved settings colour the checklist.

@@ -44,14 +44,11 @@ pub(super) fn service_steps(setup: &Setup, proxy: &mut Step) -> Vec<Step> {
             return vec![skipped("tls", not_asked), skipped("key", not_asked)];
         }
     }
-    let tls = tls_step(&first, http);
-    if tls.state == State::Failed {
-        return vec![tls];
+    let mut steps = vec![tls_step(&first, http)];
+    if steps[0].state != State::Failed {
+        steps.push(key_step(&first, setup.key_origin.as_ref()));
     }
-    let key = key_step(&first, setup.key_origin.as_ref());
-    let stop = key.state == State::Failed;
-    let mut steps = vec![tls, key];
-    if stop {
+    if steps.iter().any(|s| s.state == State::Failed) {
         return steps;
     }
     let took: Vec<String> = std::iter::once(took_first)
