@@ -2,8 +2,6 @@
 //! and the short path (`http::client::Attempts`), the `--wait` polls (`wait::Watch`),
 //! `--follow` lines, what a stop prints of a lookup cut short, and the early stop.
 
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -19,7 +17,7 @@ use crate::domain::verdict::{self, Stage, Verdict};
 use crate::http::answer::parse_object;
 use crate::http::client::{Attempts, Client, Next};
 use crate::output::progress::{LiveLine, LiveView};
-use crate::run::batch::{Input, Step, Tell, Work};
+use crate::run::batch::{Cut, Input, Step, Tell, Work};
 use crate::run::halt::Halt;
 use crate::run::interrupt;
 use crate::run::panic_hook::catching;
@@ -42,8 +40,6 @@ pub(crate) struct Worker {
     /// Fields outside the schema (which may be large) are shown by JSON and the
     /// one-record view only.
     keep_extra_fields: bool,
-    /// Lookups begun and not finished, by input index: what a stop prints of them.
-    under_way: Mutex<HashMap<usize, Arc<Seen>>>,
 }
 
 impl Worker {
@@ -67,12 +63,7 @@ impl Worker {
             keep_extra_fields: watch.follow
                 || (output.format.is_json_lines() && output.field.is_none())
                 || single,
-            under_way: Mutex::default(),
         }
-    }
-
-    fn under_way(&self) -> MutexGuard<'_, HashMap<usize, Arc<Seen>>> {
-        self.under_way.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The outcome of a lookup that ended before any request, told under `--follow`.
@@ -230,13 +221,10 @@ pub(crate) struct Lookup {
     line: Option<LiveLine>,
 }
 
-/// What a stop prints of a lookup (`Worker::under_way`).
+/// What a stop prints of a lookup: shared with the engine while a worker steps it.
 pub(crate) struct Seen {
     shown: String,
     started: Instant,
-    /// In a worker's hands, or a request went out: a stop prints it. One only
-    /// waiting for its `--rate` turn was not started: output ends before it.
-    begun: AtomicBool,
     /// Under `--wait`, the last record a poll brought.
     last: Mutex<Option<Kept>>,
 }
@@ -282,6 +270,7 @@ impl Lookup {
 impl Work for Worker {
     type Lookup = Lookup;
     type Out = Outcome;
+    type Tag = Arc<Seen>;
 
     fn begin(
         &self,
@@ -303,17 +292,14 @@ impl Work for Worker {
             .live
             .as_ref()
             .map(|live| live.line(index, &format!("{} {shown}", self.kind.name())));
-        let seen = Arc::new(Seen {
-            shown,
-            started: Instant::now(),
-            begun: AtomicBool::new(false),
-            last: Mutex::default(),
-        });
-        self.under_way().insert(index, Arc::clone(&seen));
         Ok(Lookup {
             attempts: self.client.attempts(self.kind, &query),
             watch: self.watch.wait.as_ref().map(Watch::new),
-            seen,
+            seen: Arc::new(Seen {
+                shown,
+                started: Instant::now(),
+                last: Mutex::default(),
+            }),
             query,
             line,
         })
@@ -321,13 +307,9 @@ impl Work for Worker {
 
     /// A panic (reading the answer is most of the work) fails this lookup alone
     /// (exit 70); the hook has told it on stderr.
-    fn step(&self, index: usize, lookup: &mut Lookup, tell: Tell<'_, Outcome>) -> Step<Outcome> {
-        lookup.seen.begun.store(true, Ordering::Relaxed);
+    fn step(&self, _: usize, lookup: &mut Lookup, tell: Tell<'_, Outcome>) -> Step<Outcome> {
         let mut outcome = match catching(|| self.advance(lookup, tell)) {
-            Ok(Step::At(at)) => {
-                lookup.seen.begun.store(lookup.sent(), Ordering::Relaxed);
-                return Step::At(at);
-            }
+            Ok(Step::At(at)) => return Step::At(at),
             Ok(Step::Done(outcome)) => outcome,
             Err(()) => {
                 let panicked = LookupError::Internal(PANICKED.into());
@@ -335,9 +317,12 @@ impl Work for Worker {
             }
         };
         outcome.elapsed = lookup.seen.started.elapsed();
-        self.under_way().remove(&index);
         self.halt.observe(&outcome.result);
         Step::Done(self.told(self.slimmed(outcome), tell))
+    }
+
+    fn tag(&self, lookup: &Lookup) -> Arc<Seen> {
+        Arc::clone(&lookup.seen)
     }
 
     /// Every string and number of the record or error body, plus a fixed overhead.
@@ -351,10 +336,14 @@ impl Work for Worker {
         OVERHEAD + outcome.query.len() + fields
     }
 
-    /// Its last state seen, marked interrupted.
-    fn abandoned(&self, index: usize) -> Option<Outcome> {
-        let seen = self.under_way().get(&index).map(Arc::clone);
-        let seen = seen.filter(|seen| seen.begun.load(Ordering::Relaxed))?;
+    /// Its last state seen, marked interrupted. One that never sent a request (it
+    /// waited for its `--rate` turn) was not started: output ends before it.
+    fn abandoned(&self, _: usize, cut: Cut<'_, Lookup, Arc<Seen>>) -> Option<Outcome> {
+        let seen = match cut {
+            Cut::Waiting(lookup) if !lookup.sent() => return None,
+            Cut::Waiting(lookup) => &lookup.seen,
+            Cut::Busy(seen) => seen,
+        };
         let last = seen.last().take().map(|kept| kept.record());
         let (shown, code) = (seen.shown.clone(), interrupt::exit_code());
         let mut outcome = match last {

@@ -53,6 +53,8 @@ pub trait Work: Send + Sync + 'static {
     type Lookup: Send + 'static;
     /// What a lookup comes to, in input order to the sink.
     type Out: Send + 'static;
+    /// What a stop needs of a lookup a worker is stepping (made at every step).
+    type Tag: Send + 'static;
     /// The lookup of input number `index`, or what it comes to without a request.
     fn begin(
         &self,
@@ -67,15 +69,22 @@ pub trait Work: Send + Sync + 'static {
         lookup: &mut Self::Lookup,
         tell: Tell<'_, Self::Out>,
     ) -> Step<Self::Out>;
+    fn tag(&self, lookup: &Self::Lookup) -> Self::Tag;
     /// A rough count of the bytes a result holds, for the byte budget.
     fn weigh(&self, out: &Self::Out) -> usize;
-    /// What to print for lookup `index` when a stop cut it short, waiting or in a
-    /// worker's hands (None: output ends before it, as before one never begun).
-    fn abandoned(&self, index: usize) -> Option<Self::Out>;
+    /// What to print for a lookup a stop cut short (None: output ends before it).
+    fn abandoned(&self, index: usize, cut: Cut<'_, Self::Lookup, Self::Tag>) -> Option<Self::Out>;
 }
 
 /// Hands an item to the sink at once, out of order (`Sink::tell`).
 pub type Tell<'a, T> = &'a dyn Fn(&T);
+
+/// A lookup a stop cut short: waiting in the queue, or in a worker's hands when
+/// the grace period ended.
+pub enum Cut<'a, L, T> {
+    Waiting(&'a L),
+    Busy(&'a T),
+}
 
 /// Where results go, in input order, one call at a time.
 pub trait Sink<T>: Send + 'static {
@@ -156,6 +165,9 @@ struct Shared<W: Work, S> {
     /// worker's wake-up goes to it).
     ended: Condvar,
     order: Mutex<Order<W::Out, S>>,
+    /// What each worker is stepping, for a stop: a lock per worker, so that marking
+    /// a step costs no turn at the room's lock.
+    busy: Vec<Mutex<Busy<W::Tag>>>,
     stop: Arc<AtomicBool>,
     /// Nothing more is handed to a sink that failed.
     sink_failed: AtomicBool,
@@ -163,6 +175,8 @@ struct Shared<W: Work, S> {
     limits: Limits,
     read_ahead: usize,
 }
+
+type Busy<T> = Option<(usize, T)>;
 
 enum Task<L> {
     Step(usize, L),
@@ -204,6 +218,7 @@ pub fn run<W: Work, S: Sink<W::Out>>(
             pending: BTreeMap::new(),
             sink: Some(sink),
         }),
+        busy: (0..jobs).map(|_| Mutex::new(None)).collect(),
         stop,
         sink_failed: AtomicBool::new(false),
         limits: Limits {
@@ -260,6 +275,10 @@ impl<W: Work, S> Shared<W, S> {
 
     fn order(&self) -> MutexGuard<'_, Order<W::Out, S>> {
         self.order.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn busy(&self, worker: usize) -> MutexGuard<'_, Busy<W::Tag>> {
+        self.busy[worker].lock().unwrap_or_else(|e| e.into_inner())
     }
 
     fn stopped(&self) -> bool {
@@ -323,7 +342,10 @@ where
                 },
                 Task::Quit => return,
             };
-            match self.work.step(index, &mut lookup, &tell) {
+            *self.busy(worker) = Some((index, self.work.tag(&lookup)));
+            let step = self.work.step(index, &mut lookup, &tell);
+            *self.busy(worker) = None;
+            match step {
                 Step::Done(out) => self.deliver(index, out),
                 Step::At(at) => self.requeue(index, lookup, at),
             }
@@ -480,7 +502,7 @@ where
         let room = self.room();
         let sink = order.sink.take().expect("taken only here");
         if self.stopped() {
-            return (Ended::Stopped, self.drain_stopped(&mut order, sink));
+            return (Ended::Stopped, self.drain_stopped(&room, &mut order, sink));
         }
         match room.exhausted {
             true => (Ended::Done, sink),
@@ -505,19 +527,38 @@ where
         }
     }
 
-    /// After a stop, results are handed out in order, a lookup cut short as
-    /// `Work::abandoned` makes it, up to the first it gives nothing for: the output
+    /// After a stop, results are handed out in order, a lookup still under way as
+    /// `Work::abandoned` makes it, up to the first that never began: the output
     /// stays a prefix of the input, so a script pairing output with input lines is
     /// never misled by a gap. A sink that failed is handed nothing more.
-    fn drain_stopped(&self, order: &mut Order<W::Out, S>, mut sink: S) -> S {
+    fn drain_stopped(&self, room: &Room<W>, order: &mut Order<W::Out, S>, mut sink: S) -> S {
         if self.sink_failed.load(Ordering::SeqCst) {
             return sink;
         }
+        let waiting: BTreeMap<usize, &W::Lookup> = room
+            .due
+            .values()
+            .map(|(index, lookup)| (*index, lookup))
+            .collect();
+        let slots: Vec<_> = (0..self.limits.jobs).map(|w| self.busy(w)).collect();
+        let busy: BTreeMap<usize, &W::Tag> = slots
+            .iter()
+            .filter_map(|slot| slot.as_ref().map(|(index, tag)| (*index, tag)))
+            .collect();
         let mut next = order.next_out;
-        while let Some(item) = match order.pending.remove(&next) {
-            Some((item, _)) => Some(item),
-            None => self.work.abandoned(next),
-        } {
+        while let Some(item) = order
+            .pending
+            .remove(&next)
+            .map(|(item, _)| item)
+            .or_else(|| {
+                let cut = match (waiting.get(&next), busy.get(&next)) {
+                    (Some(lookup), _) => Cut::Waiting(*lookup),
+                    (None, Some(tag)) => Cut::Busy(*tag),
+                    (None, None) => return None,
+                };
+                self.work.abandoned(next, cut)
+            })
+        {
             next += 1;
             if sink.emit(item).is_err() {
                 break;

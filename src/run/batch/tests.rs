@@ -24,6 +24,8 @@ where
 {
     type Lookup = Option<Input>;
     type Out = T;
+    type Tag = ();
+
     fn begin(&self, _: usize, input: Input, _: Tell<'_, T>) -> Result<Option<Input>, T> {
         Ok(Some(input))
     }
@@ -32,11 +34,13 @@ where
         Step::Done((self.work)(index, input.take().expect("one step")))
     }
 
+    fn tag(&self, _: &Option<Input>) {}
+
     fn weigh(&self, out: &T) -> usize {
         (self.weigh)(out)
     }
 
-    fn abandoned(&self, index: usize) -> Option<T> {
+    fn abandoned(&self, index: usize, _: Cut<'_, Option<Input>, ()>) -> Option<T> {
         (self.abandoned)(index)
     }
 }
@@ -333,6 +337,8 @@ where
 {
     type Lookup = usize;
     type Out = (usize, &'static str);
+    type Tag = ();
+
     fn begin(&self, _: usize, _: Input, _: Tell<'_, Self::Out>) -> Result<usize, Self::Out> {
         (self.on_begin)(self.begun.fetch_add(1, Ordering::SeqCst) + 1);
         Ok(0)
@@ -350,10 +356,11 @@ where
         8
     }
 
-    /// Every lookup cut short comes out; output ends before the first never begun
-    /// (values are begun in input order).
-    fn abandoned(&self, index: usize) -> Option<Self::Out> {
-        (index < self.begun.load(Ordering::SeqCst)).then_some((index, "abandoned"))
+    fn tag(&self, _: &usize) {}
+
+    /// Every lookup cut short comes out; output ends before the first never begun.
+    fn abandoned(&self, index: usize, _: Cut<'_, usize, ()>) -> Option<Self::Out> {
+        Some((index, "abandoned"))
     }
 }
 
