@@ -123,16 +123,16 @@ impl<'a> Layers<'a> {
         Ok(None)
     }
 
-    /// `pick`, else the default; shown in `config show`.
+    /// `pick`, else the default (written as its help writes it); shown in `config show`.
     pub fn value<T: Shown>(
         &mut self,
         key: &'static str,
         flag: Option<T>,
         parse: fn(&str) -> Result<T, String>,
-        default: T,
+        default: &str,
     ) -> Result<T, SettingsError> {
-        let picked = self.pick(key, flag, parse)?;
-        let Sourced { value, origin } = picked.unwrap_or(Sourced::new(default, Origin::Default));
+        let default = || Sourced::new(parse(default).expect("a valid default"), Origin::Default);
+        let Sourced { value, origin } = self.pick(key, flag, parse)?.unwrap_or_else(default);
         self.row(key, value.shown(), origin);
         Ok(value)
     }
