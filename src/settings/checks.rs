@@ -65,11 +65,6 @@ pub fn path(text: &str) -> Result<std::path::PathBuf, String> {
     Ok(text.into())
 }
 
-/// Text taken as it is (a base URL is checked once picked, a key once trimmed).
-pub fn text(text: &str) -> Result<String, String> {
-    Ok(text.to_string())
-}
-
 /// A profile's name (checked against the file's profiles once it is read).
 pub fn name(text: &str) -> Result<String, String> {
     if text.is_empty() {

@@ -13,7 +13,8 @@ use crate::domain::format::{ColorChoice, OutputFormat};
 use crate::domain::lookup::{LookupKind, PathStyle};
 use crate::domain::verdict::{Expectation, WaitSettings};
 use crate::settings::ca::CaCerts;
-use crate::settings::checks::{self, has_credentials, mask_credentials, validate_base_url};
+use crate::settings::checks::{self, has_credentials, mask_credentials, parse_max_body};
+use crate::settings::checks::{parse_bool, validate_base_url};
 use crate::settings::given::Given;
 use crate::settings::layers::{Layers, Sourced};
 use crate::settings::origin::Origin;
@@ -155,7 +156,8 @@ impl HttpSettings {
     ) -> Result<HttpSettings, SettingsError> {
         let base_url = match demo_url {
             Some(url) => Some(Sourced::new(url, Origin::Demo)),
-            None => layers.pick("base_url", args.base_url.clone(), checks::text)?,
+            // Checked once picked, below.
+            None => layers.pick("base_url", args.base_url.clone(), |url| Ok(url.into()))?,
         };
         let api_key = layers.api_key(args)?;
         let header = args.api_key_header.clone();
@@ -164,9 +166,8 @@ impl HttpSettings {
         let timeout = layers.value("timeout", args.timeout, checks::timeout, "10s")?;
         let retries = layers.value("retries", args.retries, checks::retries, "2")?;
         let paths = layers.value("paths", args.paths, checks::value_enum, "auto")?;
-        let max_body =
-            layers.value("max_body", args.max_body, checks::parse_max_body, "4194304")?;
-        let mask = layers.value("mask_msisdn", args.mask_msisdn, checks::parse_bool, "false")?;
+        let max_body = layers.value("max_body", args.max_body, parse_max_body, "4194304")?;
+        let mask_msisdn = layers.value("mask_msisdn", args.mask_msisdn, parse_bool, "false")?;
         let rate = layers.optional("rate", args.rate, checks::parse_rate)?;
         // Checked once every setting is picked: `config show` lists them all.
         let Some(base_url) = base_url else {
@@ -191,14 +192,11 @@ impl HttpSettings {
         layers.row("base_url", shown, base_url.origin.clone());
         let url = validate_base_url(&base_url.value)
             .map_err(|err| layers.unusable(&base_url.origin, "base_url", err.0))?;
-        let ca_certs = match ca_cert {
-            Some(path) => {
-                let origin = path.origin.clone();
-                let loaded = CaCerts::load(&layers.placed(path));
-                Some(loaded.map_err(|err| layers.unusable(&origin, "ca_cert", err.0))?)
-            }
-            None => None,
-        };
+        let ca_certs = ca_cert.map(|path| {
+            let unusable = |err: ConfigError| layers.unusable(&path.origin, "ca_cert", err.0);
+            CaCerts::load(&layers.placed(&path)).map_err(unusable)
+        });
+        let ca_certs = ca_certs.transpose()?;
         let proxy = proxy::resolve(&url, demo, |name| env::var(name).ok())?;
         Ok(HttpSettings {
             base_url: url,
@@ -213,7 +211,7 @@ impl HttpSettings {
             proxy,
             rate_interval: rate.map(|rate| rate.value.per / rate.value.requests),
             verbose: args.verbose,
-            mask_msisdn: mask,
+            mask_msisdn,
         })
     }
 }

@@ -48,18 +48,19 @@ pub fn mask_key(key: &str) -> String {
 /// empty key it means no key is sent, and the warning says so.
 pub(crate) fn trim_key(key: &mut String, origin: &Origin, warnings: &mut Vec<String>) {
     let trimmed = key.trim();
-    if trimmed.is_empty() && !key.is_empty() {
-        warnings.push(format!(
+    if trimmed.len() == key.len() {
+        return;
+    }
+    warnings.push(match trimmed.is_empty() {
+        true => format!(
             "the API key from {origin} is empty once its spaces or line breaks are removed; \
              no key will be sent"
-        ));
-        key.clear();
-    } else if trimmed.len() != key.len() {
-        warnings.push(format!(
+        ),
+        false => format!(
             "the API key from {origin} has spaces or line breaks around it; they were removed"
-        ));
-        *key = trimmed.to_string();
-    }
+        ),
+    });
+    *key = trimmed.to_string();
 }
 
 pub(crate) fn read_key_file(path: &Path, origin: &Origin) -> Result<String, ConfigError> {
