@@ -116,7 +116,7 @@ impl<'a> Layers<'a> {
         for (layer, origin) in self.file_layers() {
             if let Some(text) = layer.values.get(key) {
                 let file = self.file.as_ref().expect("a file value comes from a file");
-                let value = parse(&text.get_ref().0).map_err(|why| file.invalid_at(text, why))?;
+                let value = parse(text.get_ref()).map_err(|why| file.invalid_at(text, why))?;
                 return Ok(Some(Sourced::new(value, origin)));
             }
         }
@@ -229,7 +229,7 @@ impl<'a> Layers<'a> {
                 name: name.clone(),
                 file: f.path.clone(),
             };
-            Some((f.top.profiles.get(name)?.get_ref(), origin))
+            Some((f.top.profiles.get(name)?, origin))
         });
         let top = file.map(|f| (&f.top, Origin::File(f.path.clone())));
         profile.into_iter().chain(top)
