@@ -226,15 +226,15 @@ pub fn parse_ratio(text: &str) -> Result<f64, String> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Rate {
     pub requests: u32,
-    pub per: std::time::Duration,
+    pub per: Duration,
 }
 
 /// `N`, `N/s` or `N/m`, N from 1 (like curl's --rate; per second when no unit is given).
 pub fn parse_rate(text: &str) -> Result<Rate, String> {
     let (count, unit) = text.split_once('/').unwrap_or((text, "s"));
     let per = match unit.trim() {
-        "s" | "sec" | "second" => std::time::Duration::from_secs(1),
-        "m" | "min" | "minute" => std::time::Duration::from_secs(60),
+        "s" | "sec" | "second" => Duration::from_secs(1),
+        "m" | "min" | "minute" => Duration::from_secs(60),
         _ => return Err("the unit must be /s or /m (e.g. 50/s, 600/m)".into()),
     };
     let Some(requests) = whole(count, 1..=u32::MAX) else {

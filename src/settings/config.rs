@@ -14,7 +14,7 @@ use crate::domain::lookup::{LookupKind, PathStyle};
 use crate::domain::verdict::{Expectation, WaitSettings};
 use crate::settings::ca::CaCerts;
 use crate::settings::checks::{self, has_credentials, mask_credentials, parse_max_body};
-use crate::settings::checks::{parse_bool, validate_base_url};
+use crate::settings::checks::{parse_bool, parse_interval, parse_wait_timeout, validate_base_url};
 use crate::settings::given::Given;
 use crate::settings::layers::{Layers, Sourced};
 use crate::settings::origin::Origin;
@@ -246,9 +246,8 @@ impl OutputSettings {
 
 impl WatchSettings {
     fn resolve(layers: &mut Layers, args: &Given) -> Result<WatchSettings, SettingsError> {
-        let timeout = checks::parse_wait_timeout;
-        let timeout = layers.value("wait_timeout", args.wait_timeout, timeout, "10m")?;
-        let interval = layers.value("interval", args.interval, checks::parse_interval, "2s")?;
+        let timeout = layers.value("wait_timeout", args.wait_timeout, parse_wait_timeout, "10m")?;
+        let interval = layers.value("interval", args.interval, parse_interval, "2s")?;
         // Trimmed and never empty: `checks::parse_status` parsed them.
         let lower = |v: &[String]| v.iter().map(|s| s.to_ascii_lowercase()).collect::<Vec<_>>();
         let until = lower(&args.until);
@@ -281,17 +280,11 @@ fn check_lookup(
     // `Delivery report` alike).
     let record = kind.record_kind();
     output.fields = usage::resolve_names(record, &output.fields)?;
-    let field = output
-        .field
-        .as_deref()
-        .map(|f| usage::resolve_name(record, f));
-    output.field = field.transpose()?;
-    for (flag, statuses) in [
-        ("--until", &watch.until),
-        ("--expect", &watch.expect.statuses),
-    ] {
-        usage::check_statuses(record, flag, statuses)?;
+    if let Some(field) = &output.field {
+        output.field = Some(usage::resolve_name(record, field)?);
     }
+    usage::check_statuses(record, "--until", &watch.until)?;
+    usage::check_statuses(record, "--expect", &watch.expect.statuses)?;
     let (format, field) = (output.format, output.field.is_some());
     let task = kind == LookupKind::Task;
     let shaping = [

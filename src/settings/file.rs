@@ -14,6 +14,7 @@ use toml::Spanned;
 
 use crate::domain::error::ConfigError;
 use crate::settings::given::{flag_of, variable_of, KEYS};
+use crate::settings::origin::Origin;
 use crate::settings::read::read_bounded_text;
 
 /// One layer of the file as written: the top level, or one `[profiles.NAME]` table.
@@ -97,7 +98,6 @@ fn setting_key(key: &str) -> Result<&'static str, String> {
     })
 }
 
-/// A config file, read and checked.
 #[derive(Debug)]
 pub struct ConfigFile {
     pub path: PathBuf,
@@ -115,15 +115,15 @@ pub fn default_path() -> Option<PathBuf> {
 }
 
 /// Reads and checks a config file. A missing file is `Ok(None)` unless the user named
-/// it (`given_by` is the flag or variable that did).
-pub fn load(path: &Path, given_by: Option<&str>) -> Result<Option<ConfigFile>, ConfigError> {
+/// it (`given_by`: the flag or variable that did).
+pub fn load(path: &Path, given_by: Option<&Origin>) -> Result<Option<ConfigFile>, ConfigError> {
     let shown = path.display();
     let text = match read_bounded_text(path) {
         Ok(text) => text,
         Err(err) if err.kind() == NotFound && given_by.is_none() => return Ok(None),
         Err(err) => {
             return Err(ConfigError(match given_by {
-                Some(by) if err.kind() == NotFound => {
+                Some(Origin::Flag(by) | Origin::Env(by)) if err.kind() == NotFound => {
                     format!("config file {shown} does not exist (given by {by})")
                 }
                 _ => format!("cannot read config file {shown}: {err}"),
@@ -227,7 +227,7 @@ mod tests {
         use std::io::Write;
         let mut file = tempfile::NamedTempFile::new().unwrap();
         file.write_all(text.as_bytes()).unwrap();
-        load(file.path(), Some("--config")).map(Option::unwrap)
+        load(file.path(), Some(&Origin::Flag("--config".into()))).map(Option::unwrap)
     }
 
     #[test]
@@ -299,8 +299,12 @@ mod tests {
     fn missing_files() {
         let path = Path::new("/nonexistent/smsstat/config.toml");
         assert!(load(path, None).unwrap().is_none());
-        let err = load(path, Some("--config")).unwrap_err().to_string();
-        assert!(err.contains("does not exist (given by --config)"), "{err}");
+        let by = Origin::Env("SMSSTAT_CONFIG".into());
+        let err = load(path, Some(&by)).unwrap_err().to_string();
+        assert!(
+            err.contains("does not exist (given by SMSSTAT_CONFIG)"),
+            "{err}"
+        );
     }
 
     #[test]

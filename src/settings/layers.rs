@@ -68,11 +68,7 @@ impl<'a> Layers<'a> {
         let path = named.as_ref().map(|n| n.value.clone());
         let path = path.or_else(config_file::default_path);
         if let Some(path) = &path {
-            let given_by = named.as_ref().map(|n| match &n.origin {
-                Origin::Flag(name) | Origin::Env(name) => name.clone(),
-                other => other.to_string(),
-            });
-            layers.file = config_file::load(path, given_by.as_deref())?;
+            layers.file = config_file::load(path, named.as_ref().map(|n| &n.origin))?;
         }
         let shown = match (&path, &layers.file) {
             (Some(path), Some(_)) => path.display().to_string(),

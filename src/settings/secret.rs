@@ -42,10 +42,8 @@ pub fn mask_key(key: &str) -> String {
     format!("****{tail}")
 }
 
-/// Spaces or a line break around a pasted key are a copying accident, not part of the
-/// key: the trimmed key is what is sent (and masked), with a warning.
-/// A key of nothing but spaces is an empty variable or paste gone wrong: like an
-/// empty key it means no key is sent, and the warning says so.
+/// Spaces or line breaks around a pasted key are a copying accident: the trimmed key
+/// is sent (and masked), with a warning; a blank key, like an empty one, is no key.
 pub(crate) fn trim_key(key: &mut String, origin: &Origin, warnings: &mut Vec<String>) {
     let trimmed = key.trim();
     if trimmed.len() == key.len() {
