@@ -374,9 +374,7 @@ pub fn use_color(choice: ColorChoice, stdout_is_terminal: bool) -> bool {
     match choice {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
-        ColorChoice::Auto if no_color => false,
-        ColorChoice::Auto if force => true,
-        ColorChoice::Auto => stdout_is_terminal,
+        ColorChoice::Auto => !no_color && (force || stdout_is_terminal),
     }
 }
 

@@ -62,10 +62,8 @@ pub(crate) fn trim_key(key: &mut String, origin: &Origin, warnings: &mut Vec<Str
 }
 
 pub(crate) fn read_key_file(path: &Path, origin: &Origin) -> Result<String, ConfigError> {
-    let shown = format!(
-        "the API key file {} (api_key_file in {origin})",
-        path.display()
-    );
+    let file = path.display();
+    let shown = format!("the API key file {file} (api_key_file in {origin})");
     let text = crate::settings::read::read_bounded_text(path)
         .map_err(|err| ConfigError(format!("cannot read {shown}: {err}")))?;
     let key = text.trim();
@@ -82,12 +80,11 @@ pub(crate) fn read_key_file(path: &Path, origin: &Origin) -> Result<String, Conf
 pub(crate) fn exposed_key_warning(what: &str, path: &Path) -> Option<String> {
     use std::os::unix::fs::PermissionsExt;
     let mode = std::fs::metadata(path).ok()?.permissions().mode() & 0o777;
+    let path = path.display();
     (mode & 0o077 != 0).then(|| {
         format!(
-            "{what} {} holds an API key and can be read by other users (mode {mode:04o}); \
-             restrict it: chmod 600 {}",
-            path.display(),
-            path.display()
+            "{what} {path} holds an API key and can be read by other users (mode {mode:04o}); \
+             restrict it: chmod 600 {path}"
         )
     })
 }
