@@ -15,7 +15,6 @@ use crate::domain::error::ConfigError;
 pub struct CaCerts(pub Arc<Vec<Certificate<'static>>>);
 
 impl CaCerts {
-    /// Reads a PEM file of one or more CA certificates.
     pub fn load(path: &Path) -> Result<CaCerts, ConfigError> {
         let invalid = |why: String| ConfigError(format!("--ca-cert {}: {why}", path.display()));
         let pem = crate::settings::read::read_bounded(path)

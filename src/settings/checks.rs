@@ -65,11 +65,6 @@ pub fn path(text: &str) -> Result<std::path::PathBuf, String> {
     Ok(text.into())
 }
 
-/// Text taken as it is (a base URL is checked once picked, a key once trimmed).
-pub fn text(text: &str) -> Result<String, String> {
-    Ok(text.to_string())
-}
-
 /// A profile's name (checked against the file's profiles once it is read).
 pub fn name(text: &str) -> Result<String, String> {
     if text.is_empty() {
@@ -231,15 +226,15 @@ pub fn parse_ratio(text: &str) -> Result<f64, String> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Rate {
     pub requests: u32,
-    pub per: std::time::Duration,
+    pub per: Duration,
 }
 
 /// `N`, `N/s` or `N/m`, N from 1 (like curl's --rate; per second when no unit is given).
 pub fn parse_rate(text: &str) -> Result<Rate, String> {
     let (count, unit) = text.split_once('/').unwrap_or((text, "s"));
     let per = match unit.trim() {
-        "s" | "sec" | "second" => std::time::Duration::from_secs(1),
-        "m" | "min" | "minute" => std::time::Duration::from_secs(60),
+        "s" | "sec" | "second" => Duration::from_secs(1),
+        "m" | "min" | "minute" => Duration::from_secs(60),
         _ => return Err("the unit must be /s or /m (e.g. 50/s, 600/m)".into()),
     };
     let Some(requests) = whole(count, 1..=u32::MAX) else {

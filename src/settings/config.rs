@@ -3,24 +3,22 @@
 
 use std::env;
 use std::io::IsTerminal;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use ureq::http::{HeaderName, Uri};
 
 use crate::domain::error::{ConfigError, SettingsError};
 use crate::domain::format::{ColorChoice, OutputFormat};
-use crate::domain::lookup::LookupKind;
-use crate::domain::lookup::PathStyle;
+use crate::domain::lookup::{LookupKind, PathStyle};
 use crate::domain::verdict::{Expectation, WaitSettings};
 use crate::settings::ca::CaCerts;
-use crate::settings::checks::{
-    self, has_credentials, mask_credentials, parse_bool, parse_interval, parse_jobs,
-    parse_max_body, parse_rate, parse_wait_timeout, validate_base_url,
-};
+use crate::settings::checks::{self, has_credentials, mask_credentials, parse_max_body};
+use crate::settings::checks::{parse_bool, parse_interval, parse_wait_timeout, validate_base_url};
 use crate::settings::given::Given;
 use crate::settings::layers::{Layers, Sourced};
 use crate::settings::origin::Origin;
-use crate::settings::proxy::ProxyChoice;
+use crate::settings::proxy::{self, ProxyChoice};
 use crate::settings::secret::ApiKey;
 use crate::settings::usage;
 
@@ -65,8 +63,8 @@ pub struct OutputSettings {
     pub raw_cells: bool,
     pub no_headers: bool,
     pub quiet: bool,
-    pub junit: Option<std::path::PathBuf>,
-    pub metrics: Option<std::path::PathBuf>,
+    pub junit: Option<PathBuf>,
+    pub metrics: Option<PathBuf>,
 }
 
 /// Waiting and expectations: how each lookup is watched until its record is final,
@@ -121,16 +119,22 @@ impl Config {
         kind: Option<LookupKind>,
     ) -> Result<Config, SettingsError> {
         usage::check_options(args).map_err(SettingsError::Usage)?;
-        let config = Config {
-            output: OutputSettings::resolve(layers, args, kind)?,
-            batch: BatchSettings::resolve(layers, args)?,
-            watch: WatchSettings::resolve(layers, args, kind)?,
-            http: HttpSettings::resolve(layers, args, demo_url)?,
+        let mut output = OutputSettings::resolve(layers, args)?;
+        let batch = BatchSettings {
+            jobs: layers.value("jobs", args.jobs, checks::parse_jobs, "8")?,
+            keep_going: args.keep_going,
         };
+        let watch = WatchSettings::resolve(layers, args)?;
         if let Some(kind) = kind {
-            check_for_lookups(&config, kind).map_err(SettingsError::Usage)?;
+            check_lookup(kind, &mut output, &watch).map_err(SettingsError::Usage)?;
         }
-        Ok(config)
+        let http = HttpSettings::resolve(layers, args, demo_url)?;
+        Ok(Config {
+            http,
+            output,
+            watch,
+            batch,
+        })
     }
 }
 
@@ -152,27 +156,19 @@ impl HttpSettings {
     ) -> Result<HttpSettings, SettingsError> {
         let base_url = match demo_url {
             Some(url) => Some(Sourced::new(url, Origin::Demo)),
-            None => layers.pick("base_url", args.base_url.clone(), checks::text)?,
+            // Checked once picked, below.
+            None => layers.pick("base_url", args.base_url.clone(), |url| Ok(url.into()))?,
         };
         let api_key = layers.api_key(args)?;
-        let header = layers.value(
-            "api_key_header",
-            args.api_key_header.clone(),
-            checks::key_header,
-            "X-API-KEY".into(),
-        )?;
+        let header = args.api_key_header.clone();
+        let header = layers.value("api_key_header", header, checks::key_header, "X-API-KEY")?;
         let ca_cert = layers.optional("ca_cert", args.ca_cert.clone(), checks::path)?;
-        let timeout = layers.value(
-            "timeout",
-            args.timeout,
-            checks::timeout,
-            Duration::from_secs(10),
-        )?;
-        let retries = layers.value("retries", args.retries, checks::retries, 2)?;
-        let paths = layers.value("paths", args.paths, checks::value_enum, PathStyle::Auto)?;
-        let max_body = layers.value("max_body", args.max_body, parse_max_body, 4 * 1024 * 1024)?;
-        let mask_msisdn = layers.value("mask_msisdn", args.mask_msisdn, parse_bool, false)?;
-        let rate = layers.optional("rate", args.rate, parse_rate)?;
+        let timeout = layers.value("timeout", args.timeout, checks::timeout, "10s")?;
+        let retries = layers.value("retries", args.retries, checks::retries, "2")?;
+        let paths = layers.value("paths", args.paths, checks::value_enum, "auto")?;
+        let max_body = layers.value("max_body", args.max_body, parse_max_body, "4194304")?;
+        let mask_msisdn = layers.value("mask_msisdn", args.mask_msisdn, parse_bool, "false")?;
+        let rate = layers.optional("rate", args.rate, checks::parse_rate)?;
         // Checked once every setting is picked: `config show` lists them all.
         let Some(base_url) = base_url else {
             layers.row("base_url", "(not set)".into(), Origin::Default);
@@ -196,15 +192,12 @@ impl HttpSettings {
         layers.row("base_url", shown, base_url.origin.clone());
         let url = validate_base_url(&base_url.value)
             .map_err(|err| layers.unusable(&base_url.origin, "base_url", err.0))?;
-        let ca_certs = match ca_cert {
-            Some(path) => {
-                let origin = path.origin.clone();
-                let loaded = CaCerts::load(&layers.placed(path));
-                Some(loaded.map_err(|err| layers.unusable(&origin, "ca_cert", err.0))?)
-            }
-            None => None,
-        };
-        let proxy = crate::settings::proxy::resolve(&url, demo, |name| env::var(name).ok())?;
+        let ca_certs = ca_cert.map(|path| {
+            let unusable = |err: ConfigError| layers.unusable(&path.origin, "ca_cert", err.0);
+            CaCerts::load(&layers.placed(&path)).map_err(unusable)
+        });
+        let ca_certs = ca_certs.transpose()?;
+        let proxy = proxy::resolve(&url, demo, |name| env::var(name).ok())?;
         Ok(HttpSettings {
             base_url: url,
             api_key: api_key.map(ApiKey::new),
@@ -224,32 +217,19 @@ impl HttpSettings {
 }
 
 impl OutputSettings {
-    fn resolve(
-        layers: &mut Layers,
-        args: &Given,
-        kind: Option<LookupKind>,
-    ) -> Result<OutputSettings, SettingsError> {
+    fn resolve(layers: &mut Layers, args: &Given) -> Result<OutputSettings, SettingsError> {
         // `--json` is `-o json`; `config show` and `check` take it for themselves.
         let format = if args.json {
             layers.row("output", "json".into(), Origin::Flag("--json".into()));
             OutputFormat::json()
         } else {
-            let table = OutputFormat::default();
-            layers.value("output", args.output, checks::output, table)?
+            layers.value("output", args.output, checks::output, "table")?
         };
-        let color = layers.value("color", args.color, checks::value_enum, ColorChoice::Auto)?;
-        // Field names as the records of the kind looked up name them (`status`,
-        // `Status` and `Delivery report` alike).
-        let (mut fields, mut field) = (args.fields.clone(), args.field.clone());
-        if let Some(record) = kind.map(LookupKind::record_kind) {
-            fields = usage::resolve_names(record, &fields).map_err(SettingsError::Usage)?;
-            let resolved = field.map(|f| usage::resolve_name(record, &f)).transpose();
-            field = resolved.map_err(SettingsError::Usage)?;
-        }
+        let color: ColorChoice = layers.value("color", args.color, checks::value_enum, "auto")?;
         Ok(OutputSettings {
             format,
-            fields,
-            field,
+            fields: args.fields.clone(),
+            field: args.field.clone(),
             normalize: args.normalize,
             color: use_color(color, std::io::stdout().is_terminal()),
             utf8: locale_is_utf8(),
@@ -264,39 +244,13 @@ impl OutputSettings {
     }
 }
 
-impl BatchSettings {
-    fn resolve(layers: &mut Layers, args: &Given) -> Result<BatchSettings, SettingsError> {
-        Ok(BatchSettings {
-            jobs: layers.value("jobs", args.jobs, parse_jobs, 8)?,
-            keep_going: args.keep_going,
-        })
-    }
-}
-
 impl WatchSettings {
-    fn resolve(
-        layers: &mut Layers,
-        args: &Given,
-        kind: Option<LookupKind>,
-    ) -> Result<WatchSettings, SettingsError> {
-        let timeout = Duration::from_secs(600);
-        let timeout = layers.value(
-            "wait_timeout",
-            args.wait_timeout,
-            parse_wait_timeout,
-            timeout,
-        )?;
-        let interval = Duration::from_secs(2);
-        let interval = layers.value("interval", args.interval, parse_interval, interval)?;
+    fn resolve(layers: &mut Layers, args: &Given) -> Result<WatchSettings, SettingsError> {
+        let timeout = layers.value("wait_timeout", args.wait_timeout, parse_wait_timeout, "10m")?;
+        let interval = layers.value("interval", args.interval, parse_interval, "2s")?;
         // Trimmed and never empty: `checks::parse_status` parsed them.
-        let lower = |v: &[String]| v.iter().map(|s| s.to_ascii_lowercase()).collect();
-        let (until, expect): (Vec<_>, Vec<_>) = (lower(&args.until), lower(&args.expect));
-        if let Some(kind) = kind {
-            for (flag, statuses) in [("--until", &until), ("--expect", &expect)] {
-                usage::check_statuses(kind.record_kind(), flag, statuses)
-                    .map_err(SettingsError::Usage)?;
-            }
-        }
+        let lower = |v: &[String]| v.iter().map(|s| s.to_ascii_lowercase()).collect::<Vec<_>>();
+        let until = lower(&args.until);
         Ok(WatchSettings {
             wait: args.wait.then(|| WaitSettings {
                 timeout,
@@ -306,18 +260,31 @@ impl WatchSettings {
             follow: args.follow,
             until,
             expect: Expectation {
-                statuses: expect,
+                statuses: lower(&args.expect),
                 delivered_ratio: args.expect_delivered,
             },
         })
     }
 }
 
-/// The usage checks of a lookup's settings: what the output format allows (it may
-/// come from the config file), and options that make no sense together. Each option
-/// is paired with what makes it do nothing; the first found is refused.
-fn check_for_lookups(config: &Config, kind: LookupKind) -> Result<(), String> {
-    let (output, watch) = (&config.output, &config.watch);
+/// The usage checks of a lookup of `kind`: its field names and statuses, what the
+/// output format allows (it may come from the config file), and options that make no
+/// sense together. Each option is paired with what makes it do nothing; the first
+/// found is refused.
+fn check_lookup(
+    kind: LookupKind,
+    output: &mut OutputSettings,
+    watch: &WatchSettings,
+) -> Result<(), String> {
+    // Field names as the records of the kind name them (`status`, `Status` and
+    // `Delivery report` alike).
+    let record = kind.record_kind();
+    output.fields = usage::resolve_names(record, &output.fields)?;
+    if let Some(field) = &output.field {
+        output.field = Some(usage::resolve_name(record, field)?);
+    }
+    usage::check_statuses(record, "--until", &watch.until)?;
+    usage::check_statuses(record, "--expect", &watch.expect.statuses)?;
     let (format, field) = (output.format, output.field.is_some());
     let task = kind == LookupKind::Task;
     let shaping = [
@@ -407,9 +374,7 @@ pub fn use_color(choice: ColorChoice, stdout_is_terminal: bool) -> bool {
     match choice {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
-        ColorChoice::Auto if no_color => false,
-        ColorChoice::Auto if force => true,
-        ColorChoice::Auto => stdout_is_terminal,
+        ColorChoice::Auto => !no_color && (force || stdout_is_terminal),
     }
 }
 

@@ -4,101 +4,100 @@
 //! silently falls back to a default.
 
 use std::collections::BTreeMap;
-use std::fmt;
 use std::io::ErrorKind::NotFound;
 use std::path::{Path, PathBuf};
 
-use serde::de::{Error as _, IgnoredAny, MapAccess, Visitor};
-use serde::{Deserialize, Deserializer};
+use serde::de::IgnoredAny;
+use serde::Deserialize;
+use toml::de::{DeTable, DeValue};
 use toml::Spanned;
 
 use crate::domain::error::ConfigError;
 use crate::settings::given::{flag_of, variable_of, KEYS};
+use crate::settings::origin::Origin;
 use crate::settings::read::read_bounded_text;
 
-/// A value as the file wrote it: text, or a number or a boolean read as its text, so
-/// that the file's values pass the same check as a flag's (`timeout = 2` and
-/// `--timeout 2` alike).
-#[derive(Debug, Clone)]
-pub struct Scalar(pub String);
-
-impl<'de> Deserialize<'de> for Scalar {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Scalar, D::Error> {
-        let why = "expected a value: text in quotes, a number or true/false";
-        Ok(Scalar(match toml::Value::deserialize(d) {
-            Ok(toml::Value::String(text)) => text,
-            Ok(toml::Value::Integer(n)) => n.to_string(),
-            Ok(toml::Value::Float(f)) => f.to_string(),
-            Ok(toml::Value::Boolean(b)) => b.to_string(),
-            _ => return Err(D::Error::custom(why)),
-        }))
-    }
-}
-
 /// One layer of the file as written: the top level, or one `[profiles.NAME]` table.
-/// Each value keeps its place in the text; `settings::resolve` checks the one it uses
-/// with the parser of its flag. An unknown key is refused as it is read, and so are
-/// `config` and `profile`, in words that say why.
+/// Each value is kept as its text (a number or a boolean too, so that it passes the
+/// same check as a flag's: `timeout = 2` and `--timeout 2` alike) with its place in
+/// the file; `settings::resolve` checks the one it uses with the parser of its flag.
 #[derive(Debug, Default)]
 pub struct Layer {
-    pub values: BTreeMap<&'static str, Spanned<Scalar>>,
-    pub profiles: BTreeMap<String, Spanned<Layer>>,
+    pub values: BTreeMap<&'static str, Spanned<String>>,
+    pub profiles: BTreeMap<String, Layer>,
 }
 
-impl<'de> Deserialize<'de> for Layer {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Layer, D::Error> {
-        d.deserialize_map(LayerVisitor)
-    }
-}
+/// The error of what the file holds at an offset.
+type At<'a> = &'a dyn Fn(usize, String) -> ConfigError;
 
-struct LayerVisitor;
-
-impl<'de> Visitor<'de> for LayerVisitor {
-    type Value = Layer;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a table of settings")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Layer, A::Error> {
-        let mut layer = Layer::default();
-        while let Some(Key(key)) = map.next_key()? {
-            if key == "profiles" {
-                layer.profiles = map.next_value()?;
-            } else {
-                layer.values.insert(key, map.next_value()?);
+/// A table of the file read as a layer; an unknown key, `config` and `profile`, and
+/// a value that is not text, a number or a boolean are refused at their place.
+fn layer(table: &DeTable, top: bool, at: At) -> Result<Layer, ConfigError> {
+    let mut layer = Layer::default();
+    for (key, value) in table {
+        let (name, start) = (key.get_ref().as_ref(), value.span().start);
+        match name {
+            "profiles" if !top => return Err(at(start, "a profile cannot hold profiles".into())),
+            "profiles" => {
+                for (name, profile) in settings(value, at)? {
+                    let profile = self::layer(settings(profile, at)?, false, at)?;
+                    layer.profiles.insert(name.get_ref().to_string(), profile);
+                }
+            }
+            _ => {
+                let key = setting_key(name).map_err(|why| at(key.span().start, why))?;
+                let why = "expected a value: text in quotes, a number or true/false";
+                let text = scalar(value.get_ref()).ok_or_else(|| at(start, why.into()))?;
+                layer.values.insert(key, Spanned::new(value.span(), text));
             }
         }
-        Ok(layer)
     }
+    Ok(layer)
 }
 
-/// A key of a layer: a setting the file may set, or `profiles`. Refused at its own
-/// place in the text, so the error names its line.
-struct Key(&'static str);
+/// The `profiles` table, or one profile.
+fn settings<'a, 'i>(
+    value: &'a Spanned<DeValue<'i>>,
+    at: At,
+) -> Result<&'a DeTable<'i>, ConfigError> {
+    let why = "expected a table of settings".to_string();
+    value
+        .get_ref()
+        .as_table()
+        .ok_or_else(|| at(value.span().start, why))
+}
 
-impl<'de> Deserialize<'de> for Key {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Key, D::Error> {
-        let key = String::deserialize(d)?;
-        if let Some(key) = ["config", "profile"].into_iter().find(|k| *k == key) {
-            return Err(D::Error::custom(format!(
-                "`{key}` cannot be set in a config file: it is chosen by {} or {}",
-                flag_of(key),
-                variable_of(key)
-            )));
-        }
-        if let Some(known) = file_keys().chain(["profiles"]).find(|k| *k == key) {
-            return Ok(Key(known));
-        }
-        let keys: Vec<&str> = file_keys().collect();
-        Err(D::Error::custom(format!(
+/// A value as its text: a number or a boolean as TOML reads it.
+fn scalar(value: &DeValue) -> Option<String> {
+    Some(match value {
+        DeValue::String(text) => text.to_string(),
+        DeValue::Integer(n) => i64::from_str_radix(n.as_str(), n.radix()).ok()?.to_string(),
+        DeValue::Float(f) => f.as_str().parse::<f64>().ok()?.to_string(),
+        DeValue::Boolean(b) => b.to_string(),
+        _ => return None,
+    })
+}
+
+/// A key of a layer: a setting the file may set. `config` and `profile` are refused in
+/// words that say why.
+fn setting_key(key: &str) -> Result<&'static str, String> {
+    if let Some(key) = ["config", "profile"].into_iter().find(|k| *k == key) {
+        return Err(format!(
+            "`{key}` cannot be set in a config file: it is chosen by {} or {}",
+            flag_of(key),
+            variable_of(key)
+        ));
+    }
+    let keys: Vec<&str> = file_keys().collect();
+    let known = keys.iter().find(|k| **k == key).copied();
+    known.ok_or_else(|| {
+        format!(
             "unknown field `{key}` (valid keys are {}; profiles go in [profiles.NAME] tables)",
             keys.join(", ")
-        )))
-    }
+        )
+    })
 }
 
-/// A config file, read and checked.
 #[derive(Debug)]
 pub struct ConfigFile {
     pub path: PathBuf,
@@ -116,34 +115,28 @@ pub fn default_path() -> Option<PathBuf> {
 }
 
 /// Reads and checks a config file. A missing file is `Ok(None)` unless the user named
-/// it (`given_by` is the flag or variable that did).
-pub fn load(path: &Path, given_by: Option<&str>) -> Result<Option<ConfigFile>, ConfigError> {
+/// it (`given_by`: the flag or variable that did).
+pub fn load(path: &Path, given_by: Option<&Origin>) -> Result<Option<ConfigFile>, ConfigError> {
     let shown = path.display();
     let text = match read_bounded_text(path) {
         Ok(text) => text,
         Err(err) if err.kind() == NotFound && given_by.is_none() => return Ok(None),
         Err(err) => {
             return Err(ConfigError(match given_by {
-                Some(by) if err.kind() == NotFound => {
+                Some(Origin::Flag(by) | Origin::Env(by)) if err.kind() == NotFound => {
                     format!("config file {shown} does not exist (given by {by})")
                 }
                 _ => format!("cannot read config file {shown}: {err}"),
             }))
         }
     };
+    let at = |offset, why| invalid_at(path, &text, offset, why);
     // The parser's span gives the place of a TOML error.
-    let top: Layer = toml::from_str(&text).map_err(|err| {
+    let table = DeTable::parse(&text).map_err(|err| {
         let start = err.span().map_or(0, |span| span.start);
-        invalid_at(path, &text, start, err.message().trim().into())
-    })?;
-    if let Some(nested) = top
-        .profiles
-        .values()
-        .find(|p| !p.get_ref().profiles.is_empty())
-    {
-        let why = "a profile cannot hold profiles".into();
-        return Err(invalid_at(path, &text, nested.span().start, why));
-    }
+        at(start, err.message().trim().into())
+    });
+    let top = layer(table?.get_ref(), true, &at)?;
     Ok(Some(ConfigFile {
         path: path.to_path_buf(),
         top,
@@ -156,13 +149,13 @@ impl ConfigFile {
     /// empty one, which means no key).
     pub fn holds_key(&self) -> bool {
         std::iter::once(&self.top)
-            .chain(self.top.profiles.values().map(Spanned::get_ref))
+            .chain(self.top.profiles.values())
             .filter_map(|layer| layer.values.get("api_key"))
-            .any(|key| !key.get_ref().0.trim().is_empty())
+            .any(|key| !key.get_ref().trim().is_empty())
     }
 
     /// The error of a value of the file (exit 78): the file, its line and key.
-    pub fn invalid_at(&self, value: &Spanned<Scalar>, message: String) -> ConfigError {
+    pub fn invalid_at(&self, value: &Spanned<String>, message: String) -> ConfigError {
         invalid_at(&self.path, &self.text, value.span().start, message)
     }
 }
@@ -234,7 +227,7 @@ mod tests {
         use std::io::Write;
         let mut file = tempfile::NamedTempFile::new().unwrap();
         file.write_all(text.as_bytes()).unwrap();
-        load(file.path(), Some("--config")).map(Option::unwrap)
+        load(file.path(), Some(&Origin::Flag("--config".into()))).map(Option::unwrap)
     }
 
     #[test]
@@ -244,10 +237,10 @@ mod tests {
              [profiles.prod]\nretries = 5\njobs = 2\nmask_msisdn = true\n",
         )
         .unwrap();
-        assert_eq!(file.top.values.get("timeout").unwrap().get_ref().0, "2s");
-        let prod = file.top.profiles["prod"].get_ref();
-        assert_eq!(prod.values.get("retries").unwrap().get_ref().0, "5");
-        assert_eq!(prod.values.get("mask_msisdn").unwrap().get_ref().0, "true");
+        assert_eq!(file.top.values.get("timeout").unwrap().get_ref(), "2s");
+        let prod = &file.top.profiles["prod"];
+        assert_eq!(prod.values.get("retries").unwrap().get_ref(), "5");
+        assert_eq!(prod.values.get("mask_msisdn").unwrap().get_ref(), "true");
         let err = file.invalid_at(prod.values.get("jobs").unwrap(), "no".into());
         assert!(
             err.to_string()
@@ -296,8 +289,8 @@ mod tests {
     #[test]
     fn numbers_and_booleans_are_read_as_their_text() {
         let file = parse("timeout = 2.5\nretries = \"3\"\ncolor = false\n").unwrap();
-        assert_eq!(file.top.values.get("timeout").unwrap().get_ref().0, "2.5");
-        assert_eq!(file.top.values.get("color").unwrap().get_ref().0, "false");
+        assert_eq!(file.top.values.get("timeout").unwrap().get_ref(), "2.5");
+        assert_eq!(file.top.values.get("color").unwrap().get_ref(), "false");
         let err = parse("timeout = [1]\n").unwrap_err().to_string();
         assert!(err.contains("line 1, key `timeout`"), "{err}");
     }
@@ -306,8 +299,12 @@ mod tests {
     fn missing_files() {
         let path = Path::new("/nonexistent/smsstat/config.toml");
         assert!(load(path, None).unwrap().is_none());
-        let err = load(path, Some("--config")).unwrap_err().to_string();
-        assert!(err.contains("does not exist (given by --config)"), "{err}");
+        let by = Origin::Env("SMSSTAT_CONFIG".into());
+        let err = load(path, Some(&by)).unwrap_err().to_string();
+        assert!(
+            err.contains("does not exist (given by SMSSTAT_CONFIG)"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -56,16 +56,14 @@ pub fn variable_of(key: &str) -> String {
 /// the man page.
 pub fn variables() -> Vec<(String, String)> {
     let command = Given::augment_args(clap::Command::new("smsstat"));
+    let help = |key: &str| {
+        let arg = command.get_arguments().find(|arg| arg.get_id() == key);
+        arg.and_then(|arg| arg.get_help())
+            .map_or_else(String::new, ToString::to_string)
+    };
+    let about = |key: &str| format!("As {}: {}.", flag_of(key), help(key));
     KEYS.iter()
-        .map(|key| {
-            let help = command
-                .get_arguments()
-                .find(|arg| arg.get_id() == *key)
-                .and_then(|arg| arg.get_help())
-                .map(ToString::to_string)
-                .unwrap_or_default();
-            (variable_of(key), format!("As {}: {help}.", flag_of(key)))
-        })
+        .map(|key| (variable_of(key), about(key)))
         .collect()
 }
 

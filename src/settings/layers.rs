@@ -68,11 +68,7 @@ impl<'a> Layers<'a> {
         let path = named.as_ref().map(|n| n.value.clone());
         let path = path.or_else(config_file::default_path);
         if let Some(path) = &path {
-            let given_by = named.as_ref().map(|n| match &n.origin {
-                Origin::Flag(name) | Origin::Env(name) => name.clone(),
-                other => other.to_string(),
-            });
-            layers.file = config_file::load(path, given_by.as_deref())?;
+            layers.file = config_file::load(path, named.as_ref().map(|n| &n.origin))?;
         }
         let shown = match (&path, &layers.file) {
             (Some(path), Some(_)) => path.display().to_string(),
@@ -116,23 +112,23 @@ impl<'a> Layers<'a> {
         for (layer, origin) in self.file_layers() {
             if let Some(text) = layer.values.get(key) {
                 let file = self.file.as_ref().expect("a file value comes from a file");
-                let value = parse(&text.get_ref().0).map_err(|why| file.invalid_at(text, why))?;
+                let value = parse(text.get_ref()).map_err(|why| file.invalid_at(text, why))?;
                 return Ok(Some(Sourced::new(value, origin)));
             }
         }
         Ok(None)
     }
 
-    /// `pick`, else the default; shown in `config show`.
+    /// `pick`, else the default (written as its help writes it); shown in `config show`.
     pub fn value<T: Shown>(
         &mut self,
         key: &'static str,
         flag: Option<T>,
         parse: fn(&str) -> Result<T, String>,
-        default: T,
+        default: &str,
     ) -> Result<T, SettingsError> {
-        let picked = self.pick(key, flag, parse)?;
-        let Sourced { value, origin } = picked.unwrap_or(Sourced::new(default, Origin::Default));
+        let default = || Sourced::new(parse(default).expect("a valid default"), Origin::Default);
+        let Sourced { value, origin } = self.pick(key, flag, parse)?.unwrap_or_else(default);
         self.row(key, value.shown(), origin);
         Ok(value)
     }
@@ -159,20 +155,14 @@ impl<'a> Layers<'a> {
 
     /// A path from the config file is relative to the file (`~/` is the home
     /// directory), so the file means the same wherever smsstat is started.
-    pub fn placed(&self, path: Sourced<PathBuf>) -> PathBuf {
-        let dir = match &path.origin {
-            Origin::Profile { file, .. } | Origin::File(file) => file.parent(),
-            _ => return path.value,
+    pub fn placed(&self, path: &Sourced<PathBuf>) -> PathBuf {
+        let (Origin::Profile { file, .. } | Origin::File(file)) = &path.origin else {
+            return path.value.clone();
         };
-        if let Ok(rest) = path.value.strip_prefix("~") {
-            if let Ok(home) = etcetera::home_dir() {
-                return home.join(rest);
-            }
-        }
-        match dir {
-            Some(dir) if path.value.is_relative() => dir.join(&path.value),
-            _ => path.value,
-        }
+        let home = |rest: &Path| Some(etcetera::home_dir().ok()?.join(rest));
+        let from_home = path.value.strip_prefix("~").ok().and_then(home);
+        // An absolute path is kept as it is by `join`.
+        from_home.unwrap_or_else(|| file.parent().unwrap_or(Path::new("")).join(&path.value))
     }
 
     /// A value that passed its parser but cannot be used (a base URL, a CA file),
@@ -189,7 +179,7 @@ impl<'a> Layers<'a> {
     /// or `api_key_file` (a layer with both is refused: which one was meant would be
     /// a guess). An empty or blank key is no key, from wherever it came.
     pub fn api_key(&mut self, args: &Given) -> Result<Option<String>, SettingsError> {
-        let key = self.pick("api_key", args.api_key.clone(), checks::text)?;
+        let key = self.pick("api_key", args.api_key.clone(), |key| Ok(key.into()))?;
         let file = self.pick("api_key_file", args.api_key_file.clone(), checks::path)?;
         // Of a key and a key file, the one of the higher layer.
         let file = match (&key, file) {
@@ -199,15 +189,14 @@ impl<'a> Layers<'a> {
             (Some(key), Some(file)) if key.origin < file.origin => None,
             (_, file) => file,
         };
-        if let Some(path) = file {
-            let origin = path.origin.clone();
-            let path = self.placed(path);
-            let key = read_key_file(&path, &origin)?;
+        if let Some(file) = file {
+            let path = self.placed(&file);
+            let key = read_key_file(&path, &file.origin)?;
             self.warnings
                 .extend(exposed_key_warning("API key file", &path));
             let shown = format!("{} (read from {})", mask_key(&key), path.display());
-            self.row("api_key", shown, origin.clone());
-            self.row("api_key_file", path.display().to_string(), origin);
+            self.row("api_key", shown, file.origin.clone());
+            self.row("api_key_file", path.display().to_string(), file.origin);
             return Ok(Some(key));
         }
         self.row("api_key_file", "(none)".into(), Origin::Default);
@@ -236,7 +225,7 @@ impl<'a> Layers<'a> {
                 name: name.clone(),
                 file: f.path.clone(),
             };
-            Some((f.top.profiles.get(name)?.get_ref(), origin))
+            Some((f.top.profiles.get(name)?, origin))
         });
         let top = file.map(|f| (&f.top, Origin::File(f.path.clone())));
         profile.into_iter().chain(top)
@@ -400,14 +389,14 @@ mod tests {
         let var = retries(&layers, None).unwrap().unwrap();
         assert_eq!(var.origin, Origin::Env("SMSSTAT_RETRIES".into()));
         assert_eq!(var.value, 7);
-        let placed = layers.placed(Sourced {
+        let placed = layers.placed(&Sourced {
             value: PathBuf::from("key.txt"),
             origin: Origin::File(path.clone()),
         });
         assert_eq!(placed, dir.path().join("key.txt"));
         let absolute = PathBuf::from("/run/secrets/k");
         let origin = Origin::File(path);
-        let kept = layers.placed(Sourced {
+        let kept = layers.placed(&Sourced {
             value: absolute.clone(),
             origin,
         });

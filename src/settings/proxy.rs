@@ -91,10 +91,7 @@ fn bypasses(list: &str, host: &str) -> bool {
         if entry == "*" {
             return true;
         }
-        let entry = entry
-            .trim_start_matches('.')
-            .trim_end_matches('.')
-            .to_ascii_lowercase();
+        let entry = entry.trim_matches('.').to_ascii_lowercase();
         let entry = entry.trim_matches(['[', ']']);
         if entry.is_empty() {
             return false;
@@ -102,12 +99,9 @@ fn bypasses(list: &str, host: &str) -> bool {
         match (ip, entry.split_once('/')) {
             (Some(ip), Some((net, bits))) => in_range(ip, net, bits),
             (Some(ip), None) => entry.parse::<IpAddr>().is_ok_and(|e| e == ip),
-            (None, _) => {
-                host == entry
-                    || host
-                        .strip_suffix(entry)
-                        .is_some_and(|head| head.ends_with('.'))
-            }
+            (None, _) => host
+                .strip_suffix(entry)
+                .is_some_and(|head| head.is_empty() || head.ends_with('.')),
         }
     })
 }

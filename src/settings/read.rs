@@ -9,7 +9,6 @@ use std::path::Path;
 /// Far more than any config file, key or CA bundle needs.
 pub const MAX_LOCAL_FILE: u64 = 1024 * 1024;
 
-/// The bytes of a regular file of at most `MAX_LOCAL_FILE` bytes.
 pub fn read_bounded(path: &Path) -> io::Result<Vec<u8>> {
     let not_regular = || io::Error::other("not a regular file");
     // Checked before opening: opening a FIFO for reading blocks until a writer comes.
@@ -29,7 +28,6 @@ pub fn read_bounded(path: &Path) -> io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// `read_bounded`, as UTF-8 text.
 pub fn read_bounded_text(path: &Path) -> io::Result<String> {
     String::from_utf8(read_bounded(path)?).map_err(|_| io::Error::other("not UTF-8 text"))
 }

@@ -42,31 +42,28 @@ pub fn mask_key(key: &str) -> String {
     format!("****{tail}")
 }
 
-/// Spaces or a line break around a pasted key are a copying accident, not part of the
-/// key: the trimmed key is what is sent (and masked), with a warning.
-/// A key of nothing but spaces is an empty variable or paste gone wrong: like an
-/// empty key it means no key is sent, and the warning says so.
+/// Spaces or line breaks around a pasted key are a copying accident: the trimmed key
+/// is sent (and masked), with a warning; a blank key, like an empty one, is no key.
 pub(crate) fn trim_key(key: &mut String, origin: &Origin, warnings: &mut Vec<String>) {
     let trimmed = key.trim();
-    if trimmed.is_empty() && !key.is_empty() {
-        warnings.push(format!(
+    if trimmed.len() == key.len() {
+        return;
+    }
+    warnings.push(match trimmed.is_empty() {
+        true => format!(
             "the API key from {origin} is empty once its spaces or line breaks are removed; \
              no key will be sent"
-        ));
-        key.clear();
-    } else if trimmed.len() != key.len() {
-        warnings.push(format!(
+        ),
+        false => format!(
             "the API key from {origin} has spaces or line breaks around it; they were removed"
-        ));
-        *key = trimmed.to_string();
-    }
+        ),
+    });
+    *key = trimmed.to_string();
 }
 
 pub(crate) fn read_key_file(path: &Path, origin: &Origin) -> Result<String, ConfigError> {
-    let shown = format!(
-        "the API key file {} (api_key_file in {origin})",
-        path.display()
-    );
+    let file = path.display();
+    let shown = format!("the API key file {file} (api_key_file in {origin})");
     let text = crate::settings::read::read_bounded_text(path)
         .map_err(|err| ConfigError(format!("cannot read {shown}: {err}")))?;
     let key = text.trim();
@@ -83,12 +80,11 @@ pub(crate) fn read_key_file(path: &Path, origin: &Origin) -> Result<String, Conf
 pub(crate) fn exposed_key_warning(what: &str, path: &Path) -> Option<String> {
     use std::os::unix::fs::PermissionsExt;
     let mode = std::fs::metadata(path).ok()?.permissions().mode() & 0o777;
+    let path = path.display();
     (mode & 0o077 != 0).then(|| {
         format!(
-            "{what} {} holds an API key and can be read by other users (mode {mode:04o}); \
-             restrict it: chmod 600 {}",
-            path.display(),
-            path.display()
+            "{what} {path} holds an API key and can be read by other users (mode {mode:04o}); \
+             restrict it: chmod 600 {path}"
         )
     })
 }
