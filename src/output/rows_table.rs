@@ -274,6 +274,28 @@ fn shorten(text: &str, width: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::lookup::LookupKind;
+    use crate::domain::record::Record;
+
+    #[test]
+    fn a_long_cell_is_cut_once_with_the_whole_count() {
+        let style = TableStyle {
+            color: false,
+            utf8: true,
+            width: None,
+        };
+        let mut table = RowsTable::new(RecordKind::Sms, &[], style, false);
+        let record = Record::of_kind(
+            RecordKind::Sms,
+            serde_json::json!({"status": "E".repeat(1000)}),
+        );
+        table.add(&Outcome::new(LookupKind::Sms, "1".into(), Ok(record)));
+        let text = table.render();
+        assert!(
+            text.contains(&format!("{}… (700 more characters)", "E".repeat(300))),
+            "{text}"
+        );
+    }
 
     #[test]
     fn shorten_marks_the_cut() {

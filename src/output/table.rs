@@ -39,8 +39,9 @@ pub(super) fn new_table(style: TableStyle) -> Table {
     table
 }
 
+/// A value's cell, coloured by its tone; `value` is escaped and cut already.
 pub(super) fn value_cell(key: &str, value: &str, style: TableStyle) -> Cell {
-    let cell = Cell::new(escape_cut(value, MAX_CELL_CHARS));
+    let cell = Cell::new(value);
     let tone = match key {
         "status" => status::tone(value),
         derived::COUNTERS_CHECK => Tone::Doubtful,
@@ -74,10 +75,8 @@ pub fn record_table(record: &Record, query: &str, fields: &[String], style: Tabl
             .collect()
     };
     for row in picked {
-        table.add_row(vec![
-            Cell::new(escape_cut(&row.label, MAX_CELL_CHARS)),
-            value_cell(&row.key, &row.value, style),
-        ]);
+        let [label, value] = [&row.label, &row.value].map(|t| escape_cut(t, MAX_CELL_CHARS));
+        table.add_row(vec![Cell::new(label), value_cell(&row.key, &value, style)]);
     }
     // Labels are never wrapped; values wrap, at word boundaries where they have some.
     if let Some(labels) = table.column_mut(0) {
