@@ -12,7 +12,7 @@ use crate::domain::outcome::Outcome;
 use crate::domain::record::{error_field, exact_i64, lenient_bool, lenient_f64};
 use crate::domain::record::{ErrorField, Record, RecordKind};
 use crate::domain::sanitize::is_unsafe;
-use crate::output::derived::derived_number;
+use crate::output::derived::{all_derived, derived};
 
 pub fn outcome_json(outcome: &Outcome, normalize: bool) -> Value {
     Value::Object(outcome_map(outcome, normalize))
@@ -77,7 +77,7 @@ pub fn json_line(
             // Text, as --normalize has them: a query of digits keeps its zeros.
             "query" => Some(Value::String(outcome.query.clone())),
             "kind" => Some(Value::String(kind.name().into())),
-            _ => derived_number(outcome.result.as_ref().ok()?, name).map(number_or_text),
+            _ => derived(outcome.result.as_ref().ok()?, name, false, true).map(number_or_text),
         });
         if let Some(found) = found {
             insert_at(&mut picked, &path, found);
@@ -166,14 +166,9 @@ fn normalize_record(record: &Record, query: &str) -> Map<String, Value> {
     // What smsstat works out from the record (a task's delivery rate and pending
     // count, an SMS's latencies in seconds) comes with it, typed like the rest, so
     // `jq .delivery_rate` needs no --fields.
-    let derived = fields::FIELDS
-        .iter()
-        .filter(|f| f.kind == record.kind && f.ty == FieldType::Derived);
-    for field in derived {
-        let value = derived_number(record, field.key);
-        if let Some(value) = value.filter(|_| !map.contains_key(field.key)) {
-            map.insert(field.key.into(), number_or_text(value));
-        }
+    for (field, value) in all_derived(record, false) {
+        map.entry(field.key)
+            .or_insert_with(|| number_or_text(value));
     }
     map
 }

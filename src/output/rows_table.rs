@@ -9,7 +9,7 @@ use crate::domain::fields::{self, FieldType};
 use crate::domain::outcome::Outcome;
 use crate::domain::record::RecordKind;
 use crate::domain::sanitize::{escape_cut, MAX_CELL_CHARS};
-use crate::output::derived::{self, field_value, line_value};
+use crate::output::derived::{derived, field_value};
 use crate::output::table::{columns_for, new_table, value_cell, TableStyle};
 
 /// A free-text column is not cut narrower than this.
@@ -74,9 +74,8 @@ impl RowsTable {
         let (values, error) = match &outcome.result {
             Ok(record) => {
                 let value = |column: &Column| {
-                    derived::derived_value(record, &column.key, self.style.utf8)
+                    derived(record, &column.key, true, self.style.utf8)
                         .or_else(|| field_value(record, &column.key))
-                        .or_else(|| line_value(record, &column.key))
                         .unwrap_or_default()
                 };
                 (fields.iter().map(value).collect(), String::new())
