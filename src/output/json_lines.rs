@@ -54,7 +54,6 @@ pub fn json_line(
     outcome: &Outcome,
     fields: &[String],
     normalize: bool,
-    kind: RecordKind,
 ) -> io::Result<()> {
     if !normalize && fields.is_empty() {
         // The answer as it came (most lines): written from the record itself.
@@ -76,7 +75,7 @@ pub fn json_line(
         let found = found.cloned().or_else(|| match name {
             // Text, as --normalize has them: a query of digits keeps its zeros.
             "query" => Some(Value::String(outcome.query.clone())),
-            "kind" => Some(Value::String(kind.name().into())),
+            "kind" => Some(Value::String(outcome.kind.record_kind().name().into())),
             _ => derived(outcome.result.as_ref().ok()?, name, false, true).map(number_or_text),
         });
         if let Some(found) = found {
@@ -228,9 +227,13 @@ pub fn write_json_line(out: &mut impl Write, value: &impl serde::Serialize) -> i
     }
     let mut escaped = String::with_capacity(line.len() + 16);
     for c in String::from_utf8_lossy(&line).chars() {
-        match is_unsafe(c) {
-            true => escaped += &format!("\\u{:04x}", c as u32),
-            false => escaped.push(c),
+        if !is_unsafe(c) {
+            escaped.push(c);
+            continue;
+        }
+        // A character past U+FFFF is escaped as its UTF-16 surrogate pair.
+        for unit in c.encode_utf16(&mut [0; 2]) {
+            escaped += &format!("\\u{unit:04x}");
         }
     }
     out.write_all((escaped + "\n").as_bytes())
@@ -303,7 +306,7 @@ mod tests {
         let line = |outcome: &Outcome, fields: &[&str]| {
             let fields: Vec<String> = fields.iter().map(|f| f.to_string()).collect();
             let mut out = Vec::new();
-            json_line(&mut out, outcome, &fields, false, RecordKind::Hlr).unwrap();
+            json_line(&mut out, outcome, &fields, false).unwrap();
             String::from_utf8(out).unwrap()
         };
         let record = json!({"status": "active", "details": {"ported": "1"}, "x": 1});
@@ -348,10 +351,12 @@ mod tests {
     #[test]
     fn terminal_controls_are_escaped_in_json_lines() {
         let mut out = Vec::new();
-        write_json_line(&mut out, &json!({"s": "a\u{1b}]0;x\u{7}\u{202e}\u{9b}"})).unwrap();
+        let hostile = "a\u{1b}]0;x\u{7}\u{202e}\u{9b}\u{e0041}";
+        write_json_line(&mut out, &json!({ "s": hostile })).unwrap();
         let text = String::from_utf8(out).unwrap();
         assert!(!text.chars().any(|c| is_unsafe(c) && c != '\n'));
+        assert!(text.contains("\\udb40\\udc41"), "{text}");
         let back: Value = serde_json::from_str(&text).unwrap();
-        assert_eq!(back["s"], "a\u{1b}]0;x\u{7}\u{202e}\u{9b}");
+        assert_eq!(back["s"], hostile);
     }
 }

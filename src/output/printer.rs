@@ -5,7 +5,6 @@ use std::io::{self, Write};
 use crate::domain::format::OutputFormat;
 use crate::domain::lookup::LookupKind;
 use crate::domain::outcome::Outcome;
-use crate::domain::record::RecordKind;
 use crate::domain::sanitize::escape_control;
 use crate::output::delimited::{self, Cells, Delimiter};
 use crate::output::derived::value_of;
@@ -67,7 +66,7 @@ enum Format {
     /// A batch as tables of rows, one per page: memory stays bounded however long
     /// the input, and the column widths fit each page's rows.
     Rows(RowsTable),
-    Json(RecordKind),
+    Json,
     Delimited {
         columns: Vec<String>,
         cells: Cells,
@@ -115,7 +114,7 @@ impl<W: Write> Printer<W> {
                 style.table,
                 style.no_headers,
             )),
-            OutputFormat::Json => Format::Json(kind),
+            OutputFormat::Json => Format::Json,
             OutputFormat::Csv => delimited(Delimiter::Comma),
             OutputFormat::Tsv => delimited(Delimiter::Tab),
             OutputFormat::Report => report(ReportForm::Text),
@@ -176,7 +175,7 @@ impl<W: Write> Printer<W> {
                     out.flush()?;
                 }
             }
-            Format::Json(kind) => json_line(out, outcome, &style.fields, style.normalize, *kind)?,
+            Format::Json => json_line(out, outcome, &style.fields, style.normalize)?,
             Format::Delimited {
                 columns,
                 cells,
