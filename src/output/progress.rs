@@ -68,16 +68,16 @@ impl Painter {
         }
     }
 
-    /// Runs `f` (which prints) with the lines out of the way, drawn again only
-    /// after the next `changed`: the last frame cannot come back between a record
-    /// written and its flush by the caller (a single record's table).
-    fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
+    /// Runs `f` (which prints) with the lines out of the way. With `hold`, they are
+    /// drawn again only after the next `changed`: the last frame cannot come back
+    /// between a record written and its flush by the caller (a single record's table).
+    fn suspend<R>(&self, hold: bool, f: impl FnOnce() -> R) -> R {
         // Held while `f` prints: the drawing thread cannot draw in between.
         let mut rows = lock(&self.rows);
         if let Some(drawn) = rows.as_mut() {
             drawn.draw(&[]);
         }
-        self.held.store(true, Ordering::Relaxed);
+        self.held.store(hold, Ordering::Relaxed);
         f()
     }
 
@@ -151,19 +151,14 @@ impl BatchProgress {
                 vec![bar_line(*lock(&counts), started.elapsed(), utf8, width)]
             }));
         }
-        if let Some(painter) = &self.painter {
-            painter.changed();
-        }
     }
 
-    /// Runs `f` (which prints) with the bar out of the way.
+    /// Runs `f` (which prints) with the bar out of the way until the next tick.
     pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
-        let Some(painter) = &self.painter else {
-            return f();
-        };
-        let result = painter.suspend(f);
-        painter.changed();
-        result
+        match &self.painter {
+            Some(painter) => painter.suspend(false, f),
+            None => f(),
+        }
     }
 
     #[cfg(test)]
@@ -372,7 +367,7 @@ impl LiveView {
     /// Runs `f` (which prints) with the live lines out of the way; they come back
     /// when one of them changes.
     pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
-        self.painter.suspend(f)
+        self.painter.suspend(true, f)
     }
 
     /// Clears the lines for good: lookups abandoned at a signal still hold theirs,
