@@ -18,7 +18,7 @@ use crate::output::table::{columns_for, record_table, TableStyle};
 pub const TABLE_PAGE_ROWS: usize = 500;
 
 /// Output settings, resolved once from the `Config`.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct PrintStyle {
     pub format: OutputFormat,
     pub fields: Vec<String>,
@@ -41,18 +41,7 @@ impl PrintStyle {
     pub fn plain(format: OutputFormat) -> Self {
         PrintStyle {
             format,
-            fields: Vec::new(),
-            field: None,
-            normalize: false,
-            table: TableStyle {
-                color: false,
-                utf8: true,
-                width: None,
-            },
-            single: false,
-            raw_cells: false,
-            no_headers: false,
-            waited: false,
+            ..PrintStyle::default()
         }
     }
 }

@@ -18,6 +18,17 @@ pub struct TableStyle {
     pub width: Option<usize>,
 }
 
+/// No colour, UTF-8, no width.
+impl Default for TableStyle {
+    fn default() -> Self {
+        TableStyle {
+            color: false,
+            utf8: true,
+            width: None,
+        }
+    }
+}
+
 pub(super) fn new_table(style: TableStyle) -> Table {
     let mut table = Table::new();
     table.load_style(if style.utf8 {
