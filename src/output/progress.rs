@@ -8,6 +8,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use crate::output::derived::format_seconds;
 use crate::output::term::{rows_of, Rows};
 
 /// Quick batches finish before a bar would be worth drawing.
@@ -316,13 +317,8 @@ fn whole_rate(per_sec: f64) -> String {
 
 /// A duration in its largest whole unit: `3s`, `2m`, `1h`, `2d`.
 fn short_duration(duration: Duration) -> String {
-    let seconds = duration.as_secs();
-    match seconds {
-        0..60 => format!("{seconds}s"),
-        60..3600 => format!("{}m", seconds / 60),
-        3600..86400 => format!("{}h", seconds / 3600),
-        _ => format!("{}d", seconds / 86400),
-    }
+    let text = format_seconds(i64::try_from(duration.as_secs()).unwrap_or(i64::MAX));
+    text.split(' ').next().unwrap_or_default().to_string()
 }
 
 /// `--wait` on a terminal: a redrawn line per lookup being polled, in input order, as
