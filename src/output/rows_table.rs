@@ -233,11 +233,8 @@ fn fits(widths: &[usize], width: usize) -> bool {
 }
 
 fn longest_word(label: &str) -> usize {
-    label
-        .split(' ')
-        .map(|w| w.chars().count())
-        .max()
-        .unwrap_or(0)
+    let words = label.split(' ').map(|w| w.chars().count());
+    words.max().unwrap_or(0)
 }
 
 /// A label or note on as many lines as `width` needs, broken at spaces only.

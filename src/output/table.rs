@@ -77,15 +77,13 @@ pub fn record_table(record: &Record, query: &str, fields: &[String], style: Tabl
     if record.kind == RecordKind::Task && record.get("id").is_none() {
         rows.insert(0, row("query", "ID", query.to_string()));
     }
-    let picked: Vec<Row> = if fields.is_empty() {
-        rows
-    } else {
-        fields
+    if !fields.is_empty() {
+        let picked = fields
             .iter()
-            .flat_map(|name| picked_rows(&rows, record, query, name))
-            .collect()
-    };
-    for row in picked {
+            .flat_map(|name| picked_rows(&rows, record, query, name));
+        rows = picked.collect();
+    }
+    for row in rows {
         let [label, value] = [&row.label, &row.value].map(|t| escape_cut(t, MAX_CELL_CHARS));
         table.add_row(vec![Cell::new(label), value_cell(&row.key, &value, style)]);
     }
@@ -120,15 +118,11 @@ fn picked_rows(rows: &[Row], record: &Record, query: &str, name: &str) -> Vec<Ro
 /// without the columns those always have (`query`, `error`, `errorDescription`).
 pub fn columns_for(kind: RecordKind, fields: &[String]) -> Vec<String> {
     if fields.is_empty() {
-        fields::default_columns(kind)
+        return fields::default_columns(kind)
             .into_iter()
             .map(str::to_string)
-            .collect()
-    } else {
-        fields
-            .iter()
-            .filter(|name| !fields::ALWAYS_COLUMNS.contains(&name.as_str()))
-            .cloned()
-            .collect()
+            .collect();
     }
+    let own = |name: &&String| !fields::ALWAYS_COLUMNS.contains(&name.as_str());
+    fields.iter().filter(own).cloned().collect()
 }
