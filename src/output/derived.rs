@@ -158,8 +158,13 @@ pub struct Row {
 }
 
 /// A record's labelled rows: its fields, the network decoded, and the derived rows
-/// after the fields they are computed from.
+/// after the last field in the schema they are computed from (`time_dr`, `unknown`).
 pub fn record_rows(record: &Record, utf8: bool) -> Vec<Row> {
+    let last_source = match record.kind {
+        RecordKind::Sms => "time_dr",
+        RecordKind::Task => "unknown",
+        RecordKind::Hlr => "",
+    };
     let mut rows = Vec::new();
     for field in fields::sent(record.kind) {
         match (field.ty, record.get(field.key)) {
@@ -167,6 +172,10 @@ pub fn record_rows(record: &Record, utf8: bool) -> Vec<Row> {
             (FieldType::Details, Some(details)) => rows.extend(detail_rows(details)),
             (FieldType::Flag, Some(value)) => rows.push(row(field.key, field.label, yes_no(value))),
             (_, Some(value)) => rows.push(row(field.key, field.label, plain_text(value))),
+        }
+        if field.key == last_source {
+            let derived = all_derived(record, true);
+            rows.extend(derived.map(|(f, value)| row(f.key, f.label, value)));
         }
     }
     for (key, value) in &record.fields {
@@ -179,27 +188,6 @@ pub fn record_rows(record: &Record, utf8: bool) -> Vec<Row> {
     if let (Some(row), Some(decoded)) = (network, network_text(record, utf8)) {
         row.value = decoded;
     }
-    let anchors: &[&str] = match record.kind {
-        RecordKind::Sms => &["time_in", "time_sent", "time_dr"],
-        RecordKind::Task => &[
-            "total",
-            "sent",
-            "queued",
-            "accepted",
-            "enroute",
-            "delivered",
-            "undeliverable",
-            "expired",
-            "unknown",
-        ],
-        RecordKind::Hlr => &[],
-    };
-    let at = rows
-        .iter()
-        .rposition(|r| anchors.contains(&r.key.as_str()))
-        .map_or(rows.len(), |i| i + 1);
-    let derived_rows = all_derived(record, true).map(|(f, value)| row(f.key, f.label, value));
-    rows.splice(at..at, derived_rows);
     rows
 }
 
@@ -328,6 +316,25 @@ mod tests {
             derived(&r, DELIVERY_LATENCY, true, true).as_deref(),
             Some("4s")
         );
+    }
+
+    #[test]
+    fn task_derived_rows_follow_the_last_counter_present() {
+        let r = record(
+            RecordKind::Task,
+            json!({"totalprice": 1, "sent": 2, "delivered": 1, "x": 0, "body": "hi"}),
+        );
+        let keys: Vec<_> = record_rows(&r, true).into_iter().map(|r| r.key).collect();
+        let expected = [
+            "body",
+            "sent",
+            "delivered",
+            PENDING,
+            DELIVERY_RATE,
+            "totalprice",
+            "x",
+        ];
+        assert_eq!(keys, expected);
     }
 
     #[test]
