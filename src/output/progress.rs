@@ -19,7 +19,6 @@ const TICK: Duration = Duration::from_millis(120);
 const BAR_CELLS: usize = 30;
 const MIN_BAR_CELLS: usize = 8;
 
-/// Spinner frames: braille dots, or ASCII.
 const SPINNER: [&str; 8] = ["⠁", "⠂", "⠄", "⡀", "⢀", "⠠", "⠐", "⠈"];
 const ASCII_SPINNER: [&str; 4] = ["|", "/", "-", "\\"];
 
@@ -372,7 +371,6 @@ impl LiveView {
         self.painter.clear();
     }
 
-    /// A line for input number `index`.
     pub fn line(self: &Arc<Self>, index: usize, label: &str) -> LiveLine {
         let line = Line {
             label: label.to_string(),

@@ -257,7 +257,6 @@ fn cell_text(text: &str) -> String {
     escape_cut(text, MAX_CELL_CHARS).into_owned()
 }
 
-/// `text` cut to `width` characters, the last one `…`.
 fn shorten(text: &str, width: usize) -> String {
     if text.chars().count() <= width {
         return text.to_string();

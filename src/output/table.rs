@@ -18,7 +18,6 @@ pub struct TableStyle {
     pub width: Option<usize>,
 }
 
-/// No colour, UTF-8, no width.
 impl Default for TableStyle {
     fn default() -> Self {
         TableStyle {
