@@ -49,7 +49,7 @@ impl PrintStyle {
 /// The chosen format's writer: what it keeps between lookups.
 enum Format {
     /// `--field NAME`: the bare value, one line per lookup.
-    Field(String),
+    Field,
     /// One value given: its record as label and value rows.
     Record,
     /// A batch as tables of rows, one per page: memory stays bounded however long
@@ -95,7 +95,7 @@ impl<W: Write> Printer<W> {
         };
         let report = |form| Format::Report(Box::new(Report::new(kind, style.waited)), form);
         let format = match style.format {
-            _ if style.field.is_some() => Format::Field(style.field.clone().unwrap_or_default()),
+            _ if style.field.is_some() => Format::Field,
             OutputFormat::Table if style.single => Format::Record,
             OutputFormat::Table => Format::Rows(RowsTable::new(
                 kind,
@@ -152,7 +152,8 @@ impl<W: Write> Printer<W> {
         let (out, style) = (&mut self.out, &self.style);
         let record = outcome.result.as_ref().ok();
         match &mut self.format {
-            Format::Field(name) => {
+            Format::Field => {
+                let name = style.field.as_deref().unwrap_or_default();
                 let value = record.and_then(|r| value_of(r, name)).unwrap_or_default();
                 writeln!(out, "{}", escape_control(&value))?;
             }
