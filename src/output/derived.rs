@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use crate::domain::fields::{self, FieldType, ERROR_FIELDS};
+use crate::domain::fields::{self, Field, FieldType, ERROR_FIELDS};
 use crate::domain::networks;
 use crate::domain::record::{lenient_bool, plain_text, Record, RecordKind};
 use crate::domain::task::{self, TaskCounters};
@@ -19,13 +19,35 @@ pub const DELIVERY_RATE: &str = "delivery_rate";
 pub const PENDING: &str = "pending";
 pub const COUNTERS_CHECK: &str = "counters_check";
 
-/// A derived or decoded value by key, for the one-row-per-lookup table.
-pub fn derived_value(record: &Record, key: &str, utf8: bool) -> Option<String> {
-    if key == "network" {
-        return network_text(record, utf8);
+/// A value smsstat works out from the record by key, the network decoded too: for
+/// people in tables (latencies `1m 05s`, the delivery rate `60.0% (6 of 10)`), or for
+/// scripts and spreadsheets (CSV/TSV, `--field`, JSON: latencies in seconds, the rate
+/// as a ratio `0.600`); pending as a count, the counters check as its text.
+pub fn derived(record: &Record, key: &str, for_people: bool, utf8: bool) -> Option<String> {
+    let counters = || TaskCounters::of(record).filter(|_| record.kind == RecordKind::Task);
+    let latency = |to| {
+        let seconds = seconds_between(record, "time_in", to)?;
+        Some(match for_people {
+            true => format_seconds(seconds),
+            false => seconds.to_string(),
+        })
+    };
+    match key {
+        "network" => network_text(record, utf8),
+        SEND_LATENCY => latency("time_sent"),
+        DELIVERY_LATENCY => latency("time_dr"),
+        PENDING => task::pending(&counters()?).map(|n| n.to_string()),
+        COUNTERS_CHECK => task::problem(&counters()?),
+        DELIVERY_RATE => {
+            let c = counters()?;
+            let rate = task::delivery_rate(&c)?;
+            Some(match for_people {
+                true => format!("{rate:.1}% ({} of {})", c.delivered, c.messages()),
+                false => format!("{:.3}", rate / 100.0),
+            })
+        }
+        _ => None,
     }
-    let rows = derived_rows(record);
-    rows.into_iter().find(|r| r.key == key).map(|r| r.value)
 }
 
 /// Seconds from an SMS's `time_in` to its `time_dr`: the one delivery latency of
@@ -34,58 +56,20 @@ pub fn delivery_latency(record: &Record) -> Option<i64> {
     seconds_between(record, "time_in", "time_dr")
 }
 
-/// A derived value as scripts and spreadsheets want it (CSV/TSV, `--field`, JSON
-/// `--fields`): latencies in seconds, the delivery rate as a ratio (`0.886`), pending
-/// as a count, the counters check as its text, the network as in tables.
-pub fn derived_number(record: &Record, key: &str) -> Option<String> {
-    match key {
-        SEND_LATENCY => seconds_between(record, "time_in", "time_sent").map(|s| s.to_string()),
-        DELIVERY_LATENCY => delivery_latency(record).map(|s| s.to_string()),
-        DELIVERY_RATE if record.kind == RecordKind::Task => {
-            let rate = task::delivery_rate(&TaskCounters::of(record)?)?;
-            Some(format!("{:.3}", rate / 100.0))
-        }
-        _ => derived_value(record, key, true),
-    }
-}
-
 /// A field's value for `--field` and CSV/TSV: the raw field when the record has it,
 /// else a derived one (`delivery_rate`, `send_latency`, ...).
 pub fn value_of(record: &Record, name: &str) -> Option<String> {
-    field_value(record, name)
-        .or_else(|| derived_number(record, name))
-        .or_else(|| line_value(record, name))
+    field_value(record, name).or_else(|| derived(record, name, false, true))
 }
 
-/// The rows smsstat works out from the record, labelled as the field schema says.
-fn derived_rows(record: &Record) -> Vec<Row> {
-    let values = match (record.kind, TaskCounters::of(record)) {
-        (RecordKind::Sms, _) => {
-            let latency = |to| seconds_between(record, "time_in", to).map(format_seconds);
-            vec![
-                (SEND_LATENCY, latency("time_sent")),
-                (DELIVERY_LATENCY, latency("time_dr")),
-            ]
-        }
-        (RecordKind::Task, Some(c)) => {
-            let rate = task::delivery_rate(&c);
-            let (delivered, messages) = (c.delivered, c.messages());
-            vec![
-                (PENDING, task::pending(&c).map(|n| n.to_string())),
-                (
-                    DELIVERY_RATE,
-                    rate.map(|r| format!("{r:.1}% ({delivered} of {messages})")),
-                ),
-                (COUNTERS_CHECK, task::problem(&c)),
-            ]
-        }
-        _ => Vec::new(),
-    };
-    let labelled = values.into_iter().filter_map(|(key, value)| {
-        let label = fields::find(record.kind, key).map_or(key, |f| f.label);
-        Some(row(key, label, value?))
-    });
-    labelled.collect()
+/// Every value `derived` gives for the record, with its field, in the schema's order.
+pub fn all_derived(
+    record: &Record,
+    for_people: bool,
+) -> impl Iterator<Item = (&'static Field, String)> + '_ {
+    let fields = fields::FIELDS.iter();
+    let derived_fields = fields.filter(|f| f.kind == record.kind && f.ty == FieldType::Derived);
+    derived_fields.filter_map(move |f| Some((f, derived(record, f.key, for_people, true)?)))
 }
 
 /// An HLR record's network: its MCC+MNC code, country and operator.
@@ -174,8 +158,13 @@ pub struct Row {
 }
 
 /// A record's labelled rows: its fields, the network decoded, and the derived rows
-/// after the fields they are computed from.
+/// after the last field in the schema they are computed from (`time_dr`, `unknown`).
 pub fn record_rows(record: &Record, utf8: bool) -> Vec<Row> {
+    let last_source = match record.kind {
+        RecordKind::Sms => "time_dr",
+        RecordKind::Task => "unknown",
+        RecordKind::Hlr => "",
+    };
     let mut rows = Vec::new();
     for field in fields::sent(record.kind) {
         match (field.ty, record.get(field.key)) {
@@ -183,6 +172,10 @@ pub fn record_rows(record: &Record, utf8: bool) -> Vec<Row> {
             (FieldType::Details, Some(details)) => rows.extend(detail_rows(details)),
             (FieldType::Flag, Some(value)) => rows.push(row(field.key, field.label, yes_no(value))),
             (_, Some(value)) => rows.push(row(field.key, field.label, plain_text(value))),
+        }
+        if field.key == last_source {
+            let derived = all_derived(record, true);
+            rows.extend(derived.map(|(f, value)| row(f.key, f.label, value)));
         }
     }
     for (key, value) in &record.fields {
@@ -195,26 +188,6 @@ pub fn record_rows(record: &Record, utf8: bool) -> Vec<Row> {
     if let (Some(row), Some(decoded)) = (network, network_text(record, utf8)) {
         row.value = decoded;
     }
-    let anchors: &[&str] = match record.kind {
-        RecordKind::Sms => &["time_in", "time_sent", "time_dr"],
-        RecordKind::Task => &[
-            "total",
-            "sent",
-            "queued",
-            "accepted",
-            "enroute",
-            "delivered",
-            "undeliverable",
-            "expired",
-            "unknown",
-        ],
-        RecordKind::Hlr => &[],
-    };
-    let at = rows
-        .iter()
-        .rposition(|r| anchors.contains(&r.key.as_str()))
-        .map_or(rows.len(), |i| i + 1);
-    rows.splice(at..at, derived_rows(record));
     rows
 }
 
@@ -252,24 +225,19 @@ pub(crate) fn row(key: &str, label: &str, value: String) -> Row {
 
 /// A field's raw value by name; `details.ported` reaches into objects. A field the
 /// record lacks is answered by one that means the same (`name` by v1's
-/// `brand_name`, `name_en` by `country_name`).
+/// `brand_name`, `name_en` by `country_name`). `kind`, which no record carries, is
+/// the record's kind, as `--json --normalize` names it.
 pub fn field_value(record: &Record, name: &str) -> Option<String> {
     let synonyms = fields::synonyms(record.kind, name).map(|s| -> &str { s });
-    std::iter::once(name).chain(synonyms).find_map(|name| {
+    let found = std::iter::once(name).chain(synonyms).find_map(|name| {
         let mut parts = name.split('.');
         let mut value = record.get(parts.next()?)?;
         for part in parts {
             value = value.get(part)?;
         }
         Some(plain_text(value))
-    })
-}
-
-/// The names of every line that no record carries: `kind` (the record's kind, as
-/// `--json --normalize` names it). `query` is the line's, not the record's: callers
-/// that have the lookup show it.
-pub fn line_value(record: &Record, name: &str) -> Option<String> {
-    (name == "kind").then(|| record.kind.name().to_string())
+    });
+    found.or_else(|| (name == "kind").then(|| record.kind.name().to_string()))
 }
 
 #[cfg(test)]
@@ -279,6 +247,11 @@ mod tests {
 
     fn record(kind: RecordKind, value: Value) -> Record {
         Record::of_kind(kind, value)
+    }
+
+    fn derived_rows(record: &Record) -> Vec<Row> {
+        let rows = all_derived(record, true).map(|(f, value)| row(f.key, f.label, value));
+        rows.collect()
     }
 
     fn row_value(rows: &[Row], key: &str) -> Option<String> {
@@ -340,9 +313,28 @@ mod tests {
         let keys: Vec<_> = record_rows(&r, true).into_iter().map(|r| r.key).collect();
         assert_eq!(keys, ["time_in", "time_dr", DELIVERY_LATENCY, "status"]);
         assert_eq!(
-            derived_value(&r, DELIVERY_LATENCY, true).as_deref(),
+            derived(&r, DELIVERY_LATENCY, true, true).as_deref(),
             Some("4s")
         );
+    }
+
+    #[test]
+    fn task_derived_rows_follow_the_last_counter_present() {
+        let r = record(
+            RecordKind::Task,
+            json!({"totalprice": 1, "sent": 2, "delivered": 1, "x": 0, "body": "hi"}),
+        );
+        let keys: Vec<_> = record_rows(&r, true).into_iter().map(|r| r.key).collect();
+        let expected = [
+            "body",
+            "sent",
+            "delivered",
+            PENDING,
+            DELIVERY_RATE,
+            "totalprice",
+            "x",
+        ];
+        assert_eq!(keys, expected);
     }
 
     #[test]

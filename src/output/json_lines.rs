@@ -12,7 +12,7 @@ use crate::domain::outcome::Outcome;
 use crate::domain::record::{error_field, exact_i64, lenient_bool, lenient_f64};
 use crate::domain::record::{ErrorField, Record, RecordKind};
 use crate::domain::sanitize::is_unsafe;
-use crate::output::derived::derived_number;
+use crate::output::derived::{all_derived, derived};
 
 pub fn outcome_json(outcome: &Outcome, normalize: bool) -> Value {
     Value::Object(outcome_map(outcome, normalize))
@@ -54,7 +54,6 @@ pub fn json_line(
     outcome: &Outcome,
     fields: &[String],
     normalize: bool,
-    kind: RecordKind,
 ) -> io::Result<()> {
     if !normalize && fields.is_empty() {
         // The answer as it came (most lines): written from the record itself.
@@ -76,8 +75,8 @@ pub fn json_line(
         let found = found.cloned().or_else(|| match name {
             // Text, as --normalize has them: a query of digits keeps its zeros.
             "query" => Some(Value::String(outcome.query.clone())),
-            "kind" => Some(Value::String(kind.name().into())),
-            _ => derived_number(outcome.result.as_ref().ok()?, name).map(number_or_text),
+            "kind" => Some(Value::String(outcome.kind.record_kind().name().into())),
+            _ => derived(outcome.result.as_ref().ok()?, name, false, true).map(number_or_text),
         });
         if let Some(found) = found {
             insert_at(&mut picked, &path, found);
@@ -166,14 +165,9 @@ fn normalize_record(record: &Record, query: &str) -> Map<String, Value> {
     // What smsstat works out from the record (a task's delivery rate and pending
     // count, an SMS's latencies in seconds) comes with it, typed like the rest, so
     // `jq .delivery_rate` needs no --fields.
-    let derived = fields::FIELDS
-        .iter()
-        .filter(|f| f.kind == record.kind && f.ty == FieldType::Derived);
-    for field in derived {
-        let value = derived_number(record, field.key);
-        if let Some(value) = value.filter(|_| !map.contains_key(field.key)) {
-            map.insert(field.key.into(), number_or_text(value));
-        }
+    for (field, value) in all_derived(record, false) {
+        map.entry(field.key)
+            .or_insert_with(|| number_or_text(value));
     }
     map
 }
@@ -233,9 +227,13 @@ pub fn write_json_line(out: &mut impl Write, value: &impl serde::Serialize) -> i
     }
     let mut escaped = String::with_capacity(line.len() + 16);
     for c in String::from_utf8_lossy(&line).chars() {
-        match is_unsafe(c) {
-            true => escaped += &format!("\\u{:04x}", c as u32),
-            false => escaped.push(c),
+        if !is_unsafe(c) {
+            escaped.push(c);
+            continue;
+        }
+        // A character past U+FFFF is escaped as its UTF-16 surrogate pair.
+        for unit in c.encode_utf16(&mut [0; 2]) {
+            escaped += &format!("\\u{unit:04x}");
         }
     }
     out.write_all((escaped + "\n").as_bytes())
@@ -308,7 +306,7 @@ mod tests {
         let line = |outcome: &Outcome, fields: &[&str]| {
             let fields: Vec<String> = fields.iter().map(|f| f.to_string()).collect();
             let mut out = Vec::new();
-            json_line(&mut out, outcome, &fields, false, RecordKind::Hlr).unwrap();
+            json_line(&mut out, outcome, &fields, false).unwrap();
             String::from_utf8(out).unwrap()
         };
         let record = json!({"status": "active", "details": {"ported": "1"}, "x": 1});
@@ -353,10 +351,12 @@ mod tests {
     #[test]
     fn terminal_controls_are_escaped_in_json_lines() {
         let mut out = Vec::new();
-        write_json_line(&mut out, &json!({"s": "a\u{1b}]0;x\u{7}\u{202e}\u{9b}"})).unwrap();
+        let hostile = "a\u{1b}]0;x\u{7}\u{202e}\u{9b}\u{e0041}";
+        write_json_line(&mut out, &json!({ "s": hostile })).unwrap();
         let text = String::from_utf8(out).unwrap();
         assert!(!text.chars().any(|c| is_unsafe(c) && c != '\n'));
+        assert!(text.contains("\\udb40\\udc41"), "{text}");
         let back: Value = serde_json::from_str(&text).unwrap();
-        assert_eq!(back["s"], "a\u{1b}]0;x\u{7}\u{202e}\u{9b}");
+        assert_eq!(back["s"], hostile);
     }
 }

@@ -18,7 +18,7 @@ use crate::output::table::{columns_for, record_table, TableStyle};
 pub const TABLE_PAGE_ROWS: usize = 500;
 
 /// Output settings, resolved once from the `Config`.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct PrintStyle {
     pub format: OutputFormat,
     pub fields: Vec<String>,
@@ -41,100 +41,37 @@ impl PrintStyle {
     pub fn plain(format: OutputFormat) -> Self {
         PrintStyle {
             format,
-            fields: Vec::new(),
-            field: None,
-            normalize: false,
-            table: TableStyle {
-                color: false,
-                utf8: true,
-                width: None,
-            },
-            single: false,
-            raw_cells: false,
-            no_headers: false,
-            waited: false,
+            ..PrintStyle::default()
         }
     }
 }
 
-/// One output format's writer: what it writes for each lookup (nothing, for a
-/// document over the batch) and what it writes at the end.
-trait Format: Send {
-    fn lookup(&mut self, out: &mut dyn Write, outcome: &Outcome) -> io::Result<()>;
-    fn finish(&mut self, _out: &mut dyn Write) -> io::Result<()> {
-        Ok(())
-    }
-}
-
-/// A format that writes each lookup as it comes, and nothing at the end.
-impl<F: FnMut(&mut dyn Write, &Outcome) -> io::Result<()> + Send> Format for F {
-    fn lookup(&mut self, out: &mut dyn Write, outcome: &Outcome) -> io::Result<()> {
-        self(out, outcome)
-    }
-}
-
-/// The writer of the chosen format: the one place a format becomes its code.
-fn writer(style: &PrintStyle, kind: LookupKind) -> Box<dyn Format> {
-    let kind = kind.record_kind();
-    if let Some(name) = style.field.clone() {
-        // `--field NAME`: the bare value, one line per lookup.
-        return Box::new(move |out: &mut dyn Write, outcome: &Outcome| {
-            let record = outcome.result.as_ref().ok();
-            let value = record.and_then(|r| value_of(r, &name)).unwrap_or_default();
-            writeln!(out, "{}", escape_control(&value))
-        });
-    }
-    let delimited = |delimiter| -> Box<dyn Format> {
-        let columns = columns_for(kind, &style.fields);
-        let cells = Cells {
-            delimiter,
-            raw: style.raw_cells,
-        };
-        let mut header = !style.no_headers;
-        Box::new(move |mut out: &mut dyn Write, outcome: &Outcome| {
-            if std::mem::take(&mut header) {
-                delimited::write_header(&mut out, &columns, cells)?;
-            }
-            delimited::write_outcome(&mut out, outcome, &columns, cells)
-        })
-    };
-    let report = |form| -> Box<dyn Format> {
-        Box::new(ReportDocument {
-            report: Report::new(kind, style.waited),
-            form,
-            style: style.table,
-        })
-    };
-    let style = style.clone();
-    match style.format {
-        OutputFormat::Table if style.single => {
-            Box::new(move |out: &mut dyn Write, outcome: &Outcome| {
-                record_view(out, outcome, &style)
-            })
-        }
-        OutputFormat::Table => Box::new(RowsTable::new(
-            kind,
-            &style.fields,
-            style.table,
-            style.no_headers,
-        )),
-        OutputFormat::Json => Box::new(move |mut out: &mut dyn Write, outcome: &Outcome| {
-            json_line(&mut out, outcome, &style.fields, style.normalize, kind)
-        }),
-        OutputFormat::Csv => delimited(Delimiter::Comma),
-        OutputFormat::Tsv => delimited(Delimiter::Tab),
-        OutputFormat::Report => report(ReportForm::Text),
-        OutputFormat::ReportJson => report(ReportForm::Json),
-        OutputFormat::ReportMarkdown => report(ReportForm::Markdown),
-        OutputFormat::Prometheus => Box::new(Metrics::new()),
-    }
+/// The chosen format's writer: what it keeps between lookups.
+enum Format {
+    /// `--field NAME`: the bare value, one line per lookup.
+    Field,
+    /// One value given: its record as label and value rows.
+    Record,
+    /// A batch as tables of rows, one per page: memory stays bounded however long
+    /// the input, and the column widths fit each page's rows.
+    Rows(RowsTable),
+    Json,
+    Delimited {
+        columns: Vec<String>,
+        cells: Cells,
+        header: bool,
+    },
+    /// `-o report*`: the batch folded into one report, written at the end.
+    Report(Box<Report>, ReportForm),
+    Metrics(Metrics),
 }
 
 /// Writes outcomes as they come, in the order given; a table waits for its page
 /// (its column widths depend on every row), a report for `finish`.
 pub struct Printer<W: Write> {
     out: W,
-    format: Box<dyn Format>,
+    format: Format,
+    style: PrintStyle,
     /// Each lookup's line goes out when written (else a page or a document).
     streams: bool,
     /// Tells whether the reader went away, checked while a table page or a report
@@ -143,19 +80,44 @@ pub struct Printer<W: Write> {
     /// Lines wait for `flush` (the batch engine's, after each group of lookups
     /// printed) instead of going out one by one.
     defer_flush: bool,
-    /// `--normalize`, for `--follow`'s lines.
-    normalize: bool,
 }
 
 impl<W: Write> Printer<W> {
     pub fn new(out: W, style: PrintStyle, kind: LookupKind) -> Printer<W> {
+        let kind = kind.record_kind();
+        let delimited = |delimiter| Format::Delimited {
+            columns: columns_for(kind, &style.fields),
+            cells: Cells {
+                delimiter,
+                raw: style.raw_cells,
+            },
+            header: !style.no_headers,
+        };
+        let report = |form| Format::Report(Box::new(Report::new(kind, style.waited)), form);
+        let format = match style.format {
+            _ if style.field.is_some() => Format::Field,
+            OutputFormat::Table if style.single => Format::Record,
+            OutputFormat::Table => Format::Rows(RowsTable::new(
+                kind,
+                &style.fields,
+                style.table,
+                style.no_headers,
+            )),
+            OutputFormat::Json => Format::Json,
+            OutputFormat::Csv => delimited(Delimiter::Comma),
+            OutputFormat::Tsv => delimited(Delimiter::Tab),
+            OutputFormat::Report => report(ReportForm::Text),
+            OutputFormat::ReportJson => report(ReportForm::Json),
+            OutputFormat::ReportMarkdown => report(ReportForm::Markdown),
+            OutputFormat::Prometheus => Format::Metrics(Metrics::new()),
+        };
         Printer {
             out,
-            format: writer(&style, kind),
+            format,
             streams: style.field.is_some() || style.format.streams(),
+            style,
             reader_gone: None,
             defer_flush: false,
-            normalize: style.normalize,
         }
     }
 
@@ -181,12 +143,42 @@ impl<W: Write> Printer<W> {
     /// `--follow`: a line as it happens (a record that changed, a failure), out at
     /// once.
     pub fn print_follow(&mut self, outcome: &Outcome) -> io::Result<()> {
-        write_json_line(&mut self.out, &follow_json(outcome, self.normalize))?;
+        let line = follow_json(outcome, self.style.normalize);
+        write_json_line(&mut self.out, &line)?;
         self.out.flush()
     }
 
     pub fn print(&mut self, outcome: &Outcome) -> io::Result<()> {
-        self.format.lookup(&mut self.out, outcome)?;
+        let (out, style) = (&mut self.out, &self.style);
+        let record = outcome.result.as_ref().ok();
+        match &mut self.format {
+            Format::Field => {
+                let name = style.field.as_deref().unwrap_or_default();
+                let value = record.and_then(|r| value_of(r, name)).unwrap_or_default();
+                writeln!(out, "{}", escape_control(&value))?;
+            }
+            Format::Record => record_view(out, outcome, style)?,
+            Format::Rows(table) => {
+                table.add(outcome);
+                if table.len() >= TABLE_PAGE_ROWS {
+                    writeln!(out, "{}", table.render())?;
+                    out.flush()?;
+                }
+            }
+            Format::Json => json_line(out, outcome, &style.fields, style.normalize)?,
+            Format::Delimited {
+                columns,
+                cells,
+                header,
+            } => {
+                if std::mem::take(header) {
+                    delimited::write_header(out, columns, *cells)?;
+                }
+                delimited::write_outcome(out, outcome, columns, *cells)?;
+            }
+            Format::Report(report, _) => report.add(outcome),
+            Format::Metrics(metrics) => metrics.add(outcome),
+        }
         if self.streams {
             // Scripts read line by line: a finished lookup's line does not wait in
             // a buffer, unless the caller flushes groups of them (`deferring_flush`).
@@ -201,13 +193,19 @@ impl<W: Write> Printer<W> {
     }
 
     pub fn finish(&mut self) -> io::Result<()> {
-        self.format.finish(&mut self.out)?;
+        let out = &mut self.out;
+        match &mut self.format {
+            Format::Rows(table) if table.len() > 0 => writeln!(out, "{}", table.render())?,
+            Format::Report(report, form) => report.write(out, *form, self.style.table)?,
+            Format::Metrics(metrics) => metrics.write(out)?,
+            _ => {}
+        }
         self.out.flush()
     }
 }
 
 /// One value's record as label and value rows, and a task's stacked bar.
-fn record_view(out: &mut dyn Write, outcome: &Outcome, style: &PrintStyle) -> io::Result<()> {
+fn record_view(out: &mut impl Write, outcome: &Outcome, style: &PrintStyle) -> io::Result<()> {
     let Ok(record) = &outcome.result else {
         return Ok(());
     };
@@ -220,55 +218,6 @@ fn record_view(out: &mut dyn Write, outcome: &Outcome, style: &PrintStyle) -> io
         writeln!(out, "{bar}")?;
     }
     Ok(())
-}
-
-/// A batch as tables of rows, one per page: memory stays bounded however long the
-/// input, and the column widths fit each page's rows.
-impl Format for RowsTable {
-    fn lookup(&mut self, out: &mut dyn Write, outcome: &Outcome) -> io::Result<()> {
-        self.add(outcome);
-        if self.len() < TABLE_PAGE_ROWS {
-            return Ok(());
-        }
-        self.finish(out)?;
-        out.flush()
-    }
-
-    fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
-        if self.len() > 0 {
-            writeln!(out, "{}", self.render())?;
-        }
-        Ok(())
-    }
-}
-
-/// `-o report*`: the batch folded into one report, written at the end.
-struct ReportDocument {
-    report: Report,
-    form: ReportForm,
-    style: TableStyle,
-}
-
-impl Format for ReportDocument {
-    fn lookup(&mut self, _: &mut dyn Write, outcome: &Outcome) -> io::Result<()> {
-        self.report.add(outcome);
-        Ok(())
-    }
-
-    fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
-        self.report.write(out, self.form, self.style)
-    }
-}
-
-impl Format for Metrics {
-    fn lookup(&mut self, _: &mut dyn Write, outcome: &Outcome) -> io::Result<()> {
-        self.add(outcome);
-        Ok(())
-    }
-
-    fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
-        self.write(out)
-    }
 }
 
 /// True when stdout is a pipe or socket whose other end is closed, found without

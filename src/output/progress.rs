@@ -8,6 +8,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use crate::output::derived::format_seconds;
 use crate::output::term::{rows_of, Rows};
 
 /// Quick batches finish before a bar would be worth drawing.
@@ -18,7 +19,6 @@ const TICK: Duration = Duration::from_millis(120);
 const BAR_CELLS: usize = 30;
 const MIN_BAR_CELLS: usize = 8;
 
-/// Spinner frames: braille dots, or ASCII.
 const SPINNER: [&str; 8] = ["⠁", "⠂", "⠄", "⡀", "⢀", "⠠", "⠐", "⠈"];
 const ASCII_SPINNER: [&str; 4] = ["|", "/", "-", "\\"];
 
@@ -68,16 +68,16 @@ impl Painter {
         }
     }
 
-    /// Runs `f` (which prints) with the lines out of the way, drawn again only
-    /// after the next `changed`: the last frame cannot come back between a record
-    /// written and its flush by the caller (a single record's table).
-    fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
+    /// Runs `f` (which prints) with the lines out of the way. With `hold`, they are
+    /// drawn again only after the next `changed`: the last frame cannot come back
+    /// between a record written and its flush by the caller (a single record's table).
+    fn suspend<R>(&self, hold: bool, f: impl FnOnce() -> R) -> R {
         // Held while `f` prints: the drawing thread cannot draw in between.
         let mut rows = lock(&self.rows);
         if let Some(drawn) = rows.as_mut() {
             drawn.draw(&[]);
         }
-        self.held.store(true, Ordering::Relaxed);
+        self.held.store(hold, Ordering::Relaxed);
         f()
     }
 
@@ -151,19 +151,14 @@ impl BatchProgress {
                 vec![bar_line(*lock(&counts), started.elapsed(), utf8, width)]
             }));
         }
-        if let Some(painter) = &self.painter {
-            painter.changed();
-        }
     }
 
-    /// Runs `f` (which prints) with the bar out of the way.
+    /// Runs `f` (which prints) with the bar out of the way until the next tick.
     pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
-        let Some(painter) = &self.painter else {
-            return f();
-        };
-        let result = painter.suspend(f);
-        painter.changed();
-        result
+        match &self.painter {
+            Some(painter) => painter.suspend(false, f),
+            None => f(),
+        }
     }
 
     #[cfg(test)]
@@ -321,13 +316,8 @@ fn whole_rate(per_sec: f64) -> String {
 
 /// A duration in its largest whole unit: `3s`, `2m`, `1h`, `2d`.
 fn short_duration(duration: Duration) -> String {
-    let seconds = duration.as_secs();
-    match seconds {
-        0..60 => format!("{seconds}s"),
-        60..3600 => format!("{}m", seconds / 60),
-        3600..86400 => format!("{}h", seconds / 3600),
-        _ => format!("{}d", seconds / 86400),
-    }
+    let text = format_seconds(i64::try_from(duration.as_secs()).unwrap_or(i64::MAX));
+    text.split(' ').next().unwrap_or_default().to_string()
 }
 
 /// `--wait` on a terminal: a redrawn line per lookup being polled, in input order, as
@@ -372,7 +362,7 @@ impl LiveView {
     /// Runs `f` (which prints) with the live lines out of the way; they come back
     /// when one of them changes.
     pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
-        self.painter.suspend(f)
+        self.painter.suspend(true, f)
     }
 
     /// Clears the lines for good: lookups abandoned at a signal still hold theirs,
@@ -381,7 +371,6 @@ impl LiveView {
         self.painter.clear();
     }
 
-    /// A line for input number `index`.
     pub fn line(self: &Arc<Self>, index: usize, label: &str) -> LiveLine {
         let line = Line {
             label: label.to_string(),

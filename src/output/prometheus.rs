@@ -18,7 +18,6 @@ pub const MAX_TASKS: usize = 100;
 /// Upper bounds of the delivery latency buckets, in seconds: a second to a day.
 const LATENCY_BUCKETS: [u64; 10] = [1, 5, 10, 30, 60, 300, 900, 3600, 21600, 86400];
 
-#[derive(Debug)]
 pub struct Metrics {
     started: Instant,
     /// By lookup kind and status label.

@@ -9,7 +9,7 @@ use crate::domain::fields::{self, FieldType};
 use crate::domain::outcome::Outcome;
 use crate::domain::record::RecordKind;
 use crate::domain::sanitize::{escape_cut, MAX_CELL_CHARS};
-use crate::output::derived::{self, field_value, line_value};
+use crate::output::derived::{derived, field_value};
 use crate::output::table::{columns_for, new_table, value_cell, TableStyle};
 
 /// A free-text column is not cut narrower than this.
@@ -74,9 +74,8 @@ impl RowsTable {
         let (values, error) = match &outcome.result {
             Ok(record) => {
                 let value = |column: &Column| {
-                    derived::derived_value(record, &column.key, self.style.utf8)
+                    derived(record, &column.key, true, self.style.utf8)
                         .or_else(|| field_value(record, &column.key))
-                        .or_else(|| line_value(record, &column.key))
                         .unwrap_or_default()
                 };
                 (fields.iter().map(value).collect(), String::new())
@@ -234,11 +233,8 @@ fn fits(widths: &[usize], width: usize) -> bool {
 }
 
 fn longest_word(label: &str) -> usize {
-    label
-        .split(' ')
-        .map(|w| w.chars().count())
-        .max()
-        .unwrap_or(0)
+    let words = label.split(' ').map(|w| w.chars().count());
+    words.max().unwrap_or(0)
 }
 
 /// A label or note on as many lines as `width` needs, broken at spaces only.
@@ -261,7 +257,6 @@ fn cell_text(text: &str) -> String {
     escape_cut(text, MAX_CELL_CHARS).into_owned()
 }
 
-/// `text` cut to `width` characters, the last one `…`.
 fn shorten(text: &str, width: usize) -> String {
     if text.chars().count() <= width {
         return text.to_string();
@@ -274,6 +269,28 @@ fn shorten(text: &str, width: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::lookup::LookupKind;
+    use crate::domain::record::Record;
+
+    #[test]
+    fn a_long_cell_is_cut_once_with_the_whole_count() {
+        let style = TableStyle {
+            color: false,
+            utf8: true,
+            width: None,
+        };
+        let mut table = RowsTable::new(RecordKind::Sms, &[], style, false);
+        let record = Record::of_kind(
+            RecordKind::Sms,
+            serde_json::json!({"status": "E".repeat(1000)}),
+        );
+        table.add(&Outcome::new(LookupKind::Sms, "1".into(), Ok(record)));
+        let text = table.render();
+        assert!(
+            text.contains(&format!("{}… (700 more characters)", "E".repeat(300))),
+            "{text}"
+        );
+    }
 
     #[test]
     fn shorten_marks_the_cut() {

@@ -18,6 +18,16 @@ pub struct TableStyle {
     pub width: Option<usize>,
 }
 
+impl Default for TableStyle {
+    fn default() -> Self {
+        TableStyle {
+            color: false,
+            utf8: true,
+            width: None,
+        }
+    }
+}
+
 pub(super) fn new_table(style: TableStyle) -> Table {
     let mut table = Table::new();
     table.load_style(if style.utf8 {
@@ -39,8 +49,9 @@ pub(super) fn new_table(style: TableStyle) -> Table {
     table
 }
 
+/// A value's cell, coloured by its tone; `value` is escaped and cut already.
 pub(super) fn value_cell(key: &str, value: &str, style: TableStyle) -> Cell {
-    let cell = Cell::new(escape_cut(value, MAX_CELL_CHARS));
+    let cell = Cell::new(value);
     let tone = match key {
         "status" => status::tone(value),
         derived::COUNTERS_CHECK => Tone::Doubtful,
@@ -65,19 +76,15 @@ pub fn record_table(record: &Record, query: &str, fields: &[String], style: Tabl
     if record.kind == RecordKind::Task && record.get("id").is_none() {
         rows.insert(0, row("query", "ID", query.to_string()));
     }
-    let picked: Vec<Row> = if fields.is_empty() {
-        rows
-    } else {
-        fields
+    if !fields.is_empty() {
+        let picked = fields
             .iter()
-            .flat_map(|name| picked_rows(&rows, record, query, name))
-            .collect()
-    };
-    for row in picked {
-        table.add_row(vec![
-            Cell::new(escape_cut(&row.label, MAX_CELL_CHARS)),
-            value_cell(&row.key, &row.value, style),
-        ]);
+            .flat_map(|name| picked_rows(&rows, record, query, name));
+        rows = picked.collect();
+    }
+    for row in rows {
+        let [label, value] = [&row.label, &row.value].map(|t| escape_cut(t, MAX_CELL_CHARS));
+        table.add_row(vec![Cell::new(label), value_cell(&row.key, &value, style)]);
     }
     // Labels are never wrapped; values wrap, at word boundaries where they have some.
     if let Some(labels) = table.column_mut(0) {
@@ -110,15 +117,11 @@ fn picked_rows(rows: &[Row], record: &Record, query: &str, name: &str) -> Vec<Ro
 /// without the columns those always have (`query`, `error`, `errorDescription`).
 pub fn columns_for(kind: RecordKind, fields: &[String]) -> Vec<String> {
     if fields.is_empty() {
-        fields::default_columns(kind)
+        return fields::default_columns(kind)
             .into_iter()
             .map(str::to_string)
-            .collect()
-    } else {
-        fields
-            .iter()
-            .filter(|name| !fields::ALWAYS_COLUMNS.contains(&name.as_str()))
-            .cloned()
-            .collect()
+            .collect();
     }
+    let own = |name: &&String| !fields::ALWAYS_COLUMNS.contains(&name.as_str());
+    fields.iter().filter(own).cloned().collect()
 }

@@ -22,20 +22,15 @@ const SEGMENTS: [(&str, char, char, &str); 5] = [
 /// sent, or a negative counter).
 pub fn task_bar(record: &Record, utf8: bool, color: bool) -> Option<String> {
     let counters = TaskCounters::of(record)?;
+    let [delivered, undeliverable, expired, unknown] = finals(&counters);
     if counters.messages() < 0 || finals(&counters).iter().any(|c| *c < 0) {
         return None;
     }
     // Counters that add up to more than `sent` are drawn as they are, nothing pending:
     // the warning row says why.
     let still_pending = pending(&counters).unwrap_or(0);
-    let counts = [
-        counters.delivered,
-        counters.undeliverable,
-        counters.expired,
-        counters.unknown,
-        still_pending,
-    ]
-    .map(|c| c.max(0) as u64);
+    let counts = [delivered, undeliverable, expired, unknown, still_pending];
+    let counts = counts.map(|c| c.max(0) as u64);
     let widths = split(&counts, BAR_WIDTH)?;
     let mut bar = String::new();
     let mut legend = Vec::new();
