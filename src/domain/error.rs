@@ -100,25 +100,34 @@ pub enum LookupError {
 }
 
 impl LookupError {
-    pub fn exit_code(&self) -> u8 {
+    /// The exit code and the short category for summaries (`timed out`), in one row
+    /// per variant; a service error's category names its code.
+    fn class(&self) -> (u8, &'static str) {
+        use exit_codes::*;
         match self {
-            LookupError::Service { code, .. } => exit_codes::for_service_code(*code),
-            LookupError::Usage(_) => exit_codes::USAGE,
-            LookupError::Unreadable(_) => exit_codes::UNREADABLE,
+            LookupError::Service { code, .. } => (for_service_code(*code), "service error"),
+            LookupError::Usage(_) => (USAGE, "invalid"),
+            LookupError::Unreadable(_) => (UNREADABLE, "unreadable"),
             LookupError::Unavailable(_)
             | LookupError::ServerFault(_)
-            | LookupError::ProxyRefused(_)
-            | LookupError::Unreachable(_)
-            | LookupError::Tls(_) => exit_codes::UNAVAILABLE,
-            LookupError::Timeout(_) | LookupError::WaitOver => exit_codes::TIMEOUT,
-            LookupError::UnexpectedHttp { status: 429, .. } => exit_codes::TIMEOUT,
-            LookupError::UnexpectedHttp { .. } => exit_codes::UNEXPECTED_HTTP,
-            LookupError::NotAuthorised { .. } => exit_codes::NOT_AUTHORISED,
-            LookupError::WrongRecord { .. } => exit_codes::UNREADABLE,
-            LookupError::Interrupted { code } => *code,
-            LookupError::Internal(_) => exit_codes::INTERNAL,
-            LookupError::NotLookedUp { code, .. } => *code,
+            | LookupError::ProxyRefused(_) => (UNAVAILABLE, "unavailable"),
+            LookupError::Unreachable(_) | LookupError::Tls(_) => (UNAVAILABLE, "unreachable"),
+            LookupError::Timeout(_) => (TIMEOUT, "timed out"),
+            // Never sent (the batch's --wait time was up before its turn): it did
+            // not time out, and a report or summary should not say it did.
+            LookupError::WaitOver => (TIMEOUT, "not looked up"),
+            LookupError::UnexpectedHttp { status: 429, .. } => (TIMEOUT, "rate limited"),
+            LookupError::UnexpectedHttp { .. } => (UNEXPECTED_HTTP, "unexpected HTTP answer"),
+            LookupError::NotAuthorised { .. } => (NOT_AUTHORISED, "not authorised"),
+            LookupError::WrongRecord { .. } => (UNREADABLE, "another record"),
+            LookupError::Interrupted { code } => (*code, "interrupted"),
+            LookupError::Internal(_) => (INTERNAL, "internal error"),
+            LookupError::NotLookedUp { code, .. } => (*code, "not looked up"),
         }
+    }
+
+    pub fn exit_code(&self) -> u8 {
+        self.class().0
     }
 
     /// The one rule of what may pass by asking again, for retries and `--wait`
@@ -134,27 +143,11 @@ impl LookupError {
         )
     }
 
-    /// Short category for summaries: `not found (20)`, `timed out`.
+    /// Short category for summaries: `service error 20`, `timed out`.
     pub fn category(&self) -> String {
         match self {
             LookupError::Service { shown_code, .. } => format!("service error {shown_code}"),
-            LookupError::Usage(_) => "invalid".into(),
-            LookupError::Unreadable(_) => "unreadable".into(),
-            LookupError::Unavailable(_)
-            | LookupError::ServerFault(_)
-            | LookupError::ProxyRefused(_) => "unavailable".into(),
-            LookupError::Unreachable(_) | LookupError::Tls(_) => "unreachable".into(),
-            LookupError::Timeout(_) => "timed out".into(),
-            // Never sent (the batch's --wait time was up before its turn): it did
-            // not time out, and a report or summary should not say it did.
-            LookupError::WaitOver => "not looked up".into(),
-            LookupError::UnexpectedHttp { status: 429, .. } => "rate limited".into(),
-            LookupError::UnexpectedHttp { .. } => "unexpected HTTP answer".into(),
-            LookupError::NotAuthorised { .. } => "not authorised".into(),
-            LookupError::WrongRecord { .. } => "another record".into(),
-            LookupError::Interrupted { .. } => "interrupted".into(),
-            LookupError::Internal(_) => "internal error".into(),
-            LookupError::NotLookedUp { .. } => "not looked up".into(),
+            other => other.class().1.into(),
         }
     }
 }

@@ -37,23 +37,25 @@ pub enum LookupKind {
 }
 
 impl LookupKind {
-    /// The subcommand name, used in messages (`sms 999: SMS not found`).
-    pub fn name(self) -> &'static str {
+    /// The subcommand name (in messages: `sms 999: SMS not found`), the kind of
+    /// record it answers, its explicit path prefix, and the spec's short form where
+    /// that differs.
+    fn row(self) -> (&'static str, RecordKind, &'static str, Option<&'static str>) {
         match self {
-            LookupKind::Sms => "sms",
-            LookupKind::SmsRef => "sms-ref",
-            LookupKind::Task => "task",
-            LookupKind::Hlr => "hlr",
-            LookupKind::HlrRef => "hlr-ref",
+            LookupKind::Sms => ("sms", RecordKind::Sms, "/sms/", None),
+            LookupKind::SmsRef => ("sms-ref", RecordKind::Sms, "/sms/reference/", Some("/sms/")),
+            LookupKind::Task => ("task", RecordKind::Task, "/sms/task/", Some("/sms/")),
+            LookupKind::Hlr => ("hlr", RecordKind::Hlr, "/hlr/", None),
+            LookupKind::HlrRef => ("hlr-ref", RecordKind::Hlr, "/hlr/reference/", Some("/hlr/")),
         }
     }
 
+    pub fn name(self) -> &'static str {
+        self.row().0
+    }
+
     pub fn record_kind(self) -> RecordKind {
-        match self {
-            LookupKind::Sms | LookupKind::SmsRef => RecordKind::Sms,
-            LookupKind::Task => RecordKind::Task,
-            LookupKind::Hlr | LookupKind::HlrRef => RecordKind::Hlr,
-        }
+        self.row().1
     }
 
     /// Every kind, in a fixed order (`index` is the position).
@@ -72,10 +74,6 @@ impl LookupKind {
     /// The lookup a subcommand name stands for, if it is one.
     pub fn from_name(name: &str) -> Option<LookupKind> {
         LookupKind::ALL.into_iter().find(|kind| kind.name() == name)
-    }
-
-    fn by_reference(self) -> bool {
-        matches!(self, LookupKind::SmsRef | LookupKind::HlrRef)
     }
 
     /// Whether `record` is what this lookup asked for. Short forms overlap
@@ -104,7 +102,7 @@ impl LookupKind {
                 RecordKind::with_article(wanted)
             ));
         }
-        if self.by_reference() {
+        if matches!(self, LookupKind::SmsRef | LookupKind::HlrRef) {
             if let Some(reference) = record.get("reference") {
                 let reference = plain_text(reference);
                 if reference.trim() != value.trim() {
@@ -120,17 +118,6 @@ impl LookupKind {
             }
         }
         Ok(())
-    }
-
-    /// The explicit path prefix, and the spec's short form where it differs.
-    fn prefixes(self) -> (&'static str, Option<&'static str>) {
-        match self {
-            LookupKind::Sms => ("/sms/", None),
-            LookupKind::SmsRef => ("/sms/reference/", Some("/sms/")),
-            LookupKind::Task => ("/sms/task/", Some("/sms/")),
-            LookupKind::Hlr => ("/hlr/", None),
-            LookupKind::HlrRef => ("/hlr/reference/", Some("/hlr/")),
-        }
     }
 
     /// Checks a value before anything is sent (exit 64 when it is unusable).
@@ -160,10 +147,11 @@ impl LookupKind {
     /// comes second: it is tried only when a deployment lacks the explicit route.
     pub fn paths(self, value: &str, style: PathStyle) -> Vec<String> {
         let path = |prefix: &str| format!("{prefix}{}", segment(value));
-        match (style, self.prefixes()) {
-            (PathStyle::Explicit, (explicit, _)) | (_, (explicit, None)) => vec![path(explicit)],
-            (PathStyle::Short, (_, Some(short))) => vec![path(short)],
-            (PathStyle::Auto, (explicit, Some(short))) => vec![path(explicit), path(short)],
+        let (.., explicit, short) = self.row();
+        match (style, short) {
+            (PathStyle::Short, Some(short)) => vec![path(short)],
+            (PathStyle::Auto, Some(short)) => vec![path(explicit), path(short)],
+            _ => vec![path(explicit)],
         }
     }
 }

@@ -86,21 +86,16 @@ fn mask_fields(fields: &mut Map<String, Value>) {
     }
     numbers.sort_by_key(|n: &String| std::cmp::Reverse(n.len()));
     numbers.dedup();
-    let mut mask = |leaf: &mut Value, is_msisdn: bool| match leaf {
-        Value::Number(n) => {
-            let text = n.to_string();
-            if is_msisdn || numbers.iter().any(|m| is_same_number(m, &text)) {
-                *leaf = Value::String(mask_msisdn(&text));
+    let mut mask = |leaf: &mut Value, is_msisdn: bool| {
+        let is_one = |text: &str| is_msisdn || numbers.iter().any(|m| is_same_number(m, text));
+        match leaf {
+            Value::Number(n) if is_one(&n.to_string()) => {
+                *leaf = Value::String(mask_msisdn(&n.to_string()))
             }
+            Value::String(text) if is_one(text) => *text = mask_msisdn(text),
+            Value::String(text) => mask_inside(text, &numbers),
+            _ => {}
         }
-        Value::String(text) => {
-            if is_msisdn || numbers.iter().any(|m| is_same_number(m, text)) {
-                *text = mask_msisdn(text);
-            } else {
-                mask_inside(text, &numbers);
-            }
-        }
-        _ => {}
     };
     for (name, value) in fields.iter_mut() {
         leaves(value, name == "msisdn", &mut mask);

@@ -160,47 +160,38 @@ fn integer_of(value: &Value) -> Option<(i64, bool)> {
 
 /// The integer a decimal text spells exactly, saturated to i64, and whether it fit.
 fn decimal_integer(text: &str) -> Option<(i64, bool)> {
-    let (negative, unsigned) = match text.strip_prefix('-') {
-        Some(rest) => (true, rest),
-        None => (false, text.strip_prefix('+').unwrap_or(text)),
-    };
-    let (mantissa, exponent) = match unsigned.find(['e', 'E']) {
-        Some(at) => (&unsigned[..at], unsigned[at + 1..].parse::<i64>().ok()?),
+    let negative = text.starts_with('-');
+    let unsigned = text.strip_prefix(['-', '+']).unwrap_or(text);
+    let (mantissa, exponent) = match unsigned.split_once(['e', 'E']) {
+        Some((mantissa, exponent)) => (mantissa, exponent.parse::<i64>().ok()?),
         None => (unsigned, 0),
     };
     let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-    let all_digits = whole
-        .bytes()
-        .chain(fraction.bytes())
-        .all(|b| b.is_ascii_digit());
-    if !all_digits || (whole.is_empty() && fraction.is_empty()) {
-        return None;
-    }
     // Joined only when there is a fraction: most integers are sent without one.
     let digits: std::borrow::Cow<str> = match fraction.is_empty() {
         true => whole.into(),
         false => [whole, fraction].concat().into(),
     };
-    let significant = digits.trim_start_matches('0').trim_end_matches('0');
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let leading = digits.trim_start_matches('0');
+    let significant = leading.trim_end_matches('0');
     if significant.is_empty() {
         return Some((0, true));
     }
-    let trailing_zeros = digits.len() - digits.trim_end_matches('0').len();
     // The value is `significant` × 10^scale.
     let scale = exponent
         .checked_sub(fraction.len() as i64)?
-        .checked_add(trailing_zeros as i64)?;
+        .checked_add((leading.len() - significant.len()) as i64)?;
     if scale < 0 {
         return None;
     }
+    // At most 19 digits: the product fits i128, and anything longer is beyond i64.
     let magnitude = (significant.len() as i64 + scale <= 19)
-        .then(|| {
-            significant
-                .parse::<i128>()
-                .ok()?
-                .checked_mul(10i128.pow(scale as u32))
-        })
-        .flatten();
+        .then(|| significant.parse::<i128>().ok())
+        .flatten()
+        .map(|m| m * 10i128.pow(scale as u32));
     let signed = magnitude.map(|m| if negative { -m } else { m });
     match signed.and_then(|v| i64::try_from(v).ok()) {
         Some(v) => Some((v, true)),

@@ -12,12 +12,10 @@ pub struct TaskCounters {
     pub unknown: i64,
     /// The v1 variant's number of messages; there `sent` is only one stage of them.
     pub total: Option<i64>,
-    /// The v1 variant's in-flight counters, `queued`, `accepted`, `enroute` (0 when
-    /// absent).
+    /// The v1 variant's `IN_FLIGHT` counters (0 when absent).
     pub in_flight: [i64; 3],
 }
 
-/// The v1 variant's in-flight counters, in the order of `TaskCounters::in_flight`.
 pub const IN_FLIGHT: [&str; 3] = ["queued", "accepted", "enroute"];
 
 impl TaskCounters {
@@ -35,11 +33,8 @@ impl TaskCounters {
         };
         let total = count("total");
         Some(TaskCounters {
-            sent: match total {
-                // v1 records may leave `sent` out; `total` carries the rules then.
-                Some(_) => count("sent").unwrap_or(0),
-                None => count("sent")?,
-            },
+            // v1 records may leave `sent` out; `total` carries the rules then.
+            sent: count("sent").or(total.and(Some(0)))?,
             delivered: count("delivered").unwrap_or(0),
             undeliverable: count("undeliverable").unwrap_or(0),
             expired: count("expired").unwrap_or(0),
@@ -94,16 +89,10 @@ pub fn finals(c: &TaskCounters) -> [i64; 4] {
 }
 
 /// Where a v1 task's pending messages are, for the bar's legend; None for a record
-/// without in-flight counters.
-///
-/// The v1 document's own example (total 100, sent 100, queued 0, accepted 95,
-/// enroute 3, delivered 92, undeliverable 3, expired 2) adds up one way only:
-/// `accepted` is cumulative, the messages an operator accepted, including those
-/// since delivered or undeliverable (92 + 3 = 95). So the parts are `queued`,
-/// `enroute` and the accepted ones still awaiting a report (accepted − delivered −
-/// undeliverable, shown when positive); `accepted` itself is not one of them. A
-/// record whose `accepted` is smaller than delivered + undeliverable cannot count
-/// that way: its `accepted` is taken as in flight, as the counter's name says.
+/// without in-flight counters. The v1 document's own example (accepted 95, delivered
+/// 92, undeliverable 3) adds up only if `accepted` is cumulative, so the parts are
+/// `queued`, `enroute` and the accepted still awaiting a report (when positive). An
+/// `accepted` below delivered + undeliverable cannot be cumulative: it is in flight.
 pub fn pending_parts(c: &TaskCounters) -> Option<Vec<(&'static str, i64)>> {
     if c.in_flight.iter().all(|n| *n <= 0) {
         return None;

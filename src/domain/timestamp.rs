@@ -39,23 +39,18 @@ fn zone_offset(rest: &str) -> Option<i64> {
         }
         None => rest,
     };
-    if rest.is_empty() || rest == "Z" || rest == "z" {
-        return Some(0);
-    }
-    let sign = match rest.as_bytes()[0] {
-        b'+' => 1,
-        b'-' => -1,
+    let (sign, zone) = match rest.split_at_checked(1) {
+        _ if rest.is_empty() || rest.eq_ignore_ascii_case("z") => return Some(0),
+        Some(("+", zone)) => (1, zone.replace(':', "")),
+        Some(("-", zone)) => (-1, zone.replace(':', "")),
         _ => return None,
     };
-    let zone = rest[1..].replace(':', "");
     if !matches!(zone.len(), 2 | 4) || !zone.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
     let hours: i64 = zone[..2].parse().ok()?;
-    let minutes: i64 = zone
-        .get(2..)
-        .filter(|m| !m.is_empty())
-        .map_or(Some(0), |m| m.parse().ok())?;
+    // Empty when the zone is hours alone.
+    let minutes: i64 = zone[2..].parse().unwrap_or(0);
     (hours <= 23 && minutes <= 59).then_some(sign * (hours * 3600 + minutes * 60))
 }
 
