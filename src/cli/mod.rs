@@ -60,22 +60,18 @@ pub(crate) fn command() -> clap::Command {
 fn decorate(sub: clap::Command) -> clap::Command {
     let mut sub = sub.mut_args(env_in_long_help).mut_subcommands(decorate);
     let name = sub.get_name().to_string();
-    if let Some(shown) = shown_globals(&name) {
-        sub = sub.mut_args(|arg| {
-            let used = shown.contains(&arg.get_id().as_str());
-            match arg.is_global_set() && !used {
-                true => arg.hide(true),
-                false => arg,
-            }
-        });
-    }
-    if name == "check" || name == "show" {
+    let shown = shown_globals(&name);
+    let one_document = name == "check" || name == "show";
+    sub = sub.mut_args(|arg| {
         const JSON: &str = "Print the result as one JSON document (short for -o json)";
-        sub = sub.mut_args(|arg| match arg.get_id() == "json" {
-            true => arg.help(JSON).long_help(JSON),
-            false => arg,
-        });
-    }
+        let id = arg.get_id().as_str();
+        let unused = shown.as_ref().is_some_and(|shown| !shown.contains(&id));
+        match (one_document && id == "json", arg.is_global_set() && unused) {
+            (true, _) => arg.help(JSON).long_help(JSON),
+            (_, true) => arg.hide(true),
+            _ => arg,
+        }
+    });
     if LookupKind::from_name(&name).is_some() {
         let examples = sub.get_after_help().map(ToString::to_string);
         let examples = examples.unwrap_or_default();
@@ -166,12 +162,10 @@ fn unused_global(
     command: &clap::Command,
     matches: &clap::ArgMatches,
 ) -> Option<(Vec<String>, String)> {
-    let mut path: Vec<String> = Vec::new();
-    let mut level = matches;
-    while let Some((name, sub)) = level.subcommand() {
-        path.push(name.to_string());
-        level = sub;
-    }
+    let path: Vec<String> =
+        std::iter::successors(matches.subcommand(), |(_, sub)| sub.subcommand())
+            .map(|(name, _)| name.to_string())
+            .collect();
     let shown = path.last().and_then(|leaf| shown_globals(leaf))?;
     let leaf = path
         .iter()

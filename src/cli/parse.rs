@@ -40,30 +40,23 @@ pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<(Cli, Pars
             for (i, line) in text.lines().enumerate() {
                 let shown = escape_cut(line, MAX_LINE_CHARS);
                 // One style for every error: `smsstat: error: ...`, clap's too.
-                let name = if i == 0 && line.starts_with("error:") {
-                    "smsstat: "
-                } else {
-                    ""
-                };
-                let _ = writeln!(stderr, "{name}{shown}");
+                let name = (i == 0 && line.starts_with("error:")).then_some("smsstat: ");
+                let _ = writeln!(stderr, "{}{shown}", name.unwrap_or_default());
             }
             Err(exit_codes::USAGE)
         }
         // Help and version: a document like any other, so a full disk is exit 74.
         // stdout holds the text's tail until flushed; the flush reports the failure.
         Err(err) => match err.print().and_then(|()| std::io::stdout().flush()) {
-            Ok(()) => Err(exit_codes::SUCCESS),
             // A reader that stopped early (`| head`) is not an error.
-            Err(closed) if closed.kind() == std::io::ErrorKind::BrokenPipe => {
-                Err(exit_codes::SUCCESS)
-            }
-            Err(failure) => {
+            Err(failure) if failure.kind() != std::io::ErrorKind::BrokenPipe => {
                 let _ = writeln!(
                     std::io::stderr(),
                     "smsstat: error: cannot write the output: {failure}"
                 );
                 Err(exit_codes::IO_ERROR)
             }
+            _ => Err(exit_codes::SUCCESS),
         },
     }
 }
@@ -79,10 +72,8 @@ fn help_flag_after_help(mut args: Vec<OsString>) -> Vec<OsString> {
 }
 
 fn with_facts(cli: Cli, matches: &clap::ArgMatches) -> (Cli, ParseFacts) {
-    let facts = ParseFacts {
-        api_key_in_argv: typed(matches, "api_key"),
-    };
-    (cli, facts)
+    let api_key_in_argv = typed(matches, "api_key");
+    (cli, ParseFacts { api_key_in_argv })
 }
 
 /// A missing argument is shown with the subcommand's own usage line. clap's puts in
@@ -144,12 +135,6 @@ fn closer_subcommand(err: clap::Error, command: &clap::Command) -> clap::Error {
 /// subcommand are recorded in the subcommand's matches (and a nested subcommand's,
 /// for `config show`), so every level is asked.
 pub(super) fn typed(matches: &clap::ArgMatches, id: &str) -> bool {
-    let mut level = Some(matches);
-    while let Some(m) = level {
-        if m.value_source(id) == Some(ValueSource::CommandLine) {
-            return true;
-        }
-        level = m.subcommand().map(|(_, sub)| sub);
-    }
-    false
+    std::iter::successors(Some(matches), |m| m.subcommand().map(|(_, sub)| sub))
+        .any(|m| m.value_source(id) == Some(ValueSource::CommandLine))
 }
