@@ -17,8 +17,7 @@ use crate::domain::status::{Phase, STATUSES};
 /// The profile names to offer, read when `--profile` is completed and only then.
 pub(crate) type ProfileNames = Arc<dyn Fn() -> Vec<String> + Send + Sync>;
 
-/// `super::command()` (the globals a subcommand does not use are hidden, so they are
-/// not offered either) with the completers added at every level.
+/// `super::command()` (hidden globals are not offered) with completers at every level.
 pub(crate) fn command(profiles: ProfileNames) -> clap::Command {
     with_completers(super::command(), None, &profiles)
 }
@@ -67,8 +66,8 @@ fn matching(
         .collect()
 }
 
-/// The named statuses of the status table, each once, with its kinds and phase as
-/// help (fish and zsh show it). Tasks have no status: nothing to offer.
+/// The named statuses, each once, with their kinds and phase as help (fish and zsh
+/// show it).
 fn statuses(kind: Option<RecordKind>) -> impl Iterator<Item = CompletionCandidate> {
     let mut helps: Vec<(&str, Vec<String>)> = Vec::new();
     for s in STATUSES.iter().filter(|s| !s.name.is_empty()) {
@@ -92,8 +91,7 @@ fn statuses(kind: Option<RecordKind>) -> impl Iterator<Item = CompletionCandidat
     helps.into_iter().map(candidate)
 }
 
-/// The field keys of the schema for a kind, or of every kind, each once, with their
-/// table label as help.
+/// The field keys of a kind, or of every kind once, with their label as help.
 fn fields(kind: Option<RecordKind>) -> impl Iterator<Item = CompletionCandidate> {
     let mut seen = Vec::new();
     FIELDS

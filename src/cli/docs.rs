@@ -11,16 +11,12 @@ use crate::settings::file::file_keys;
 use crate::settings::given::variables;
 use clap::CommandFactory;
 
-/// The registration script for `shell`: it hands the words typed so far to
-/// `COMPLETE=SHELL smsstat -- WORDS` at each TAB (`run::complete`), so profile
-/// names, statuses and field names are completed from the same tables as the
-/// checks. It calls `smsstat` by name, found on PATH, so the script is the same
-/// wherever the binary lives.
+/// The registration script for `shell`: at each TAB it hands the words typed to
+/// `COMPLETE=SHELL smsstat -- WORDS` (`run::complete`), found on PATH.
 pub fn completion_script(shell: Shell) -> Vec<u8> {
     let mut script = Vec::new();
     let builtins = clap_complete::env::Shells::builtins();
-    // Every clap_complete::Shell has a dynamic registration; a new one that had
-    // none would print nothing, which the committed-copies test would catch.
+    // A Shell without a registration would print nothing: the committed copies' test.
     if let Some(registration) = builtins.completer(&shell.to_string()) {
         let _ = registration.write_registration(
             "COMPLETE",
@@ -76,10 +72,8 @@ pub fn man_page() -> io::Result<Vec<u8>> {
     Ok(code_in_bold(&without_repeated_preamble(page)))
 }
 
-/// The page's date: the day its text last changed, kept in a file beside the
-/// committed page and rewritten by `completions/generate.sh` when the text changes.
-/// Neither the build's clock nor the commit's, so a build is reproducible and the
-/// committed page stays the binary's.
+/// The day the page's text last changed (`completions/generate.sh` keeps it), so a
+/// build is reproducible and the committed page stays the binary's.
 const MAN_DATE: &str = include_str!("../../completions/smsstat.1.date");
 
 /// Every option with its argument (`[--base-url URL]`), then the command: clap's
@@ -110,9 +104,7 @@ fn synopsis_section(command: &clap::Command) -> String {
     format!(".SH SYNOPSIS\n{line}\n")
 }
 
-/// Markdown's `code` spans of the help texts (which a terminal shows as typed) as
-/// bold on the page; a lone backtick stays. Requests (lines starting with a dot)
-/// are left alone.
+/// The help texts' `code` spans in bold; a lone backtick and requests stay.
 fn code_in_bold(page: &[u8]) -> Vec<u8> {
     let text = String::from_utf8_lossy(page);
     let mut out = String::with_capacity(text.len());
@@ -181,9 +173,7 @@ fn commands_section() -> String {
     roff
 }
 
-/// `smsstat sim`'s own options, from its clap definition: the global OPTIONS
-/// section above holds the lookups' options only, and the page documents every
-/// subcommand in one place (the older spelling too).
+/// `smsstat sim`'s own options (OPTIONS are the lookups'), the older spelling too.
 fn simulator_section() -> io::Result<String> {
     let cli = Cli::command();
     let sim = cli

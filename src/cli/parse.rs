@@ -11,7 +11,6 @@ use crate::cli::Cli;
 use crate::domain::exit_codes;
 use crate::domain::sanitize::{escape_cut, MAX_LINE_CHARS};
 
-/// What `main` learnt while parsing that the `Cli` itself does not hold.
 #[derive(Debug, Default, Clone)]
 pub struct ParseFacts {
     /// `--api-key` was given on the command line (visible in the process list).
@@ -61,8 +60,7 @@ pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<(Cli, Pars
     }
 }
 
-/// `help -h` asks for help about help: clap's `help` takes subcommand names only,
-/// and refused the flag (64). `help [NAME...] -h` is `[NAME...] -h`.
+/// `help [NAME...] -h` is `[NAME...] -h`: clap's `help` refused the flag.
 fn help_flag_after_help(mut args: Vec<OsString>) -> Vec<OsString> {
     let asks_help = |arg: &OsString| arg == "-h" || arg == "--help";
     if args.get(1).is_some_and(|arg| arg == "help") && args.iter().skip(2).any(asks_help) {
@@ -76,9 +74,8 @@ fn with_facts(cli: Cli, matches: &clap::ArgMatches) -> (Cli, ParseFacts) {
     (cli, ParseFacts { api_key_in_argv })
 }
 
-/// A missing argument is shown with the subcommand's own usage line. clap's puts in
-/// the options that were given, those from the environment too (`--api-key <KEY>`
-/// for an exported `SMSSTAT_API_KEY`), which reads as advice to type the key.
+/// A missing argument is shown with the subcommand's own usage line: clap's names the
+/// options given, from the environment too, which read as advice to type the key.
 fn plain_usage(err: clap::Error, command: &mut clap::Command, args: &[OsString]) -> clap::Error {
     use clap::error::{ContextKind, ContextValue, ErrorKind};
     if err.kind() != ErrorKind::MissingRequiredArgument {
@@ -131,9 +128,7 @@ fn closer_subcommand(err: clap::Error, command: &clap::Command) -> clap::Error {
     better
 }
 
-/// Whether an option was typed on the command line. Global options given after the
-/// subcommand are recorded in the subcommand's matches (and a nested subcommand's,
-/// for `config show`), so every level is asked.
+/// Whether an option was typed on the command line, at any subcommand's level.
 pub(super) fn typed(matches: &clap::ArgMatches, id: &str) -> bool {
     std::iter::successors(Some(matches), |m| m.subcommand().map(|(_, sub)| sub))
         .any(|m| m.value_source(id) == Some(ValueSource::CommandLine))

@@ -1,5 +1,4 @@
-//! Typed errors of the library. The edge (`main`, `app`) turns them into one stderr
-//! line and an exit code; no error type-erasure is needed for that.
+//! Typed errors; `run::app` turns each into one stderr line and an exit code.
 
 use std::time::Duration;
 
@@ -42,8 +41,7 @@ pub enum LookupError {
     #[error("service unreachable: {0}")]
     Unreachable(String),
 
-    /// The TLS handshake failed (certificate, protocol): like `Unreachable`, not worth
-    /// a retry, and `check`'s tls step names it.
+    /// The TLS handshake failed: like `Unreachable`, but `check`'s tls step names it.
     #[error("service unreachable: TLS: {0}")]
     Tls(String),
 
@@ -76,9 +74,8 @@ pub enum LookupError {
         message: Option<String>,
     },
 
-    /// The answer is a record, but not the one asked for (another kind, another
-    /// reference): short forms overlap, so a deployment may answer another record.
-    /// Kept whole so `--json` still shows what came back.
+    /// The answer is another record than the one asked for (short forms overlap);
+    /// kept whole so `--json` still shows what came back.
     #[error("{message}")]
     WrongRecord {
         message: String,
@@ -173,14 +170,12 @@ fn said(message: &Option<String>) -> String {
 #[error("{0}")]
 pub struct ConfigError(pub String);
 
-/// Why the settings cannot run a lookup. A bad value typed or exported is a usage
-/// error (64): the fix is on the command line or in the environment, which the
-/// message names. Anything else, the config file included, is a configuration error
-/// (78).
+/// Why the settings cannot run a lookup: a bad value typed or exported is a usage
+/// error (64), the fix being where the message says; the rest is a configuration
+/// error (78).
 #[derive(Debug, Error)]
 pub enum SettingsError {
-    /// A value of a flag or an `SMSSTAT_*` variable that cannot be used; the message
-    /// starts with the flag or the variable.
+    /// A flag's or `SMSSTAT_*` variable's value; the message starts with its name.
     #[error("{0}")]
     BadValue(String),
     /// Options that do nothing together, or a field name no record has (64).

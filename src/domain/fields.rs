@@ -1,11 +1,9 @@
-//! The one field schema: every field smsstat knows for each kind of record (sent by
-//! the service, or derived from what it sent), its label in tables, its type, and
-//! whether it is a column of the one-row-per-lookup table by default. Tables, CSV,
-//! the field-name checks and the JSON normaliser read it.
+//! The one field schema: every field smsstat knows for each kind of record (sent, or
+//! derived from what was sent), its label, its type, and its place among the row
+//! table's default columns.
 
 use crate::domain::record::RecordKind;
 
-/// What a field holds, for the JSON normaliser and for derived values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum FieldType {
     Text,
@@ -109,7 +107,7 @@ pub(crate) const FIELDS: &[Field] = &[
 /// Fields every answer may carry, that say nothing on a successful record.
 pub(crate) const ERROR_FIELDS: [&str; 2] = ["error", "errorDescription"];
 
-/// The fields the service sends for a kind, in the spec's order.
+/// The fields the service sends for a kind.
 pub(crate) fn sent(kind: RecordKind) -> impl Iterator<Item = &'static Field> {
     FIELDS
         .iter()

@@ -5,8 +5,7 @@ use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 use crate::domain::error::LookupError;
 use crate::domain::record::{plain_text, Record, RecordKind};
 
-/// Longest value accepted; longer ones are surely a mistake (a pasted file?) and
-/// would only earn a 414 from a proxy.
+/// Longest value accepted: longer is surely a mistake, and would earn a 414.
 pub const MAX_VALUE_LEN: usize = 1024;
 
 /// Everything but RFC 3986 unreserved characters is encoded, so a value always stays
@@ -76,10 +75,9 @@ impl LookupKind {
         LookupKind::ALL.into_iter().find(|kind| kind.name() == name)
     }
 
-    /// Whether `record` is what this lookup asked for. Short forms overlap
-    /// (`/sms/{reference}` with a numeric reference is also `/sms/{id}`, and
-    /// `/sms/{task_id}` is an SMS ID too), so a deployment may answer another record;
-    /// the message says what was asked and what came back.
+    /// Whether `record` is what this lookup asked for: short forms overlap
+    /// (`/sms/{reference}` is also `/sms/{id}`, `/sms/{task_id}` too), so a
+    /// deployment may answer another record.
     pub fn check_answer(self, value: &str, record: &Record) -> Result<(), String> {
         let wanted = self.record_kind();
         let task_like = crate::domain::record::has_any(
@@ -143,8 +141,8 @@ impl LookupKind {
         Ok(())
     }
 
-    /// Paths to try, in order, relative to the base URL. With `auto`, the short form
-    /// comes second: it is tried only when a deployment lacks the explicit route.
+    /// Paths to try, in order; with `auto`, the short form only when a deployment
+    /// lacks the explicit route.
     pub fn paths(self, value: &str, style: PathStyle) -> Vec<String> {
         let path = |prefix: &str| format!("{prefix}{}", segment(value));
         let (.., explicit, short) = self.row();

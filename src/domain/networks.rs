@@ -13,8 +13,7 @@ pub struct Network {
     pub operator: &'static str,
 }
 
-/// The table, split into borrowed slices of the embedded text on first use: start-up
-/// pays nothing, and a lookup allocates nothing.
+/// Split into slices of the embedded text on first use: start-up pays nothing.
 fn table() -> &'static [(&'static str, Network)] {
     static TABLE: OnceLock<Vec<(&'static str, Network)>> = OnceLock::new();
     TABLE.get_or_init(|| parse(TABLE_TEXT))

@@ -29,7 +29,7 @@ impl RecordKind {
     }
 }
 
-/// One successful answer: what kind of record it is and all its fields, as sent.
+/// One successful answer: its kind and all its fields, as sent.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Record {
     pub kind: RecordKind,
@@ -113,9 +113,8 @@ pub enum ErrorField {
     Failure { code: Option<i64>, shown: String },
 }
 
-/// Absent, null and 0 (number or numeric string) mean success; anything else is a
-/// service error, even a code that is not an integer (`1e-400`, `2.5`, `bad`: shown
-/// as sent, exit 79). Zero means exactly zero, not a number that rounds to it.
+/// Absent, null and exactly 0 (number or numeric string) mean success; anything else
+/// is a service error, even a code that is not an integer (`1e-400`, `bad`: exit 79).
 pub fn error_field(fields: &Map<String, Value>) -> ErrorField {
     let value = match fields.get("error") {
         None | Some(Value::Null) => return ErrorField::Success,
@@ -221,8 +220,8 @@ pub fn lenient_bool(value: &Value) -> Option<bool> {
     }
 }
 
-/// A value as a person reads it: strings without quotes, null as empty, objects and
-/// arrays as compact JSON. Not escaped: that is the printer's job.
+/// A value as a person reads it: strings unquoted, null empty, the rest compact JSON
+/// (not escaped: that is the printer's job).
 pub fn plain_text(value: &Value) -> String {
     match value {
         Value::Null => String::new(),

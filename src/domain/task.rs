@@ -44,14 +44,11 @@ impl TaskCounters {
         })
     }
 
-    /// The number of messages: `total` when the record has it (v1), else `sent`
-    /// (the spec does not say how the counters relate; smsstat assumes `sent` is the
-    /// total then).
+    /// The number of messages: `total` when the record has it (v1), else `sent`.
     pub fn messages(&self) -> i64 {
         self.total.unwrap_or(self.sent)
     }
 
-    /// The name of the counter `messages` comes from, for messages.
     pub fn messages_name(&self) -> &'static str {
         if self.total.is_some() {
             "total"
@@ -60,8 +57,7 @@ impl TaskCounters {
         }
     }
 
-    /// Messages not yet in a final state: the number of messages less the four final
-    /// outcomes. Negative means the counters are inconsistent.
+    /// Messages less the four final outcomes; negative when the counters disagree.
     pub fn pending(&self) -> i64 {
         self.messages() - finals(self).iter().sum::<i64>()
     }

@@ -17,11 +17,9 @@ pub fn seconds_between(record: &Record, from: &str, to: &str) -> Option<i64> {
     (end >= start).then_some(end - start)
 }
 
-/// Seconds since 1970-01-01 of a `YYYY-MM-DD HH:MM:SS` time (humantime reads it; a
-/// time before 1970 or `0000-00-00 00:00:00`, "not yet", is none). Without a zone (the
-/// spec's SMS times) both ends of a latency are in the same unknown zone, so the
-/// difference is right; ISO 8601 with an offset (`2017-03-03T13:35:42+02:00`, `Z`,
-/// fractional seconds), as some deployments send, is taken to UTC.
+/// Seconds since 1970 of a `YYYY-MM-DD HH:MM:SS` time (none before 1970, nor
+/// `0000-00-00 00:00:00`, "not yet"). Without a zone both ends of a latency share the
+/// same unknown zone, so the difference is right; an ISO 8601 offset is taken to UTC.
 pub fn timestamp(value: &Value) -> Option<i64> {
     let text = value.as_str()?.trim();
     let local = humantime::parse_rfc3339_weak(text.get(..19)?).ok()?;

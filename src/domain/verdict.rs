@@ -1,5 +1,5 @@
-//! When a record is final, and the verdict of an expectation: exit 80 (not met) or
-//! 81 (still pending). Pure: the polling itself is `run::wait`'s.
+//! When a record is final, and the verdict of an expectation (exit 80 or 81); the
+//! polling itself is `run::wait`'s.
 
 use std::time::Duration;
 
@@ -23,7 +23,6 @@ pub struct Expectation {
     pub delivered_ratio: Option<f64>,
 }
 
-/// Whether a record has reached the end, and if not, what it is waiting on.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Stage {
     Final,
