@@ -95,13 +95,11 @@ fn plain_usage(err: clap::Error, command: &mut clap::Command, args: &[OsString])
 /// An unknown subcommand with the nearest one suggested by edit distance, a swap of
 /// two letters counting as one: clap's own measure offers `help` for `hrl`, where
 /// `hlr` was meant.
-fn closer_subcommand(err: clap::Error, command: &clap::Command) -> clap::Error {
+fn closer_subcommand(mut err: clap::Error, command: &clap::Command) -> clap::Error {
     use clap::error::{ContextKind, ContextValue, ErrorKind};
-    if err.kind() != ErrorKind::InvalidSubcommand {
-        return err;
-    }
-    let Some(ContextValue::String(typed)) = err.get(ContextKind::InvalidSubcommand) else {
-        return err;
+    let typed = match err.get(ContextKind::InvalidSubcommand) {
+        Some(ContextValue::String(typed)) if err.kind() == ErrorKind::InvalidSubcommand => typed,
+        _ => return err,
     };
     let nearest = command
         .get_subcommands()
@@ -110,22 +108,11 @@ fn closer_subcommand(err: clap::Error, command: &clap::Command) -> clap::Error {
         .map(|name| (strsim::damerau_levenshtein(typed, name), name))
         .filter(|(distance, _)| *distance <= 2)
         .min();
-    let Some((_, nearest)) = nearest else {
-        return err;
-    };
-    let mut better = clap::Error::new(ErrorKind::InvalidSubcommand).with_cmd(command);
-    better.insert(
-        ContextKind::InvalidSubcommand,
-        ContextValue::String(typed.clone()),
-    );
-    better.insert(
-        ContextKind::SuggestedSubcommand,
-        ContextValue::String(nearest.to_string()),
-    );
-    if let Some(usage) = err.get(ContextKind::Usage) {
-        better.insert(ContextKind::Usage, usage.clone());
+    if let Some((_, nearest)) = nearest {
+        let nearest = ContextValue::String(nearest.to_string());
+        err.insert(ContextKind::SuggestedSubcommand, nearest);
     }
-    better
+    err
 }
 
 /// Whether an option was typed on the command line, at any subcommand's level.
