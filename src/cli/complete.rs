@@ -70,10 +70,10 @@ fn matching(
 /// show it).
 fn statuses(kind: Option<RecordKind>) -> impl Iterator<Item = CompletionCandidate> {
     let mut helps: Vec<(&str, Vec<String>)> = Vec::new();
-    for s in STATUSES.iter().filter(|s| !s.name.is_empty()) {
-        if kind.is_some_and(|kind| kind != s.kind) {
-            continue;
-        }
+    let listed = STATUSES
+        .iter()
+        .filter(|s| kind.is_none_or(|kind| kind == s.kind));
+    for s in listed.filter(|s| !s.name.is_empty()) {
         let phase = if s.phase == Phase::Final {
             "final"
         } else {

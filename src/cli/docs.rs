@@ -81,24 +81,20 @@ const MAN_DATE: &str = include_str!("../../completions/smsstat.1.date");
 fn synopsis_section(command: &clap::Command) -> String {
     let mut line = String::from("\\fBsmsstat\\fR");
     for arg in command.get_arguments().filter(|a| !a.is_hide_set()) {
-        let flag = match (arg.get_short(), arg.get_long()) {
-            (Some(short), Some(long)) => {
-                format!("\\fB\\-{short}\\fR|\\fB\\-\\-{}\\fR", escape_roff(long))
-            }
-            (None, Some(long)) => format!("\\fB\\-\\-{}\\fR", escape_roff(long)),
-            _ => continue,
+        let Some(long) = arg.get_long() else {
+            continue;
         };
+        let short = arg.get_short().map(|c| format!("\\fB\\-{c}\\fR|"));
+        let short = short.unwrap_or_default();
+        let flag = format!("{short}\\fB\\-\\-{}\\fR", escape_roff(long));
         let value = match arg.get_value_names() {
             Some([name, ..]) if arg.get_action().takes_values() => {
                 format!(" \\fI{}\\fR", escape_roff(name))
             }
             _ => String::new(),
         };
-        let repeated = match arg.get_action() {
-            clap::ArgAction::Count => "...",
-            _ => "",
-        };
-        line.push_str(&format!(" [{flag}{value}]{repeated}"));
+        let repeated = matches!(arg.get_action(), clap::ArgAction::Count).then_some("...");
+        line.push_str(&format!(" [{flag}{value}]{}", repeated.unwrap_or_default()));
     }
     line.push_str(" \\fICOMMAND\\fR [\\fIARGS\\fR]");
     format!(".SH SYNOPSIS\n{line}\n")

@@ -4,6 +4,7 @@ use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 
 use crate::domain::error::LookupError;
 use crate::domain::record::{plain_text, Record, RecordKind};
+use crate::domain::sanitize::{escape_control, preview};
 
 /// Longest value accepted: longer is surely a mistake, and would earn a 414.
 pub const MAX_VALUE_LEN: usize = 1024;
@@ -100,22 +101,19 @@ impl LookupKind {
                 RecordKind::with_article(wanted)
             ));
         }
-        if matches!(self, LookupKind::SmsRef | LookupKind::HlrRef) {
-            if let Some(reference) = record.get("reference") {
-                let reference = plain_text(reference);
-                if reference.trim() != value.trim() {
-                    return Err(format!(
-                        "asked for reference `{}`, the answer is the record of reference `{}` \
-                         (short forms overlap: /{}/{{reference}} is also /{}/{{id}})",
-                        crate::domain::sanitize::preview(value),
-                        crate::domain::sanitize::preview(&reference),
-                        wanted.name(),
-                        wanted.name()
-                    ));
-                }
-            }
+        let by_reference = matches!(self, LookupKind::SmsRef | LookupKind::HlrRef);
+        let other = record.get("reference").map(plain_text);
+        match other.filter(|other| by_reference && other.trim() != value.trim()) {
+            Some(other) => Err(format!(
+                "asked for reference `{}`, the answer is the record of reference `{}` \
+                 (short forms overlap: /{}/{{reference}} is also /{}/{{id}})",
+                preview(value),
+                preview(&other),
+                wanted.name(),
+                wanted.name()
+            )),
+            None => Ok(()),
         }
-        Ok(())
     }
 
     /// Checks a value before anything is sent (exit 64 when it is unusable).
@@ -133,7 +131,7 @@ impl LookupKind {
         if by_id && !value.bytes().all(|b| b.is_ascii_digit()) {
             return Err(LookupError::Usage(format!(
                 "`{}` is not a numeric {} ID; to look up a reference use `smsstat {}-ref`",
-                crate::domain::sanitize::escape_control(value),
+                escape_control(value),
                 self.name().to_uppercase(),
                 self.name()
             )));

@@ -116,16 +116,10 @@ pub enum ErrorField {
 /// Absent, null and exactly 0 (number or numeric string) mean success; anything else
 /// is a service error, even a code that is not an integer (`1e-400`, `bad`: exit 79).
 pub fn error_field(fields: &Map<String, Value>) -> ErrorField {
-    let value = match fields.get("error") {
-        None | Some(Value::Null) => return ErrorField::Success,
-        Some(value) => value,
-    };
-    match lenient_i64(value) {
-        Some(0) => ErrorField::Success,
-        code => ErrorField::Failure {
-            code,
-            shown: plain_text(value),
-        },
+    let value = fields.get("error").filter(|value| !value.is_null());
+    match value.map(|value| (lenient_i64(value), plain_text(value))) {
+        None | Some((Some(0), _)) => ErrorField::Success,
+        Some((code, shown)) => ErrorField::Failure { code, shown },
     }
 }
 
