@@ -149,21 +149,16 @@ const OTHER_ENVIRONMENT: &[(&str, &str)] = &[
 
 fn commands_section() -> String {
     let mut roff = String::from(".SH COMMANDS\n");
-    let cli = super::command();
-    for sub in cli.get_subcommands().filter(|s| s.get_name() != "help") {
+    for sub in super::command()
+        .get_subcommands()
+        .filter(|s| s.get_name() != "help")
+    {
         let about = sub.get_long_about().or(sub.get_about());
         let about = about.map(|a| a.to_string()).unwrap_or_default();
-        roff.push_str(&format!(
-            ".TP\n\\fBsmsstat {}\\fR\n{}\n",
-            escape_roff(sub.get_name()),
-            escape_roff(&about)
-        ));
+        roff.push_str(&paragraph(&format!("smsstat {}", sub.get_name()), &about));
         if let Some(examples) = sub.get_after_help() {
-            roff.push_str(".RS\n.nf\n");
-            for line in examples.to_string().lines() {
-                roff.push_str(&format!("{}\n", escape_roff(line)));
-            }
-            roff.push_str(".fi\n.RE\n");
+            let examples = escaped_lines(&examples.to_string());
+            roff.push_str(&format!(".RS\n.nf\n{examples}.fi\n.RE\n"));
         }
     }
     roff
@@ -187,20 +182,14 @@ fn simulator_section() -> io::Result<String> {
 }
 
 fn extra_sections() -> String {
-    let mut roff = String::from(".SH \"EXIT STATUS\"\n.nf\n");
-    let codes = EXIT_CODES_HELP.lines().skip(1);
-    codes.for_each(|line| roff.push_str(&format!("{}\n", escape_roff(line))));
-    roff.push_str(".fi\n.SH ENVIRONMENT\n");
-    let settings = variables().into_iter();
+    let (_, codes) = EXIT_CODES_HELP.split_once('\n').unwrap_or_default();
+    let codes = escaped_lines(codes);
+    let mut roff = format!(".SH \"EXIT STATUS\"\n.nf\n{codes}.fi\n.SH ENVIRONMENT\n");
     let others = OTHER_ENVIRONMENT
         .iter()
         .map(|(name, about)| (name.to_string(), about.to_string()));
-    for (name, meaning) in settings.chain(others) {
-        roff.push_str(&format!(
-            ".TP\n\\fB{}\\fR\n{}\n",
-            escape_roff(&name),
-            escape_roff(&meaning)
-        ));
+    for (name, meaning) in variables().into_iter().chain(others) {
+        roff.push_str(&paragraph(&name, &meaning));
     }
     let keys: Vec<&str> = file_keys().collect();
     roff.push_str(&format!(
@@ -212,6 +201,15 @@ fn extra_sections() -> String {
         escape_roff(&keys.join(", "))
     ));
     roff
+}
+
+/// A `.TP` paragraph: its tag in bold, then its text.
+fn paragraph(tag: &str, text: &str) -> String {
+    format!(".TP\n\\fB{}\\fR\n{}\n", escape_roff(tag), escape_roff(text))
+}
+
+fn escaped_lines(text: &str) -> String {
+    text.lines().map(|line| escape_roff(line) + "\n").collect()
 }
 
 /// Backslashes and hyphens as roff wants them; a leading dot or quote would start a

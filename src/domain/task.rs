@@ -50,11 +50,7 @@ impl TaskCounters {
     }
 
     pub fn messages_name(&self) -> &'static str {
-        if self.total.is_some() {
-            "total"
-        } else {
-            "sent"
-        }
+        self.total.map_or("sent", |_| "total")
     }
 
     /// Messages less the four final outcomes; negative when the counters disagree.
@@ -95,20 +91,14 @@ pub fn pending_parts(c: &TaskCounters) -> Option<Vec<(&'static str, i64)>> {
     }
     let [queued, accepted, enroute] = c.in_flight;
     let reported = c.delivered.saturating_add(c.undeliverable);
-    Some(if accepted >= reported {
-        let mut parts = vec![("queued", queued), ("enroute", enroute)];
-        let awaiting = accepted - reported;
-        if awaiting > 0 {
-            parts.push(("awaiting report", awaiting));
-        }
-        parts
-    } else {
-        vec![
-            ("queued", queued),
-            ("accepted", accepted),
-            ("enroute", enroute),
-        ]
-    })
+    let mut parts = vec![("queued", queued), ("enroute", enroute)];
+    let awaiting = accepted - reported;
+    if awaiting > 0 {
+        parts.push(("awaiting report", awaiting));
+    } else if awaiting < 0 {
+        parts.insert(1, ("accepted", accepted));
+    }
+    Some(parts)
 }
 
 /// Why the counters cannot all be true, if they cannot.
@@ -126,12 +116,11 @@ pub fn problem(c: &TaskCounters) -> Option<String> {
         return Some(format!("counters do not add up: {name} is {value}"));
     }
     let finished: i64 = finals(c).iter().sum();
-    (finished > c.messages()).then(|| {
+    let (name, messages) = (c.messages_name(), c.messages());
+    (finished > messages).then(|| {
         format!(
             "counters do not add up: delivered+undeliverable+expired+unknown = {finished}, \
-             more than {} {}",
-            c.messages_name(),
-            c.messages()
+             more than {name} {messages}"
         )
     })
 }
