@@ -1,8 +1,6 @@
 //! The command as the dynamic completion engine sees it (`COMPLETE=bash smsstat --
-//! WORDS`): the parsed command with value completers on the options whose values
-//! smsstat knows. Statuses and field names come from the domain's tables, for the
-//! lookup subcommand's record kind when the cursor is after it; profile names are
-//! handed in by the caller, which may read the config file (this layer may not).
+//! WORDS`): statuses and field names from the domain's tables, for the lookup's record
+//! kind after one; profile names handed in by the caller, which may read files.
 
 use std::ffi::OsStr;
 use std::sync::Arc;

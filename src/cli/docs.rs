@@ -49,8 +49,7 @@ fn zsh_autoloadable(script: Vec<u8>) -> Vec<u8> {
     }
 }
 
-/// The man page, roff source of section 1: clap's sections, then the exit status,
-/// environment and files, which an operator looks for in a man page.
+/// The man page: clap's sections, then the exit status, environment and files.
 pub fn man_page() -> io::Result<Vec<u8>> {
     // The plain version: the page is committed (completions/smsstat.1) and must not
     // change with each commit that `--version` names.
@@ -120,8 +119,7 @@ fn code_in_bold(page: &[u8]) -> Vec<u8> {
     out.into_bytes()
 }
 
-/// Each section rendered on its own starts with roff's apostrophe definition; once,
-/// at the top, is enough.
+/// Roff's apostrophe definition once, not at each section rendered on its own.
 fn without_repeated_preamble(page: Vec<u8>) -> Vec<u8> {
     const PREAMBLE: &str = ".ie \\n(.g .ds Aq \\(aq\n.el .ds Aq '\n";
     let text = String::from_utf8_lossy(&page);
@@ -212,8 +210,7 @@ fn escaped_lines(text: &str) -> String {
     text.lines().map(|line| escape_roff(line) + "\n").collect()
 }
 
-/// Backslashes and hyphens as roff wants them; a leading dot or quote would start a
-/// request, so it is guarded.
+/// Backslashes and hyphens as roff wants them, and a leading dot or quote guarded.
 fn escape_roff(text: &str) -> String {
     let escaped = text.replace('\\', "\\e").replace('-', "\\-");
     if escaped.starts_with(['.', '\'']) {

@@ -1,6 +1,5 @@
 //! The command line: clap definitions, argv parsing, and the help, man page and
-//! completions generated from them. Imports nothing of the crate but `domain` and
-//! the settings' tables of keys and variables.
+//! completions generated from them.
 
 pub(crate) mod args;
 pub(crate) mod build;

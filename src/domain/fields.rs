@@ -140,9 +140,8 @@ pub(crate) fn default_columns(kind: RecordKind) -> Vec<&'static str> {
     columns.into_iter().map(|f| f.key).collect()
 }
 
-/// Names of every lookup's line rather than of the record: the value looked up and
-/// the kind of record (`--json --normalize` has both; CSV, TSV and tables always
-/// have a `query` column).
+/// Names of every lookup's line rather than of the record (`--json --normalize` has
+/// both; CSV, TSV and tables a `query` column).
 pub(crate) const OUTCOME_FIELDS: [&str; 2] = ["query", "kind"];
 
 /// Columns that CSV, TSV and the row table always have, whatever `--fields` says.
@@ -151,9 +150,8 @@ pub(crate) const ALWAYS_COLUMNS: [&str; 3] = ["query", "error", "errorDescriptio
 /// Labels of the row table's own columns, accepted as names of their fields.
 pub(crate) const COLUMN_LABELS: [(&str, &str); 2] = [("Query", "query"), ("Error", "error")];
 
-/// Whether `name` means something for this kind of record: a field of the schema,
-/// an error or outcome field, or a dotted path into an object field
-/// (`details.ported`, `details.imsi`: the service decides what `details` holds).
+/// Whether `name` means something for this kind of record: a field, an error or outcome
+/// field, or a dotted path into `details` (the service decides what it holds).
 pub(crate) fn is_known(kind: RecordKind, name: &str) -> bool {
     match name.split_once('.') {
         Some((head, rest)) => {

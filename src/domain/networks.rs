@@ -35,9 +35,8 @@ pub fn lookup(code: &str) -> Option<Network> {
     Some(table[at].1)
 }
 
-/// The country of an MCC (the first 3 digits), for codes whose MNC is not listed: the
-/// country most of the MCC's networks are in (a few are listed under a territory,
-/// such as 255 00 under Moldova, so the first entry is not enough).
+/// The country most of an MCC's networks are in, for an unlisted MNC (the first entry
+/// is not enough: 255 00 is listed under Moldova).
 pub fn country_of(code: &str) -> Option<&'static str> {
     let mcc = code.get(..3)?;
     let table = table();

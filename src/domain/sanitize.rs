@@ -23,8 +23,7 @@ pub fn escape_control(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// The most of one text a stderr line shows: a 1 MB error description must not
-/// flood a terminal or a CI log.
+/// The most of one text a stderr line shows: a 1 MB description must not flood a log.
 pub const MAX_LINE_CHARS: usize = 1000;
 /// The most of one value a table cell shows (`--json` and CSV/TSV keep it whole).
 pub const MAX_CELL_CHARS: usize = 300;

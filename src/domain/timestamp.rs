@@ -1,6 +1,5 @@
-//! Times as servers send them: `YYYY-MM-DD HH:MM:SS` without a zone (the spec's SMS
-//! times), or ISO 8601 with an offset (HLR times, and SMS times of some
-//! deployments), as seconds since 1970 for latencies.
+//! Times as servers send them (`YYYY-MM-DD HH:MM:SS`, or ISO 8601 with an offset), as
+//! seconds since 1970 for latencies.
 
 use std::time::UNIX_EPOCH;
 
@@ -8,9 +7,8 @@ use serde_json::Value;
 
 use crate::domain::record::Record;
 
-/// Seconds from one time field of a record to another (`time_in` to `time_dr`);
-/// None when either is missing or the end is before the start (a clock problem, not
-/// a latency: a negative or absurd number would mislead).
+/// Seconds from one time field of a record to another; None when either is missing or
+/// the end is before the start (a clock problem, not a latency).
 pub fn seconds_between(record: &Record, from: &str, to: &str) -> Option<i64> {
     let start = timestamp(record.get(from)?)?;
     let end = timestamp(record.get(to)?)?;
