@@ -4,6 +4,7 @@
 use std::ffi::OsString;
 use std::io::Write;
 
+use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::parser::ValueSource;
 use clap::FromArgMatches;
 
@@ -76,27 +77,25 @@ fn with_facts(cli: Cli, matches: &clap::ArgMatches) -> (Cli, ParseFacts) {
 
 /// A missing argument is shown with the subcommand's own usage line: clap's names the
 /// options given, from the environment too, which read as advice to type the key.
-fn plain_usage(err: clap::Error, command: &mut clap::Command, args: &[OsString]) -> clap::Error {
-    use clap::error::{ContextKind, ContextValue, ErrorKind};
-    if err.kind() != ErrorKind::MissingRequiredArgument {
-        return err;
-    }
+fn plain_usage(
+    mut err: clap::Error,
+    command: &mut clap::Command,
+    args: &[OsString],
+) -> clap::Error {
     let mut typed = args.iter().skip(1).filter_map(|arg| arg.to_str());
     let name = typed.find(|arg| command.find_subcommand(arg).is_some());
-    let Some(sub) = name.and_then(|name| command.find_subcommand_mut(name)) else {
-        return err;
-    };
-    let usage = sub.render_usage();
-    let mut plain = err;
-    plain.insert(ContextKind::Usage, ContextValue::StyledStr(usage));
-    plain
+    let sub = name.and_then(|name| command.find_subcommand_mut(name));
+    if let Some(sub) = sub.filter(|_| err.kind() == ErrorKind::MissingRequiredArgument) {
+        let usage = sub.render_usage();
+        err.insert(ContextKind::Usage, ContextValue::StyledStr(usage));
+    }
+    err
 }
 
 /// An unknown subcommand with the nearest one suggested by edit distance, a swap of
 /// two letters counting as one: clap's own measure offers `help` for `hrl`, where
 /// `hlr` was meant.
 fn closer_subcommand(mut err: clap::Error, command: &clap::Command) -> clap::Error {
-    use clap::error::{ContextKind, ContextValue, ErrorKind};
     let typed = match err.get(ContextKind::InvalidSubcommand) {
         Some(ContextValue::String(typed)) if err.kind() == ErrorKind::InvalidSubcommand => typed,
         _ => return err,
