@@ -15,6 +15,9 @@ use crate::domain::status::{Phase, STATUSES};
 /// The profile names to offer, read when `--profile` is completed and only then.
 pub(crate) type ProfileNames = Arc<dyn Fn() -> Vec<String> + Send + Sync>;
 
+/// The candidates an option's values may take.
+type Offer = Box<dyn Fn() -> Vec<CompletionCandidate> + Send + Sync>;
+
 /// `super::command()` (hidden globals are not offered) with completers at every level.
 pub(crate) fn command(profiles: ProfileNames) -> clap::Command {
     with_completers(super::command(), None, &profiles)
@@ -27,21 +30,24 @@ fn with_completers(
 ) -> clap::Command {
     let command = command.mut_args(|arg| {
         let profiles = Arc::clone(profiles);
-        match arg.get_id().as_str() {
-            "profile" => arg.add(ArgValueCompleter::new(move |current: &OsStr| {
-                matching(
-                    current,
-                    profiles().into_iter().map(CompletionCandidate::new),
-                )
-            })),
-            "expect" | "until" => arg.add(ArgValueCompleter::new(move |current: &OsStr| {
-                matching(current, statuses(kind))
-            })),
-            "field" | "fields" => arg.add(ArgValueCompleter::new(move |current: &OsStr| {
-                matching(current, fields(kind))
-            })),
-            _ => arg,
-        }
+        let offer: Offer = match arg.get_id().as_str() {
+            "profile" => Box::new(move || {
+                profiles()
+                    .into_iter()
+                    .map(CompletionCandidate::new)
+                    .collect()
+            }),
+            "expect" | "until" => Box::new(move || statuses(kind).collect()),
+            "field" | "fields" => Box::new(move || fields(kind).collect()),
+            _ => return arg,
+        };
+        // The engine leaves the filtering by what is typed to custom completers.
+        arg.add(ArgValueCompleter::new(move |current: &OsStr| {
+            let typed = current.to_string_lossy();
+            let typed =
+                |c: &CompletionCandidate| c.get_value().to_string_lossy().starts_with(&*typed);
+            offer().into_iter().filter(typed).collect()
+        }))
     });
     command.mut_subcommands(|sub| {
         // Below a lookup subcommand its record kind is known; `config show` and the
@@ -50,18 +56,6 @@ fn with_completers(
         let kind = lookup.map(LookupKind::record_kind).or(kind);
         with_completers(sub, kind, profiles)
     })
-}
-
-/// Candidates that start with what is typed so far (the engine leaves the filtering
-/// to custom completers).
-fn matching(
-    current: &OsStr,
-    candidates: impl Iterator<Item = CompletionCandidate>,
-) -> Vec<CompletionCandidate> {
-    let typed = current.to_string_lossy();
-    candidates
-        .filter(|c| c.get_value().to_string_lossy().starts_with(typed.as_ref()))
-        .collect()
 }
 
 /// The named statuses, each once, with their kinds and phase as help (fish and zsh
