@@ -68,7 +68,8 @@ pub fn man_page() -> io::Result<Vec<u8>> {
     page.extend_from_slice(simulator_section()?.as_bytes());
     page.extend_from_slice(extra_sections().as_bytes());
     man.render_version_section(&mut page)?;
-    Ok(code_in_bold(&without_repeated_preamble(page)))
+    let page = without_repeated_preamble(&String::from_utf8_lossy(&page));
+    Ok(code_in_bold(&page).into_bytes())
 }
 
 /// The day the page's text last changed (`completions/generate.sh` keeps it), so a
@@ -100,10 +101,9 @@ fn synopsis_section(command: &clap::Command) -> String {
 }
 
 /// The help texts' `code` spans in bold; a lone backtick and requests stay.
-fn code_in_bold(page: &[u8]) -> Vec<u8> {
-    let text = String::from_utf8_lossy(page);
-    let mut out = String::with_capacity(text.len());
-    for line in text.split_inclusive('\n') {
+fn code_in_bold(page: &str) -> String {
+    let mut out = String::with_capacity(page.len());
+    for line in page.split_inclusive('\n') {
         let spans: Vec<&str> = line.split('`').collect();
         if line.starts_with('.') || spans.len().is_multiple_of(2) {
             out.push_str(line);
@@ -116,18 +116,15 @@ fn code_in_bold(page: &[u8]) -> Vec<u8> {
             }
         }
     }
-    out.into_bytes()
+    out
 }
 
 /// Roff's apostrophe definition once, not at each section rendered on its own.
-fn without_repeated_preamble(page: Vec<u8>) -> Vec<u8> {
+fn without_repeated_preamble(page: &str) -> String {
     const PREAMBLE: &str = ".ie \\n(.g .ds Aq \\(aq\n.el .ds Aq '\n";
-    let text = String::from_utf8_lossy(&page);
-    match text.split_once(PREAMBLE) {
-        Some((before, after)) => {
-            format!("{before}{PREAMBLE}{}", after.replace(PREAMBLE, "")).into_bytes()
-        }
-        None => page,
+    match page.split_once(PREAMBLE) {
+        Some((before, after)) => format!("{before}{PREAMBLE}{}", after.replace(PREAMBLE, "")),
+        None => page.to_string(),
     }
 }
 

@@ -118,25 +118,22 @@ impl LookupKind {
 
     /// Checks a value before anything is sent (exit 64 when it is unusable).
     pub fn validate(self, value: &str) -> Result<(), LookupError> {
-        if value.is_empty() {
-            return Err(LookupError::Usage("empty value".into()));
-        }
-        if value.len() > MAX_VALUE_LEN {
-            return Err(LookupError::Usage(format!(
-                "value is {} bytes long; at most {MAX_VALUE_LEN} are accepted",
-                value.len()
-            )));
-        }
+        let (name, len) = (self.name(), value.len());
         let by_id = matches!(self, LookupKind::Sms | LookupKind::Hlr);
-        if by_id && !value.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(LookupError::Usage(format!(
-                "`{}` is not a numeric {} ID; to look up a reference use `smsstat {}-ref`",
-                escape_control(value),
-                self.name().to_uppercase(),
-                self.name()
-            )));
-        }
-        Ok(())
+        let problem = if value.is_empty() {
+            "empty value".to_string()
+        } else if len > MAX_VALUE_LEN {
+            format!("value is {len} bytes long; at most {MAX_VALUE_LEN} are accepted")
+        } else if by_id && !value.bytes().all(|b| b.is_ascii_digit()) {
+            let (value, id) = (escape_control(value), name.to_uppercase());
+            format!(
+                "`{value}` is not a numeric {id} ID; to look up a reference use \
+                 `smsstat {name}-ref`"
+            )
+        } else {
+            return Ok(());
+        };
+        Err(LookupError::Usage(problem))
     }
 
     /// Paths to try, in order; with `auto`, the short form only when a deployment
