@@ -107,15 +107,17 @@ pub(crate) const FIELDS: &[Field] = &[
 /// Fields every answer may carry, that say nothing on a successful record.
 pub(crate) const ERROR_FIELDS: [&str; 2] = ["error", "errorDescription"];
 
+fn of(kind: RecordKind) -> impl Iterator<Item = &'static Field> {
+    FIELDS.iter().filter(move |f| f.kind == kind)
+}
+
 /// The fields the service sends for a kind.
 pub(crate) fn sent(kind: RecordKind) -> impl Iterator<Item = &'static Field> {
-    FIELDS
-        .iter()
-        .filter(move |f| f.kind == kind && f.ty != Derived)
+    of(kind).filter(|f| f.ty != Derived)
 }
 
 pub(crate) fn find(kind: RecordKind, key: &str) -> Option<&'static Field> {
-    FIELDS.iter().find(|f| f.kind == kind && f.key == key)
+    of(kind).find(|f| f.key == key)
 }
 
 /// The other keys of a kind that mean the same as `key` (one label per meaning:
@@ -123,19 +125,12 @@ pub(crate) fn find(kind: RecordKind, key: &str) -> Option<&'static Field> {
 /// answers a name of the other's.
 pub(crate) fn synonyms(kind: RecordKind, key: &str) -> impl Iterator<Item = &'static str> {
     let own = find(kind, key).filter(|f| f.ty != Derived);
-    FIELDS
-        .iter()
-        .filter(move |f| {
-            own.is_some_and(|o| f.kind == kind && f.key != o.key && f.label == o.label)
-        })
-        .map(|f| f.key)
+    let same = move |f: &&Field| own.is_some_and(|o| f.key != o.key && f.label == o.label);
+    of(kind).filter(same).map(|f| f.key)
 }
 
 pub(crate) fn default_columns(kind: RecordKind) -> Vec<&'static str> {
-    let mut columns: Vec<&Field> = FIELDS
-        .iter()
-        .filter(|f| f.kind == kind && f.column.is_some())
-        .collect();
+    let mut columns: Vec<&Field> = of(kind).filter(|f| f.column.is_some()).collect();
     columns.sort_by_key(|f| f.column);
     columns.into_iter().map(|f| f.key).collect()
 }
