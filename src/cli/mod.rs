@@ -20,21 +20,17 @@ use crate::domain::lookup::LookupKind;
 /// (they are global to work before or after it). `-o` is a lookup option: `config
 /// show` and `check` print a table or `--json`.
 fn shown_globals(subcommand: &str) -> Option<Vec<&'static str>> {
-    let settings = crate::settings::given::KEYS
-        .into_iter()
-        .filter(|key| *key != "output");
-    match subcommand {
-        "show" => Some(settings.chain(["demo", "json"]).collect()),
-        "check" => Some(
-            settings
-                .chain(["demo", "json", "verbose", "paths", "color"])
-                .collect(),
-        ),
+    let own: &[&str] = match subcommand {
+        "show" => &["demo", "json"],
+        "check" => &["demo", "json", "verbose", "paths", "color"],
         // `config` itself only leads to `show`, which lists the settings.
         // `version` has its own --json.
-        "config" | "sim" | "man" | "completions" | "version" => Some(Vec::new()),
-        _ => None,
-    }
+        "config" | "sim" | "man" | "completions" | "version" => return Some(Vec::new()),
+        _ => return None,
+    };
+    let settings = crate::settings::given::KEYS.into_iter();
+    let settings = settings.filter(|key| *key != "output");
+    Some(settings.chain(own.iter().copied()).collect())
 }
 
 /// The clap command as parsed, documented and completed: built, then decorated.

@@ -175,7 +175,7 @@ pub struct ConfigError(pub String);
 /// error (78).
 #[derive(Debug, Error)]
 pub enum SettingsError {
-    /// A flag's or `SMSSTAT_*` variable's value; the message starts with its name.
+    /// A flag's or `SMSSTAT_*` variable's unusable value, named first in the message.
     #[error("{0}")]
     BadValue(String),
     /// Options that do nothing together, or a field name no record has (64).
