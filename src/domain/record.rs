@@ -124,10 +124,7 @@ pub fn error_field(fields: &Map<String, Value>) -> ErrorField {
 }
 
 pub fn error_description(fields: &Map<String, Value>) -> Option<String> {
-    fields
-        .get("errorDescription")
-        .and_then(Value::as_str)
-        .map(str::to_owned)
+    Some(fields.get("errorDescription")?.as_str()?.to_owned())
 }
 
 /// An integer sent as a number or a numeric string (`72`, `"72"`, `72.0`, `7.2e1`),

@@ -25,12 +25,7 @@ impl TaskCounters {
         // No task counts beyond 10^15 messages; clamping keeps every sum of counters
         // within i64 (and u64), whatever a server sends.
         const LIMIT: i64 = 1_000_000_000_000_000;
-        let count = |name: &str| {
-            record
-                .get(name)
-                .and_then(lenient_i64)
-                .map(|n| n.clamp(-LIMIT, LIMIT))
-        };
+        let count = |name: &str| Some(lenient_i64(record.get(name)?)?.clamp(-LIMIT, LIMIT));
         let total = count("total");
         Some(TaskCounters {
             // v1 records may leave `sent` out; `total` carries the rules then.
