@@ -11,7 +11,7 @@
 use serde_json::{Map, Value};
 
 use crate::domain::error::LookupError;
-use crate::domain::record::Record;
+use crate::domain::record::{error_description, Record};
 
 /// Assigned country calling codes of one to three digits (zones 1 and 7, the 2-digit
 /// codes, and the 3-digit ones including global services such as 800, 870, 881-883).
@@ -140,9 +140,7 @@ pub fn mask_result(result: &mut Result<Record, LookupError>, enabled: bool) {
         }) => {
             mask_fields(body);
             // The description shown on stderr and in tables is the body's, masked.
-            if let Some(Value::String(text)) = body.get("errorDescription") {
-                *description = Some(text.clone());
-            }
+            *description = error_description(body).or(description.take());
         }
         Err(LookupError::WrongRecord { record, .. }) => mask_fields(record),
         Err(_) => {}
