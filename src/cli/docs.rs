@@ -12,19 +12,15 @@ use crate::settings::given::variables;
 use clap::CommandFactory;
 
 /// The registration script for `shell`: at each TAB it hands the words typed to
-/// `COMPLETE=SHELL smsstat -- WORDS` (`run::complete`), found on PATH.
+/// `COMPLETE=SHELL smsstat -- WORDS` (`run::complete`).
 pub fn completion_script(shell: Shell) -> Vec<u8> {
     let mut script = Vec::new();
     let builtins = clap_complete::env::Shells::builtins();
     // A Shell without a registration would print nothing: the committed copies' test.
     if let Some(registration) = builtins.completer(&shell.to_string()) {
-        let _ = registration.write_registration(
-            "COMPLETE",
-            "smsstat",
-            "smsstat",
-            "smsstat",
-            &mut script,
-        );
+        // By name, found on PATH: the script is the same wherever the binary lives.
+        let name = "smsstat";
+        let _ = registration.write_registration("COMPLETE", name, name, name, &mut script);
     }
     if shell == Shell::Zsh {
         return zsh_autoloadable(script);
