@@ -89,29 +89,27 @@ impl LookupKind {
         // status of its own, so that cannot be a task record.
         let is_status_only_task =
             record.kind == RecordKind::Task && record.get("status").is_some() && !task_like;
-        if record.kind != wanted || (wanted == RecordKind::Task && is_status_only_task) {
-            let got = if is_status_only_task {
-                "a record with a status, not task counters".to_string()
-            } else {
-                format!("{} record", RecordKind::with_article(record.kind))
+        if record.kind != wanted || is_status_only_task {
+            let got = match is_status_only_task {
+                true => "a record with a status, not task counters".to_string(),
+                false => format!("{} record", record.kind.with_article()),
             };
+            let wanted = wanted.with_article();
             return Err(format!(
-                "asked for {} record, the answer is {got} (short forms overlap; \
-                 `--paths explicit` avoids them)",
-                RecordKind::with_article(wanted)
+                "asked for {wanted} record, the answer is {got} (short forms overlap; \
+                 `--paths explicit` avoids them)"
             ));
         }
         let by_reference = matches!(self, LookupKind::SmsRef | LookupKind::HlrRef);
         let other = record.get("reference").map(plain_text);
         match other.filter(|other| by_reference && other.trim() != value.trim()) {
-            Some(other) => Err(format!(
-                "asked for reference `{}`, the answer is the record of reference `{}` \
-                 (short forms overlap: /{}/{{reference}} is also /{}/{{id}})",
-                preview(value),
-                preview(&other),
-                wanted.name(),
-                wanted.name()
-            )),
+            Some(other) => {
+                let (value, other, name) = (preview(value), preview(&other), wanted.name());
+                Err(format!(
+                    "asked for reference `{value}`, the answer is the record of reference \
+                     `{other}` (short forms overlap: /{name}/{{reference}} is also /{name}/{{id}})"
+                ))
+            }
             None => Ok(()),
         }
     }
