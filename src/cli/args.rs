@@ -1,5 +1,4 @@
-//! The subcommands and their own arguments; the global options are the settings'
-//! (`settings::given::Given`), resolved by `settings::config::construct_config`.
+//! The subcommands and their own arguments; the global options are `settings::given`'s.
 
 use clap::{Args, Parser, Subcommand};
 

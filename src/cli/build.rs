@@ -14,8 +14,7 @@ pub const RUSTC: &str = env!("BUILD_RUSTC");
 /// The TLS library and its crypto provider, as locked: `rustls 0.23.31 (ring 0.17.14)`.
 pub const TLS: &str = env!("BUILD_TLS");
 
-/// The full commit hash; None when built without git or a `.git` (a crate tarball
-/// without cargo's record of the commit).
+/// The full commit hash; None when built without git's or cargo's record of it.
 pub fn commit() -> Option<&'static str> {
     Some(env!("BUILD_COMMIT")).filter(|hash| !hash.is_empty())
 }

@@ -1,8 +1,6 @@
 //! The command as the dynamic completion engine sees it (`COMPLETE=bash smsstat --
-//! WORDS`): the parsed command with value completers on the options whose values
-//! smsstat knows. Statuses and field names come from the domain's tables, for the
-//! lookup subcommand's record kind when the cursor is after it; profile names are
-//! handed in by the caller, which may read the config file (this layer may not).
+//! WORDS`): statuses and field names from the domain's tables, for the lookup's record
+//! kind after one; profile names handed in by the caller, which may read files.
 
 use std::ffi::OsStr;
 use std::sync::Arc;
@@ -17,8 +15,10 @@ use crate::domain::status::{Phase, STATUSES};
 /// The profile names to offer, read when `--profile` is completed and only then.
 pub(crate) type ProfileNames = Arc<dyn Fn() -> Vec<String> + Send + Sync>;
 
-/// `super::command()` (the globals a subcommand does not use are hidden, so they are
-/// not offered either) with the completers added at every level.
+/// The candidates an option's values may take.
+type Offer = Box<dyn Fn() -> Vec<CompletionCandidate> + Send + Sync>;
+
+/// `super::command()` (hidden globals are not offered) with completers at every level.
 pub(crate) fn command(profiles: ProfileNames) -> clap::Command {
     with_completers(super::command(), None, &profiles)
 }
@@ -30,21 +30,24 @@ fn with_completers(
 ) -> clap::Command {
     let command = command.mut_args(|arg| {
         let profiles = Arc::clone(profiles);
-        match arg.get_id().as_str() {
-            "profile" => arg.add(ArgValueCompleter::new(move |current: &OsStr| {
-                matching(
-                    current,
-                    profiles().into_iter().map(CompletionCandidate::new),
-                )
-            })),
-            "expect" | "until" => arg.add(ArgValueCompleter::new(move |current: &OsStr| {
-                matching(current, statuses(kind))
-            })),
-            "field" | "fields" => arg.add(ArgValueCompleter::new(move |current: &OsStr| {
-                matching(current, fields(kind))
-            })),
-            _ => arg,
-        }
+        let offer: Offer = match arg.get_id().as_str() {
+            "profile" => Box::new(move || {
+                profiles()
+                    .into_iter()
+                    .map(CompletionCandidate::new)
+                    .collect()
+            }),
+            "expect" | "until" => Box::new(move || statuses(kind).collect()),
+            "field" | "fields" => Box::new(move || fields(kind).collect()),
+            _ => return arg,
+        };
+        // The engine leaves the filtering by what is typed to custom completers.
+        arg.add(ArgValueCompleter::new(move |current: &OsStr| {
+            let typed = current.to_string_lossy();
+            let typed =
+                |c: &CompletionCandidate| c.get_value().to_string_lossy().starts_with(&*typed);
+            offer().into_iter().filter(typed).collect()
+        }))
     });
     command.mut_subcommands(|sub| {
         // Below a lookup subcommand its record kind is known; `config show` and the
@@ -55,26 +58,14 @@ fn with_completers(
     })
 }
 
-/// Candidates that start with what is typed so far (the engine leaves the filtering
-/// to custom completers).
-fn matching(
-    current: &OsStr,
-    candidates: impl Iterator<Item = CompletionCandidate>,
-) -> Vec<CompletionCandidate> {
-    let typed = current.to_string_lossy();
-    candidates
-        .filter(|c| c.get_value().to_string_lossy().starts_with(typed.as_ref()))
-        .collect()
-}
-
-/// The named statuses of the status table, each once, with its kinds and phase as
-/// help (fish and zsh show it). Tasks have no status: nothing to offer.
+/// The named statuses, each once, with their kinds and phase as help (fish and zsh
+/// show it).
 fn statuses(kind: Option<RecordKind>) -> impl Iterator<Item = CompletionCandidate> {
     let mut helps: Vec<(&str, Vec<String>)> = Vec::new();
-    for s in STATUSES.iter().filter(|s| !s.name.is_empty()) {
-        if kind.is_some_and(|kind| kind != s.kind) {
-            continue;
-        }
+    let listed = STATUSES
+        .iter()
+        .filter(|s| kind.is_none_or(|kind| kind == s.kind));
+    for s in listed.filter(|s| !s.name.is_empty()) {
         let phase = if s.phase == Phase::Final {
             "final"
         } else {
@@ -92,8 +83,7 @@ fn statuses(kind: Option<RecordKind>) -> impl Iterator<Item = CompletionCandidat
     helps.into_iter().map(candidate)
 }
 
-/// The field keys of the schema for a kind, or of every kind, each once, with their
-/// table label as help.
+/// The field keys of a kind, or of every kind once, with their label as help.
 fn fields(kind: Option<RecordKind>) -> impl Iterator<Item = CompletionCandidate> {
     let mut seen = Vec::new();
     FIELDS

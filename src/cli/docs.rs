@@ -11,24 +11,16 @@ use crate::settings::file::file_keys;
 use crate::settings::given::variables;
 use clap::CommandFactory;
 
-/// The registration script for `shell`: it hands the words typed so far to
-/// `COMPLETE=SHELL smsstat -- WORDS` at each TAB (`run::complete`), so profile
-/// names, statuses and field names are completed from the same tables as the
-/// checks. It calls `smsstat` by name, found on PATH, so the script is the same
-/// wherever the binary lives.
+/// The registration script for `shell`: at each TAB it hands the words typed to
+/// `COMPLETE=SHELL smsstat -- WORDS` (`run::complete`).
 pub fn completion_script(shell: Shell) -> Vec<u8> {
     let mut script = Vec::new();
     let builtins = clap_complete::env::Shells::builtins();
-    // Every clap_complete::Shell has a dynamic registration; a new one that had
-    // none would print nothing, which the committed-copies test would catch.
+    // A Shell without a registration would print nothing: the committed copies' test.
     if let Some(registration) = builtins.completer(&shell.to_string()) {
-        let _ = registration.write_registration(
-            "COMPLETE",
-            "smsstat",
-            "smsstat",
-            "smsstat",
-            &mut script,
-        );
+        // By name, found on PATH: the script is the same wherever the binary lives.
+        let name = "smsstat";
+        let _ = registration.write_registration("COMPLETE", name, name, name, &mut script);
     }
     if shell == Shell::Zsh {
         return zsh_autoloadable(script);
@@ -53,8 +45,7 @@ fn zsh_autoloadable(script: Vec<u8>) -> Vec<u8> {
     }
 }
 
-/// The man page, roff source of section 1: clap's sections, then the exit status,
-/// environment and files, which an operator looks for in a man page.
+/// The man page: clap's sections, then the exit status, environment and files.
 pub fn man_page() -> io::Result<Vec<u8>> {
     // The plain version: the page is committed (completions/smsstat.1) and must not
     // change with each commit that `--version` names.
@@ -73,13 +64,12 @@ pub fn man_page() -> io::Result<Vec<u8>> {
     page.extend_from_slice(simulator_section()?.as_bytes());
     page.extend_from_slice(extra_sections().as_bytes());
     man.render_version_section(&mut page)?;
-    Ok(code_in_bold(&without_repeated_preamble(page)))
+    let page = without_repeated_preamble(&String::from_utf8_lossy(&page));
+    Ok(code_in_bold(&page).into_bytes())
 }
 
-/// The page's date: the day its text last changed, kept in a file beside the
-/// committed page and rewritten by `completions/generate.sh` when the text changes.
-/// Neither the build's clock nor the commit's, so a build is reproducible and the
-/// committed page stays the binary's.
+/// The day the page's text last changed (`completions/generate.sh` keeps it), so a
+/// build is reproducible and the committed page stays the binary's.
 const MAN_DATE: &str = include_str!("../../completions/smsstat.1.date");
 
 /// Every option with its argument (`[--base-url URL]`), then the command: clap's
@@ -87,36 +77,29 @@ const MAN_DATE: &str = include_str!("../../completions/smsstat.1.date");
 fn synopsis_section(command: &clap::Command) -> String {
     let mut line = String::from("\\fBsmsstat\\fR");
     for arg in command.get_arguments().filter(|a| !a.is_hide_set()) {
-        let flag = match (arg.get_short(), arg.get_long()) {
-            (Some(short), Some(long)) => {
-                format!("\\fB\\-{short}\\fR|\\fB\\-\\-{}\\fR", escape_roff(long))
-            }
-            (None, Some(long)) => format!("\\fB\\-\\-{}\\fR", escape_roff(long)),
-            _ => continue,
+        let Some(long) = arg.get_long() else {
+            continue;
         };
+        let short = arg.get_short().map(|c| format!("\\fB\\-{c}\\fR|"));
+        let short = short.unwrap_or_default();
+        let flag = format!("{short}\\fB\\-\\-{}\\fR", escape_roff(long));
         let value = match arg.get_value_names() {
             Some([name, ..]) if arg.get_action().takes_values() => {
                 format!(" \\fI{}\\fR", escape_roff(name))
             }
             _ => String::new(),
         };
-        let repeated = match arg.get_action() {
-            clap::ArgAction::Count => "...",
-            _ => "",
-        };
-        line.push_str(&format!(" [{flag}{value}]{repeated}"));
+        let repeated = matches!(arg.get_action(), clap::ArgAction::Count).then_some("...");
+        line.push_str(&format!(" [{flag}{value}]{}", repeated.unwrap_or_default()));
     }
     line.push_str(" \\fICOMMAND\\fR [\\fIARGS\\fR]");
     format!(".SH SYNOPSIS\n{line}\n")
 }
 
-/// Markdown's `code` spans of the help texts (which a terminal shows as typed) as
-/// bold on the page; a lone backtick stays. Requests (lines starting with a dot)
-/// are left alone.
-fn code_in_bold(page: &[u8]) -> Vec<u8> {
-    let text = String::from_utf8_lossy(page);
-    let mut out = String::with_capacity(text.len());
-    for line in text.split_inclusive('\n') {
+/// The help texts' `code` spans in bold; a lone backtick and requests stay.
+fn code_in_bold(page: &str) -> String {
+    let mut out = String::with_capacity(page.len());
+    for line in page.split_inclusive('\n') {
         let spans: Vec<&str> = line.split('`').collect();
         if line.starts_with('.') || spans.len().is_multiple_of(2) {
             out.push_str(line);
@@ -129,19 +112,15 @@ fn code_in_bold(page: &[u8]) -> Vec<u8> {
             }
         }
     }
-    out.into_bytes()
+    out
 }
 
-/// Each section rendered on its own starts with roff's apostrophe definition; once,
-/// at the top, is enough.
-fn without_repeated_preamble(page: Vec<u8>) -> Vec<u8> {
+/// Roff's apostrophe definition once, not at each section rendered on its own.
+fn without_repeated_preamble(page: &str) -> String {
     const PREAMBLE: &str = ".ie \\n(.g .ds Aq \\(aq\n.el .ds Aq '\n";
-    let text = String::from_utf8_lossy(&page);
-    match text.split_once(PREAMBLE) {
-        Some((before, after)) => {
-            format!("{before}{PREAMBLE}{}", after.replace(PREAMBLE, "")).into_bytes()
-        }
-        None => page,
+    match page.split_once(PREAMBLE) {
+        Some((before, after)) => format!("{before}{PREAMBLE}{}", after.replace(PREAMBLE, "")),
+        None => page.to_string(),
     }
 }
 
@@ -161,29 +140,22 @@ const OTHER_ENVIRONMENT: &[(&str, &str)] = &[
 
 fn commands_section() -> String {
     let mut roff = String::from(".SH COMMANDS\n");
-    let cli = super::command();
-    for sub in cli.get_subcommands().filter(|s| s.get_name() != "help") {
+    for sub in super::command()
+        .get_subcommands()
+        .filter(|s| s.get_name() != "help")
+    {
         let about = sub.get_long_about().or(sub.get_about());
         let about = about.map(|a| a.to_string()).unwrap_or_default();
-        roff.push_str(&format!(
-            ".TP\n\\fBsmsstat {}\\fR\n{}\n",
-            escape_roff(sub.get_name()),
-            escape_roff(&about)
-        ));
+        roff.push_str(&paragraph(&format!("smsstat {}", sub.get_name()), &about));
         if let Some(examples) = sub.get_after_help() {
-            roff.push_str(".RS\n.nf\n");
-            for line in examples.to_string().lines() {
-                roff.push_str(&format!("{}\n", escape_roff(line)));
-            }
-            roff.push_str(".fi\n.RE\n");
+            let examples = escaped_lines(&examples.to_string());
+            roff.push_str(&format!(".RS\n.nf\n{examples}.fi\n.RE\n"));
         }
     }
     roff
 }
 
-/// `smsstat sim`'s own options, from its clap definition: the global OPTIONS
-/// section above holds the lookups' options only, and the page documents every
-/// subcommand in one place (the older spelling too).
+/// `smsstat sim`'s own options (OPTIONS are the lookups'), the older spelling too.
 fn simulator_section() -> io::Result<String> {
     let cli = Cli::command();
     let sim = cli
@@ -201,20 +173,14 @@ fn simulator_section() -> io::Result<String> {
 }
 
 fn extra_sections() -> String {
-    let mut roff = String::from(".SH \"EXIT STATUS\"\n.nf\n");
-    let codes = EXIT_CODES_HELP.lines().skip(1);
-    codes.for_each(|line| roff.push_str(&format!("{}\n", escape_roff(line))));
-    roff.push_str(".fi\n.SH ENVIRONMENT\n");
-    let settings = variables().into_iter();
+    let (_, codes) = EXIT_CODES_HELP.split_once('\n').unwrap_or_default();
+    let codes = escaped_lines(codes);
+    let mut roff = format!(".SH \"EXIT STATUS\"\n.nf\n{codes}.fi\n.SH ENVIRONMENT\n");
     let others = OTHER_ENVIRONMENT
         .iter()
         .map(|(name, about)| (name.to_string(), about.to_string()));
-    for (name, meaning) in settings.chain(others) {
-        roff.push_str(&format!(
-            ".TP\n\\fB{}\\fR\n{}\n",
-            escape_roff(&name),
-            escape_roff(&meaning)
-        ));
+    for (name, meaning) in variables().into_iter().chain(others) {
+        roff.push_str(&paragraph(&name, &meaning));
     }
     let keys: Vec<&str> = file_keys().collect();
     roff.push_str(&format!(
@@ -228,8 +194,16 @@ fn extra_sections() -> String {
     roff
 }
 
-/// Backslashes and hyphens as roff wants them; a leading dot or quote would start a
-/// request, so it is guarded.
+/// A `.TP` paragraph: its tag in bold, then its text.
+fn paragraph(tag: &str, text: &str) -> String {
+    format!(".TP\n\\fB{}\\fR\n{}\n", escape_roff(tag), escape_roff(text))
+}
+
+fn escaped_lines(text: &str) -> String {
+    text.lines().map(|line| escape_roff(line) + "\n").collect()
+}
+
+/// Backslashes and hyphens as roff wants them, and a leading dot or quote guarded.
 fn escape_roff(text: &str) -> String {
     let escaped = text.replace('\\', "\\e").replace('-', "\\-");
     if escaped.starts_with(['.', '\'']) {

@@ -1,6 +1,5 @@
 //! The command line: clap definitions, argv parsing, and the help, man page and
-//! completions generated from them. Imports nothing of the crate but `domain` and
-//! the settings' tables of keys and variables.
+//! completions generated from them.
 
 pub(crate) mod args;
 pub(crate) mod build;
@@ -17,26 +16,21 @@ use clap::CommandFactory;
 
 use crate::domain::lookup::LookupKind;
 
-/// What each subcommand uses of the global options (lookup options are global so
-/// that they work before or after a lookup subcommand, which would list all of them
-/// under `sim --help` too); None for a lookup, which uses every one. `-o` is a lookup
-/// option: `config show` and `check` print a table or `--json`.
+/// The global options a subcommand uses; None for a lookup, which uses every one
+/// (they are global to work before or after it). `-o` is a lookup option: `config
+/// show` and `check` print a table or `--json`.
 fn shown_globals(subcommand: &str) -> Option<Vec<&'static str>> {
-    let settings = crate::settings::given::KEYS
-        .into_iter()
-        .filter(|key| *key != "output");
-    match subcommand {
-        "show" => Some(settings.chain(["demo", "json"]).collect()),
-        "check" => Some(
-            settings
-                .chain(["demo", "json", "verbose", "paths", "color"])
-                .collect(),
-        ),
+    let own: &[&str] = match subcommand {
+        "show" => &["demo", "json"],
+        "check" => &["demo", "json", "verbose", "paths", "color"],
         // `config` itself only leads to `show`, which lists the settings.
         // `version` has its own --json.
-        "config" | "sim" | "man" | "completions" | "version" => Some(Vec::new()),
-        _ => None,
-    }
+        "config" | "sim" | "man" | "completions" | "version" => return Some(Vec::new()),
+        _ => return None,
+    };
+    let settings = crate::settings::given::KEYS.into_iter();
+    let settings = settings.filter(|key| *key != "output");
+    Some(settings.chain(own.iter().copied()).collect())
 }
 
 /// The clap command as parsed, documented and completed: built, then decorated.
@@ -50,32 +44,25 @@ pub(crate) fn command() -> clap::Command {
         .mut_subcommands(decorate)
 }
 
-/// A subcommand and its own as people read them. The global options it does not use
-/// are hidden from its help and completions (clap still accepts them there, so
-/// `refuse_unused` turns them into usage errors). `check` and `config show` print one
-/// document, not a line per lookup (`mut_args` keeps each argument in its place;
-/// `mut_arg` would move it to the end, past the index clap built). A lookup's
-/// `--help` ends with the exit codes, after its examples (`-h` and the man page's
-/// COMMANDS keep the examples alone).
+/// A subcommand and its own as people read them: the global options it does not use
+/// hidden (`refuse_unused` refuses them), `--json` of `check` and `config show` as one
+/// document (`mut_args` keeps each argument in its place, where `mut_arg` moves it
+/// past the index clap built), and a lookup's `--help` ending with the exit codes.
 fn decorate(sub: clap::Command) -> clap::Command {
     let mut sub = sub.mut_args(env_in_long_help).mut_subcommands(decorate);
     let name = sub.get_name().to_string();
-    if let Some(shown) = shown_globals(&name) {
-        sub = sub.mut_args(|arg| {
-            let used = shown.contains(&arg.get_id().as_str());
-            match arg.is_global_set() && !used {
-                true => arg.hide(true),
-                false => arg,
-            }
-        });
-    }
-    if name == "check" || name == "show" {
+    let shown = shown_globals(&name);
+    let one_document = name == "check" || name == "show";
+    sub = sub.mut_args(|arg| {
         const JSON: &str = "Print the result as one JSON document (short for -o json)";
-        sub = sub.mut_args(|arg| match arg.get_id() == "json" {
-            true => arg.help(JSON).long_help(JSON),
-            false => arg,
-        });
-    }
+        let id = arg.get_id().as_str();
+        let unused = shown.as_ref().is_some_and(|shown| !shown.contains(&id));
+        match (one_document && id == "json", arg.is_global_set() && unused) {
+            (true, _) => arg.help(JSON).long_help(JSON),
+            (_, true) => arg.hide(true),
+            _ => arg,
+        }
+    });
     if LookupKind::from_name(&name).is_some() {
         let examples = sub.get_after_help().map(ToString::to_string);
         let examples = examples.unwrap_or_default();
@@ -84,10 +71,8 @@ fn decorate(sub: clap::Command) -> clap::Command {
     sub
 }
 
-/// `command` as clap prints its help: `-h` shows fewer options. (Not for the man
-/// page: clap_mangen leaves out the text of an option hidden from `-h`.) `smsstat -h`
-/// (and bare `smsstat`) fits a 24-row screen with its commands and examples, as gh's
-/// does: the options are in `--help` and the man page.
+/// `command` as clap prints its help, with fewer options in `-h` so that `smsstat -h`
+/// fits a 24-row screen (not for the man page: clap_mangen leaves their text out).
 pub(crate) fn help_command() -> clap::Command {
     command()
         .mut_args(short_help_lists(&[]))
@@ -97,8 +82,7 @@ pub(crate) fn help_command() -> clap::Command {
         })
 }
 
-/// The options a lookup's `-h` lists: enough for a first run, a batch and a CI
-/// gate, so that its examples stay on the first screen; `--help` lists them all.
+/// The options a lookup's `-h` lists: enough for a first run, a batch and a CI gate.
 const SHORT_HELP_OPTIONS: [&str; 10] = [
     "demo", "profile", "json", "output", "fields", "jobs", "wait", "expect", "junit", "verbose",
 ];
@@ -111,9 +95,8 @@ fn short_help_lists(listed: &'static [&'static str]) -> impl FnMut(clap::Arg) ->
     }
 }
 
-/// An option's variable is named in `--help` (and the man page), not in `-h`, whose
-/// lines stay short: `[env: NAME]` ends its long help instead of clap's annotation
-/// on both (which also showed the variable's value).
+/// `[env: NAME]` ends an option's long help, instead of clap's annotation in `-h` too
+/// (which also showed the variable's value).
 fn env_in_long_help(arg: clap::Arg) -> clap::Arg {
     use crate::settings::{file::file_keys, given};
     let id = arg.get_id().to_string();
@@ -136,10 +119,9 @@ fn env_in_long_help(arg: clap::Arg) -> clap::Arg {
         .long_help(format!("{text}\n\n[env: {env}]{key}"))
 }
 
-/// A global option given on the command line to a subcommand that does nothing with
-/// it (`sim --json`, `config show --wait`) is a usage error: a script must not
-/// believe it took effect. Values from the environment are not refused: they are
-/// set for the lookups and may be exported for a whole session.
+/// A global option typed for a subcommand that does nothing with it (`sim --json`) is
+/// a usage error: a script must not believe it took effect. The environment's values
+/// are not refused: they may be exported for a whole session.
 pub(crate) fn refuse_unused(
     command: &mut clap::Command,
     matches: &clap::ArgMatches,
@@ -160,18 +142,15 @@ pub(crate) fn refuse_unused(
 }
 
 /// The subcommand path and the first global option typed for it that it does not
-/// use, if any. `command` may be built or not: a subcommand's own options are those
-/// not marked global (clap copies the globals into a subcommand as it builds it).
+/// use. `command` may be built or not: its own options are those not marked global.
 fn unused_global(
     command: &clap::Command,
     matches: &clap::ArgMatches,
 ) -> Option<(Vec<String>, String)> {
-    let mut path: Vec<String> = Vec::new();
-    let mut level = matches;
-    while let Some((name, sub)) = level.subcommand() {
-        path.push(name.to_string());
-        level = sub;
-    }
+    let path: Vec<String> =
+        std::iter::successors(matches.subcommand(), |(_, sub)| sub.subcommand())
+            .map(|(name, _)| name.to_string())
+            .collect();
     let shown = path.last().and_then(|leaf| shown_globals(leaf))?;
     let leaf = path
         .iter()
@@ -197,11 +176,9 @@ fn unused_global(
     Some((path, flag))
 }
 
-/// Parses with the definition as derived, without what `command` adds for people
-/// (hidden options, help texts): those change what clap prints, never what it
-/// accepts, and building them costs more than the rest of a one-lookup run's start.
-/// None when clap would print something (help, version, an error): the caller parses
-/// again with `command` so that it prints exactly that.
+/// Parses with the definition as derived: what `command` adds changes what clap
+/// prints, never what it accepts, and costs more than the rest of a run's start.
+/// None when clap would print something: the caller parses again with `command`.
 pub(crate) fn parse_plain(args: &[std::ffi::OsString]) -> Option<(Cli, clap::ArgMatches)> {
     use clap::FromArgMatches;
     let mut plain = Cli::command();

@@ -4,6 +4,7 @@
 use std::ffi::OsString;
 use std::io::Write;
 
+use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::parser::ValueSource;
 use clap::FromArgMatches;
 
@@ -11,7 +12,6 @@ use crate::cli::Cli;
 use crate::domain::exit_codes;
 use crate::domain::sanitize::{escape_cut, MAX_LINE_CHARS};
 
-/// What `main` learnt while parsing that the `Cli` itself does not hold.
 #[derive(Debug, Default, Clone)]
 pub struct ParseFacts {
     /// `--api-key` was given on the command line (visible in the process list).
@@ -40,36 +40,28 @@ pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<(Cli, Pars
             for (i, line) in text.lines().enumerate() {
                 let shown = escape_cut(line, MAX_LINE_CHARS);
                 // One style for every error: `smsstat: error: ...`, clap's too.
-                let name = if i == 0 && line.starts_with("error:") {
-                    "smsstat: "
-                } else {
-                    ""
-                };
-                let _ = writeln!(stderr, "{name}{shown}");
+                let name = (i == 0 && line.starts_with("error:")).then_some("smsstat: ");
+                let _ = writeln!(stderr, "{}{shown}", name.unwrap_or_default());
             }
             Err(exit_codes::USAGE)
         }
         // Help and version: a document like any other, so a full disk is exit 74.
         // stdout holds the text's tail until flushed; the flush reports the failure.
         Err(err) => match err.print().and_then(|()| std::io::stdout().flush()) {
-            Ok(()) => Err(exit_codes::SUCCESS),
             // A reader that stopped early (`| head`) is not an error.
-            Err(closed) if closed.kind() == std::io::ErrorKind::BrokenPipe => {
-                Err(exit_codes::SUCCESS)
-            }
-            Err(failure) => {
+            Err(failure) if failure.kind() != std::io::ErrorKind::BrokenPipe => {
                 let _ = writeln!(
                     std::io::stderr(),
                     "smsstat: error: cannot write the output: {failure}"
                 );
                 Err(exit_codes::IO_ERROR)
             }
+            _ => Err(exit_codes::SUCCESS),
         },
     }
 }
 
-/// `help -h` asks for help about help: clap's `help` takes subcommand names only,
-/// and refused the flag (64). `help [NAME...] -h` is `[NAME...] -h`.
+/// `help [NAME...] -h` is `[NAME...] -h`: clap's `help` refused the flag.
 fn help_flag_after_help(mut args: Vec<OsString>) -> Vec<OsString> {
     let asks_help = |arg: &OsString| arg == "-h" || arg == "--help";
     if args.get(1).is_some_and(|arg| arg == "help") && args.iter().skip(2).any(asks_help) {
@@ -79,41 +71,34 @@ fn help_flag_after_help(mut args: Vec<OsString>) -> Vec<OsString> {
 }
 
 fn with_facts(cli: Cli, matches: &clap::ArgMatches) -> (Cli, ParseFacts) {
-    let facts = ParseFacts {
-        api_key_in_argv: typed(matches, "api_key"),
-    };
-    (cli, facts)
+    let api_key_in_argv = typed(matches, "api_key");
+    (cli, ParseFacts { api_key_in_argv })
 }
 
-/// A missing argument is shown with the subcommand's own usage line. clap's puts in
-/// the options that were given, those from the environment too (`--api-key <KEY>`
-/// for an exported `SMSSTAT_API_KEY`), which reads as advice to type the key.
-fn plain_usage(err: clap::Error, command: &mut clap::Command, args: &[OsString]) -> clap::Error {
-    use clap::error::{ContextKind, ContextValue, ErrorKind};
-    if err.kind() != ErrorKind::MissingRequiredArgument {
-        return err;
-    }
+/// A missing argument is shown with the subcommand's own usage line: clap's names the
+/// options given, from the environment too, which read as advice to type the key.
+fn plain_usage(
+    mut err: clap::Error,
+    command: &mut clap::Command,
+    args: &[OsString],
+) -> clap::Error {
     let mut typed = args.iter().skip(1).filter_map(|arg| arg.to_str());
     let name = typed.find(|arg| command.find_subcommand(arg).is_some());
-    let Some(sub) = name.and_then(|name| command.find_subcommand_mut(name)) else {
-        return err;
-    };
-    let usage = sub.render_usage();
-    let mut plain = err;
-    plain.insert(ContextKind::Usage, ContextValue::StyledStr(usage));
-    plain
+    let sub = name.and_then(|name| command.find_subcommand_mut(name));
+    if let Some(sub) = sub.filter(|_| err.kind() == ErrorKind::MissingRequiredArgument) {
+        let usage = sub.render_usage();
+        err.insert(ContextKind::Usage, ContextValue::StyledStr(usage));
+    }
+    err
 }
 
 /// An unknown subcommand with the nearest one suggested by edit distance, a swap of
 /// two letters counting as one: clap's own measure offers `help` for `hrl`, where
 /// `hlr` was meant.
-fn closer_subcommand(err: clap::Error, command: &clap::Command) -> clap::Error {
-    use clap::error::{ContextKind, ContextValue, ErrorKind};
-    if err.kind() != ErrorKind::InvalidSubcommand {
-        return err;
-    }
-    let Some(ContextValue::String(typed)) = err.get(ContextKind::InvalidSubcommand) else {
-        return err;
+fn closer_subcommand(mut err: clap::Error, command: &clap::Command) -> clap::Error {
+    let typed = match err.get(ContextKind::InvalidSubcommand) {
+        Some(ContextValue::String(typed)) if err.kind() == ErrorKind::InvalidSubcommand => typed,
+        _ => return err,
     };
     let nearest = command
         .get_subcommands()
@@ -122,34 +107,15 @@ fn closer_subcommand(err: clap::Error, command: &clap::Command) -> clap::Error {
         .map(|name| (strsim::damerau_levenshtein(typed, name), name))
         .filter(|(distance, _)| *distance <= 2)
         .min();
-    let Some((_, nearest)) = nearest else {
-        return err;
-    };
-    let mut better = clap::Error::new(ErrorKind::InvalidSubcommand).with_cmd(command);
-    better.insert(
-        ContextKind::InvalidSubcommand,
-        ContextValue::String(typed.clone()),
-    );
-    better.insert(
-        ContextKind::SuggestedSubcommand,
-        ContextValue::String(nearest.to_string()),
-    );
-    if let Some(usage) = err.get(ContextKind::Usage) {
-        better.insert(ContextKind::Usage, usage.clone());
+    if let Some((_, nearest)) = nearest {
+        let nearest = ContextValue::String(nearest.to_string());
+        err.insert(ContextKind::SuggestedSubcommand, nearest);
     }
-    better
+    err
 }
 
-/// Whether an option was typed on the command line. Global options given after the
-/// subcommand are recorded in the subcommand's matches (and a nested subcommand's,
-/// for `config show`), so every level is asked.
+/// Whether an option was typed on the command line, at any subcommand's level.
 pub(super) fn typed(matches: &clap::ArgMatches, id: &str) -> bool {
-    let mut level = Some(matches);
-    while let Some(m) = level {
-        if m.value_source(id) == Some(ValueSource::CommandLine) {
-            return true;
-        }
-        level = m.subcommand().map(|(_, sub)| sub);
-    }
-    false
+    std::iter::successors(Some(matches), |m| m.subcommand().map(|(_, sub)| sub))
+        .any(|m| m.value_source(id) == Some(ValueSource::CommandLine))
 }

@@ -1,6 +1,4 @@
-//! The exit-code text of `--help`, the simulator's own checks, and the
-//! command-line names of the domain's choices (the settings' checks are
-//! `settings::checks`).
+//! The exit-code text of `--help`, `sim`'s own check, and the domain's choices' names.
 
 use clap::builder::PossibleValue;
 use clap::ValueEnum;

@@ -1,5 +1,4 @@
-//! Typed errors of the library. The edge (`main`, `app`) turns them into one stderr
-//! line and an exit code; no error type-erasure is needed for that.
+//! Typed errors; `run::app` turns each into one stderr line and an exit code.
 
 use std::time::Duration;
 
@@ -42,8 +41,7 @@ pub enum LookupError {
     #[error("service unreachable: {0}")]
     Unreachable(String),
 
-    /// The TLS handshake failed (certificate, protocol): like `Unreachable`, not worth
-    /// a retry, and `check`'s tls step names it.
+    /// The TLS handshake failed: like `Unreachable`, but `check`'s tls step names it.
     #[error("service unreachable: TLS: {0}")]
     Tls(String),
 
@@ -76,9 +74,8 @@ pub enum LookupError {
         message: Option<String>,
     },
 
-    /// The answer is a record, but not the one asked for (another kind, another
-    /// reference): short forms overlap, so a deployment may answer another record.
-    /// Kept whole so `--json` still shows what came back.
+    /// The answer is another record than the one asked for (short forms overlap);
+    /// kept whole so `--json` still shows what came back.
     #[error("{message}")]
     WrongRecord {
         message: String,
@@ -100,25 +97,34 @@ pub enum LookupError {
 }
 
 impl LookupError {
-    pub fn exit_code(&self) -> u8 {
+    /// The exit code and the short category for summaries (`timed out`), in one row
+    /// per variant; a service error's category names its code.
+    fn class(&self) -> (u8, &'static str) {
+        use exit_codes::*;
         match self {
-            LookupError::Service { code, .. } => exit_codes::for_service_code(*code),
-            LookupError::Usage(_) => exit_codes::USAGE,
-            LookupError::Unreadable(_) => exit_codes::UNREADABLE,
+            LookupError::Service { code, .. } => (for_service_code(*code), "service error"),
+            LookupError::Usage(_) => (USAGE, "invalid"),
+            LookupError::Unreadable(_) => (UNREADABLE, "unreadable"),
             LookupError::Unavailable(_)
             | LookupError::ServerFault(_)
-            | LookupError::ProxyRefused(_)
-            | LookupError::Unreachable(_)
-            | LookupError::Tls(_) => exit_codes::UNAVAILABLE,
-            LookupError::Timeout(_) | LookupError::WaitOver => exit_codes::TIMEOUT,
-            LookupError::UnexpectedHttp { status: 429, .. } => exit_codes::TIMEOUT,
-            LookupError::UnexpectedHttp { .. } => exit_codes::UNEXPECTED_HTTP,
-            LookupError::NotAuthorised { .. } => exit_codes::NOT_AUTHORISED,
-            LookupError::WrongRecord { .. } => exit_codes::UNREADABLE,
-            LookupError::Interrupted { code } => *code,
-            LookupError::Internal(_) => exit_codes::INTERNAL,
-            LookupError::NotLookedUp { code, .. } => *code,
+            | LookupError::ProxyRefused(_) => (UNAVAILABLE, "unavailable"),
+            LookupError::Unreachable(_) | LookupError::Tls(_) => (UNAVAILABLE, "unreachable"),
+            LookupError::Timeout(_) => (TIMEOUT, "timed out"),
+            // Never sent (the batch's --wait time was up before its turn): it did
+            // not time out, and a report or summary should not say it did.
+            LookupError::WaitOver => (TIMEOUT, "not looked up"),
+            LookupError::UnexpectedHttp { status: 429, .. } => (TIMEOUT, "rate limited"),
+            LookupError::UnexpectedHttp { .. } => (UNEXPECTED_HTTP, "unexpected HTTP answer"),
+            LookupError::NotAuthorised { .. } => (NOT_AUTHORISED, "not authorised"),
+            LookupError::WrongRecord { .. } => (UNREADABLE, "another record"),
+            LookupError::Interrupted { code } => (*code, "interrupted"),
+            LookupError::Internal(_) => (INTERNAL, "internal error"),
+            LookupError::NotLookedUp { code, .. } => (*code, "not looked up"),
         }
+    }
+
+    pub fn exit_code(&self) -> u8 {
+        self.class().0
     }
 
     /// The one rule of what may pass by asking again, for retries and `--wait`
@@ -134,27 +140,11 @@ impl LookupError {
         )
     }
 
-    /// Short category for summaries: `not found (20)`, `timed out`.
+    /// Short category for summaries: `service error 20`, `timed out`.
     pub fn category(&self) -> String {
         match self {
             LookupError::Service { shown_code, .. } => format!("service error {shown_code}"),
-            LookupError::Usage(_) => "invalid".into(),
-            LookupError::Unreadable(_) => "unreadable".into(),
-            LookupError::Unavailable(_)
-            | LookupError::ServerFault(_)
-            | LookupError::ProxyRefused(_) => "unavailable".into(),
-            LookupError::Unreachable(_) | LookupError::Tls(_) => "unreachable".into(),
-            LookupError::Timeout(_) => "timed out".into(),
-            // Never sent (the batch's --wait time was up before its turn): it did
-            // not time out, and a report or summary should not say it did.
-            LookupError::WaitOver => "not looked up".into(),
-            LookupError::UnexpectedHttp { status: 429, .. } => "rate limited".into(),
-            LookupError::UnexpectedHttp { .. } => "unexpected HTTP answer".into(),
-            LookupError::NotAuthorised { .. } => "not authorised".into(),
-            LookupError::WrongRecord { .. } => "another record".into(),
-            LookupError::Interrupted { .. } => "interrupted".into(),
-            LookupError::Internal(_) => "internal error".into(),
-            LookupError::NotLookedUp { .. } => "not looked up".into(),
+            other => other.class().1.into(),
         }
     }
 }
@@ -180,14 +170,12 @@ fn said(message: &Option<String>) -> String {
 #[error("{0}")]
 pub struct ConfigError(pub String);
 
-/// Why the settings cannot run a lookup. A bad value typed or exported is a usage
-/// error (64): the fix is on the command line or in the environment, which the
-/// message names. Anything else, the config file included, is a configuration error
-/// (78).
+/// Why the settings cannot run a lookup: a bad value typed or exported is a usage
+/// error (64), the fix being where the message says; the rest is a configuration
+/// error (78).
 #[derive(Debug, Error)]
 pub enum SettingsError {
-    /// A value of a flag or an `SMSSTAT_*` variable that cannot be used; the message
-    /// starts with the flag or the variable.
+    /// A flag's or `SMSSTAT_*` variable's unusable value, named first in the message.
     #[error("{0}")]
     BadValue(String),
     /// Options that do nothing together, or a field name no record has (64).

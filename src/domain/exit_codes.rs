@@ -20,8 +20,7 @@ pub const HANGUP: u8 = 129;
 pub const TERMINATED: u8 = 143;
 
 /// A service error code passes through when it fits the range reserved for it;
-/// anything else (0 is not an error, negatives, 64 and above) would be mistaken for
-/// one of smsstat's own codes.
+/// anything else would be mistaken for one of smsstat's own codes.
 pub fn for_service_code(code: Option<i64>) -> u8 {
     match code {
         Some(code @ 1..=63) => code as u8,

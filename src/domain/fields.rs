@@ -1,11 +1,9 @@
-//! The one field schema: every field smsstat knows for each kind of record (sent by
-//! the service, or derived from what it sent), its label in tables, its type, and
-//! whether it is a column of the one-row-per-lookup table by default. Tables, CSV,
-//! the field-name checks and the JSON normaliser read it.
+//! The one field schema: every field smsstat knows for each kind of record (sent, or
+//! derived from what was sent), its label, its type, and its place among the row
+//! table's default columns.
 
 use crate::domain::record::RecordKind;
 
-/// What a field holds, for the JSON normaliser and for derived values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum FieldType {
     Text,
@@ -109,15 +107,17 @@ pub(crate) const FIELDS: &[Field] = &[
 /// Fields every answer may carry, that say nothing on a successful record.
 pub(crate) const ERROR_FIELDS: [&str; 2] = ["error", "errorDescription"];
 
-/// The fields the service sends for a kind, in the spec's order.
+fn of(kind: RecordKind) -> impl Iterator<Item = &'static Field> {
+    FIELDS.iter().filter(move |f| f.kind == kind)
+}
+
+/// The fields the service sends for a kind.
 pub(crate) fn sent(kind: RecordKind) -> impl Iterator<Item = &'static Field> {
-    FIELDS
-        .iter()
-        .filter(move |f| f.kind == kind && f.ty != Derived)
+    of(kind).filter(|f| f.ty != Derived)
 }
 
 pub(crate) fn find(kind: RecordKind, key: &str) -> Option<&'static Field> {
-    FIELDS.iter().find(|f| f.kind == kind && f.key == key)
+    of(kind).find(|f| f.key == key)
 }
 
 /// The other keys of a kind that mean the same as `key` (one label per meaning:
@@ -125,26 +125,18 @@ pub(crate) fn find(kind: RecordKind, key: &str) -> Option<&'static Field> {
 /// answers a name of the other's.
 pub(crate) fn synonyms(kind: RecordKind, key: &str) -> impl Iterator<Item = &'static str> {
     let own = find(kind, key).filter(|f| f.ty != Derived);
-    FIELDS
-        .iter()
-        .filter(move |f| {
-            own.is_some_and(|o| f.kind == kind && f.key != o.key && f.label == o.label)
-        })
-        .map(|f| f.key)
+    let same = move |f: &&Field| own.is_some_and(|o| f.key != o.key && f.label == o.label);
+    of(kind).filter(same).map(|f| f.key)
 }
 
 pub(crate) fn default_columns(kind: RecordKind) -> Vec<&'static str> {
-    let mut columns: Vec<&Field> = FIELDS
-        .iter()
-        .filter(|f| f.kind == kind && f.column.is_some())
-        .collect();
+    let mut columns: Vec<&Field> = of(kind).filter(|f| f.column.is_some()).collect();
     columns.sort_by_key(|f| f.column);
     columns.into_iter().map(|f| f.key).collect()
 }
 
-/// Names of every lookup's line rather than of the record: the value looked up and
-/// the kind of record (`--json --normalize` has both; CSV, TSV and tables always
-/// have a `query` column).
+/// Names of every lookup's line rather than of the record (`--json --normalize` has
+/// both; CSV, TSV and tables a `query` column).
 pub(crate) const OUTCOME_FIELDS: [&str; 2] = ["query", "kind"];
 
 /// Columns that CSV, TSV and the row table always have, whatever `--fields` says.
@@ -153,9 +145,8 @@ pub(crate) const ALWAYS_COLUMNS: [&str; 3] = ["query", "error", "errorDescriptio
 /// Labels of the row table's own columns, accepted as names of their fields.
 pub(crate) const COLUMN_LABELS: [(&str, &str); 2] = [("Query", "query"), ("Error", "error")];
 
-/// Whether `name` means something for this kind of record: a field of the schema,
-/// an error or outcome field, or a dotted path into an object field
-/// (`details.ported`, `details.imsi`: the service decides what `details` holds).
+/// Whether `name` means something for this kind of record: a field, an error or outcome
+/// field, or a dotted path into `details` (the service decides what it holds).
 pub(crate) fn is_known(kind: RecordKind, name: &str) -> bool {
     match name.split_once('.') {
         Some((head, rest)) => {

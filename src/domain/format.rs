@@ -37,11 +37,9 @@ impl OutputFormat {
         self.is_json_lines() || self.is_delimited()
     }
 
-    /// One JSON line per lookup (`--normalize` shapes them; no header to leave out).
-    /// The only format that prints the service's error body and fields outside the
-    /// schema (a service's own extras, which may be large), so the others need not
-    /// hold them while a result waits its turn; rows, CSV, TSV and the reports read
-    /// schema fields.
+    /// One JSON line per lookup: the only format that prints the service's error body
+    /// and fields outside the schema, so the others need not hold them while a result
+    /// waits its turn.
     pub fn is_json_lines(self) -> bool {
         self == OutputFormat::Json
     }

@@ -4,9 +4,9 @@ use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 
 use crate::domain::error::LookupError;
 use crate::domain::record::{plain_text, Record, RecordKind};
+use crate::domain::sanitize::{escape_control, preview};
 
-/// Longest value accepted; longer ones are surely a mistake (a pasted file?) and
-/// would only earn a 414 from a proxy.
+/// Longest value accepted: longer is surely a mistake, and would earn a 414.
 pub const MAX_VALUE_LEN: usize = 1024;
 
 /// Everything but RFC 3986 unreserved characters is encoded, so a value always stays
@@ -37,23 +37,25 @@ pub enum LookupKind {
 }
 
 impl LookupKind {
-    /// The subcommand name, used in messages (`sms 999: SMS not found`).
-    pub fn name(self) -> &'static str {
+    /// The subcommand name (in messages: `sms 999: SMS not found`), the kind of
+    /// record it answers, its explicit path prefix, and the spec's short form where
+    /// that differs.
+    fn row(self) -> (&'static str, RecordKind, &'static str, Option<&'static str>) {
         match self {
-            LookupKind::Sms => "sms",
-            LookupKind::SmsRef => "sms-ref",
-            LookupKind::Task => "task",
-            LookupKind::Hlr => "hlr",
-            LookupKind::HlrRef => "hlr-ref",
+            LookupKind::Sms => ("sms", RecordKind::Sms, "/sms/", None),
+            LookupKind::SmsRef => ("sms-ref", RecordKind::Sms, "/sms/reference/", Some("/sms/")),
+            LookupKind::Task => ("task", RecordKind::Task, "/sms/task/", Some("/sms/")),
+            LookupKind::Hlr => ("hlr", RecordKind::Hlr, "/hlr/", None),
+            LookupKind::HlrRef => ("hlr-ref", RecordKind::Hlr, "/hlr/reference/", Some("/hlr/")),
         }
     }
 
+    pub fn name(self) -> &'static str {
+        self.row().0
+    }
+
     pub fn record_kind(self) -> RecordKind {
-        match self {
-            LookupKind::Sms | LookupKind::SmsRef => RecordKind::Sms,
-            LookupKind::Task => RecordKind::Task,
-            LookupKind::Hlr | LookupKind::HlrRef => RecordKind::Hlr,
-        }
+        self.row().1
     }
 
     /// Every kind, in a fixed order (`index` is the position).
@@ -74,14 +76,9 @@ impl LookupKind {
         LookupKind::ALL.into_iter().find(|kind| kind.name() == name)
     }
 
-    fn by_reference(self) -> bool {
-        matches!(self, LookupKind::SmsRef | LookupKind::HlrRef)
-    }
-
-    /// Whether `record` is what this lookup asked for. Short forms overlap
-    /// (`/sms/{reference}` with a numeric reference is also `/sms/{id}`, and
-    /// `/sms/{task_id}` is an SMS ID too), so a deployment may answer another record;
-    /// the message says what was asked and what came back.
+    /// Whether `record` is what this lookup asked for: short forms overlap
+    /// (`/sms/{reference}` is also `/sms/{id}`, `/sms/{task_id}` too), so a
+    /// deployment may answer another record.
     pub fn check_answer(self, value: &str, record: &Record) -> Result<(), String> {
         let wanted = self.record_kind();
         let task_like = crate::domain::record::has_any(
@@ -92,78 +89,60 @@ impl LookupKind {
         // status of its own, so that cannot be a task record.
         let is_status_only_task =
             record.kind == RecordKind::Task && record.get("status").is_some() && !task_like;
-        if record.kind != wanted || (wanted == RecordKind::Task && is_status_only_task) {
-            let got = if is_status_only_task {
-                "a record with a status, not task counters".to_string()
-            } else {
-                format!("{} record", RecordKind::with_article(record.kind))
+        if record.kind != wanted || is_status_only_task {
+            let got = match is_status_only_task {
+                true => "a record with a status, not task counters".to_string(),
+                false => format!("{} record", record.kind.with_article()),
             };
+            let wanted = wanted.with_article();
             return Err(format!(
-                "asked for {} record, the answer is {got} (short forms overlap; \
-                 `--paths explicit` avoids them)",
-                RecordKind::with_article(wanted)
+                "asked for {wanted} record, the answer is {got} (short forms overlap; \
+                 `--paths explicit` avoids them)"
             ));
         }
-        if self.by_reference() {
-            if let Some(reference) = record.get("reference") {
-                let reference = plain_text(reference);
-                if reference.trim() != value.trim() {
-                    return Err(format!(
-                        "asked for reference `{}`, the answer is the record of reference `{}` \
-                         (short forms overlap: /{}/{{reference}} is also /{}/{{id}})",
-                        crate::domain::sanitize::preview(value),
-                        crate::domain::sanitize::preview(&reference),
-                        wanted.name(),
-                        wanted.name()
-                    ));
-                }
+        let by_reference = matches!(self, LookupKind::SmsRef | LookupKind::HlrRef);
+        let other = record.get("reference").map(plain_text);
+        match other.filter(|other| by_reference && other.trim() != value.trim()) {
+            Some(other) => {
+                let (value, other, name) = (preview(value), preview(&other), wanted.name());
+                Err(format!(
+                    "asked for reference `{value}`, the answer is the record of reference \
+                     `{other}` (short forms overlap: /{name}/{{reference}} is also /{name}/{{id}})"
+                ))
             }
-        }
-        Ok(())
-    }
-
-    /// The explicit path prefix, and the spec's short form where it differs.
-    fn prefixes(self) -> (&'static str, Option<&'static str>) {
-        match self {
-            LookupKind::Sms => ("/sms/", None),
-            LookupKind::SmsRef => ("/sms/reference/", Some("/sms/")),
-            LookupKind::Task => ("/sms/task/", Some("/sms/")),
-            LookupKind::Hlr => ("/hlr/", None),
-            LookupKind::HlrRef => ("/hlr/reference/", Some("/hlr/")),
+            None => Ok(()),
         }
     }
 
     /// Checks a value before anything is sent (exit 64 when it is unusable).
     pub fn validate(self, value: &str) -> Result<(), LookupError> {
-        if value.is_empty() {
-            return Err(LookupError::Usage("empty value".into()));
-        }
-        if value.len() > MAX_VALUE_LEN {
-            return Err(LookupError::Usage(format!(
-                "value is {} bytes long; at most {MAX_VALUE_LEN} are accepted",
-                value.len()
-            )));
-        }
+        let (name, len) = (self.name(), value.len());
         let by_id = matches!(self, LookupKind::Sms | LookupKind::Hlr);
-        if by_id && !value.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(LookupError::Usage(format!(
-                "`{}` is not a numeric {} ID; to look up a reference use `smsstat {}-ref`",
-                crate::domain::sanitize::escape_control(value),
-                self.name().to_uppercase(),
-                self.name()
-            )));
-        }
-        Ok(())
+        let problem = if value.is_empty() {
+            "empty value".to_string()
+        } else if len > MAX_VALUE_LEN {
+            format!("value is {len} bytes long; at most {MAX_VALUE_LEN} are accepted")
+        } else if by_id && !value.bytes().all(|b| b.is_ascii_digit()) {
+            let (value, id) = (escape_control(value), name.to_uppercase());
+            format!(
+                "`{value}` is not a numeric {id} ID; to look up a reference use \
+                 `smsstat {name}-ref`"
+            )
+        } else {
+            return Ok(());
+        };
+        Err(LookupError::Usage(problem))
     }
 
-    /// Paths to try, in order, relative to the base URL. With `auto`, the short form
-    /// comes second: it is tried only when a deployment lacks the explicit route.
+    /// Paths to try, in order; with `auto`, the short form only when a deployment
+    /// lacks the explicit route.
     pub fn paths(self, value: &str, style: PathStyle) -> Vec<String> {
         let path = |prefix: &str| format!("{prefix}{}", segment(value));
-        match (style, self.prefixes()) {
-            (PathStyle::Explicit, (explicit, _)) | (_, (explicit, None)) => vec![path(explicit)],
-            (PathStyle::Short, (_, Some(short))) => vec![path(short)],
-            (PathStyle::Auto, (explicit, Some(short))) => vec![path(explicit), path(short)],
+        let (.., explicit, short) = self.row();
+        match (style, short) {
+            (PathStyle::Short, Some(short)) => vec![path(short)],
+            (PathStyle::Auto, Some(short)) => vec![path(explicit), path(short)],
+            _ => vec![path(explicit)],
         }
     }
 }

@@ -11,7 +11,7 @@
 use serde_json::{Map, Value};
 
 use crate::domain::error::LookupError;
-use crate::domain::record::Record;
+use crate::domain::record::{error_description, Record};
 
 /// Assigned country calling codes of one to three digits (zones 1 and 7, the 2-digit
 /// codes, and the 3-digit ones including global services such as 800, 870, 881-883).
@@ -29,12 +29,10 @@ const CODES: &[u16] = &[
     967, 968, 970, 971, 972, 973, 974, 975, 976, 977, 979, 992, 993, 994, 995, 996, 998,
 ];
 
-/// Digits left visible at the end.
 const KEEP_LAST: usize = 2;
 /// A country code is kept only when at least this many digits are still masked.
 const MIN_MASKED: usize = 4;
 
-/// The country calling code a number starts with, if any.
 fn country_code(digits: &str) -> Option<&str> {
     // No code starts with 0: `07` is not 7.
     let listed =
@@ -65,15 +63,12 @@ fn mask_tail(value: &str, keep_front: usize) -> String {
     value.chars().enumerate().map(masked).collect()
 }
 
-/// Text this short is not masked where it merely occurs inside a longer value: it
-/// would hit dates and prices. (A field that *is* the number is masked whatever it is.)
+/// Shorter numbers are not masked inside a longer value: they would hit dates.
 const MIN_FOUND_INSIDE: usize = 6;
 
-/// Masks the phone number wherever a record holds it: every value under a field named
-/// `msisdn` at any depth (a string, a number, or arrays and objects of them), and every
-/// other value that is, or contains, one of those numbers (real gateways repeat it in
-/// `id` or in an error description). Masked values are strings: a JSON number cannot
-/// carry stars. Field names are left as they are.
+/// Masks every value under a field named `msisdn` at any depth, and every other value
+/// that is or contains one of those numbers (gateways repeat it in `id` or in an error
+/// description), as strings: a JSON number cannot carry stars.
 fn mask_fields(fields: &mut Map<String, Value>) {
     let mut numbers = Vec::new();
     let mut collect = |leaf: &mut Value, is_msisdn: bool| match leaf {
@@ -86,21 +81,16 @@ fn mask_fields(fields: &mut Map<String, Value>) {
     }
     numbers.sort_by_key(|n: &String| std::cmp::Reverse(n.len()));
     numbers.dedup();
-    let mut mask = |leaf: &mut Value, is_msisdn: bool| match leaf {
-        Value::Number(n) => {
-            let text = n.to_string();
-            if is_msisdn || numbers.iter().any(|m| is_same_number(m, &text)) {
-                *leaf = Value::String(mask_msisdn(&text));
+    let mut mask = |leaf: &mut Value, is_msisdn: bool| {
+        let is_one = |text: &str| is_msisdn || numbers.iter().any(|m| is_same_number(m, text));
+        match leaf {
+            Value::Number(n) if is_one(&n.to_string()) => {
+                *leaf = Value::String(mask_msisdn(&n.to_string()))
             }
+            Value::String(text) if is_one(text) => *text = mask_msisdn(text),
+            Value::String(text) => mask_inside(text, &numbers),
+            _ => {}
         }
-        Value::String(text) => {
-            if is_msisdn || numbers.iter().any(|m| is_same_number(m, text)) {
-                *text = mask_msisdn(text);
-            } else {
-                mask_inside(text, &numbers);
-            }
-        }
-        _ => {}
     };
     for (name, value) in fields.iter_mut() {
         leaves(value, name == "msisdn", &mut mask);
@@ -137,9 +127,8 @@ fn mask_inside(text: &mut String, numbers: &[String]) {
     }
 }
 
-/// Masks every `msisdn` of a lookup's result: in the record, and in a service
-/// error's body (printed as is by `--json`). Applied where the answer is read, so
-/// every output (tables, JSON, CSV/TSV, `--field`, `--follow`) shows the same value.
+/// Masks every `msisdn` of a lookup's result, a service error's body included, where
+/// the answer is read: every output shows the same value.
 pub fn mask_result(result: &mut Result<Record, LookupError>, enabled: bool) {
     if !enabled {
         return;
@@ -151,9 +140,7 @@ pub fn mask_result(result: &mut Result<Record, LookupError>, enabled: bool) {
         }) => {
             mask_fields(body);
             // The description shown on stderr and in tables is the body's, masked.
-            if let Some(Value::String(text)) = body.get("errorDescription") {
-                *description = Some(text.clone());
-            }
+            *description = error_description(body).or(description.take());
         }
         Err(LookupError::WrongRecord { record, .. }) => mask_fields(record),
         Err(_) => {}

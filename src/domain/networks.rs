@@ -13,39 +13,30 @@ pub struct Network {
     pub operator: &'static str,
 }
 
-/// The table, split into borrowed slices of the embedded text on first use: start-up
-/// pays nothing, and a lookup allocates nothing.
+/// Split into slices of the embedded text on first use: start-up pays nothing.
 fn table() -> &'static [(&'static str, Network)] {
     static TABLE: OnceLock<Vec<(&'static str, Network)>> = OnceLock::new();
-    TABLE.get_or_init(|| parse(TABLE_TEXT))
-}
-
-fn parse(text: &'static str) -> Vec<(&'static str, Network)> {
-    text.lines()
-        .filter(|line| !line.is_empty() && !line.starts_with('#'))
-        .filter_map(|line| {
-            let mut parts = line.splitn(3, '\t');
-            let code = parts.next()?;
-            let country = parts.next()?;
-            let operator = parts.next().unwrap_or("");
+    TABLE.get_or_init(|| {
+        let networks = TABLE_TEXT.lines().filter(|line| !line.starts_with('#'));
+        let network = |line: &'static str| {
+            let (code, rest) = line.split_once('\t')?;
+            let (country, operator) = rest.split_once('\t').unwrap_or((rest, ""));
             Some((code, Network { country, operator }))
-        })
-        .collect()
+        };
+        networks.filter_map(network).collect()
+    })
 }
 
 /// The network with exactly this MCC+MNC (`25503`; MNCs of 2 and 3 digits differ:
 /// `310150` is not `31015`).
 pub fn lookup(code: &str) -> Option<Network> {
     let table = table();
-    table
-        .binary_search_by(|(key, _)| (*key).cmp(code))
-        .ok()
-        .map(|i| table[i].1)
+    let at = table.binary_search_by(|(key, _)| (*key).cmp(code)).ok()?;
+    Some(table[at].1)
 }
 
-/// The country of an MCC (the first 3 digits), for codes whose MNC is not listed: the
-/// country most of the MCC's networks are in (a few are listed under a territory,
-/// such as 255 00 under Moldova, so the first entry is not enough).
+/// The country most of an MCC's networks are in, for an unlisted MNC (the first entry
+/// is not enough: 255 00 is listed under Moldova).
 pub fn country_of(code: &str) -> Option<&'static str> {
     let mcc = code.get(..3)?;
     let table = table();

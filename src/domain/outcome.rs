@@ -30,7 +30,6 @@ impl Outcome {
         }
     }
 
-    /// The exit code this outcome asks for, 0 when it is a plain success.
     pub fn exit_code(&self) -> u8 {
         match (&self.result, &self.verdict) {
             (Err(error), _) => error.exit_code(),

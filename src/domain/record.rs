@@ -29,7 +29,7 @@ impl RecordKind {
     }
 }
 
-/// One successful answer: what kind of record it is and all its fields, as sent.
+/// One successful answer: its kind and all its fields, as sent.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Record {
     pub kind: RecordKind,
@@ -113,28 +113,18 @@ pub enum ErrorField {
     Failure { code: Option<i64>, shown: String },
 }
 
-/// Absent, null and 0 (number or numeric string) mean success; anything else is a
-/// service error, even a code that is not an integer (`1e-400`, `2.5`, `bad`: shown
-/// as sent, exit 79). Zero means exactly zero, not a number that rounds to it.
+/// Absent, null and exactly 0 (number or numeric string) mean success; anything else
+/// is a service error, even a code that is not an integer (`1e-400`, `bad`: exit 79).
 pub fn error_field(fields: &Map<String, Value>) -> ErrorField {
-    let value = match fields.get("error") {
-        None | Some(Value::Null) => return ErrorField::Success,
-        Some(value) => value,
-    };
-    match lenient_i64(value) {
-        Some(0) => ErrorField::Success,
-        code => ErrorField::Failure {
-            code,
-            shown: plain_text(value),
-        },
+    let value = fields.get("error").filter(|value| !value.is_null());
+    match value.map(|value| (lenient_i64(value), plain_text(value))) {
+        None | Some((Some(0), _)) => ErrorField::Success,
+        Some((code, shown)) => ErrorField::Failure { code, shown },
     }
 }
 
 pub fn error_description(fields: &Map<String, Value>) -> Option<String> {
-    fields
-        .get("errorDescription")
-        .and_then(Value::as_str)
-        .map(str::to_owned)
+    Some(fields.get("errorDescription")?.as_str()?.to_owned())
 }
 
 /// An integer sent as a number or a numeric string (`72`, `"72"`, `72.0`, `7.2e1`),
@@ -160,47 +150,38 @@ fn integer_of(value: &Value) -> Option<(i64, bool)> {
 
 /// The integer a decimal text spells exactly, saturated to i64, and whether it fit.
 fn decimal_integer(text: &str) -> Option<(i64, bool)> {
-    let (negative, unsigned) = match text.strip_prefix('-') {
-        Some(rest) => (true, rest),
-        None => (false, text.strip_prefix('+').unwrap_or(text)),
-    };
-    let (mantissa, exponent) = match unsigned.find(['e', 'E']) {
-        Some(at) => (&unsigned[..at], unsigned[at + 1..].parse::<i64>().ok()?),
+    let negative = text.starts_with('-');
+    let unsigned = text.strip_prefix(['-', '+']).unwrap_or(text);
+    let (mantissa, exponent) = match unsigned.split_once(['e', 'E']) {
+        Some((mantissa, exponent)) => (mantissa, exponent.parse::<i64>().ok()?),
         None => (unsigned, 0),
     };
     let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-    let all_digits = whole
-        .bytes()
-        .chain(fraction.bytes())
-        .all(|b| b.is_ascii_digit());
-    if !all_digits || (whole.is_empty() && fraction.is_empty()) {
-        return None;
-    }
     // Joined only when there is a fraction: most integers are sent without one.
     let digits: std::borrow::Cow<str> = match fraction.is_empty() {
         true => whole.into(),
         false => [whole, fraction].concat().into(),
     };
-    let significant = digits.trim_start_matches('0').trim_end_matches('0');
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let leading = digits.trim_start_matches('0');
+    let significant = leading.trim_end_matches('0');
     if significant.is_empty() {
         return Some((0, true));
     }
-    let trailing_zeros = digits.len() - digits.trim_end_matches('0').len();
     // The value is `significant` × 10^scale.
     let scale = exponent
         .checked_sub(fraction.len() as i64)?
-        .checked_add(trailing_zeros as i64)?;
+        .checked_add((leading.len() - significant.len()) as i64)?;
     if scale < 0 {
         return None;
     }
+    // At most 19 digits: the product fits i128, and anything longer is beyond i64.
     let magnitude = (significant.len() as i64 + scale <= 19)
-        .then(|| {
-            significant
-                .parse::<i128>()
-                .ok()?
-                .checked_mul(10i128.pow(scale as u32))
-        })
-        .flatten();
+        .then(|| significant.parse::<i128>().ok())
+        .flatten()
+        .map(|m| m * 10i128.pow(scale as u32));
     let signed = magnitude.map(|m| if negative { -m } else { m });
     match signed.and_then(|v| i64::try_from(v).ok()) {
         Some(v) => Some((v, true)),
@@ -230,8 +211,8 @@ pub fn lenient_bool(value: &Value) -> Option<bool> {
     }
 }
 
-/// A value as a person reads it: strings without quotes, null as empty, objects and
-/// arrays as compact JSON. Not escaped: that is the printer's job.
+/// A value as a person reads it: strings unquoted, null empty, the rest compact JSON
+/// (not escaped: that is the printer's job).
 pub fn plain_text(value: &Value) -> String {
     match value {
         Value::Null => String::new(),

@@ -23,14 +23,13 @@ pub fn escape_control(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// The most of one text a stderr line shows: a 1 MB error description must not
-/// flood a terminal or a CI log.
+/// The most of one text a stderr line shows: a 1 MB description must not flood a log.
 pub const MAX_LINE_CHARS: usize = 1000;
 /// The most of one value a table cell shows (`--json` and CSV/TSV keep it whole).
 pub const MAX_CELL_CHARS: usize = 300;
 
-/// Escaped, and cut after `max` characters with a note of how much was left out.
-/// Cut before escaping, so a huge text is never copied whole.
+/// Escaped, and cut after `max` characters with a note of how much was left out
+/// (cut first: a huge text is never copied whole).
 pub fn escape_cut(text: &str, max: usize) -> Cow<'_, str> {
     let Some((cut_at, _)) = text.char_indices().nth(max) else {
         return escape_control(text);
@@ -40,8 +39,7 @@ pub fn escape_cut(text: &str, max: usize) -> Cow<'_, str> {
     Cow::Owned(format!("{shown}… ({left_out} more characters)"))
 }
 
-/// A value as shown in messages: escaped, and cut to a readable length (a pasted
-/// file must not flood the terminal).
+/// A value as shown in messages: escaped, and cut so a pasted file cannot flood them.
 pub fn preview(text: &str) -> String {
     const MAX_CHARS: usize = 64;
     match text.char_indices().nth(MAX_CHARS) {
@@ -53,7 +51,6 @@ pub fn preview(text: &str) -> String {
 /// Characters shown as escapes: anything a terminal may act on, reorder, or render as
 /// nothing (so that two different texts look the same).
 pub fn is_unsafe(c: char) -> bool {
-    // C0, DEL and C1 controls.
     c.is_control() || is_format(c) || is_invisible(c)
 }
 

@@ -1,9 +1,7 @@
-//! The one status table: every status smsstat knows, the kind of record that has
-//! it, whether it is still pending or final, the tone it is shown in, and which
-//! variant of the service documents it (docs/variants.md has each one's source).
-//! Waiting, expectations, colours, typo warnings and the simulator all read it; a
-//! status not listed is final (servers have their own), but a documented one is
-//! never guessed.
+//! The one status table: every status smsstat knows, its kind of record, phase, tone,
+//! and which variant of the service documents it (docs/variants.md has the sources).
+//! A status not listed is final (servers have their own); a documented one is never
+//! guessed.
 
 use crate::domain::record::RecordKind;
 
@@ -13,7 +11,6 @@ pub(crate) enum Phase {
     Final,
 }
 
-/// What a status value means, for colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Tone {
     Good,
@@ -106,7 +103,7 @@ pub(crate) const STATUSES: &[Status] = &[
     status(Hlr, "", Waiting, WAIT, Neither),
 ];
 
-/// The table's entry for a status of a kind, in any letter case and trimmed.
+/// A status of a kind, in any letter case and trimmed.
 pub(crate) fn find(kind: RecordKind, name: &str) -> Option<&'static Status> {
     let name = name.trim();
     STATUSES
@@ -132,7 +129,7 @@ pub(crate) fn tone(name: &str) -> Tone {
         .map_or(Tone::Plain, |s| s.tone)
 }
 
-/// The non-empty names of one kind in one phase, in table order.
+/// The non-empty names of one kind and phase, in table order.
 pub(crate) fn names(kind: RecordKind, phase: Phase) -> impl Iterator<Item = &'static str> {
     STATUSES
         .iter()

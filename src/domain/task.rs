@@ -12,12 +12,10 @@ pub struct TaskCounters {
     pub unknown: i64,
     /// The v1 variant's number of messages; there `sent` is only one stage of them.
     pub total: Option<i64>,
-    /// The v1 variant's in-flight counters, `queued`, `accepted`, `enroute` (0 when
-    /// absent).
+    /// The v1 variant's `IN_FLIGHT` counters (0 when absent).
     pub in_flight: [i64; 3],
 }
 
-/// The v1 variant's in-flight counters, in the order of `TaskCounters::in_flight`.
 pub const IN_FLIGHT: [&str; 3] = ["queued", "accepted", "enroute"];
 
 impl TaskCounters {
@@ -27,19 +25,11 @@ impl TaskCounters {
         // No task counts beyond 10^15 messages; clamping keeps every sum of counters
         // within i64 (and u64), whatever a server sends.
         const LIMIT: i64 = 1_000_000_000_000_000;
-        let count = |name: &str| {
-            record
-                .get(name)
-                .and_then(lenient_i64)
-                .map(|n| n.clamp(-LIMIT, LIMIT))
-        };
+        let count = |name: &str| Some(lenient_i64(record.get(name)?)?.clamp(-LIMIT, LIMIT));
         let total = count("total");
         Some(TaskCounters {
-            sent: match total {
-                // v1 records may leave `sent` out; `total` carries the rules then.
-                Some(_) => count("sent").unwrap_or(0),
-                None => count("sent")?,
-            },
+            // v1 records may leave `sent` out; `total` carries the rules then.
+            sent: count("sent").or(total.and(Some(0)))?,
             delivered: count("delivered").unwrap_or(0),
             undeliverable: count("undeliverable").unwrap_or(0),
             expired: count("expired").unwrap_or(0),
@@ -49,24 +39,16 @@ impl TaskCounters {
         })
     }
 
-    /// The number of messages: `total` when the record has it (v1), else `sent`
-    /// (the spec does not say how the counters relate; smsstat assumes `sent` is the
-    /// total then).
+    /// The number of messages: `total` when the record has it (v1), else `sent`.
     pub fn messages(&self) -> i64 {
         self.total.unwrap_or(self.sent)
     }
 
-    /// The name of the counter `messages` comes from, for messages.
     pub fn messages_name(&self) -> &'static str {
-        if self.total.is_some() {
-            "total"
-        } else {
-            "sent"
-        }
+        self.total.map_or("sent", |_| "total")
     }
 
-    /// Messages not yet in a final state: the number of messages less the four final
-    /// outcomes. Negative means the counters are inconsistent.
+    /// Messages less the four final outcomes; negative when the counters disagree.
     pub fn pending(&self) -> i64 {
         self.messages() - finals(self).iter().sum::<i64>()
     }
@@ -94,36 +76,24 @@ pub fn finals(c: &TaskCounters) -> [i64; 4] {
 }
 
 /// Where a v1 task's pending messages are, for the bar's legend; None for a record
-/// without in-flight counters.
-///
-/// The v1 document's own example (total 100, sent 100, queued 0, accepted 95,
-/// enroute 3, delivered 92, undeliverable 3, expired 2) adds up one way only:
-/// `accepted` is cumulative, the messages an operator accepted, including those
-/// since delivered or undeliverable (92 + 3 = 95). So the parts are `queued`,
-/// `enroute` and the accepted ones still awaiting a report (accepted − delivered −
-/// undeliverable, shown when positive); `accepted` itself is not one of them. A
-/// record whose `accepted` is smaller than delivered + undeliverable cannot count
-/// that way: its `accepted` is taken as in flight, as the counter's name says.
+/// without in-flight counters. The v1 document's own example (accepted 95, delivered
+/// 92, undeliverable 3) adds up only if `accepted` is cumulative, so the parts are
+/// `queued`, `enroute` and the accepted still awaiting a report (when positive). An
+/// `accepted` below delivered + undeliverable cannot be cumulative: it is in flight.
 pub fn pending_parts(c: &TaskCounters) -> Option<Vec<(&'static str, i64)>> {
     if c.in_flight.iter().all(|n| *n <= 0) {
         return None;
     }
     let [queued, accepted, enroute] = c.in_flight;
     let reported = c.delivered.saturating_add(c.undeliverable);
-    Some(if accepted >= reported {
-        let mut parts = vec![("queued", queued), ("enroute", enroute)];
-        let awaiting = accepted - reported;
-        if awaiting > 0 {
-            parts.push(("awaiting report", awaiting));
-        }
-        parts
-    } else {
-        vec![
-            ("queued", queued),
-            ("accepted", accepted),
-            ("enroute", enroute),
-        ]
-    })
+    let mut parts = vec![("queued", queued), ("enroute", enroute)];
+    let awaiting = accepted - reported;
+    if awaiting > 0 {
+        parts.push(("awaiting report", awaiting));
+    } else if awaiting < 0 {
+        parts.insert(1, ("accepted", accepted));
+    }
+    Some(parts)
 }
 
 /// Why the counters cannot all be true, if they cannot.
@@ -141,12 +111,11 @@ pub fn problem(c: &TaskCounters) -> Option<String> {
         return Some(format!("counters do not add up: {name} is {value}"));
     }
     let finished: i64 = finals(c).iter().sum();
-    (finished > c.messages()).then(|| {
+    let (name, messages) = (c.messages_name(), c.messages());
+    (finished > messages).then(|| {
         format!(
             "counters do not add up: delivered+undeliverable+expired+unknown = {finished}, \
-             more than {} {}",
-            c.messages_name(),
-            c.messages()
+             more than {name} {messages}"
         )
     })
 }

@@ -1,6 +1,5 @@
-//! Times as servers send them: `YYYY-MM-DD HH:MM:SS` without a zone (the spec's SMS
-//! times), or ISO 8601 with an offset (HLR times, and SMS times of some
-//! deployments), as seconds since 1970 for latencies.
+//! Times as servers send them (`YYYY-MM-DD HH:MM:SS`, or ISO 8601 with an offset), as
+//! seconds since 1970 for latencies.
 
 use std::time::UNIX_EPOCH;
 
@@ -8,20 +7,17 @@ use serde_json::Value;
 
 use crate::domain::record::Record;
 
-/// Seconds from one time field of a record to another (`time_in` to `time_dr`);
-/// None when either is missing or the end is before the start (a clock problem, not
-/// a latency: a negative or absurd number would mislead).
+/// Seconds from one time field of a record to another; None when either is missing or
+/// the end is before the start (a clock problem, not a latency).
 pub fn seconds_between(record: &Record, from: &str, to: &str) -> Option<i64> {
     let start = timestamp(record.get(from)?)?;
     let end = timestamp(record.get(to)?)?;
     (end >= start).then_some(end - start)
 }
 
-/// Seconds since 1970-01-01 of a `YYYY-MM-DD HH:MM:SS` time (humantime reads it; a
-/// time before 1970 or `0000-00-00 00:00:00`, "not yet", is none). Without a zone (the
-/// spec's SMS times) both ends of a latency are in the same unknown zone, so the
-/// difference is right; ISO 8601 with an offset (`2017-03-03T13:35:42+02:00`, `Z`,
-/// fractional seconds), as some deployments send, is taken to UTC.
+/// Seconds since 1970 of a `YYYY-MM-DD HH:MM:SS` time (none before 1970, nor
+/// `0000-00-00 00:00:00`, "not yet"). Without a zone both ends of a latency share the
+/// same unknown zone, so the difference is right; an ISO 8601 offset is taken to UTC.
 pub fn timestamp(value: &Value) -> Option<i64> {
     let text = value.as_str()?.trim();
     let local = humantime::parse_rfc3339_weak(text.get(..19)?).ok()?;
@@ -39,23 +35,18 @@ fn zone_offset(rest: &str) -> Option<i64> {
         }
         None => rest,
     };
-    if rest.is_empty() || rest == "Z" || rest == "z" {
-        return Some(0);
-    }
-    let sign = match rest.as_bytes()[0] {
-        b'+' => 1,
-        b'-' => -1,
+    let (sign, zone) = match rest.split_at_checked(1) {
+        _ if rest.is_empty() || rest.eq_ignore_ascii_case("z") => return Some(0),
+        Some(("+", zone)) => (1, zone.replace(':', "")),
+        Some(("-", zone)) => (-1, zone.replace(':', "")),
         _ => return None,
     };
-    let zone = rest[1..].replace(':', "");
     if !matches!(zone.len(), 2 | 4) || !zone.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
     let hours: i64 = zone[..2].parse().ok()?;
-    let minutes: i64 = zone
-        .get(2..)
-        .filter(|m| !m.is_empty())
-        .map_or(Some(0), |m| m.parse().ok())?;
+    // Empty when the zone is hours alone.
+    let minutes: i64 = zone[2..].parse().unwrap_or(0);
     (hours <= 23 && minutes <= 59).then_some(sign * (hours * 3600 + minutes * 60))
 }
 

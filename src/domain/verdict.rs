@@ -1,5 +1,5 @@
-//! When a record is final, and the verdict of an expectation: exit 80 (not met) or
-//! 81 (still pending). Pure: the polling itself is `run::wait`'s.
+//! When a record is final, and the verdict of an expectation (exit 80 or 81); the
+//! polling itself is `run::wait`'s.
 
 use std::time::Duration;
 
@@ -23,13 +23,6 @@ pub struct Expectation {
     pub delivered_ratio: Option<f64>,
 }
 
-impl Expectation {
-    pub fn is_set(&self) -> bool {
-        !self.statuses.is_empty() || self.delivered_ratio.is_some()
-    }
-}
-
-/// Whether a record has reached the end, and if not, what it is waiting on.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Stage {
     Final,
@@ -79,60 +72,46 @@ pub fn verdict(
     expect: &Expectation,
     waited: Option<Duration>,
 ) -> Option<Verdict> {
-    match (stage(record, settings_until), waited) {
-        (Stage::Pending(what), Some(waited)) => Some(Verdict {
-            code: exit_codes::STILL_PENDING,
-            message: format!(
-                "still pending ({what}) after waiting {}",
-                format_duration(waited)
-            ),
-        }),
-        (Stage::Pending(what), None) if expect.is_set() => Some(Verdict {
-            code: exit_codes::STILL_PENDING,
-            message: format!("still pending ({what}); add --wait to wait for a final status"),
-        }),
-        (Stage::Pending(_), None) => None,
-        (Stage::Final, _) => unmet_expectation(record, expect),
-    }
+    let expects = !expect.statuses.is_empty() || expect.delivered_ratio.is_some();
+    let message = match (stage(record, settings_until), waited) {
+        (Stage::Final, _) => return unmet_expectation(record, expect),
+        (Stage::Pending(what), Some(waited)) => {
+            let waited = format_duration(waited);
+            format!("still pending ({what}) after waiting {waited}")
+        }
+        (Stage::Pending(what), None) if expects => {
+            format!("still pending ({what}); add --wait to wait for a final status")
+        }
+        (Stage::Pending(_), None) => return None,
+    };
+    let code = exit_codes::STILL_PENDING;
+    Some(Verdict { code, message })
 }
 
 fn unmet_expectation(record: &Record, expect: &Expectation) -> Option<Verdict> {
-    if !expect.statuses.is_empty() {
-        let status = record.status().unwrap_or("");
-        if !expect
-            .statuses
-            .iter()
-            .any(|s| s.eq_ignore_ascii_case(status.trim()))
-        {
-            return Some(Verdict {
-                code: exit_codes::EXPECTATION_NOT_MET,
-                message: format!(
-                    "final status is \"{status}\", expected {}",
-                    expect.statuses.join(" or ")
-                ),
-            });
-        }
+    let unmet = |message| {
+        let code = exit_codes::EXPECTATION_NOT_MET;
+        Some(Verdict { code, message })
+    };
+    let status = record.status().unwrap_or("");
+    let is_status = |s: &String| s.eq_ignore_ascii_case(status.trim());
+    if !expect.statuses.is_empty() && !expect.statuses.iter().any(is_status) {
+        let expected = expect.statuses.join(" or ");
+        return unmet(format!("final status is \"{status}\", expected {expected}"));
     }
-    if let Some(wanted) = expect.delivered_ratio {
-        let counters = TaskCounters::of(record);
-        let ratio = counters.and_then(|c| c.delivered_ratio());
-        if ratio.is_none_or(|r| r + 1e-9 < wanted) {
-            let got = match (counters, ratio) {
-                (None, _) => "no readable counters".to_string(),
-                (Some(c), None) => {
-                    format!("no messages ({} is {})", c.messages_name(), c.messages())
-                }
-                (Some(c), Some(r)) => {
-                    format!("delivered {:.1}% of {}", r * 100.0, c.messages_name())
-                }
-            };
-            return Some(Verdict {
-                code: exit_codes::EXPECTATION_NOT_MET,
-                message: format!("{got}, expected at least {:.1}% delivered", wanted * 100.0),
-            });
-        }
+    let wanted = expect.delivered_ratio?;
+    let counters = TaskCounters::of(record);
+    let ratio = counters.and_then(|c| c.delivered_ratio());
+    if ratio.is_some_and(|r| r + 1e-9 >= wanted) {
+        return None;
     }
-    None
+    let got = match (counters, ratio) {
+        (None, _) => "no readable counters".to_string(),
+        (Some(c), None) => format!("no messages ({} is {})", c.messages_name(), c.messages()),
+        (Some(c), Some(r)) => format!("delivered {:.1}% of {}", r * 100.0, c.messages_name()),
+    };
+    let wanted = wanted * 100.0;
+    unmet(format!("{got}, expected at least {wanted:.1}% delivered"))
 }
 
 #[cfg(test)]
