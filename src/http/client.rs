@@ -316,19 +316,20 @@ impl Client {
         url: &str,
         timeout: Duration,
     ) -> Result<Answer<'_>, LookupError> {
-        let request = self.request(self.agents.pooled(), url, timeout);
         if self.http.verbose > 1 {
             // curl's order: the request line, its headers, then the answer's.
             self.trace(format_args!("{label}: > GET {}", escape_control(url)));
             // The agent's own headers first (`agent_config`), then the request's.
-            let agent = [("user-agent", USER_AGENT), ("accept", ACCEPT)];
-            let agent = agent.map(|(name, value)| (name, value.as_bytes()));
-            let own = request.headers_ref().into_iter().flatten();
-            let own = own.map(|(name, value)| (name.as_str(), value.as_bytes()));
-            self.trace_headers(label, '>', agent.into_iter().chain(own));
+            let key = self.http.api_key.as_ref();
+            let key = key.map(|key| (self.http.api_key_header.as_str(), key.expose()));
+            let sent = [("user-agent", USER_AGENT), ("accept", ACCEPT)].into_iter();
+            let sent = sent
+                .chain(key)
+                .map(|(name, value)| (name, value.as_bytes()));
+            self.trace_headers(label, '>', sent);
         }
         let mut response = self
-            .send(label, request, url, timeout)
+            .send(label, url, timeout)
             .map_err(|e| transport_error(e, timeout))?;
         let status = response.status();
         if self.http.verbose > 1 {
@@ -357,11 +358,20 @@ impl Client {
     fn send(
         &self,
         label: &str,
-        request: ureq::RequestBuilder<ureq::typestate::WithoutBody>,
         url: &str,
         timeout: Duration,
     ) -> Result<ureq::http::Response<ureq::Body>, ureq::Error> {
-        let sent = request.call();
+        let get = |agent: &Agent| {
+            let mut request = agent.get(url);
+            if timeout < self.http.timeout {
+                request = request.config().timeout_global(Some(timeout)).build();
+            }
+            if let Some(key) = &self.http.api_key {
+                request = request.header(self.http.api_key_header.clone(), key.expose());
+            }
+            request.call()
+        };
+        let sent = get(self.agents.pooled());
         let reused = self.agents.answered(sent.is_ok());
         match sent {
             // Only a reused connection can have been closed while idle; a new one
@@ -372,26 +382,10 @@ impl Client {
                 self.trace(format_args!(
                     "{label}: connection closed early ({error}); sending again"
                 ));
-                self.request(self.agents.fresh(), url, timeout).call()
+                get(&self.agents.fresh)
             }
             sent => sent,
         }
-    }
-
-    fn request(
-        &self,
-        agent: &Agent,
-        url: &str,
-        timeout: Duration,
-    ) -> ureq::RequestBuilder<ureq::typestate::WithoutBody> {
-        let mut request = agent.get(url);
-        if timeout < self.http.timeout {
-            request = request.config().timeout_global(Some(timeout)).build();
-        }
-        if let Some(key) = &self.http.api_key {
-            request = request.header(self.http.api_key_header.clone(), key.expose());
-        }
-        request
     }
 
     fn trace_headers<'h>(

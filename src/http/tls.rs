@@ -16,19 +16,8 @@ use ureq::unversioned::transport::{
 };
 use ureq::Error;
 
-use crate::settings::ca::CaCerts;
-
-/// The agent's TLS settings: the default roots, or exactly the `--ca-cert` ones.
-/// Verification is never turned off.
-pub fn tls_config(ca: Option<&CaCerts>) -> TlsConfig {
-    let roots = ca.map_or(RootCerts::WebPki, |ca| {
-        RootCerts::Specific(Arc::clone(&ca.0))
-    });
-    TlsConfig::builder().root_certs(roots).build()
-}
-
-/// rustls's side of `tls_config`, as ureq builds it: TLS 1.2 and 1.3 with ring, the
-/// webpki roots or exactly the `--ca-cert` ones, SNI on, no client certificate.
+/// rustls's side of the agent's `TlsConfig`, as ureq builds it: TLS 1.2 and 1.3 with
+/// ring, the webpki roots or exactly the `--ca-cert` ones, SNI on, no client certificate.
 fn rustls_config(tls: &TlsConfig) -> Arc<ClientConfig> {
     let roots = match tls.root_certs() {
         RootCerts::Specific(certs) => {
@@ -73,12 +62,8 @@ impl<In: Transport> Connector<In> for TlsConnector {
         let config = self
             .config
             .get_or_init(|| rustls_config(details.config.tls_config()));
-        let host = details
-            .uri
-            .host()
-            .unwrap_or_default()
-            .trim_matches(['[', ']']);
-        let name = ServerName::try_from(host.to_string())
+        let host = details.uri.host().unwrap_or_default();
+        let name = ServerName::try_from(host.trim_matches(['[', ']']).to_string())
             .map_err(|_| Error::Tls("Rustls invalid dns name error"))?;
         let mut conn = ClientConnection::new(Arc::clone(config), name)?;
         let mut sock = TransportAdapter::new(transport.boxed(), details.current_time.clone());
