@@ -1,6 +1,5 @@
-//! What a failed exchange means for a lookup: ureq's transport errors as typed
-//! lookup errors, which of them a re-send on a new connection can cure, and reading
-//! a body within `--max-body` and the memory budget of answers read at once.
+//! ureq's transport errors as typed lookup errors, and reading a body within
+//! `--max-body` and the memory budget of answers read at once.
 
 use std::sync::{Condvar, Mutex};
 use std::time::Duration;
@@ -30,10 +29,8 @@ pub fn transport_error(error: ureq::Error, timeout: Duration) -> LookupError {
         ureq::Error::LargeResponseHeader(_, _) => {
             LookupError::Unreadable("response headers too large".into())
         }
-        // A proxy's own refusal is told apart from the service's: 407 is a setup
-        // problem (credentials in the proxy URL), not worth a retry. ureq gives the
-        // proxy's answer only as text ("proxy server responded 407/..."), so the
-        // status is read from it.
+        // A proxy's own refusal is told apart from the service's; a 407 (credentials
+        // in the proxy URL) is not worth a retry. ureq gives the status only as text.
         ureq::Error::ConnectProxyFailed(reason) if reason.contains(" 407/") => {
             LookupError::NotAuthorised {
                 status: 407,
@@ -66,8 +63,7 @@ pub fn read_body<'b>(
             "body larger than {max_body} bytes (raise --max-body if this is expected)"
         ))
     };
-    // One byte over the cap: ureq refuses a body that reaches its limit, and an
-    // answer of exactly `--max-body` bytes fits without the buffer growing.
+    // One byte over the cap: ureq refuses a body that reaches its limit.
     let limit = max_body.saturating_add(1);
     let capacity = response.body().content_length().unwrap_or(0).min(limit);
     let permit = bodies.take(capacity);
@@ -79,7 +75,6 @@ pub fn read_body<'b>(
         .reader()
         .read_to_end(&mut body)
         .map_err(|e| match ureq::Error::from(e) {
-            // ureq's limit is one byte over the cap: the message names the cap.
             ureq::Error::BodyExceedsLimit(_) => too_large(),
             other => transport_error(other, timeout),
         })?;
@@ -89,7 +84,7 @@ pub fn read_body<'b>(
     Ok((body, permit))
 }
 
-/// Answers up to this size are not counted: they cannot add up to much.
+/// Answers up to this size are not counted.
 const SMALL: u64 = 64 * 1024;
 
 /// A bound on the bytes of answers being read and parsed at once, across workers:
