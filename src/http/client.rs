@@ -15,8 +15,8 @@ use crate::domain::lookup::{LookupKind, PathStyle};
 use crate::domain::record::Record;
 use crate::domain::sanitize::{escape_control, preview};
 use crate::http::agents::{Agents, ACCEPT, USER_AGENT};
+use crate::http::answer::status_error;
 use crate::http::answer::{interpret, is_missing_route, parse_object_scrubbed};
-use crate::http::answer::{reason_phrase, status_error};
 use crate::http::pace::Pace;
 use crate::http::redact::Scrubber;
 use crate::http::retry::{parse_retry_after, Backoff};
@@ -75,16 +75,6 @@ pub enum Next {
     Done(Result<Record, LookupError>),
 }
 
-/// The lookup an answer came for.
-struct Rules<'a> {
-    kind: LookupKind,
-    value: &'a str,
-    /// A retry is not worth its pause past this time (the end of `--wait`).
-    deadline: Option<Instant>,
-    /// What every -v line of the lookup begins with.
-    label: &'a str,
-}
-
 impl Attempts {
     pub fn new(paths: Vec<String>, allowed: u32) -> Attempts {
         Attempts {
@@ -98,7 +88,6 @@ impl Attempts {
         }
     }
 
-    /// Whether no request was made yet.
     pub fn fresh(&self) -> bool {
         self.path == 0 && self.retries == 0
     }
@@ -180,33 +169,33 @@ impl Client {
                 return Next::At(deadline.map_or(turn, |d| turn.min(d)));
             }
         }
-        // Every -v line of a batch says which lookup it belongs to.
-        let label = match self.http.verbose {
-            0 => String::new(),
-            _ => format!("{} {}", kind.name(), preview(value)),
-        };
         let url = [self.http.base_url.as_str(), attempts.path()].concat();
-        let answer = self.get_once(&label, &url, timeout);
-        let rules = Rules {
-            kind,
-            value,
-            deadline,
-            label: &label,
-        };
-        self.after(attempts, answer, Instant::now(), &rules)
+        let answer = self.get_once(&self.label(kind, value), &url, timeout);
+        self.after(attempts, answer, Instant::now(), kind, value, deadline)
     }
 
-    /// What the answer to the current request means for the lookup, at `now`.
+    /// What every -v line of a lookup begins with: which lookup it belongs to.
+    fn label(&self, kind: LookupKind, value: &str) -> String {
+        match self.http.verbose {
+            0 => String::new(),
+            _ => format!("{} {}", kind.name(), preview(value)),
+        }
+    }
+
+    /// What the answer to the current request means for the lookup of `value`, at
+    /// `now`. A retry is not worth its pause past `deadline` (the end of `--wait`).
     fn after(
         &self,
         attempts: &mut Attempts,
         answer: Result<Answer<'_>, LookupError>,
         now: Instant,
-        rules: &Rules<'_>,
+        kind: LookupKind,
+        value: &str,
+        deadline: Option<Instant>,
     ) -> Next {
         // Only explicit paths with a short form behind them are evidence.
         let short_form = attempts.path + 1 < attempts.paths.len();
-        let kind = rules.kind;
+        let label = self.label(kind, value);
         let (result, status, retry_after, missing) = match answer {
             Err(err) => (Err(err), None, None, false),
             Ok(answer) => {
@@ -214,14 +203,13 @@ impl Client {
                 let parsed = parse_object_scrubbed(&answer.body, &self.scrubber);
                 let missing = short_form && is_missing_route(answer.status, &parsed);
                 let record = interpret(answer.status, answer.location, parsed, kind.record_kind());
-                let result =
-                    record.and_then(|record| match kind.check_answer(rules.value, &record) {
-                        Ok(()) => Ok(record),
-                        Err(message) => Err(LookupError::WrongRecord {
-                            message,
-                            record: Box::new(record.fields),
-                        }),
-                    });
+                let result = record.and_then(|record| match kind.check_answer(value, &record) {
+                    Ok(()) => Ok(record),
+                    Err(message) => Err(LookupError::WrongRecord {
+                        message,
+                        record: Box::new(record.fields),
+                    }),
+                });
                 (result, Some(answer.status), answer.retry_after, missing)
             }
         };
@@ -232,7 +220,7 @@ impl Client {
         if transient && attempts.retries < attempts.allowed {
             let delay = attempts.backoff.next_delay(retry_after);
             // No time left for another try: the caller's deadline wins.
-            if rules.deadline.is_none_or(|d| now + delay < d) {
+            if deadline.is_none_or(|d| now + delay < d) {
                 attempts.retries += 1;
                 let reason = match (status, &result) {
                     (Some(status), _) => format!("HTTP {status}"),
@@ -240,8 +228,7 @@ impl Client {
                     (None, Ok(_)) => String::new(),
                 };
                 self.trace(format_args!(
-                    "{}: retry {}/{} in {} after {reason}",
-                    rules.label,
+                    "{label}: retry {}/{} in {} after {reason}",
                     attempts.retries,
                     attempts.allowed,
                     format_duration(delay)
@@ -258,7 +245,7 @@ impl Client {
         if short_form && status.is_some() {
             self.routes.note(kind, missing);
             if missing {
-                let (label, path) = (rules.label, attempts.path());
+                let path = attempts.path();
                 self.trace(format_args!(
                     "{label}: no route {path} here; trying the short form"
                 ));
@@ -301,7 +288,7 @@ impl Client {
                 Ok(answer) => self.trace(format_args!(
                     "{label}: GET {url} -> {} {} in {took} ({} bytes)",
                     answer.status,
-                    reason_phrase(answer.status),
+                    httpcore::reason(answer.status),
                     answer.body.len()
                 )),
                 Err(error) => self.trace(format_args!("{label}: GET {url} -> {error} in {took}")),
