@@ -106,6 +106,9 @@ pub(crate) fn agent_config(http: &HttpSettings, idle: usize) -> ureq::config::Co
         .as_ref()
         .map(|ca| RootCerts::Specific(Arc::clone(&ca.0)));
     let tls = TlsConfig::builder().root_certs(roots.unwrap_or(RootCerts::WebPki));
+    let key = http.api_key.as_ref().map_or(0, |key| {
+        http.api_key_header.as_str().len() + ": \r\n".len() + key.expose().len()
+    });
     Agent::config_builder()
         .http_status_as_error(false)
         // Redirects are refused, never followed: a redirect could carry the key to
@@ -117,7 +120,7 @@ pub(crate) fn agent_config(http: &HttpSettings, idle: usize) -> ureq::config::Co
         // page faults for answers of a few hundred bytes. The output buffer must
         // hold the whole request head (key included), so it is sized to this run's.
         .input_buffer_size(MAX_HEADER_BYTES + INPUT_SLACK)
-        .output_buffer_size(request_head_size(http))
+        .output_buffer_size(REQUEST_HEAD + http.base_url.len() + key)
         .max_idle_connections(idle)
         .max_idle_connections_per_host(idle)
         .user_agent(USER_AGENT)
@@ -126,12 +129,4 @@ pub(crate) fn agent_config(http: &HttpSettings, idle: usize) -> ureq::config::Co
         // Always set: ureq would otherwise read the environment its own way.
         .proxy(http.proxy.as_ref().map(|choice| choice.proxy.clone()))
         .build()
-}
-
-/// The largest request head of this run, in bytes.
-fn request_head_size(http: &HttpSettings) -> usize {
-    let key = http.api_key.as_ref().map_or(0, |key| {
-        http.api_key_header.as_str().len() + ": \r\n".len() + key.expose().len()
-    });
-    REQUEST_HEAD + http.base_url.len() + key
 }

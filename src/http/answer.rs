@@ -3,7 +3,6 @@
 //! Pure functions, so the reading can be property-tested and fuzzed.
 
 use serde_json::{Map, Value};
-use ureq::http::StatusCode;
 
 use crate::domain::error::LookupError;
 use crate::domain::record::{error_description, error_field, plain_text, ErrorField};
@@ -11,7 +10,6 @@ use crate::domain::record::{Record, RecordKind};
 use crate::domain::sanitize::escape_control;
 use crate::http::redact::Scrubber;
 
-/// The body as a JSON object, or why it is not one.
 pub fn parse_object(body: &[u8]) -> Result<Map<String, Value>, String> {
     parse_object_scrubbed(body, &Scrubber::default())
 }
@@ -88,7 +86,7 @@ pub fn status_error(status: u16, location: Option<String>, message: Option<Strin
         500..=599 => {
             let said = message.map(|m| format!(": the service said \"{m}\""));
             let said = said.unwrap_or_default();
-            let text = format!("HTTP {status} {}{said}", reason_phrase(status));
+            let text = format!("HTTP {status} {}{said}", httpcore::reason(status));
             match status {
                 502..=504 => LookupError::Unavailable(text),
                 _ => LookupError::ServerFault(text),
@@ -100,12 +98,6 @@ pub fn status_error(status: u16, location: Option<String>, message: Option<Strin
             message,
         },
     }
-}
-
-/// The status's standard reason phrase ("Not Found"), or nothing.
-pub fn reason_phrase(status: u16) -> &'static str {
-    let status = StatusCode::from_u16(status).ok();
-    status.and_then(|s| s.canonical_reason()).unwrap_or("")
 }
 
 /// A success status with a body that is no record but says something (the v1 error

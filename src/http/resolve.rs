@@ -17,8 +17,8 @@ use ureq::unversioned::transport::NextTimeout;
 pub struct CachingResolver {
     /// Off (`SMSSTAT_BENCH_WITHOUT=resolver`): ureq's resolver on every new connection.
     on: bool,
-    /// The last scheme and authority resolved, and their addresses (never a failure).
-    cache: Arc<Mutex<Option<(String, String, ResolvedSocketAddrs)>>>,
+    /// The last URI resolved, and its addresses (never a failure).
+    cache: Arc<Mutex<Option<(Uri, ResolvedSocketAddrs)>>>,
 }
 
 impl CachingResolver {
@@ -38,14 +38,10 @@ impl Resolver for CachingResolver {
         if !self.on {
             return DefaultResolver::default().resolve(uri, config, timeout);
         }
-        // Compared as they are: every request asks, and building a key to compare
+        // Compared part by part: every request asks, and building a key to compare
         // cost an allocation each time.
-        let scheme = uri.scheme_str().unwrap_or("");
-        let authority = uri.authority().map(|a| a.as_str()).unwrap_or("");
-        if let Some((cached_scheme, cached_authority, addrs)) =
-            &*self.cache.lock().unwrap_or_else(|e| e.into_inner())
-        {
-            if cached_scheme == scheme && cached_authority == authority {
+        if let Some((seen, addrs)) = &*self.cache.lock().unwrap_or_else(|e| e.into_inner()) {
+            if seen.scheme() == uri.scheme() && seen.authority() == uri.authority() {
                 return Ok(addrs.clone());
             }
         }
@@ -57,8 +53,7 @@ impl Resolver for CachingResolver {
                 ureq::Error::Io(_) => ureq::Error::HostNotFound,
                 other => other,
             })?;
-        *self.cache.lock().unwrap_or_else(|e| e.into_inner()) =
-            Some((scheme.to_string(), authority.to_string(), addrs.clone()));
+        *self.cache.lock().unwrap_or_else(|e| e.into_inner()) = Some((uri.clone(), addrs.clone()));
         Ok(addrs)
     }
 }

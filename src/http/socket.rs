@@ -75,13 +75,10 @@ impl LeanTcp {
         let limits = [timeout.not_zero().map(|t| *t), until];
         let limit = limits.into_iter().flatten().min();
         loop {
-            let left = match limit {
-                Some(limit) => match limit.checked_sub(started.elapsed()) {
-                    Some(left) if !left.is_zero() => Some(left),
-                    _ => return Err(Error::Timeout(timeout.reason)),
-                },
-                None => None,
-            };
+            let left = limit.map(|limit| limit.saturating_sub(started.elapsed()));
+            if left.is_some_and(|left| left.is_zero()) {
+                return Err(Error::Timeout(timeout.reason));
+            }
             // A wait too long for a timespec is no limit.
             let spec = left.and_then(|left| Timespec::try_from(left).ok());
             let mut fds = [PollFd::new(&self.stream, flags)];

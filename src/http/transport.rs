@@ -1,6 +1,7 @@
 //! ureq's transport errors as typed lookup errors, and reading a body within
 //! `--max-body` and the memory budget of answers read at once.
 
+use std::io::ErrorKind;
 use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 
@@ -10,9 +11,7 @@ use crate::domain::error::LookupError;
 pub fn transport_error(error: ureq::Error, timeout: Duration) -> LookupError {
     match error {
         ureq::Error::Timeout(_) => LookupError::Timeout(timeout),
-        ureq::Error::Io(e) if e.kind() == std::io::ErrorKind::TimedOut => {
-            LookupError::Timeout(timeout)
-        }
+        ureq::Error::Io(e) if e.kind() == ErrorKind::TimedOut => LookupError::Timeout(timeout),
         // rustls reports through io errors; a certificate or protocol problem is told
         // from a network one, because retrying it is pointless.
         ureq::Error::Io(e) => match e.get_ref().and_then(|e| e.downcast_ref::<rustls::Error>()) {

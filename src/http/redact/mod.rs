@@ -15,7 +15,6 @@ use crate::domain::error::LookupError;
 use crate::domain::record::Record;
 use crate::settings::secret::ApiKey;
 
-/// What the key is replaced by.
 pub const MASK: &str = "****";
 
 /// A base64 needle shorter than this would match ordinary text far too often.
