@@ -24,10 +24,6 @@ use crate::http::transport::{closed_early, read_body, transport_error, BodyBudge
 use crate::settings::config::HttpSettings;
 use crate::settings::secret::mask_key;
 
-/// Bytes of large answers (and their parsed copies) in memory at once while being
-/// read: a dozen 4 MiB answers, whatever `--jobs`.
-const BODY_BUDGET: u64 = 96 * 1024 * 1024;
-
 pub struct Client {
     agents: Agents,
     bodies: BodyBudget,
@@ -101,7 +97,7 @@ impl Client {
     pub fn new(http: &HttpSettings, jobs: usize) -> Client {
         Client {
             agents: Agents::new(http, jobs),
-            bodies: BodyBudget::new(BODY_BUDGET),
+            bodies: BodyBudget::default(),
             pace: Pace::new(http.rate_interval),
             routes: RouteEvidence::default(),
             http: http.clone(),
@@ -162,8 +158,7 @@ impl Client {
             return Next::Done(Err(LookupError::WaitOver));
         }
         // A pause that began after the turn was taken holds it: taken again.
-        let held = attempts.turn.take().is_none_or(|t| self.pace.held_past(t));
-        if held {
+        if attempts.turn.take().is_none_or(|t| self.pace.held_past(t)) {
             if let Some(turn) = self.pace.turn() {
                 attempts.turn = Some(turn);
                 return Next::At(deadline.map_or(turn, |d| turn.min(d)));
@@ -222,10 +217,9 @@ impl Client {
             // No time left for another try: the caller's deadline wins.
             if deadline.is_none_or(|d| now + delay < d) {
                 attempts.retries += 1;
-                let reason = match (status, &result) {
-                    (Some(status), _) => format!("HTTP {status}"),
-                    (None, Err(err)) => err.to_string(),
-                    (None, Ok(_)) => String::new(),
+                let reason = match &result {
+                    Err(err) if status.is_none() => err.to_string(),
+                    _ => format!("HTTP {}", status.unwrap_or_default()),
                 };
                 self.trace(format_args!(
                     "{label}: retry {}/{} in {} after {reason}",

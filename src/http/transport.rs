@@ -57,12 +57,8 @@ pub fn read_body<'b>(
     bodies: &'b BodyBudget,
 ) -> Result<(Vec<u8>, Permit<'b>), LookupError> {
     use std::io::Read;
-    let too_large = || {
-        LookupError::Unreadable(format!(
-            "body larger than {max_body} bytes (raise --max-body if this is expected)"
-        ))
-    };
-    // One byte over the cap: ureq refuses a body that reaches its limit.
+    // One byte over the cap: ureq refuses a body that reaches its limit, so the cap
+    // itself fits.
     let limit = max_body.saturating_add(1);
     let capacity = response.body().content_length().unwrap_or(0).min(limit);
     let permit = bodies.take(capacity);
@@ -74,24 +70,26 @@ pub fn read_body<'b>(
         .reader()
         .read_to_end(&mut body)
         .map_err(|e| match ureq::Error::from(e) {
-            ureq::Error::BodyExceedsLimit(_) => too_large(),
+            ureq::Error::BodyExceedsLimit(_) => LookupError::Unreadable(format!(
+                "body larger than {max_body} bytes (raise --max-body if this is expected)"
+            )),
             other => transport_error(other, timeout),
         })?;
-    if body.len() as u64 > max_body {
-        return Err(too_large());
-    }
     Ok((body, permit))
 }
 
 /// Answers up to this size are not counted.
 const SMALL: u64 = 64 * 1024;
 
+/// Bytes of large answers (and their parsed copies) in memory at once while being
+/// read: a dozen 4 MiB answers, whatever `--jobs`.
+const BODY_BUDGET: u64 = 96 * 1024 * 1024;
+
 /// A bound on the bytes of answers being read and parsed at once, across workers:
 /// with `-j 32` and 4 MiB answers, 32 bodies and their parsed copies would be in
 /// memory together. Small answers (nearly all of them) pass without a lock.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct BodyBudget {
-    limit: u64,
     used: Mutex<u64>,
     freed: Condvar,
 }
@@ -101,14 +99,6 @@ pub struct BodyBudget {
 pub struct Permit<'a>(pub(super) Option<(&'a BodyBudget, u64)>);
 
 impl BodyBudget {
-    pub fn new(limit: u64) -> BodyBudget {
-        BodyBudget {
-            limit,
-            used: Mutex::new(0),
-            freed: Condvar::new(),
-        }
-    }
-
     /// Waits until an answer of `size` bytes fits. One answer alone always fits, so
     /// no reader waits for ever: every permit is given back when its answer is read.
     pub fn take(&self, size: u64) -> Permit<'_> {
@@ -118,7 +108,7 @@ impl BodyBudget {
         // What an answer costs while it is read and parsed: the body and its parsed copy.
         let bytes = size.saturating_mul(2);
         let mut used = self.used.lock().unwrap_or_else(|e| e.into_inner());
-        while *used > 0 && used.saturating_add(bytes) > self.limit {
+        while *used > 0 && used.saturating_add(bytes) > BODY_BUDGET {
             used = self.freed.wait(used).unwrap_or_else(|e| e.into_inner());
         }
         *used += bytes;
@@ -142,7 +132,7 @@ mod tests {
 
     #[test]
     fn small_answers_are_free_and_large_ones_are_counted() {
-        let budget = BodyBudget::new(10 * 1024 * 1024);
+        let budget = BodyBudget::default();
         let small = budget.take(1000);
         let large = budget.take(1024 * 1024);
         assert_eq!(*budget.used.lock().unwrap(), 2 * 1024 * 1024);
@@ -152,9 +142,9 @@ mod tests {
 
     #[test]
     fn one_answer_larger_than_the_budget_still_passes() {
-        let budget = BodyBudget::new(1024);
-        let permit = budget.take(1024 * 1024);
-        assert_eq!(permit.0.unwrap().1, 2 * 1024 * 1024);
+        let budget = BodyBudget::default();
+        let permit = budget.take(BODY_BUDGET);
+        assert_eq!(permit.0.unwrap().1, 2 * BODY_BUDGET);
     }
 
     #[test]
