@@ -79,30 +79,22 @@ pub fn resolve(host: &str, port: u16, timeout: Duration) -> Result<Vec<SocketAdd
     Ok(addrs.iter().copied().collect())
 }
 
-/// Why no address accepted: the last one tried (None: there was none) and its error
-/// (`TimedOut` when the time ran out).
-#[derive(Debug)]
-pub struct Unconnected {
-    pub addr: Option<SocketAddr>,
-    pub error: io::Error,
-}
-
 /// For lookups and `check`'s steps alike: a TCP connection to the first of `addrs`
-/// that accepts, each tried within what is left of `limit`, and the address reached.
+/// that accepts, each tried within what is left of `limit`, and the address reached;
+/// else the last address tried (None: there was none) and its error (`TimedOut`
+/// when the time ran out).
 pub fn connect_within(
     addrs: &[SocketAddr],
     limit: Option<Duration>,
-) -> Result<(TcpStream, SocketAddr), Unconnected> {
+) -> Result<(TcpStream, SocketAddr), (Option<SocketAddr>, io::Error)> {
     let deadline = limit.map(|limit| Instant::now() + limit);
-    let mut last = Unconnected {
-        addr: None,
-        error: io::Error::new(io::ErrorKind::ConnectionRefused, "no address to connect to"),
-    };
+    let none = io::Error::new(io::ErrorKind::ConnectionRefused, "no address to connect to");
+    let mut last = (None, none);
     for &addr in addrs {
         let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
         let attempt = match left {
             Some(left) if left.is_zero() => {
-                last.error = io::ErrorKind::TimedOut.into();
+                last.1 = io::ErrorKind::TimedOut.into();
                 break;
             }
             Some(left) => TcpStream::connect_timeout(&addr, left),
@@ -110,12 +102,7 @@ pub fn connect_within(
         };
         match attempt {
             Ok(stream) => return Ok((stream, addr)),
-            Err(error) => {
-                last = Unconnected {
-                    addr: Some(addr),
-                    error,
-                }
-            }
+            Err(error) => last = (Some(addr), error),
         }
     }
     Err(last)

@@ -33,9 +33,9 @@ impl<In: Transport> Connector<In> for LeanTcpConnector {
         }
         let limit = details.timeout.not_zero().map(|t| *t);
         let (stream, _) =
-            connect_within(&details.addrs, limit).map_err(|e| match e.error.kind() {
+            connect_within(&details.addrs, limit).map_err(|(_, e)| match e.kind() {
                 io::ErrorKind::TimedOut => Error::Timeout(details.timeout.reason),
-                _ => Error::Io(e.error),
+                _ => Error::Io(e),
             })?;
         stream.set_nodelay(true)?;
         stream.set_nonblocking(true)?;
