@@ -230,10 +230,5 @@ fn base64_needles(key: &[u8]) -> Vec<String> {
     needles
 }
 
-/// `Scrubber::scrub_result` for a key given as such (tests and the fuzz target).
-pub fn scrub_result(result: &mut Result<Record, LookupError>, key: Option<&ApiKey>) {
-    Scrubber::new(key).scrub_result(result);
-}
-
 #[cfg(test)]
 mod tests;
