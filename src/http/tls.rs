@@ -25,17 +25,15 @@ fn rustls_config(tls: &TlsConfig) -> Arc<ClientConfig> {
             roots.add_parsable_certificates(certs.iter().map(|c| CertificateDer::from(c.der())));
             roots
         }
-        _ => RootCertStore {
-            roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
-        },
+        _ => webpki_roots::TLS_SERVER_ROOTS.iter().cloned().collect(),
     };
     let provider = Arc::new(rustls::crypto::ring::default_provider());
-    let config = ClientConfig::builder_with_provider(provider)
+    ClientConfig::builder_with_provider(provider)
         .with_protocol_versions(rustls::ALL_VERSIONS)
         .expect("ring supports every TLS version rustls has")
         .with_root_certificates(roots)
-        .with_no_client_auth();
-    Arc::new(config)
+        .with_no_client_auth()
+        .into()
 }
 
 /// Wraps the chained transport in TLS for https, the handshake done before it is
