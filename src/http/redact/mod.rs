@@ -58,10 +58,8 @@ impl Scrubber {
             }
         }
         for needle in &self.base64 {
-            spans.extend(
-                text.match_indices(needle.as_str())
-                    .map(|(at, _)| (at, at + needle.len())),
-            );
+            let found = text.match_indices(needle.as_str());
+            spans.extend(found.map(|(at, _)| (at, at + needle.len())));
         }
         if spans.is_empty() {
             return Cow::Borrowed(text);
@@ -144,10 +142,6 @@ impl Scrubber {
                     self.scrub_string(text);
                 }
             }
-            LookupError::NotAuthorised {
-                message: Some(text),
-                ..
-            } => self.scrub_string(text),
             LookupError::WrongRecord { message, record } => {
                 self.scrub_string(message);
                 self.scrub_map(record);
@@ -160,6 +154,10 @@ impl Scrubber {
             | LookupError::Tls(text)
             | LookupError::ProxyRefused(text)
             | LookupError::Internal(text)
+            | LookupError::NotAuthorised {
+                message: Some(text),
+                ..
+            }
             | LookupError::NotLookedUp { reason: text, .. } => self.scrub_string(text),
             LookupError::Timeout(_)
             | LookupError::WaitOver
