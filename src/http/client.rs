@@ -49,7 +49,7 @@ pub struct Answer<'a> {
 }
 
 /// Where a lookup's requests stand. Small: a batch under `--wait` keeps one per value.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct Attempts {
     paths: Vec<String>,
     path: usize,
@@ -75,12 +75,8 @@ impl Attempts {
     pub fn new(paths: Vec<String>, allowed: u32) -> Attempts {
         Attempts {
             paths,
-            path: 0,
-            retries: 0,
             allowed,
-            backoff: Backoff::default(),
-            turn: None,
-            retry_after: None,
+            ..Attempts::default()
         }
     }
 
