@@ -129,18 +129,15 @@ impl Scrubber {
                 body,
                 ..
             } => {
-                self.scrub_string(shown_code);
-                if let Some(text) = description {
-                    self.scrub_string(text);
-                }
+                let texts = [Some(shown_code), description.as_mut()].into_iter();
+                texts.flatten().for_each(|text| self.scrub_string(text));
                 self.scrub_map(body);
             }
             LookupError::UnexpectedHttp {
                 location, message, ..
             } => {
-                for text in [location, message].into_iter().flatten() {
-                    self.scrub_string(text);
-                }
+                let texts = [location, message].into_iter().flatten();
+                texts.for_each(|text| self.scrub_string(text));
             }
             LookupError::WrongRecord { message, record } => {
                 self.scrub_string(message);
