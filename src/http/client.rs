@@ -98,10 +98,9 @@ impl Client {
             routes: RouteEvidence::default(),
             http: http.clone(),
             scrubber: Scrubber::new(http.api_key.as_ref()),
-            debug_panic: cfg!(debug_assertions)
-                .then(|| std::env::var("SMSSTAT_DEBUG_PANIC").ok())
-                .flatten()
-                .filter(|v| !v.is_empty()),
+            debug_panic: std::env::var("SMSSTAT_DEBUG_PANIC")
+                .ok()
+                .filter(|v| cfg!(debug_assertions) && !v.is_empty()),
         }
     }
 
@@ -167,10 +166,8 @@ impl Client {
 
     /// What every -v line of a lookup begins with: which lookup it belongs to.
     fn label(&self, kind: LookupKind, value: &str) -> String {
-        match self.http.verbose {
-            0 => String::new(),
-            _ => format!("{} {}", kind.name(), preview(value)),
-        }
+        let label = || format!("{} {}", kind.name(), preview(value));
+        (self.http.verbose > 0).then(label).unwrap_or_default()
     }
 
     /// What the answer to the current request means for the lookup of `value`, at
@@ -299,11 +296,9 @@ impl Client {
             // The agent's own headers first (`agent_config`), then the request's.
             let key = self.http.api_key.as_ref();
             let key = key.map(|key| (self.http.api_key_header.as_str(), key.expose()));
-            let sent = [("user-agent", USER_AGENT), ("accept", ACCEPT)].into_iter();
-            let sent = sent
-                .chain(key)
-                .map(|(name, value)| (name, value.as_bytes()));
-            self.trace_headers(label, '>', sent);
+            let agent = [("user-agent", USER_AGENT), ("accept", ACCEPT)];
+            let sent = agent.into_iter().chain(key);
+            self.trace_headers(label, '>', sent.map(|(n, v)| (n, v.as_bytes())));
         }
         let mut response = self
             .send(label, url, timeout)

@@ -16,7 +16,6 @@ pub struct Backoff {
     max: Duration,
 }
 
-/// A retry's: from 200 ms up to 10 s.
 impl Default for Backoff {
     fn default() -> Self {
         Backoff::between(FIRST_DELAY, MAX_DELAY)

@@ -95,7 +95,6 @@ pub struct BodyBudget {
 }
 
 /// Bytes taken from the budget, given back when dropped.
-#[derive(Debug)]
 pub struct Permit<'a>(pub(super) Option<(&'a BodyBudget, u64)>);
 
 impl BodyBudget {
