@@ -184,13 +184,12 @@ fn json_type(value: &Value) -> &'static str {
 /// The first few characters of a body, safe to show in a terminal.
 fn preview(body: &[u8], scrubber: &Scrubber) -> String {
     const SHOWN: usize = 40;
-    let whole;
-    let text = if scrubber.is_active() {
-        whole = String::from_utf8_lossy(body);
-        scrubber.scrub(&whole)
-    } else {
-        String::from_utf8_lossy(&body[..body.len().min(SHOWN)])
+    let end = match scrubber.is_active() {
+        true => body.len(),
+        false => body.len().min(SHOWN),
     };
+    let text = String::from_utf8_lossy(&body[..end]);
+    let text = scrubber.scrub(&text);
     let cut: String = text.trim_start().chars().take(SHOWN).collect();
     escape_control(cut.trim()).into_owned()
 }
