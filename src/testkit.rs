@@ -9,7 +9,7 @@ pub use crate::domain::msisdn::mask_result;
 pub use crate::domain::outcome::Outcome;
 pub use crate::domain::sanitize::is_unsafe;
 pub use crate::http::answer::read_answer;
-pub use crate::http::redact::scrub_result;
+pub use crate::http::redact::Scrubber;
 pub use crate::output::json_lines::{outcome_json, write_json_line};
 pub use crate::output::printer::{PrintStyle, Printer};
 pub use crate::settings::secret::ApiKey;

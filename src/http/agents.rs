@@ -4,8 +4,9 @@
 
 use std::cell::Cell;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::OnceLock;
+use std::sync::Arc;
 
+use ureq::tls::{RootCerts, TlsConfig};
 use ureq::unversioned::transport::{
     ConnectProxyConnector, Connector, DefaultConnector, Either, Transport,
 };
@@ -44,16 +45,10 @@ thread_local! {
 }
 
 pub struct Agents {
-    /// The lean TCP transport (`http/socket.rs`) rather than ureq's own.
-    lean_transport: bool,
-    /// An agent (and connection pool) per worker rather than one for all.
-    agent_per_worker: bool,
-    pooled_config: ureq::config::Config,
-    fresh_config: ureq::config::Config,
-    /// Names are resolved once for all agents.
-    resolver: CachingResolver,
-    per_worker: Vec<OnceLock<Agent>>,
-    fresh: OnceLock<Agent>,
+    /// One per worker (or one for all: `SMSSTAT_BENCH_WITHOUT=agents`).
+    pooled: Vec<Agent>,
+    /// Without a pool: always a new connection.
+    pub fresh: Agent,
 }
 
 impl Agents {
@@ -64,44 +59,29 @@ impl Agents {
         // (docs/speed.md). For developers only: not a setting, not in `--help`.
         let without = std::env::var("SMSSTAT_BENCH_WITHOUT").unwrap_or_default();
         let on = |piece: &str| !without.split(',').any(|p| p.trim() == piece);
+        // Names are resolved once for all agents.
+        let resolver = CachingResolver::new(on("resolver"));
+        let agent = |config: ureq::config::Config| match on("transport") {
+            true => Agent::with_parts(config, connector(), resolver.clone()),
+            false => Agent::with_parts(config, DefaultConnector::default(), resolver.clone()),
+        };
+        let pooled = agent_config(http, IDLE_PER_WORKER);
+        let agents = if on("agents") { jobs.max(1) } else { 1 };
         Agents {
-            lean_transport: on("transport"),
-            agent_per_worker: on("agents"),
-            pooled_config: agent_config(http, IDLE_PER_WORKER),
-            fresh_config: agent_config(http, 0),
-            resolver: CachingResolver::new(on("resolver")),
-            per_worker: (0..jobs.max(1)).map(|_| OnceLock::new()).collect(),
-            fresh: OnceLock::new(),
+            pooled: (0..agents).map(|_| agent(pooled.clone())).collect(),
+            fresh: agent(agent_config(http, 0)),
         }
     }
 
     /// The calling thread's agent, with its keep-alive pool.
     pub fn pooled(&self) -> &Agent {
-        let slot = match self.agent_per_worker {
-            true => SLOT.with(|slot| *slot),
-            false => 0,
-        };
-        self.per_worker[slot % self.per_worker.len()]
-            .get_or_init(|| self.agent(&self.pooled_config))
+        &self.pooled[SLOT.with(|slot| *slot) % self.pooled.len()]
     }
 
     /// Notes whether this thread's pooled request got an answer; returns whether it
     /// may have gone out on a pooled connection (which the server may have closed).
     pub fn answered(&self, answered: bool) -> bool {
         MAY_REUSE.with(|may| may.replace(answered))
-    }
-
-    /// An agent that always opens a new connection.
-    pub fn fresh(&self) -> &Agent {
-        self.fresh.get_or_init(|| self.agent(&self.fresh_config))
-    }
-
-    fn agent(&self, config: &ureq::config::Config) -> Agent {
-        let (config, resolver) = (config.clone(), self.resolver.clone());
-        match self.lean_transport {
-            true => Agent::with_parts(config, connector(), resolver),
-            false => Agent::with_parts(config, DefaultConnector::default(), resolver),
-        }
     }
 }
 
@@ -120,6 +100,15 @@ pub(crate) fn connector() -> impl Connector<Out = Either<impl Transport, Tls>> {
 }
 
 pub(crate) fn agent_config(http: &HttpSettings, idle: usize) -> ureq::config::Config {
+    // Verification always on; --ca-cert only changes which roots are trusted.
+    let roots = http
+        .ca_certs
+        .as_ref()
+        .map(|ca| RootCerts::Specific(Arc::clone(&ca.0)));
+    let tls = TlsConfig::builder().root_certs(roots.unwrap_or(RootCerts::WebPki));
+    let key = http.api_key.as_ref().map_or(0, |key| {
+        http.api_key_header.as_str().len() + ": \r\n".len() + key.expose().len()
+    });
     Agent::config_builder()
         .http_status_as_error(false)
         // Redirects are refused, never followed: a redirect could carry the key to
@@ -131,22 +120,13 @@ pub(crate) fn agent_config(http: &HttpSettings, idle: usize) -> ureq::config::Co
         // page faults for answers of a few hundred bytes. The output buffer must
         // hold the whole request head (key included), so it is sized to this run's.
         .input_buffer_size(MAX_HEADER_BYTES + INPUT_SLACK)
-        .output_buffer_size(request_head_size(http))
+        .output_buffer_size(REQUEST_HEAD + http.base_url.len() + key)
         .max_idle_connections(idle)
         .max_idle_connections_per_host(idle)
         .user_agent(USER_AGENT)
         .accept(ACCEPT)
-        // Verification always on; --ca-cert only changes which roots are trusted.
-        .tls_config(crate::http::tls::tls_config(http.ca_certs.as_ref()))
+        .tls_config(tls.build())
         // Always set: ureq would otherwise read the environment its own way.
         .proxy(http.proxy.as_ref().map(|choice| choice.proxy.clone()))
         .build()
-}
-
-/// The largest request head of this run, in bytes.
-fn request_head_size(http: &HttpSettings) -> usize {
-    let key = http.api_key.as_ref().map_or(0, |key| {
-        http.api_key_header.as_str().len() + ": \r\n".len() + key.expose().len()
-    });
-    REQUEST_HEAD + http.base_url.len() + key
 }

@@ -3,14 +3,13 @@
 //! Pure functions, so the reading can be property-tested and fuzzed.
 
 use serde_json::{Map, Value};
-use ureq::http::StatusCode;
 
 use crate::domain::error::LookupError;
-use crate::domain::record::{error_description, error_field, ErrorField, Record, RecordKind};
+use crate::domain::record::{error_description, error_field, plain_text, ErrorField};
+use crate::domain::record::{Record, RecordKind};
 use crate::domain::sanitize::escape_control;
 use crate::http::redact::Scrubber;
 
-/// The body as a JSON object, or why it is not one.
 pub fn parse_object(body: &[u8]) -> Result<Map<String, Value>, String> {
     parse_object_scrubbed(body, &Scrubber::default())
 }
@@ -25,7 +24,9 @@ pub fn parse_object_scrubbed(
     let body = body.strip_prefix(b"\xef\xbb\xbf").unwrap_or(body);
     let parsed = match body.iter().find(|b| !b.is_ascii_whitespace()) {
         None => return Err("empty body".into()),
-        Some(b'{') => serde_json::from_slice::<Object>(body).map(|object| Value::Object(object.0)),
+        // serde_json's Map, not Value: a top-level name "$serde_json::private::Number"
+        // (arbitrary_precision's) is a name the server sent, which Value would refuse.
+        Some(b'{') => serde_json::from_slice::<Map<String, Value>>(body).map(Value::Object),
         Some(_) => serde_json::from_slice::<Value>(body),
     };
     match parsed {
@@ -35,38 +36,6 @@ pub fn parse_object_scrubbed(
             "not JSON (starts with `{}`)",
             preview(body, scrubber)
         )),
-    }
-}
-
-/// Room for a record's fields up front (a growing map is rehashed three times on
-/// the way to 9). Not more: at 104 bytes a field, 10 would be glibc's first "large"
-/// request, which consolidates the arena first (2 % of a -j 64 batch's CPU at 16).
-const RECORD_FIELDS: usize = 9;
-
-/// A JSON object read into a map sized for a record, values read as `Value` reads them.
-struct Object(Map<String, Value>);
-
-impl<'de> serde::Deserialize<'de> for Object {
-    fn deserialize<D: serde::Deserializer<'de>>(reader: D) -> Result<Self, D::Error> {
-        struct Fields;
-        impl<'de> serde::de::Visitor<'de> for Fields {
-            type Value = Object;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("a JSON object")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut fields: A,
-            ) -> Result<Object, A::Error> {
-                let mut map = Map::with_capacity(RECORD_FIELDS);
-                while let Some((key, value)) = fields.next_entry::<String, Value>()? {
-                    // As `Value` does: a repeated name keeps its first place, last value.
-                    map.insert(key, value);
-                }
-                Ok(Object(map))
-            }
-        }
-        reader.deserialize_map(Fields)
     }
 }
 
@@ -87,29 +56,26 @@ pub fn interpret(
     parsed: Result<Map<String, Value>, String>,
     expected: RecordKind,
 ) -> Result<Record, LookupError> {
-    if let Ok(map) = parsed.as_ref() {
-        if let ErrorField::Failure { code, shown } = error_field(map) {
-            let description = error_description(map);
-            let body = Box::new(parsed.unwrap_or_default());
-            return Err(LookupError::Service {
-                code,
-                shown_code: shown,
-                description,
-                body,
-            });
-        }
+    let success = (200..=299).contains(&status);
+    let map = match parsed {
+        Ok(map) => map,
+        Err(why) if success => return Err(LookupError::Unreadable(why)),
+        Err(_) => return Err(status_error(status, location, None)),
+    };
+    if let ErrorField::Failure { code, shown } = error_field(&map) {
+        return Err(LookupError::Service {
+            code,
+            shown_code: shown,
+            description: error_description(&map),
+            body: Box::new(map),
+        });
     }
-    let message = parsed.as_ref().ok().and_then(service_message);
-    if let (200..=299, Ok(map), Some(message)) = (status, &parsed, &message) {
-        if !Record::looks_like_a_record(map) {
-            return Err(error_in_another_shape(map, message, expected));
+    match service_message(&map) {
+        Some(message) if success && !Record::looks_like_a_record(&map) => {
+            Err(error_in_another_shape(&map, &message, expected))
         }
-    }
-    match status {
-        200..=299 => parsed
-            .map(|map| Record::classify(map, expected))
-            .map_err(LookupError::Unreadable),
-        _ => Err(status_error(status, location, message)),
+        _ if success => Ok(Record::classify(map, expected)),
+        message => Err(status_error(status, location, message)),
     }
 }
 
@@ -118,13 +84,9 @@ pub fn status_error(status: u16, location: Option<String>, message: Option<Strin
     match status {
         401 | 403 => LookupError::NotAuthorised { status, message },
         500..=599 => {
-            let text = format!(
-                "HTTP {status} {}{}",
-                reason_phrase(status),
-                message
-                    .map(|m| format!(": the service said \"{m}\""))
-                    .unwrap_or_default()
-            );
+            let said = message.map(|m| format!(": the service said \"{m}\""));
+            let said = said.unwrap_or_default();
+            let text = format!("HTTP {status} {}{said}", httpcore::reason(status));
             match status {
                 502..=504 => LookupError::Unavailable(text),
                 _ => LookupError::ServerFault(text),
@@ -136,12 +98,6 @@ pub fn status_error(status: u16, location: Option<String>, message: Option<Strin
             message,
         },
     }
-}
-
-/// The status's standard reason phrase ("Not Found"), or nothing.
-pub fn reason_phrase(status: u16) -> &'static str {
-    let status = StatusCode::from_u16(status).ok();
-    status.and_then(|s| s.canonical_reason()).unwrap_or("")
 }
 
 /// A success status with a body that is no record but says something (the v1 error
@@ -182,13 +138,8 @@ pub const MAX_MESSAGE_CHARS: usize = 200;
 /// `{"errors":{"phone":["required"]}}`), escaped for a terminal and cut.
 pub fn service_message(map: &Map<String, Value>) -> Option<String> {
     let text = |value: &Value| match value {
-        Value::String(s) => s.trim().to_string(),
-        Value::Array(items) => items
-            .iter()
-            .map(crate::domain::record::plain_text)
-            .collect::<Vec<_>>()
-            .join(", "),
-        other => crate::domain::record::plain_text(other),
+        Value::Array(items) => items.iter().map(plain_text).collect::<Vec<_>>().join(", "),
+        other => plain_text(other).trim().to_string(),
     };
     let message = map.get("message").map(text).filter(|t| !t.is_empty());
     let detail = map.get("errors").map(|errors| match errors {
@@ -233,13 +184,12 @@ fn json_type(value: &Value) -> &'static str {
 /// The first few characters of a body, safe to show in a terminal.
 fn preview(body: &[u8], scrubber: &Scrubber) -> String {
     const SHOWN: usize = 40;
-    let whole;
-    let text = if scrubber.is_active() {
-        whole = String::from_utf8_lossy(body);
-        scrubber.scrub(&whole)
-    } else {
-        String::from_utf8_lossy(&body[..body.len().min(SHOWN)])
+    let end = match scrubber.is_active() {
+        true => body.len(),
+        false => body.len().min(SHOWN),
     };
+    let text = String::from_utf8_lossy(&body[..end]);
+    let text = scrubber.scrub(&text);
     let cut: String = text.trim_start().chars().take(SHOWN).collect();
     escape_control(cut.trim()).into_owned()
 }

@@ -15,18 +15,13 @@ use crate::domain::lookup::{LookupKind, PathStyle};
 use crate::domain::record::Record;
 use crate::domain::sanitize::{escape_control, preview};
 use crate::http::agents::{Agents, ACCEPT, USER_AGENT};
-use crate::http::answer::{interpret, is_missing_route, parse_object_scrubbed};
-use crate::http::answer::{reason_phrase, status_error};
+use crate::http::answer::{interpret, is_missing_route, parse_object_scrubbed, status_error};
 use crate::http::pace::Pace;
 use crate::http::redact::Scrubber;
 use crate::http::retry::{parse_retry_after, Backoff};
 use crate::http::transport::{closed_early, read_body, transport_error, BodyBudget, Permit};
 use crate::settings::config::HttpSettings;
 use crate::settings::secret::mask_key;
-
-/// Bytes of large answers (and their parsed copies) in memory at once while being
-/// read: a dozen 4 MiB answers, whatever `--jobs`.
-const BODY_BUDGET: u64 = 96 * 1024 * 1024;
 
 pub struct Client {
     agents: Agents,
@@ -53,7 +48,7 @@ pub struct Answer<'a> {
 }
 
 /// Where a lookup's requests stand. Small: a batch under `--wait` keeps one per value.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct Attempts {
     paths: Vec<String>,
     path: usize,
@@ -75,30 +70,15 @@ pub enum Next {
     Done(Result<Record, LookupError>),
 }
 
-/// The lookup an answer came for.
-struct Rules<'a> {
-    kind: LookupKind,
-    value: &'a str,
-    /// A retry is not worth its pause past this time (the end of `--wait`).
-    deadline: Option<Instant>,
-    /// What every -v line of the lookup begins with.
-    label: &'a str,
-}
-
 impl Attempts {
     pub fn new(paths: Vec<String>, allowed: u32) -> Attempts {
         Attempts {
             paths,
-            path: 0,
-            retries: 0,
             allowed,
-            backoff: Backoff::default(),
-            turn: None,
-            retry_after: None,
+            ..Attempts::default()
         }
     }
 
-    /// Whether no request was made yet.
     pub fn fresh(&self) -> bool {
         self.path == 0 && self.retries == 0
     }
@@ -112,15 +92,14 @@ impl Client {
     pub fn new(http: &HttpSettings, jobs: usize) -> Client {
         Client {
             agents: Agents::new(http, jobs),
-            bodies: BodyBudget::new(BODY_BUDGET),
+            bodies: BodyBudget::default(),
             pace: Pace::new(http.rate_interval),
             routes: RouteEvidence::default(),
             http: http.clone(),
             scrubber: Scrubber::new(http.api_key.as_ref()),
-            debug_panic: cfg!(debug_assertions)
-                .then(|| std::env::var("SMSSTAT_DEBUG_PANIC").ok())
-                .flatten()
-                .filter(|v| !v.is_empty()),
+            debug_panic: std::env::var("SMSSTAT_DEBUG_PANIC")
+                .ok()
+                .filter(|v| cfg!(debug_assertions) && !v.is_empty()),
         }
     }
 
@@ -173,40 +152,37 @@ impl Client {
             return Next::Done(Err(LookupError::WaitOver));
         }
         // A pause that began after the turn was taken holds it: taken again.
-        let held = attempts.turn.take().is_none_or(|t| self.pace.held_past(t));
-        if held {
+        if attempts.turn.take().is_none_or(|t| self.pace.held_past(t)) {
             if let Some(turn) = self.pace.turn() {
                 attempts.turn = Some(turn);
                 return Next::At(deadline.map_or(turn, |d| turn.min(d)));
             }
         }
-        // Every -v line of a batch says which lookup it belongs to.
-        let label = match self.http.verbose {
-            0 => String::new(),
-            _ => format!("{} {}", kind.name(), preview(value)),
-        };
         let url = [self.http.base_url.as_str(), attempts.path()].concat();
-        let answer = self.get_once(&label, &url, timeout);
-        let rules = Rules {
-            kind,
-            value,
-            deadline,
-            label: &label,
-        };
-        self.after(attempts, answer, Instant::now(), &rules)
+        let answer = self.get_once(&self.label(kind, value), &url, timeout);
+        self.after(attempts, answer, Instant::now(), kind, value, deadline)
     }
 
-    /// What the answer to the current request means for the lookup, at `now`.
+    /// What every -v line of a lookup begins with: which lookup it belongs to.
+    fn label(&self, kind: LookupKind, value: &str) -> String {
+        let label = || format!("{} {}", kind.name(), preview(value));
+        (self.http.verbose > 0).then(label).unwrap_or_default()
+    }
+
+    /// What the answer to the current request means for the lookup of `value`, at
+    /// `now`. A retry is not worth its pause past `deadline` (the end of `--wait`).
     fn after(
         &self,
         attempts: &mut Attempts,
         answer: Result<Answer<'_>, LookupError>,
         now: Instant,
-        rules: &Rules<'_>,
+        kind: LookupKind,
+        value: &str,
+        deadline: Option<Instant>,
     ) -> Next {
         // Only explicit paths with a short form behind them are evidence.
         let short_form = attempts.path + 1 < attempts.paths.len();
-        let kind = rules.kind;
+        let label = self.label(kind, value);
         let (result, status, retry_after, missing) = match answer {
             Err(err) => (Err(err), None, None, false),
             Ok(answer) => {
@@ -214,14 +190,13 @@ impl Client {
                 let parsed = parse_object_scrubbed(&answer.body, &self.scrubber);
                 let missing = short_form && is_missing_route(answer.status, &parsed);
                 let record = interpret(answer.status, answer.location, parsed, kind.record_kind());
-                let result =
-                    record.and_then(|record| match kind.check_answer(rules.value, &record) {
-                        Ok(()) => Ok(record),
-                        Err(message) => Err(LookupError::WrongRecord {
-                            message,
-                            record: Box::new(record.fields),
-                        }),
-                    });
+                let result = record.and_then(|record| match kind.check_answer(value, &record) {
+                    Ok(()) => Ok(record),
+                    Err(message) => Err(LookupError::WrongRecord {
+                        message,
+                        record: Box::new(record.fields),
+                    }),
+                });
                 (result, Some(answer.status), answer.retry_after, missing)
             }
         };
@@ -232,16 +207,14 @@ impl Client {
         if transient && attempts.retries < attempts.allowed {
             let delay = attempts.backoff.next_delay(retry_after);
             // No time left for another try: the caller's deadline wins.
-            if rules.deadline.is_none_or(|d| now + delay < d) {
+            if deadline.is_none_or(|d| now + delay < d) {
                 attempts.retries += 1;
-                let reason = match (status, &result) {
-                    (Some(status), _) => format!("HTTP {status}"),
-                    (None, Err(err)) => err.to_string(),
-                    (None, Ok(_)) => String::new(),
+                let reason = match &result {
+                    Err(err) if status.is_none() => err.to_string(),
+                    _ => format!("HTTP {}", status.unwrap_or_default()),
                 };
                 self.trace(format_args!(
-                    "{}: retry {}/{} in {} after {reason}",
-                    rules.label,
+                    "{label}: retry {}/{} in {} after {reason}",
                     attempts.retries,
                     attempts.allowed,
                     format_duration(delay)
@@ -258,7 +231,7 @@ impl Client {
         if short_form && status.is_some() {
             self.routes.note(kind, missing);
             if missing {
-                let (label, path) = (rules.label, attempts.path());
+                let path = attempts.path();
                 self.trace(format_args!(
                     "{label}: no route {path} here; trying the short form"
                 ));
@@ -301,7 +274,7 @@ impl Client {
                 Ok(answer) => self.trace(format_args!(
                     "{label}: GET {url} -> {} {} in {took} ({} bytes)",
                     answer.status,
-                    reason_phrase(answer.status),
+                    httpcore::reason(answer.status),
                     answer.body.len()
                 )),
                 Err(error) => self.trace(format_args!("{label}: GET {url} -> {error} in {took}")),
@@ -316,19 +289,18 @@ impl Client {
         url: &str,
         timeout: Duration,
     ) -> Result<Answer<'_>, LookupError> {
-        let request = self.request(self.agents.pooled(), url, timeout);
         if self.http.verbose > 1 {
             // curl's order: the request line, its headers, then the answer's.
             self.trace(format_args!("{label}: > GET {}", escape_control(url)));
             // The agent's own headers first (`agent_config`), then the request's.
+            let key = self.http.api_key.as_ref();
+            let key = key.map(|key| (self.http.api_key_header.as_str(), key.expose()));
             let agent = [("user-agent", USER_AGENT), ("accept", ACCEPT)];
-            let agent = agent.map(|(name, value)| (name, value.as_bytes()));
-            let own = request.headers_ref().into_iter().flatten();
-            let own = own.map(|(name, value)| (name.as_str(), value.as_bytes()));
-            self.trace_headers(label, '>', agent.into_iter().chain(own));
+            let sent = agent.into_iter().chain(key);
+            self.trace_headers(label, '>', sent.map(|(n, v)| (n, v.as_bytes())));
         }
         let mut response = self
-            .send(label, request, url, timeout)
+            .send(label, url, timeout)
             .map_err(|e| transport_error(e, timeout))?;
         let status = response.status();
         if self.http.verbose > 1 {
@@ -357,11 +329,20 @@ impl Client {
     fn send(
         &self,
         label: &str,
-        request: ureq::RequestBuilder<ureq::typestate::WithoutBody>,
         url: &str,
         timeout: Duration,
     ) -> Result<ureq::http::Response<ureq::Body>, ureq::Error> {
-        let sent = request.call();
+        let get = |agent: &Agent| {
+            let mut request = agent.get(url);
+            if timeout < self.http.timeout {
+                request = request.config().timeout_global(Some(timeout)).build();
+            }
+            if let Some(key) = &self.http.api_key {
+                request = request.header(self.http.api_key_header.clone(), key.expose());
+            }
+            request.call()
+        };
+        let sent = get(self.agents.pooled());
         let reused = self.agents.answered(sent.is_ok());
         match sent {
             // Only a reused connection can have been closed while idle; a new one
@@ -372,26 +353,10 @@ impl Client {
                 self.trace(format_args!(
                     "{label}: connection closed early ({error}); sending again"
                 ));
-                self.request(self.agents.fresh(), url, timeout).call()
+                get(&self.agents.fresh)
             }
             sent => sent,
         }
-    }
-
-    fn request(
-        &self,
-        agent: &Agent,
-        url: &str,
-        timeout: Duration,
-    ) -> ureq::RequestBuilder<ureq::typestate::WithoutBody> {
-        let mut request = agent.get(url);
-        if timeout < self.http.timeout {
-            request = request.config().timeout_global(Some(timeout)).build();
-        }
-        if let Some(key) = &self.http.api_key {
-            request = request.header(self.http.api_key_header.clone(), key.expose());
-        }
-        request
     }
 
     fn trace_headers<'h>(

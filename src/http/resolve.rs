@@ -17,8 +17,8 @@ use ureq::unversioned::transport::NextTimeout;
 pub struct CachingResolver {
     /// Off (`SMSSTAT_BENCH_WITHOUT=resolver`): ureq's resolver on every new connection.
     on: bool,
-    /// The last scheme and authority resolved, and their addresses (never a failure).
-    cache: Arc<Mutex<Option<(String, String, ResolvedSocketAddrs)>>>,
+    /// The last URI resolved, and its addresses (never a failure).
+    cache: Arc<Mutex<Option<(Uri, ResolvedSocketAddrs)>>>,
 }
 
 impl CachingResolver {
@@ -38,14 +38,10 @@ impl Resolver for CachingResolver {
         if !self.on {
             return DefaultResolver::default().resolve(uri, config, timeout);
         }
-        // Compared as they are: every request asks, and building a key to compare
+        // Compared part by part: every request asks, and building a key to compare
         // cost an allocation each time.
-        let scheme = uri.scheme_str().unwrap_or("");
-        let authority = uri.authority().map(|a| a.as_str()).unwrap_or("");
-        if let Some((cached_scheme, cached_authority, addrs)) =
-            &*self.cache.lock().unwrap_or_else(|e| e.into_inner())
-        {
-            if cached_scheme == scheme && cached_authority == authority {
+        if let Some((seen, addrs)) = &*self.cache.lock().unwrap_or_else(|e| e.into_inner()) {
+            if seen.scheme() == uri.scheme() && seen.authority() == uri.authority() {
                 return Ok(addrs.clone());
             }
         }
@@ -57,8 +53,7 @@ impl Resolver for CachingResolver {
                 ureq::Error::Io(_) => ureq::Error::HostNotFound,
                 other => other,
             })?;
-        *self.cache.lock().unwrap_or_else(|e| e.into_inner()) =
-            Some((scheme.to_string(), authority.to_string(), addrs.clone()));
+        *self.cache.lock().unwrap_or_else(|e| e.into_inner()) = Some((uri.clone(), addrs.clone()));
         Ok(addrs)
     }
 }
@@ -84,30 +79,22 @@ pub fn resolve(host: &str, port: u16, timeout: Duration) -> Result<Vec<SocketAdd
     Ok(addrs.iter().copied().collect())
 }
 
-/// Why no address accepted: the last one tried (None: there was none) and its error
-/// (`TimedOut` when the time ran out).
-#[derive(Debug)]
-pub struct Unconnected {
-    pub addr: Option<SocketAddr>,
-    pub error: io::Error,
-}
-
 /// For lookups and `check`'s steps alike: a TCP connection to the first of `addrs`
-/// that accepts, each tried within what is left of `limit`, and the address reached.
+/// that accepts, each tried within what is left of `limit`, and the address reached;
+/// else the last address tried (None: there was none) and its error (`TimedOut`
+/// when the time ran out).
 pub fn connect_within(
     addrs: &[SocketAddr],
     limit: Option<Duration>,
-) -> Result<(TcpStream, SocketAddr), Unconnected> {
+) -> Result<(TcpStream, SocketAddr), (Option<SocketAddr>, io::Error)> {
     let deadline = limit.map(|limit| Instant::now() + limit);
-    let mut last = Unconnected {
-        addr: None,
-        error: io::Error::new(io::ErrorKind::ConnectionRefused, "no address to connect to"),
-    };
+    let none = io::Error::new(io::ErrorKind::ConnectionRefused, "no address to connect to");
+    let mut last = (None, none);
     for &addr in addrs {
         let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
         let attempt = match left {
             Some(left) if left.is_zero() => {
-                last.error = io::ErrorKind::TimedOut.into();
+                last.1 = io::ErrorKind::TimedOut.into();
                 break;
             }
             Some(left) => TcpStream::connect_timeout(&addr, left),
@@ -115,12 +102,7 @@ pub fn connect_within(
         };
         match attempt {
             Ok(stream) => return Ok((stream, addr)),
-            Err(error) => {
-                last = Unconnected {
-                    addr: Some(addr),
-                    error,
-                }
-            }
+            Err(error) => last = (Some(addr), error),
         }
     }
     Err(last)

@@ -2,7 +2,7 @@
 
 use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hasher};
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 const FIRST_DELAY: Duration = Duration::from_millis(200);
 const MAX_DELAY: Duration = Duration::from_secs(10);
@@ -16,7 +16,6 @@ pub struct Backoff {
     max: Duration,
 }
 
-/// A retry's: from 200 ms up to 10 s.
 impl Default for Backoff {
     fn default() -> Self {
         Backoff::between(FIRST_DELAY, MAX_DELAY)
@@ -56,10 +55,7 @@ pub(crate) fn parse_retry_after(value: &str) -> Option<Duration> {
         return Some(Duration::from_secs(seconds));
     }
     let at = httpdate::parse_http_date(value).ok()?;
-    Some(
-        at.duration_since(std::time::SystemTime::now())
-            .unwrap_or_default(),
-    )
+    Some(at.duration_since(SystemTime::now()).unwrap_or_default())
 }
 
 #[cfg(test)]

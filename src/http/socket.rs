@@ -14,9 +14,8 @@ use ureq::unversioned::transport::{
 };
 use ureq::Error;
 
-use crate::http::resolve::{connect_within, Unconnected};
+use crate::http::resolve::connect_within;
 
-/// Opens plain TCP connections for the chain (CONNECT proxy before it, TLS after).
 #[derive(Debug, Default)]
 pub struct LeanTcpConnector;
 
@@ -32,15 +31,12 @@ impl<In: Transport> Connector<In> for LeanTcpConnector {
         if let Some(chained) = chained {
             return Ok(Some(Either::A(chained)));
         }
-        // The first address that accepts, each tried within what is left of the timeout.
         let limit = details.timeout.not_zero().map(|t| *t);
-        let stream = match connect_within(&details.addrs, limit) {
-            Ok((stream, _)) => stream,
-            Err(Unconnected { error, .. }) if error.kind() == io::ErrorKind::TimedOut => {
-                return Err(Error::Timeout(details.timeout.reason))
-            }
-            Err(Unconnected { error, .. }) => return Err(Error::Io(error)),
-        };
+        let (stream, _) =
+            connect_within(&details.addrs, limit).map_err(|(_, e)| match e.kind() {
+                io::ErrorKind::TimedOut => Error::Timeout(details.timeout.reason),
+                _ => Error::Io(e),
+            })?;
         stream.set_nodelay(true)?;
         stream.set_nonblocking(true)?;
         let config = details.config;
@@ -79,13 +75,10 @@ impl LeanTcp {
         let limits = [timeout.not_zero().map(|t| *t), until];
         let limit = limits.into_iter().flatten().min();
         loop {
-            let left = match limit {
-                Some(limit) => match limit.checked_sub(started.elapsed()) {
-                    Some(left) if !left.is_zero() => Some(left),
-                    _ => return Err(Error::Timeout(timeout.reason)),
-                },
-                None => None,
-            };
+            let left = limit.map(|limit| limit.saturating_sub(started.elapsed()));
+            if left.is_some_and(|left| left.is_zero()) {
+                return Err(Error::Timeout(timeout.reason));
+            }
             // A wait too long for a timespec is no limit.
             let spec = left.and_then(|left| Timespec::try_from(left).ok());
             let mut fds = [PollFd::new(&self.stream, flags)];

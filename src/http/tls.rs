@@ -16,19 +16,8 @@ use ureq::unversioned::transport::{
 };
 use ureq::Error;
 
-use crate::settings::ca::CaCerts;
-
-/// The agent's TLS settings: the default roots, or exactly the `--ca-cert` ones.
-/// Verification is never turned off.
-pub fn tls_config(ca: Option<&CaCerts>) -> TlsConfig {
-    let roots = ca.map_or(RootCerts::WebPki, |ca| {
-        RootCerts::Specific(Arc::clone(&ca.0))
-    });
-    TlsConfig::builder().root_certs(roots).build()
-}
-
-/// rustls's side of `tls_config`, as ureq builds it: TLS 1.2 and 1.3 with ring, the
-/// webpki roots or exactly the `--ca-cert` ones, SNI on, no client certificate.
+/// rustls's side of the agent's `TlsConfig`, as ureq builds it: TLS 1.2 and 1.3 with
+/// ring, the webpki roots or exactly the `--ca-cert` ones, SNI on, no client certificate.
 fn rustls_config(tls: &TlsConfig) -> Arc<ClientConfig> {
     let roots = match tls.root_certs() {
         RootCerts::Specific(certs) => {
@@ -36,17 +25,15 @@ fn rustls_config(tls: &TlsConfig) -> Arc<ClientConfig> {
             roots.add_parsable_certificates(certs.iter().map(|c| CertificateDer::from(c.der())));
             roots
         }
-        _ => RootCertStore {
-            roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
-        },
+        _ => webpki_roots::TLS_SERVER_ROOTS.iter().cloned().collect(),
     };
     let provider = Arc::new(rustls::crypto::ring::default_provider());
-    let config = ClientConfig::builder_with_provider(provider)
+    ClientConfig::builder_with_provider(provider)
         .with_protocol_versions(rustls::ALL_VERSIONS)
         .expect("ring supports every TLS version rustls has")
         .with_root_certificates(roots)
-        .with_no_client_auth();
-    Arc::new(config)
+        .with_no_client_auth()
+        .into()
 }
 
 /// Wraps the chained transport in TLS for https, the handshake done before it is
@@ -73,12 +60,8 @@ impl<In: Transport> Connector<In> for TlsConnector {
         let config = self
             .config
             .get_or_init(|| rustls_config(details.config.tls_config()));
-        let host = details
-            .uri
-            .host()
-            .unwrap_or_default()
-            .trim_matches(['[', ']']);
-        let name = ServerName::try_from(host.to_string())
+        let host = details.uri.host().unwrap_or_default();
+        let name = ServerName::try_from(host.trim_matches(['[', ']']).to_string())
             .map_err(|_| Error::Tls("Rustls invalid dns name error"))?;
         let mut conn = ClientConnection::new(Arc::clone(config), name)?;
         let mut sock = TransportAdapter::new(transport.boxed(), details.current_time.clone());

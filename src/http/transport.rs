@@ -1,7 +1,7 @@
-//! What a failed exchange means for a lookup: ureq's transport errors as typed
-//! lookup errors, which of them a re-send on a new connection can cure, and reading
-//! a body within `--max-body` and the memory budget of answers read at once.
+//! ureq's transport errors as typed lookup errors, and reading a body within
+//! `--max-body` and the memory budget of answers read at once.
 
+use std::io::ErrorKind;
 use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 
@@ -11,9 +11,7 @@ use crate::domain::error::LookupError;
 pub fn transport_error(error: ureq::Error, timeout: Duration) -> LookupError {
     match error {
         ureq::Error::Timeout(_) => LookupError::Timeout(timeout),
-        ureq::Error::Io(e) if e.kind() == std::io::ErrorKind::TimedOut => {
-            LookupError::Timeout(timeout)
-        }
+        ureq::Error::Io(e) if e.kind() == ErrorKind::TimedOut => LookupError::Timeout(timeout),
         // rustls reports through io errors; a certificate or protocol problem is told
         // from a network one, because retrying it is pointless.
         ureq::Error::Io(e) => match e.get_ref().and_then(|e| e.downcast_ref::<rustls::Error>()) {
@@ -30,10 +28,8 @@ pub fn transport_error(error: ureq::Error, timeout: Duration) -> LookupError {
         ureq::Error::LargeResponseHeader(_, _) => {
             LookupError::Unreadable("response headers too large".into())
         }
-        // A proxy's own refusal is told apart from the service's: 407 is a setup
-        // problem (credentials in the proxy URL), not worth a retry. ureq gives the
-        // proxy's answer only as text ("proxy server responded 407/..."), so the
-        // status is read from it.
+        // A proxy's own refusal is told apart from the service's; a 407 (credentials
+        // in the proxy URL) is not worth a retry. ureq gives the status only as text.
         ureq::Error::ConnectProxyFailed(reason) if reason.contains(" 407/") => {
             LookupError::NotAuthorised {
                 status: 407,
@@ -61,13 +57,8 @@ pub fn read_body<'b>(
     bodies: &'b BodyBudget,
 ) -> Result<(Vec<u8>, Permit<'b>), LookupError> {
     use std::io::Read;
-    let too_large = || {
-        LookupError::Unreadable(format!(
-            "body larger than {max_body} bytes (raise --max-body if this is expected)"
-        ))
-    };
-    // One byte over the cap: ureq refuses a body that reaches its limit, and an
-    // answer of exactly `--max-body` bytes fits without the buffer growing.
+    // One byte over the cap: ureq refuses a body that reaches its limit, so the cap
+    // itself fits.
     let limit = max_body.saturating_add(1);
     let capacity = response.body().content_length().unwrap_or(0).min(limit);
     let permit = bodies.take(capacity);
@@ -79,42 +70,34 @@ pub fn read_body<'b>(
         .reader()
         .read_to_end(&mut body)
         .map_err(|e| match ureq::Error::from(e) {
-            // ureq's limit is one byte over the cap: the message names the cap.
-            ureq::Error::BodyExceedsLimit(_) => too_large(),
+            ureq::Error::BodyExceedsLimit(_) => LookupError::Unreadable(format!(
+                "body larger than {max_body} bytes (raise --max-body if this is expected)"
+            )),
             other => transport_error(other, timeout),
         })?;
-    if body.len() as u64 > max_body {
-        return Err(too_large());
-    }
     Ok((body, permit))
 }
 
-/// Answers up to this size are not counted: they cannot add up to much.
+/// Answers up to this size are not counted.
 const SMALL: u64 = 64 * 1024;
+
+/// Bytes of large answers (and their parsed copies) in memory at once while being
+/// read: a dozen 4 MiB answers, whatever `--jobs`.
+const BODY_BUDGET: u64 = 96 * 1024 * 1024;
 
 /// A bound on the bytes of answers being read and parsed at once, across workers:
 /// with `-j 32` and 4 MiB answers, 32 bodies and their parsed copies would be in
 /// memory together. Small answers (nearly all of them) pass without a lock.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct BodyBudget {
-    limit: u64,
     used: Mutex<u64>,
     freed: Condvar,
 }
 
 /// Bytes taken from the budget, given back when dropped.
-#[derive(Debug)]
 pub struct Permit<'a>(pub(super) Option<(&'a BodyBudget, u64)>);
 
 impl BodyBudget {
-    pub fn new(limit: u64) -> BodyBudget {
-        BodyBudget {
-            limit,
-            used: Mutex::new(0),
-            freed: Condvar::new(),
-        }
-    }
-
     /// Waits until an answer of `size` bytes fits. One answer alone always fits, so
     /// no reader waits for ever: every permit is given back when its answer is read.
     pub fn take(&self, size: u64) -> Permit<'_> {
@@ -124,7 +107,7 @@ impl BodyBudget {
         // What an answer costs while it is read and parsed: the body and its parsed copy.
         let bytes = size.saturating_mul(2);
         let mut used = self.used.lock().unwrap_or_else(|e| e.into_inner());
-        while *used > 0 && used.saturating_add(bytes) > self.limit {
+        while *used > 0 && used.saturating_add(bytes) > BODY_BUDGET {
             used = self.freed.wait(used).unwrap_or_else(|e| e.into_inner());
         }
         *used += bytes;
@@ -148,7 +131,7 @@ mod tests {
 
     #[test]
     fn small_answers_are_free_and_large_ones_are_counted() {
-        let budget = BodyBudget::new(10 * 1024 * 1024);
+        let budget = BodyBudget::default();
         let small = budget.take(1000);
         let large = budget.take(1024 * 1024);
         assert_eq!(*budget.used.lock().unwrap(), 2 * 1024 * 1024);
@@ -158,9 +141,9 @@ mod tests {
 
     #[test]
     fn one_answer_larger_than_the_budget_still_passes() {
-        let budget = BodyBudget::new(1024);
-        let permit = budget.take(1024 * 1024);
-        assert_eq!(permit.0.unwrap().1, 2 * 1024 * 1024);
+        let budget = BodyBudget::default();
+        let permit = budget.take(BODY_BUDGET);
+        assert_eq!(permit.0.unwrap().1, 2 * BODY_BUDGET);
     }
 
     #[test]

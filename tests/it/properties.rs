@@ -289,7 +289,8 @@ fn check_answer(
     let mut result = read_answer(status, location.clone(), body, kind.record_kind());
     // What `Client::lookup` does next, before any output.
     smsstat::testkit::mask_result(&mut result, true);
-    smsstat::testkit::scrub_result(&mut result, Some(&ApiKey::new("acc-0123456789")));
+    let key = ApiKey::new("acc-0123456789");
+    smsstat::testkit::Scrubber::new(Some(&key)).scrub_result(&mut result);
     let outcome = Outcome::new(kind, query, result);
     prop_assert!(
         is_documented(outcome.exit_code()),

@@ -29,14 +29,8 @@ fn client(retries: u32) -> Client {
     Client::new(&settings(base_url, retries, PathStyle::Auto), 1)
 }
 
-fn rules<'a>(kind: LookupKind, value: &'a str) -> Rules<'a> {
-    Rules {
-        kind,
-        value,
-        deadline: None,
-        label: "",
-    }
-}
+const SMS: LookupKind = LookupKind::Sms;
+const SMS_REF: LookupKind = LookupKind::SmsRef;
 
 const DELIVERED: &str = r#"{"error":0,"status":"delivered","sms_id":42}"#;
 
@@ -44,11 +38,14 @@ const DELIVERED: &str = r#"{"error":0,"status":"delivered","sms_id":42}"#;
 fn a_record_ends_the_lookup_at_once() {
     let client = client(2);
     let mut attempts = Attempts::new(vec!["/sms/42".into()], 2);
+    let now = Instant::now();
     let next = client.after(
         &mut attempts,
         answer(200, DELIVERED, None),
-        Instant::now(),
-        &rules(LookupKind::Sms, "42"),
+        now,
+        SMS,
+        "42",
+        None,
     );
     assert!(
         matches!(next, Next::Done(Ok(ref r)) if r.fields["status"] == "delivered"),
@@ -64,23 +61,22 @@ fn is_retry(next: &Next, now: Instant) -> bool {
 #[test]
 fn transient_failures_are_retried_until_the_retries_are_spent() {
     let client = client(2);
-    let rules = rules(LookupKind::Sms, "42");
     let mut attempts = Attempts::new(vec!["/sms/42".into()], 2);
     let now = Instant::now();
     for spent in 1..=2 {
-        let next = client.after(&mut attempts, answer(503, "", None), now, &rules);
+        let next = client.after(&mut attempts, answer(503, "", None), now, SMS, "42", None);
         assert!(is_retry(&next, now), "{next:?}");
         assert_eq!(attempts.retries, spent);
     }
     assert_eq!(client.pace.turn(), None, "a 503 does not pause the account");
-    let next = client.after(&mut attempts, answer(503, "", None), now, &rules);
+    let next = client.after(&mut attempts, answer(503, "", None), now, SMS, "42", None);
     assert!(
         matches!(next, Next::Done(Err(LookupError::Unavailable(_)))),
         "{next:?}"
     );
     let timeout = Err(LookupError::Timeout(Duration::from_secs(1)));
     let mut fresh = Attempts::new(vec!["/sms/42".into()], 2);
-    let next = client.after(&mut fresh, timeout, now, &rules);
+    let next = client.after(&mut fresh, timeout, now, SMS, "42", None);
     assert!(is_retry(&next, now), "{next:?}");
 }
 
@@ -93,7 +89,9 @@ fn a_429_pauses_the_account_for_as_long_as_the_server_asks() {
         &mut attempts,
         answer(429, "", Some(3)),
         now,
-        &rules(LookupKind::Sms, "42"),
+        SMS,
+        "42",
+        None,
     );
     assert!(
         matches!(next, Next::At(at) if at == now + Duration::from_secs(3)),
@@ -109,32 +107,45 @@ fn no_retry_whose_pause_outlasts_the_deadline() {
     let now = Instant::now();
     let client = client(3);
     let mut attempts = Attempts::new(vec!["/sms/42".into()], 3);
-    let rules = Rules {
-        deadline: Some(now + Duration::from_secs(2)),
-        ..rules(LookupKind::Sms, "42")
-    };
-    let next = client.after(&mut attempts, answer(503, "", Some(5)), now, &rules);
+    let deadline = Some(now + Duration::from_secs(2));
+    let next = client.after(
+        &mut attempts,
+        answer(503, "", Some(5)),
+        now,
+        SMS,
+        "42",
+        deadline,
+    );
     assert!(matches!(next, Next::Done(Err(_))), "{next:?}");
 }
 
 #[test]
 fn a_missing_explicit_route_moves_on_to_the_short_form_with_fresh_retries() {
     let client = client(1);
-    let rules = rules(LookupKind::Task, "6");
-    let mut attempts = Attempts::new(LookupKind::Task.paths("6", PathStyle::Auto), 1);
     let now = Instant::now();
-    let next = client.after(&mut attempts, answer(503, "", None), now, &rules);
+    let task = |attempts: &mut Attempts, status| {
+        client.after(
+            attempts,
+            answer(status, "", None),
+            now,
+            LookupKind::Task,
+            "6",
+            None,
+        )
+    };
+    let mut attempts = Attempts::new(LookupKind::Task.paths("6", PathStyle::Auto), 1);
+    let next = task(&mut attempts, 503);
     assert!(is_retry(&next, now), "{next:?}");
     // The short form, at once.
-    let next = client.after(&mut attempts, answer(404, "", None), now, &rules);
+    let next = task(&mut attempts, 404);
     assert!(matches!(next, Next::At(at) if at == now), "{next:?}");
     assert_eq!(attempts.path(), "/sms/6");
     assert_eq!(attempts.retries, 0);
     // The short path has its own retries.
-    let next = client.after(&mut attempts, answer(503, "", None), now, &rules);
+    let next = task(&mut attempts, 503);
     assert!(is_retry(&next, now), "{next:?}");
     // The last path's 404 is the answer, not another fallback.
-    let next = client.after(&mut attempts, answer(404, "", None), now, &rules);
+    let next = task(&mut attempts, 404);
     assert!(matches!(next, Next::Done(Err(_))), "{next:?}");
     assert!(
         !client.routes.explicit_missing(LookupKind::Task),
@@ -147,11 +158,14 @@ fn a_service_error_on_the_explicit_route_is_the_answer() {
     let client = client(0);
     let mut attempts = Attempts::new(LookupKind::SmsRef.paths("r1", PathStyle::Auto), 0);
     let body = r#"{"error":20,"errorDescription":"not found"}"#;
+    let now = Instant::now();
     let next = client.after(
         &mut attempts,
         answer(200, body, None),
-        Instant::now(),
-        &rules(LookupKind::SmsRef, "r1"),
+        now,
+        SMS_REF,
+        "r1",
+        None,
     );
     assert!(
         matches!(

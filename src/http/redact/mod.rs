@@ -15,7 +15,6 @@ use crate::domain::error::LookupError;
 use crate::domain::record::Record;
 use crate::settings::secret::ApiKey;
 
-/// What the key is replaced by.
 pub const MASK: &str = "****";
 
 /// A base64 needle shorter than this would match ordinary text far too often.
@@ -45,12 +44,22 @@ impl Scrubber {
         if !self.is_active() {
             return Cow::Borrowed(text);
         }
-        let mut spans = self.encoded_spans(text.as_bytes());
+        // Every echo spelled in any mix of raw bytes (any ASCII case), `%XX` and JSON
+        // escapes, then every base64 one.
+        let (bytes, mut spans, mut at) = (text.as_bytes(), Vec::new(), 0);
+        while at < bytes.len() {
+            let mut key = self.key.iter();
+            match key.try_fold(at, |at, &want| Some(at + one_byte(&bytes[at..], want)?)) {
+                Some(end) => {
+                    spans.push((at, end));
+                    at = end;
+                }
+                None => at += 1,
+            }
+        }
         for needle in &self.base64 {
-            spans.extend(
-                text.match_indices(needle.as_str())
-                    .map(|(at, _)| (at, at + needle.len())),
-            );
+            let found = text.match_indices(needle.as_str());
+            spans.extend(found.map(|(at, _)| (at, at + needle.len())));
         }
         if spans.is_empty() {
             return Cow::Borrowed(text);
@@ -120,23 +129,16 @@ impl Scrubber {
                 body,
                 ..
             } => {
-                self.scrub_string(shown_code);
-                if let Some(text) = description {
-                    self.scrub_string(text);
-                }
+                let texts = [Some(shown_code), description.as_mut()].into_iter();
+                texts.flatten().for_each(|text| self.scrub_string(text));
                 self.scrub_map(body);
             }
             LookupError::UnexpectedHttp {
                 location, message, ..
             } => {
-                for text in [location, message].into_iter().flatten() {
-                    self.scrub_string(text);
-                }
+                let texts = [location, message].into_iter().flatten();
+                texts.for_each(|text| self.scrub_string(text));
             }
-            LookupError::NotAuthorised {
-                message: Some(text),
-                ..
-            } => self.scrub_string(text),
             LookupError::WrongRecord { message, record } => {
                 self.scrub_string(message);
                 self.scrub_map(record);
@@ -149,30 +151,16 @@ impl Scrubber {
             | LookupError::Tls(text)
             | LookupError::ProxyRefused(text)
             | LookupError::Internal(text)
+            | LookupError::NotAuthorised {
+                message: Some(text),
+                ..
+            }
             | LookupError::NotLookedUp { reason: text, .. } => self.scrub_string(text),
             LookupError::Timeout(_)
             | LookupError::WaitOver
             | LookupError::NotAuthorised { message: None, .. }
             | LookupError::Interrupted { .. } => {}
         }
-    }
-
-    /// Where the key starts at each position, in whatever mix of raw bytes (any ASCII
-    /// case), `%XX` and JSON escapes it was written.
-    fn encoded_spans(&self, text: &[u8]) -> Vec<(usize, usize)> {
-        let mut spans = Vec::new();
-        let mut at = 0;
-        while at < text.len() {
-            let mut key = self.key.iter();
-            match key.try_fold(at, |at, &want| Some(at + one_byte(&text[at..], want)?)) {
-                Some(end) => {
-                    spans.push((at, end));
-                    at = end;
-                }
-                None => at += 1,
-            }
-        }
-        spans
     }
 }
 
@@ -182,33 +170,20 @@ fn is_known_field(name: &str) -> bool {
         || crate::domain::fields::FIELDS.iter().any(|f| f.key == name)
 }
 
-/// How many bytes of `text` spell the key byte `want` at its start, if they do.
+/// How many bytes of `text` spell the key byte `want` at its start, if they do: the
+/// byte itself, `%XX`, or a JSON escape (`\u00XX`, `\/`, `\\`, `\"`).
 fn one_byte(text: &[u8], want: u8) -> Option<usize> {
     let first = *text.first()?;
-    let escaped = match first {
-        b'%' => text
-            .get(1..3)
-            .and_then(hex_pair)
-            .filter(|b| b.eq_ignore_ascii_case(&want))
-            .map(|_| 3),
-        b'\\' => json_escape(text, want),
+    let escaped = match (first, text.get(1)) {
+        (b'%', _) => text.get(1..3).and_then(hex_pair).map(|b| (b, 3)),
+        (b'\\', Some(b'u')) if text.get(2..4) == Some(b"00") => {
+            text.get(4..6).and_then(hex_pair).map(|b| (b, 6))
+        }
+        (b'\\', Some(&c @ (b'/' | b'\\' | b'"'))) => Some((c, 2)),
         _ => None,
     };
-    escaped.or_else(|| first.eq_ignore_ascii_case(&want).then_some(1))
-}
-
-/// A JSON escape for an ASCII byte: `\uXXXX`, or `\/`, `\\`, `\"`.
-fn json_escape(text: &[u8], want: u8) -> Option<usize> {
-    match text.get(1)? {
-        b'u' => {
-            let hex = text.get(2..6)?;
-            let high = hex_pair(&hex[..2])?;
-            let low = hex_pair(&hex[2..])?;
-            (high == 0 && low.eq_ignore_ascii_case(&want)).then_some(6)
-        }
-        &c if matches!(c, b'/' | b'\\' | b'"') && c == want => Some(2),
-        _ => None,
-    }
+    let spelled = |(b, len): (u8, usize)| b.eq_ignore_ascii_case(&want).then_some(len);
+    escaped.and_then(spelled).or_else(|| spelled((first, 1)))
 }
 
 fn hex_pair(pair: &[u8]) -> Option<u8> {
@@ -221,39 +196,33 @@ fn hex_pair(pair: &[u8]) -> Option<u8> {
 /// key's bytes alone.
 fn base64_needles(key: &[u8]) -> Vec<String> {
     let mut needles = Vec::new();
-    if key.is_empty() {
-        return needles;
-    }
     for offset in 0..3 {
         let mut shifted = vec![0u8; offset];
         shifted.extend_from_slice(key);
-        let bits_before = offset * 8;
-        let bits_end = shifted.len() * 8;
-        let first = bits_before.div_ceil(6);
+        let first = (offset * 8).div_ceil(6);
         // A character is the key's alone when all its 6 bits are key bits; at
         // alignment 0 the last (partial) one is too when the blob ends there.
-        let mut ends = vec![bits_end / 6];
-        if offset == 0 {
-            ends.push(bits_end.div_ceil(6));
-        }
+        let bits = shifted.len() * 8;
+        let ends = [
+            bits / 6,
+            if offset == 0 {
+                bits.div_ceil(6)
+            } else {
+                bits / 6
+            },
+        ];
         for engine in [&STANDARD_NO_PAD, &URL_SAFE_NO_PAD] {
             let encoded = engine.encode(&shifted);
-            for &last in &ends {
-                let Some(needle) = encoded.get(first..last.min(encoded.len())) else {
-                    continue;
-                };
-                if needle.len() >= MIN_BASE64_NEEDLE && !needles.iter().any(|n| n == needle) {
-                    needles.push(needle.to_string());
-                }
-            }
+            let cuts = ends.iter().filter_map(|&end| encoded.get(first..end));
+            needles.extend(
+                cuts.filter(|n| n.len() >= MIN_BASE64_NEEDLE)
+                    .map(str::to_string),
+            );
         }
     }
+    needles.sort_unstable();
+    needles.dedup();
     needles
-}
-
-/// `Scrubber::scrub_result` for a key given as such (tests and the fuzz target).
-pub fn scrub_result(result: &mut Result<Record, LookupError>, key: Option<&ApiKey>) {
-    Scrubber::new(key).scrub_result(result);
 }
 
 #[cfg(test)]

@@ -93,7 +93,7 @@ fn errors_and_records() {
         description: Some("bad key acc-secret-7f3".into()),
         body: Box::new(body.as_object().cloned().unwrap()),
     });
-    scrub_result(&mut result, Some(&key));
+    Scrubber::new(Some(&key)).scrub_result(&mut result);
     let text = format!("{:?}", result);
     assert!(!text.contains(KEY), "{text}");
     let mut result = Err(LookupError::UnexpectedHttp {
@@ -101,7 +101,7 @@ fn errors_and_records() {
         location: Some("http://x/?k=acc-secret-7f3".into()),
         message: Some("you sent acc-secret-7f3".into()),
     });
-    scrub_result(&mut result, Some(&key));
+    Scrubber::new(Some(&key)).scrub_result(&mut result);
     assert!(!result.unwrap_err().to_string().contains(KEY));
     let mut ok = Ok(Record {
         kind: RecordKind::Sms,
@@ -110,6 +110,6 @@ fn errors_and_records() {
             .cloned()
             .unwrap(),
     });
-    scrub_result(&mut ok, Some(&key));
+    Scrubber::new(Some(&key)).scrub_result(&mut ok);
     assert_eq!(ok.unwrap().fields["status"], "****");
 }

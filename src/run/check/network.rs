@@ -11,7 +11,7 @@ use ureq::http::Uri;
 use super::{failed, ok, Step};
 use crate::domain::duration::format_duration;
 use crate::domain::exit_codes;
-use crate::http::resolve::{connect_within, resolve, Unconnected};
+use crate::http::resolve::{connect_within, resolve};
 use crate::settings::config::HttpSettings;
 
 fn target(base_url: &str) -> Option<(String, u16)> {
@@ -55,15 +55,12 @@ pub(super) fn name_and_connect(http: &HttpSettings) -> Vec<Step> {
             let took = format_duration(started.elapsed());
             return vec![name, ok("connect", format!("{prefix}{addr} in {took}"))];
         }
-        Err(Unconnected { error, .. }) if error.kind() == ErrorKind::TimedOut => format!(
+        Err((_, error)) if error.kind() == ErrorKind::TimedOut => format!(
             "{prefix}no connection within {}",
             format_duration(http.timeout)
         ),
-        Err(Unconnected {
-            addr: Some(addr),
-            error,
-        }) => format!("{prefix}{addr}: {error}"),
-        Err(Unconnected { addr: None, .. }) => format!("{prefix}no address to connect to"),
+        Err((Some(addr), error)) => format!("{prefix}{addr}: {error}"),
+        Err((None, _)) => format!("{prefix}no address to connect to"),
     };
     vec![name, failed("connect", detail, exit_codes::UNAVAILABLE)]
 }
