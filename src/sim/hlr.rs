@@ -143,14 +143,13 @@ pub(super) fn hlr(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::data::Quirks;
-    use crate::sim::record;
+    use crate::sim::{record, SimOptions};
 
     #[test]
     fn settled_records_carry_a_final_status_and_matching_details() {
         let mut seen = Vec::new();
         for id in 1..=2000 {
-            let rec = record(Kind::Hlr, id, 1.0, Quirks::none());
+            let rec = record(Kind::Hlr, id, 1.0, &SimOptions::plain());
             let status = rec["status"].as_str().unwrap();
             assert!(FINAL_HLR_STATUSES.contains(&status), "{status}");
             let network = rec["network"].as_str().unwrap();
@@ -175,7 +174,7 @@ mod tests {
 
     #[test]
     fn pending_records_are_sent_without_details() {
-        let rec = record(Kind::Hlr, 77, 0.5, Quirks::none());
+        let rec = record(Kind::Hlr, 77, 0.5, &SimOptions::plain());
         assert_eq!(rec["status"], "sent");
         assert!(rec["details"].is_null());
         assert_eq!(rec["network"], "");
@@ -184,7 +183,7 @@ mod tests {
 
     #[test]
     fn timestamps_are_iso_with_offset() {
-        let rec = record(Kind::Hlr, 5, 1.0, Quirks::none());
+        let rec = record(Kind::Hlr, 5, 1.0, &SimOptions::plain());
         let created = rec["createdDatetime"].as_str().unwrap();
         assert_eq!(created.len(), 25, "{created}");
         assert!(created.ends_with("+00:00") && created.as_bytes()[10] == b'T');

@@ -30,7 +30,8 @@ use serde_json::{Map, Value};
 
 use crate::domain::sanitize::escape_control;
 
-use data::{Kind, Quirks, Shape};
+use data::{Kind, Shape};
+use httpcore::HttpServer;
 
 /// Which variant of the service the simulator answers like (docs/variants.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -65,21 +66,11 @@ pub enum Oddity {
 
 pub use server::API_KEY_HEADER;
 
-/// The record for an existing ID (see `data::parse_id`), of any kind: SMS and task
-/// records are made in `data`, HLR records in `hlr`.
-pub fn record(kind: Kind, id: u64, progress: f64, quirks: Quirks) -> Map<String, Value> {
-    record_of(Variant::Spec, kind, id, progress, quirks)
-}
-
-/// The record of a variant; `record` is the spec's.
-pub fn record_of(
-    variant: Variant,
-    kind: Kind,
-    id: u64,
-    progress: f64,
-    quirks: Quirks,
-) -> Map<String, Value> {
-    let shape = Shape::new(quirks, variant, kind, id);
+/// The record for an existing ID (see `data::parse_id`), of any kind, as the
+/// simulator with `options` answers it: SMS and task records are made in `data`,
+/// HLR records in `hlr`.
+pub fn record(kind: Kind, id: u64, progress: f64, options: &SimOptions) -> Map<String, Value> {
+    let shape = Shape::new(options, kind, id);
     match kind {
         Kind::Sms => data::sms(id, progress >= 1.0, &shape),
         Kind::Task => data::task(id, progress.clamp(0.0, 1.0), &shape),
@@ -90,7 +81,8 @@ pub fn record_of(
 /// The first line `smsstat sim` prints, followed by the base URL.
 pub const LISTENING_PREFIX: &str = "smsstat sim listening on ";
 
-/// Everything the simulator needs; built from `SimArgs` or by `SimOptions::demo`.
+/// Everything the simulator needs, the record shapes with it; built from `SimArgs`
+/// or by `SimOptions::demo`. clap checks the values (`--fail-rate`, `--rate-limit`).
 #[derive(Debug, Clone)]
 pub struct SimOptions {
     pub listen: SocketAddr,
@@ -141,6 +133,18 @@ impl SimOptions {
         }
     }
 
+    /// Spec-shaped records: numbers as numbers, error present, no extra fields.
+    #[cfg(test)]
+    pub fn plain() -> Self {
+        SimOptions {
+            string_numbers: Oddity::Never,
+            omit_error: Oddity::Never,
+            extra_fields: Oddity::Never,
+            no_errors_text: Oddity::Never,
+            ..SimOptions::demo()
+        }
+    }
+
     /// The variant with what its documents say: v1 sends numbers as numbers,
     /// `error` and `"errorDescription": "No errors"` on every success, its task
     /// counters, the vendor's codes, and service errors with HTTP 200 ("API always
@@ -160,61 +164,21 @@ impl SimOptions {
             },
         }
     }
-
-    fn validate(&self) -> io::Result<()> {
-        let invalid = |message: String| Err(io::Error::new(io::ErrorKind::InvalidInput, message));
-        if !(0.0..=1.0).contains(&self.fail_rate) {
-            return invalid(format!(
-                "--fail-rate must be between 0.0 and 1.0, not {}",
-                self.fail_rate
-            ));
-        }
-        if self.rate_limit == Some(0) {
-            return invalid("--rate-limit must be at least 1 request a second".into());
-        }
-        Ok(())
-    }
 }
 
-/// A running simulator; serves until dropped, `shutdown` or the end of the process.
-pub struct SimServer {
-    http: httpcore::HttpServer,
-}
-
-impl SimServer {
-    /// Binds the listening socket (so the address is known and connectable on return)
-    /// and starts accepting; each connection is served on a thread of its own.
-    pub fn start(options: SimOptions) -> io::Result<SimServer> {
-        options.validate()?;
-        let shared = Arc::new(server::Shared::new(&options));
-        let handler: httpcore::Handler = Arc::new(move |request| shared.handle(request));
-        let http = httpcore::HttpServer::bind(options.listen, handler)?;
-        Ok(SimServer { http })
-    }
-
-    pub fn addr(&self) -> SocketAddr {
-        self.http.addr()
-    }
-
-    pub fn base_url(&self) -> String {
-        format!("http://{}", self.addr())
-    }
-
-    /// Blocks, serving requests, until the process ends.
-    pub fn wait(self) {
-        self.http.wait();
-    }
-
-    /// Stops accepting, closes the listening socket and the open connections
-    /// (dropping does the same).
-    pub fn shutdown(self) {}
+/// Binds the listening socket (so the address is known and connectable on return)
+/// and starts serving; the server stops when dropped.
+pub fn start(options: SimOptions) -> io::Result<HttpServer> {
+    let listen = options.listen;
+    let shared = server::Shared::new(options);
+    HttpServer::bind(listen, Arc::new(move |request| shared.handle(request)))
 }
 
 /// `smsstat sim`: serves in the foreground until the process is ended. The first
 /// line on stdout is `LISTENING_PREFIX` and the base URL, for scripts to parse.
 pub fn serve(options: SimOptions) -> io::Result<()> {
     let key = options.api_key.clone();
-    let server = SimServer::start(options)?;
+    let server = start(options)?;
     if !server.addr().ip().is_loopback() {
         eprintln!(
             "smsstat: warning: sim listening on {}, reachable from other machines; \

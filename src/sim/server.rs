@@ -8,11 +8,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use super::data::{self, Quirks};
+use super::data;
 use super::prng;
 use super::routes::{self, Lookup};
-use super::SimOptions;
-use super::{Oddity, Variant};
+use super::{Oddity, SimOptions, Variant};
 use crate::domain::sanitize::escape_control;
 use httpcore::{HttpRequest, HttpResponse};
 
@@ -31,7 +30,6 @@ fn json(status: u16, body: String) -> HttpResponse {
 /// Everything the connection threads share.
 pub struct Shared {
     options: SimOptions,
-    quirks: Quirks,
     /// The second since start being counted, and its requests so far.
     window: Mutex<(u64, u32)>,
     started: Instant,
@@ -39,16 +37,9 @@ pub struct Shared {
 }
 
 impl Shared {
-    pub fn new(options: &SimOptions) -> Self {
+    pub fn new(options: SimOptions) -> Self {
         Shared {
-            options: options.clone(),
-            quirks: Quirks {
-                string_numbers: options.string_numbers,
-                omit_error: options.omit_error,
-                extra_fields: options.extra_fields,
-                no_errors_text: options.no_errors_text,
-                task_v1: options.task_v1,
-            },
+            options,
             window: Mutex::new((0, 0)),
             started: Instant::now(),
             requests: AtomicU64::new(0),
@@ -115,12 +106,12 @@ impl Shared {
     fn lookup(&self, lookup: &Lookup) -> HttpResponse {
         let Some(id) = lookup.resolve() else {
             let (code, text) = lookup.kind.not_found_in(self.options.codes, lookup.value());
-            let as_string = self.quirks.error_code_as_string(lookup.value());
+            let as_string = data::error_code_as_string(&self.options, lookup.value());
             return self.error(404, code, text, as_string);
         };
         let elapsed = self.started.elapsed();
         let progress = data::progress(lookup.kind, id, elapsed, self.options.settle);
-        let record = super::record_of(self.options.variant, lookup.kind, id, progress, self.quirks);
+        let record = super::record(lookup.kind, id, progress, &self.options);
         json(200, serde_json::Value::Object(record).to_string())
     }
 
@@ -140,7 +131,7 @@ impl Shared {
         if self.options.variant == Variant::V1 {
             return json(status, data::http_error_body(status, message));
         }
-        let as_string = self.quirks.string_numbers == Oddity::Always;
+        let as_string = self.options.string_numbers == Oddity::Always;
         self.error(status, code, text, as_string)
     }
 

@@ -1,4 +1,4 @@
-//! The simulator's answers over real HTTP, in-process through `SimServer`: endpoints,
+//! The simulator's answers over real HTTP, in-process through `start_sim`: endpoints,
 //! errors, settling, the API key, faults, latency and the oddities it can force.
 
 use std::time::{Duration, Instant};

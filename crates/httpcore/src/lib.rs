@@ -191,6 +191,10 @@ impl HttpServer {
         self.addr
     }
 
+    pub fn base_url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
     /// Open connections right now.
     pub fn connections(&self) -> usize {
         self.inner.connections().len()

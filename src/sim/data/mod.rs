@@ -11,7 +11,7 @@ use serde_json::{json, Map, Value};
 
 use super::networks;
 use super::prng::{self, Dice};
-use super::{Codes, Oddity, Variant};
+use super::{Codes, Oddity, SimOptions, Variant};
 use crate::domain::record::RecordKind;
 use crate::domain::status::{self, Phase};
 
@@ -122,40 +122,11 @@ pub fn progress(kind: Kind, id: u64, elapsed: Duration, settle: Duration) -> f64
     (elapsed.as_secs_f64() / settle_at).min(1.0)
 }
 
-/// The oddity settings of the field notes, as given on the command line.
-#[derive(Debug, Clone, Copy)]
-pub struct Quirks {
-    pub string_numbers: Oddity,
-    pub omit_error: Oddity,
-    pub extra_fields: Oddity,
-    pub no_errors_text: Oddity,
-    /// Task records of the v1 variant: `total` and the in-flight counters.
-    pub task_v1: bool,
-}
-
-impl Quirks {
-    /// Spec-shaped records: numbers as numbers, error present, no extra fields.
-    #[cfg(test)]
-    pub fn none() -> Self {
-        Quirks {
-            string_numbers: Oddity::Never,
-            omit_error: Oddity::Never,
-            extra_fields: Oddity::Never,
-            no_errors_text: Oddity::Never,
-            task_v1: false,
-        }
-    }
-
-    /// Whether an error answer keyed by `text` (the looked-up value) sends its code
-    /// as a string.
-    pub fn error_code_as_string(&self, text: &str) -> bool {
-        decide(
-            self.string_numbers,
-            0.3,
-            STRING_NUMBERS,
-            prng::hash_bytes(text.as_bytes()),
-        )
-    }
+/// Whether an error answer keyed by `text` (the looked-up value) sends its code as
+/// a string.
+pub fn error_code_as_string(options: &SimOptions, text: &str) -> bool {
+    let key = prng::hash_bytes(text.as_bytes());
+    decide(options.string_numbers, 0.3, STRING_NUMBERS, key)
 }
 
 /// `Mixed` applies an oddity to a `share` of the records, chosen by hash.
@@ -168,33 +139,29 @@ fn decide(oddity: Oddity, share: f64, salt: u64, key: u64) -> bool {
 }
 
 /// The oddity decisions for one record, and the variant it is of.
-pub(super) struct Shape {
-    quirks: Quirks,
-    pub(super) variant: Variant,
+pub(super) struct Shape<'a> {
+    options: &'a SimOptions,
     key: u64,
 }
 
-impl Shape {
-    pub(super) fn new(quirks: Quirks, variant: Variant, kind: Kind, id: u64) -> Self {
-        Shape {
-            quirks,
-            variant,
-            key: prng::mix(kind.salt()) ^ id,
-        }
+impl<'a> Shape<'a> {
+    pub(super) fn new(options: &'a SimOptions, kind: Kind, id: u64) -> Self {
+        let key = prng::mix(kind.salt()) ^ id;
+        Shape { options, key }
     }
 
     pub(super) fn v1(&self) -> bool {
-        self.variant == Variant::V1
+        self.options.variant == Variant::V1
     }
 
     /// Decided per field, so one record can mix `"sent": "12"` with `"delivered": 11`.
     fn as_string(&self, field: &str) -> bool {
         let salt = STRING_NUMBERS ^ prng::hash_bytes(field.as_bytes());
-        decide(self.quirks.string_numbers, 0.3, salt, self.key)
+        decide(self.options.string_numbers, 0.3, salt, self.key)
     }
 
     pub(super) fn extras(&self) -> bool {
-        decide(self.quirks.extra_fields, 0.5, EXTRA_FIELDS, self.key)
+        decide(self.options.extra_fields, 0.5, EXTRA_FIELDS, self.key)
     }
 
     /// Among records with extra fields, a third carry the MSISDN as their `id`, as
@@ -237,11 +204,11 @@ impl Shape {
     /// A record's success marker: `error` (unless omitted), sometimes with "No errors".
     pub(super) fn marked(&self) -> Map<String, Value> {
         let mut map = Map::new();
-        if decide(self.quirks.omit_error, 0.4, OMIT_ERROR, self.key) {
+        if decide(self.options.omit_error, 0.4, OMIT_ERROR, self.key) {
             return map;
         }
         map.insert("error".into(), self.count("error", 0));
-        if decide(self.quirks.no_errors_text, 0.3, NO_ERRORS_TEXT, self.key) {
+        if decide(self.options.no_errors_text, 0.3, NO_ERRORS_TEXT, self.key) {
             map.insert("errorDescription".into(), "No errors".into());
         }
         map
@@ -430,7 +397,7 @@ pub(super) fn task(id: u64, progress: f64, shape: &Shape) -> Map<String, Value> 
         .iter()
         .map(|n| (*n as f64 * progress).floor() as u64);
     let so_far: Vec<u64> = so_far.collect();
-    if shape.quirks.task_v1 {
+    if shape.options.task_v1 {
         // v1, as its document's example counts (docs/variants.md): `total` is the
         // number of messages; those not final yet are queued, en route, or accepted
         // by an operator and awaiting a report; `sent` is all but the queued, and

@@ -1,6 +1,6 @@
 use super::*;
 use crate::sim::hlr::FINAL_V1_HLR_STATUSES;
-use crate::sim::record;
+use crate::sim::{record, SimOptions};
 
 fn num(value: &Value) -> f64 {
     match value {
@@ -10,13 +10,13 @@ fn num(value: &Value) -> f64 {
     }
 }
 
-fn always() -> Quirks {
-    Quirks {
+fn always() -> SimOptions {
+    SimOptions {
         string_numbers: Oddity::Always,
         omit_error: Oddity::Always,
         extra_fields: Oddity::Always,
         no_errors_text: Oddity::Always,
-        task_v1: false,
+        ..SimOptions::demo()
     }
 }
 
@@ -39,8 +39,8 @@ fn ids_and_references_in_and_out_of_range() {
 fn records_are_deterministic() {
     for kind in [Kind::Sms, Kind::Task, Kind::Hlr] {
         for id in [1, 42, MAX_ID] {
-            let a = record(kind, id, 1.0, Quirks::none());
-            let b = record(kind, id, 1.0, Quirks::none());
+            let a = record(kind, id, 1.0, &SimOptions::plain());
+            let b = record(kind, id, 1.0, &SimOptions::plain());
             assert_eq!(a, b);
         }
     }
@@ -50,7 +50,7 @@ fn records_are_deterministic() {
 fn sms_statuses_are_final_once_settled_and_pending_before() {
     let mut delivered = 0;
     for id in 1..=2000 {
-        let done = record(Kind::Sms, id, 1.0, Quirks::none());
+        let done = record(Kind::Sms, id, 1.0, &SimOptions::plain());
         let status = done["status"].as_str().unwrap();
         assert!(FINAL_SMS_STATUSES.contains(&status), "{status}");
         delivered += usize::from(status == "delivered");
@@ -58,7 +58,7 @@ fn sms_statuses_are_final_once_settled_and_pending_before() {
         assert_eq!(done["reference"], format!("ref-{id}"));
         assert_eq!(done["error"], 0);
 
-        let early = record(Kind::Sms, id, 0.3, Quirks::none());
+        let early = record(Kind::Sms, id, 0.3, &SimOptions::plain());
         let status = early["status"].as_str().unwrap();
         assert!(PENDING_SMS_STATUSES.contains(&status), "{status}");
         assert!(early.get("time_dr").is_none_or(|dr| dr == ""));
@@ -69,7 +69,7 @@ fn sms_statuses_are_final_once_settled_and_pending_before() {
 
 #[test]
 fn sms_fields_look_real() {
-    let rec = record(Kind::Sms, 42, 1.0, Quirks::none());
+    let rec = record(Kind::Sms, 42, 1.0, &SimOptions::plain());
     let keys: Vec<&str> = rec.keys().map(String::as_str).collect();
     assert_eq!(&keys[..2], ["error", "msisdn"].as_slice());
     let time_in = rec["time_in"].as_str().unwrap();
@@ -83,7 +83,7 @@ fn sms_fields_look_real() {
 fn task_counters_are_consistent_at_every_stage() {
     for id in 1..=1000 {
         for progress in [0.0, 0.25, 0.5, 0.99, 1.0] {
-            let rec = record(Kind::Task, id, progress, Quirks::none());
+            let rec = record(Kind::Task, id, progress, &SimOptions::plain());
             let sent = num(&rec["sent"]);
             let sum: f64 = ["delivered", "undeliverable", "expired", "unknown"]
                 .iter()
@@ -121,7 +121,7 @@ fn settle_moments_spread_over_the_period() {
 #[test]
 fn forced_oddities_apply_to_every_record() {
     for id in 1..=200 {
-        let sms = record(Kind::Sms, id, 1.0, always());
+        let sms = record(Kind::Sms, id, 1.0, &always());
         assert!(sms.get("error").is_none());
         assert!(sms["price"].is_string());
         // The ID, or the phone number as BSG-style answers have it.
@@ -129,28 +129,22 @@ fn forced_oddities_apply_to_every_record() {
             sms["id"].as_str() == Some(id.to_string().as_str()) || sms["id"] == sms["msisdn"],
             "{sms:?}"
         );
-        let task = record(Kind::Task, id, 1.0, always());
+        let task = record(Kind::Task, id, 1.0, &always());
         assert!(task["sent"].is_string() && task["totalprice"].is_string());
-        let hlr = record(Kind::Hlr, id, 1.0, always());
+        let hlr = record(Kind::Hlr, id, 1.0, &always());
         if hlr["status"] == "active" {
             assert!(hlr["brand"].is_string() && hlr["details"]["imsi"].is_string());
         }
-        let plain = record(Kind::Sms, id, 1.0, Quirks::none());
+        let plain = record(Kind::Sms, id, 1.0, &SimOptions::plain());
         assert!(plain["price"].is_number() && plain.get("id").is_none());
     }
 }
 
 #[test]
 fn mixed_oddities_vary_between_records() {
-    let mixed = Quirks {
-        string_numbers: Oddity::Mixed,
-        omit_error: Oddity::Mixed,
-        extra_fields: Oddity::Mixed,
-        no_errors_text: Oddity::Mixed,
-        task_v1: false,
-    };
+    let mixed = SimOptions::demo();
     let records: Vec<_> = (1..=200)
-        .map(|id| record(Kind::Sms, id, 1.0, mixed))
+        .map(|id| record(Kind::Sms, id, 1.0, &mixed))
         .collect();
     let without_error = records.iter().filter(|r| r.get("error").is_none()).count();
     let string_price = records.iter().filter(|r| r["price"].is_string()).count();
@@ -164,7 +158,7 @@ fn mixed_oddities_vary_between_records() {
 fn some_records_with_extra_fields_carry_the_msisdn_as_id() {
     let as_msisdn = |kind: Kind| {
         (1..=300)
-            .map(|id| record(kind, id, 1.0, always()))
+            .map(|id| record(kind, id, 1.0, &always()))
             .filter(|r| r["id"] == r["msisdn"])
             .count()
     };
@@ -172,20 +166,20 @@ fn some_records_with_extra_fields_carry_the_msisdn_as_id() {
         let count = as_msisdn(kind);
         assert!(count > 30 && count < 200, "{kind:?}: {count}");
     }
-    let plain = (1..=300).map(|id| record(Kind::Hlr, id, 1.0, Quirks::none()));
+    let plain = (1..=300).map(|id| record(Kind::Hlr, id, 1.0, &SimOptions::plain()));
     assert!(plain.into_iter().all(|r| r["id"] != r["msisdn"]));
 }
 
 #[test]
 fn v1_task_records_add_total_and_in_flight_counters() {
-    let v1 = Quirks {
+    let v1 = SimOptions {
         task_v1: true,
-        ..Quirks::none()
+        ..SimOptions::plain()
     };
     let counter = |r: &Map<String, Value>, name: &str| num(&r[name]) as u64;
     for id in 1..=100 {
         for progress in [0.0, 0.5, 1.0] {
-            let task = record(Kind::Task, id, progress, v1);
+            let task = record(Kind::Task, id, progress, &v1);
             let finals: u64 = ["delivered", "undeliverable", "expired", "unknown"]
                 .iter()
                 .map(|n| counter(&task, n))
@@ -205,7 +199,7 @@ fn v1_task_records_add_total_and_in_flight_counters() {
             }
         }
     }
-    let spec = record(Kind::Task, 1, 1.0, Quirks::none());
+    let spec = record(Kind::Task, 1, 1.0, &SimOptions::plain());
     assert!(spec.get("total").is_none() && spec.get("queued").is_none());
 }
 
@@ -222,17 +216,14 @@ fn error_bodies_follow_the_spec() {
 }
 
 fn v1_record(kind: Kind, id: u64, progress: f64) -> Map<String, Value> {
-    crate::sim::record_of(crate::sim::Variant::V1, kind, id, progress, v1_quirks())
+    record(kind, id, progress, &v1_options())
 }
 
-/// What `SimOptions::with_variant(V1)` sets, without extra fields.
-fn v1_quirks() -> Quirks {
-    Quirks {
-        string_numbers: Oddity::Never,
-        omit_error: Oddity::Never,
+/// The v1 variant without extra fields.
+fn v1_options() -> SimOptions {
+    SimOptions {
         extra_fields: Oddity::Never,
-        no_errors_text: Oddity::Always,
-        task_v1: true,
+        ..SimOptions::demo().with_variant(Variant::V1)
     }
 }
 
@@ -313,17 +304,17 @@ fn v1_hlr_records_follow_the_v1_document() {
 
 #[test]
 fn extra_fields_add_the_documents_unlisted_ones() {
-    let extras = Quirks {
+    let extras = SimOptions {
         extra_fields: Oddity::Always,
-        ..v1_quirks()
+        ..v1_options()
     };
     let delivered = (1..)
-        .map(|id| crate::sim::record_of(crate::sim::Variant::V1, Kind::Hlr, id, 1.0, extras))
+        .map(|id| record(Kind::Hlr, id, 1.0, &extras))
         .find(|r| r["status"] == "delivered")
         .unwrap();
     assert!(delivered["ported"].is_boolean() && delivered["roaming"].is_boolean());
     let active = (1..)
-        .map(|id| record(Kind::Hlr, id, 1.0, always()))
+        .map(|id| record(Kind::Hlr, id, 1.0, &always()))
         .find(|r| r["status"] == "active")
         .unwrap();
     let details = active["details"].as_object().unwrap();
@@ -339,7 +330,7 @@ fn task_only_ids_exist_for_tasks_alone() {
     assert_eq!(parse_task_id("1000000"), None);
     assert_eq!(parse_task_id("3000000"), None);
     assert_eq!(parse_id("2000000"), None);
-    let task = record(Kind::Task, 2_000_006, 1.0, Quirks::none());
+    let task = record(Kind::Task, 2_000_006, 1.0, &SimOptions::plain());
     assert!(task.contains_key("sent"));
 }
 

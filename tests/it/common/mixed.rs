@@ -3,23 +3,13 @@
 //! same answers computed here, so that tests can count independently of the binary.
 
 use serde_json::{Map, Value};
-use smsstat::testkit::{sim_record, Kind, Oddity, Quirks, PENDING_SMS_STATUSES};
+use smsstat::testkit::{sim_record, Kind, SimOptions, PENDING_SMS_STATUSES};
 
 use super::answers::value_of;
 use super::{Canned, TestServer};
 
 /// The batch's IDs are 1..=IDS.
 pub const IDS: u64 = 1200;
-
-pub fn quirks() -> Quirks {
-    Quirks {
-        string_numbers: Oddity::Mixed,
-        omit_error: Oddity::Mixed,
-        extra_fields: Oddity::Mixed,
-        no_errors_text: Oddity::Mixed,
-        task_v1: false,
-    }
-}
 
 /// What the test server answers for an ID: not found (every 10th), unavailable
 /// (every 37th), else the simulator's record, pending for every 4th ID.
@@ -36,7 +26,7 @@ pub fn answer(kind: Kind, id: u64) -> Answer {
         Answer::Unavailable
     } else {
         let progress = if id.is_multiple_of(4) { 0.0 } else { 1.0 };
-        Answer::Record(sim_record(kind, id, progress, quirks()))
+        Answer::Record(sim_record(kind, id, progress, &SimOptions::demo()))
     }
 }
 

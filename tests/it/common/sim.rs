@@ -1,8 +1,9 @@
 //! The simulator in-process on an ephemeral port, settled at once and spec-shaped
 //! unless changed, with a client that asks it over real HTTP.
 
+use httpcore::HttpServer;
 use serde_json::Value;
-use smsstat::testkit::{Oddity, SimOptions, SimServer, API_KEY_HEADER};
+use smsstat::testkit::{start_sim, Oddity, SimOptions, API_KEY_HEADER};
 
 pub struct Reply {
     pub status: u16,
@@ -27,7 +28,7 @@ impl Reply {
 }
 
 pub struct Sim {
-    pub server: SimServer,
+    pub server: HttpServer,
     pub agent: ureq::Agent,
 }
 
@@ -47,7 +48,7 @@ pub fn sim(configure: impl FnOnce(&mut SimOptions)) -> Sim {
     options.omit_error = Oddity::Never;
     options.extra_fields = Oddity::Never;
     configure(&mut options);
-    let server = SimServer::start(options).expect("simulator starts");
+    let server = start_sim(options).expect("simulator starts");
     Sim {
         server,
         agent: agent(),
