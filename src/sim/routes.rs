@@ -36,43 +36,28 @@ pub const BASE_PREFIXES: [&str; 2] = ["/rest", "/v1.0"];
 /// Short form of a task lookup on `/sms/{x}`.
 pub const TASK_SHORT_PREFIX: &str = "task-";
 
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum By {
-    Id(String),
-    Reference(String),
-}
-
+/// What a request looks up: the value as sent, and the ID of the record it names
+/// when one exists.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Lookup {
     pub kind: Kind,
-    pub by: By,
+    pub value: String,
+    pub id: Option<u64>,
 }
 
 impl Lookup {
     fn id(kind: Kind, value: &str) -> Self {
-        let by = By::Id(value.into());
-        Lookup { kind, by }
+        let id = match kind {
+            Kind::Task => parse_task_id(value),
+            _ => parse_id(value),
+        };
+        let value = value.into();
+        Lookup { kind, value, id }
     }
 
     fn reference(kind: Kind, value: &str) -> Self {
-        let by = By::Reference(value.into());
-        Lookup { kind, by }
-    }
-
-    /// The ID of the record this lookup names, when one exists.
-    pub fn resolve(&self) -> Option<u64> {
-        match &self.by {
-            By::Id(raw) if self.kind == Kind::Task => parse_task_id(raw),
-            By::Id(raw) => parse_id(raw),
-            By::Reference(reference) => parse_reference(reference),
-        }
-    }
-
-    /// The looked-up value as sent.
-    pub fn value(&self) -> &str {
-        match &self.by {
-            By::Id(value) | By::Reference(value) => value,
-        }
+        let (value, id) = (value.into(), parse_reference(value));
+        Lookup { kind, value, id }
     }
 }
 
@@ -123,52 +108,45 @@ fn sms_short_form(value: &str) -> Lookup {
 mod tests {
     use super::*;
 
-    fn lookup(kind: Kind, by: By) -> Option<Lookup> {
-        Some(Lookup { kind, by })
+    fn id(kind: Kind, value: &str) -> Option<Lookup> {
+        Some(Lookup::id(kind, value))
     }
 
-    fn id(value: &str) -> By {
-        By::Id(value.into())
-    }
-
-    fn reference(value: &str) -> By {
-        By::Reference(value.into())
+    fn reference(kind: Kind, value: &str) -> Option<Lookup> {
+        Some(Lookup::reference(kind, value))
     }
 
     #[test]
     fn explicit_routes() {
-        assert_eq!(route("/sms/42"), lookup(Kind::Sms, id("42")));
-        assert_eq!(
-            route("/sms/reference/r1"),
-            lookup(Kind::Sms, reference("r1"))
-        );
-        assert_eq!(route("/sms/task/7"), lookup(Kind::Task, id("7")));
-        assert_eq!(route("/hlr/9"), lookup(Kind::Hlr, id("9")));
-        assert_eq!(route("/hlr/reference/x"), lookup(Kind::Hlr, reference("x")));
+        assert_eq!(route("/sms/42"), id(Kind::Sms, "42"));
+        assert_eq!(route("/sms/reference/r1"), reference(Kind::Sms, "r1"));
+        assert_eq!(route("/sms/task/7"), id(Kind::Task, "7"));
+        assert_eq!(route("/hlr/9"), id(Kind::Hlr, "9"));
+        assert_eq!(route("/hlr/reference/x"), reference(Kind::Hlr, "x"));
     }
 
     #[test]
     fn short_forms() {
-        assert_eq!(route("/sms/ref-3"), lookup(Kind::Sms, reference("ref-3")));
-        assert_eq!(route("/sms/task-7"), lookup(Kind::Task, id("7")));
-        assert_eq!(route("/sms/task/task-7"), lookup(Kind::Task, id("7")));
-        assert_eq!(route("/hlr/ref-9"), lookup(Kind::Hlr, reference("ref-9")));
+        assert_eq!(route("/sms/ref-3"), reference(Kind::Sms, "ref-3"));
+        assert_eq!(route("/sms/task-7"), id(Kind::Task, "7"));
+        assert_eq!(route("/sms/task/task-7"), id(Kind::Task, "7"));
+        assert_eq!(route("/hlr/ref-9"), reference(Kind::Hlr, "ref-9"));
     }
 
     #[test]
     fn prefix_query_and_decoding() {
-        assert_eq!(route("/rest/sms/42?x=1"), lookup(Kind::Sms, id("42")));
-        assert_eq!(route("/v1.0/hlr/7"), lookup(Kind::Hlr, id("7")));
+        assert_eq!(route("/rest/sms/42?x=1"), id(Kind::Sms, "42"));
+        assert_eq!(route("/v1.0/hlr/7"), id(Kind::Hlr, "7"));
         assert_eq!(
             route("/sms/reference/a%2Fb%20c"),
-            lookup(Kind::Sms, reference("a/b c"))
+            reference(Kind::Sms, "a/b c")
         );
         assert_eq!(
             route("/sms/reference/%D0%BA%D0%BB"),
-            lookup(Kind::Sms, reference("кл"))
+            reference(Kind::Sms, "кл")
         );
-        assert_eq!(route("/sms/%2E%2E"), lookup(Kind::Sms, reference("..")));
-        assert_eq!(route("/%73ms/42"), lookup(Kind::Sms, id("42")));
+        assert_eq!(route("/sms/%2E%2E"), reference(Kind::Sms, ".."));
+        assert_eq!(route("/%73ms/42"), id(Kind::Sms, "42"));
     }
 
     #[test]
@@ -194,19 +172,16 @@ mod tests {
 
     #[test]
     fn resolution() {
-        assert_eq!(route("/sms/42").unwrap().resolve(), Some(42));
-        assert_eq!(route("/sms/1000000").unwrap().resolve(), None);
-        assert_eq!(route("/hlr/ref-8").unwrap().resolve(), Some(8));
-        assert_eq!(route("/sms/task/abc").unwrap().resolve(), None);
+        assert_eq!(route("/sms/42").unwrap().id, Some(42));
+        assert_eq!(route("/sms/1000000").unwrap().id, None);
+        assert_eq!(route("/hlr/ref-8").unwrap().id, Some(8));
+        assert_eq!(route("/sms/task/abc").unwrap().id, None);
         // The spec's task short form finds the task-only IDs.
-        assert_eq!(route("/sms/2000006"), lookup(Kind::Task, id("2000006")));
-        assert_eq!(route("/sms/2000006").unwrap().resolve(), Some(2_000_006));
-        assert_eq!(
-            route("/sms/task/2999999").unwrap().resolve(),
-            Some(2_999_999)
-        );
-        assert_eq!(route("/sms/3000000"), lookup(Kind::Sms, id("3000000")));
-        assert_eq!(route("/sms/1999999").unwrap().resolve(), None);
-        assert_eq!(route("/sms/reference/x").unwrap().value(), "x");
+        assert_eq!(route("/sms/2000006"), id(Kind::Task, "2000006"));
+        assert_eq!(route("/sms/2000006").unwrap().id, Some(2_000_006));
+        assert_eq!(route("/sms/task/2999999").unwrap().id, Some(2_999_999));
+        assert_eq!(route("/sms/3000000"), id(Kind::Sms, "3000000"));
+        assert_eq!(route("/sms/1999999").unwrap().id, None);
+        assert_eq!(route("/sms/reference/x").unwrap().value, "x");
     }
 }
