@@ -1,18 +1,9 @@
 //! The built-in simulator: a real HTTP server implementing the whole status API on
-//! loopback, for `--demo`, `smsstat sim`, CI scripts and tests.
-//!
-//! Data: SMS, task and HLR IDs 1..=999999 exist, and task IDs 2000000..=2999999
-//! (which no SMS has, for the task short form `/sms/{task_id}`); other IDs answer
-//! not found. Reference `ref-<ID>` names the SMS or HLR record with that ID. Every
-//! field is derived from a hash of the kind and ID, so an ID answers the same on
-//! every run and machine, except for its progress: each record reaches its final
-//! state at its own moment within `settle` after start (SMS pending status → final
-//! status, task counters filling up linearly, HLR `sent` → final). Statuses are
-//! drawn only from those the variant's documents list (`domain::status`,
-//! docs/variants.md).
-//!
-//! Variants: see [`Variant`] and [`Codes`]; routes and how the short forms are told
-//! apart: [`routes`]; the answers and their order of precedence: `server`.
+//! loopback, for `--demo`, `smsstat sim`, CI scripts and tests; what it answers is
+//! in docs/simulator.md. Every field is derived from a hash of the kind and ID, so
+//! an ID answers the same on every run and machine, except for its progress: each
+//! record reaches its final state at its own moment within `settle` after start.
+//! Routes: [`routes`]; the answers and their order of precedence: `server`.
 
 pub(crate) mod data;
 pub(crate) mod hlr;
@@ -34,10 +25,9 @@ use data::{Kind, Shape};
 use httpcore::HttpServer;
 
 /// Which variant of the service the simulator answers like (docs/variants.md).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Variant {
     /// The spec and the field notes' classic service.
-    #[default]
     Spec,
     /// The v1 API of the vendor's OpenAPI document: its statuses, fields, types and
     /// error shapes.
@@ -45,10 +35,9 @@ pub enum Variant {
 }
 
 /// Which error codes the simulator answers lookups of nothing with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Codes {
     /// The spec's: 10 HLR, 20 SMS, 30 task not found.
-    #[default]
     Spec,
     /// The vendor's (its SDK tests and v1 document): 60 HLR not found, 65 invalid
     /// reference, 20 SMS not found, 29 invalid task ID, 30 task not found.
@@ -193,9 +182,8 @@ pub fn serve(options: SimOptions) -> io::Result<()> {
     );
     // One write, and its failure ignored: a script that reads the first line and
     // closes the pipe (`smsstat sim | head -1`) must not stop the server.
-    let mut out = io::stdout().lock();
+    let mut out = io::stdout();
     let _ = out.write_all(banner.as_bytes()).and_then(|()| out.flush());
-    drop(out);
     server.wait();
     Ok(())
 }

@@ -1,40 +1,19 @@
-//! Request targets to lookups.
-//!
-//! Routes (each also under the prefix `/rest`, like a production base URL
-//! `https://HOST/rest`, or `/v1.0`, as the vendor's PHP client's
-//! `https://api.bsg.world/v1.0/`; no other prefix is accepted, so a wrong base URL
-//! still meets a 404):
-//!
-//! | path                     | lookup                                          |
-//! |--------------------------|-------------------------------------------------|
-//! | `/sms/{digits}`          | SMS by ID; a task-only ID is the task           |
-//! | `/sms/reference/{ref}`   | SMS by reference                                |
-//! | `/sms/task/{id}`         | task by ID (`{id}` may also be `task-<ID>`)     |
-//! | `/sms/task-{id}`         | task, short form                                |
-//! | `/sms/{other}`           | SMS by reference, short form                    |
-//! | `/hlr/{digits}`          | HLR by ID                                       |
-//! | `/hlr/reference/{ref}`   | HLR by reference                                |
-//! | `/hlr/{other}`           | HLR by reference, short form                    |
+//! Request targets to lookups (the routes are listed in docs/simulator.md).
 //!
 //! The spec leaves open how `/sms/{x}` tells an SMS ID from a task ID; here an ID
 //! is both an SMS and a task, and digits mean the SMS, except the task-only IDs
 //! (`data::TASK_ONLY_IDS`, which no SMS has): `/sms/{task_id}`, the spec's task short
 //! form, finds those. `task-<ID>` is this simulator's own short form for any task.
-//! Segments are split first and percent-decoded after, so `%2F` stays inside a
-//! reference. The query string is ignored; a trailing slash or an empty value is an
-//! unknown path.
+//! One base path at most (`/rest`, a production base URL's, or `/v1.0`, the vendor's
+//! PHP client's), so a wrong base URL still meets a 404. Segments are split first
+//! and percent-decoded after, so `%2F` stays inside a reference. The query string
+//! is ignored; a trailing slash or an empty value is an unknown path.
 
 use percent_encoding::percent_decode_str;
 
 use super::data::{
     id_in, is_digits, parse_id, parse_reference, parse_task_id, Kind, TASK_ONLY_IDS,
 };
-
-/// The optional base paths in front of every route (one at most).
-pub const BASE_PREFIXES: [&str; 2] = ["/rest", "/v1.0"];
-
-/// Short form of a task lookup on `/sms/{x}`.
-pub const TASK_SHORT_PREFIX: &str = "task-";
 
 /// What a request looks up: the value as sent, and the ID of the record it names
 /// when one exists.
@@ -68,7 +47,7 @@ fn decode(segment: &str) -> String {
 /// The lookup a request target asks for; `None` for an unknown path.
 pub fn route(target: &str) -> Option<Lookup> {
     let path = target.split(['?', '#']).next().unwrap_or_default();
-    let path = BASE_PREFIXES
+    let path = ["/rest", "/v1.0"]
         .iter()
         .find_map(|prefix| {
             path.strip_prefix(prefix)
@@ -81,7 +60,7 @@ pub fn route(target: &str) -> Option<Lookup> {
         [_, .., ""] => None,
         ["sms", "reference", value] => Some(Lookup::reference(Kind::Sms, value)),
         ["sms", "task", value] => {
-            let id = value.strip_prefix(TASK_SHORT_PREFIX).unwrap_or(value);
+            let id = value.strip_prefix("task-").unwrap_or(value);
             Some(Lookup::id(Kind::Task, id))
         }
         ["sms", value] => Some(sms_short_form(value)),
@@ -97,7 +76,7 @@ fn sms_short_form(value: &str) -> Lookup {
         Lookup::id(Kind::Task, value)
     } else if is_digits(value) {
         Lookup::id(Kind::Sms, value)
-    } else if let Some(task) = value.strip_prefix(TASK_SHORT_PREFIX) {
+    } else if let Some(task) = value.strip_prefix("task-") {
         Lookup::id(Kind::Task, task)
     } else {
         Lookup::reference(Kind::Sms, value)

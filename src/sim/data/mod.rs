@@ -164,17 +164,10 @@ impl<'a> Shape<'a> {
         decide(self.options.extra_fields, 0.5, EXTRA_FIELDS, self.key)
     }
 
-    /// Among records with extra fields, a third carry the MSISDN as their `id`, as
-    /// BSG-style answers do.
-    pub(super) fn msisdn_as_id(&self) -> bool {
-        self.extras() && prng::unit(MSISDN_AS_ID, self.key) < 1.0 / 3.0
-    }
-
     pub(super) fn count(&self, field: &str, value: u64) -> Value {
-        if self.as_string(field) {
-            Value::String(value.to_string())
-        } else {
-            Value::from(value)
+        match self.as_string(field) {
+            true => value.to_string().into(),
+            false => value.into(),
         }
     }
 
@@ -189,16 +182,20 @@ impl<'a> Shape<'a> {
         }
     }
 
-    /// A v1 or HLR record's first fields: the success marker, then its own ID (the
-    /// number itself where the shape says so).
+    /// A v1 or HLR record's first fields: the success marker, then its own ID.
     pub(super) fn opening(&self, id: u64, msisdn: &str) -> Map<String, Value> {
         let mut map = self.marked();
-        let own_id = match self.msisdn_as_id() {
-            true => msisdn.to_string(),
-            false => id.to_string(),
-        };
-        map.insert("id".into(), own_id.into());
+        map.insert("id".into(), self.own_id(id, msisdn));
         map
+    }
+
+    /// A record's `id`: its ID, or on a third of the records with extra fields the
+    /// MSISDN, as BSG-style answers have it.
+    fn own_id(&self, id: u64, msisdn: &str) -> Value {
+        match self.extras() && prng::unit(MSISDN_AS_ID, self.key) < 1.0 / 3.0 {
+            true => msisdn.into(),
+            false => id.to_string().into(),
+        }
     }
 
     /// A record's success marker: `error` (unless omitted), sometimes with "No errors".
@@ -338,12 +335,7 @@ pub(super) fn sms(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
     map.insert("price".into(), shape.price("price", price));
     map.insert("currency".into(), currency.into());
     if !v1 && shape.extras() {
-        let own_id = if shape.msisdn_as_id() {
-            msisdn
-        } else {
-            id.to_string()
-        };
-        map.insert("id".into(), own_id.into());
+        map.insert("id".into(), shape.own_id(id, &msisdn));
     }
     map
 }
