@@ -22,7 +22,7 @@ use serde_json::{Map, Value};
 use crate::domain::sanitize::escape_control;
 
 use data::{Kind, Shape};
-use httpcore::HttpServer;
+use httpcore::{HttpRequest, HttpServer, Limits};
 
 /// Which variant of the service the simulator answers like (docs/variants.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -160,7 +160,8 @@ impl SimOptions {
 pub fn start(options: SimOptions) -> io::Result<HttpServer> {
     let listen = options.listen;
     let shared = server::Shared::new(options);
-    HttpServer::bind(listen, Arc::new(move |request| shared.handle(request)))
+    let handler = Arc::new(move |request: &HttpRequest| shared.handle(request));
+    HttpServer::bind(listen, handler, Limits::default())
 }
 
 /// `smsstat sim`: serves in the foreground until the process is ended. The first
