@@ -14,7 +14,6 @@ mod server;
 
 use std::io::{self, Write};
 use std::net::SocketAddr;
-use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{Map, Value};
@@ -22,7 +21,6 @@ use serde_json::{Map, Value};
 use crate::domain::sanitize::escape_control;
 
 use data::{Kind, Shape};
-use httpcore::{HttpRequest, HttpServer, Limits};
 
 /// Which variant of the service the simulator answers like (docs/variants.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,7 +51,7 @@ pub enum Oddity {
     Never,
 }
 
-pub use server::API_KEY_HEADER;
+pub use server::{start, API_KEY_HEADER};
 
 /// The record for an existing ID (see `data::parse_id`), of any kind, as the
 /// simulator with `options` answers it: SMS and task records are made in `data`,
@@ -93,7 +91,6 @@ pub struct SimOptions {
     pub task_v1: bool,
     /// The variant answered like; `with_variant` sets it with its defaults.
     pub variant: Variant,
-    /// The not-found codes.
     pub codes: Codes,
     /// Each request told on stderr (`smsstat sim`; not `--demo`, nor -q).
     pub log: bool,
@@ -153,15 +150,6 @@ impl SimOptions {
             },
         }
     }
-}
-
-/// Binds the listening socket (so the address is known and connectable on return)
-/// and starts serving; the server stops when dropped.
-pub fn start(options: SimOptions) -> io::Result<HttpServer> {
-    let listen = options.listen;
-    let shared = server::Shared::new(options);
-    let handler = Arc::new(move |request: &HttpRequest| shared.handle(request));
-    HttpServer::bind(listen, handler, Limits::default())
 }
 
 /// `smsstat sim`: serves in the foreground until the process is ended. The first

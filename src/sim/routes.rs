@@ -56,31 +56,20 @@ pub fn route(target: &str) -> Option<Lookup> {
         .unwrap_or(path);
     let segments: Vec<String> = path.strip_prefix('/')?.split('/').map(decode).collect();
     let segments: Vec<&str> = segments.iter().map(String::as_str).collect();
-    match segments.as_slice() {
-        [_, .., ""] => None,
-        ["sms", "reference", value] => Some(Lookup::reference(Kind::Sms, value)),
-        ["sms", "task", value] => {
-            let id = value.strip_prefix("task-").unwrap_or(value);
-            Some(Lookup::id(Kind::Task, id))
-        }
-        ["sms", value] => Some(sms_short_form(value)),
-        ["hlr", "reference", value] => Some(Lookup::reference(Kind::Hlr, value)),
-        ["hlr", value] if is_digits(value) => Some(Lookup::id(Kind::Hlr, value)),
-        ["hlr", value] => Some(Lookup::reference(Kind::Hlr, value)),
-        _ => None,
-    }
-}
-
-fn sms_short_form(value: &str) -> Lookup {
-    if id_in(value, TASK_ONLY_IDS).is_some() {
-        Lookup::id(Kind::Task, value)
-    } else if is_digits(value) {
-        Lookup::id(Kind::Sms, value)
-    } else if let Some(task) = value.strip_prefix("task-") {
-        Lookup::id(Kind::Task, task)
-    } else {
-        Lookup::reference(Kind::Sms, value)
-    }
+    let task = |value: &str| Lookup::id(Kind::Task, value.strip_prefix("task-").unwrap_or(value));
+    Some(match segments.as_slice() {
+        [_, .., ""] => return None,
+        ["sms", "reference", value] => Lookup::reference(Kind::Sms, value),
+        ["sms", "task", value] => task(value),
+        ["sms", value] if id_in(value, TASK_ONLY_IDS).is_some() => task(value),
+        ["sms", value] if is_digits(value) => Lookup::id(Kind::Sms, value),
+        ["sms", value] if value.starts_with("task-") => task(value),
+        ["sms", value] => Lookup::reference(Kind::Sms, value),
+        ["hlr", "reference", value] => Lookup::reference(Kind::Hlr, value),
+        ["hlr", value] if is_digits(value) => Lookup::id(Kind::Hlr, value),
+        ["hlr", value] => Lookup::reference(Kind::Hlr, value),
+        _ => return None,
+    })
 }
 
 #[cfg(test)]

@@ -4,8 +4,9 @@
 //! they share nothing mutable but one atomic counter and, under `--rate-limit`, the
 //! count of the current second.
 
+use std::io;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::data;
@@ -13,7 +14,7 @@ use super::prng;
 use super::routes::route;
 use super::{Oddity, SimOptions, Variant};
 use crate::domain::sanitize::escape_control;
-use httpcore::{HttpRequest, HttpResponse};
+use httpcore::{HttpRequest, HttpResponse, HttpServer, Limits};
 
 pub const API_KEY_HEADER: &str = "X-API-KEY";
 
@@ -21,8 +22,22 @@ fn json(status: u16, body: String) -> HttpResponse {
     HttpResponse::new(status, "application/json", body)
 }
 
+/// Binds the listening socket (so the address is known and connectable on return)
+/// and starts serving; the server stops when dropped.
+pub fn start(options: SimOptions) -> io::Result<HttpServer> {
+    let listen = options.listen;
+    let shared = Shared {
+        options,
+        window: Mutex::new((0, 0)),
+        started: Instant::now(),
+        requests: AtomicU64::new(0),
+    };
+    let handler = Arc::new(move |request: &HttpRequest| shared.handle(request));
+    HttpServer::bind(listen, handler, Limits::default())
+}
+
 /// Everything the connection threads share.
-pub struct Shared {
+struct Shared {
     options: SimOptions,
     /// The second since start being counted, and its requests so far.
     window: Mutex<(u64, u32)>,
@@ -31,18 +46,9 @@ pub struct Shared {
 }
 
 impl Shared {
-    pub fn new(options: SimOptions) -> Self {
-        Shared {
-            options,
-            window: Mutex::new((0, 0)),
-            started: Instant::now(),
-            requests: AtomicU64::new(0),
-        }
-    }
-
     /// One request, on its connection's thread (so `--latency` delays only that
     /// connection).
-    pub fn handle(&self, request: &HttpRequest) -> HttpResponse {
+    fn handle(&self, request: &HttpRequest) -> HttpResponse {
         let arrived = Instant::now();
         std::thread::sleep(self.options.latency);
         let response = if self.over_rate_limit() {

@@ -43,11 +43,6 @@ impl Kind {
         }
     }
 
-    /// The spec's error code and text when no record matches.
-    pub fn not_found(self) -> (u32, &'static str) {
-        self.not_found_in(Codes::Spec, "")
-    }
-
     /// The code and text when no record matches `value`, in a set of codes. The
     /// vendor's: 60 for an HLR (its v1 document and SDK tests), 65 for an HLR
     /// reference it cannot take (its PHP SDK's test of `-=__`; the simulator takes
@@ -385,10 +380,10 @@ pub(super) fn task(id: u64, progress: f64, shape: &Shape) -> Map<String, Value> 
     map.insert("body".into(), body.into());
     map.insert("validity".into(), shape.count("validity", 72));
     // Reports trickle in: each counter grows linearly up to its final value.
-    let so_far = counters[1..]
+    let so_far: Vec<u64> = counters[1..]
         .iter()
-        .map(|n| (*n as f64 * progress).floor() as u64);
-    let so_far: Vec<u64> = so_far.collect();
+        .map(|n| (*n as f64 * progress).floor() as u64)
+        .collect();
     if shape.options.task_v1 {
         // v1, as its document's example counts (docs/variants.md): `total` is the
         // number of messages; those not final yet are queued, en route, or accepted

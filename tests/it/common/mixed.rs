@@ -3,7 +3,7 @@
 //! same answers computed here, so that tests can count independently of the binary.
 
 use serde_json::{Map, Value};
-use smsstat::testkit::{sim_record, Kind, SimOptions, PENDING_SMS_STATUSES};
+use smsstat::testkit::{sim_record, Codes, Kind, SimOptions, PENDING_SMS_STATUSES};
 
 use super::answers::value_of;
 use super::{Canned, TestServer};
@@ -35,7 +35,7 @@ pub fn server(kind: Kind) -> TestServer {
         let id: u64 = value_of(url).parse().unwrap();
         match answer(kind, id) {
             Answer::NotFound => {
-                let (code, text) = kind.not_found();
+                let (code, text) = kind.not_found_in(Codes::Spec, "");
                 Canned::json(
                     404,
                     &format!(r#"{{"error":{code},"errorDescription":"{text}"}}"#),
