@@ -7,6 +7,7 @@ pub use crate::domain::format::OutputFormat;
 pub use crate::domain::lookup::{LookupKind, PathStyle};
 pub use crate::domain::msisdn::mask_result;
 pub use crate::domain::outcome::Outcome;
+pub use crate::domain::record::RecordKind as Kind;
 pub use crate::domain::sanitize::is_unsafe;
 pub use crate::http::answer::read_answer;
 pub use crate::http::redact::scrub_result;
@@ -14,7 +15,7 @@ pub use crate::output::json_lines::{outcome_json, write_json_line};
 pub use crate::output::printer::{PrintStyle, Printer};
 pub use crate::settings::secret::ApiKey;
 pub use crate::sim::data::{
-    settle_fraction, Kind, FINAL_SMS_STATUSES, FINAL_V1_SMS_STATUSES, MAX_ID, PENDING_SMS_STATUSES,
+    settle_fraction, FINAL_SMS_STATUSES, FINAL_V1_SMS_STATUSES, MAX_ID, PENDING_SMS_STATUSES,
     PENDING_V1_SMS_STATUSES, TASK_ONLY_IDS,
 };
 pub use crate::sim::hlr::{FINAL_HLR_STATUSES, FINAL_V1_HLR_STATUSES};

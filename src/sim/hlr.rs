@@ -7,20 +7,20 @@ use std::sync::LazyLock;
 
 use serde_json::{Map, Value};
 
-use crate::domain::record::RecordKind;
+use crate::domain::record::RecordKind::Hlr;
 use crate::domain::status::{self, Phase};
 
-use super::data::{iso_time, Kind, Shape, EPOCH};
+use super::data::{iso_time, Shape, EPOCH};
 use super::networks;
 use super::prng::{self, Dice};
 
 /// The statuses the simulator settles HLR requests to: the final ones its variant
 /// documents (docs/variants.md).
 pub static FINAL_HLR_STATUSES: LazyLock<Vec<&'static str>> =
-    LazyLock::new(|| status::documented(RecordKind::Hlr, Phase::Final, false).collect());
+    LazyLock::new(|| status::documented(Hlr, Phase::Final, false).collect());
 /// The same of the v1 variant.
 pub static FINAL_V1_HLR_STATUSES: LazyLock<Vec<&'static str>> =
-    LazyLock::new(|| status::documented(RecordKind::Hlr, Phase::Final, true).collect());
+    LazyLock::new(|| status::documented(Hlr, Phase::Final, true).collect());
 
 /// How common a final HLR status is, in percent.
 fn hlr_weight(status: &str) -> u32 {
@@ -41,7 +41,7 @@ fn flag(on: bool) -> Value {
 
 /// A subscriber fixed per ID: the same one in both variants.
 pub(super) fn hlr(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
-    let mut dice = Dice::new(Kind::Hlr.salt(), id);
+    let mut dice = Dice::new(Hlr.salt(), id);
     let (home, msisdn) = networks::subscriber(&mut dice);
     let ported = dice.chance(0.12);
     let serving = if ported {
@@ -149,7 +149,7 @@ mod tests {
     fn settled_records_carry_a_final_status_and_matching_details() {
         let mut seen = Vec::new();
         for id in 1..=2000 {
-            let rec = record(Kind::Hlr, id, 1.0, &SimOptions::plain());
+            let rec = record(Hlr, id, 1.0, &SimOptions::plain());
             let status = rec["status"].as_str().unwrap();
             assert!(FINAL_HLR_STATUSES.contains(&status), "{status}");
             let network = rec["network"].as_str().unwrap();
@@ -174,7 +174,7 @@ mod tests {
 
     #[test]
     fn pending_records_are_sent_without_details() {
-        let rec = record(Kind::Hlr, 77, 0.5, &SimOptions::plain());
+        let rec = record(Hlr, 77, 0.5, &SimOptions::plain());
         assert_eq!(rec["status"], "sent");
         assert!(rec["details"].is_null());
         assert_eq!(rec["network"], "");
@@ -183,7 +183,7 @@ mod tests {
 
     #[test]
     fn timestamps_are_iso_with_offset() {
-        let rec = record(Kind::Hlr, 5, 1.0, &SimOptions::plain());
+        let rec = record(Hlr, 5, 1.0, &SimOptions::plain());
         let created = rec["createdDatetime"].as_str().unwrap();
         assert_eq!(created.len(), 25, "{created}");
         assert!(created.ends_with("+00:00") && created.as_bytes()[10] == b'T');

@@ -20,7 +20,8 @@ use serde_json::{Map, Value};
 
 use crate::domain::sanitize::escape_control;
 
-use data::{Kind, Shape};
+use crate::domain::record::RecordKind::{self, Hlr, Sms, Task};
+use data::Shape;
 
 /// Which variant of the service the simulator answers like (docs/variants.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,13 +33,11 @@ pub enum Variant {
     V1,
 }
 
-/// Which error codes the simulator answers lookups of nothing with.
+/// Which error codes the simulator answers lookups of nothing with: the spec's or
+/// the vendor's (`RecordKind::not_found_in` has both).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Codes {
-    /// The spec's: 10 HLR, 20 SMS, 30 task not found.
     Spec,
-    /// The vendor's (its SDK tests and v1 document): 60 HLR not found, 65 invalid
-    /// reference, 20 SMS not found, 29 invalid task ID, 30 task not found.
     Vendor,
 }
 
@@ -54,14 +53,14 @@ pub enum Oddity {
 pub use server::{start, API_KEY_HEADER};
 
 /// The record for an existing ID (see `data::parse_id`), of any kind, as the
-/// simulator with `options` answers it: SMS and task records are made in `data`,
+/// simulator with options `sim` answers it: SMS and task records are made in `data`,
 /// HLR records in `hlr`.
-pub fn record(kind: Kind, id: u64, progress: f64, options: &SimOptions) -> Map<String, Value> {
-    let shape = Shape::new(options, kind, id);
+pub fn record(kind: RecordKind, id: u64, progress: f64, sim: &SimOptions) -> Map<String, Value> {
+    let shape = Shape::new(sim, kind, id);
     match kind {
-        Kind::Sms => data::sms(id, progress >= 1.0, &shape),
-        Kind::Task => data::task(id, progress.clamp(0.0, 1.0), &shape),
-        Kind::Hlr => hlr::hlr(id, progress >= 1.0, &shape),
+        Sms => data::sms(id, progress >= 1.0, &shape),
+        Task => data::task(id, progress.clamp(0.0, 1.0), &shape),
+        Hlr => hlr::hlr(id, progress >= 1.0, &shape),
     }
 }
 

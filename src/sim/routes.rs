@@ -11,30 +11,30 @@
 
 use percent_encoding::percent_decode_str;
 
-use super::data::{
-    id_in, is_digits, parse_id, parse_reference, parse_task_id, Kind, TASK_ONLY_IDS,
-};
+use crate::domain::record::RecordKind::{self, Hlr, Sms, Task};
+
+use super::data::{id_in, is_digits, parse_id, parse_reference, parse_task_id, TASK_ONLY_IDS};
 
 /// What a request looks up: the value as sent, and the ID of the record it names
 /// when one exists.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Lookup {
-    pub kind: Kind,
+    pub kind: RecordKind,
     pub value: String,
     pub id: Option<u64>,
 }
 
 impl Lookup {
-    fn id(kind: Kind, value: &str) -> Self {
+    fn id(kind: RecordKind, value: &str) -> Self {
         let id = match kind {
-            Kind::Task => parse_task_id(value),
+            Task => parse_task_id(value),
             _ => parse_id(value),
         };
         let value = value.into();
         Lookup { kind, value, id }
     }
 
-    fn reference(kind: Kind, value: &str) -> Self {
+    fn reference(kind: RecordKind, value: &str) -> Self {
         let (value, id) = (value.into(), parse_reference(value));
         Lookup { kind, value, id }
     }
@@ -56,18 +56,18 @@ pub fn route(target: &str) -> Option<Lookup> {
         .unwrap_or(path);
     let segments: Vec<String> = path.strip_prefix('/')?.split('/').map(decode).collect();
     let segments: Vec<&str> = segments.iter().map(String::as_str).collect();
-    let task = |value: &str| Lookup::id(Kind::Task, value.strip_prefix("task-").unwrap_or(value));
+    let task = |value: &str| Lookup::id(Task, value.strip_prefix("task-").unwrap_or(value));
     Some(match segments.as_slice() {
         [_, .., ""] => return None,
-        ["sms", "reference", value] => Lookup::reference(Kind::Sms, value),
+        ["sms", "reference", value] => Lookup::reference(Sms, value),
         ["sms", "task", value] => task(value),
         ["sms", value] if id_in(value, TASK_ONLY_IDS).is_some() => task(value),
-        ["sms", value] if is_digits(value) => Lookup::id(Kind::Sms, value),
+        ["sms", value] if is_digits(value) => Lookup::id(Sms, value),
         ["sms", value] if value.starts_with("task-") => task(value),
-        ["sms", value] => Lookup::reference(Kind::Sms, value),
-        ["hlr", "reference", value] => Lookup::reference(Kind::Hlr, value),
-        ["hlr", value] if is_digits(value) => Lookup::id(Kind::Hlr, value),
-        ["hlr", value] => Lookup::reference(Kind::Hlr, value),
+        ["sms", value] => Lookup::reference(Sms, value),
+        ["hlr", "reference", value] => Lookup::reference(Hlr, value),
+        ["hlr", value] if is_digits(value) => Lookup::id(Hlr, value),
+        ["hlr", value] => Lookup::reference(Hlr, value),
         _ => return None,
     })
 }
@@ -76,45 +76,39 @@ pub fn route(target: &str) -> Option<Lookup> {
 mod tests {
     use super::*;
 
-    fn id(kind: Kind, value: &str) -> Option<Lookup> {
+    fn id(kind: RecordKind, value: &str) -> Option<Lookup> {
         Some(Lookup::id(kind, value))
     }
 
-    fn reference(kind: Kind, value: &str) -> Option<Lookup> {
+    fn reference(kind: RecordKind, value: &str) -> Option<Lookup> {
         Some(Lookup::reference(kind, value))
     }
 
     #[test]
     fn explicit_routes() {
-        assert_eq!(route("/sms/42"), id(Kind::Sms, "42"));
-        assert_eq!(route("/sms/reference/r1"), reference(Kind::Sms, "r1"));
-        assert_eq!(route("/sms/task/7"), id(Kind::Task, "7"));
-        assert_eq!(route("/hlr/9"), id(Kind::Hlr, "9"));
-        assert_eq!(route("/hlr/reference/x"), reference(Kind::Hlr, "x"));
+        assert_eq!(route("/sms/42"), id(Sms, "42"));
+        assert_eq!(route("/sms/reference/r1"), reference(Sms, "r1"));
+        assert_eq!(route("/sms/task/7"), id(Task, "7"));
+        assert_eq!(route("/hlr/9"), id(Hlr, "9"));
+        assert_eq!(route("/hlr/reference/x"), reference(Hlr, "x"));
     }
 
     #[test]
     fn short_forms() {
-        assert_eq!(route("/sms/ref-3"), reference(Kind::Sms, "ref-3"));
-        assert_eq!(route("/sms/task-7"), id(Kind::Task, "7"));
-        assert_eq!(route("/sms/task/task-7"), id(Kind::Task, "7"));
-        assert_eq!(route("/hlr/ref-9"), reference(Kind::Hlr, "ref-9"));
+        assert_eq!(route("/sms/ref-3"), reference(Sms, "ref-3"));
+        assert_eq!(route("/sms/task-7"), id(Task, "7"));
+        assert_eq!(route("/sms/task/task-7"), id(Task, "7"));
+        assert_eq!(route("/hlr/ref-9"), reference(Hlr, "ref-9"));
     }
 
     #[test]
     fn prefix_query_and_decoding() {
-        assert_eq!(route("/rest/sms/42?x=1"), id(Kind::Sms, "42"));
-        assert_eq!(route("/v1.0/hlr/7"), id(Kind::Hlr, "7"));
-        assert_eq!(
-            route("/sms/reference/a%2Fb%20c"),
-            reference(Kind::Sms, "a/b c")
-        );
-        assert_eq!(
-            route("/sms/reference/%D0%BA%D0%BB"),
-            reference(Kind::Sms, "кл")
-        );
-        assert_eq!(route("/sms/%2E%2E"), reference(Kind::Sms, ".."));
-        assert_eq!(route("/%73ms/42"), id(Kind::Sms, "42"));
+        assert_eq!(route("/rest/sms/42?x=1"), id(Sms, "42"));
+        assert_eq!(route("/v1.0/hlr/7"), id(Hlr, "7"));
+        assert_eq!(route("/sms/reference/a%2Fb%20c"), reference(Sms, "a/b c"));
+        assert_eq!(route("/sms/reference/%D0%BA%D0%BB"), reference(Sms, "кл"));
+        assert_eq!(route("/sms/%2E%2E"), reference(Sms, ".."));
+        assert_eq!(route("/%73ms/42"), id(Sms, "42"));
     }
 
     #[test]
@@ -145,10 +139,10 @@ mod tests {
         assert_eq!(route("/hlr/ref-8").unwrap().id, Some(8));
         assert_eq!(route("/sms/task/abc").unwrap().id, None);
         // The spec's task short form finds the task-only IDs.
-        assert_eq!(route("/sms/2000006"), id(Kind::Task, "2000006"));
+        assert_eq!(route("/sms/2000006"), id(Task, "2000006"));
         assert_eq!(route("/sms/2000006").unwrap().id, Some(2_000_006));
         assert_eq!(route("/sms/task/2999999").unwrap().id, Some(2_999_999));
-        assert_eq!(route("/sms/3000000"), id(Kind::Sms, "3000000"));
+        assert_eq!(route("/sms/3000000"), id(Sms, "3000000"));
         assert_eq!(route("/sms/1999999").unwrap().id, None);
         assert_eq!(route("/sms/reference/x").unwrap().value, "x");
     }

@@ -1,10 +1,5 @@
-//! A small blocking HTTP/1.1 server core: `std::net` sockets, `httparse` for the
-//! request head, one thread per connection.
-//!
-//! Made for loopback use (the simulator and the integration tests), where a thread
-//! per connection is both the simplest and the fastest design: no queue sits between
-//! accepting a connection and serving it, so a burst of keep-alive connections can
-//! never leave one waiting for another to close.
+//! A small blocking HTTP/1.1 server core for loopback use: `std::net` sockets,
+//! `httparse` for the request head, one thread per connection (why: README.md).
 //!
 //! What it speaks: keep-alive (HTTP/1.1 by default, HTTP/1.0 with
 //! `Connection: keep-alive`), `Connection: close`, pipelined requests, request bodies

@@ -12,7 +12,7 @@ use serde_json::{json, Map, Value};
 use super::networks;
 use super::prng::{self, Dice};
 use super::{Codes, Oddity, SimOptions, Variant};
-use crate::domain::record::RecordKind;
+use crate::domain::record::RecordKind::{self, Hlr, Sms, Task};
 use crate::domain::status::{self, Phase};
 
 /// IDs 1..=MAX_ID exist, for every kind; everything else is "not found", except
@@ -26,20 +26,14 @@ pub const TASK_ONLY_IDS: RangeInclusive<u64> = 2_000_000..=2_999_999;
 /// Simulated records are dated from here on, later IDs later (2024-01-01T00:00:00Z).
 pub(super) const EPOCH: u64 = 1_704_067_200;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    Sms,
-    Task,
-    Hlr,
-}
-
-impl Kind {
+/// The simulator's side of the record kinds.
+impl RecordKind {
     /// Keeps the three kinds' data independent: SMS 42 and HLR 42 share nothing.
     pub(super) fn salt(self) -> u64 {
         match self {
-            Kind::Sms => 0x5353,
-            Kind::Task => 0x5441,
-            Kind::Hlr => 0x484C,
+            Sms => 0x5353,
+            Task => 0x5441,
+            Hlr => 0x484C,
         }
     }
 
@@ -51,13 +45,13 @@ impl Kind {
     /// vendor's tests check only the codes.
     pub fn not_found_in(self, codes: Codes, value: &str) -> (u32, &'static str) {
         match (codes, self) {
-            (_, Kind::Sms) => (20, "SMS not found"),
-            (Codes::Spec, Kind::Task) => (30, "Task not found"),
-            (Codes::Spec, Kind::Hlr) => (10, "HLR not found"),
-            (Codes::Vendor, Kind::Task) if !is_digits(value) => (29, "Invalid task ID"),
-            (Codes::Vendor, Kind::Task) => (30, "Task not found"),
-            (Codes::Vendor, Kind::Hlr) if !is_reference(value) => (65, "Invalid external ID"),
-            (Codes::Vendor, Kind::Hlr) => (60, "HLR not found"),
+            (_, Sms) => (20, "SMS not found"),
+            (Codes::Spec, Task) => (30, "Task not found"),
+            (Codes::Spec, Hlr) => (10, "HLR not found"),
+            (Codes::Vendor, Task) if !is_digits(value) => (29, "Invalid task ID"),
+            (Codes::Vendor, Task) => (30, "Task not found"),
+            (Codes::Vendor, Hlr) if !is_reference(value) => (65, "Invalid external ID"),
+            (Codes::Vendor, Hlr) => (60, "HLR not found"),
         }
     }
 }
@@ -106,12 +100,12 @@ pub fn parse_reference(reference: &str) -> Option<u64> {
 }
 
 /// Where in [0, 1) of the settle period this record reaches its final state.
-pub fn settle_fraction(kind: Kind, id: u64) -> f64 {
+pub fn settle_fraction(kind: RecordKind, id: u64) -> f64 {
     prng::unit(kind.salt() ^ SETTLE, id)
 }
 
 /// How far a record has come: 0.0 at start, growing linearly, 1.0 once settled.
-pub fn progress(kind: Kind, id: u64, elapsed: Duration, settle: Duration) -> f64 {
+pub fn progress(kind: RecordKind, id: u64, elapsed: Duration, settle: Duration) -> f64 {
     let settle_at = settle.as_secs_f64() * settle_fraction(kind, id);
     // Settled at start is 0/0, NaN, and `min` takes the number.
     (elapsed.as_secs_f64() / settle_at).min(1.0)
@@ -140,7 +134,7 @@ pub(super) struct Shape<'a> {
 }
 
 impl<'a> Shape<'a> {
-    pub(super) fn new(options: &'a SimOptions, kind: Kind, id: u64) -> Self {
+    pub(super) fn new(options: &'a SimOptions, kind: RecordKind, id: u64) -> Self {
         let key = prng::mix(kind.salt()) ^ id;
         Shape { options, key }
     }
@@ -225,15 +219,15 @@ pub fn error_body(code: u32, description: &str, code_as_string: bool) -> String 
 /// The statuses the simulator settles SMS to: the final ones its variant documents
 /// (docs/variants.md).
 pub static FINAL_SMS_STATUSES: LazyLock<Vec<&'static str>> =
-    LazyLock::new(|| status::documented(RecordKind::Sms, Phase::Final, false).collect());
+    LazyLock::new(|| status::documented(Sms, Phase::Final, false).collect());
 /// The pending statuses its variant documents, drawn alike.
 pub static PENDING_SMS_STATUSES: LazyLock<Vec<&'static str>> =
-    LazyLock::new(|| status::documented(RecordKind::Sms, Phase::Pending, false).collect());
+    LazyLock::new(|| status::documented(Sms, Phase::Pending, false).collect());
 /// The same two lists of the v1 variant.
 pub static FINAL_V1_SMS_STATUSES: LazyLock<Vec<&'static str>> =
-    LazyLock::new(|| status::documented(RecordKind::Sms, Phase::Final, true).collect());
+    LazyLock::new(|| status::documented(Sms, Phase::Final, true).collect());
 pub static PENDING_V1_SMS_STATUSES: LazyLock<Vec<&'static str>> =
-    LazyLock::new(|| status::documented(RecordKind::Sms, Phase::Pending, true).collect());
+    LazyLock::new(|| status::documented(Sms, Phase::Pending, true).collect());
 
 /// How common a final SMS status is, in percent or so.
 fn sms_weight(status: &str) -> u32 {
@@ -271,7 +265,7 @@ fn rfc3339(secs: u64) -> String {
 }
 
 pub(super) fn sms(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
-    let mut dice = Dice::new(Kind::Sms.salt(), id);
+    let mut dice = Dice::new(Sms.salt(), id);
     let (_, msisdn) = networks::subscriber(&mut dice);
     let (finals, pendings) = if shape.v1() {
         (&FINAL_V1_SMS_STATUSES, &PENDING_V1_SMS_STATUSES)
@@ -368,7 +362,7 @@ fn task_counters(dice: &mut Dice) -> [u64; 5] {
 }
 
 pub(super) fn task(id: u64, progress: f64, shape: &Shape) -> Map<String, Value> {
-    let mut dice = Dice::new(Kind::Task.salt(), id);
+    let mut dice = Dice::new(Task.salt(), id);
     let originator = *dice.pick(ORIGINATORS);
     let body = *dice.pick(BODIES);
     let counters = task_counters(&mut dice);

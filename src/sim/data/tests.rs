@@ -37,7 +37,7 @@ fn ids_and_references_in_and_out_of_range() {
 
 #[test]
 fn records_are_deterministic() {
-    for kind in [Kind::Sms, Kind::Task, Kind::Hlr] {
+    for kind in [Sms, Task, Hlr] {
         for id in [1, 42, MAX_ID] {
             let a = record(kind, id, 1.0, &SimOptions::plain());
             let b = record(kind, id, 1.0, &SimOptions::plain());
@@ -50,7 +50,7 @@ fn records_are_deterministic() {
 fn sms_statuses_are_final_once_settled_and_pending_before() {
     let mut delivered = 0;
     for id in 1..=2000 {
-        let done = record(Kind::Sms, id, 1.0, &SimOptions::plain());
+        let done = record(Sms, id, 1.0, &SimOptions::plain());
         let status = done["status"].as_str().unwrap();
         assert!(FINAL_SMS_STATUSES.contains(&status), "{status}");
         delivered += usize::from(status == "delivered");
@@ -58,7 +58,7 @@ fn sms_statuses_are_final_once_settled_and_pending_before() {
         assert_eq!(done["reference"], format!("ref-{id}"));
         assert_eq!(done["error"], 0);
 
-        let early = record(Kind::Sms, id, 0.3, &SimOptions::plain());
+        let early = record(Sms, id, 0.3, &SimOptions::plain());
         let status = early["status"].as_str().unwrap();
         assert!(PENDING_SMS_STATUSES.contains(&status), "{status}");
         assert!(early.get("time_dr").is_none_or(|dr| dr == ""));
@@ -69,7 +69,7 @@ fn sms_statuses_are_final_once_settled_and_pending_before() {
 
 #[test]
 fn sms_fields_look_real() {
-    let rec = record(Kind::Sms, 42, 1.0, &SimOptions::plain());
+    let rec = record(Sms, 42, 1.0, &SimOptions::plain());
     let keys: Vec<&str> = rec.keys().map(String::as_str).collect();
     assert_eq!(&keys[..2], ["error", "msisdn"].as_slice());
     let time_in = rec["time_in"].as_str().unwrap();
@@ -83,7 +83,7 @@ fn sms_fields_look_real() {
 fn task_counters_are_consistent_at_every_stage() {
     for id in 1..=1000 {
         for progress in [0.0, 0.25, 0.5, 0.99, 1.0] {
-            let rec = record(Kind::Task, id, progress, &SimOptions::plain());
+            let rec = record(Task, id, progress, &SimOptions::plain());
             let sent = num(&rec["sent"]);
             let sum: f64 = ["delivered", "undeliverable", "expired", "unknown"]
                 .iter()
@@ -104,24 +104,20 @@ fn task_counters_are_consistent_at_every_stage() {
 #[test]
 fn settle_moments_spread_over_the_period() {
     let settle = Duration::from_secs(10);
-    let fractions: Vec<f64> = (1..=1000)
-        .map(|id| settle_fraction(Kind::Sms, id))
-        .collect();
+    let fractions: Vec<f64> = (1..=1000).map(|id| settle_fraction(Sms, id)).collect();
     assert!(fractions.iter().all(|f| (0.0..1.0).contains(f)));
     assert!(fractions.iter().any(|f| *f < 0.1) && fractions.iter().any(|f| *f > 0.9));
-    assert_eq!(progress(Kind::Sms, 1, Duration::ZERO, Duration::ZERO), 1.0);
-    assert_eq!(progress(Kind::Sms, 1, settle, settle), 1.0);
-    let late = (1..)
-        .find(|id| settle_fraction(Kind::Task, *id) > 0.5)
-        .unwrap();
-    let half = progress(Kind::Task, late, Duration::from_secs(2), settle);
+    assert_eq!(progress(Sms, 1, Duration::ZERO, Duration::ZERO), 1.0);
+    assert_eq!(progress(Sms, 1, settle, settle), 1.0);
+    let late = (1..).find(|id| settle_fraction(Task, *id) > 0.5).unwrap();
+    let half = progress(Task, late, Duration::from_secs(2), settle);
     assert!(half > 0.0 && half < 1.0, "{half}");
 }
 
 #[test]
 fn forced_oddities_apply_to_every_record() {
     for id in 1..=200 {
-        let sms = record(Kind::Sms, id, 1.0, &always());
+        let sms = record(Sms, id, 1.0, &always());
         assert!(sms.get("error").is_none());
         assert!(sms["price"].is_string());
         // The ID, or the phone number as BSG-style answers have it.
@@ -129,13 +125,13 @@ fn forced_oddities_apply_to_every_record() {
             sms["id"].as_str() == Some(id.to_string().as_str()) || sms["id"] == sms["msisdn"],
             "{sms:?}"
         );
-        let task = record(Kind::Task, id, 1.0, &always());
+        let task = record(Task, id, 1.0, &always());
         assert!(task["sent"].is_string() && task["totalprice"].is_string());
-        let hlr = record(Kind::Hlr, id, 1.0, &always());
+        let hlr = record(Hlr, id, 1.0, &always());
         if hlr["status"] == "active" {
             assert!(hlr["brand"].is_string() && hlr["details"]["imsi"].is_string());
         }
-        let plain = record(Kind::Sms, id, 1.0, &SimOptions::plain());
+        let plain = record(Sms, id, 1.0, &SimOptions::plain());
         assert!(plain["price"].is_number() && plain.get("id").is_none());
     }
 }
@@ -143,9 +139,7 @@ fn forced_oddities_apply_to_every_record() {
 #[test]
 fn mixed_oddities_vary_between_records() {
     let mixed = SimOptions::demo();
-    let records: Vec<_> = (1..=200)
-        .map(|id| record(Kind::Sms, id, 1.0, &mixed))
-        .collect();
+    let records: Vec<_> = (1..=200).map(|id| record(Sms, id, 1.0, &mixed)).collect();
     let without_error = records.iter().filter(|r| r.get("error").is_none()).count();
     let string_price = records.iter().filter(|r| r["price"].is_string()).count();
     let with_id = records.iter().filter(|r| r.get("id").is_some()).count();
@@ -156,17 +150,17 @@ fn mixed_oddities_vary_between_records() {
 
 #[test]
 fn some_records_with_extra_fields_carry_the_msisdn_as_id() {
-    let as_msisdn = |kind: Kind| {
+    let as_msisdn = |kind: RecordKind| {
         (1..=300)
             .map(|id| record(kind, id, 1.0, &always()))
             .filter(|r| r["id"] == r["msisdn"])
             .count()
     };
-    for kind in [Kind::Sms, Kind::Hlr] {
+    for kind in [Sms, Hlr] {
         let count = as_msisdn(kind);
         assert!(count > 30 && count < 200, "{kind:?}: {count}");
     }
-    let plain = (1..=300).map(|id| record(Kind::Hlr, id, 1.0, &SimOptions::plain()));
+    let plain = (1..=300).map(|id| record(Hlr, id, 1.0, &SimOptions::plain()));
     assert!(plain.into_iter().all(|r| r["id"] != r["msisdn"]));
 }
 
@@ -179,7 +173,7 @@ fn v1_task_records_add_total_and_in_flight_counters() {
     let counter = |r: &Map<String, Value>, name: &str| num(&r[name]) as u64;
     for id in 1..=100 {
         for progress in [0.0, 0.5, 1.0] {
-            let task = record(Kind::Task, id, progress, &v1);
+            let task = record(Task, id, progress, &v1);
             let finals: u64 = ["delivered", "undeliverable", "expired", "unknown"]
                 .iter()
                 .map(|n| counter(&task, n))
@@ -199,7 +193,7 @@ fn v1_task_records_add_total_and_in_flight_counters() {
             }
         }
     }
-    let spec = record(Kind::Task, 1, 1.0, &SimOptions::plain());
+    let spec = record(Task, 1, 1.0, &SimOptions::plain());
     assert!(spec.get("total").is_none() && spec.get("queued").is_none());
 }
 
@@ -215,7 +209,7 @@ fn error_bodies_follow_the_spec() {
     );
 }
 
-fn v1_record(kind: Kind, id: u64, progress: f64) -> Map<String, Value> {
+fn v1_record(kind: RecordKind, id: u64, progress: f64) -> Map<String, Value> {
     record(kind, id, progress, &v1_options())
 }
 
@@ -235,7 +229,7 @@ fn v1_sms_records_follow_the_v1_document() {
             (1.0, &*FINAL_V1_SMS_STATUSES),
             (0.2, &*PENDING_V1_SMS_STATUSES),
         ] {
-            let sms = v1_record(Kind::Sms, id, progress);
+            let sms = v1_record(Sms, id, progress);
             let status = sms["status"].as_str().unwrap();
             assert!(statuses.contains(&status), "{status}");
             seen.insert(status.to_string());
@@ -275,7 +269,7 @@ fn v1_hlr_records_follow_the_v1_document() {
     let mut seen = std::collections::BTreeSet::new();
     for id in 1..=2000 {
         // No pending HLR status in v1: final from the start.
-        let hlr = v1_record(Kind::Hlr, id, 0.0);
+        let hlr = v1_record(Hlr, id, 0.0);
         let status = hlr["status"].as_str().unwrap();
         assert!(FINAL_V1_HLR_STATUSES.contains(&status), "{status}");
         seen.insert(status.to_string());
@@ -309,12 +303,12 @@ fn extra_fields_add_the_documents_unlisted_ones() {
         ..v1_options()
     };
     let delivered = (1..)
-        .map(|id| record(Kind::Hlr, id, 1.0, &extras))
+        .map(|id| record(Hlr, id, 1.0, &extras))
         .find(|r| r["status"] == "delivered")
         .unwrap();
     assert!(delivered["ported"].is_boolean() && delivered["roaming"].is_boolean());
     let active = (1..)
-        .map(|id| record(Kind::Hlr, id, 1.0, &always()))
+        .map(|id| record(Hlr, id, 1.0, &always()))
         .find(|r| r["status"] == "active")
         .unwrap();
     let details = active["details"].as_object().unwrap();
@@ -330,19 +324,19 @@ fn task_only_ids_exist_for_tasks_alone() {
     assert_eq!(parse_task_id("1000000"), None);
     assert_eq!(parse_task_id("3000000"), None);
     assert_eq!(parse_id("2000000"), None);
-    let task = record(Kind::Task, 2_000_006, 1.0, &SimOptions::plain());
+    let task = record(Task, 2_000_006, 1.0, &SimOptions::plain());
     assert!(task.contains_key("sent"));
 }
 
 #[test]
 fn vendor_codes() {
     use crate::sim::Codes::{Spec, Vendor};
-    assert_eq!(Kind::Hlr.not_found_in(Spec, "-=__").0, 10);
-    assert_eq!(Kind::Hlr.not_found_in(Vendor, "-=__").0, 65);
-    assert_eq!(Kind::Hlr.not_found_in(Vendor, "order-7").0, 60);
-    assert_eq!(Kind::Hlr.not_found_in(Vendor, "1000000").0, 60);
-    assert_eq!(Kind::Task.not_found_in(Vendor, "wrong status").0, 29);
-    assert_eq!(Kind::Task.not_found_in(Vendor, "1000000").0, 30);
-    assert_eq!(Kind::Task.not_found_in(Spec, "x").0, 30);
-    assert_eq!(Kind::Sms.not_found_in(Vendor, "x").0, 20);
+    assert_eq!(Hlr.not_found_in(Spec, "-=__").0, 10);
+    assert_eq!(Hlr.not_found_in(Vendor, "-=__").0, 65);
+    assert_eq!(Hlr.not_found_in(Vendor, "order-7").0, 60);
+    assert_eq!(Hlr.not_found_in(Vendor, "1000000").0, 60);
+    assert_eq!(Task.not_found_in(Vendor, "wrong status").0, 29);
+    assert_eq!(Task.not_found_in(Vendor, "1000000").0, 30);
+    assert_eq!(Task.not_found_in(Spec, "x").0, 30);
+    assert_eq!(Sms.not_found_in(Vendor, "x").0, 20);
 }
