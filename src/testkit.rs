@@ -9,16 +9,13 @@ pub use crate::domain::msisdn::mask_result;
 pub use crate::domain::outcome::Outcome;
 pub use crate::domain::record::RecordKind as Kind;
 pub use crate::domain::sanitize::is_unsafe;
+pub use crate::domain::status::{documented, Phase};
 pub use crate::http::answer::read_answer;
 pub use crate::http::redact::scrub_result;
 pub use crate::output::json_lines::{outcome_json, write_json_line};
 pub use crate::output::printer::{PrintStyle, Printer};
 pub use crate::settings::secret::ApiKey;
-pub use crate::sim::data::{
-    settle_fraction, FINAL_SMS_STATUSES, FINAL_V1_SMS_STATUSES, MAX_ID, PENDING_SMS_STATUSES,
-    PENDING_V1_SMS_STATUSES, TASK_ONLY_IDS,
-};
-pub use crate::sim::hlr::{FINAL_HLR_STATUSES, FINAL_V1_HLR_STATUSES};
+pub use crate::sim::data::{settle_fraction, MAX_ID, TASK_ONLY_IDS};
 pub use crate::sim::record as sim_record;
 pub use crate::sim::start as start_sim;
 pub use crate::sim::{Codes, Oddity, Variant};

@@ -3,8 +3,6 @@
 //! unknown or failed; the v1 variant documents no pending status, so its records
 //! are final at once: delivered (mostly), undeliverable, absent, unknown or failed.
 
-use std::sync::LazyLock;
-
 use serde_json::{Map, Value};
 
 use crate::domain::record::RecordKind::Hlr;
@@ -13,14 +11,6 @@ use crate::domain::status::{self, Phase};
 use super::data::{iso_time, Shape, EPOCH};
 use super::networks;
 use super::prng::{self, Dice};
-
-/// The statuses the simulator settles HLR requests to: the final ones its variant
-/// documents (docs/variants.md).
-pub static FINAL_HLR_STATUSES: LazyLock<Vec<&'static str>> =
-    LazyLock::new(|| status::documented(Hlr, Phase::Final, false).collect());
-/// The same of the v1 variant.
-pub static FINAL_V1_HLR_STATUSES: LazyLock<Vec<&'static str>> =
-    LazyLock::new(|| status::documented(Hlr, Phase::Final, true).collect());
 
 /// How common a final HLR status is, in percent.
 fn hlr_weight(status: &str) -> u32 {
@@ -51,9 +41,10 @@ pub(super) fn hlr(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
     };
     let roaming = dice.chance(0.05);
     let imsi = networks::imsi(serving, &mut dice);
-    // One roll for both variants, so an ID means the same subscriber in each.
-    let mut twin = dice.clone();
-    let final_status = *dice.weighted(&FINAL_HLR_STATUSES, |s| hlr_weight(s));
+    // Drawn from the final statuses its variant documents (docs/variants.md), by
+    // one roll in both, so an ID means the same subscriber in each.
+    let finals: Vec<_> = status::documented(Hlr, Phase::Final, shape.v1()).collect();
+    let final_status = *dice.weighted(&finals, |s| hlr_weight(s));
     let created = EPOCH + id * 41 + dice.range(0, 40);
     let answered = created + dice.range(1, 20);
 
@@ -64,7 +55,7 @@ pub(super) fn hlr(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
         // `details` with integer flags and a masked IMSI. With extra fields, `ported`
         // and `roaming` at the top too, as booleans (as its examples have them; its
         // schema does not list them).
-        let status = *twin.weighted(&FINAL_V1_HLR_STATUSES, |s| hlr_weight(s));
+        let status = final_status;
         let reached = matches!(status, "delivered" | "absent");
         let int = |name: &str, on: bool| shape.count(name, u64::from(on));
         let mut details = Map::new();
@@ -147,11 +138,12 @@ mod tests {
 
     #[test]
     fn settled_records_carry_a_final_status_and_matching_details() {
+        let finals: Vec<_> = status::documented(Hlr, Phase::Final, false).collect();
         let mut seen = Vec::new();
         for id in 1..=2000 {
             let rec = record(Hlr, id, 1.0, &SimOptions::plain());
             let status = rec["status"].as_str().unwrap();
-            assert!(FINAL_HLR_STATUSES.contains(&status), "{status}");
+            assert!(finals.contains(&status), "{status}");
             let network = rec["network"].as_str().unwrap();
             match status {
                 "active" => {
@@ -167,7 +159,7 @@ mod tests {
         }
         let active = seen.iter().filter(|s| *s == "active").count();
         assert!(active > 1000, "active should dominate: {active}");
-        for status in FINAL_HLR_STATUSES.iter() {
+        for status in &finals {
             assert!(seen.iter().any(|s| s == status), "{status} never seen");
         }
     }

@@ -3,11 +3,11 @@
 
 use std::time::{Duration, Instant};
 
+use crate::common::sim::PENDING_SMS_STATUSES as PENDING_SMS;
 use crate::common::sim::{sim, Reply};
+use crate::common::sim::{FINAL_HLR_STATUSES as FINAL_HLR, FINAL_SMS_STATUSES as FINAL_SMS};
 use serde_json::Value;
-use smsstat::testkit::PENDING_SMS_STATUSES as PENDING_SMS;
 use smsstat::testkit::{settle_fraction, Kind, Oddity, SimOptions};
-use smsstat::testkit::{FINAL_HLR_STATUSES as FINAL_HLR, FINAL_SMS_STATUSES as FINAL_SMS};
 
 const COUNTERS: [&str; 4] = ["delivered", "undeliverable", "expired", "unknown"];
 

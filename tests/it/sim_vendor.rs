@@ -6,13 +6,14 @@
 use std::time::Duration;
 
 use crate::common::process::Running;
+use crate::common::sim::{
+    FINAL_HLR_STATUSES, FINAL_SMS_STATUSES, FINAL_V1_HLR_STATUSES, FINAL_V1_SMS_STATUSES,
+    PENDING_SMS_STATUSES, PENDING_V1_SMS_STATUSES,
+};
 use crate::common::{json_line, json_lines, smsstat, smsstat_at};
 use httpcore::HttpServer;
 use serde_json::{Map, Value};
-use smsstat::testkit::{
-    start_sim, Codes, Oddity, SimOptions, Variant, FINAL_HLR_STATUSES, FINAL_SMS_STATUSES,
-    FINAL_V1_HLR_STATUSES, FINAL_V1_SMS_STATUSES, PENDING_SMS_STATUSES, PENDING_V1_SMS_STATUSES,
-};
+use smsstat::testkit::{start_sim, Codes, Oddity, SimOptions, Variant};
 
 fn start(options: SimOptions) -> HttpServer {
     start_sim(options).expect("simulator starts")

@@ -4,7 +4,6 @@
 //! state, and the oddity settings.
 
 use std::ops::RangeInclusive;
-use std::sync::LazyLock;
 use std::time::{Duration, UNIX_EPOCH};
 
 use serde_json::{json, Map, Value};
@@ -216,19 +215,6 @@ pub fn error_body(code: u32, description: &str, code_as_string: bool) -> String 
     json!({"error": code, "errorDescription": description}).to_string()
 }
 
-/// The statuses the simulator settles SMS to: the final ones its variant documents
-/// (docs/variants.md).
-pub static FINAL_SMS_STATUSES: LazyLock<Vec<&'static str>> =
-    LazyLock::new(|| status::documented(Sms, Phase::Final, false).collect());
-/// The pending statuses its variant documents, drawn alike.
-pub static PENDING_SMS_STATUSES: LazyLock<Vec<&'static str>> =
-    LazyLock::new(|| status::documented(Sms, Phase::Pending, false).collect());
-/// The same two lists of the v1 variant.
-pub static FINAL_V1_SMS_STATUSES: LazyLock<Vec<&'static str>> =
-    LazyLock::new(|| status::documented(Sms, Phase::Final, true).collect());
-pub static PENDING_V1_SMS_STATUSES: LazyLock<Vec<&'static str>> =
-    LazyLock::new(|| status::documented(Sms, Phase::Pending, true).collect());
-
 /// How common a final SMS status is, in percent or so.
 fn sms_weight(status: &str) -> u32 {
     match status {
@@ -267,13 +253,12 @@ fn rfc3339(secs: u64) -> String {
 pub(super) fn sms(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
     let mut dice = Dice::new(Sms.salt(), id);
     let (_, msisdn) = networks::subscriber(&mut dice);
-    let (finals, pendings) = if shape.v1() {
-        (&FINAL_V1_SMS_STATUSES, &PENDING_V1_SMS_STATUSES)
-    } else {
-        (&FINAL_SMS_STATUSES, &PENDING_SMS_STATUSES)
-    };
-    let final_status = *dice.weighted(finals, |s| sms_weight(s));
-    let pending_status = *dice.pick(pendings);
+    // Drawn only from the statuses its variant documents (docs/variants.md).
+    let v1 = shape.v1();
+    let finals: Vec<_> = status::documented(Sms, Phase::Final, v1).collect();
+    let final_status = *dice.weighted(&finals, |s| sms_weight(s));
+    let pendings: Vec<_> = status::documented(Sms, Phase::Pending, v1).collect();
+    let pending_status = *dice.pick(&pendings);
     let &(currency, low, high, _) = dice.weighted(CURRENCIES, |c| c.3);
     let price = match final_status {
         "rejected" | "failed" | "deleted" => 0,
@@ -298,7 +283,6 @@ pub(super) fn sms(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
     // v1's `SmsStatusResponse` has every field in its order, `id` always (the
     // MSISDN on a third of the records with extra fields, as its own example), times
     // in ISO 8601 with an offset (its `date-time`), null until they happen.
-    let v1 = shape.v1();
     let time = |at: Option<u64>| match (at, v1) {
         (Some(secs), true) => iso_time(secs).into(),
         (Some(secs), false) => sms_time(secs).into(),

@@ -2,8 +2,9 @@
 //! not found, unavailable, or the simulator's record (pending or final), and the
 //! same answers computed here, so that tests can count independently of the binary.
 
+use super::sim::PENDING_SMS_STATUSES;
 use serde_json::{Map, Value};
-use smsstat::testkit::{sim_record, Codes, Kind, SimOptions, PENDING_SMS_STATUSES};
+use smsstat::testkit::{sim_record, Codes, Kind, SimOptions};
 
 use super::answers::value_of;
 use super::{Canned, TestServer};
