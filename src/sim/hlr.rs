@@ -73,13 +73,10 @@ pub(super) fn hlr(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
             map.insert("country_name".into(), serving.country_en.into());
             map.insert("brand".into(), serving.brand.into());
             map.insert("brand_name".into(), serving.legal_name.into());
-            map.insert("network".into(), serving.brand.into());
-        } else {
-            map.insert("network".into(), Value::Null);
         }
+        map.insert("network".into(), reached.then_some(serving.brand).into());
         map.insert("status".into(), status.into());
-        let details = reached.then_some(Value::Object(details));
-        map.insert("details".into(), details.unwrap_or(Value::Null));
+        map.insert("details".into(), reached.then_some(details).into());
         map.insert("createdDatetime".into(), iso_time(created).into());
         map.insert("statusDatetime".into(), iso_time(answered).into());
         if shape.extras() && status == "delivered" {
@@ -111,15 +108,12 @@ pub(super) fn hlr(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
     if status == "active" {
         details.insert("roaming".into(), flag(roaming));
     }
-    let details = match status {
-        "active" | "absent" | "unknown" => Value::Object(details),
-        _ => Value::Null,
-    };
+    let details = matches!(status, "active" | "absent" | "unknown").then_some(details);
     map.insert("reference".into(), format!("ref-{id}").into());
     map.insert("msisdn".into(), msisdn.into());
     map.insert("network".into(), network.into());
     map.insert("status".into(), status.into());
-    map.insert("details".into(), details);
+    map.insert("details".into(), details.into());
     map.insert("createdDatetime".into(), iso_time(created).into());
     let status_time = if settled { answered } else { created };
     map.insert("statusDatetime".into(), iso_time(status_time).into());

@@ -67,8 +67,8 @@ pub fn record(kind: RecordKind, id: u64, progress: f64, sim: &SimOptions) -> Map
 /// The first line `smsstat sim` prints, followed by the base URL.
 pub const LISTENING_PREFIX: &str = "smsstat sim listening on ";
 
-/// Everything the simulator needs, the record shapes with it; built from `SimArgs`
-/// or by `SimOptions::demo`. clap checks the values (`--fail-rate`, `--rate-limit`).
+/// Everything the simulator needs, the record shapes with it: `smsstat sim`'s flags
+/// (`SimArgs` says what each does, and clap checks them), or `SimOptions::demo`.
 #[derive(Debug, Clone)]
 pub struct SimOptions {
     pub listen: SocketAddr,
@@ -81,12 +81,8 @@ pub struct SimOptions {
     pub omit_error: Oddity,
     pub extra_fields: Oddity,
     pub no_errors_text: Oddity,
-    /// Service errors with HTTP 200 and the JSON error body, as the live service
-    /// answers (unknown paths then answer error 4 too).
     pub errors_with_200: bool,
-    /// More than this many requests in one second get 429 with `Retry-After`.
     pub rate_limit: Option<u32>,
-    /// Task records of the v1 variant: `total`, `queued`, `accepted`, `enroute`.
     pub task_v1: bool,
     /// The variant answered like; `with_variant` sets it with its defaults.
     pub variant: Variant,

@@ -216,15 +216,14 @@ impl Drop for HttpServer {
 
 /// Where to connect to reach a listener bound to `addr` (a wildcard address is
 /// reached through loopback).
-fn wake_addr(addr: SocketAddr) -> SocketAddr {
-    let mut wake = addr;
+fn wake_addr(mut addr: SocketAddr) -> SocketAddr {
     if addr.ip().is_unspecified() {
-        wake.set_ip(match addr {
+        addr.set_ip(match addr {
             SocketAddr::V4(_) => Ipv4Addr::LOCALHOST.into(),
             SocketAddr::V6(_) => Ipv6Addr::LOCALHOST.into(),
         });
     }
-    wake
+    addr
 }
 
 fn accept_loop(listener: &TcpListener, inner: &Arc<Inner>) {

@@ -258,7 +258,7 @@ pub(super) fn sms(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
     let finals: Vec<_> = status::documented(Sms, Phase::Final, v1).collect();
     let final_status = *dice.weighted(&finals, |s| sms_weight(s));
     let pendings: Vec<_> = status::documented(Sms, Phase::Pending, v1).collect();
-    let pending_status = *dice.pick(&pendings);
+    let pending = *dice.pick(&pendings);
     let &(currency, low, high, _) = dice.weighted(CURRENCIES, |c| c.3);
     let price = match final_status {
         "rejected" | "failed" | "deleted" => 0,
@@ -273,11 +273,7 @@ pub(super) fn sms(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
     };
     let pending_omits_dr = dice.chance(0.5);
 
-    let status = if settled {
-        final_status
-    } else {
-        pending_status
-    };
+    let status = if settled { final_status } else { pending };
     let not_yet_sent =
         matches!(status, "new" | "waiting" | "scheduled") || (settled && status == "deleted");
     // v1's `SmsStatusResponse` has every field in its order, `id` always (the
@@ -296,10 +292,8 @@ pub(super) fn sms(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
     map.insert("msisdn".into(), msisdn.clone().into());
     map.insert("reference".into(), format!("ref-{id}").into());
     map.insert("time_in".into(), time(Some(time_in)));
-    map.insert(
-        "time_sent".into(),
-        time((!not_yet_sent).then_some(time_sent)),
-    );
+    let sent_at = (!not_yet_sent).then_some(time_sent);
+    map.insert("time_sent".into(), time(sent_at));
     let dr_at = (settled && !(v1 && not_yet_sent)).then_some(time_sent + report_delay);
     if v1 || settled || !pending_omits_dr {
         map.insert("time_dr".into(), time(dr_at));
