@@ -7,18 +7,16 @@ pub use crate::domain::format::OutputFormat;
 pub use crate::domain::lookup::{LookupKind, PathStyle};
 pub use crate::domain::msisdn::mask_result;
 pub use crate::domain::outcome::Outcome;
+pub use crate::domain::record::RecordKind as Kind;
 pub use crate::domain::sanitize::is_unsafe;
+pub use crate::domain::status::{documented, Phase};
 pub use crate::http::answer::read_answer;
 pub use crate::http::redact::Scrubber;
 pub use crate::output::json_lines::{outcome_json, write_json_line};
 pub use crate::output::printer::{PrintStyle, Printer};
 pub use crate::settings::secret::ApiKey;
-pub use crate::sim::data::{
-    settle_fraction, Kind, Quirks, FINAL_SMS_STATUSES, FINAL_V1_SMS_STATUSES, MAX_ID,
-    PENDING_SMS_STATUSES, PENDING_V1_SMS_STATUSES, TASK_ONLY_IDS,
-};
-pub use crate::sim::hlr::{FINAL_HLR_STATUSES, FINAL_V1_HLR_STATUSES};
+pub use crate::sim::data::{settle_fraction, MAX_ID, TASK_ONLY_IDS};
 pub use crate::sim::record as sim_record;
-pub use crate::sim::record_of as sim_record_of;
+pub use crate::sim::start as start_sim;
 pub use crate::sim::{Codes, Oddity, Variant};
-pub use crate::sim::{SimOptions, SimServer, API_KEY_HEADER, LISTENING_PREFIX};
+pub use crate::sim::{SimOptions, API_KEY_HEADER, LISTENING_PREFIX};

@@ -6,7 +6,7 @@
 use crate::domain::record::RecordKind;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Phase {
+pub enum Phase {
     Pending,
     Final,
 }
@@ -139,11 +139,7 @@ pub(crate) fn names(kind: RecordKind, phase: Phase) -> impl Iterator<Item = &'st
 
 /// The statuses of one kind and phase that a variant documents, in table order:
 /// what the simulator may send.
-pub(crate) fn documented(
-    kind: RecordKind,
-    phase: Phase,
-    v1: bool,
-) -> impl Iterator<Item = &'static str> {
+pub fn documented(kind: RecordKind, phase: Phase, v1: bool) -> impl Iterator<Item = &'static str> {
     let variant = if v1 { V1 } else { Classic };
     STATUSES
         .iter()

@@ -15,7 +15,7 @@ use crate::output::messages::{error, warn};
 use crate::run::error::{print_document, Error};
 use crate::settings::config::resolve;
 use crate::settings::given::Given;
-use crate::sim::{self, SimOptions, SimServer};
+use crate::sim::{self, SimOptions};
 
 /// The whole program. A run's error is told here and nowhere else.
 pub fn main() -> ExitCode {
@@ -76,14 +76,14 @@ fn look_up(
     let demo = global
         .demo
         .then(|| {
-            SimServer::start(SimOptions {
+            sim::start(SimOptions {
                 settle,
                 ..SimOptions::demo()
             })
         })
         .transpose()
         .map_err(Error::Demo)?;
-    let demo_url = demo.as_ref().map(SimServer::base_url);
+    let demo_url = demo.as_ref().map(httpcore::HttpServer::base_url);
     // A bad value of a flag or variable, or a usage mistake, is 64; the rest 78.
     let (config, warnings) = resolve(&global, demo_url, Some(kind))?;
     if !global.quiet {

@@ -3,24 +3,14 @@
 //! unknown or failed; the v1 variant documents no pending status, so its records
 //! are final at once: delivered (mostly), undeliverable, absent, unknown or failed.
 
-use std::sync::LazyLock;
-
 use serde_json::{Map, Value};
 
-use crate::domain::record::RecordKind;
+use crate::domain::record::RecordKind::Hlr;
 use crate::domain::status::{self, Phase};
 
-use super::data::{iso_time, Kind, Shape, EPOCH};
+use super::data::{iso_time, Shape, EPOCH};
 use super::networks;
 use super::prng::{self, Dice};
-
-/// The statuses the simulator settles HLR requests to: the final ones its variant
-/// documents (docs/variants.md).
-pub static FINAL_HLR_STATUSES: LazyLock<Vec<&'static str>> =
-    LazyLock::new(|| status::documented(RecordKind::Hlr, Phase::Final, false).collect());
-/// The same of the v1 variant.
-pub static FINAL_V1_HLR_STATUSES: LazyLock<Vec<&'static str>> =
-    LazyLock::new(|| status::documented(RecordKind::Hlr, Phase::Final, true).collect());
 
 /// How common a final HLR status is, in percent.
 fn hlr_weight(status: &str) -> u32 {
@@ -41,7 +31,7 @@ fn flag(on: bool) -> Value {
 
 /// A subscriber fixed per ID: the same one in both variants.
 pub(super) fn hlr(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
-    let mut dice = Dice::new(Kind::Hlr.salt(), id);
+    let mut dice = Dice::new(Hlr.salt(), id);
     let (home, msisdn) = networks::subscriber(&mut dice);
     let ported = dice.chance(0.12);
     let serving = if ported {
@@ -51,9 +41,10 @@ pub(super) fn hlr(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
     };
     let roaming = dice.chance(0.05);
     let imsi = networks::imsi(serving, &mut dice);
-    // One roll for both variants, so an ID means the same subscriber in each.
-    let mut twin = dice.clone();
-    let final_status = *dice.weighted(&FINAL_HLR_STATUSES, |s| hlr_weight(s));
+    // Drawn from the final statuses its variant documents (docs/variants.md), by
+    // one roll in both, so an ID means the same subscriber in each.
+    let finals: Vec<_> = status::documented(Hlr, Phase::Final, shape.v1()).collect();
+    let final_status = *dice.weighted(&finals, |s| hlr_weight(s));
     let created = EPOCH + id * 41 + dice.range(0, 40);
     let answered = created + dice.range(1, 20);
 
@@ -64,7 +55,7 @@ pub(super) fn hlr(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
         // `details` with integer flags and a masked IMSI. With extra fields, `ported`
         // and `roaming` at the top too, as booleans (as its examples have them; its
         // schema does not list them).
-        let status = *twin.weighted(&FINAL_V1_HLR_STATUSES, |s| hlr_weight(s));
+        let status = final_status;
         let reached = matches!(status, "delivered" | "absent");
         let int = |name: &str, on: bool| shape.count(name, u64::from(on));
         let mut details = Map::new();
@@ -82,13 +73,10 @@ pub(super) fn hlr(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
             map.insert("country_name".into(), serving.country_en.into());
             map.insert("brand".into(), serving.brand.into());
             map.insert("brand_name".into(), serving.legal_name.into());
-            map.insert("network".into(), serving.brand.into());
-        } else {
-            map.insert("network".into(), Value::Null);
         }
+        map.insert("network".into(), reached.then_some(serving.brand).into());
         map.insert("status".into(), status.into());
-        let details = reached.then_some(Value::Object(details));
-        map.insert("details".into(), details.unwrap_or(Value::Null));
+        map.insert("details".into(), reached.then_some(details).into());
         map.insert("createdDatetime".into(), iso_time(created).into());
         map.insert("statusDatetime".into(), iso_time(answered).into());
         if shape.extras() && status == "delivered" {
@@ -120,15 +108,12 @@ pub(super) fn hlr(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
     if status == "active" {
         details.insert("roaming".into(), flag(roaming));
     }
-    let details = match status {
-        "active" | "absent" | "unknown" => Value::Object(details),
-        _ => Value::Null,
-    };
+    let details = matches!(status, "active" | "absent" | "unknown").then_some(details);
     map.insert("reference".into(), format!("ref-{id}").into());
     map.insert("msisdn".into(), msisdn.into());
     map.insert("network".into(), network.into());
     map.insert("status".into(), status.into());
-    map.insert("details".into(), details);
+    map.insert("details".into(), details.into());
     map.insert("createdDatetime".into(), iso_time(created).into());
     let status_time = if settled { answered } else { created };
     map.insert("statusDatetime".into(), iso_time(status_time).into());
@@ -143,16 +128,16 @@ pub(super) fn hlr(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::data::Quirks;
-    use crate::sim::record;
+    use crate::sim::{record, SimOptions};
 
     #[test]
     fn settled_records_carry_a_final_status_and_matching_details() {
+        let finals: Vec<_> = status::documented(Hlr, Phase::Final, false).collect();
         let mut seen = Vec::new();
         for id in 1..=2000 {
-            let rec = record(Kind::Hlr, id, 1.0, Quirks::none());
+            let rec = record(Hlr, id, 1.0, &SimOptions::plain());
             let status = rec["status"].as_str().unwrap();
-            assert!(FINAL_HLR_STATUSES.contains(&status), "{status}");
+            assert!(finals.contains(&status), "{status}");
             let network = rec["network"].as_str().unwrap();
             match status {
                 "active" => {
@@ -168,14 +153,14 @@ mod tests {
         }
         let active = seen.iter().filter(|s| *s == "active").count();
         assert!(active > 1000, "active should dominate: {active}");
-        for status in FINAL_HLR_STATUSES.iter() {
+        for status in &finals {
             assert!(seen.iter().any(|s| s == status), "{status} never seen");
         }
     }
 
     #[test]
     fn pending_records_are_sent_without_details() {
-        let rec = record(Kind::Hlr, 77, 0.5, Quirks::none());
+        let rec = record(Hlr, 77, 0.5, &SimOptions::plain());
         assert_eq!(rec["status"], "sent");
         assert!(rec["details"].is_null());
         assert_eq!(rec["network"], "");
@@ -184,7 +169,7 @@ mod tests {
 
     #[test]
     fn timestamps_are_iso_with_offset() {
-        let rec = record(Kind::Hlr, 5, 1.0, Quirks::none());
+        let rec = record(Hlr, 5, 1.0, &SimOptions::plain());
         let created = rec["createdDatetime"].as_str().unwrap();
         assert_eq!(created.len(), 25, "{created}");
         assert!(created.ends_with("+00:00") && created.as_bytes()[10] == b'T');

@@ -1,18 +1,9 @@
 //! The built-in simulator: a real HTTP server implementing the whole status API on
-//! loopback, for `--demo`, `smsstat sim`, CI scripts and tests.
-//!
-//! Data: SMS, task and HLR IDs 1..=999999 exist, and task IDs 2000000..=2999999
-//! (which no SMS has, for the task short form `/sms/{task_id}`); other IDs answer
-//! not found. Reference `ref-<ID>` names the SMS or HLR record with that ID. Every
-//! field is derived from a hash of the kind and ID, so an ID answers the same on
-//! every run and machine, except for its progress: each record reaches its final
-//! state at its own moment within `settle` after start (SMS pending status → final
-//! status, task counters filling up linearly, HLR `sent` → final). Statuses are
-//! drawn only from those the variant's documents list (`domain::status`,
-//! docs/variants.md).
-//!
-//! Variants: see [`Variant`] and [`Codes`]; routes and how the short forms are told
-//! apart: [`routes`]; the answers and their order of precedence: `server`.
+//! loopback, for `--demo`, `smsstat sim`, CI scripts and tests; what it answers is
+//! in docs/simulator.md. Every field is derived from a hash of the kind and ID, so
+//! an ID answers the same on every run and machine, except for its progress: each
+//! record reaches its final state at its own moment within `settle` after start.
+//! Routes: [`routes`]; the answers and their order of precedence: `server`.
 
 pub(crate) mod data;
 pub(crate) mod hlr;
@@ -23,34 +14,30 @@ mod server;
 
 use std::io::{self, Write};
 use std::net::SocketAddr;
-use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{Map, Value};
 
 use crate::domain::sanitize::escape_control;
 
-use data::{Kind, Quirks, Shape};
+use crate::domain::record::RecordKind::{self, Hlr, Sms, Task};
+use data::Shape;
 
 /// Which variant of the service the simulator answers like (docs/variants.md).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Variant {
     /// The spec and the field notes' classic service.
-    #[default]
     Spec,
     /// The v1 API of the vendor's OpenAPI document: its statuses, fields, types and
     /// error shapes.
     V1,
 }
 
-/// Which error codes the simulator answers lookups of nothing with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// Which error codes the simulator answers lookups of nothing with: the spec's or
+/// the vendor's (`RecordKind::not_found_in` has both).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Codes {
-    /// The spec's: 10 HLR, 20 SMS, 30 task not found.
-    #[default]
     Spec,
-    /// The vendor's (its SDK tests and v1 document): 60 HLR not found, 65 invalid
-    /// reference, 20 SMS not found, 29 invalid task ID, 30 task not found.
     Vendor,
 }
 
@@ -63,34 +50,25 @@ pub enum Oddity {
     Never,
 }
 
-pub use server::API_KEY_HEADER;
+pub use server::{start, API_KEY_HEADER};
 
-/// The record for an existing ID (see `data::parse_id`), of any kind: SMS and task
-/// records are made in `data`, HLR records in `hlr`.
-pub fn record(kind: Kind, id: u64, progress: f64, quirks: Quirks) -> Map<String, Value> {
-    record_of(Variant::Spec, kind, id, progress, quirks)
-}
-
-/// The record of a variant; `record` is the spec's.
-pub fn record_of(
-    variant: Variant,
-    kind: Kind,
-    id: u64,
-    progress: f64,
-    quirks: Quirks,
-) -> Map<String, Value> {
-    let shape = Shape::new(quirks, variant, kind, id);
+/// The record for an existing ID (see `data::parse_id`), of any kind, as the
+/// simulator with options `sim` answers it: SMS and task records are made in `data`,
+/// HLR records in `hlr`.
+pub fn record(kind: RecordKind, id: u64, progress: f64, sim: &SimOptions) -> Map<String, Value> {
+    let shape = Shape::new(sim, kind, id);
     match kind {
-        Kind::Sms => data::sms(id, progress >= 1.0, &shape),
-        Kind::Task => data::task(id, progress.clamp(0.0, 1.0), &shape),
-        Kind::Hlr => hlr::hlr(id, progress >= 1.0, &shape),
+        Sms => data::sms(id, progress >= 1.0, &shape),
+        Task => data::task(id, progress.clamp(0.0, 1.0), &shape),
+        Hlr => hlr::hlr(id, progress >= 1.0, &shape),
     }
 }
 
 /// The first line `smsstat sim` prints, followed by the base URL.
 pub const LISTENING_PREFIX: &str = "smsstat sim listening on ";
 
-/// Everything the simulator needs; built from `SimArgs` or by `SimOptions::demo`.
+/// Everything the simulator needs, the record shapes with it: `smsstat sim`'s flags
+/// (`SimArgs` says what each does, and clap checks them), or `SimOptions::demo`.
 #[derive(Debug, Clone)]
 pub struct SimOptions {
     pub listen: SocketAddr,
@@ -103,16 +81,11 @@ pub struct SimOptions {
     pub omit_error: Oddity,
     pub extra_fields: Oddity,
     pub no_errors_text: Oddity,
-    /// Service errors with HTTP 200 and the JSON error body, as the live service
-    /// answers (unknown paths then answer error 4 too).
     pub errors_with_200: bool,
-    /// More than this many requests in one second get 429 with `Retry-After`.
     pub rate_limit: Option<u32>,
-    /// Task records of the v1 variant: `total`, `queued`, `accepted`, `enroute`.
     pub task_v1: bool,
     /// The variant answered like; `with_variant` sets it with its defaults.
     pub variant: Variant,
-    /// The not-found codes.
     pub codes: Codes,
     /// Each request told on stderr (`smsstat sim`; not `--demo`, nor -q).
     pub log: bool,
@@ -141,6 +114,18 @@ impl SimOptions {
         }
     }
 
+    /// Spec-shaped records: numbers as numbers, error present, no extra fields.
+    #[cfg(test)]
+    pub fn plain() -> Self {
+        SimOptions {
+            string_numbers: Oddity::Never,
+            omit_error: Oddity::Never,
+            extra_fields: Oddity::Never,
+            no_errors_text: Oddity::Never,
+            ..SimOptions::demo()
+        }
+    }
+
     /// The variant with what its documents say: v1 sends numbers as numbers,
     /// `error` and `"errorDescription": "No errors"` on every success, its task
     /// counters, the vendor's codes, and service errors with HTTP 200 ("API always
@@ -160,61 +145,13 @@ impl SimOptions {
             },
         }
     }
-
-    fn validate(&self) -> io::Result<()> {
-        let invalid = |message: String| Err(io::Error::new(io::ErrorKind::InvalidInput, message));
-        if !(0.0..=1.0).contains(&self.fail_rate) {
-            return invalid(format!(
-                "--fail-rate must be between 0.0 and 1.0, not {}",
-                self.fail_rate
-            ));
-        }
-        if self.rate_limit == Some(0) {
-            return invalid("--rate-limit must be at least 1 request a second".into());
-        }
-        Ok(())
-    }
-}
-
-/// A running simulator; serves until dropped, `shutdown` or the end of the process.
-pub struct SimServer {
-    http: httpcore::HttpServer,
-}
-
-impl SimServer {
-    /// Binds the listening socket (so the address is known and connectable on return)
-    /// and starts accepting; each connection is served on a thread of its own.
-    pub fn start(options: SimOptions) -> io::Result<SimServer> {
-        options.validate()?;
-        let shared = Arc::new(server::Shared::new(&options));
-        let handler: httpcore::Handler = Arc::new(move |request| shared.handle(request));
-        let http = httpcore::HttpServer::bind(options.listen, handler)?;
-        Ok(SimServer { http })
-    }
-
-    pub fn addr(&self) -> SocketAddr {
-        self.http.addr()
-    }
-
-    pub fn base_url(&self) -> String {
-        format!("http://{}", self.addr())
-    }
-
-    /// Blocks, serving requests, until the process ends.
-    pub fn wait(self) {
-        self.http.wait();
-    }
-
-    /// Stops accepting, closes the listening socket and the open connections
-    /// (dropping does the same).
-    pub fn shutdown(self) {}
 }
 
 /// `smsstat sim`: serves in the foreground until the process is ended. The first
 /// line on stdout is `LISTENING_PREFIX` and the base URL, for scripts to parse.
 pub fn serve(options: SimOptions) -> io::Result<()> {
     let key = options.api_key.clone();
-    let server = SimServer::start(options)?;
+    let server = start(options)?;
     if !server.addr().ip().is_loopback() {
         eprintln!(
             "smsstat: warning: sim listening on {}, reachable from other machines; \
@@ -229,9 +166,8 @@ pub fn serve(options: SimOptions) -> io::Result<()> {
     );
     // One write, and its failure ignored: a script that reads the first line and
     // closes the pipe (`smsstat sim | head -1`) must not stop the server.
-    let mut out = io::stdout().lock();
+    let mut out = io::stdout();
     let _ = out.write_all(banner.as_bytes()).and_then(|()| out.flush());
-    drop(out);
     server.wait();
     Ok(())
 }

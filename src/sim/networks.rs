@@ -78,10 +78,9 @@ pub fn ported_from(home: &'static Network, dice: &mut Dice) -> &'static Network 
         .iter()
         .filter(|n| n.country_code == home.country_code && n.mccmnc != home.mccmnc)
         .collect();
-    if rivals.is_empty() {
-        home
-    } else {
-        dice.pick::<&Network>(&rivals)
+    match rivals.as_slice() {
+        [] => home,
+        rivals => dice.pick::<&Network>(rivals),
     }
 }
 

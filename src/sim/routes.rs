@@ -1,78 +1,42 @@
-//! Request targets to lookups.
-//!
-//! Routes (each also under the prefix `/rest`, like a production base URL
-//! `https://HOST/rest`, or `/v1.0`, as the vendor's PHP client's
-//! `https://api.bsg.world/v1.0/`; no other prefix is accepted, so a wrong base URL
-//! still meets a 404):
-//!
-//! | path                     | lookup                                          |
-//! |--------------------------|-------------------------------------------------|
-//! | `/sms/{digits}`          | SMS by ID; a task-only ID is the task           |
-//! | `/sms/reference/{ref}`   | SMS by reference                                |
-//! | `/sms/task/{id}`         | task by ID (`{id}` may also be `task-<ID>`)     |
-//! | `/sms/task-{id}`         | task, short form                                |
-//! | `/sms/{other}`           | SMS by reference, short form                    |
-//! | `/hlr/{digits}`          | HLR by ID                                       |
-//! | `/hlr/reference/{ref}`   | HLR by reference                                |
-//! | `/hlr/{other}`           | HLR by reference, short form                    |
+//! Request targets to lookups (the routes are listed in docs/simulator.md).
 //!
 //! The spec leaves open how `/sms/{x}` tells an SMS ID from a task ID; here an ID
 //! is both an SMS and a task, and digits mean the SMS, except the task-only IDs
 //! (`data::TASK_ONLY_IDS`, which no SMS has): `/sms/{task_id}`, the spec's task short
 //! form, finds those. `task-<ID>` is this simulator's own short form for any task.
-//! Segments are split first and percent-decoded after, so `%2F` stays inside a
-//! reference. The query string is ignored; a trailing slash or an empty value is an
-//! unknown path.
+//! One base path at most (`/rest`, a production base URL's, or `/v1.0`, the vendor's
+//! PHP client's), so a wrong base URL still meets a 404. Segments are split first
+//! and percent-decoded after, so `%2F` stays inside a reference. The query string
+//! is ignored; a trailing slash or an empty value is an unknown path.
 
 use percent_encoding::percent_decode_str;
 
-use super::data::{
-    id_in, is_digits, parse_id, parse_reference, parse_task_id, Kind, TASK_ONLY_IDS,
-};
+use crate::domain::record::RecordKind::{self, Hlr, Sms, Task};
 
-/// The optional base paths in front of every route (one at most).
-pub const BASE_PREFIXES: [&str; 2] = ["/rest", "/v1.0"];
+use super::data::{id_in, is_digits, parse_id, parse_reference, parse_task_id, TASK_ONLY_IDS};
 
-/// Short form of a task lookup on `/sms/{x}`.
-pub const TASK_SHORT_PREFIX: &str = "task-";
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum By {
-    Id(String),
-    Reference(String),
-}
-
+/// What a request looks up: the value as sent, and the ID of the record it names
+/// when one exists.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Lookup {
-    pub kind: Kind,
-    pub by: By,
+    pub kind: RecordKind,
+    pub value: String,
+    pub id: Option<u64>,
 }
 
 impl Lookup {
-    fn id(kind: Kind, value: &str) -> Self {
-        let by = By::Id(value.into());
-        Lookup { kind, by }
+    fn id(kind: RecordKind, value: &str) -> Self {
+        let id = match kind {
+            Task => parse_task_id(value),
+            _ => parse_id(value),
+        };
+        let value = value.into();
+        Lookup { kind, value, id }
     }
 
-    fn reference(kind: Kind, value: &str) -> Self {
-        let by = By::Reference(value.into());
-        Lookup { kind, by }
-    }
-
-    /// The ID of the record this lookup names, when one exists.
-    pub fn resolve(&self) -> Option<u64> {
-        match &self.by {
-            By::Id(raw) if self.kind == Kind::Task => parse_task_id(raw),
-            By::Id(raw) => parse_id(raw),
-            By::Reference(reference) => parse_reference(reference),
-        }
-    }
-
-    /// The looked-up value as sent.
-    pub fn value(&self) -> &str {
-        match &self.by {
-            By::Id(value) | By::Reference(value) => value,
-        }
+    fn reference(kind: RecordKind, value: &str) -> Self {
+        let (value, id) = (value.into(), parse_reference(value));
+        Lookup { kind, value, id }
     }
 }
 
@@ -83,7 +47,7 @@ fn decode(segment: &str) -> String {
 /// The lookup a request target asks for; `None` for an unknown path.
 pub fn route(target: &str) -> Option<Lookup> {
     let path = target.split(['?', '#']).next().unwrap_or_default();
-    let path = BASE_PREFIXES
+    let path = ["/rest", "/v1.0"]
         .iter()
         .find_map(|prefix| {
             path.strip_prefix(prefix)
@@ -92,83 +56,59 @@ pub fn route(target: &str) -> Option<Lookup> {
         .unwrap_or(path);
     let segments: Vec<String> = path.strip_prefix('/')?.split('/').map(decode).collect();
     let segments: Vec<&str> = segments.iter().map(String::as_str).collect();
-    match segments.as_slice() {
-        [_, .., ""] => None,
-        ["sms", "reference", value] => Some(Lookup::reference(Kind::Sms, value)),
-        ["sms", "task", value] => {
-            let id = value.strip_prefix(TASK_SHORT_PREFIX).unwrap_or(value);
-            Some(Lookup::id(Kind::Task, id))
-        }
-        ["sms", value] => Some(sms_short_form(value)),
-        ["hlr", "reference", value] => Some(Lookup::reference(Kind::Hlr, value)),
-        ["hlr", value] if is_digits(value) => Some(Lookup::id(Kind::Hlr, value)),
-        ["hlr", value] => Some(Lookup::reference(Kind::Hlr, value)),
-        _ => None,
-    }
-}
-
-fn sms_short_form(value: &str) -> Lookup {
-    if id_in(value, TASK_ONLY_IDS).is_some() {
-        Lookup::id(Kind::Task, value)
-    } else if is_digits(value) {
-        Lookup::id(Kind::Sms, value)
-    } else if let Some(task) = value.strip_prefix(TASK_SHORT_PREFIX) {
-        Lookup::id(Kind::Task, task)
-    } else {
-        Lookup::reference(Kind::Sms, value)
-    }
+    let task = |value: &str| Lookup::id(Task, value.strip_prefix("task-").unwrap_or(value));
+    Some(match segments.as_slice() {
+        [_, .., ""] => return None,
+        ["sms", "reference", value] => Lookup::reference(Sms, value),
+        ["sms", "task", value] => task(value),
+        ["sms", value] if id_in(value, TASK_ONLY_IDS).is_some() => task(value),
+        ["sms", value] if is_digits(value) => Lookup::id(Sms, value),
+        ["sms", value] if value.starts_with("task-") => task(value),
+        ["sms", value] => Lookup::reference(Sms, value),
+        ["hlr", "reference", value] => Lookup::reference(Hlr, value),
+        ["hlr", value] if is_digits(value) => Lookup::id(Hlr, value),
+        ["hlr", value] => Lookup::reference(Hlr, value),
+        _ => return None,
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn lookup(kind: Kind, by: By) -> Option<Lookup> {
-        Some(Lookup { kind, by })
+    fn id(kind: RecordKind, value: &str) -> Option<Lookup> {
+        Some(Lookup::id(kind, value))
     }
 
-    fn id(value: &str) -> By {
-        By::Id(value.into())
-    }
-
-    fn reference(value: &str) -> By {
-        By::Reference(value.into())
+    fn reference(kind: RecordKind, value: &str) -> Option<Lookup> {
+        Some(Lookup::reference(kind, value))
     }
 
     #[test]
     fn explicit_routes() {
-        assert_eq!(route("/sms/42"), lookup(Kind::Sms, id("42")));
-        assert_eq!(
-            route("/sms/reference/r1"),
-            lookup(Kind::Sms, reference("r1"))
-        );
-        assert_eq!(route("/sms/task/7"), lookup(Kind::Task, id("7")));
-        assert_eq!(route("/hlr/9"), lookup(Kind::Hlr, id("9")));
-        assert_eq!(route("/hlr/reference/x"), lookup(Kind::Hlr, reference("x")));
+        assert_eq!(route("/sms/42"), id(Sms, "42"));
+        assert_eq!(route("/sms/reference/r1"), reference(Sms, "r1"));
+        assert_eq!(route("/sms/task/7"), id(Task, "7"));
+        assert_eq!(route("/hlr/9"), id(Hlr, "9"));
+        assert_eq!(route("/hlr/reference/x"), reference(Hlr, "x"));
     }
 
     #[test]
     fn short_forms() {
-        assert_eq!(route("/sms/ref-3"), lookup(Kind::Sms, reference("ref-3")));
-        assert_eq!(route("/sms/task-7"), lookup(Kind::Task, id("7")));
-        assert_eq!(route("/sms/task/task-7"), lookup(Kind::Task, id("7")));
-        assert_eq!(route("/hlr/ref-9"), lookup(Kind::Hlr, reference("ref-9")));
+        assert_eq!(route("/sms/ref-3"), reference(Sms, "ref-3"));
+        assert_eq!(route("/sms/task-7"), id(Task, "7"));
+        assert_eq!(route("/sms/task/task-7"), id(Task, "7"));
+        assert_eq!(route("/hlr/ref-9"), reference(Hlr, "ref-9"));
     }
 
     #[test]
     fn prefix_query_and_decoding() {
-        assert_eq!(route("/rest/sms/42?x=1"), lookup(Kind::Sms, id("42")));
-        assert_eq!(route("/v1.0/hlr/7"), lookup(Kind::Hlr, id("7")));
-        assert_eq!(
-            route("/sms/reference/a%2Fb%20c"),
-            lookup(Kind::Sms, reference("a/b c"))
-        );
-        assert_eq!(
-            route("/sms/reference/%D0%BA%D0%BB"),
-            lookup(Kind::Sms, reference("кл"))
-        );
-        assert_eq!(route("/sms/%2E%2E"), lookup(Kind::Sms, reference("..")));
-        assert_eq!(route("/%73ms/42"), lookup(Kind::Sms, id("42")));
+        assert_eq!(route("/rest/sms/42?x=1"), id(Sms, "42"));
+        assert_eq!(route("/v1.0/hlr/7"), id(Hlr, "7"));
+        assert_eq!(route("/sms/reference/a%2Fb%20c"), reference(Sms, "a/b c"));
+        assert_eq!(route("/sms/reference/%D0%BA%D0%BB"), reference(Sms, "кл"));
+        assert_eq!(route("/sms/%2E%2E"), reference(Sms, ".."));
+        assert_eq!(route("/%73ms/42"), id(Sms, "42"));
     }
 
     #[test]
@@ -194,19 +134,16 @@ mod tests {
 
     #[test]
     fn resolution() {
-        assert_eq!(route("/sms/42").unwrap().resolve(), Some(42));
-        assert_eq!(route("/sms/1000000").unwrap().resolve(), None);
-        assert_eq!(route("/hlr/ref-8").unwrap().resolve(), Some(8));
-        assert_eq!(route("/sms/task/abc").unwrap().resolve(), None);
+        assert_eq!(route("/sms/42").unwrap().id, Some(42));
+        assert_eq!(route("/sms/1000000").unwrap().id, None);
+        assert_eq!(route("/hlr/ref-8").unwrap().id, Some(8));
+        assert_eq!(route("/sms/task/abc").unwrap().id, None);
         // The spec's task short form finds the task-only IDs.
-        assert_eq!(route("/sms/2000006"), lookup(Kind::Task, id("2000006")));
-        assert_eq!(route("/sms/2000006").unwrap().resolve(), Some(2_000_006));
-        assert_eq!(
-            route("/sms/task/2999999").unwrap().resolve(),
-            Some(2_999_999)
-        );
-        assert_eq!(route("/sms/3000000"), lookup(Kind::Sms, id("3000000")));
-        assert_eq!(route("/sms/1999999").unwrap().resolve(), None);
-        assert_eq!(route("/sms/reference/x").unwrap().value(), "x");
+        assert_eq!(route("/sms/2000006"), id(Task, "2000006"));
+        assert_eq!(route("/sms/2000006").unwrap().id, Some(2_000_006));
+        assert_eq!(route("/sms/task/2999999").unwrap().id, Some(2_999_999));
+        assert_eq!(route("/sms/3000000"), id(Sms, "3000000"));
+        assert_eq!(route("/sms/1999999").unwrap().id, None);
+        assert_eq!(route("/sms/reference/x").unwrap().value, "x");
     }
 }

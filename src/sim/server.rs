@@ -4,34 +4,41 @@
 //! they share nothing mutable but one atomic counter and, under `--rate-limit`, the
 //! count of the current second.
 
+use std::io;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::data::{self, Quirks};
+use super::data;
 use super::prng;
-use super::routes::{self, Lookup};
-use super::SimOptions;
-use super::{Oddity, Variant};
+use super::routes::route;
+use super::{Oddity, SimOptions, Variant};
 use crate::domain::sanitize::escape_control;
-use httpcore::{HttpRequest, HttpResponse};
+use httpcore::{HttpRequest, HttpResponse, HttpServer, Limits};
 
 pub const API_KEY_HEADER: &str = "X-API-KEY";
-pub const UNAVAILABLE_HTML: &str =
-    "<html><body><h1>503 Service Temporarily Unavailable</h1></body></html>";
-/// The live service's answer for a route it does not have.
-pub const NO_ROUTE: (u32, &str) = (4, "Invalid request or API method does not exists");
-/// The rate-limit body, in the v1 document's `HttpError429Response` shape.
-pub const RATE_LIMITED_JSON: &str = r#"{"code":429,"message":"Too Many Attempts."}"#;
 
 fn json(status: u16, body: String) -> HttpResponse {
     HttpResponse::new(status, "application/json", body)
 }
 
+/// Binds the listening socket (so the address is known and connectable on return)
+/// and starts serving; the server stops when dropped.
+pub fn start(options: SimOptions) -> io::Result<HttpServer> {
+    let listen = options.listen;
+    let shared = Shared {
+        options,
+        window: Mutex::new((0, 0)),
+        started: Instant::now(),
+        requests: AtomicU64::new(0),
+    };
+    let handler = Arc::new(move |request: &HttpRequest| shared.handle(request));
+    HttpServer::bind(listen, handler, Limits::default())
+}
+
 /// Everything the connection threads share.
-pub struct Shared {
+struct Shared {
     options: SimOptions,
-    quirks: Quirks,
     /// The second since start being counted, and its requests so far.
     window: Mutex<(u64, u32)>,
     started: Instant,
@@ -39,35 +46,17 @@ pub struct Shared {
 }
 
 impl Shared {
-    pub fn new(options: &SimOptions) -> Self {
-        Shared {
-            options: options.clone(),
-            quirks: Quirks {
-                string_numbers: options.string_numbers,
-                omit_error: options.omit_error,
-                extra_fields: options.extra_fields,
-                no_errors_text: options.no_errors_text,
-                task_v1: options.task_v1,
-            },
-            window: Mutex::new((0, 0)),
-            started: Instant::now(),
-            requests: AtomicU64::new(0),
-        }
-    }
-
     /// One request, on its connection's thread (so `--latency` delays only that
     /// connection).
-    pub fn handle(&self, request: &HttpRequest) -> HttpResponse {
+    fn handle(&self, request: &HttpRequest) -> HttpResponse {
         let arrived = Instant::now();
-        if !self.options.latency.is_zero() {
-            std::thread::sleep(self.options.latency);
-        }
-        let key = request.header(API_KEY_HEADER);
-        let response = match self.over_rate_limit() {
-            Some(wait) => {
-                json(429, RATE_LIMITED_JSON.into()).with_header("Retry-After", wait.to_string())
-            }
-            None => self.answer(&request.method, &request.target, key),
+        std::thread::sleep(self.options.latency);
+        let response = if self.over_rate_limit() {
+            // The v1 document's `HttpError429Response`; the next second counts anew.
+            let body = data::http_error_body(429, "Too Many Attempts.");
+            json(429, body).with_header("Retry-After", "1")
+        } else {
+            self.answer(request)
         };
         if self.options.log {
             log_request(request, response.status, arrived.elapsed());
@@ -75,52 +64,57 @@ impl Shared {
         response
     }
 
-    /// `--rate-limit N`: the seconds to wait when this request is beyond the N
-    /// allowed in the current second since start.
-    fn over_rate_limit(&self) -> Option<u64> {
-        let limit = self.options.rate_limit?;
+    /// `--rate-limit N`: whether this request is beyond the N allowed in the current
+    /// second since start.
+    fn over_rate_limit(&self) -> bool {
+        let Some(limit) = self.options.rate_limit else {
+            return false;
+        };
         let second = self.started.elapsed().as_secs();
         let mut window = self.window.lock().unwrap_or_else(|e| e.into_inner());
         if window.0 != second {
             *window = (second, 0);
         }
         window.1 = window.1.saturating_add(1);
-        (window.1 > limit).then_some(1)
+        window.1 > limit
     }
 
     /// The whole decision for one request, in the order a real gateway behind a
     /// proxy would make it.
-    fn answer(&self, method: &str, target: &str, key: Option<&str>) -> HttpResponse {
+    fn answer(&self, request: &HttpRequest) -> HttpResponse {
         if self.injected_failure() {
-            return HttpResponse::new(503, "text/html; charset=utf-8", UNAVAILABLE_HTML);
+            let html = "<html><body><h1>503 Service Temporarily Unavailable</h1></body></html>";
+            return HttpResponse::new(503, "text/html; charset=utf-8", html);
         }
-        let expected = self.options.api_key.as_deref();
-        if expected.is_some_and(|expected| key != Some(expected)) {
+        let key = request.header(API_KEY_HEADER);
+        if self
+            .options
+            .api_key
+            .as_deref()
+            .is_some_and(|k| key != Some(k))
+        {
             return self.refused(401, "Unauthorized", 1, "Invalid API key");
         }
-        let Some(lookup) = routes::route(target) else {
+        let Some(lookup) = route(&request.target) else {
             if self.options.variant == Variant::Spec && !self.options.errors_with_200 {
                 return HttpResponse::new(404, "text/plain; charset=utf-8", "Not Found");
             }
-            let (code, text) = NO_ROUTE;
-            return self.refused(404, "Not Found", code, text);
+            // The live service's answer for a route it does not have.
+            let text = "Invalid request or API method does not exists";
+            return self.refused(404, "Not Found", 4, text);
         };
-        if !matches!(method, "GET" | "HEAD") {
+        if !matches!(request.method.as_str(), "GET" | "HEAD") {
             let text = "Invalid request or method does not exist";
             return self.refused(405, "Method Not Allowed", 4, text);
         }
-        self.lookup(&lookup)
-    }
-
-    fn lookup(&self, lookup: &Lookup) -> HttpResponse {
-        let Some(id) = lookup.resolve() else {
-            let (code, text) = lookup.kind.not_found_in(self.options.codes, lookup.value());
-            let as_string = self.quirks.error_code_as_string(lookup.value());
+        let Some(id) = lookup.id else {
+            let (code, text) = lookup.kind.not_found_in(self.options.codes, &lookup.value);
+            let as_string = data::error_code_as_string(&self.options, &lookup.value);
             return self.error(404, code, text, as_string);
         };
         let elapsed = self.started.elapsed();
         let progress = data::progress(lookup.kind, id, elapsed, self.options.settle);
-        let record = super::record_of(self.options.variant, lookup.kind, id, progress, self.quirks);
+        let record = super::record(lookup.kind, id, progress, &self.options);
         json(200, serde_json::Value::Object(record).to_string())
     }
 
@@ -140,16 +134,13 @@ impl Shared {
         if self.options.variant == Variant::V1 {
             return json(status, data::http_error_body(status, message));
         }
-        let as_string = self.quirks.string_numbers == Oddity::Always;
+        let as_string = self.options.string_numbers == Oddity::Always;
         self.error(status, code, text, as_string)
     }
 
     /// Thread-safe and reproducible per seed: the n-th request overall fails or not
     /// by a hash of (seed, n), whichever connection carries it.
     fn injected_failure(&self) -> bool {
-        if self.options.fail_rate <= 0.0 {
-            return false;
-        }
         let n = self.requests.fetch_add(1, Ordering::Relaxed);
         prng::unit(prng::mix(self.options.seed), n) < self.options.fail_rate
     }

@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use serde_json::Value;
-use smsstat::testkit::{SimOptions, SimServer};
+use smsstat::testkit::{start_sim, SimOptions};
 
 const LOOKUPS: u64 = 10_000;
 /// IDs from here up do not exist in the simulator (404, error 20).
@@ -43,7 +43,7 @@ fn check_line(value: u64, line: &Value) -> i64 {
 
 #[test]
 fn ten_thousand_lookups_under_a_20_percent_fault_rate_lose_nothing() {
-    let sim = SimServer::start(SimOptions {
+    let sim = start_sim(SimOptions {
         fail_rate: 0.2,
         latency: Duration::from_millis(1),
         settle: Duration::ZERO,

@@ -275,8 +275,8 @@ fn a_missing_explicit_route_is_learnt_from_two_answers_per_run() {
 
 #[test]
 fn ipv6_loopback_base_urls_work() {
-    use smsstat::testkit::{SimOptions, SimServer};
-    let server = SimServer::start(SimOptions {
+    use smsstat::testkit::{start_sim, SimOptions};
+    let server = start_sim(SimOptions {
         listen: "[::1]:0".parse().unwrap(),
         ..SimOptions::demo()
     })

@@ -9,10 +9,11 @@
 
 use crate::common::proxy::Proxy;
 use crate::common::{smsstat, UNRESOLVABLE_HOST};
-use smsstat::testkit::{SimOptions, SimServer};
+use httpcore::HttpServer;
+use smsstat::testkit::{start_sim, SimOptions};
 
-fn sim() -> (SimServer, std::net::SocketAddr) {
-    let sim = SimServer::start(SimOptions::demo()).unwrap();
+fn sim() -> (HttpServer, std::net::SocketAddr) {
+    let sim = start_sim(SimOptions::demo()).unwrap();
     let addr = sim
         .base_url()
         .trim_start_matches("http://")

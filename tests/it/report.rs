@@ -11,11 +11,11 @@ use std::thread;
 use std::time::{Duration, SystemTime};
 
 use crate::common::answers::value_of;
-use crate::common::mixed::{is_pending, quirks, records, server, text, IDS};
+use crate::common::mixed::{is_pending, records, server, text, IDS};
 use crate::common::process::{command, finish, peak_rss_kib};
 use crate::common::{run_batch, smsstat_at, Canned, TestServer};
 use serde_json::{Map, Value};
-use smsstat::testkit::{sim_record, Kind, SimOptions, SimServer};
+use smsstat::testkit::{sim_record, start_sim, Kind, SimOptions};
 
 fn report_of(base: &str, kind: &str, extra: &[&str]) -> (Value, i32) {
     let ids: Vec<u64> = (1..=IDS).collect();
@@ -231,7 +231,7 @@ fn task_report_sums_counters_and_names_the_lowest_rates() {
 
 #[test]
 fn a_wait_report_tells_the_time_until_final_and_what_was_still_pending() {
-    let sim = SimServer::start(SimOptions {
+    let sim = start_sim(SimOptions {
         settle: Duration::from_secs(3600),
         ..SimOptions::demo()
     })
@@ -268,7 +268,7 @@ fn a_report_over_many_lookups_keeps_memory_flat() {
     // The simulator's settled SMS records, from a server that counts requests.
     let server = TestServer::start(|url| {
         let id = value_of(url).parse().expect("an SMS ID");
-        let record = sim_record(Kind::Sms, id, 1.0, quirks());
+        let record = sim_record(Kind::Sms, id, 1.0, &SimOptions::demo());
         Canned::json(200, &Value::Object(record).to_string())
     });
     // Two workers: each thread's malloc arena grows when it first does work, and

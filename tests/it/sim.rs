@@ -1,13 +1,13 @@
-//! The simulator's answers over real HTTP, in-process through `SimServer`: endpoints,
+//! The simulator's answers over real HTTP, in-process through `start_sim`: endpoints,
 //! errors, settling, the API key, faults, latency and the oddities it can force.
 
 use std::time::{Duration, Instant};
 
+use crate::common::sim::PENDING_SMS_STATUSES as PENDING_SMS;
 use crate::common::sim::{sim, Reply};
+use crate::common::sim::{FINAL_HLR_STATUSES as FINAL_HLR, FINAL_SMS_STATUSES as FINAL_SMS};
 use serde_json::Value;
-use smsstat::testkit::PENDING_SMS_STATUSES as PENDING_SMS;
 use smsstat::testkit::{settle_fraction, Kind, Oddity, SimOptions};
-use smsstat::testkit::{FINAL_HLR_STATUSES as FINAL_HLR, FINAL_SMS_STATUSES as FINAL_SMS};
 
 const COUNTERS: [&str; 4] = ["delivered", "undeliverable", "expired", "unknown"];
 

@@ -12,7 +12,7 @@ use std::path::Path;
 use crate::common::process::{Live, Running, Signal, Stream};
 use crate::common::sim::{agent, sim};
 use serde_json::Value;
-use smsstat::testkit::{SimOptions, SimServer, API_KEY_HEADER, LISTENING_PREFIX};
+use smsstat::testkit::{start_sim, SimOptions, API_KEY_HEADER, LISTENING_PREFIX};
 
 #[test]
 fn concurrent_clients_are_all_served() {
@@ -80,11 +80,11 @@ fn a_burst_of_keep_alive_connections_is_served_at_once() {
 
 #[test]
 fn shutdown_closes_the_port() {
-    let server = SimServer::start(SimOptions::demo()).unwrap();
+    let server = start_sim(SimOptions::demo()).unwrap();
     let addr = server.addr();
     assert!(TcpStream::connect(addr).is_ok());
-    // Closed by the time shutdown returns: no wait, no retry.
-    server.shutdown();
+    // Closed by the time drop returns: no wait, no retry.
+    drop(server);
     assert!(
         TcpStream::connect(addr).is_err(),
         "still accepting on {addr}"

@@ -6,18 +6,20 @@
 use std::time::Duration;
 
 use crate::common::process::Running;
-use crate::common::{json_line, json_lines, smsstat, smsstat_at};
-use serde_json::{Map, Value};
-use smsstat::testkit::{
-    Codes, Oddity, SimOptions, SimServer, Variant, FINAL_HLR_STATUSES, FINAL_SMS_STATUSES,
-    FINAL_V1_HLR_STATUSES, FINAL_V1_SMS_STATUSES, PENDING_SMS_STATUSES, PENDING_V1_SMS_STATUSES,
+use crate::common::sim::{
+    FINAL_HLR_STATUSES, FINAL_SMS_STATUSES, FINAL_V1_HLR_STATUSES, FINAL_V1_SMS_STATUSES,
+    PENDING_SMS_STATUSES, PENDING_V1_SMS_STATUSES,
 };
+use crate::common::{json_line, json_lines, smsstat, smsstat_at};
+use httpcore::HttpServer;
+use serde_json::{Map, Value};
+use smsstat::testkit::{start_sim, Codes, Oddity, SimOptions, Variant};
 
-fn start(options: SimOptions) -> SimServer {
-    SimServer::start(options).expect("simulator starts")
+fn start(options: SimOptions) -> HttpServer {
+    start_sim(options).expect("simulator starts")
 }
 
-fn v1(configure: impl FnOnce(&mut SimOptions)) -> SimServer {
+fn v1(configure: impl FnOnce(&mut SimOptions)) -> HttpServer {
     let mut options = SimOptions::demo().with_variant(Variant::V1);
     configure(&mut options);
     start(options)
@@ -135,7 +137,7 @@ fn statuses_are_drawn_only_from_documented_values() {
         pending_options.settle = Duration::from_secs(3600);
         let pending = start(pending_options);
         let ids: Vec<String> = (1..=120).map(|id| id.to_string()).collect();
-        let statuses = |server: &SimServer, command: &str| -> Vec<String> {
+        let statuses = |server: &HttpServer, command: &str| -> Vec<String> {
             let out = smsstat_at(&server.base_url())
                 .args(["--json", command])
                 .args(&ids)

@@ -10,12 +10,12 @@ use std::time::{Duration, Instant};
 use crate::common::answers::value_of;
 use crate::common::process::{command, signal_when, Live, Signal, Stream};
 use crate::common::settling::{late_ids, sim, status};
+use crate::common::sim::PENDING_SMS_STATUSES;
 use crate::common::{
     json_line, json_lines, run_batch, smsstat_at, Arrivals, Canned, Gate, RawServer, TestServer,
 };
 use predicates::prelude::*;
 use serde_json::Value;
-use smsstat::testkit::PENDING_SMS_STATUSES;
 
 /// What the simulator shows before a record settles.
 use PENDING_SMS_STATUSES as PENDING;

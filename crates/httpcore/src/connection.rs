@@ -61,13 +61,14 @@ fn next_request(
 ) -> Option<After> {
     let mut headers = [httparse::EMPTY_HEADER; MAX_HEADERS];
     let mut parsed = httparse::Request::new(&mut headers);
-    let head_len = match parsed.parse(&buf[..*filled]) {
+    let head = match parsed.parse(&buf[..*filled]) {
         Ok(httparse::Status::Partial) => return None,
-        Ok(httparse::Status::Complete(len)) => Ok(len),
+        Ok(httparse::Status::Complete(len)) => {
+            framing(&parsed, inner.limits.max_body).map(|framed| (len, framed))
+        }
         Err(httparse::Error::TooManyHeaders) => Err(431),
         Err(_) => Err(400),
     };
-    let head = head_len.and_then(|len| Ok((len, framing(&parsed)?)));
     let (head_len, (request, body_len, keep_alive)) = match head {
         Ok(head) => head,
         Err(status) => {
@@ -75,10 +76,6 @@ fn next_request(
             return Some(After::Linger);
         }
     };
-    if body_len > inner.limits.max_body {
-        refuse(stream, out, 413);
-        return Some(After::Linger);
-    }
     if !discard_body(stream, buf, filled, head_len, body_len, &request) {
         return Some(After::Close);
     }
@@ -162,9 +159,9 @@ fn respond(
     }
 }
 
-/// The owned request, its body length and whether the connection may be kept open;
-/// or the error status to answer.
-fn framing(parsed: &httparse::Request) -> Result<(HttpRequest, u64, bool), u16> {
+/// The owned request, its body length (at most `max_body`) and whether the
+/// connection may be kept open; or the error status to answer.
+fn framing(parsed: &httparse::Request, max_body: u64) -> Result<(HttpRequest, u64, bool), u16> {
     let (Some(method), Some(target), Some(version)) = (parsed.method, parsed.path, parsed.version)
     else {
         return Err(400);
@@ -195,6 +192,10 @@ fn framing(parsed: &httparse::Request) -> Result<(HttpRequest, u64, bool), u16> 
         }
         headers.push((header.name.to_string(), value));
     }
+    let body_len = body_len.unwrap_or(0);
+    if body_len > max_body {
+        return Err(413);
+    }
     let keep_alive = !close && (version >= 1 || keep_alive);
     let request = HttpRequest {
         method: method.to_string(),
@@ -202,7 +203,7 @@ fn framing(parsed: &httparse::Request) -> Result<(HttpRequest, u64, bool), u16> 
         version,
         headers,
     };
-    Ok((request, body_len.unwrap_or(0), keep_alive))
+    Ok((request, body_len, keep_alive))
 }
 
 /// Lingering close: stop sending, then read (and drop) what the client still sends

@@ -1,10 +1,5 @@
-//! A small blocking HTTP/1.1 server core: `std::net` sockets, `httparse` for the
-//! request head, one thread per connection.
-//!
-//! Made for loopback use (the simulator and the integration tests), where a thread
-//! per connection is both the simplest and the fastest design: no queue sits between
-//! accepting a connection and serving it, so a burst of keep-alive connections can
-//! never leave one waiting for another to close.
+//! A small blocking HTTP/1.1 server core for loopback use: `std::net` sockets,
+//! `httparse` for the request head, one thread per connection (why: README.md).
 //!
 //! What it speaks: keep-alive (HTTP/1.1 by default, HTTP/1.0 with
 //! `Connection: keep-alive`), `Connection: close`, pipelined requests, request bodies
@@ -16,7 +11,7 @@
 //! [`Limits::max_connections`] (503). A connection idle for [`Limits::idle_timeout`]
 //! is closed.
 //!
-//! Shutting down (or dropping) stops accepting, closes the listening socket and shuts
+//! Dropping the server stops accepting, closes the listening socket and shuts
 //! down every open connection, without waiting for the connection threads to end.
 
 mod connection;
@@ -126,7 +121,7 @@ impl HttpResponse {
     }
 }
 
-/// A running server; serves until [`HttpServer::shutdown`] or dropped.
+/// A running server; serves until dropped.
 pub struct HttpServer {
     addr: SocketAddr,
     inner: Arc<Inner>,
@@ -155,12 +150,8 @@ impl Inner {
 
 impl HttpServer {
     /// Binds `addr` (so the address is known and connectable on return) and starts
-    /// accepting, with the default [`Limits`].
-    pub fn bind(addr: impl ToSocketAddrs, handler: Handler) -> io::Result<HttpServer> {
-        HttpServer::bind_with(addr, handler, Limits::default())
-    }
-
-    pub fn bind_with(
+    /// accepting.
+    pub fn bind(
         addr: impl ToSocketAddrs,
         handler: Handler,
         limits: Limits,
@@ -191,9 +182,8 @@ impl HttpServer {
         self.addr
     }
 
-    /// Open connections right now.
-    pub fn connections(&self) -> usize {
-        self.inner.connections().len()
+    pub fn base_url(&self) -> String {
+        format!("http://{}", self.addr)
     }
 
     /// Blocks, serving, until the process ends (nothing else can stop it).
@@ -202,12 +192,11 @@ impl HttpServer {
             let _ = accept.join();
         }
     }
+}
 
-    /// Stops accepting, closes the listening socket and every open connection
-    /// (dropping does the same).
-    pub fn shutdown(self) {}
-
-    fn stop(&mut self) {
+/// Dropping stops accepting, closes the listening socket and every open connection.
+impl Drop for HttpServer {
+    fn drop(&mut self) {
         let Some(accept) = self.accept.take() else {
             return;
         };
@@ -225,23 +214,16 @@ impl HttpServer {
     }
 }
 
-impl Drop for HttpServer {
-    fn drop(&mut self) {
-        self.stop();
-    }
-}
-
 /// Where to connect to reach a listener bound to `addr` (a wildcard address is
 /// reached through loopback).
-fn wake_addr(addr: SocketAddr) -> SocketAddr {
-    let mut wake = addr;
+fn wake_addr(mut addr: SocketAddr) -> SocketAddr {
     if addr.ip().is_unspecified() {
-        wake.set_ip(match addr {
+        addr.set_ip(match addr {
             SocketAddr::V4(_) => Ipv4Addr::LOCALHOST.into(),
             SocketAddr::V6(_) => Ipv6Addr::LOCALHOST.into(),
         });
     }
-    wake
+    addr
 }
 
 fn accept_loop(listener: &TcpListener, inner: &Arc<Inner>) {
@@ -263,28 +245,19 @@ fn accept_loop(listener: &TcpListener, inner: &Arc<Inner>) {
         if inner.stopping.load(Ordering::SeqCst) {
             return;
         }
-        let Some(id) = register(inner, &stream) else {
+        let Some(registered) = register(inner, &stream) else {
             refuse_busy(stream);
             continue;
         };
-        let conn = Arc::clone(inner);
-        let spawned = thread::Builder::new()
+        // A thread that cannot start drops its closure: unregistered and closed.
+        let _ = thread::Builder::new()
             .name("smsstat-http-conn".into())
-            .spawn(move || {
-                let _registered = Registered { inner: &conn, id };
-                serve_connection(stream, &conn);
-            });
-        if let Err(failed) = spawned {
-            // The closure (with the stream) is gone with the error; unregistering
-            // drops the last handle, which closes the connection.
-            drop(failed);
-            inner.connections().remove(&id);
-        }
+            .spawn(move || serve_connection(stream, &registered.inner));
     }
 }
 
 /// Records a live connection, unless over the limit or stopping.
-fn register(inner: &Inner, stream: &TcpStream) -> Option<u64> {
+fn register(inner: &Arc<Inner>, stream: &TcpStream) -> Option<Registered> {
     let handle = stream.try_clone().ok()?;
     let mut connections = inner.connections();
     if inner.stopping.load(Ordering::SeqCst) || connections.len() >= inner.limits.max_connections {
@@ -292,16 +265,17 @@ fn register(inner: &Inner, stream: &TcpStream) -> Option<u64> {
     }
     let id = inner.next_id.fetch_add(1, Ordering::Relaxed);
     connections.insert(id, handle);
-    Some(id)
+    let inner = Arc::clone(inner);
+    Some(Registered { inner, id })
 }
 
-/// Removes its connection from the registry when the connection thread ends.
-struct Registered<'a> {
-    inner: &'a Inner,
+/// Removes its connection from the registry when dropped (its thread ends).
+struct Registered {
+    inner: Arc<Inner>,
     id: u64,
 }
 
-impl Drop for Registered<'_> {
+impl Drop for Registered {
     fn drop(&mut self) {
         self.inner.connections().remove(&self.id);
     }

@@ -15,31 +15,28 @@ pub(super) fn write_response(
     let status = response.status;
     // Writing into a Vec cannot fail.
     let _ = write!(out, "HTTP/1.1 {status:03} {}\r\n", reason(status));
-    if !response.content_type.is_empty() && is_header_value(&response.content_type) {
-        header_line(out, "Content-Type", &response.content_type);
+    let content_type = &response.content_type;
+    if !content_type.is_empty() && is_header_value(content_type) {
+        let _ = write!(out, "Content-Type: {content_type}\r\n");
     }
     let _ = write!(out, "Content-Length: {}\r\n", response.body.len());
     if close {
-        header_line(out, "Connection", "close");
+        out.extend_from_slice(b"Connection: close\r\n");
     } else if announce_keep_alive {
-        header_line(out, "Connection", "keep-alive");
+        out.extend_from_slice(b"Connection: keep-alive\r\n");
     }
     for (name, value) in &response.headers {
         let reserved = ["Content-Length", "Connection", "Transfer-Encoding"]
             .iter()
             .any(|r| name.eq_ignore_ascii_case(r));
         if !reserved && is_token(name) && is_header_value(value) {
-            header_line(out, name, value);
+            let _ = write!(out, "{name}: {value}\r\n");
         }
     }
     out.extend_from_slice(b"\r\n");
     if !omit_body {
         out.extend_from_slice(&response.body);
     }
-}
-
-fn header_line(out: &mut Vec<u8>, name: &str, value: &str) {
-    let _ = write!(out, "{name}: {value}\r\n");
 }
 
 /// An HTTP token (header names): visible ASCII except delimiters.

@@ -185,7 +185,7 @@ fn always_503() -> (httpcore::HttpServer, Arc<Mutex<Vec<String>>>) {
         seen.lock().unwrap().push(request.target.clone());
         httpcore::HttpResponse::new(503, "text/plain", "busy")
     });
-    let server = httpcore::HttpServer::bind("127.0.0.1:0", handler).unwrap();
+    let server = httpcore::HttpServer::bind("127.0.0.1:0", handler, Default::default()).unwrap();
     (server, asked)
 }
 

@@ -15,7 +15,8 @@ use crate::settings::config::{self, Config, HttpSettings};
 use crate::settings::given::Given;
 use crate::settings::layers::Layers;
 use crate::settings::origin::Origin;
-use crate::sim::{SimOptions, SimServer};
+use crate::sim::{self, SimOptions};
+use httpcore::HttpServer;
 
 mod cert;
 mod der;
@@ -71,7 +72,7 @@ pub fn run(mut args: Given) -> Result<u8, Error> {
     let json = std::mem::take(&mut args.json);
     let demo = args
         .demo
-        .then(|| SimServer::start(SimOptions::demo()))
+        .then(|| sim::start(SimOptions::demo()))
         .transpose()
         .map_err(Error::Demo)?;
     let (steps, color) = steps(&args, demo.as_ref());
@@ -141,7 +142,7 @@ fn as_json(steps: &[Step]) -> Value {
 /// Every step, in order, and whether the resolved settings colour the checklist.
 /// The proxy step is reported whenever the settings are known: a failure at the name
 /// or connect step is often the proxy's doing.
-fn steps(args: &Given, demo: Option<&SimServer>) -> (Vec<Step>, Option<bool>) {
+fn steps(args: &Given, demo: Option<&HttpServer>) -> (Vec<Step>, Option<bool>) {
     let (setup, settings) = match settings_step(args, demo) {
         Ok((step, setup)) => (setup, step),
         Err(step) => return (with_rest_skipped(vec![step], None), None),
@@ -170,9 +171,9 @@ fn with_rest_skipped(mut steps: Vec<Step>, proxy: Option<Step>) -> Vec<Step> {
 
 /// The settings as every command resolves them, refused as a lookup would refuse
 /// them (the same exit code).
-fn settings_step(args: &Given, demo: Option<&SimServer>) -> Result<(Step, Setup), Step> {
+fn settings_step(args: &Given, demo: Option<&HttpServer>) -> Result<(Step, Setup), Step> {
     let var = |name: &str| std::env::var(name).ok();
-    let demo_url = demo.map(SimServer::base_url);
+    let demo_url = demo.map(HttpServer::base_url);
     let resolved = Layers::open(args, &var).and_then(|mut layers| {
         let config = Config::resolve(&mut layers, args, demo_url, None)?;
         Ok((config, layers.rows))

@@ -4,15 +4,14 @@
 //! state, and the oddity settings.
 
 use std::ops::RangeInclusive;
-use std::sync::LazyLock;
 use std::time::{Duration, UNIX_EPOCH};
 
 use serde_json::{json, Map, Value};
 
 use super::networks;
 use super::prng::{self, Dice};
-use super::{Codes, Oddity, Variant};
-use crate::domain::record::RecordKind;
+use super::{Codes, Oddity, SimOptions, Variant};
+use crate::domain::record::RecordKind::{self, Hlr, Sms, Task};
 use crate::domain::status::{self, Phase};
 
 /// IDs 1..=MAX_ID exist, for every kind; everything else is "not found", except
@@ -26,26 +25,15 @@ pub const TASK_ONLY_IDS: RangeInclusive<u64> = 2_000_000..=2_999_999;
 /// Simulated records are dated from here on, later IDs later (2024-01-01T00:00:00Z).
 pub(super) const EPOCH: u64 = 1_704_067_200;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    Sms,
-    Task,
-    Hlr,
-}
-
-impl Kind {
+/// The simulator's side of the record kinds.
+impl RecordKind {
     /// Keeps the three kinds' data independent: SMS 42 and HLR 42 share nothing.
     pub(super) fn salt(self) -> u64 {
         match self {
-            Kind::Sms => 0x5353,
-            Kind::Task => 0x5441,
-            Kind::Hlr => 0x484C,
+            Sms => 0x5353,
+            Task => 0x5441,
+            Hlr => 0x484C,
         }
-    }
-
-    /// The spec's error code and text when no record matches.
-    pub fn not_found(self) -> (u32, &'static str) {
-        self.not_found_in(Codes::Spec, "")
     }
 
     /// The code and text when no record matches `value`, in a set of codes. The
@@ -56,13 +44,13 @@ impl Kind {
     /// vendor's tests check only the codes.
     pub fn not_found_in(self, codes: Codes, value: &str) -> (u32, &'static str) {
         match (codes, self) {
-            (_, Kind::Sms) => (20, "SMS not found"),
-            (Codes::Spec, Kind::Task) => (30, "Task not found"),
-            (Codes::Spec, Kind::Hlr) => (10, "HLR not found"),
-            (Codes::Vendor, Kind::Task) if !is_digits(value) => (29, "Invalid task ID"),
-            (Codes::Vendor, Kind::Task) => (30, "Task not found"),
-            (Codes::Vendor, Kind::Hlr) if !is_reference(value) => (65, "Invalid external ID"),
-            (Codes::Vendor, Kind::Hlr) => (60, "HLR not found"),
+            (_, Sms) => (20, "SMS not found"),
+            (Codes::Spec, Task) => (30, "Task not found"),
+            (Codes::Spec, Hlr) => (10, "HLR not found"),
+            (Codes::Vendor, Task) if !is_digits(value) => (29, "Invalid task ID"),
+            (Codes::Vendor, Task) => (30, "Task not found"),
+            (Codes::Vendor, Hlr) if !is_reference(value) => (65, "Invalid external ID"),
+            (Codes::Vendor, Hlr) => (60, "HLR not found"),
         }
     }
 }
@@ -111,51 +99,22 @@ pub fn parse_reference(reference: &str) -> Option<u64> {
 }
 
 /// Where in [0, 1) of the settle period this record reaches its final state.
-pub fn settle_fraction(kind: Kind, id: u64) -> f64 {
+pub fn settle_fraction(kind: RecordKind, id: u64) -> f64 {
     prng::unit(kind.salt() ^ SETTLE, id)
 }
 
 /// How far a record has come: 0.0 at start, growing linearly, 1.0 once settled.
-pub fn progress(kind: Kind, id: u64, elapsed: Duration, settle: Duration) -> f64 {
+pub fn progress(kind: RecordKind, id: u64, elapsed: Duration, settle: Duration) -> f64 {
     let settle_at = settle.as_secs_f64() * settle_fraction(kind, id);
     // Settled at start is 0/0, NaN, and `min` takes the number.
     (elapsed.as_secs_f64() / settle_at).min(1.0)
 }
 
-/// The oddity settings of the field notes, as given on the command line.
-#[derive(Debug, Clone, Copy)]
-pub struct Quirks {
-    pub string_numbers: Oddity,
-    pub omit_error: Oddity,
-    pub extra_fields: Oddity,
-    pub no_errors_text: Oddity,
-    /// Task records of the v1 variant: `total` and the in-flight counters.
-    pub task_v1: bool,
-}
-
-impl Quirks {
-    /// Spec-shaped records: numbers as numbers, error present, no extra fields.
-    #[cfg(test)]
-    pub fn none() -> Self {
-        Quirks {
-            string_numbers: Oddity::Never,
-            omit_error: Oddity::Never,
-            extra_fields: Oddity::Never,
-            no_errors_text: Oddity::Never,
-            task_v1: false,
-        }
-    }
-
-    /// Whether an error answer keyed by `text` (the looked-up value) sends its code
-    /// as a string.
-    pub fn error_code_as_string(&self, text: &str) -> bool {
-        decide(
-            self.string_numbers,
-            0.3,
-            STRING_NUMBERS,
-            prng::hash_bytes(text.as_bytes()),
-        )
-    }
+/// Whether an error answer keyed by `text` (the looked-up value) sends its code as
+/// a string.
+pub fn error_code_as_string(options: &SimOptions, text: &str) -> bool {
+    let key = prng::hash_bytes(text.as_bytes());
+    decide(options.string_numbers, 0.3, STRING_NUMBERS, key)
 }
 
 /// `Mixed` applies an oddity to a `share` of the records, chosen by hash.
@@ -168,46 +127,35 @@ fn decide(oddity: Oddity, share: f64, salt: u64, key: u64) -> bool {
 }
 
 /// The oddity decisions for one record, and the variant it is of.
-pub(super) struct Shape {
-    quirks: Quirks,
-    pub(super) variant: Variant,
+pub(super) struct Shape<'a> {
+    options: &'a SimOptions,
     key: u64,
 }
 
-impl Shape {
-    pub(super) fn new(quirks: Quirks, variant: Variant, kind: Kind, id: u64) -> Self {
-        Shape {
-            quirks,
-            variant,
-            key: prng::mix(kind.salt()) ^ id,
-        }
+impl<'a> Shape<'a> {
+    pub(super) fn new(options: &'a SimOptions, kind: RecordKind, id: u64) -> Self {
+        let key = prng::mix(kind.salt()) ^ id;
+        Shape { options, key }
     }
 
     pub(super) fn v1(&self) -> bool {
-        self.variant == Variant::V1
+        self.options.variant == Variant::V1
     }
 
     /// Decided per field, so one record can mix `"sent": "12"` with `"delivered": 11`.
     fn as_string(&self, field: &str) -> bool {
         let salt = STRING_NUMBERS ^ prng::hash_bytes(field.as_bytes());
-        decide(self.quirks.string_numbers, 0.3, salt, self.key)
+        decide(self.options.string_numbers, 0.3, salt, self.key)
     }
 
     pub(super) fn extras(&self) -> bool {
-        decide(self.quirks.extra_fields, 0.5, EXTRA_FIELDS, self.key)
-    }
-
-    /// Among records with extra fields, a third carry the MSISDN as their `id`, as
-    /// BSG-style answers do.
-    pub(super) fn msisdn_as_id(&self) -> bool {
-        self.extras() && prng::unit(MSISDN_AS_ID, self.key) < 1.0 / 3.0
+        decide(self.options.extra_fields, 0.5, EXTRA_FIELDS, self.key)
     }
 
     pub(super) fn count(&self, field: &str, value: u64) -> Value {
-        if self.as_string(field) {
-            Value::String(value.to_string())
-        } else {
-            Value::from(value)
+        match self.as_string(field) {
+            true => value.to_string().into(),
+            false => value.into(),
         }
     }
 
@@ -222,26 +170,30 @@ impl Shape {
         }
     }
 
-    /// A v1 or HLR record's first fields: the success marker, then its own ID (the
-    /// number itself where the shape says so).
+    /// A v1 or HLR record's first fields: the success marker, then its own ID.
     pub(super) fn opening(&self, id: u64, msisdn: &str) -> Map<String, Value> {
         let mut map = self.marked();
-        let own_id = match self.msisdn_as_id() {
-            true => msisdn.to_string(),
-            false => id.to_string(),
-        };
-        map.insert("id".into(), own_id.into());
+        map.insert("id".into(), self.own_id(id, msisdn));
         map
+    }
+
+    /// A record's `id`: its ID, or on a third of the records with extra fields the
+    /// MSISDN, as BSG-style answers have it.
+    fn own_id(&self, id: u64, msisdn: &str) -> Value {
+        match self.extras() && prng::unit(MSISDN_AS_ID, self.key) < 1.0 / 3.0 {
+            true => msisdn.into(),
+            false => id.to_string().into(),
+        }
     }
 
     /// A record's success marker: `error` (unless omitted), sometimes with "No errors".
     pub(super) fn marked(&self) -> Map<String, Value> {
         let mut map = Map::new();
-        if decide(self.quirks.omit_error, 0.4, OMIT_ERROR, self.key) {
+        if decide(self.options.omit_error, 0.4, OMIT_ERROR, self.key) {
             return map;
         }
         map.insert("error".into(), self.count("error", 0));
-        if decide(self.quirks.no_errors_text, 0.3, NO_ERRORS_TEXT, self.key) {
+        if decide(self.options.no_errors_text, 0.3, NO_ERRORS_TEXT, self.key) {
             map.insert("errorDescription".into(), "No errors".into());
         }
         map
@@ -262,19 +214,6 @@ pub fn error_body(code: u32, description: &str, code_as_string: bool) -> String 
     };
     json!({"error": code, "errorDescription": description}).to_string()
 }
-
-/// The statuses the simulator settles SMS to: the final ones its variant documents
-/// (docs/variants.md).
-pub static FINAL_SMS_STATUSES: LazyLock<Vec<&'static str>> =
-    LazyLock::new(|| status::documented(RecordKind::Sms, Phase::Final, false).collect());
-/// The pending statuses its variant documents, drawn alike.
-pub static PENDING_SMS_STATUSES: LazyLock<Vec<&'static str>> =
-    LazyLock::new(|| status::documented(RecordKind::Sms, Phase::Pending, false).collect());
-/// The same two lists of the v1 variant.
-pub static FINAL_V1_SMS_STATUSES: LazyLock<Vec<&'static str>> =
-    LazyLock::new(|| status::documented(RecordKind::Sms, Phase::Final, true).collect());
-pub static PENDING_V1_SMS_STATUSES: LazyLock<Vec<&'static str>> =
-    LazyLock::new(|| status::documented(RecordKind::Sms, Phase::Pending, true).collect());
 
 /// How common a final SMS status is, in percent or so.
 fn sms_weight(status: &str) -> u32 {
@@ -312,15 +251,14 @@ fn rfc3339(secs: u64) -> String {
 }
 
 pub(super) fn sms(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
-    let mut dice = Dice::new(Kind::Sms.salt(), id);
+    let mut dice = Dice::new(Sms.salt(), id);
     let (_, msisdn) = networks::subscriber(&mut dice);
-    let (finals, pendings) = if shape.v1() {
-        (&FINAL_V1_SMS_STATUSES, &PENDING_V1_SMS_STATUSES)
-    } else {
-        (&FINAL_SMS_STATUSES, &PENDING_SMS_STATUSES)
-    };
-    let final_status = *dice.weighted(finals, |s| sms_weight(s));
-    let pending_status = *dice.pick(pendings);
+    // Drawn only from the statuses its variant documents (docs/variants.md).
+    let v1 = shape.v1();
+    let finals: Vec<_> = status::documented(Sms, Phase::Final, v1).collect();
+    let final_status = *dice.weighted(&finals, |s| sms_weight(s));
+    let pendings: Vec<_> = status::documented(Sms, Phase::Pending, v1).collect();
+    let pending = *dice.pick(&pendings);
     let &(currency, low, high, _) = dice.weighted(CURRENCIES, |c| c.3);
     let price = match final_status {
         "rejected" | "failed" | "deleted" => 0,
@@ -335,17 +273,12 @@ pub(super) fn sms(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
     };
     let pending_omits_dr = dice.chance(0.5);
 
-    let status = if settled {
-        final_status
-    } else {
-        pending_status
-    };
+    let status = if settled { final_status } else { pending };
     let not_yet_sent =
         matches!(status, "new" | "waiting" | "scheduled") || (settled && status == "deleted");
     // v1's `SmsStatusResponse` has every field in its order, `id` always (the
     // MSISDN on a third of the records with extra fields, as its own example), times
     // in ISO 8601 with an offset (its `date-time`), null until they happen.
-    let v1 = shape.v1();
     let time = |at: Option<u64>| match (at, v1) {
         (Some(secs), true) => iso_time(secs).into(),
         (Some(secs), false) => sms_time(secs).into(),
@@ -359,10 +292,8 @@ pub(super) fn sms(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
     map.insert("msisdn".into(), msisdn.clone().into());
     map.insert("reference".into(), format!("ref-{id}").into());
     map.insert("time_in".into(), time(Some(time_in)));
-    map.insert(
-        "time_sent".into(),
-        time((!not_yet_sent).then_some(time_sent)),
-    );
+    let sent_at = (!not_yet_sent).then_some(time_sent);
+    map.insert("time_sent".into(), time(sent_at));
     let dr_at = (settled && !(v1 && not_yet_sent)).then_some(time_sent + report_delay);
     if v1 || settled || !pending_omits_dr {
         map.insert("time_dr".into(), time(dr_at));
@@ -371,12 +302,7 @@ pub(super) fn sms(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
     map.insert("price".into(), shape.price("price", price));
     map.insert("currency".into(), currency.into());
     if !v1 && shape.extras() {
-        let own_id = if shape.msisdn_as_id() {
-            msisdn
-        } else {
-            id.to_string()
-        };
-        map.insert("id".into(), own_id.into());
+        map.insert("id".into(), shape.own_id(id, &msisdn));
     }
     map
 }
@@ -414,7 +340,7 @@ fn task_counters(dice: &mut Dice) -> [u64; 5] {
 }
 
 pub(super) fn task(id: u64, progress: f64, shape: &Shape) -> Map<String, Value> {
-    let mut dice = Dice::new(Kind::Task.salt(), id);
+    let mut dice = Dice::new(Task.salt(), id);
     let originator = *dice.pick(ORIGINATORS);
     let body = *dice.pick(BODIES);
     let counters = task_counters(&mut dice);
@@ -426,11 +352,11 @@ pub(super) fn task(id: u64, progress: f64, shape: &Shape) -> Map<String, Value> 
     map.insert("body".into(), body.into());
     map.insert("validity".into(), shape.count("validity", 72));
     // Reports trickle in: each counter grows linearly up to its final value.
-    let so_far = counters[1..]
+    let so_far: Vec<u64> = counters[1..]
         .iter()
-        .map(|n| (*n as f64 * progress).floor() as u64);
-    let so_far: Vec<u64> = so_far.collect();
-    if shape.quirks.task_v1 {
+        .map(|n| (*n as f64 * progress).floor() as u64)
+        .collect();
+    if shape.options.task_v1 {
         // v1, as its document's example counts (docs/variants.md): `total` is the
         // number of messages; those not final yet are queued, en route, or accepted
         // by an operator and awaiting a report; `sent` is all but the queued, and

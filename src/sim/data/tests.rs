@@ -1,6 +1,10 @@
 use super::*;
-use crate::sim::hlr::FINAL_V1_HLR_STATUSES;
-use crate::sim::record;
+use crate::sim::{record, SimOptions};
+
+/// The statuses a variant documents, which the simulator draws from.
+fn documented(kind: RecordKind, phase: Phase, v1: bool) -> Vec<&'static str> {
+    status::documented(kind, phase, v1).collect()
+}
 
 fn num(value: &Value) -> f64 {
     match value {
@@ -10,13 +14,13 @@ fn num(value: &Value) -> f64 {
     }
 }
 
-fn always() -> Quirks {
-    Quirks {
+fn always() -> SimOptions {
+    SimOptions {
         string_numbers: Oddity::Always,
         omit_error: Oddity::Always,
         extra_fields: Oddity::Always,
         no_errors_text: Oddity::Always,
-        task_v1: false,
+        ..SimOptions::demo()
     }
 }
 
@@ -37,10 +41,10 @@ fn ids_and_references_in_and_out_of_range() {
 
 #[test]
 fn records_are_deterministic() {
-    for kind in [Kind::Sms, Kind::Task, Kind::Hlr] {
+    for kind in [Sms, Task, Hlr] {
         for id in [1, 42, MAX_ID] {
-            let a = record(kind, id, 1.0, Quirks::none());
-            let b = record(kind, id, 1.0, Quirks::none());
+            let a = record(kind, id, 1.0, &SimOptions::plain());
+            let b = record(kind, id, 1.0, &SimOptions::plain());
             assert_eq!(a, b);
         }
     }
@@ -50,17 +54,23 @@ fn records_are_deterministic() {
 fn sms_statuses_are_final_once_settled_and_pending_before() {
     let mut delivered = 0;
     for id in 1..=2000 {
-        let done = record(Kind::Sms, id, 1.0, Quirks::none());
+        let done = record(Sms, id, 1.0, &SimOptions::plain());
         let status = done["status"].as_str().unwrap();
-        assert!(FINAL_SMS_STATUSES.contains(&status), "{status}");
+        assert!(
+            documented(Sms, Phase::Final, false).contains(&status),
+            "{status}"
+        );
         delivered += usize::from(status == "delivered");
         assert_eq!(done["time_dr"].as_str().unwrap().len(), 19);
         assert_eq!(done["reference"], format!("ref-{id}"));
         assert_eq!(done["error"], 0);
 
-        let early = record(Kind::Sms, id, 0.3, Quirks::none());
+        let early = record(Sms, id, 0.3, &SimOptions::plain());
         let status = early["status"].as_str().unwrap();
-        assert!(PENDING_SMS_STATUSES.contains(&status), "{status}");
+        assert!(
+            documented(Sms, Phase::Pending, false).contains(&status),
+            "{status}"
+        );
         assert!(early.get("time_dr").is_none_or(|dr| dr == ""));
         assert_eq!(early["msisdn"], done["msisdn"]);
     }
@@ -69,7 +79,7 @@ fn sms_statuses_are_final_once_settled_and_pending_before() {
 
 #[test]
 fn sms_fields_look_real() {
-    let rec = record(Kind::Sms, 42, 1.0, Quirks::none());
+    let rec = record(Sms, 42, 1.0, &SimOptions::plain());
     let keys: Vec<&str> = rec.keys().map(String::as_str).collect();
     assert_eq!(&keys[..2], ["error", "msisdn"].as_slice());
     let time_in = rec["time_in"].as_str().unwrap();
@@ -83,7 +93,7 @@ fn sms_fields_look_real() {
 fn task_counters_are_consistent_at_every_stage() {
     for id in 1..=1000 {
         for progress in [0.0, 0.25, 0.5, 0.99, 1.0] {
-            let rec = record(Kind::Task, id, progress, Quirks::none());
+            let rec = record(Task, id, progress, &SimOptions::plain());
             let sent = num(&rec["sent"]);
             let sum: f64 = ["delivered", "undeliverable", "expired", "unknown"]
                 .iter()
@@ -104,24 +114,20 @@ fn task_counters_are_consistent_at_every_stage() {
 #[test]
 fn settle_moments_spread_over_the_period() {
     let settle = Duration::from_secs(10);
-    let fractions: Vec<f64> = (1..=1000)
-        .map(|id| settle_fraction(Kind::Sms, id))
-        .collect();
+    let fractions: Vec<f64> = (1..=1000).map(|id| settle_fraction(Sms, id)).collect();
     assert!(fractions.iter().all(|f| (0.0..1.0).contains(f)));
     assert!(fractions.iter().any(|f| *f < 0.1) && fractions.iter().any(|f| *f > 0.9));
-    assert_eq!(progress(Kind::Sms, 1, Duration::ZERO, Duration::ZERO), 1.0);
-    assert_eq!(progress(Kind::Sms, 1, settle, settle), 1.0);
-    let late = (1..)
-        .find(|id| settle_fraction(Kind::Task, *id) > 0.5)
-        .unwrap();
-    let half = progress(Kind::Task, late, Duration::from_secs(2), settle);
+    assert_eq!(progress(Sms, 1, Duration::ZERO, Duration::ZERO), 1.0);
+    assert_eq!(progress(Sms, 1, settle, settle), 1.0);
+    let late = (1..).find(|id| settle_fraction(Task, *id) > 0.5).unwrap();
+    let half = progress(Task, late, Duration::from_secs(2), settle);
     assert!(half > 0.0 && half < 1.0, "{half}");
 }
 
 #[test]
 fn forced_oddities_apply_to_every_record() {
     for id in 1..=200 {
-        let sms = record(Kind::Sms, id, 1.0, always());
+        let sms = record(Sms, id, 1.0, &always());
         assert!(sms.get("error").is_none());
         assert!(sms["price"].is_string());
         // The ID, or the phone number as BSG-style answers have it.
@@ -129,29 +135,21 @@ fn forced_oddities_apply_to_every_record() {
             sms["id"].as_str() == Some(id.to_string().as_str()) || sms["id"] == sms["msisdn"],
             "{sms:?}"
         );
-        let task = record(Kind::Task, id, 1.0, always());
+        let task = record(Task, id, 1.0, &always());
         assert!(task["sent"].is_string() && task["totalprice"].is_string());
-        let hlr = record(Kind::Hlr, id, 1.0, always());
+        let hlr = record(Hlr, id, 1.0, &always());
         if hlr["status"] == "active" {
             assert!(hlr["brand"].is_string() && hlr["details"]["imsi"].is_string());
         }
-        let plain = record(Kind::Sms, id, 1.0, Quirks::none());
+        let plain = record(Sms, id, 1.0, &SimOptions::plain());
         assert!(plain["price"].is_number() && plain.get("id").is_none());
     }
 }
 
 #[test]
 fn mixed_oddities_vary_between_records() {
-    let mixed = Quirks {
-        string_numbers: Oddity::Mixed,
-        omit_error: Oddity::Mixed,
-        extra_fields: Oddity::Mixed,
-        no_errors_text: Oddity::Mixed,
-        task_v1: false,
-    };
-    let records: Vec<_> = (1..=200)
-        .map(|id| record(Kind::Sms, id, 1.0, mixed))
-        .collect();
+    let mixed = SimOptions::demo();
+    let records: Vec<_> = (1..=200).map(|id| record(Sms, id, 1.0, &mixed)).collect();
     let without_error = records.iter().filter(|r| r.get("error").is_none()).count();
     let string_price = records.iter().filter(|r| r["price"].is_string()).count();
     let with_id = records.iter().filter(|r| r.get("id").is_some()).count();
@@ -162,30 +160,30 @@ fn mixed_oddities_vary_between_records() {
 
 #[test]
 fn some_records_with_extra_fields_carry_the_msisdn_as_id() {
-    let as_msisdn = |kind: Kind| {
+    let as_msisdn = |kind: RecordKind| {
         (1..=300)
-            .map(|id| record(kind, id, 1.0, always()))
+            .map(|id| record(kind, id, 1.0, &always()))
             .filter(|r| r["id"] == r["msisdn"])
             .count()
     };
-    for kind in [Kind::Sms, Kind::Hlr] {
+    for kind in [Sms, Hlr] {
         let count = as_msisdn(kind);
         assert!(count > 30 && count < 200, "{kind:?}: {count}");
     }
-    let plain = (1..=300).map(|id| record(Kind::Hlr, id, 1.0, Quirks::none()));
+    let plain = (1..=300).map(|id| record(Hlr, id, 1.0, &SimOptions::plain()));
     assert!(plain.into_iter().all(|r| r["id"] != r["msisdn"]));
 }
 
 #[test]
 fn v1_task_records_add_total_and_in_flight_counters() {
-    let v1 = Quirks {
+    let v1 = SimOptions {
         task_v1: true,
-        ..Quirks::none()
+        ..SimOptions::plain()
     };
     let counter = |r: &Map<String, Value>, name: &str| num(&r[name]) as u64;
     for id in 1..=100 {
         for progress in [0.0, 0.5, 1.0] {
-            let task = record(Kind::Task, id, progress, v1);
+            let task = record(Task, id, progress, &v1);
             let finals: u64 = ["delivered", "undeliverable", "expired", "unknown"]
                 .iter()
                 .map(|n| counter(&task, n))
@@ -205,7 +203,7 @@ fn v1_task_records_add_total_and_in_flight_counters() {
             }
         }
     }
-    let spec = record(Kind::Task, 1, 1.0, Quirks::none());
+    let spec = record(Task, 1, 1.0, &SimOptions::plain());
     assert!(spec.get("total").is_none() && spec.get("queued").is_none());
 }
 
@@ -221,18 +219,15 @@ fn error_bodies_follow_the_spec() {
     );
 }
 
-fn v1_record(kind: Kind, id: u64, progress: f64) -> Map<String, Value> {
-    crate::sim::record_of(crate::sim::Variant::V1, kind, id, progress, v1_quirks())
+fn v1_record(kind: RecordKind, id: u64, progress: f64) -> Map<String, Value> {
+    record(kind, id, progress, &v1_options())
 }
 
-/// What `SimOptions::with_variant(V1)` sets, without extra fields.
-fn v1_quirks() -> Quirks {
-    Quirks {
-        string_numbers: Oddity::Never,
-        omit_error: Oddity::Never,
+/// The v1 variant without extra fields.
+fn v1_options() -> SimOptions {
+    SimOptions {
         extra_fields: Oddity::Never,
-        no_errors_text: Oddity::Always,
-        task_v1: true,
+        ..SimOptions::demo().with_variant(Variant::V1)
     }
 }
 
@@ -241,10 +236,10 @@ fn v1_sms_records_follow_the_v1_document() {
     let mut seen = std::collections::BTreeSet::new();
     for id in 1..=3000 {
         for (progress, statuses) in [
-            (1.0, &*FINAL_V1_SMS_STATUSES),
-            (0.2, &*PENDING_V1_SMS_STATUSES),
+            (1.0, documented(Sms, Phase::Final, true)),
+            (0.2, documented(Sms, Phase::Pending, true)),
         ] {
-            let sms = v1_record(Kind::Sms, id, progress);
+            let sms = v1_record(Sms, id, progress);
             let status = sms["status"].as_str().unwrap();
             assert!(statuses.contains(&status), "{status}");
             seen.insert(status.to_string());
@@ -268,11 +263,8 @@ fn v1_sms_records_follow_the_v1_document() {
             }
         }
     }
-    let every: Vec<&str> = FINAL_V1_SMS_STATUSES
-        .iter()
-        .chain(PENDING_V1_SMS_STATUSES.iter())
-        .copied()
-        .collect();
+    let mut every = documented(Sms, Phase::Final, true);
+    every.extend(documented(Sms, Phase::Pending, true));
     for status in every {
         assert!(seen.contains(status), "{status} never sent");
     }
@@ -284,9 +276,12 @@ fn v1_hlr_records_follow_the_v1_document() {
     let mut seen = std::collections::BTreeSet::new();
     for id in 1..=2000 {
         // No pending HLR status in v1: final from the start.
-        let hlr = v1_record(Kind::Hlr, id, 0.0);
+        let hlr = v1_record(Hlr, id, 0.0);
         let status = hlr["status"].as_str().unwrap();
-        assert!(FINAL_V1_HLR_STATUSES.contains(&status), "{status}");
+        assert!(
+            documented(Hlr, Phase::Final, true).contains(&status),
+            "{status}"
+        );
         seen.insert(status.to_string());
         assert_eq!(hlr["errorDescription"], "No errors");
         match status {
@@ -307,23 +302,27 @@ fn v1_hlr_records_follow_the_v1_document() {
             assert!(hlr.get(classic).is_none(), "{classic}: {hlr:?}");
         }
     }
-    assert_eq!(seen.len(), FINAL_V1_HLR_STATUSES.len(), "{seen:?}");
+    assert_eq!(
+        seen.len(),
+        documented(Hlr, Phase::Final, true).len(),
+        "{seen:?}"
+    );
     assert!(!seen.contains("active") && !seen.contains("sent"));
 }
 
 #[test]
 fn extra_fields_add_the_documents_unlisted_ones() {
-    let extras = Quirks {
+    let extras = SimOptions {
         extra_fields: Oddity::Always,
-        ..v1_quirks()
+        ..v1_options()
     };
     let delivered = (1..)
-        .map(|id| crate::sim::record_of(crate::sim::Variant::V1, Kind::Hlr, id, 1.0, extras))
+        .map(|id| record(Hlr, id, 1.0, &extras))
         .find(|r| r["status"] == "delivered")
         .unwrap();
     assert!(delivered["ported"].is_boolean() && delivered["roaming"].is_boolean());
     let active = (1..)
-        .map(|id| record(Kind::Hlr, id, 1.0, always()))
+        .map(|id| record(Hlr, id, 1.0, &always()))
         .find(|r| r["status"] == "active")
         .unwrap();
     let details = active["details"].as_object().unwrap();
@@ -339,19 +338,19 @@ fn task_only_ids_exist_for_tasks_alone() {
     assert_eq!(parse_task_id("1000000"), None);
     assert_eq!(parse_task_id("3000000"), None);
     assert_eq!(parse_id("2000000"), None);
-    let task = record(Kind::Task, 2_000_006, 1.0, Quirks::none());
+    let task = record(Task, 2_000_006, 1.0, &SimOptions::plain());
     assert!(task.contains_key("sent"));
 }
 
 #[test]
 fn vendor_codes() {
     use crate::sim::Codes::{Spec, Vendor};
-    assert_eq!(Kind::Hlr.not_found_in(Spec, "-=__").0, 10);
-    assert_eq!(Kind::Hlr.not_found_in(Vendor, "-=__").0, 65);
-    assert_eq!(Kind::Hlr.not_found_in(Vendor, "order-7").0, 60);
-    assert_eq!(Kind::Hlr.not_found_in(Vendor, "1000000").0, 60);
-    assert_eq!(Kind::Task.not_found_in(Vendor, "wrong status").0, 29);
-    assert_eq!(Kind::Task.not_found_in(Vendor, "1000000").0, 30);
-    assert_eq!(Kind::Task.not_found_in(Spec, "x").0, 30);
-    assert_eq!(Kind::Sms.not_found_in(Vendor, "x").0, 20);
+    assert_eq!(Hlr.not_found_in(Spec, "-=__").0, 10);
+    assert_eq!(Hlr.not_found_in(Vendor, "-=__").0, 65);
+    assert_eq!(Hlr.not_found_in(Vendor, "order-7").0, 60);
+    assert_eq!(Hlr.not_found_in(Vendor, "1000000").0, 60);
+    assert_eq!(Task.not_found_in(Vendor, "wrong status").0, 29);
+    assert_eq!(Task.not_found_in(Vendor, "1000000").0, 30);
+    assert_eq!(Task.not_found_in(Spec, "x").0, 30);
+    assert_eq!(Sms.not_found_in(Vendor, "x").0, 20);
 }

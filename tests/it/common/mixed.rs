@@ -2,24 +2,15 @@
 //! not found, unavailable, or the simulator's record (pending or final), and the
 //! same answers computed here, so that tests can count independently of the binary.
 
+use super::sim::PENDING_SMS_STATUSES;
 use serde_json::{Map, Value};
-use smsstat::testkit::{sim_record, Kind, Oddity, Quirks, PENDING_SMS_STATUSES};
+use smsstat::testkit::{sim_record, Codes, Kind, SimOptions};
 
 use super::answers::value_of;
 use super::{Canned, TestServer};
 
 /// The batch's IDs are 1..=IDS.
 pub const IDS: u64 = 1200;
-
-pub fn quirks() -> Quirks {
-    Quirks {
-        string_numbers: Oddity::Mixed,
-        omit_error: Oddity::Mixed,
-        extra_fields: Oddity::Mixed,
-        no_errors_text: Oddity::Mixed,
-        task_v1: false,
-    }
-}
 
 /// What the test server answers for an ID: not found (every 10th), unavailable
 /// (every 37th), else the simulator's record, pending for every 4th ID.
@@ -36,7 +27,7 @@ pub fn answer(kind: Kind, id: u64) -> Answer {
         Answer::Unavailable
     } else {
         let progress = if id.is_multiple_of(4) { 0.0 } else { 1.0 };
-        Answer::Record(sim_record(kind, id, progress, quirks()))
+        Answer::Record(sim_record(kind, id, progress, &SimOptions::demo()))
     }
 }
 
@@ -45,7 +36,7 @@ pub fn server(kind: Kind) -> TestServer {
         let id: u64 = value_of(url).parse().unwrap();
         match answer(kind, id) {
             Answer::NotFound => {
-                let (code, text) = kind.not_found();
+                let (code, text) = kind.not_found_in(Codes::Spec, "");
                 Canned::json(
                     404,
                     &format!(r#"{{"error":{code},"errorDescription":"{text}"}}"#),

@@ -204,7 +204,7 @@ impl TestServer {
             response.headers = headers;
             response
         });
-        let server = HttpServer::bind_with("127.0.0.1:0", serve, limits).expect("bind");
+        let server = HttpServer::bind("127.0.0.1:0", serve, limits).expect("bind");
         TestServer {
             base: format!("http://{}", server.addr()),
             seen,

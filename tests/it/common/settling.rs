@@ -3,13 +3,14 @@
 
 use std::time::Duration;
 
+use httpcore::HttpServer;
 use serde_json::Value;
-use smsstat::testkit::{settle_fraction, Kind, SimOptions, SimServer};
+use smsstat::testkit::{settle_fraction, start_sim, Kind, SimOptions};
 
 use super::{json_lines, smsstat_at};
 
-pub fn sim(settle: Duration) -> SimServer {
-    SimServer::start(SimOptions {
+pub fn sim(settle: Duration) -> HttpServer {
+    start_sim(SimOptions {
         settle,
         ..SimOptions::demo()
     })

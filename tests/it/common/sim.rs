@@ -1,8 +1,28 @@
 //! The simulator in-process on an ephemeral port, settled at once and spec-shaped
 //! unless changed, with a client that asks it over real HTTP.
 
+use std::sync::LazyLock;
+
+use httpcore::HttpServer;
 use serde_json::Value;
-use smsstat::testkit::{Oddity, SimOptions, SimServer, API_KEY_HEADER};
+use smsstat::testkit::{documented, start_sim, Kind, Oddity, Phase, SimOptions, API_KEY_HEADER};
+
+type Statuses = LazyLock<Vec<&'static str>>;
+
+/// The statuses each variant documents (docs/variants.md): the simulator draws
+/// from those alone.
+pub static FINAL_SMS_STATUSES: Statuses =
+    LazyLock::new(|| documented(Kind::Sms, Phase::Final, false).collect());
+pub static PENDING_SMS_STATUSES: Statuses =
+    LazyLock::new(|| documented(Kind::Sms, Phase::Pending, false).collect());
+pub static FINAL_HLR_STATUSES: Statuses =
+    LazyLock::new(|| documented(Kind::Hlr, Phase::Final, false).collect());
+pub static FINAL_V1_SMS_STATUSES: Statuses =
+    LazyLock::new(|| documented(Kind::Sms, Phase::Final, true).collect());
+pub static PENDING_V1_SMS_STATUSES: Statuses =
+    LazyLock::new(|| documented(Kind::Sms, Phase::Pending, true).collect());
+pub static FINAL_V1_HLR_STATUSES: Statuses =
+    LazyLock::new(|| documented(Kind::Hlr, Phase::Final, true).collect());
 
 pub struct Reply {
     pub status: u16,
@@ -27,7 +47,7 @@ impl Reply {
 }
 
 pub struct Sim {
-    pub server: SimServer,
+    pub server: HttpServer,
     pub agent: ureq::Agent,
 }
 
@@ -47,7 +67,7 @@ pub fn sim(configure: impl FnOnce(&mut SimOptions)) -> Sim {
     options.omit_error = Oddity::Never;
     options.extra_fields = Oddity::Never;
     configure(&mut options);
-    let server = SimServer::start(options).expect("simulator starts");
+    let server = start_sim(options).expect("simulator starts");
     Sim {
         server,
         agent: agent(),
