@@ -279,10 +279,10 @@ fn check_lookup(
     // Field names as the records of the kind name them (`status`, `Status` and
     // `Delivery report` alike).
     let record = kind.record_kind();
-    output.fields = usage::resolve_names(record, &output.fields)?;
-    if let Some(field) = &output.field {
-        output.field = Some(usage::resolve_name(record, field)?);
-    }
+    let resolve = |name: &String| usage::resolve_name(record, name);
+    let fields = output.fields.iter().map(resolve);
+    output.fields = fields.collect::<Result<_, _>>()?;
+    output.field = output.field.as_ref().map(resolve).transpose()?;
     usage::check_statuses(record, "--until", &watch.until)?;
     usage::check_statuses(record, "--expect", &watch.expect.statuses)?;
     let (format, field) = (output.format, output.field.is_some());

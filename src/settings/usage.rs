@@ -49,19 +49,15 @@ pub(crate) fn check_statuses(
     Ok(())
 }
 
-/// The names of `--fields`/`--field` as keys: a key of the kind's schema, a dotted
-/// path into its `details` object (`details.ported`), an error field, `query` or
-/// `kind`, or a table label in any case (`Status`, `Delivery latency`, `Error`).
-/// Anything else is refused (exit 64), with the nearest name when one is close and
-/// the valid ones: a script must not get an empty column or line for a typo.
-pub(crate) fn resolve_names(kind: RecordKind, names: &[String]) -> Result<Vec<String>, String> {
-    names.iter().map(|name| resolve_name(kind, name)).collect()
-}
-
 /// Jaro-Winkler similarity above which an unknown name is taken for a typo of a
 /// known one (`stauts`/`status` is 0.95; `note`/`status` is 0.5).
 const TYPO_SIMILARITY: f64 = 0.85;
 
+/// A name of `--fields`/`--field` as a key: a key of the kind's schema, a dotted
+/// path into its `details` object (`details.ported`), an error field, `query` or
+/// `kind`, or a table label in any case (`Status`, `Delivery latency`, `Error`).
+/// Anything else is refused (exit 64), with the nearest name when one is close and
+/// the valid ones: a script must not get an empty column or line for a typo.
 pub(crate) fn resolve_name(kind: RecordKind, name: &str) -> Result<String, String> {
     let name = name.trim();
     if fields::is_known(kind, name) {
@@ -120,6 +116,10 @@ fn valid_names(kind: RecordKind) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn resolve_names(kind: RecordKind, names: &[String]) -> Result<Vec<String>, String> {
+        names.iter().map(|name| resolve_name(kind, name)).collect()
+    }
 
     #[test]
     fn labels_are_names_of_their_fields() {
