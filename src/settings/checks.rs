@@ -18,11 +18,9 @@ pub const MAX_RETRIES: u32 = 20;
 
 /// `--timeout`: a duration, and not zero (every request would time out at once).
 pub fn timeout(text: &str) -> Result<Duration, String> {
-    let timeout = parse_duration(text)?;
-    if timeout.is_zero() {
-        return Err(refused(text, "is no time: the timeout must be more than 0"));
-    }
-    Ok(timeout)
+    let zero = || refused(text, "is no time: the timeout must be more than 0");
+    let timeout = Some(parse_duration(text)?);
+    timeout.filter(|t| !t.is_zero()).ok_or_else(zero)
 }
 
 /// A value refused, quoted as much as is safe to show.
@@ -43,9 +41,8 @@ pub fn retries(text: &str) -> Result<u32, String> {
 /// `--api-key-header`: a name a request header can have, checked before anything
 /// is sent rather than failing every request.
 pub fn key_header(text: &str) -> Result<String, String> {
-    if HeaderName::from_bytes(text.as_bytes()).is_err() {
-        return Err(refused(text, "is not a valid header name (e.g. X-API-KEY)"));
-    }
+    let why = |_| refused(text, "is not a valid header name (e.g. X-API-KEY)");
+    HeaderName::from_bytes(text.as_bytes()).map_err(why)?;
     Ok(text.to_string())
 }
 
@@ -59,18 +56,14 @@ pub fn api_key(key: &str) -> Result<(), String> {
 
 /// A path: any text but an empty one (an unset shell variable, most likely).
 pub fn path(text: &str) -> Result<std::path::PathBuf, String> {
-    if text.is_empty() {
-        return Err("an empty path: name a file, or leave the setting out".into());
-    }
-    Ok(text.into())
+    let empty = || "an empty path: name a file, or leave the setting out".into();
+    (!text.is_empty()).then(|| text.into()).ok_or_else(empty)
 }
 
 /// A profile's name (checked against the file's profiles once it is read).
 pub fn name(text: &str) -> Result<String, String> {
-    if text.is_empty() {
-        return Err("an empty name: name a profile, or leave the setting out".into());
-    }
-    Ok(text.to_string())
+    let empty = || "an empty name: name a profile, or leave the setting out".into();
+    (!text.is_empty()).then(|| text.into()).ok_or_else(empty)
 }
 
 /// `true` or `false` (also yes/no, on/off, 1/0), as a file or a variable says it.
@@ -176,11 +169,9 @@ fn url_parts(url: &str) -> (&str, &str, &str) {
 
 /// A wait that cannot poll even once is a mistake, not a check.
 pub fn parse_wait_timeout(text: &str) -> Result<Duration, String> {
-    let timeout = parse_duration(text)?;
-    if timeout.is_zero() {
-        return Err("the wait timeout must be more than 0".into());
-    }
-    Ok(timeout)
+    let zero = || "the wait timeout must be more than 0".into();
+    let timeout = Some(parse_duration(text)?);
+    timeout.filter(|t| !t.is_zero()).ok_or_else(zero)
 }
 
 /// An empty status (`--expect "$UNSET"`) would silently turn a CI gate off.
@@ -194,11 +185,10 @@ pub fn parse_status(text: &str) -> Result<String, String> {
 
 /// Polling faster than this only loads the gateway.
 pub fn parse_interval(text: &str) -> Result<Duration, String> {
+    let short = || format!("`{text}` is too short a poll interval; at least 100ms");
     let interval = parse_duration(text)?;
     if interval < Duration::from_millis(100) {
-        return Err(format!(
-            "`{text}` is too short a poll interval; at least 100ms"
-        ));
+        return Err(short());
     }
     Ok(interval)
 }

@@ -124,7 +124,24 @@ impl Config {
             jobs: layers.value("jobs", args.jobs, checks::parse_jobs, "8")?,
             keep_going: args.keep_going,
         };
-        let watch = WatchSettings::resolve(layers, args)?;
+        let timeout = layers.value("wait_timeout", args.wait_timeout, parse_wait_timeout, "10m")?;
+        let interval = layers.value("interval", args.interval, parse_interval, "2s")?;
+        // Trimmed and never empty: `checks::parse_status` parsed them.
+        let lower = |v: &[String]| v.iter().map(|s| s.to_ascii_lowercase()).collect::<Vec<_>>();
+        let until = lower(&args.until);
+        let watch = WatchSettings {
+            wait: args.wait.then(|| WaitSettings {
+                timeout,
+                interval,
+                until: until.clone(),
+            }),
+            follow: args.follow,
+            until,
+            expect: Expectation {
+                statuses: lower(&args.expect),
+                delivered_ratio: args.expect_delivered,
+            },
+        };
         if let Some(kind) = kind {
             check_lookup(kind, &mut output, &watch).map_err(SettingsError::Usage)?;
         }
@@ -240,29 +257,6 @@ impl OutputSettings {
             quiet: args.quiet,
             junit: args.junit.clone(),
             metrics: args.metrics.clone(),
-        })
-    }
-}
-
-impl WatchSettings {
-    fn resolve(layers: &mut Layers, args: &Given) -> Result<WatchSettings, SettingsError> {
-        let timeout = layers.value("wait_timeout", args.wait_timeout, parse_wait_timeout, "10m")?;
-        let interval = layers.value("interval", args.interval, parse_interval, "2s")?;
-        // Trimmed and never empty: `checks::parse_status` parsed them.
-        let lower = |v: &[String]| v.iter().map(|s| s.to_ascii_lowercase()).collect::<Vec<_>>();
-        let until = lower(&args.until);
-        Ok(WatchSettings {
-            wait: args.wait.then(|| WaitSettings {
-                timeout,
-                interval,
-                until: until.clone(),
-            }),
-            follow: args.follow,
-            until,
-            expect: Expectation {
-                statuses: lower(&args.expect),
-                delivered_ratio: args.expect_delivered,
-            },
         })
     }
 }
