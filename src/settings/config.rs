@@ -347,13 +347,10 @@ pub(crate) fn terminal_width() -> Option<usize> {
 
 /// The first of LC_ALL, LC_CTYPE, LANG that is set decides, as in POSIX.
 pub(crate) fn locale_is_utf8() -> bool {
-    ["LC_ALL", "LC_CTYPE", "LANG"]
-        .iter()
-        .find_map(|name| env::var(name).ok().filter(|v| !v.is_empty()))
-        .is_some_and(|v| {
-            let v = v.to_ascii_lowercase();
-            v.contains("utf-8") || v.contains("utf8")
-        })
+    let set = |name| env::var(name).ok().filter(|v: &String| !v.is_empty());
+    let locale = ["LC_ALL", "LC_CTYPE", "LANG"].into_iter().find_map(set);
+    let locale = locale.unwrap_or_default().to_ascii_lowercase();
+    locale.contains("utf-8") || locale.contains("utf8")
 }
 
 /// `--color` wins; in auto mode NO_COLOR, CLICOLOR=0 and TERM=dumb turn colour off,

@@ -79,19 +79,18 @@ fn scalar(value: &DeValue) -> Option<String> {
 /// A key of a layer: a setting the file may set. `config` and `profile` are refused in
 /// words that say why.
 fn setting_key(key: &str) -> Result<&'static str, String> {
-    if let Some(key) = ["config", "profile"].into_iter().find(|k| *k == key) {
+    if matches!(key, "config" | "profile") {
         return Err(format!(
             "`{key}` cannot be set in a config file: it is chosen by {} or {}",
             flag_of(key),
             variable_of(key)
         ));
     }
-    let keys: Vec<&str> = file_keys().collect();
-    let known = keys.iter().find(|k| **k == key).copied();
-    known.ok_or_else(|| {
+    let keys = || file_keys().collect::<Vec<_>>().join(", ");
+    file_keys().find(|k| *k == key).ok_or_else(|| {
         format!(
             "unknown field `{key}` (valid keys are {}; profiles go in [profiles.NAME] tables)",
-            keys.join(", ")
+            keys()
         )
     })
 }

@@ -2,7 +2,7 @@
 //! together, and field names no record of the kind knows. A script must not be
 //! misled by a silently ignored option or an empty column.
 
-use crate::domain::fields::{self, FieldType, COLUMN_LABELS, ERROR_FIELDS, FIELDS, OUTCOME_FIELDS};
+use crate::domain::fields::{self, FieldType, COLUMN_LABELS, ERROR_FIELDS, OUTCOME_FIELDS};
 use crate::domain::record::RecordKind;
 use crate::domain::sanitize::preview;
 use crate::domain::status::{self, Phase};
@@ -63,10 +63,7 @@ pub(crate) fn resolve_name(kind: RecordKind, name: &str) -> Result<String, Strin
     if fields::is_known(kind, name) {
         return Ok(name.to_string());
     }
-    let field_labels = FIELDS
-        .iter()
-        .filter(|f| f.kind == kind)
-        .map(|f| (f.label, f.key));
+    let field_labels = fields::of(kind).map(|f| (f.label, f.key));
     let by_label = field_labels
         .chain(COLUMN_LABELS)
         .find(|(label, _)| label.eq_ignore_ascii_case(name));
@@ -79,7 +76,7 @@ pub(crate) fn resolve_name(kind: RecordKind, name: &str) -> Result<String, Strin
         Some((head, tail)) => (head, format!(".{tail}")),
         None => (name, String::new()),
     };
-    let keys = FIELDS.iter().filter(|f| f.kind == kind).map(|f| f.key);
+    let keys = fields::of(kind).map(|f| f.key);
     let nearest = keys
         .chain(ERROR_FIELDS)
         .chain(OUTCOME_FIELDS)
@@ -101,7 +98,7 @@ pub(crate) fn resolve_name(kind: RecordKind, name: &str) -> Result<String, Strin
 /// The names a kind accepts, in the schema's order, then the names of every line.
 fn valid_names(kind: RecordKind) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
-    for field in FIELDS.iter().filter(|f| f.kind == kind) {
+    for field in fields::of(kind) {
         if field.ty == FieldType::Details {
             names.push(format!("{}.NAME", field.key));
         } else if !names.iter().any(|n| n == field.key) {
