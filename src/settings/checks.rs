@@ -100,11 +100,9 @@ pub fn validate_base_url(url: &str) -> Result<String, ConfigError> {
     let hint = "set SMSSTAT_BASE_URL or --base-url to e.g. https://gateway.example/rest";
     if has_credentials(url) {
         // Not echoed: the point is that they must not end up in a log.
-        return Err(ConfigError(
-            "credentials in the base URL are not supported; use SMSSTAT_API_KEY \
-             (the URL is not shown: it holds a user, a password or a query)"
-                .into(),
-        ));
+        let why = "credentials in the base URL are not supported; use SMSSTAT_API_KEY \
+                   (the URL is not shown: it holds a user, a password or a query)";
+        return Err(ConfigError(why.into()));
     }
     let shown = preview(url);
     let invalid = |why: &str| ConfigError(format!("invalid base URL `{shown}`: {why}; {hint}"));

@@ -189,12 +189,9 @@ impl HttpSettings {
         // Checked once every setting is picked: `config show` lists them all.
         let Some(base_url) = base_url else {
             layers.row("base_url", "(not set)".into(), Origin::Default);
-            return Err(ConfigError(
-                "no service address: set SMSSTAT_BASE_URL or pass --base-url \
-                 (e.g. https://gateway.example/rest), or try --demo"
-                    .into(),
-            )
-            .into());
+            let why = "no service address: set SMSSTAT_BASE_URL or pass --base-url \
+                       (e.g. https://gateway.example/rest), or try --demo";
+            return Err(ConfigError(why.into()).into());
         };
         let demo = base_url.origin == Origin::Demo;
         let shown = match &base_url.value {

@@ -58,11 +58,8 @@ fn settings<'a, 'i>(
     value: &'a Spanned<DeValue<'i>>,
     at: At,
 ) -> Result<&'a DeTable<'i>, ConfigError> {
-    let why = "expected a table of settings".to_string();
-    value
-        .get_ref()
-        .as_table()
-        .ok_or_else(|| at(value.span().start, why))
+    let table = value.get_ref().as_table();
+    table.ok_or_else(|| at(value.span().start, "expected a table of settings".into()))
 }
 
 /// A value as its text: a number or a boolean as TOML reads it.

@@ -262,17 +262,13 @@ impl<'a> Layers<'a> {
 }
 
 fn both_keys(origin: &Origin) -> SettingsError {
-    match origin {
-        Origin::Flag(_) | Origin::Env(_) => SettingsError::Usage(
-            "a key and a key file are both given (--api-key and --api-key-file, or \
-             SMSSTAT_API_KEY and SMSSTAT_API_KEY_FILE); keep one"
-                .into(),
-        ),
-        _ => ConfigError(format!(
-            "both api_key and api_key_file are set in {origin}; keep one"
-        ))
-        .into(),
+    if let Origin::Flag(_) | Origin::Env(_) = origin {
+        let why = "a key and a key file are both given (--api-key and --api-key-file, or \
+                   SMSSTAT_API_KEY and SMSSTAT_API_KEY_FILE); keep one";
+        return SettingsError::Usage(why.into());
     }
+    let why = format!("both api_key and api_key_file are set in {origin}; keep one");
+    ConfigError(why).into()
 }
 
 /// A bad value of a flag or a variable (exit 64), the message led by its name.
