@@ -118,9 +118,8 @@ impl<'a> Layers<'a> {
             let value = parse(&text).map_err(|why| bad_value(&name, &why))?;
             return Ok(Some(Sourced::new(value, Origin::Env(name))));
         }
-        for (layer, origin) in self.file_layers() {
+        for (file, layer, origin) in self.file_layers() {
             if let Some(text) = layer.values.get(key) {
-                let file = self.file.as_ref().expect("a file value comes from a file");
                 let value = parse(text.get_ref()).map_err(|why| file.invalid_at(text, why))?;
                 return Ok(Some(Sourced::new(value, origin)));
             }
@@ -177,8 +176,8 @@ impl<'a> Layers<'a> {
     /// A value that passed its parser but cannot be used (a base URL, a CA file),
     /// said with where it came from: in the file, its line and key (all 78).
     pub fn unusable(&self, origin: &Origin, key: &str, why: String) -> ConfigError {
-        let layer = self.file_layers().find(|(_, o)| o == origin);
-        match (layer.and_then(|(l, _)| l.values.get(key)), &self.file) {
+        let layer = self.file_layers().find(|(_, _, o)| o == origin);
+        match (layer.and_then(|(_, l, _)| l.values.get(key)), &self.file) {
             (Some(value), Some(config)) => config.invalid_at(value, why),
             _ => ConfigError(why),
         }
@@ -246,7 +245,7 @@ impl<'a> Layers<'a> {
     }
 
     /// The file's layers, highest first: the profile, then the top level.
-    fn file_layers(&self) -> impl Iterator<Item = (&Layer, Origin)> {
+    fn file_layers(&self) -> impl Iterator<Item = (&ConfigFile, &Layer, Origin)> {
         let file = self.file.as_ref();
         let profile = file.and_then(|f| {
             let name = self.profile.as_ref()?;
@@ -254,9 +253,9 @@ impl<'a> Layers<'a> {
                 name: name.clone(),
                 file: f.path.clone(),
             };
-            Some((f.top.profiles.get(name)?, origin))
+            Some((f, f.top.profiles.get(name)?, origin))
         });
-        let top = file.map(|f| (&f.top, Origin::File(f.path.clone())));
+        let top = file.map(|f| (f, &f.top, Origin::File(f.path.clone())));
         profile.into_iter().chain(top)
     }
 }
