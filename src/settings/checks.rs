@@ -267,4 +267,63 @@ mod tests {
         assert!(parse_bool("maybe").unwrap_err().contains("`maybe`"));
         assert!(path("").is_err());
     }
+
+    #[test]
+    fn base_urls_with_prefix_and_slash() {
+        assert_eq!(
+            validate_base_url("https://h.example/rest/").unwrap(),
+            "https://h.example/rest"
+        );
+        assert_eq!(
+            validate_base_url("http://127.0.0.1:8080").unwrap(),
+            "http://127.0.0.1:8080"
+        );
+        assert!(validate_base_url("http://[::1]:8080/rest").is_ok());
+        assert!(validate_base_url("HTTPS://H.example/rest").is_ok());
+    }
+
+    #[test]
+    fn bad_base_urls_are_refused() {
+        for url in [
+            "http://127.0.0.1:0",
+            "http://127.0.0.1:99999",
+            "http://h:/x",
+            "HTTP://h:notaport/",
+            "ftp://h/x",
+            "h.example/rest",
+            "",
+            "https://",
+            "http://u:p@h/",
+            "http://h/?a=1",
+            "http://h/#x",
+        ] {
+            assert!(validate_base_url(url).is_err(), "{url} accepted");
+        }
+    }
+
+    #[test]
+    fn credentials_are_refused_without_being_echoed() {
+        for url in [
+            "https://user:s3cr3t@h.example/rest",
+            "https://s3cr3t@h.example",
+            "https://h.example/rest?api_key=s3cr3t",
+            "https://us er:s3cr3t@h.example:port/",
+        ] {
+            let message = validate_base_url(url).unwrap_err().0;
+            assert!(!message.contains("s3cr3t"), "{message}");
+            assert!(message.contains("credentials in the base URL"), "{message}");
+            assert!(!message.contains("the port"), "{message}");
+            assert!(!mask_credentials(url).contains("s3cr3t"), "{url}");
+        }
+    }
+
+    #[test]
+    fn credentials_are_masked_for_display() {
+        assert_eq!(
+            mask_credentials("https://user:s3cretpw@gw.example/rest?api_key=s3cretpw"),
+            "https://****@gw.example/rest?****"
+        );
+        assert_eq!(mask_credentials("http://h/x?k=v#f"), "http://h/x?****#f");
+        assert_eq!(mask_credentials("http://h:8/x"), "http://h:8/x");
+    }
 }
