@@ -158,11 +158,9 @@ pub(crate) fn mask_credentials(url: &str) -> String {
 /// `scheme://`, the authority, and the rest (path, query, fragment) of a URL's text.
 fn url_parts(url: &str) -> (&str, &str, &str) {
     let start = url.find("://").map_or(0, |i| i + 3);
-    let after_scheme = &url[start..];
-    let end = after_scheme
-        .find(['/', '?', '#'])
-        .unwrap_or(after_scheme.len());
-    (&url[..start], &after_scheme[..end], &after_scheme[end..])
+    let rest = &url[start..];
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    (&url[..start], &rest[..end], &rest[end..])
 }
 
 /// A wait that cannot poll even once is a mistake, not a check.

@@ -70,12 +70,9 @@ pub(crate) fn resolve_name(kind: RecordKind, name: &str) -> Result<String, Strin
     if let Some((_, key)) = by_label {
         return Ok(key.to_string());
     }
-    let valid = valid_names(kind);
     // `detials.ported`: the head is the typo; the path after it is kept.
-    let (head, tail) = match name.split_once('.') {
-        Some((head, tail)) => (head, format!(".{tail}")),
-        None => (name, String::new()),
-    };
+    let head = name.split('.').next().unwrap_or_default();
+    let tail = &name[head.len()..];
     let keys = fields::of(kind).map(|f| f.key);
     let nearest = keys
         .chain(ERROR_FIELDS)
@@ -91,7 +88,7 @@ pub(crate) fn resolve_name(kind: RecordKind, name: &str) -> Result<String, Strin
          `Status` are accepted too)",
         kind.name(),
         preview(name),
-        valid.join(", ")
+        valid_names(kind).join(", ")
     ))
 }
 
