@@ -49,9 +49,8 @@ pub fn key_header(text: &str) -> Result<String, String> {
 /// The API key (already trimmed): it must fit in a header. The key is not quoted:
 /// a message must never show it.
 pub fn api_key(key: &str) -> Result<(), String> {
-    HeaderValue::from_str(key)
-        .map(drop)
-        .map_err(|_| "the API key holds characters a header cannot carry (not shown)".into())
+    let why = |_| "the API key holds characters a header cannot carry (not shown)".into();
+    HeaderValue::from_str(key).map(drop).map_err(why)
 }
 
 /// A path: any text but an empty one (an unset shell variable, most likely).
