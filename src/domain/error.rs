@@ -175,10 +175,8 @@ pub struct ConfigError(pub String);
 /// error (78).
 #[derive(Debug, Error)]
 pub enum SettingsError {
-    /// A flag's or `SMSSTAT_*` variable's unusable value, named first in the message.
-    #[error("{0}")]
-    BadValue(String),
-    /// Options that do nothing together, or a field name no record has (64).
+    /// A flag's or `SMSSTAT_*` variable's unusable value (named first in the message),
+    /// options that do nothing together, or a field name no record has (64).
     #[error("{0}")]
     Usage(String),
     #[error(transparent)]
@@ -188,7 +186,7 @@ pub enum SettingsError {
 impl SettingsError {
     pub fn exit_code(&self) -> u8 {
         match self {
-            SettingsError::BadValue(_) | SettingsError::Usage(_) => exit_codes::USAGE,
+            SettingsError::Usage(_) => exit_codes::USAGE,
             SettingsError::Config(_) => exit_codes::CONFIG,
         }
     }

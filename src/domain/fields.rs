@@ -107,7 +107,7 @@ pub(crate) const FIELDS: &[Field] = &[
 /// Fields every answer may carry, that say nothing on a successful record.
 pub(crate) const ERROR_FIELDS: [&str; 2] = ["error", "errorDescription"];
 
-fn of(kind: RecordKind) -> impl Iterator<Item = &'static Field> {
+pub(crate) fn of(kind: RecordKind) -> impl Iterator<Item = &'static Field> {
     FIELDS.iter().filter(move |f| f.kind == kind)
 }
 

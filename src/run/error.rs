@@ -88,7 +88,7 @@ mod tests {
                 "--x and --y",
             ),
             (
-                SettingsError::BadValue("--timeout: no".into()).into(),
+                SettingsError::Usage("--timeout: no".into()).into(),
                 64,
                 "--timeout: no",
             ),

@@ -18,11 +18,9 @@ pub const MAX_RETRIES: u32 = 20;
 
 /// `--timeout`: a duration, and not zero (every request would time out at once).
 pub fn timeout(text: &str) -> Result<Duration, String> {
-    let timeout = parse_duration(text)?;
-    if timeout.is_zero() {
-        return Err(refused(text, "is no time: the timeout must be more than 0"));
-    }
-    Ok(timeout)
+    let zero = || refused(text, "is no time: the timeout must be more than 0");
+    let timeout = Some(parse_duration(text)?);
+    timeout.filter(|t| !t.is_zero()).ok_or_else(zero)
 }
 
 /// A value refused, quoted as much as is safe to show.
@@ -43,34 +41,28 @@ pub fn retries(text: &str) -> Result<u32, String> {
 /// `--api-key-header`: a name a request header can have, checked before anything
 /// is sent rather than failing every request.
 pub fn key_header(text: &str) -> Result<String, String> {
-    if HeaderName::from_bytes(text.as_bytes()).is_err() {
-        return Err(refused(text, "is not a valid header name (e.g. X-API-KEY)"));
-    }
+    let why = |_| refused(text, "is not a valid header name (e.g. X-API-KEY)");
+    HeaderName::from_bytes(text.as_bytes()).map_err(why)?;
     Ok(text.to_string())
 }
 
 /// The API key (already trimmed): it must fit in a header. The key is not quoted:
 /// a message must never show it.
 pub fn api_key(key: &str) -> Result<(), String> {
-    HeaderValue::from_str(key)
-        .map(drop)
-        .map_err(|_| "the API key holds characters a header cannot carry (not shown)".into())
+    let why = |_| "the API key holds characters a header cannot carry (not shown)".into();
+    HeaderValue::from_str(key).map(drop).map_err(why)
 }
 
 /// A path: any text but an empty one (an unset shell variable, most likely).
 pub fn path(text: &str) -> Result<std::path::PathBuf, String> {
-    if text.is_empty() {
-        return Err("an empty path: name a file, or leave the setting out".into());
-    }
-    Ok(text.into())
+    let empty = || "an empty path: name a file, or leave the setting out".into();
+    (!text.is_empty()).then(|| text.into()).ok_or_else(empty)
 }
 
 /// A profile's name (checked against the file's profiles once it is read).
 pub fn name(text: &str) -> Result<String, String> {
-    if text.is_empty() {
-        return Err("an empty name: name a profile, or leave the setting out".into());
-    }
-    Ok(text.to_string())
+    let empty = || "an empty name: name a profile, or leave the setting out".into();
+    (!text.is_empty()).then(|| text.into()).ok_or_else(empty)
 }
 
 /// `true` or `false` (also yes/no, on/off, 1/0), as a file or a variable says it.
@@ -107,11 +99,9 @@ pub fn validate_base_url(url: &str) -> Result<String, ConfigError> {
     let hint = "set SMSSTAT_BASE_URL or --base-url to e.g. https://gateway.example/rest";
     if has_credentials(url) {
         // Not echoed: the point is that they must not end up in a log.
-        return Err(ConfigError(
-            "credentials in the base URL are not supported; use SMSSTAT_API_KEY \
-             (the URL is not shown: it holds a user, a password or a query)"
-                .into(),
-        ));
+        let why = "credentials in the base URL are not supported; use SMSSTAT_API_KEY \
+                   (the URL is not shown: it holds a user, a password or a query)";
+        return Err(ConfigError(why.into()));
     }
     let shown = preview(url);
     let invalid = |why: &str| ConfigError(format!("invalid base URL `{shown}`: {why}; {hint}"));
@@ -167,20 +157,16 @@ pub(crate) fn mask_credentials(url: &str) -> String {
 /// `scheme://`, the authority, and the rest (path, query, fragment) of a URL's text.
 fn url_parts(url: &str) -> (&str, &str, &str) {
     let start = url.find("://").map_or(0, |i| i + 3);
-    let after_scheme = &url[start..];
-    let end = after_scheme
-        .find(['/', '?', '#'])
-        .unwrap_or(after_scheme.len());
-    (&url[..start], &after_scheme[..end], &after_scheme[end..])
+    let rest = &url[start..];
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    (&url[..start], &rest[..end], &rest[end..])
 }
 
 /// A wait that cannot poll even once is a mistake, not a check.
 pub fn parse_wait_timeout(text: &str) -> Result<Duration, String> {
-    let timeout = parse_duration(text)?;
-    if timeout.is_zero() {
-        return Err("the wait timeout must be more than 0".into());
-    }
-    Ok(timeout)
+    let zero = || "the wait timeout must be more than 0".into();
+    let timeout = Some(parse_duration(text)?);
+    timeout.filter(|t| !t.is_zero()).ok_or_else(zero)
 }
 
 /// An empty status (`--expect "$UNSET"`) would silently turn a CI gate off.
@@ -194,11 +180,10 @@ pub fn parse_status(text: &str) -> Result<String, String> {
 
 /// Polling faster than this only loads the gateway.
 pub fn parse_interval(text: &str) -> Result<Duration, String> {
+    let short = || format!("`{text}` is too short a poll interval; at least 100ms");
     let interval = parse_duration(text)?;
     if interval < Duration::from_millis(100) {
-        return Err(format!(
-            "`{text}` is too short a poll interval; at least 100ms"
-        ));
+        return Err(short());
     }
     Ok(interval)
 }
@@ -278,5 +263,64 @@ mod tests {
         assert_eq!(parse_bool(" Yes"), Ok(true));
         assert!(parse_bool("maybe").unwrap_err().contains("`maybe`"));
         assert!(path("").is_err());
+    }
+
+    #[test]
+    fn base_urls_with_prefix_and_slash() {
+        assert_eq!(
+            validate_base_url("https://h.example/rest/").unwrap(),
+            "https://h.example/rest"
+        );
+        assert_eq!(
+            validate_base_url("http://127.0.0.1:8080").unwrap(),
+            "http://127.0.0.1:8080"
+        );
+        assert!(validate_base_url("http://[::1]:8080/rest").is_ok());
+        assert!(validate_base_url("HTTPS://H.example/rest").is_ok());
+    }
+
+    #[test]
+    fn bad_base_urls_are_refused() {
+        for url in [
+            "http://127.0.0.1:0",
+            "http://127.0.0.1:99999",
+            "http://h:/x",
+            "HTTP://h:notaport/",
+            "ftp://h/x",
+            "h.example/rest",
+            "",
+            "https://",
+            "http://u:p@h/",
+            "http://h/?a=1",
+            "http://h/#x",
+        ] {
+            assert!(validate_base_url(url).is_err(), "{url} accepted");
+        }
+    }
+
+    #[test]
+    fn credentials_are_refused_without_being_echoed() {
+        for url in [
+            "https://user:s3cr3t@h.example/rest",
+            "https://s3cr3t@h.example",
+            "https://h.example/rest?api_key=s3cr3t",
+            "https://us er:s3cr3t@h.example:port/",
+        ] {
+            let message = validate_base_url(url).unwrap_err().0;
+            assert!(!message.contains("s3cr3t"), "{message}");
+            assert!(message.contains("credentials in the base URL"), "{message}");
+            assert!(!message.contains("the port"), "{message}");
+            assert!(!mask_credentials(url).contains("s3cr3t"), "{url}");
+        }
+    }
+
+    #[test]
+    fn credentials_are_masked_for_display() {
+        assert_eq!(
+            mask_credentials("https://user:s3cretpw@gw.example/rest?api_key=s3cretpw"),
+            "https://****@gw.example/rest?****"
+        );
+        assert_eq!(mask_credentials("http://h/x?k=v#f"), "http://h/x?****#f");
+        assert_eq!(mask_credentials("http://h:8/x"), "http://h:8/x");
     }
 }

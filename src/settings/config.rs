@@ -13,8 +13,9 @@ use crate::domain::format::{ColorChoice, OutputFormat};
 use crate::domain::lookup::{LookupKind, PathStyle};
 use crate::domain::verdict::{Expectation, WaitSettings};
 use crate::settings::ca::CaCerts;
-use crate::settings::checks::{self, has_credentials, mask_credentials, parse_max_body};
-use crate::settings::checks::{parse_bool, parse_interval, parse_wait_timeout, validate_base_url};
+use crate::settings::checks::{
+    self, parse_bool, parse_interval, parse_max_body, parse_wait_timeout,
+};
 use crate::settings::given::Given;
 use crate::settings::layers::{Layers, Sourced};
 use crate::settings::origin::Origin;
@@ -119,12 +120,51 @@ impl Config {
         kind: Option<LookupKind>,
     ) -> Result<Config, SettingsError> {
         usage::check_options(args).map_err(SettingsError::Usage)?;
-        let mut output = OutputSettings::resolve(layers, args)?;
+        // `--json` is `-o json`; `config show` and `check` take it for themselves.
+        let format = if args.json {
+            layers.row("output", "json".into(), Origin::Flag("--json".into()));
+            OutputFormat::json()
+        } else {
+            layers.value("output", args.output, checks::output, "table")?
+        };
+        let color: ColorChoice = layers.value("color", args.color, checks::value_enum, "auto")?;
+        let mut output = OutputSettings {
+            format,
+            fields: args.fields.clone(),
+            field: args.field.clone(),
+            normalize: args.normalize,
+            color: use_color(color, std::io::stdout().is_terminal()),
+            utf8: locale_is_utf8(),
+            width: terminal_width(),
+            stderr_is_terminal: std::io::stderr().is_terminal(),
+            raw_cells: args.raw_cells,
+            no_headers: args.no_headers,
+            quiet: args.quiet,
+            junit: args.junit.clone(),
+            metrics: args.metrics.clone(),
+        };
         let batch = BatchSettings {
             jobs: layers.value("jobs", args.jobs, checks::parse_jobs, "8")?,
             keep_going: args.keep_going,
         };
-        let watch = WatchSettings::resolve(layers, args)?;
+        let timeout = layers.value("wait_timeout", args.wait_timeout, parse_wait_timeout, "10m")?;
+        let interval = layers.value("interval", args.interval, parse_interval, "2s")?;
+        // Trimmed and never empty: `checks::parse_status` parsed them.
+        let lower = |v: &[String]| v.iter().map(|s| s.to_ascii_lowercase()).collect::<Vec<_>>();
+        let until = lower(&args.until);
+        let watch = WatchSettings {
+            wait: args.wait.then(|| WaitSettings {
+                timeout,
+                interval,
+                until: until.clone(),
+            }),
+            follow: args.follow,
+            until,
+            expect: Expectation {
+                statuses: lower(&args.expect),
+                delivered_ratio: args.expect_delivered,
+            },
+        };
         if let Some(kind) = kind {
             check_lookup(kind, &mut output, &watch).map_err(SettingsError::Usage)?;
         }
@@ -172,25 +212,22 @@ impl HttpSettings {
         // Checked once every setting is picked: `config show` lists them all.
         let Some(base_url) = base_url else {
             layers.row("base_url", "(not set)".into(), Origin::Default);
-            return Err(ConfigError(
-                "no service address: set SMSSTAT_BASE_URL or pass --base-url \
-                 (e.g. https://gateway.example/rest), or try --demo"
-                    .into(),
-            )
-            .into());
+            let why = "no service address: set SMSSTAT_BASE_URL or pass --base-url \
+                       (e.g. https://gateway.example/rest), or try --demo";
+            return Err(ConfigError(why.into()).into());
         };
         let demo = base_url.origin == Origin::Demo;
         let shown = match &base_url.value {
             _ if demo => "(the built-in simulator, on a free loopback port)".into(),
             // Masked, as it is refused: the listing ends in exit 78.
-            url if has_credentials(url) => {
-                let masked = mask_credentials(url);
+            url if checks::has_credentials(url) => {
+                let masked = checks::mask_credentials(url);
                 format!("{masked} (refused: credentials in the URL)")
             }
             url => url.clone(),
         };
         layers.row("base_url", shown, base_url.origin.clone());
-        let url = validate_base_url(&base_url.value)
+        let url = checks::validate_base_url(&base_url.value)
             .map_err(|err| layers.unusable(&base_url.origin, "base_url", err.0))?;
         let ca_certs = ca_cert.map(|path| {
             let unusable = |err: ConfigError| layers.unusable(&path.origin, "ca_cert", err.0);
@@ -216,57 +253,6 @@ impl HttpSettings {
     }
 }
 
-impl OutputSettings {
-    fn resolve(layers: &mut Layers, args: &Given) -> Result<OutputSettings, SettingsError> {
-        // `--json` is `-o json`; `config show` and `check` take it for themselves.
-        let format = if args.json {
-            layers.row("output", "json".into(), Origin::Flag("--json".into()));
-            OutputFormat::json()
-        } else {
-            layers.value("output", args.output, checks::output, "table")?
-        };
-        let color: ColorChoice = layers.value("color", args.color, checks::value_enum, "auto")?;
-        Ok(OutputSettings {
-            format,
-            fields: args.fields.clone(),
-            field: args.field.clone(),
-            normalize: args.normalize,
-            color: use_color(color, std::io::stdout().is_terminal()),
-            utf8: locale_is_utf8(),
-            width: terminal_width(),
-            stderr_is_terminal: std::io::stderr().is_terminal(),
-            raw_cells: args.raw_cells,
-            no_headers: args.no_headers,
-            quiet: args.quiet,
-            junit: args.junit.clone(),
-            metrics: args.metrics.clone(),
-        })
-    }
-}
-
-impl WatchSettings {
-    fn resolve(layers: &mut Layers, args: &Given) -> Result<WatchSettings, SettingsError> {
-        let timeout = layers.value("wait_timeout", args.wait_timeout, parse_wait_timeout, "10m")?;
-        let interval = layers.value("interval", args.interval, parse_interval, "2s")?;
-        // Trimmed and never empty: `checks::parse_status` parsed them.
-        let lower = |v: &[String]| v.iter().map(|s| s.to_ascii_lowercase()).collect::<Vec<_>>();
-        let until = lower(&args.until);
-        Ok(WatchSettings {
-            wait: args.wait.then(|| WaitSettings {
-                timeout,
-                interval,
-                until: until.clone(),
-            }),
-            follow: args.follow,
-            until,
-            expect: Expectation {
-                statuses: lower(&args.expect),
-                delivered_ratio: args.expect_delivered,
-            },
-        })
-    }
-}
-
 /// The usage checks of a lookup of `kind`: its field names and statuses, what the
 /// output format allows (it may come from the config file), and options that make no
 /// sense together. Each option is paired with what makes it do nothing; the first
@@ -279,10 +265,10 @@ fn check_lookup(
     // Field names as the records of the kind name them (`status`, `Status` and
     // `Delivery report` alike).
     let record = kind.record_kind();
-    output.fields = usage::resolve_names(record, &output.fields)?;
-    if let Some(field) = &output.field {
-        output.field = Some(usage::resolve_name(record, field)?);
-    }
+    let resolve = |name: &String| usage::resolve_name(record, name);
+    let fields = output.fields.iter().map(resolve);
+    output.fields = fields.collect::<Result<_, _>>()?;
+    output.field = output.field.as_ref().map(resolve).transpose()?;
     usage::check_statuses(record, "--until", &watch.until)?;
     usage::check_statuses(record, "--expect", &watch.expect.statuses)?;
     let (format, field) = (output.format, output.field.is_some());
@@ -353,13 +339,10 @@ pub(crate) fn terminal_width() -> Option<usize> {
 
 /// The first of LC_ALL, LC_CTYPE, LANG that is set decides, as in POSIX.
 pub(crate) fn locale_is_utf8() -> bool {
-    ["LC_ALL", "LC_CTYPE", "LANG"]
-        .iter()
-        .find_map(|name| env::var(name).ok().filter(|v| !v.is_empty()))
-        .is_some_and(|v| {
-            let v = v.to_ascii_lowercase();
-            v.contains("utf-8") || v.contains("utf8")
-        })
+    let set = |name| env::var(name).ok().filter(|v: &String| !v.is_empty());
+    let locale = ["LC_ALL", "LC_CTYPE", "LANG"].into_iter().find_map(set);
+    let locale = locale.unwrap_or_default().to_ascii_lowercase();
+    locale.contains("utf-8") || locale.contains("utf8")
 }
 
 /// `--color` wins; in auto mode NO_COLOR, CLICOLOR=0 and TERM=dumb turn colour off,
@@ -375,69 +358,5 @@ pub fn use_color(choice: ColorChoice, stdout_is_terminal: bool) -> bool {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
         ColorChoice::Auto => !no_color && (force || stdout_is_terminal),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn base_urls_with_prefix_and_slash() {
-        assert_eq!(
-            validate_base_url("https://h.example/rest/").unwrap(),
-            "https://h.example/rest"
-        );
-        assert_eq!(
-            validate_base_url("http://127.0.0.1:8080").unwrap(),
-            "http://127.0.0.1:8080"
-        );
-        assert!(validate_base_url("http://[::1]:8080/rest").is_ok());
-        assert!(validate_base_url("HTTPS://H.example/rest").is_ok());
-    }
-
-    #[test]
-    fn bad_base_urls_are_refused() {
-        for url in [
-            "http://127.0.0.1:0",
-            "http://127.0.0.1:99999",
-            "http://h:/x",
-            "HTTP://h:notaport/",
-            "ftp://h/x",
-            "h.example/rest",
-            "",
-            "https://",
-            "http://u:p@h/",
-            "http://h/?a=1",
-            "http://h/#x",
-        ] {
-            assert!(validate_base_url(url).is_err(), "{url} accepted");
-        }
-    }
-
-    #[test]
-    fn credentials_are_refused_without_being_echoed() {
-        for url in [
-            "https://user:s3cr3t@h.example/rest",
-            "https://s3cr3t@h.example",
-            "https://h.example/rest?api_key=s3cr3t",
-            "https://us er:s3cr3t@h.example:port/",
-        ] {
-            let message = validate_base_url(url).unwrap_err().0;
-            assert!(!message.contains("s3cr3t"), "{message}");
-            assert!(message.contains("credentials in the base URL"), "{message}");
-            assert!(!message.contains("the port"), "{message}");
-            assert!(!mask_credentials(url).contains("s3cr3t"), "{url}");
-        }
-    }
-
-    #[test]
-    fn credentials_are_masked_for_display() {
-        assert_eq!(
-            mask_credentials("https://user:s3cretpw@gw.example/rest?api_key=s3cretpw"),
-            "https://****@gw.example/rest?****"
-        );
-        assert_eq!(mask_credentials("http://h/x?k=v#f"), "http://h/x?****#f");
-        assert_eq!(mask_credentials("http://h:8/x"), "http://h:8/x");
     }
 }

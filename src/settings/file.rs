@@ -7,8 +7,6 @@ use std::collections::BTreeMap;
 use std::io::ErrorKind::NotFound;
 use std::path::{Path, PathBuf};
 
-use serde::de::IgnoredAny;
-use serde::Deserialize;
 use toml::de::{DeTable, DeValue};
 use toml::Spanned;
 
@@ -60,11 +58,8 @@ fn settings<'a, 'i>(
     value: &'a Spanned<DeValue<'i>>,
     at: At,
 ) -> Result<&'a DeTable<'i>, ConfigError> {
-    let why = "expected a table of settings".to_string();
-    value
-        .get_ref()
-        .as_table()
-        .ok_or_else(|| at(value.span().start, why))
+    let table = value.get_ref().as_table();
+    table.ok_or_else(|| at(value.span().start, "expected a table of settings".into()))
 }
 
 /// A value as its text: a number or a boolean as TOML reads it.
@@ -81,19 +76,18 @@ fn scalar(value: &DeValue) -> Option<String> {
 /// A key of a layer: a setting the file may set. `config` and `profile` are refused in
 /// words that say why.
 fn setting_key(key: &str) -> Result<&'static str, String> {
-    if let Some(key) = ["config", "profile"].into_iter().find(|k| *k == key) {
+    if matches!(key, "config" | "profile") {
         return Err(format!(
             "`{key}` cannot be set in a config file: it is chosen by {} or {}",
             flag_of(key),
             variable_of(key)
         ));
     }
-    let keys: Vec<&str> = file_keys().collect();
-    let known = keys.iter().find(|k| **k == key).copied();
-    known.ok_or_else(|| {
+    let keys = || file_keys().collect::<Vec<_>>().join(", ");
+    file_keys().find(|k| *k == key).ok_or_else(|| {
         format!(
             "unknown field `{key}` (valid keys are {}; profiles go in [profiles.NAME] tables)",
-            keys.join(", ")
+            keys()
         )
     })
 }
@@ -194,29 +188,23 @@ fn key_at(text: &str, offset: usize) -> Option<String> {
     Some(table.map_or(name.to_string(), |table| format!("{table}.{name}")))
 }
 
-#[derive(Deserialize)]
-struct Profiles {
-    #[serde(default)]
-    profiles: BTreeMap<String, IgnoredAny>,
-}
-
 /// The file a lookup would read: `--config`, else `SMSSTAT_CONFIG`, else the
 /// default place.
 pub fn config_path(flag: Option<PathBuf>, env: Option<PathBuf>) -> Option<PathBuf> {
     flag.or(env).or_else(default_path)
 }
 
-/// The profile names of the file at `path`, sorted, for completing `--profile`; none
-/// when it is missing, unreadable or not TOML. Read leniently (only the
-/// `[profiles.NAME]` tables, whatever else the file holds): a completion must offer
-/// what it can rather than fail on a value being edited.
+/// The profile names of the file at `path`, sorted (as toml's tables are), for
+/// completing `--profile`; none when it is missing, unreadable or not TOML. Read
+/// leniently (only the `[profiles.NAME]` tables, whatever else the file holds): a
+/// completion must offer what it can rather than fail on a value being edited.
 pub fn profile_names(path: &Path) -> Vec<String> {
-    let Ok(text) = read_bounded_text(path) else {
-        return Vec::new();
-    };
-    toml::from_str::<Profiles>(&text)
-        .map(|file| file.profiles.into_keys().collect())
-        .unwrap_or_default()
+    let text = read_bounded_text(path).unwrap_or_default();
+    let table = DeTable::parse(&text).ok();
+    let profiles = table.as_ref().and_then(|t| t.get_ref().get("profiles"));
+    let names = |p: &DeTable| p.keys().map(|name| name.get_ref().to_string()).collect();
+    let profiles = profiles.and_then(|p| p.get_ref().as_table());
+    profiles.map_or_else(Vec::new, names)
 }
 
 #[cfg(test)]

@@ -58,13 +58,10 @@ pub fn variables() -> Vec<(String, String)> {
     let command = Given::augment_args(clap::Command::new("smsstat"));
     let help = |key: &str| {
         let arg = command.get_arguments().find(|arg| arg.get_id() == key);
-        arg.and_then(|arg| arg.get_help())
-            .map_or_else(String::new, ToString::to_string)
+        arg.and_then(|arg| arg.get_help()).map(ToString::to_string)
     };
-    let about = |key: &str| format!("As {}: {}.", flag_of(key), help(key));
-    KEYS.iter()
-        .map(|key| (variable_of(key), about(key)))
-        .collect()
+    let about = |key| format!("As {}: {}.", flag_of(key), help(key).unwrap_or_default());
+    KEYS.map(|key| (variable_of(key), about(key))).into()
 }
 
 // Each option's first paragraph is its line in `-h`: short enough to read at a

@@ -78,7 +78,16 @@ impl<'a> Layers<'a> {
         let origin = named.map_or(Origin::Default, |n| n.origin);
         layers.row("config", shown, origin);
         let profile = layers.pick("profile", args.profile.clone(), checks::name)?;
-        let profile = layers.choose_profile(profile, path.as_deref())?;
+        let profiles = layers.file.as_ref().map(|f| &f.top.profiles);
+        let profile = match profile {
+            None if profiles.is_some_and(|p| p.contains_key(DEFAULT_PROFILE)) => {
+                Some(Sourced::new(DEFAULT_PROFILE.into(), Origin::Default))
+            }
+            Some(named) if !profiles.is_some_and(|p| p.contains_key(&named.value)) => {
+                return Err(layers.no_profile(&named, path.as_deref()).into());
+            }
+            profile => profile,
+        };
         let (shown, origin) = match &profile {
             Some(p) => (p.value.clone(), p.origin.clone()),
             None => ("(none)".into(), Origin::Default),
@@ -109,9 +118,8 @@ impl<'a> Layers<'a> {
             let value = parse(&text).map_err(|why| bad_value(&name, &why))?;
             return Ok(Some(Sourced::new(value, Origin::Env(name))));
         }
-        for (layer, origin) in self.file_layers() {
+        for (file, layer, origin) in self.file_layers() {
             if let Some(text) = layer.values.get(key) {
-                let file = self.file.as_ref().expect("a file value comes from a file");
                 let value = parse(text.get_ref()).map_err(|why| file.invalid_at(text, why))?;
                 return Ok(Some(Sourced::new(value, origin)));
             }
@@ -168,8 +176,8 @@ impl<'a> Layers<'a> {
     /// A value that passed its parser but cannot be used (a base URL, a CA file),
     /// said with where it came from: in the file, its line and key (all 78).
     pub fn unusable(&self, origin: &Origin, key: &str, why: String) -> ConfigError {
-        let layer = self.file_layers().find(|(_, o)| o == origin);
-        match (layer.and_then(|(l, _)| l.values.get(key)), &self.file) {
+        let layer = self.file_layers().find(|(_, _, o)| o == origin);
+        match (layer.and_then(|(_, l, _)| l.values.get(key)), &self.file) {
             (Some(value), Some(config)) => config.invalid_at(value, why),
             _ => ConfigError(why),
         }
@@ -216,8 +224,28 @@ impl<'a> Layers<'a> {
         Ok(Some(key))
     }
 
+    /// Why the profile named by `--profile`/`SMSSTAT_PROFILE` is not in the file.
+    fn no_profile(&self, named: &Sourced<String>, path: Option<&Path>) -> ConfigError {
+        let (name, origin) = (&named.value, &named.origin);
+        let Some(file) = &self.file else {
+            let shown = path.map_or_else(|| "(no config dir)".into(), |p| p.display().to_string());
+            return ConfigError(format!(
+                "profile `{name}` ({origin}) needs a config file, but there is none at {shown}"
+            ));
+        };
+        let names: Vec<&str> = file.top.profiles.keys().map(String::as_str).collect();
+        let available = match names.is_empty() {
+            true => "it has no [profiles.NAME] tables".to_string(),
+            false => format!("available: {}", names.join(", ")),
+        };
+        let path = file.path.display();
+        ConfigError(format!(
+            "no profile `{name}` ({origin}) in {path}; {available}"
+        ))
+    }
+
     /// The file's layers, highest first: the profile, then the top level.
-    fn file_layers(&self) -> impl Iterator<Item = (&Layer, Origin)> {
+    fn file_layers(&self) -> impl Iterator<Item = (&ConfigFile, &Layer, Origin)> {
         let file = self.file.as_ref();
         let profile = file.and_then(|f| {
             let name = self.profile.as_ref()?;
@@ -225,64 +253,26 @@ impl<'a> Layers<'a> {
                 name: name.clone(),
                 file: f.path.clone(),
             };
-            Some((f.top.profiles.get(name)?, origin))
+            Some((f, f.top.profiles.get(name)?, origin))
         });
-        let top = file.map(|f| (&f.top, Origin::File(f.path.clone())));
+        let top = file.map(|f| (f, &f.top, Origin::File(f.path.clone())));
         profile.into_iter().chain(top)
-    }
-
-    /// The profile named by `--profile`/`SMSSTAT_PROFILE`, which must exist, or else
-    /// `default` when the file has one.
-    fn choose_profile(
-        &self,
-        named: Option<Sourced<String>>,
-        path: Option<&Path>,
-    ) -> Result<Option<Sourced<String>>, ConfigError> {
-        let Some(named) = named else {
-            let profiles = self.file.as_ref().map(|f| &f.top.profiles);
-            let has_default = profiles.is_some_and(|p| p.contains_key(DEFAULT_PROFILE));
-            let default = Sourced::new(DEFAULT_PROFILE.to_string(), Origin::Default);
-            return Ok(has_default.then_some(default));
-        };
-        let (name, origin) = (&named.value, &named.origin);
-        let Some(file) = &self.file else {
-            let shown = path.map_or_else(|| "(no config dir)".into(), |p| p.display().to_string());
-            return Err(ConfigError(format!(
-                "profile `{name}` ({origin}) needs a config file, but there is none at {shown}"
-            )));
-        };
-        if file.top.profiles.contains_key(name) {
-            return Ok(Some(named));
-        }
-        let names: Vec<&str> = file.top.profiles.keys().map(String::as_str).collect();
-        let available = match names.is_empty() {
-            true => "it has no [profiles.NAME] tables".to_string(),
-            false => format!("available: {}", names.join(", ")),
-        };
-        let path = file.path.display();
-        Err(ConfigError(format!(
-            "no profile `{name}` ({origin}) in {path}; {available}"
-        )))
     }
 }
 
 fn both_keys(origin: &Origin) -> SettingsError {
-    match origin {
-        Origin::Flag(_) | Origin::Env(_) => SettingsError::Usage(
-            "a key and a key file are both given (--api-key and --api-key-file, or \
-             SMSSTAT_API_KEY and SMSSTAT_API_KEY_FILE); keep one"
-                .into(),
-        ),
-        _ => ConfigError(format!(
-            "both api_key and api_key_file are set in {origin}; keep one"
-        ))
-        .into(),
+    if let Origin::Flag(_) | Origin::Env(_) = origin {
+        let why = "a key and a key file are both given (--api-key and --api-key-file, or \
+                   SMSSTAT_API_KEY and SMSSTAT_API_KEY_FILE); keep one";
+        return SettingsError::Usage(why.into());
     }
+    let why = format!("both api_key and api_key_file are set in {origin}; keep one");
+    ConfigError(why).into()
 }
 
 /// A bad value of a flag or a variable (exit 64), the message led by its name.
 pub fn bad_value(name: &str, why: &str) -> SettingsError {
-    SettingsError::BadValue(format!("{name}: {why}"))
+    SettingsError::Usage(format!("{name}: {why}"))
 }
 
 /// How a setting's value reads in `config show`.

@@ -25,9 +25,7 @@ impl fmt::Display for Origin {
         match self {
             Origin::Flag(flag) => write!(f, "flag {flag}"),
             Origin::Env(name) => write!(f, "env {name}"),
-            Origin::Profile { name, file } => {
-                write!(f, "profile {name} in {}", file.display())
-            }
+            Origin::Profile { name, file } => write!(f, "profile {name} in {}", file.display()),
             Origin::File(file) => write!(f, "file {}", file.display()),
             Origin::Demo => f.write_str("--demo simulator"),
             Origin::Default => f.write_str("default"),

@@ -21,10 +21,6 @@ pub struct ProxyChoice {
     pub shown: String,
 }
 
-const FOR_HTTPS: [&str; 4] = ["https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"];
-const FOR_HTTP: [&str; 4] = ["http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY"];
-const NO_PROXY: [&str; 2] = ["no_proxy", "NO_PROXY"];
-
 /// The proxy for `base_url` under the environment `env` (a variable's value, None
 /// when unset). `--demo` and loopback hosts never go through a proxy.
 pub fn resolve(
@@ -39,13 +35,15 @@ pub fn resolve(
     if demo || is_loopback_host(host) {
         return Ok(None);
     }
-    let https = uri.scheme_str() == Some("https");
-    let names = if https { FOR_HTTPS } else { FOR_HTTP };
+    let names = match uri.scheme_str() {
+        Some("https") => ["https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"],
+        _ => ["http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY"],
+    };
     let set = |name: &str| env(name).filter(|value| !value.trim().is_empty());
-    let Some((variable, value)) = names.iter().find_map(|n| set(n).map(|v| (*n, v))) else {
+    let Some((variable, value)) = names.into_iter().find_map(|n| Some((n, set(n)?))) else {
         return Ok(None);
     };
-    let no_proxy = NO_PROXY.iter().find_map(|name| set(name));
+    let no_proxy = ["no_proxy", "NO_PROXY"].into_iter().find_map(set);
     if no_proxy.is_some_and(|list| bypasses(&list, host)) {
         return Ok(None);
     }

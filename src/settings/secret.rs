@@ -49,15 +49,11 @@ pub(crate) fn trim_key(key: &mut String, origin: &Origin, warnings: &mut Vec<Str
     if trimmed.len() == key.len() {
         return;
     }
-    warnings.push(match trimmed.is_empty() {
-        true => format!(
-            "the API key from {origin} is empty once its spaces or line breaks are removed; \
-             no key will be sent"
-        ),
-        false => format!(
-            "the API key from {origin} has spaces or line breaks around it; they were removed"
-        ),
-    });
+    let said = match trimmed.is_empty() {
+        true => "is empty once its spaces or line breaks are removed; no key will be sent",
+        false => "has spaces or line breaks around it; they were removed",
+    };
+    warnings.push(format!("the API key from {origin} {said}"));
     *key = trimmed.to_string();
 }
 

@@ -2,7 +2,7 @@
 //! together, and field names no record of the kind knows. A script must not be
 //! misled by a silently ignored option or an empty column.
 
-use crate::domain::fields::{self, FieldType, COLUMN_LABELS, ERROR_FIELDS, FIELDS, OUTCOME_FIELDS};
+use crate::domain::fields::{self, FieldType, COLUMN_LABELS, ERROR_FIELDS, OUTCOME_FIELDS};
 use crate::domain::record::RecordKind;
 use crate::domain::sanitize::preview;
 use crate::domain::status::{self, Phase};
@@ -49,41 +49,31 @@ pub(crate) fn check_statuses(
     Ok(())
 }
 
-/// The names of `--fields`/`--field` as keys: a key of the kind's schema, a dotted
-/// path into its `details` object (`details.ported`), an error field, `query` or
-/// `kind`, or a table label in any case (`Status`, `Delivery latency`, `Error`).
-/// Anything else is refused (exit 64), with the nearest name when one is close and
-/// the valid ones: a script must not get an empty column or line for a typo.
-pub(crate) fn resolve_names(kind: RecordKind, names: &[String]) -> Result<Vec<String>, String> {
-    names.iter().map(|name| resolve_name(kind, name)).collect()
-}
-
 /// Jaro-Winkler similarity above which an unknown name is taken for a typo of a
 /// known one (`stauts`/`status` is 0.95; `note`/`status` is 0.5).
 const TYPO_SIMILARITY: f64 = 0.85;
 
+/// A name of `--fields`/`--field` as a key: a key of the kind's schema, a dotted
+/// path into its `details` object (`details.ported`), an error field, `query` or
+/// `kind`, or a table label in any case (`Status`, `Delivery latency`, `Error`).
+/// Anything else is refused (exit 64), with the nearest name when one is close and
+/// the valid ones: a script must not get an empty column or line for a typo.
 pub(crate) fn resolve_name(kind: RecordKind, name: &str) -> Result<String, String> {
     let name = name.trim();
     if fields::is_known(kind, name) {
         return Ok(name.to_string());
     }
-    let field_labels = FIELDS
-        .iter()
-        .filter(|f| f.kind == kind)
-        .map(|f| (f.label, f.key));
+    let field_labels = fields::of(kind).map(|f| (f.label, f.key));
     let by_label = field_labels
         .chain(COLUMN_LABELS)
         .find(|(label, _)| label.eq_ignore_ascii_case(name));
     if let Some((_, key)) = by_label {
         return Ok(key.to_string());
     }
-    let valid = valid_names(kind);
     // `detials.ported`: the head is the typo; the path after it is kept.
-    let (head, tail) = match name.split_once('.') {
-        Some((head, tail)) => (head, format!(".{tail}")),
-        None => (name, String::new()),
-    };
-    let keys = FIELDS.iter().filter(|f| f.kind == kind).map(|f| f.key);
+    let head = name.split('.').next().unwrap_or_default();
+    let tail = &name[head.len()..];
+    let keys = fields::of(kind).map(|f| f.key);
     let nearest = keys
         .chain(ERROR_FIELDS)
         .chain(OUTCOME_FIELDS)
@@ -98,14 +88,14 @@ pub(crate) fn resolve_name(kind: RecordKind, name: &str) -> Result<String, Strin
          `Status` are accepted too)",
         kind.name(),
         preview(name),
-        valid.join(", ")
+        valid_names(kind).join(", ")
     ))
 }
 
 /// The names a kind accepts, in the schema's order, then the names of every line.
 fn valid_names(kind: RecordKind) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
-    for field in FIELDS.iter().filter(|f| f.kind == kind) {
+    for field in fields::of(kind) {
         if field.ty == FieldType::Details {
             names.push(format!("{}.NAME", field.key));
         } else if !names.iter().any(|n| n == field.key) {
@@ -120,6 +110,10 @@ fn valid_names(kind: RecordKind) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn resolve_names(kind: RecordKind, names: &[String]) -> Result<Vec<String>, String> {
+        names.iter().map(|name| resolve_name(kind, name)).collect()
+    }
 
     #[test]
     fn labels_are_names_of_their_fields() {
