@@ -179,15 +179,14 @@ fn unused_global(
 /// Parses with the definition as derived: what `command` adds changes what clap
 /// prints, never what it accepts, and costs more than the rest of a run's start.
 /// None when clap would print something: the caller parses again with `command`.
-pub(crate) fn parse_plain(args: &[std::ffi::OsString]) -> Option<(Cli, clap::ArgMatches)> {
+pub(crate) fn parse_plain(args: &[std::ffi::OsString]) -> Option<Cli> {
     use clap::FromArgMatches;
     let mut plain = Cli::command();
     let matches = plain.try_get_matches_from_mut(args).ok()?;
     if unused_global(&plain, &matches).is_some() {
         return None;
     }
-    let cli = Cli::from_arg_matches(&matches).ok()?;
-    Some((cli, matches))
+    Cli::from_arg_matches(&matches).ok()
 }
 
 #[cfg(test)]

@@ -7,17 +7,7 @@ use clap::{Args, ValueEnum};
 
 use super::values::parse_fraction;
 use crate::domain::duration::parse_duration;
-
-/// How often the simulator applies one of the field notes' oddities.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Oddity {
-    /// Per record, decided by its ID (the default: realistic variety)
-    Mixed,
-    /// On every record
-    Always,
-    /// On no record
-    Never,
-}
+use crate::sim::{Codes, Oddity, Variant};
 
 #[derive(Debug, Args, Clone)]
 #[command(next_help_heading = "Simulator")]
@@ -62,8 +52,8 @@ pub struct SimArgs {
     /// types and error shapes; numbers as numbers, `error` and "No errors" on every
     /// success, v1 task counters, vendor codes, service errors with HTTP 200; the
     /// flags below still change each of these)
-    #[arg(long, value_enum, value_name = "VARIANT", default_value_t = SimVariant::Spec)]
-    pub variant: SimVariant,
+    #[arg(long, value_enum, value_name = "VARIANT", default_value_t = Variant::Spec)]
+    pub variant: Variant,
 
     /// Error codes of lookups that find nothing: spec or vendor
     ///
@@ -71,7 +61,7 @@ pub struct SimArgs {
     /// `vendor` (60 HLR, 65 HLR reference it cannot take, 20 SMS, 29 task ID not a
     /// number, 30 task) [default: the variant's: spec, v1 vendor]
     #[arg(long, value_enum, value_name = "CODES")]
-    pub codes: Option<SimCodes>,
+    pub codes: Option<Codes>,
 
     /// Numeric fields as JSON numbers, strings or either
     ///
@@ -137,24 +127,6 @@ pub struct SimArgs {
     /// method, path, HTTP status and how long the answer took.
     #[arg(short, long)]
     pub quiet: bool,
-}
-
-/// `sim --variant`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum SimVariant {
-    /// The spec and the field notes' classic service
-    Spec,
-    /// The vendor's v1 API (OpenAPI document, 2025)
-    V1,
-}
-
-/// `sim --codes`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum SimCodes {
-    /// The spec's 10, 20, 30
-    Spec,
-    /// The vendor's 60, 65, 20, 29, 30
-    Vendor,
 }
 
 /// `sim --numbers`.
