@@ -5,7 +5,6 @@ use std::ffi::OsString;
 use std::io::Write;
 
 use clap::error::{ContextKind, ContextValue, ErrorKind};
-use clap::parser::ValueSource;
 use clap::FromArgMatches;
 
 use crate::cli::Cli;
@@ -101,10 +100,4 @@ fn closer_subcommand(mut err: clap::Error, command: &clap::Command) -> clap::Err
         err.insert(ContextKind::SuggestedSubcommand, nearest);
     }
     err
-}
-
-/// Whether an option was typed on the command line, at any subcommand's level.
-pub(super) fn typed(matches: &clap::ArgMatches, id: &str) -> bool {
-    std::iter::successors(Some(matches), |m| m.subcommand().map(|(_, sub)| sub))
-        .any(|m| m.value_source(id) == Some(ValueSource::CommandLine))
 }
