@@ -5,7 +5,6 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 
-use super::values::parse_fraction;
 use crate::domain::duration::parse_duration;
 use crate::sim::{Codes, Oddity, Variant};
 
@@ -163,6 +162,14 @@ fn parse_listen(text: &str) -> Result<SocketAddr, String> {
     addrs
         .next()
         .ok_or_else(|| format!("`{host}` resolves to no address"))
+}
+
+/// `--fail-rate`: a share of the requests.
+fn parse_fraction(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(share) if (0.0..=1.0).contains(&share) => Ok(share),
+        _ => Err("expected a fraction from 0.0 to 1.0 (e.g. 0.2)".into()),
+    }
 }
 
 /// Which variant's task records the simulator serves.
