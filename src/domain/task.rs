@@ -66,11 +66,6 @@ pub fn pending(counters: &TaskCounters) -> Option<i64> {
     (counters.messages() >= 0 && pending >= 0 && !negative).then_some(pending)
 }
 
-/// delivered / messages in percent; None for a task without messages.
-pub fn delivery_rate(counters: &TaskCounters) -> Option<f64> {
-    counters.delivered_ratio().map(|ratio| ratio * 100.0)
-}
-
 pub fn finals(c: &TaskCounters) -> [i64; 4] {
     [c.delivered, c.undeliverable, c.expired, c.unknown]
 }
