@@ -64,7 +64,7 @@ fn help_flag_after_help(mut args: Vec<OsString>) -> Vec<OsString> {
 }
 
 /// A missing argument is shown with the subcommand's own usage line: clap's names the
-/// options given, from the environment too, which read as advice to type the key.
+/// options given (the key too), which read as advice to type them.
 fn plain_usage(
     mut err: clap::Error,
     command: &mut clap::Command,

@@ -128,7 +128,6 @@ pub struct SimArgs {
     pub quiet: bool,
 }
 
-/// `sim --numbers`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Numbers {
     /// Numbers or strings, per record and field
