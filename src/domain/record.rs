@@ -200,11 +200,9 @@ pub fn lenient_f64(value: &Value) -> Option<f64> {
 pub fn lenient_bool(value: &Value) -> Option<bool> {
     match value {
         Value::Bool(b) => Some(*b),
-        other => match lenient_i64(other) {
-            Some(1) => Some(true),
-            Some(0) => Some(false),
-            _ => None,
-        },
+        other => lenient_i64(other)
+            .filter(|n| matches!(n, 0 | 1))
+            .map(|n| n == 1),
     }
 }
 
