@@ -16,7 +16,6 @@ pub use crate::cli::sim_args::SimArgs;
 #[derive(Debug, Parser)]
 #[command(name = "smsstat", version = super::build::VERSION_LINE, after_help = START_HELP, args_override_self = true)]
 pub struct Cli {
-    /// The global options: defined with the settings they give (`settings::given`).
     #[command(flatten)]
     pub global: Given,
 

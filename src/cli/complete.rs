@@ -15,7 +15,6 @@ use crate::domain::status::{Phase, STATUSES};
 /// The profile names to offer, read when `--profile` is completed and only then.
 pub(crate) type ProfileNames = Arc<dyn Fn() -> Vec<String> + Send + Sync>;
 
-/// The candidates an option's values may take.
 type Offer = Box<dyn Fn() -> Vec<CompletionCandidate> + Send + Sync>;
 
 /// `super::command()` (hidden globals are not offered) with completers at every level.

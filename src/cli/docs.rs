@@ -6,10 +6,10 @@ use std::io;
 
 use clap_complete::Shell;
 
-use crate::cli::{Cli, EXIT_CODES_HELP};
+use crate::cli::{SimArgs, EXIT_CODES_HELP};
 use crate::settings::file::file_keys;
 use crate::settings::given::variables;
-use clap::CommandFactory;
+use clap::Args;
 
 /// The registration script for `shell`: at each TAB it hands the words typed to
 /// `COMPLETE=SHELL smsstat -- WORDS` (`run::complete`).
@@ -98,21 +98,18 @@ fn synopsis_section(command: &clap::Command) -> String {
 
 /// The help texts' `code` spans in bold; a lone backtick and requests stay.
 fn code_in_bold(page: &str) -> String {
-    let mut out = String::with_capacity(page.len());
-    for line in page.split_inclusive('\n') {
+    let bold = |line: &str| {
         let spans: Vec<&str> = line.split('`').collect();
         if line.starts_with('.') || spans.len().is_multiple_of(2) {
-            out.push_str(line);
-            continue;
+            return line.to_string();
         }
-        for (i, span) in spans.iter().enumerate() {
-            match i % 2 {
-                1 => out.push_str(&format!("\\fB{span}\\fR")),
-                _ => out.push_str(span),
-            }
-        }
-    }
-    out
+        let span = |(i, span): (usize, &str)| match i % 2 {
+            1 => format!("\\fB{span}\\fR"),
+            _ => span.to_string(),
+        };
+        spans.into_iter().enumerate().map(span).collect()
+    };
+    page.split_inclusive('\n').map(bold).collect()
 }
 
 /// Roff's apostrophe definition once, not at each section rendered on its own.
@@ -157,13 +154,7 @@ fn commands_section() -> String {
 
 /// `smsstat sim`'s own options (OPTIONS are the lookups'), the older spelling too.
 fn simulator_section() -> io::Result<String> {
-    let cli = Cli::command();
-    let sim = cli
-        .find_subcommand("sim")
-        .expect("the sim subcommand")
-        .clone();
-    let sim = sim
-        .disable_help_flag(true)
+    let sim = SimArgs::augment_args(clap::Command::new("sim").disable_help_flag(true))
         .mut_arg("string_numbers", |arg| arg.hide(false));
     let mut roff = Vec::new();
     clap_mangen::Man::new(sim).render_options_section(&mut roff)?;

@@ -95,17 +95,14 @@ fn short_help_lists(listed: &'static [&'static str]) -> impl FnMut(clap::Arg) ->
     }
 }
 
-/// `[env: NAME]` ends an option's long help, instead of clap's annotation in `-h` too
-/// (which also showed the variable's value).
+/// A setting's variable (and config key) ends its long help: the settings read the
+/// variable, so clap does not know it.
 fn env_in_long_help(arg: clap::Arg) -> clap::Arg {
     use crate::settings::{file::file_keys, given};
     let id = arg.get_id().to_string();
-    // A setting's variable is read by the settings, not by clap: named from its key.
-    let env = match arg.get_env() {
-        Some(env) => env.to_string_lossy().into_owned(),
-        None if given::KEYS.contains(&id.as_str()) => given::variable_of(&id),
-        None => return arg,
-    };
+    if !given::KEYS.contains(&id.as_str()) {
+        return arg;
+    }
     let key = match file_keys().any(|key| key == id) {
         true => format!(" [config key: {id}]"),
         false => String::new(),
@@ -115,19 +112,42 @@ fn env_in_long_help(arg: clap::Arg) -> clap::Arg {
         .or(arg.get_help())
         .map(ToString::to_string);
     let text = text.unwrap_or_default();
-    arg.hide_env(true)
-        .long_help(format!("{text}\n\n[env: {env}]{key}"))
+    let env = given::variable_of(&id);
+    arg.long_help(format!("{text}\n\n[env: {env}]{key}"))
 }
 
 /// A global option typed for a subcommand that does nothing with it (`sim --json`) is
 /// a usage error: a script must not believe it took effect. The environment's values
-/// are not refused: they may be exported for a whole session.
+/// are not refused: they may be exported for a whole session. `command` may be built
+/// or not: a subcommand's own options are those not marked global.
 pub(crate) fn refuse_unused(
     command: &mut clap::Command,
     matches: &clap::ArgMatches,
 ) -> Result<(), clap::Error> {
-    let Some((path, flag)) = unused_global(command, matches) else {
+    let path: Vec<&str> = std::iter::successors(matches.subcommand(), |(_, sub)| sub.subcommand())
+        .map(|(name, _)| name)
+        .collect();
+    let Some(shown) = path.last().and_then(|leaf| shown_globals(leaf)) else {
         return Ok(());
+    };
+    let leaf = path
+        .iter()
+        .try_fold(&*command, |cmd, name| cmd.find_subcommand(name));
+    // A subcommand's own option of the same name (`sim --api-key`) is its own.
+    let own: Vec<&str> = leaf.map_or(Vec::new(), |leaf| {
+        leaf.get_arguments()
+            .filter(|a| !a.is_global_set())
+            .map(|a| a.get_id().as_str())
+            .collect()
+    });
+    let unused = command.get_arguments().find(|arg| {
+        let id = arg.get_id().as_str();
+        arg.is_global_set() && !shown.contains(&id) && !own.contains(&id) && typed(matches, id)
+    });
+    let flag = match unused.map(|arg| (arg.get_short(), arg.get_long())) {
+        None => return Ok(()),
+        Some((Some(short), Some(long))) => format!("-{short}/--{long}"),
+        Some((_, long)) => format!("--{}", long.unwrap_or_default()),
     };
     let name = path.join(" ");
     let message = format!(
@@ -141,53 +161,21 @@ pub(crate) fn refuse_unused(
         .error(ErrorKind::ArgumentConflict, message))
 }
 
-/// The subcommand path and the first global option typed for it that it does not
-/// use. `command` may be built or not: its own options are those not marked global.
-fn unused_global(
-    command: &clap::Command,
-    matches: &clap::ArgMatches,
-) -> Option<(Vec<String>, String)> {
-    let path: Vec<String> =
-        std::iter::successors(matches.subcommand(), |(_, sub)| sub.subcommand())
-            .map(|(name, _)| name.to_string())
-            .collect();
-    let shown = path.last().and_then(|leaf| shown_globals(leaf))?;
-    let leaf = path
-        .iter()
-        .try_fold(command, |cmd, name| cmd.find_subcommand(name));
-    // A subcommand's own option of the same name (`sim --api-key`) is its own.
-    let own: Vec<&str> = leaf.map_or(Vec::new(), |leaf| {
-        leaf.get_arguments()
-            .filter(|a| !a.is_global_set())
-            .map(|a| a.get_id().as_str())
-            .collect()
-    });
-    let arg = command.get_arguments().find(|arg| {
-        let id = arg.get_id().as_str();
-        arg.is_global_set()
-            && !shown.contains(&id)
-            && !own.contains(&id)
-            && parse::typed(matches, id)
-    })?;
-    let flag = match (arg.get_short(), arg.get_long()) {
-        (Some(short), Some(long)) => format!("-{short}/--{long}"),
-        (_, long) => format!("--{}", long.unwrap_or_default()),
-    };
-    Some((path, flag))
+/// Whether an option was typed on the command line, at any subcommand's level.
+fn typed(matches: &clap::ArgMatches, id: &str) -> bool {
+    std::iter::successors(Some(matches), |m| m.subcommand().map(|(_, sub)| sub))
+        .any(|m| m.value_source(id) == Some(clap::parser::ValueSource::CommandLine))
 }
 
 /// Parses with the definition as derived: what `command` adds changes what clap
 /// prints, never what it accepts, and costs more than the rest of a run's start.
 /// None when clap would print something: the caller parses again with `command`.
-pub(crate) fn parse_plain(args: &[std::ffi::OsString]) -> Option<(Cli, clap::ArgMatches)> {
+pub(crate) fn parse_plain(args: &[std::ffi::OsString]) -> Option<Cli> {
     use clap::FromArgMatches;
     let mut plain = Cli::command();
     let matches = plain.try_get_matches_from_mut(args).ok()?;
-    if unused_global(&plain, &matches).is_some() {
-        return None;
-    }
-    let cli = Cli::from_arg_matches(&matches).ok()?;
-    Some((cli, matches))
+    refuse_unused(&mut plain, &matches).ok()?;
+    Cli::from_arg_matches(&matches).ok()
 }
 
 #[cfg(test)]

@@ -5,33 +5,26 @@ use std::ffi::OsString;
 use std::io::Write;
 
 use clap::error::{ContextKind, ContextValue, ErrorKind};
-use clap::parser::ValueSource;
 use clap::FromArgMatches;
 
 use crate::cli::Cli;
 use crate::domain::exit_codes;
 use crate::domain::sanitize::{escape_cut, MAX_LINE_CHARS};
 
-#[derive(Debug, Default, Clone)]
-pub struct ParseFacts {
-    /// `--api-key` was given on the command line (visible in the process list).
-    pub api_key_in_argv: bool,
-}
-
 /// Parses the arguments; on `--help`/`--version` or a usage error, prints what clap
 /// prints and returns the exit code to end with.
-pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<(Cli, ParseFacts), u8> {
+pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Cli, u8> {
     let args = help_flag_after_help(args.into_iter().collect());
-    if let Some((cli, matches)) = super::parse_plain(&args) {
-        return Ok(with_facts(cli, &matches));
+    if let Some(cli) = super::parse_plain(&args) {
+        return Ok(cli);
     }
     let mut command = super::help_command();
     let parsed = command.try_get_matches_from_mut(&args).and_then(|matches| {
         super::refuse_unused(&mut command, &matches)?;
-        Cli::from_arg_matches(&matches).map(|cli| (cli, matches))
+        Cli::from_arg_matches(&matches)
     });
     match parsed {
-        Ok((cli, matches)) => Ok(with_facts(cli, &matches)),
+        Ok(cli) => Ok(cli),
         Err(err) if err.use_stderr() => {
             let err = plain_usage(closer_subcommand(err, &command), &mut command, &args);
             // clap quotes the bad value raw: escaped like server text, line by line.
@@ -70,13 +63,8 @@ fn help_flag_after_help(mut args: Vec<OsString>) -> Vec<OsString> {
     args
 }
 
-fn with_facts(cli: Cli, matches: &clap::ArgMatches) -> (Cli, ParseFacts) {
-    let api_key_in_argv = typed(matches, "api_key");
-    (cli, ParseFacts { api_key_in_argv })
-}
-
 /// A missing argument is shown with the subcommand's own usage line: clap's names the
-/// options given, from the environment too, which read as advice to type the key.
+/// options given (the key too), which read as advice to type them.
 fn plain_usage(
     mut err: clap::Error,
     command: &mut clap::Command,
@@ -112,10 +100,4 @@ fn closer_subcommand(mut err: clap::Error, command: &clap::Command) -> clap::Err
         err.insert(ContextKind::SuggestedSubcommand, nearest);
     }
     err
-}
-
-/// Whether an option was typed on the command line, at any subcommand's level.
-pub(super) fn typed(matches: &clap::ArgMatches, id: &str) -> bool {
-    std::iter::successors(Some(matches), |m| m.subcommand().map(|(_, sub)| sub))
-        .any(|m| m.value_source(id) == Some(ValueSource::CommandLine))
 }

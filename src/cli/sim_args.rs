@@ -5,19 +5,8 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 
-use super::values::parse_fraction;
 use crate::domain::duration::parse_duration;
-
-/// How often the simulator applies one of the field notes' oddities.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Oddity {
-    /// Per record, decided by its ID (the default: realistic variety)
-    Mixed,
-    /// On every record
-    Always,
-    /// On no record
-    Never,
-}
+use crate::sim::{Codes, Oddity, Variant};
 
 #[derive(Debug, Args, Clone)]
 #[command(next_help_heading = "Simulator")]
@@ -62,8 +51,8 @@ pub struct SimArgs {
     /// types and error shapes; numbers as numbers, `error` and "No errors" on every
     /// success, v1 task counters, vendor codes, service errors with HTTP 200; the
     /// flags below still change each of these)
-    #[arg(long, value_enum, value_name = "VARIANT", default_value_t = SimVariant::Spec)]
-    pub variant: SimVariant,
+    #[arg(long, value_enum, value_name = "VARIANT", default_value_t = Variant::Spec)]
+    pub variant: Variant,
 
     /// Error codes of lookups that find nothing: spec or vendor
     ///
@@ -71,7 +60,7 @@ pub struct SimArgs {
     /// `vendor` (60 HLR, 65 HLR reference it cannot take, 20 SMS, 29 task ID not a
     /// number, 30 task) [default: the variant's: spec, v1 vendor]
     #[arg(long, value_enum, value_name = "CODES")]
-    pub codes: Option<SimCodes>,
+    pub codes: Option<Codes>,
 
     /// Numeric fields as JSON numbers, strings or either
     ///
@@ -139,25 +128,6 @@ pub struct SimArgs {
     pub quiet: bool,
 }
 
-/// `sim --variant`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum SimVariant {
-    /// The spec and the field notes' classic service
-    Spec,
-    /// The vendor's v1 API (OpenAPI document, 2025)
-    V1,
-}
-
-/// `sim --codes`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum SimCodes {
-    /// The spec's 10, 20, 30
-    Spec,
-    /// The vendor's 60, 65, 20, 29, 30
-    Vendor,
-}
-
-/// `sim --numbers`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Numbers {
     /// Numbers or strings, per record and field
@@ -191,6 +161,14 @@ fn parse_listen(text: &str) -> Result<SocketAddr, String> {
     addrs
         .next()
         .ok_or_else(|| format!("`{host}` resolves to no address"))
+}
+
+/// `--fail-rate`: a share of the requests.
+fn parse_fraction(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(share) if (0.0..=1.0).contains(&share) => Ok(share),
+        _ => Err("expected a fraction from 0.0 to 1.0 (e.g. 0.2)".into()),
+    }
 }
 
 /// Which variant's task records the simulator serves.

@@ -1,4 +1,4 @@
-//! The exit-code text of `--help`, `sim`'s own check, and the domain's choices' names.
+//! The examples and exit-code text of `--help`, and the domain's choices' names.
 
 use clap::builder::PossibleValue;
 use clap::ValueEnum;
@@ -48,14 +48,6 @@ Exit codes:
   143    stopped by SIGTERM
 With several lookups, the exit code is that of the first failed lookup in
 input order.";
-
-/// `sim --fail-rate`: a share of the requests.
-pub fn parse_fraction(text: &str) -> Result<f64, String> {
-    match text.trim().parse::<f64>() {
-        Ok(share) if (0.0..=1.0).contains(&share) => Ok(share),
-        _ => Err("expected a fraction from 0.0 to 1.0 (e.g. 0.2)".into()),
-    }
-}
 
 /// Names on the command line for the domain's choices (the domain knows no clap).
 macro_rules! value_enum {

@@ -139,17 +139,14 @@ pub fn exact_i64(value: &Value) -> Option<i64> {
     integer_of(value).filter(|(_, fits)| *fits).map(|(n, _)| n)
 }
 
+/// The integer a value spells exactly, saturated to i64, and whether it fit.
 fn integer_of(value: &Value) -> Option<(i64, bool)> {
-    match value {
+    let text = match value {
         // With serde_json's arbitrary_precision, a number's text is the digits sent.
-        Value::Number(n) => decimal_integer(n.as_str()),
-        Value::String(s) => decimal_integer(s.trim()),
-        _ => None,
-    }
-}
-
-/// The integer a decimal text spells exactly, saturated to i64, and whether it fit.
-fn decimal_integer(text: &str) -> Option<(i64, bool)> {
+        Value::Number(n) => n.as_str(),
+        Value::String(s) => s.trim(),
+        _ => return None,
+    };
     let negative = text.starts_with('-');
     let unsigned = text.strip_prefix(['-', '+']).unwrap_or(text);
     let (mantissa, exponent) = match unsigned.split_once(['e', 'E']) {
@@ -203,11 +200,9 @@ pub fn lenient_f64(value: &Value) -> Option<f64> {
 pub fn lenient_bool(value: &Value) -> Option<bool> {
     match value {
         Value::Bool(b) => Some(*b),
-        other => match lenient_i64(other) {
-            Some(1) => Some(true),
-            Some(0) => Some(false),
-            _ => None,
-        },
+        other => lenient_i64(other)
+            .filter(|n| matches!(n, 0 | 1))
+            .map(|n| n == 1),
     }
 }
 

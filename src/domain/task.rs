@@ -66,11 +66,6 @@ pub fn pending(counters: &TaskCounters) -> Option<i64> {
     (counters.messages() >= 0 && pending >= 0 && !negative).then_some(pending)
 }
 
-/// delivered / messages in percent; None for a task without messages.
-pub fn delivery_rate(counters: &TaskCounters) -> Option<f64> {
-    counters.delivered_ratio().map(|ratio| ratio * 100.0)
-}
-
 pub fn finals(c: &TaskCounters) -> [i64; 4] {
     [c.delivered, c.undeliverable, c.expired, c.unknown]
 }
@@ -98,25 +93,22 @@ pub fn pending_parts(c: &TaskCounters) -> Option<Vec<(&'static str, i64)>> {
 
 /// Why the counters cannot all be true, if they cannot.
 pub fn problem(c: &TaskCounters) -> Option<String> {
-    let named = [
-        ("sent", c.sent),
-        ("delivered", c.delivered),
-        ("undeliverable", c.undeliverable),
-        ("expired", c.expired),
-        ("unknown", c.unknown),
-        ("total", c.total.unwrap_or(0)),
-    ];
+    const FINALS: [&str; 4] = ["delivered", "undeliverable", "expired", "unknown"];
+    let total = ("total", c.total.unwrap_or(0));
+    let counters = FINALS.into_iter().zip(finals(c)).chain([total]);
     let in_flight = IN_FLIGHT.iter().copied().zip(c.in_flight);
-    if let Some((name, value)) = named.into_iter().chain(in_flight).find(|(_, v)| *v < 0) {
+    let mut named = [("sent", c.sent)]
+        .into_iter()
+        .chain(counters)
+        .chain(in_flight);
+    if let Some((name, value)) = named.find(|(_, v)| *v < 0) {
         return Some(format!("counters do not add up: {name} is {value}"));
     }
     let finished: i64 = finals(c).iter().sum();
     let (name, messages) = (c.messages_name(), c.messages());
+    let finals = FINALS.join("+");
     (finished > messages).then(|| {
-        format!(
-            "counters do not add up: delivered+undeliverable+expired+unknown = {finished}, \
-             more than {name} {messages}"
-        )
+        format!("counters do not add up: {finals} = {finished}, more than {name} {messages}")
     })
 }
 

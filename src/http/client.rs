@@ -416,11 +416,11 @@ struct RouteEvidence {
 impl RouteEvidence {
     fn note(&self, kind: LookupKind, missing: bool) {
         let counts = if missing { &self.missing } else { &self.served };
-        counts[kind.index()].fetch_add(1, Ordering::Relaxed);
+        counts[kind as usize].fetch_add(1, Ordering::Relaxed);
     }
 
     fn explicit_missing(&self, kind: LookupKind) -> bool {
-        let i = kind.index();
+        let i = kind as usize;
         self.served[i].load(Ordering::Relaxed) == 0 && self.missing[i].load(Ordering::Relaxed) >= 2
     }
 }

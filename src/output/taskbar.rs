@@ -95,7 +95,7 @@ pub fn split(counts: &[u64], width: usize) -> Option<Vec<usize>> {
 mod tests {
     use super::*;
     use crate::domain::record::RecordKind;
-    use crate::domain::task::{delivery_rate, problem};
+    use crate::domain::task::problem;
     use serde_json::json;
 
     fn task(value: serde_json::Value) -> Record {
@@ -121,11 +121,11 @@ mod tests {
         let c =
             TaskCounters::of(&task(json!({"sent": "10", "delivered": 7, "unknown": "1"}))).unwrap();
         assert_eq!(pending(&c), Some(2));
-        assert_eq!(delivery_rate(&c), Some(70.0));
+        assert_eq!(c.delivered_ratio(), Some(0.7));
         assert_eq!(problem(&c), None);
         assert_eq!(TaskCounters::of(&task(json!({"delivered": 1}))), None);
         let zero = TaskCounters::of(&task(json!({"sent": 0}))).unwrap();
-        assert_eq!(delivery_rate(&zero), None);
+        assert_eq!(zero.delivered_ratio(), None);
     }
 
     #[test]

@@ -6,8 +6,8 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use crate::cli::docs::{completion_script, man_page};
-use crate::cli::parse::{parse_args, ParseFacts};
-use crate::cli::sim_args::{Numbers, Oddity, SimCodes, SimVariant, TaskCounterShape};
+use crate::cli::parse::parse_args;
+use crate::cli::sim_args::{Numbers, TaskCounterShape};
 use crate::cli::{Cli, Command, SimArgs};
 use crate::domain::exit_codes;
 use crate::domain::lookup::LookupKind;
@@ -15,7 +15,7 @@ use crate::output::messages::{error, warn};
 use crate::run::error::{print_document, Error};
 use crate::settings::config::resolve;
 use crate::settings::given::Given;
-use crate::sim::{self, SimOptions};
+use crate::sim::{self, Oddity, SimOptions};
 
 /// The whole program. A run's error is told here and nowhere else.
 pub fn main() -> ExitCode {
@@ -23,7 +23,7 @@ pub fn main() -> ExitCode {
     // Before anything reads or writes: the shell is waiting for candidates.
     crate::run::complete::complete_if_asked();
     let code = match parse_args(std::env::args_os()) {
-        Ok((cli, facts)) => run(cli, facts).unwrap_or_else(|err| {
+        Ok(cli) => run(cli).unwrap_or_else(|err| {
             error(&err);
             err.exit_code()
         }),
@@ -32,10 +32,10 @@ pub fn main() -> ExitCode {
     ExitCode::from(code)
 }
 
-fn run(cli: Cli, facts: ParseFacts) -> Result<u8, Error> {
+fn run(cli: Cli) -> Result<u8, Error> {
     let Cli { global, command } = cli;
     let (kind, values) = match command {
-        Command::Sim(args) => return serve_simulator(args, facts),
+        Command::Sim(args) => return serve_simulator(args),
         Command::Completions(args) => return document(Ok(completion_script(args.shell))),
         Command::Man => return document(man_page()),
         Command::Version(args) => return crate::run::version::run(args.json || global.json),
@@ -47,7 +47,7 @@ fn run(cli: Cli, facts: ParseFacts) -> Result<u8, Error> {
         Command::Hlr(args) => (LookupKind::Hlr, args.values),
         Command::HlrRef(args) => (LookupKind::HlrRef, args.values),
     };
-    look_up(global, facts, kind, values)
+    look_up(global, kind, values)
 }
 
 /// `completions` and `man`, generated into memory first: the generators panic on a
@@ -57,13 +57,9 @@ fn document(generated: io::Result<Vec<u8>>) -> Result<u8, Error> {
     Ok(exit_codes::SUCCESS)
 }
 
-fn look_up(
-    global: Given,
-    facts: ParseFacts,
-    kind: LookupKind,
-    values: Vec<String>,
-) -> Result<u8, Error> {
-    if facts.api_key_in_argv && !global.quiet {
+fn look_up(global: Given, kind: LookupKind, values: Vec<String>) -> Result<u8, Error> {
+    // The settings read SMSSTAT_API_KEY themselves: a key in `global` was typed.
+    if global.api_key.is_some() && !global.quiet {
         warn(
             "--api-key on the command line is visible to other users in the process list; \
              prefer the SMSSTAT_API_KEY environment variable or a key file \
@@ -92,61 +88,42 @@ fn look_up(
     crate::run::lookups::run(&config, kind, values)
 }
 
-fn serve_simulator(args: SimArgs, facts: ParseFacts) -> Result<u8, Error> {
-    // The simulator's --api-key shares its name with the lookups' key, so clap also
-    // fills it from SMSSTAT_API_KEY; a key the user exported for lookups must not
-    // turn on the simulator's key check.
-    let api_key = args.api_key.clone().filter(|_| facts.api_key_in_argv);
+fn serve_simulator(args: SimArgs) -> Result<u8, Error> {
     let listen = args.listen;
-    let options = sim_options(args, api_key);
-    match sim::serve(options) {
+    match sim::serve(sim_options(args)) {
         Ok(()) => Ok(exit_codes::SUCCESS),
         Err(err) if err.kind() == io::ErrorKind::InvalidInput => Err(Error::SimOption(err)),
         Err(source) => Err(Error::SimServe { listen, source }),
     }
 }
 
-/// `smsstat sim`'s flags over the variant's defaults (cli/ may not import sim/, so
-/// the two meet here).
-fn sim_options(args: SimArgs, api_key: Option<String>) -> SimOptions {
-    let oddity = |choice: Oddity| match choice {
-        Oddity::Mixed => sim::Oddity::Mixed,
-        Oddity::Always => sim::Oddity::Always,
-        Oddity::Never => sim::Oddity::Never,
-    };
-    let variant = match args.variant {
-        SimVariant::Spec => sim::Variant::Spec,
-        SimVariant::V1 => sim::Variant::V1,
-    };
+/// `smsstat sim`'s flags over the variant's defaults.
+fn sim_options(args: SimArgs) -> SimOptions {
     let options = SimOptions {
         listen: args.listen,
         settle: args.settle,
-        api_key,
+        api_key: args.api_key,
         latency: args.latency,
         fail_rate: args.fail_rate,
         seed: args.seed,
-        extra_fields: oddity(args.extra_fields),
+        extra_fields: args.extra_fields,
         rate_limit: args.rate_limit,
         log: !args.quiet,
         ..SimOptions::demo()
     }
-    .with_variant(variant);
+    .with_variant(args.variant);
     let numbers = args.numbers.map(|numbers| match numbers {
-        Numbers::Mixed => sim::Oddity::Mixed,
-        Numbers::Integers => sim::Oddity::Never,
-        Numbers::Strings => sim::Oddity::Always,
-    });
-    let codes = args.codes.map(|codes| match codes {
-        SimCodes::Spec => sim::Codes::Spec,
-        SimCodes::Vendor => sim::Codes::Vendor,
+        Numbers::Mixed => Oddity::Mixed,
+        Numbers::Integers => Oddity::Never,
+        Numbers::Strings => Oddity::Always,
     });
     SimOptions {
         string_numbers: numbers
-            .or(args.string_numbers.map(oddity))
+            .or(args.string_numbers)
             .unwrap_or(options.string_numbers),
-        omit_error: args.omit_error.map_or(options.omit_error, oddity),
-        no_errors_text: args.no_errors_text.map_or(options.no_errors_text, oddity),
-        codes: codes.unwrap_or(options.codes),
+        omit_error: args.omit_error.unwrap_or(options.omit_error),
+        no_errors_text: args.no_errors_text.unwrap_or(options.no_errors_text),
+        codes: args.codes.unwrap_or(options.codes),
         task_v1: args
             .task_counters
             .map_or(options.task_v1, |s| s == TaskCounterShape::V1),

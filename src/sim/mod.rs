@@ -16,6 +16,7 @@ use std::io::{self, Write};
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use clap::ValueEnum;
 use serde_json::{Map, Value};
 
 use crate::domain::sanitize::escape_control;
@@ -24,29 +25,32 @@ use crate::domain::record::RecordKind::{self, Hlr, Sms, Task};
 use data::Shape;
 
 /// Which variant of the service the simulator answers like (docs/variants.md).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Variant {
-    /// The spec and the field notes' classic service.
+    /// The spec and the field notes' classic service
     Spec,
-    /// The v1 API of the vendor's OpenAPI document: its statuses, fields, types and
-    /// error shapes.
+    /// The vendor's v1 API (OpenAPI document, 2025)
     V1,
 }
 
 /// Which error codes the simulator answers lookups of nothing with: the spec's or
 /// the vendor's (`RecordKind::not_found_in` has both).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Codes {
+    /// The spec's 10, 20, 30
     Spec,
+    /// The vendor's 60, 65, 20, 29, 30
     Vendor,
 }
 
 /// How often the simulator applies one of the field notes' oddities.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Oddity {
-    /// Per record, decided by its ID (realistic variety).
+    /// Per record, decided by its ID (the default: realistic variety)
     Mixed,
+    /// On every record
     Always,
+    /// On no record
     Never,
 }
 

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 const ALLOWED: &[(&str, &[&str])] = &[
     ("domain", &[]),
     ("settings", &["domain"]),
-    ("cli", &["domain", "settings"]),
+    ("cli", &["domain", "settings", "sim"]),
     ("output", &["domain"]),
     ("sim", &["domain"]),
     ("http", &["domain", "settings"]),
