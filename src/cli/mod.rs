@@ -96,11 +96,12 @@ fn short_help_lists(listed: &'static [&'static str]) -> impl FnMut(clap::Arg) ->
 }
 
 /// A setting's variable (and config key) ends its long help: the settings read the
-/// variable, so clap does not know it.
+/// variable, so clap does not know it. Only the global options are settings: `sim
+/// --api-key` shares a name with one, not its variable.
 fn env_in_long_help(arg: clap::Arg) -> clap::Arg {
     use crate::settings::{file::file_keys, given};
     let id = arg.get_id().to_string();
-    if !given::KEYS.contains(&id.as_str()) {
+    if !arg.is_global_set() || !given::KEYS.contains(&id.as_str()) {
         return arg;
     }
     let key = match file_keys().any(|key| key == id) {

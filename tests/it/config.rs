@@ -571,3 +571,13 @@ fn long_help_names_each_settings_variable_and_key() {
     }
     assert!(help.contains("[env: SMSSTAT_PROFILE]\n"), "{help}");
 }
+
+#[test]
+fn the_simulators_own_key_flag_names_no_setting() {
+    // `sim --api-key` is the key the simulator requires, not the `api_key` setting:
+    // SMSSTAT_API_KEY and the config file do not set it.
+    let help = stdout_of(smsstat().args(["sim", "--help"]));
+    assert!(help.contains("--api-key <KEY>"), "{help}");
+    assert!(!help.contains("SMSSTAT_API_KEY"), "{help}");
+    assert!(!help.contains("[config key:"), "{help}");
+}
