@@ -16,6 +16,8 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use crate::domain::step::Step;
+
 pub use crate::run::input::{inputs, Input};
 
 /// Finished results that may wait behind the oldest unprinted lookup, per job.
@@ -41,13 +43,6 @@ const STOP_GRACE: Duration = Duration::from_secs(1);
 /// are taken, so it reads many at each wake-up (woken for each value, it cost a
 /// batch a third more CPU).
 const READ_AHEAD_PER_JOB: usize = 8;
-
-#[derive(Debug)]
-pub enum Step<T> {
-    Done(T),
-    /// Due again at this time (waiting in the queue).
-    At(Instant),
-}
 
 pub trait Work: Send + Sync + 'static {
     type Lookup: Send + 'static;
