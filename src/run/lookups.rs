@@ -82,10 +82,6 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> Result<u8,
     let limits = Limits {
         jobs,
         budget: batch::BYTE_BUDGET,
-        // Under `--wait` every value read is watched from the start.
-        in_flight: deadline
-            .is_none()
-            .then_some(jobs * batch::IN_FLIGHT_PER_JOB),
         deadline,
     };
     let inputs = batch::inputs(values);

@@ -28,7 +28,7 @@ pub const BYTE_BUDGET: usize = 32 * 1024 * 1024;
 
 /// Lookups begun and not finished, per job, when the count is bounded: room for
 /// those waiting for a retry or a `--rate` turn beside those under way.
-pub const IN_FLIGHT_PER_JOB: usize = 4;
+const IN_FLIGHT_PER_JOB: usize = 4;
 
 /// Lookups begun before the first result tells how large answers are: few enough
 /// that 32 jobs of 4 MiB answers do not all start at once.
@@ -108,9 +108,8 @@ pub struct Limits {
     pub jobs: usize,
     /// Bytes of finished results that may wait for an earlier one.
     pub budget: usize,
-    /// Lookups begun and not finished, at most; None under `--wait`, where each
-    /// value read is watched from the start (a waiting lookup is a small record).
-    pub in_flight: Option<usize>,
+    /// The end of `--wait`. Under it the lookups begun are not counted: each value
+    /// read is watched from the start (a waiting lookup is a small record).
     pub deadline: Option<Instant>,
 }
 
@@ -166,9 +165,7 @@ struct Shared<W: Work, S> {
     stop: Arc<AtomicBool>,
     /// Nothing more is handed to a sink that failed.
     sink_failed: AtomicBool,
-    /// As given, `in_flight` no lower than `jobs`.
     limits: Limits,
-    read_ahead: usize,
 }
 
 type Busy<T> = Option<(usize, T)>;
@@ -216,12 +213,7 @@ pub fn run<W: Work, S: Sink<W::Out>>(
         busy: (0..jobs).map(|_| Mutex::new(None)).collect(),
         stop,
         sink_failed: AtomicBool::new(false),
-        limits: Limits {
-            jobs,
-            in_flight: limits.in_flight.map(|cap| cap.max(jobs)),
-            ..limits
-        },
-        read_ahead: jobs * READ_AHEAD_PER_JOB,
+        limits: Limits { jobs, ..limits },
     });
     for worker in 0..jobs {
         let shared = Arc::clone(&shared);
@@ -300,7 +292,7 @@ where
         for index in 0.. {
             {
                 let mut room = self.room();
-                while room.ready.len() >= self.read_ahead && !self.stopped() {
+                while room.ready.len() >= self.limits.jobs * READ_AHEAD_PER_JOB && !self.stopped() {
                     room.reader_waiting = true;
                     room = wait(&self.more, room, STOP_POLL);
                     room.reader_waiting = false;
@@ -361,14 +353,16 @@ where
             let ready = !room.ready.is_empty() && !self.full(&room, worker);
             // A lookup due again keeps the oldest moving; but a value never asked
             // comes before another poll of one already seen, however busy the polls.
-            if due && (!ready || self.limits.in_flight.is_some()) {
+            if due && (!ready || self.limits.deadline.is_none()) {
                 let (_, (index, lookup)) = room.due.pop_first().expect("peeked");
                 return Task::Step(index, lookup);
             }
             if ready {
                 let (index, input) = room.ready.pop_front().expect("not empty");
                 room.in_flight += 1;
-                if room.reader_waiting && room.ready.len() <= self.read_ahead / 2 {
+                if room.reader_waiting
+                    && room.ready.len() <= self.limits.jobs * READ_AHEAD_PER_JOB / 2
+                {
                     self.more.notify_one();
                 }
                 return Task::Begin(index, input);
@@ -393,14 +387,14 @@ where
     /// Whether the results held, plus what the lookups under way are likely to
     /// bring, pass the byte budget (or a count is at its bound). A lookup with none
     /// under way always begins, so the oldest unprinted one is never held back.
-    /// Under `--wait` (no cap) every value read begins. With large answers, only
+    /// Under `--wait` every value read begins. With large answers, only
     /// the first workers begin lookups (as many as the budget holds answers of the
     /// typical size): freed megabytes stay in every thread's malloc arena that
     /// served them, so 32 threads taking turns held twice the memory of 8.
     fn full(&self, room: &Room<W>, worker: usize) -> bool {
-        let Some(cap) = self.limits.in_flight else {
+        if self.limits.deadline.is_some() {
             return false;
-        };
+        }
         let Limits { jobs, budget, .. } = self.limits;
         // Only lookups in a worker's hands hold an answer; those in the queue do not.
         let (reading, typical) = (room.in_flight.min(jobs), room.typical.unwrap_or(0));
@@ -409,7 +403,7 @@ where
             || room.held > budget
             || (room.in_flight > 0 && expected > budget)
             || worker.saturating_mul(typical) > budget
-            || room.in_flight >= cap
+            || room.in_flight >= jobs * IN_FLIGHT_PER_JOB
             || (room.typical.is_none() && room.in_flight >= FIRST_IN_FLIGHT)
     }
 
