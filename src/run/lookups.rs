@@ -2,7 +2,6 @@
 //! batch exit-code rule; `--wait`/`--expect` decide verdicts on the records.
 
 use std::io::{self, IsTerminal, Stdout};
-use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -34,16 +33,13 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> Result<u8,
         .output
         .junit
         .as_deref()
-        .map(|path| {
-            let suite = format!("smsstat {}", kind.name());
-            JunitFile::create(path, suite).map_err(side_file_error("JUnit file", path))
-        })
+        .map(|path| JunitFile::create(path, format!("smsstat {}", kind.name())))
         .transpose()?;
     let metrics = config
         .output
         .metrics
         .as_deref()
-        .map(|path| SideFile::open(path).map_err(side_file_error("metrics file", path)))
+        .map(|path| SideFile::open(path, "metrics file"))
         .transpose()?
         .map(|file| (file, Metrics::new()));
     let single = values.len() == 1 && values[0] != "-";
@@ -121,12 +117,6 @@ fn drawing(
     (live, progress)
 }
 
-/// A `--junit` or `--metrics` file that cannot be written.
-fn side_file_error(what: &'static str, path: &Path) -> impl FnOnce(io::Error) -> Error {
-    let path = path.to_path_buf();
-    move |source| Error::SideFile { what, path, source }
-}
-
 /// Clears the terminal's drawing, prints the rest and the summary, and gives the
 /// run's exit code.
 fn finish(mut output: Output, ended: Ended, config: &Config) -> Result<u8, Error> {
@@ -139,22 +129,16 @@ fn finish(mut output: Output, ended: Ended, config: &Config) -> Result<u8, Error
     if let Err(err) = output.printer.finish() {
         output.failed_write(err);
     }
-    let junit = output.junit.take().map(|junit| {
-        let failed = side_file_error("JUnit file", junit.path());
-        junit.finish().map_err(failed)
-    });
-    let metrics = output.metrics.take().map(|(file, metrics)| {
-        let failed = side_file_error("metrics file", file.path());
-        file.write(|out| metrics.write(out)).map_err(failed)
-    });
+    let junit = output.junit.take().map(JunitFile::finish);
+    let metrics = output.metrics.take();
+    let metrics = metrics.map(|(file, metrics)| file.write(|out| metrics.write(out)));
     // The lookups' verdict stands unless they all succeeded.
-    let mut side_file_failed = false;
-    for result in [junit, metrics].into_iter().flatten() {
-        if let Err(err) = result {
-            batch_error(err);
-            side_file_failed = true;
-        }
-    }
+    let side_file_errors: Vec<Error> = [junit, metrics]
+        .into_iter()
+        .flatten()
+        .filter_map(Result::err)
+        .collect();
+    side_file_errors.iter().for_each(batch_error);
     let tally = &output.tally;
     let told =
         (config.output.stderr_is_terminal || config.http.verbose > 0) && !config.output.quiet;
@@ -182,7 +166,7 @@ fn finish(mut output: Output, ended: Ended, config: &Config) -> Result<u8, Error
     Ok(match tally.first_failure() {
         Some(code) => code,
         None if unread => exit_codes::TIMEOUT,
-        None if side_file_failed => exit_codes::CONFIG,
+        None if !side_file_errors.is_empty() => exit_codes::CONFIG,
         None => exit_codes::SUCCESS,
     })
 }

@@ -113,10 +113,7 @@ impl Worker {
         // The record this poll brought, as it will be kept (and compared, to follow);
         // the one seen before is read back only when this poll brought none.
         let fresh = result.as_ref().ok().map(Kept::of);
-        let mut last = match &result {
-            Ok(_) => None,
-            Err(_) => kept.as_ref().map(Kept::record),
-        };
+        let mut last = kept.as_ref().filter(|_| result.is_err()).map(Kept::record);
         if let Ok(record) = &result {
             if let Some(line) = line {
                 let status = live_status(record, &self.watch.until);
