@@ -42,11 +42,14 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> Result<u8,
         .map(|path| SideFile::open(path, "metrics file"))
         .transpose()?
         .map(|file| (file, Metrics::new()));
-    let single = values.len() == 1 && values[0] != "-";
     let jobs = jobs_for(config);
-    let reads_stdin = values.iter().any(|v| v == "-");
-    let total = (!reads_stdin).then_some(values.len() as u64);
-    let (live, progress) = drawing(config, reads_stdin, single, total);
+    let total = values
+        .iter()
+        .all(|v| v != "-")
+        .then_some(values.len() as u64);
+    // One value on the command line: shown in the record view, with no summary.
+    let single = total == Some(1);
+    let (live, progress) = drawing(config, total);
     // The run's one deadline: every poll, turn and retry of `--wait` ends by it.
     let deadline = config
         .watch
@@ -70,7 +73,6 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> Result<u8,
         metrics,
         told_not_looked_up: false,
         write_error: None,
-        single,
         total,
     };
     // Never more workers than values known in advance (one lookup: one thread).
@@ -87,15 +89,10 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> Result<u8,
 
 /// What is drawn on a terminal's stderr while the batch runs: the live view of
 /// `--wait`, or the progress bar.
-fn drawing(
-    config: &Config,
-    reads_stdin: bool,
-    single: bool,
-    total: Option<u64>,
-) -> (Option<Arc<LiveView>>, BatchProgress) {
+fn drawing(config: &Config, total: Option<u64>) -> (Option<Arc<LiveView>>, BatchProgress) {
     // Someone is typing the values: say how to end, and draw nothing over the line
     // being typed (a redraw would erase it from the screen).
-    let typed = reads_stdin && io::stdin().is_terminal();
+    let typed = total.is_none() && io::stdin().is_terminal();
     if typed && !config.output.quiet {
         report("reading values from stdin, one per line; Ctrl-D to end");
     }
@@ -110,7 +107,7 @@ fn drawing(
     let live = (quiet_terminal && config.watch.wait.is_some())
         .then(|| Arc::new(LiveView::new(output.utf8)));
     let progress = BatchProgress::new(
-        quiet_terminal && live.is_none() && !single,
+        quiet_terminal && live.is_none() && total != Some(1),
         total,
         output.utf8,
     );
@@ -143,7 +140,7 @@ fn finish(mut output: Output, ended: Ended, config: &Config) -> Result<u8, Error
     let told =
         (config.output.stderr_is_terminal || config.http.verbose > 0) && !config.output.quiet;
     if was_interrupted() {
-        if told && !output.single {
+        if told && output.total != Some(1) {
             report(tally.interrupted_summary(output.not_started()));
         }
         return Ok(interrupt::exit_code());
@@ -186,8 +183,6 @@ struct Output {
     /// After an early stop every later value fails alike: stderr tells the first,
     /// stdout keeps a line for each, the summary counts them.
     told_not_looked_up: bool,
-    /// One value on the command line: no summary.
-    single: bool,
     /// How many values there are, when known before the run (no stdin).
     total: Option<u64>,
 }
