@@ -85,11 +85,9 @@ impl Worker {
     fn advance(&self, lookup: &mut Lookup, tell: Tell<'_, Outcome>) -> Step<Outcome> {
         // The early stop holds back a lookup's first request, however long it waited
         // in the queue; one already under way goes on.
-        if !lookup.sent() {
-            if let Some(refusal) = self.halt.refusal() {
-                let query = preview(&lookup.query);
-                return Step::Done(Outcome::new(self.kind, query, Err(refusal)));
-            }
+        if let Some(refusal) = self.halt.refusal().filter(|_| !lookup.sent()) {
+            let query = preview(&lookup.query);
+            return Step::Done(Outcome::new(self.kind, query, Err(refusal)));
         }
         let Lookup {
             query,
@@ -123,9 +121,7 @@ impl Worker {
             if self.watch.follow
                 && kept.as_ref().map(|k| &k.json) != fresh.as_ref().map(|k| &k.json)
             {
-                let mut shown = Ok(record.clone());
-                self.client.protect(&mut shown);
-                tell(&Outcome::new(self.kind, query.clone(), shown));
+                tell(&self.protected(query.clone(), None, Ok(record.clone())));
             }
         }
         let (retry_after, now) = (attempts.retry_after, Instant::now());
