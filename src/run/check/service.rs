@@ -33,12 +33,9 @@ pub(super) fn service_steps(setup: &Setup, proxy: &mut Step) -> Vec<Step> {
         (result, started.elapsed())
     };
     let (first, took_first) = probe();
-    if let (Some(choice), Err(error)) = (&http.proxy, &first) {
+    if let (Some(_), Err(error)) = (&http.proxy, &first) {
         if let Some(why) = proxy_refusal(error) {
-            let detail = format!(
-                "{} (from {}) refused the request: {why}",
-                choice.shown, choice.variable
-            );
+            let detail = format!("{} refused the request: {why}", proxy.detail);
             *proxy = failed("proxy", detail, error.exit_code());
             let not_asked = "not checked: the proxy refused the request";
             return vec![skipped("tls", not_asked), skipped("key", not_asked)];
