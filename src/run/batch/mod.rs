@@ -126,7 +126,8 @@ struct Room<W: Work> {
     /// Lookups begun and not finished (in the queue or in a worker's hands).
     in_flight: usize,
     exhausted: bool,
-    /// Finished results waiting for an earlier one: their count and bytes.
+    /// Finished results waiting for an earlier one: their count and bytes, as
+    /// `Order` last counted them.
     parked: usize,
     held: usize,
     /// A running average of the weight of recent results: with it the lookups under
@@ -144,6 +145,8 @@ struct Room<W: Work> {
 struct Order<T, S> {
     next_out: usize,
     pending: BTreeMap<usize, (T, usize)>,
+    /// The bytes `pending` holds.
+    held: usize,
     /// Taken back by `run` at the end; later results are dropped.
     sink: Option<S>,
 }
@@ -208,6 +211,7 @@ pub fn run<W: Work, S: Sink<W::Out>>(
         order: Mutex::new(Order {
             next_out: 0,
             pending: BTreeMap::new(),
+            held: 0,
             sink: Some(sink),
         }),
         busy: (0..jobs).map(|_| Mutex::new(None)).collect(),
@@ -431,25 +435,24 @@ where
     fn deliver(&self, index: usize, out: W::Out) {
         let weight = self.work.weigh(&out);
         let mut order = self.order();
-        let (mut parked, mut freed, mut freed_bytes) = (0, 0, 0);
         let Order {
             next_out,
             pending,
+            held,
             sink,
         } = &mut *order;
         match sink {
             None => {}
             Some(_) if index != *next_out => {
                 pending.insert(index, (out, weight));
-                parked = weight;
+                *held += weight;
             }
             Some(sink) => {
                 let mut failed = sink.emit(out).is_err();
                 *next_out += 1;
                 while let Some((out, weight)) = pending.remove(next_out) {
                     *next_out += 1;
-                    freed += 1;
-                    freed_bytes += weight;
+                    *held -= weight;
                     failed = failed || sink.emit(out).is_err();
                 }
                 if failed || sink.flush().is_err() {
@@ -457,9 +460,10 @@ where
                 }
             }
         }
-        // Under the order's lock still: a result parked here may be printed (and
-        // counted out) by another worker as soon as it is let go.
+        // Under the order's lock still, so that the counts copied are the latest: a
+        // result parked here may be printed by another worker as soon as it is let go.
         let mut room = self.room();
+        (room.parked, room.held) = (pending.len(), *held);
         drop(order);
         room.in_flight -= 1;
         // Recent results weigh most: a batch's answers change size slowly, if at all.
@@ -467,12 +471,6 @@ where
             .typical
             .map_or(weight, |typical| (typical * 7 + weight) / 8);
         room.typical = Some(typical);
-        if parked > 0 {
-            room.parked += 1;
-            room.held += parked;
-        }
-        room.parked -= freed;
-        room.held -= freed_bytes;
         // One fewer under way (and maybe bytes freed): room for a worker waiting to
         // begin one; at the end of the run, every worker leaves.
         if room.waiting > 0 {
