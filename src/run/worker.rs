@@ -2,7 +2,7 @@
 //! and the short path (`http::client::Attempts`), the `--wait` polls (`wait::Watch`),
 //! `--follow` lines, what a stop prints of a lookup cut short, and the early stop.
 
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value};
@@ -18,7 +18,7 @@ use crate::domain::verdict::{self, Stage, Verdict};
 use crate::http::answer::parse_object;
 use crate::http::client::{Attempts, Client, Next};
 use crate::output::progress::{LiveLine, LiveView};
-use crate::run::batch::{Cut, Input, Tell, Work};
+use crate::run::batch::{lock, Cut, Input, Tell, Work};
 use crate::run::halt::Halt;
 use crate::run::interrupt;
 use crate::run::panic_hook::catching;
@@ -107,7 +107,7 @@ impl Worker {
         };
         // Kept while watched: only what the output needs of it.
         let result = result.map(|record| self.kept(record));
-        let mut kept = seen.last();
+        let mut kept = lock(&seen.last);
         // The record this poll brought, as it will be kept (and compared, to follow);
         // the one seen before is read back only when this poll brought none.
         let fresh = result.as_ref().ok().map(Kept::of);
@@ -223,12 +223,6 @@ pub(crate) struct Seen {
     last: Mutex<Option<Kept>>,
 }
 
-impl Seen {
-    fn last(&self) -> MutexGuard<'_, Option<Kept>> {
-        self.last.lock().unwrap_or_else(|e| e.into_inner())
-    }
-}
-
 /// A watched value's last record while it waits for its next poll: its fields as
 /// compact JSON, read back when needed (the deadline, a stop). A parsed map of a
 /// 200-byte record holds about 2 KiB; 20,000 watched values held 68 MiB that way.
@@ -338,7 +332,7 @@ impl Work for Worker {
             Cut::Waiting(lookup) => &lookup.seen,
             Cut::Busy(seen) => seen,
         };
-        let last = seen.last().take().map(|kept| kept.record());
+        let last = lock(&seen.last).take().map(|kept| kept.record());
         let (shown, code) = (seen.shown.clone(), interrupt::exit_code());
         let mut outcome = match last {
             Some(record) => {

@@ -244,12 +244,18 @@ impl<W: Work, S> Drop for Ending<'_, W, S> {
         if thread::panicking() {
             self.0.stop.store(true, Ordering::SeqCst);
         }
-        let mut room = self.0.room();
+        let mut room = lock(&self.0.room);
         room.running -= 1;
         // The others may be waiting for a lookup this one would have handed back.
         self.0.wake.notify_all();
         self.0.ended.notify_one();
     }
+}
+
+/// A mutex's value, even after a panic elsewhere (the hook told it; the run goes on
+/// or stops as `Ending` says).
+pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Waits on `on` for at most `limit`; a poisoned lock is taken as it is.
@@ -260,18 +266,6 @@ fn wait<'a, T>(on: &Condvar, guard: MutexGuard<'a, T>, limit: Duration) -> Mutex
 }
 
 impl<W: Work, S> Shared<W, S> {
-    fn room(&self) -> MutexGuard<'_, Room<W>> {
-        self.room.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    fn order(&self) -> MutexGuard<'_, Order<W::Out, S>> {
-        self.order.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    fn busy(&self, worker: usize) -> MutexGuard<'_, Busy<W::Tag>> {
-        self.busy[worker].lock().unwrap_or_else(|e| e.into_inner())
-    }
-
     fn stopped(&self) -> bool {
         self.stop.load(Ordering::SeqCst)
     }
@@ -295,7 +289,7 @@ where
     fn read_all(&self, mut values: impl Iterator<Item = Input>) {
         for index in 0.. {
             {
-                let mut room = self.room();
+                let mut room = lock(&self.room);
                 while room.ready.len() >= self.limits.jobs * READ_AHEAD_PER_JOB && !self.stopped() {
                     room.reader_waiting = true;
                     room = wait(&self.more, room, STOP_POLL);
@@ -306,7 +300,7 @@ where
                 }
             }
             let next = values.next();
-            let mut room = self.room();
+            let mut room = lock(&self.room);
             let Some(input) = next else {
                 room.exhausted = true;
                 self.wake.notify_all();
@@ -333,9 +327,9 @@ where
                 },
                 Task::Quit => return,
             };
-            *self.busy(worker) = Some((index, self.work.tag(&lookup)));
+            *lock(&self.busy[worker]) = Some((index, self.work.tag(&lookup)));
             let step = self.work.step(index, &mut lookup, &tell);
-            *self.busy(worker) = None;
+            *lock(&self.busy[worker]) = None;
             match step {
                 Step::Done(out) => self.deliver(index, out),
                 Step::At(at) => self.requeue(index, lookup, at),
@@ -346,7 +340,7 @@ where
     /// The earliest due lookup, else the next value when there is room, else a wait
     /// for whichever comes first.
     fn next_task(&self, worker: usize) -> Task<W::Lookup> {
-        let mut room = self.room();
+        let mut room = lock(&self.room);
         loop {
             if self.stopped() {
                 return Task::Quit;
@@ -412,7 +406,7 @@ where
     }
 
     fn requeue(&self, index: usize, lookup: W::Lookup, at: Instant) {
-        let mut room = self.room();
+        let mut room = lock(&self.room);
         let seq = room.seq;
         room.seq += 1;
         let earliest = room.due.first_key_value().is_none_or(|(key, _)| at < key.0);
@@ -423,7 +417,7 @@ where
     }
 
     fn tell(&self, out: &W::Out) {
-        let mut order = self.order();
+        let mut order = lock(&self.order);
         if let Some(sink) = order.sink.as_mut() {
             if sink.tell(out).is_err() {
                 self.sink_broke();
@@ -434,7 +428,7 @@ where
     /// Files a result; emits it and those it held back if it is the oldest unprinted.
     fn deliver(&self, index: usize, out: W::Out) {
         let weight = self.work.weigh(&out);
-        let mut order = self.order();
+        let mut order = lock(&self.order);
         let Order {
             next_out,
             pending,
@@ -462,7 +456,7 @@ where
         }
         // Under the order's lock still, so that the counts copied are the latest: a
         // result parked here may be printed by another worker as soon as it is let go.
-        let mut room = self.room();
+        let mut room = lock(&self.room);
         (room.parked, room.held) = (pending.len(), *held);
         drop(order);
         room.in_flight -= 1;
@@ -485,8 +479,8 @@ where
     fn end(&self) -> (Ended, S) {
         self.wait_for_workers();
         // The order's lock first, as `deliver` takes them.
-        let mut order = self.order();
-        let room = self.room();
+        let mut order = lock(&self.order);
+        let room = lock(&self.room);
         let sink = order.sink.take().expect("taken only here");
         if self.stopped() {
             return (Ended::Stopped, self.drain_stopped(&room, &mut order, sink));
@@ -499,7 +493,7 @@ where
 
     /// Until every worker is done or, after a stop, the grace period passed.
     fn wait_for_workers(&self) {
-        let mut room = self.room();
+        let mut room = lock(&self.room);
         let mut grace_end: Option<Instant> = None;
         while room.running > 0 {
             if self.stopped() {
@@ -527,7 +521,7 @@ where
             .values()
             .map(|(index, lookup)| (*index, lookup))
             .collect();
-        let slots: Vec<_> = (0..self.limits.jobs).map(|w| self.busy(w)).collect();
+        let slots: Vec<_> = (0..self.limits.jobs).map(|w| lock(&self.busy[w])).collect();
         let busy: BTreeMap<usize, &W::Tag> = slots
             .iter()
             .filter_map(|slot| slot.as_ref().map(|(index, tag)| (*index, tag)))
