@@ -93,19 +93,14 @@ fn render(rows: &[ShowRow], width: Option<usize>) -> String {
 
 fn table(rows: &[[String; 3]], name_width: usize, value_width: usize) -> String {
     let pad = |text: &str, to: usize| " ".repeat(to.saturating_sub(text.width()));
-    let mut out = format!(
-        "SETTING{}  VALUE{}  FROM\n",
-        pad("SETTING", name_width),
-        pad("VALUE", value_width)
-    );
-    for [name, value, from] in rows {
-        out.push_str(&format!(
-            "{name}{}  {value}{}  {from}\n",
-            pad(name, name_width),
-            pad(value, value_width)
-        ));
-    }
-    out
+    let header = ["SETTING", "VALUE", "FROM"].map(String::from);
+    let lines = std::iter::once(&header).chain(rows);
+    lines
+        .map(|[name, value, from]| {
+            let (name_pad, value_pad) = (pad(name, name_width), pad(value, value_width));
+            format!("{name}{name_pad}  {value}{value_pad}  {from}\n")
+        })
+        .collect()
 }
 
 fn stacked(rows: &[[String; 3]], name_width: usize, width: usize) -> String {
