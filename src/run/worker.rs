@@ -81,7 +81,6 @@ impl Worker {
         outcome
     }
 
-    /// One request of `lookup` and what came of it.
     fn advance(&self, lookup: &mut Lookup, tell: Tell<'_, Outcome>) -> Step<Outcome> {
         // The early stop holds back a lookup's first request, however long it waited
         // in the queue; one already under way goes on.
@@ -365,7 +364,6 @@ fn weigh_value(value: &Value) -> usize {
     }
 }
 
-/// What the live view says of a polled record.
 fn live_status(record: &Record, until: &[String]) -> String {
     match verdict::stage(record, until) {
         Stage::Final => "final".into(),
