@@ -278,20 +278,15 @@ const FILES_RESERVED: u64 = 16;
 /// `--jobs`, lowered (with a warning) so that the run's connections fit the
 /// open-file limit: past it, lookups would fail as "service unavailable".
 fn jobs_for(config: &Config) -> usize {
-    let jobs = config.batch.jobs;
-    let Some(limit) = open_file_limit() else {
-        return jobs;
-    };
+    let jobs = config.batch.jobs as u64;
+    let limit = open_file_limit().unwrap_or(u64::MAX);
     let fit = (limit.saturating_sub(FILES_RESERVED) / FILES_PER_JOB).max(1);
-    if jobs as u64 <= fit {
-        return jobs;
-    }
-    if !config.output.quiet {
+    if jobs > fit && !config.output.quiet {
         warn(format_args!(
             "-j {jobs} lowered to {fit}: the open-file limit (ulimit -n) is {limit}"
         ));
     }
-    fit as usize
+    jobs.min(fit) as usize
 }
 
 fn open_file_limit() -> Option<u64> {
