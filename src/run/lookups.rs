@@ -151,9 +151,7 @@ fn finish(mut output: Output, ended: Ended, config: &Config) -> Result<u8, Error
     // Values still unread at the deadline (a stdin not closed): said once.
     let unread = ended == Ended::Deadline;
     if unread && !config.output.quiet {
-        batch_error(format_args!(
-            "the --wait timeout passed: not started: the rest of stdin"
-        ));
+        batch_error("the --wait timeout passed: not started: the rest of stdin");
     }
     // Lines that never reached stdout (a full disk) fail the run, whatever the
     // lookups said: a script must not read a lost output as a success.
