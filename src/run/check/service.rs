@@ -6,7 +6,6 @@ use std::time::Instant;
 use super::{cert, failed, ok, skipped, Setup, State, Step};
 use crate::domain::duration::format_duration;
 use crate::domain::error::LookupError;
-use crate::domain::exit_codes;
 use crate::domain::lookup::{LookupKind, PathStyle};
 use crate::domain::record::Record;
 use crate::http::client::Client;
@@ -67,8 +66,8 @@ fn tls_step(first: &Result<Record, LookupError>, http: &HttpSettings) -> Step {
         };
         return skipped("tls", detail);
     }
-    if let Err(LookupError::Tls(why)) = first {
-        return failed("tls", format!("TLS: {why}"), exit_codes::UNAVAILABLE);
+    if let Err(error @ LookupError::Tls(why)) = first {
+        return failed("tls", format!("TLS: {why}"), error.exit_code());
     }
     let roots = match &http.ca_certs {
         Some(_) => "the --ca-cert certificates",
@@ -76,10 +75,10 @@ fn tls_step(first: &Result<Record, LookupError>, http: &HttpSettings) -> Step {
     };
     match cert::inspect(http) {
         Ok(seen) => ok("tls", format!("{seen}, verified against {roots}")),
-        Err(cert::CertError::Connection(LookupError::Timeout(limit))) => failed(
+        Err(cert::CertError::Connection(error @ LookupError::Timeout(limit))) => failed(
             "tls",
             format!("no TLS handshake within {}", format_duration(limit)),
-            exit_codes::TIMEOUT,
+            error.exit_code(),
         ),
         Err(why) => ok(
             "tls",
