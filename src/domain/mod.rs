@@ -13,6 +13,7 @@ pub(crate) mod outcome;
 pub(crate) mod record;
 pub(crate) mod sanitize;
 pub(crate) mod status;
+pub(crate) mod step;
 pub(crate) mod task;
 pub(crate) mod timestamp;
 pub(crate) mod verdict;

@@ -14,6 +14,7 @@ use crate::domain::error::LookupError;
 use crate::domain::lookup::{LookupKind, PathStyle};
 use crate::domain::record::Record;
 use crate::domain::sanitize::{escape_control, preview};
+use crate::domain::step::Step;
 use crate::http::agents::{Agents, ACCEPT, USER_AGENT};
 use crate::http::answer::{interpret, is_missing_route, parse_object_scrubbed, status_error};
 use crate::http::pace::Pace;
@@ -62,13 +63,9 @@ pub struct Attempts {
     pub retry_after: Option<Duration>,
 }
 
-#[derive(Debug)]
-pub enum Next {
-    /// Come back at this time (a retry's pause, the `--rate` turn, the short path).
-    At(Instant),
-    /// The lookup's result, as sent: `protect` it before showing it.
-    Done(Result<Record, LookupError>),
-}
+/// A request's step: done with the lookup's result, as sent (`protect` it before
+/// showing it), or due again (a retry's pause, the `--rate` turn, the short path).
+pub type Next = Step<Result<Record, LookupError>>;
 
 impl Attempts {
     pub fn new(paths: Vec<String>, allowed: u32) -> Attempts {

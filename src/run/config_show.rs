@@ -5,6 +5,7 @@
 use serde_json::{json, Map, Value};
 use unicode_width::UnicodeWidthStr;
 
+use crate::domain::error::SettingsError;
 use crate::domain::exit_codes;
 use crate::domain::sanitize::escape_control;
 use crate::http::redact::Scrubber;
@@ -42,20 +43,16 @@ pub fn run(mut args: Given) -> Result<u8, Error> {
     let mut rows = layers.rows;
     rows.sort_by_key(|row| KEYS.iter().position(|k| *k == row.key));
     let text = if json {
-        let shown = problem.as_ref().map(ToString::to_string);
-        json_line_text(&as_json(&rows, shown.as_deref()))
+        json_line_text(&as_json(&rows, problem.as_ref()))
     } else {
         render(&rows, terminal_width())
     };
     print_document(text.as_bytes())?;
-    match problem {
-        None => Ok(exit_codes::SUCCESS),
-        Some(problem) => Err(problem.into()),
-    }
+    problem.map_or(Ok(exit_codes::SUCCESS), |problem| Err(problem.into()))
 }
 
 /// `config show --json`: `problem` says why a lookup could not run.
-fn as_json(rows: &[ShowRow], problem: Option<&str>) -> Value {
+fn as_json(rows: &[ShowRow], problem: Option<&SettingsError>) -> Value {
     let settings: Map<String, Value> = rows
         .iter()
         .map(|row| {
@@ -63,6 +60,7 @@ fn as_json(rows: &[ShowRow], problem: Option<&str>) -> Value {
             (row.key.to_string(), entry)
         })
         .collect();
+    let problem = problem.map(ToString::to_string);
     json!({"ok": problem.is_none(), "problem": problem, "settings": settings})
 }
 
@@ -93,19 +91,14 @@ fn render(rows: &[ShowRow], width: Option<usize>) -> String {
 
 fn table(rows: &[[String; 3]], name_width: usize, value_width: usize) -> String {
     let pad = |text: &str, to: usize| " ".repeat(to.saturating_sub(text.width()));
-    let mut out = format!(
-        "SETTING{}  VALUE{}  FROM\n",
-        pad("SETTING", name_width),
-        pad("VALUE", value_width)
-    );
-    for [name, value, from] in rows {
-        out.push_str(&format!(
-            "{name}{}  {value}{}  {from}\n",
-            pad(name, name_width),
-            pad(value, value_width)
-        ));
-    }
-    out
+    let header = ["SETTING", "VALUE", "FROM"].map(String::from);
+    let lines = std::iter::once(&header).chain(rows);
+    lines
+        .map(|[name, value, from]| {
+            let (name_pad, value_pad) = (pad(name, name_width), pad(value, value_width));
+            format!("{name}{name_pad}  {value}{value_pad}  {from}\n")
+        })
+        .collect()
 }
 
 fn stacked(rows: &[[String; 3]], name_width: usize, width: usize) -> String {

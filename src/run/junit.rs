@@ -9,6 +9,7 @@ use std::time::Instant;
 
 use crate::domain::outcome::Outcome;
 use crate::output::junit_xml::{write_document, write_testcase, SuiteCounts};
+use crate::run::error::Error;
 use crate::run::side_file::SideFile;
 
 pub(crate) struct JunitFile {
@@ -23,10 +24,11 @@ pub(crate) struct JunitFile {
 
 impl JunitFile {
     /// Opens `path` at once: an unwritable path is known before any lookup.
-    pub(crate) fn create(path: &Path, suite: String) -> io::Result<JunitFile> {
-        let target = SideFile::open(path)?;
+    pub(crate) fn create(path: &Path, suite: String) -> Result<JunitFile, Error> {
+        let target = SideFile::open(path, "JUnit file")?;
         // Unnamed: removed by the system however the run ends.
-        let cases = BufWriter::new(tempfile::tempfile()?);
+        let cases = tempfile::tempfile().map_err(|err| target.failed(err))?;
+        let cases = BufWriter::new(cases);
         Ok(JunitFile {
             target,
             cases,
@@ -37,10 +39,6 @@ impl JunitFile {
         })
     }
 
-    pub(crate) fn path(&self) -> &Path {
-        self.target.path()
-    }
-
     pub(crate) fn add(&mut self, outcome: &Outcome) {
         if self.failed.is_none() {
             if let Err(err) = write_testcase(&mut self.cases, outcome, &mut self.counts) {
@@ -49,12 +47,13 @@ impl JunitFile {
         }
     }
 
-    pub(crate) fn finish(mut self) -> io::Result<()> {
-        if let Some(err) = self.failed.take() {
-            return Err(err);
-        }
-        let mut cases = self.cases.into_inner().map_err(|e| e.into_error())?;
-        cases.rewind()?;
+    pub(crate) fn finish(self) -> Result<(), Error> {
+        let cases = match self.failed {
+            Some(err) => Err(err),
+            None => self.cases.into_inner().map_err(|e| e.into_error()),
+        };
+        let rewound = cases.and_then(|mut cases| cases.rewind().map(|()| cases));
+        let mut cases = rewound.map_err(|err| self.target.failed(err))?;
         let elapsed = self.started.elapsed();
         let (suite, counts) = (&self.suite, self.counts);
         self.target.write(|mut out| {

@@ -2,7 +2,6 @@
 //! batch exit-code rule; `--wait`/`--expect` decide verdicts on the records.
 
 use std::io::{self, IsTerminal, Stdout};
-use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -34,23 +33,23 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> Result<u8,
         .output
         .junit
         .as_deref()
-        .map(|path| {
-            let suite = format!("smsstat {}", kind.name());
-            JunitFile::create(path, suite).map_err(side_file_error("JUnit file", path))
-        })
+        .map(|path| JunitFile::create(path, format!("smsstat {}", kind.name())))
         .transpose()?;
     let metrics = config
         .output
         .metrics
         .as_deref()
-        .map(|path| SideFile::open(path).map_err(side_file_error("metrics file", path)))
+        .map(|path| SideFile::open(path, "metrics file"))
         .transpose()?
         .map(|file| (file, Metrics::new()));
-    let single = values.len() == 1 && values[0] != "-";
     let jobs = jobs_for(config);
-    let reads_stdin = values.iter().any(|v| v == "-");
-    let total = (!reads_stdin).then_some(values.len() as u64);
-    let (live, progress) = drawing(config, reads_stdin, single, total);
+    let total = values
+        .iter()
+        .all(|v| v != "-")
+        .then_some(values.len() as u64);
+    // One value on the command line: shown in the record view, with no summary.
+    let single = total == Some(1);
+    let (live, progress) = drawing(config, total);
     // The run's one deadline: every poll, turn and retry of `--wait` ends by it.
     let deadline = config
         .watch
@@ -74,7 +73,6 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> Result<u8,
         metrics,
         told_not_looked_up: false,
         write_error: None,
-        single,
         total,
     };
     // Never more workers than values known in advance (one lookup: one thread).
@@ -82,10 +80,6 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> Result<u8,
     let limits = Limits {
         jobs,
         budget: batch::BYTE_BUDGET,
-        // Under `--wait` every value read is watched from the start.
-        in_flight: deadline
-            .is_none()
-            .then_some(jobs * batch::IN_FLIGHT_PER_JOB),
         deadline,
     };
     let inputs = batch::inputs(values);
@@ -95,15 +89,10 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> Result<u8,
 
 /// What is drawn on a terminal's stderr while the batch runs: the live view of
 /// `--wait`, or the progress bar.
-fn drawing(
-    config: &Config,
-    reads_stdin: bool,
-    single: bool,
-    total: Option<u64>,
-) -> (Option<Arc<LiveView>>, BatchProgress) {
+fn drawing(config: &Config, total: Option<u64>) -> (Option<Arc<LiveView>>, BatchProgress) {
     // Someone is typing the values: say how to end, and draw nothing over the line
     // being typed (a redraw would erase it from the screen).
-    let typed = reads_stdin && io::stdin().is_terminal();
+    let typed = total.is_none() && io::stdin().is_terminal();
     if typed && !config.output.quiet {
         report("reading values from stdin, one per line; Ctrl-D to end");
     }
@@ -118,17 +107,11 @@ fn drawing(
     let live = (quiet_terminal && config.watch.wait.is_some())
         .then(|| Arc::new(LiveView::new(output.utf8)));
     let progress = BatchProgress::new(
-        quiet_terminal && live.is_none() && !single,
+        quiet_terminal && live.is_none() && total != Some(1),
         total,
         output.utf8,
     );
     (live, progress)
-}
-
-/// A `--junit` or `--metrics` file that cannot be written.
-fn side_file_error(what: &'static str, path: &Path) -> impl FnOnce(io::Error) -> Error {
-    let path = path.to_path_buf();
-    move |source| Error::SideFile { what, path, source }
 }
 
 /// Clears the terminal's drawing, prints the rest and the summary, and gives the
@@ -143,27 +126,21 @@ fn finish(mut output: Output, ended: Ended, config: &Config) -> Result<u8, Error
     if let Err(err) = output.printer.finish() {
         output.failed_write(err);
     }
-    let junit = output.junit.take().map(|junit| {
-        let failed = side_file_error("JUnit file", junit.path());
-        junit.finish().map_err(failed)
-    });
-    let metrics = output.metrics.take().map(|(file, metrics)| {
-        let failed = side_file_error("metrics file", file.path());
-        file.write(|out| metrics.write(out)).map_err(failed)
-    });
+    let junit = output.junit.take().map(JunitFile::finish);
+    let metrics = output.metrics.take();
+    let metrics = metrics.map(|(file, metrics)| file.write(|out| metrics.write(out)));
     // The lookups' verdict stands unless they all succeeded.
-    let mut side_file_failed = false;
-    for result in [junit, metrics].into_iter().flatten() {
-        if let Err(err) = result {
-            batch_error(err);
-            side_file_failed = true;
-        }
-    }
+    let side_file_errors: Vec<Error> = [junit, metrics]
+        .into_iter()
+        .flatten()
+        .filter_map(Result::err)
+        .collect();
+    side_file_errors.iter().for_each(batch_error);
     let tally = &output.tally;
     let told =
         (config.output.stderr_is_terminal || config.http.verbose > 0) && !config.output.quiet;
     if was_interrupted() {
-        if told && !output.single {
+        if told && output.total != Some(1) {
             report(tally.interrupted_summary(output.not_started()));
         }
         return Ok(interrupt::exit_code());
@@ -174,9 +151,7 @@ fn finish(mut output: Output, ended: Ended, config: &Config) -> Result<u8, Error
     // Values still unread at the deadline (a stdin not closed): said once.
     let unread = ended == Ended::Deadline;
     if unread && !config.output.quiet {
-        batch_error(format_args!(
-            "the --wait timeout passed: not started: the rest of stdin"
-        ));
+        batch_error("the --wait timeout passed: not started: the rest of stdin");
     }
     // Lines that never reached stdout (a full disk) fail the run, whatever the
     // lookups said: a script must not read a lost output as a success.
@@ -186,7 +161,7 @@ fn finish(mut output: Output, ended: Ended, config: &Config) -> Result<u8, Error
     Ok(match tally.first_failure() {
         Some(code) => code,
         None if unread => exit_codes::TIMEOUT,
-        None if side_file_failed => exit_codes::CONFIG,
+        None if !side_file_errors.is_empty() => exit_codes::CONFIG,
         None => exit_codes::SUCCESS,
     })
 }
@@ -206,8 +181,6 @@ struct Output {
     /// After an early stop every later value fails alike: stderr tells the first,
     /// stdout keeps a line for each, the summary counts them.
     told_not_looked_up: bool,
-    /// One value on the command line: no summary.
-    single: bool,
     /// How many values there are, when known before the run (no stdin).
     total: Option<u64>,
 }
@@ -303,20 +276,15 @@ const FILES_RESERVED: u64 = 16;
 /// `--jobs`, lowered (with a warning) so that the run's connections fit the
 /// open-file limit: past it, lookups would fail as "service unavailable".
 fn jobs_for(config: &Config) -> usize {
-    let jobs = config.batch.jobs;
-    let Some(limit) = open_file_limit() else {
-        return jobs;
-    };
+    let jobs = config.batch.jobs as u64;
+    let limit = open_file_limit().unwrap_or(u64::MAX);
     let fit = (limit.saturating_sub(FILES_RESERVED) / FILES_PER_JOB).max(1);
-    if jobs as u64 <= fit {
-        return jobs;
-    }
-    if !config.output.quiet {
+    if jobs > fit && !config.output.quiet {
         warn(format_args!(
             "-j {jobs} lowered to {fit}: the open-file limit (ulimit -n) is {limit}"
         ));
     }
-    fit as usize
+    jobs.min(fit) as usize
 }
 
 fn open_file_limit() -> Option<u64> {

@@ -50,7 +50,7 @@ pub fn install() {
 pub fn catching<R>(work: impl FnOnce() -> R) -> Result<R, ()> {
     let was = CAUGHT.with(|c| c.replace(true));
     // Unwind safety: a lookup's state is dropped with it; what it shares (the
-    // in-flight map, the client's pool) is behind poison-tolerant locks.
+    // engine's slots, the client's pool) is behind poison-tolerant locks.
     let result = catch_unwind(AssertUnwindSafe(work));
     CAUGHT.with(|c| c.set(was));
     result.map_err(|_| ())

@@ -11,11 +11,14 @@ use std::path::{Path, PathBuf};
 
 use tempfile::NamedTempFile;
 
+use crate::run::error::Error;
+
 /// As the kernel does (ELOOP past it).
 const MAX_LINKS: usize = 40;
 
 pub(crate) struct SideFile {
-    /// The path as given, for messages.
+    /// What it is and the path as given, for messages.
+    what: &'static str,
     path: PathBuf,
     /// What the path names, links followed.
     target: PathBuf,
@@ -25,29 +28,41 @@ pub(crate) struct SideFile {
 }
 
 impl SideFile {
-    pub(crate) fn open(path: &Path) -> io::Result<SideFile> {
-        let target = resolve(path);
-        let temp = match fs::metadata(&target) {
-            Ok(meta) if !meta.is_file() => None,
-            Err(err) if err.kind() != io::ErrorKind::NotFound => return Err(err),
-            _ => Some(temp_beside(&target)?),
-        };
-        Ok(SideFile {
+    /// `what` names it in messages: "JUnit file".
+    pub(crate) fn open(path: &Path, what: &'static str) -> Result<SideFile, Error> {
+        let mut file = SideFile {
+            what,
             path: path.to_path_buf(),
-            target,
-            temp,
-        })
+            target: resolve(path),
+            temp: None,
+        };
+        file.temp = match fs::metadata(&file.target) {
+            Ok(meta) if !meta.is_file() => None,
+            Err(err) if err.kind() != io::ErrorKind::NotFound => return Err(file.failed(err)),
+            _ => Some(temp_beside(&file.target).map_err(|err| file.failed(err))?),
+        };
+        Ok(file)
     }
 
-    pub(crate) fn path(&self) -> &Path {
-        &self.path
+    /// A failure of this file, as the run tells it.
+    pub(crate) fn failed(&self, source: io::Error) -> Error {
+        let (what, path) = (self.what, self.path.clone());
+        Error::SideFile { what, path, source }
     }
 
     pub(crate) fn write(
-        self,
+        mut self,
+        write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+    ) -> Result<(), Error> {
+        let written = self.write_through(write);
+        written.map_err(|err| self.failed(err))
+    }
+
+    fn write_through(
+        &mut self,
         write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
     ) -> io::Result<()> {
-        let Some(temp) = self.temp else {
+        let Some(temp) = self.temp.take() else {
             // Opened now, not at the start: a FIFO's open waits for its reader.
             let file = OpenOptions::new().write(true).open(&self.target)?;
             let mut out = BufWriter::new(file);

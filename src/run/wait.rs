@@ -6,9 +6,9 @@ use std::time::{Duration, Instant};
 
 use crate::domain::error::LookupError;
 use crate::domain::record::Record;
+use crate::domain::step::Step;
 use crate::domain::verdict::{stage, Stage, WaitSettings};
 use crate::http::retry::{Backoff, MAX_RETRY_AFTER};
-use crate::run::batch::Step;
 
 /// Longest pause between polls after repeated transient errors, unless the
 /// interval asked for is longer: that one is never shortened.

@@ -2,7 +2,7 @@
 //! and the short path (`http::client::Attempts`), the `--wait` polls (`wait::Watch`),
 //! `--follow` lines, what a stop prints of a lookup cut short, and the early stop.
 
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value};
@@ -13,11 +13,12 @@ use crate::domain::lookup::LookupKind;
 use crate::domain::outcome::Outcome;
 use crate::domain::record::{Record, RecordKind};
 use crate::domain::sanitize::{escape_control, preview};
+use crate::domain::step::Step;
 use crate::domain::verdict::{self, Stage, Verdict};
 use crate::http::answer::parse_object;
 use crate::http::client::{Attempts, Client, Next};
 use crate::output::progress::{LiveLine, LiveView};
-use crate::run::batch::{Cut, Input, Step, Tell, Work};
+use crate::run::batch::{lock, Cut, Input, Tell, Work};
 use crate::run::halt::Halt;
 use crate::run::interrupt;
 use crate::run::panic_hook::catching;
@@ -80,15 +81,12 @@ impl Worker {
         outcome
     }
 
-    /// One request of `lookup` and what came of it.
     fn advance(&self, lookup: &mut Lookup, tell: Tell<'_, Outcome>) -> Step<Outcome> {
         // The early stop holds back a lookup's first request, however long it waited
         // in the queue; one already under way goes on.
-        if !lookup.sent() {
-            if let Some(refusal) = self.halt.refusal() {
-                let query = preview(&lookup.query);
-                return Step::Done(Outcome::new(self.kind, query, Err(refusal)));
-            }
+        if let Some(refusal) = self.halt.refusal().filter(|_| !lookup.sent()) {
+            let query = preview(&lookup.query);
+            return Step::Done(Outcome::new(self.kind, query, Err(refusal)));
         }
         let Lookup {
             query,
@@ -108,14 +106,11 @@ impl Worker {
         };
         // Kept while watched: only what the output needs of it.
         let result = result.map(|record| self.kept(record));
-        let mut kept = seen.last();
+        let mut kept = lock(&seen.last);
         // The record this poll brought, as it will be kept (and compared, to follow);
         // the one seen before is read back only when this poll brought none.
         let fresh = result.as_ref().ok().map(Kept::of);
-        let mut last = match &result {
-            Ok(_) => None,
-            Err(_) => kept.as_ref().map(Kept::record),
-        };
+        let mut last = kept.as_ref().filter(|_| result.is_err()).map(Kept::record);
         if let Ok(record) = &result {
             if let Some(line) = line {
                 let status = live_status(record, &self.watch.until);
@@ -125,9 +120,7 @@ impl Worker {
             if self.watch.follow
                 && kept.as_ref().map(|k| &k.json) != fresh.as_ref().map(|k| &k.json)
             {
-                let mut shown = Ok(record.clone());
-                self.client.protect(&mut shown);
-                tell(&Outcome::new(self.kind, query.clone(), shown));
+                tell(&self.protected(query.clone(), None, Ok(record.clone())));
             }
         }
         let (retry_after, now) = (attempts.retry_after, Instant::now());
@@ -227,12 +220,6 @@ pub(crate) struct Seen {
     started: Instant,
     /// Under `--wait`, the last record a poll brought.
     last: Mutex<Option<Kept>>,
-}
-
-impl Seen {
-    fn last(&self) -> MutexGuard<'_, Option<Kept>> {
-        self.last.lock().unwrap_or_else(|e| e.into_inner())
-    }
 }
 
 /// A watched value's last record while it waits for its next poll: its fields as
@@ -344,7 +331,7 @@ impl Work for Worker {
             Cut::Waiting(lookup) => &lookup.seen,
             Cut::Busy(seen) => seen,
         };
-        let last = seen.last().take().map(|kept| kept.record());
+        let last = lock(&seen.last).take().map(|kept| kept.record());
         let (shown, code) = (seen.shown.clone(), interrupt::exit_code());
         let mut outcome = match last {
             Some(record) => {
@@ -377,7 +364,6 @@ fn weigh_value(value: &Value) -> usize {
     }
 }
 
-/// What the live view says of a polled record.
 fn live_status(record: &Record, until: &[String]) -> String {
     match verdict::stage(record, until) {
         Stage::Final => "final".into(),

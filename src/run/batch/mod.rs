@@ -16,6 +16,8 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use crate::domain::step::Step;
+
 pub use crate::run::input::{inputs, Input};
 
 /// Finished results that may wait behind the oldest unprinted lookup, per job.
@@ -26,7 +28,7 @@ pub const BYTE_BUDGET: usize = 32 * 1024 * 1024;
 
 /// Lookups begun and not finished, per job, when the count is bounded: room for
 /// those waiting for a retry or a `--rate` turn beside those under way.
-pub const IN_FLIGHT_PER_JOB: usize = 4;
+const IN_FLIGHT_PER_JOB: usize = 4;
 
 /// Lookups begun before the first result tells how large answers are: few enough
 /// that 32 jobs of 4 MiB answers do not all start at once.
@@ -41,13 +43,6 @@ const STOP_GRACE: Duration = Duration::from_secs(1);
 /// are taken, so it reads many at each wake-up (woken for each value, it cost a
 /// batch a third more CPU).
 const READ_AHEAD_PER_JOB: usize = 8;
-
-#[derive(Debug)]
-pub enum Step<T> {
-    Done(T),
-    /// Due again at this time (waiting in the queue).
-    At(Instant),
-}
 
 pub trait Work: Send + Sync + 'static {
     type Lookup: Send + 'static;
@@ -113,9 +108,8 @@ pub struct Limits {
     pub jobs: usize,
     /// Bytes of finished results that may wait for an earlier one.
     pub budget: usize,
-    /// Lookups begun and not finished, at most; None under `--wait`, where each
-    /// value read is watched from the start (a waiting lookup is a small record).
-    pub in_flight: Option<usize>,
+    /// The end of `--wait`. Under it the lookups begun are not counted: each value
+    /// read is watched from the start (a waiting lookup is a small record).
     pub deadline: Option<Instant>,
 }
 
@@ -132,7 +126,8 @@ struct Room<W: Work> {
     /// Lookups begun and not finished (in the queue or in a worker's hands).
     in_flight: usize,
     exhausted: bool,
-    /// Finished results waiting for an earlier one: their count and bytes.
+    /// Finished results waiting for an earlier one: their count and bytes, as
+    /// `Order` last counted them.
     parked: usize,
     held: usize,
     /// A running average of the weight of recent results: with it the lookups under
@@ -150,6 +145,8 @@ struct Room<W: Work> {
 struct Order<T, S> {
     next_out: usize,
     pending: BTreeMap<usize, (T, usize)>,
+    /// The bytes `pending` holds.
+    held: usize,
     /// Taken back by `run` at the end; later results are dropped.
     sink: Option<S>,
 }
@@ -171,9 +168,7 @@ struct Shared<W: Work, S> {
     stop: Arc<AtomicBool>,
     /// Nothing more is handed to a sink that failed.
     sink_failed: AtomicBool,
-    /// As given, `in_flight` no lower than `jobs`.
     limits: Limits,
-    read_ahead: usize,
 }
 
 type Busy<T> = Option<(usize, T)>;
@@ -216,17 +211,13 @@ pub fn run<W: Work, S: Sink<W::Out>>(
         order: Mutex::new(Order {
             next_out: 0,
             pending: BTreeMap::new(),
+            held: 0,
             sink: Some(sink),
         }),
         busy: (0..jobs).map(|_| Mutex::new(None)).collect(),
         stop,
         sink_failed: AtomicBool::new(false),
-        limits: Limits {
-            jobs,
-            in_flight: limits.in_flight.map(|cap| cap.max(jobs)),
-            ..limits
-        },
-        read_ahead: jobs * READ_AHEAD_PER_JOB,
+        limits: Limits { jobs, ..limits },
     });
     for worker in 0..jobs {
         let shared = Arc::clone(&shared);
@@ -253,12 +244,18 @@ impl<W: Work, S> Drop for Ending<'_, W, S> {
         if thread::panicking() {
             self.0.stop.store(true, Ordering::SeqCst);
         }
-        let mut room = self.0.room();
+        let mut room = lock(&self.0.room);
         room.running -= 1;
         // The others may be waiting for a lookup this one would have handed back.
         self.0.wake.notify_all();
         self.0.ended.notify_one();
     }
+}
+
+/// A mutex's value, even after a panic elsewhere (the hook told it; the run goes on
+/// or stops as `Ending` says).
+pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Waits on `on` for at most `limit`; a poisoned lock is taken as it is.
@@ -269,18 +266,6 @@ fn wait<'a, T>(on: &Condvar, guard: MutexGuard<'a, T>, limit: Duration) -> Mutex
 }
 
 impl<W: Work, S> Shared<W, S> {
-    fn room(&self) -> MutexGuard<'_, Room<W>> {
-        self.room.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    fn order(&self) -> MutexGuard<'_, Order<W::Out, S>> {
-        self.order.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    fn busy(&self, worker: usize) -> MutexGuard<'_, Busy<W::Tag>> {
-        self.busy[worker].lock().unwrap_or_else(|e| e.into_inner())
-    }
-
     fn stopped(&self) -> bool {
         self.stop.load(Ordering::SeqCst)
     }
@@ -304,8 +289,8 @@ where
     fn read_all(&self, mut values: impl Iterator<Item = Input>) {
         for index in 0.. {
             {
-                let mut room = self.room();
-                while room.ready.len() >= self.read_ahead && !self.stopped() {
+                let mut room = lock(&self.room);
+                while room.ready.len() >= self.limits.jobs * READ_AHEAD_PER_JOB && !self.stopped() {
                     room.reader_waiting = true;
                     room = wait(&self.more, room, STOP_POLL);
                     room.reader_waiting = false;
@@ -315,7 +300,7 @@ where
                 }
             }
             let next = values.next();
-            let mut room = self.room();
+            let mut room = lock(&self.room);
             let Some(input) = next else {
                 room.exhausted = true;
                 self.wake.notify_all();
@@ -342,9 +327,9 @@ where
                 },
                 Task::Quit => return,
             };
-            *self.busy(worker) = Some((index, self.work.tag(&lookup)));
+            *lock(&self.busy[worker]) = Some((index, self.work.tag(&lookup)));
             let step = self.work.step(index, &mut lookup, &tell);
-            *self.busy(worker) = None;
+            *lock(&self.busy[worker]) = None;
             match step {
                 Step::Done(out) => self.deliver(index, out),
                 Step::At(at) => self.requeue(index, lookup, at),
@@ -355,7 +340,7 @@ where
     /// The earliest due lookup, else the next value when there is room, else a wait
     /// for whichever comes first.
     fn next_task(&self, worker: usize) -> Task<W::Lookup> {
-        let mut room = self.room();
+        let mut room = lock(&self.room);
         loop {
             if self.stopped() {
                 return Task::Quit;
@@ -366,14 +351,16 @@ where
             let ready = !room.ready.is_empty() && !self.full(&room, worker);
             // A lookup due again keeps the oldest moving; but a value never asked
             // comes before another poll of one already seen, however busy the polls.
-            if due && (!ready || self.limits.in_flight.is_some()) {
+            if due && (!ready || self.limits.deadline.is_none()) {
                 let (_, (index, lookup)) = room.due.pop_first().expect("peeked");
                 return Task::Step(index, lookup);
             }
             if ready {
                 let (index, input) = room.ready.pop_front().expect("not empty");
                 room.in_flight += 1;
-                if room.reader_waiting && room.ready.len() <= self.read_ahead / 2 {
+                if room.reader_waiting
+                    && room.ready.len() <= self.limits.jobs * READ_AHEAD_PER_JOB / 2
+                {
                     self.more.notify_one();
                 }
                 return Task::Begin(index, input);
@@ -398,14 +385,14 @@ where
     /// Whether the results held, plus what the lookups under way are likely to
     /// bring, pass the byte budget (or a count is at its bound). A lookup with none
     /// under way always begins, so the oldest unprinted one is never held back.
-    /// Under `--wait` (no cap) every value read begins. With large answers, only
+    /// Under `--wait` every value read begins. With large answers, only
     /// the first workers begin lookups (as many as the budget holds answers of the
     /// typical size): freed megabytes stay in every thread's malloc arena that
     /// served them, so 32 threads taking turns held twice the memory of 8.
     fn full(&self, room: &Room<W>, worker: usize) -> bool {
-        let Some(cap) = self.limits.in_flight else {
+        if self.limits.deadline.is_some() {
             return false;
-        };
+        }
         let Limits { jobs, budget, .. } = self.limits;
         // Only lookups in a worker's hands hold an answer; those in the queue do not.
         let (reading, typical) = (room.in_flight.min(jobs), room.typical.unwrap_or(0));
@@ -414,12 +401,12 @@ where
             || room.held > budget
             || (room.in_flight > 0 && expected > budget)
             || worker.saturating_mul(typical) > budget
-            || room.in_flight >= cap
+            || room.in_flight >= jobs * IN_FLIGHT_PER_JOB
             || (room.typical.is_none() && room.in_flight >= FIRST_IN_FLIGHT)
     }
 
     fn requeue(&self, index: usize, lookup: W::Lookup, at: Instant) {
-        let mut room = self.room();
+        let mut room = lock(&self.room);
         let seq = room.seq;
         room.seq += 1;
         let earliest = room.due.first_key_value().is_none_or(|(key, _)| at < key.0);
@@ -430,7 +417,7 @@ where
     }
 
     fn tell(&self, out: &W::Out) {
-        let mut order = self.order();
+        let mut order = lock(&self.order);
         if let Some(sink) = order.sink.as_mut() {
             if sink.tell(out).is_err() {
                 self.sink_broke();
@@ -441,26 +428,25 @@ where
     /// Files a result; emits it and those it held back if it is the oldest unprinted.
     fn deliver(&self, index: usize, out: W::Out) {
         let weight = self.work.weigh(&out);
-        let mut order = self.order();
-        let (mut parked, mut freed, mut freed_bytes) = (0, 0, 0);
+        let mut order = lock(&self.order);
         let Order {
             next_out,
             pending,
+            held,
             sink,
         } = &mut *order;
         match sink {
             None => {}
             Some(_) if index != *next_out => {
                 pending.insert(index, (out, weight));
-                parked = weight;
+                *held += weight;
             }
             Some(sink) => {
                 let mut failed = sink.emit(out).is_err();
                 *next_out += 1;
                 while let Some((out, weight)) = pending.remove(next_out) {
                     *next_out += 1;
-                    freed += 1;
-                    freed_bytes += weight;
+                    *held -= weight;
                     failed = failed || sink.emit(out).is_err();
                 }
                 if failed || sink.flush().is_err() {
@@ -468,9 +454,10 @@ where
                 }
             }
         }
-        // Under the order's lock still: a result parked here may be printed (and
-        // counted out) by another worker as soon as it is let go.
-        let mut room = self.room();
+        // Under the order's lock still, so that the counts copied are the latest: a
+        // result parked here may be printed by another worker as soon as it is let go.
+        let mut room = lock(&self.room);
+        (room.parked, room.held) = (pending.len(), *held);
         drop(order);
         room.in_flight -= 1;
         // Recent results weigh most: a batch's answers change size slowly, if at all.
@@ -478,12 +465,6 @@ where
             .typical
             .map_or(weight, |typical| (typical * 7 + weight) / 8);
         room.typical = Some(typical);
-        if parked > 0 {
-            room.parked += 1;
-            room.held += parked;
-        }
-        room.parked -= freed;
-        room.held -= freed_bytes;
         // One fewer under way (and maybe bytes freed): room for a worker waiting to
         // begin one; at the end of the run, every worker leaves.
         if room.waiting > 0 {
@@ -498,8 +479,8 @@ where
     fn end(&self) -> (Ended, S) {
         self.wait_for_workers();
         // The order's lock first, as `deliver` takes them.
-        let mut order = self.order();
-        let room = self.room();
+        let mut order = lock(&self.order);
+        let room = lock(&self.room);
         let sink = order.sink.take().expect("taken only here");
         if self.stopped() {
             return (Ended::Stopped, self.drain_stopped(&room, &mut order, sink));
@@ -512,7 +493,7 @@ where
 
     /// Until every worker is done or, after a stop, the grace period passed.
     fn wait_for_workers(&self) {
-        let mut room = self.room();
+        let mut room = lock(&self.room);
         let mut grace_end: Option<Instant> = None;
         while room.running > 0 {
             if self.stopped() {
@@ -540,7 +521,7 @@ where
             .values()
             .map(|(index, lookup)| (*index, lookup))
             .collect();
-        let slots: Vec<_> = (0..self.limits.jobs).map(|w| self.busy(w)).collect();
+        let slots: Vec<_> = (0..self.limits.jobs).map(|w| lock(&self.busy[w])).collect();
         let busy: BTreeMap<usize, &W::Tag> = slots
             .iter()
             .filter_map(|slot| slot.as_ref().map(|(index, tag)| (*index, tag)))

@@ -97,7 +97,6 @@ fn limits(jobs: usize) -> Limits {
     Limits {
         jobs,
         budget: BYTE_BUDGET,
-        in_flight: Some(jobs * IN_FLIGHT_PER_JOB),
         deadline: None,
     }
 }
@@ -148,7 +147,6 @@ fn slow_head(
         Limits {
             jobs,
             budget,
-            in_flight: Some(jobs * IN_FLIGHT_PER_JOB),
             deadline: None,
         },
         running(),
@@ -275,7 +273,6 @@ fn with_large_results_only_the_first_workers_take_lookups_and_the_run_ends() {
             Limits {
                 jobs: 32,
                 budget,
-                in_flight: Some(32 * IN_FLIGHT_PER_JOB),
                 deadline: None,
             },
             running(),
@@ -409,8 +406,7 @@ fn under_wait_every_value_is_begun_though_none_finishes() {
         Limits {
             jobs: 4,
             budget: BYTE_BUDGET,
-            in_flight: None,
-            deadline: None,
+            deadline: Some(far),
         },
         stop,
         Arc::new(Polled {

@@ -38,20 +38,20 @@ pub(super) fn inspect(http: &HttpSettings) -> Result<String, CertError> {
     let der = handshake(http)
         .map_err(|e| CertError::Connection(transport_error(e, http.timeout)))?
         .ok_or(CertError::NoCertificate)?;
-    let facts = cert_facts(&der)?;
-    let subject = match facts.subject.as_str() {
+    let (subject, not_after) = cert_facts(&der)?;
+    let subject = match subject.as_str() {
         "" => "an empty subject",
         subject => subject,
     };
     let days = |d: Duration| d.as_secs() / DAY;
-    let days_left = match humantime::parse_rfc3339(&facts.not_after) {
+    let days_left = match humantime::parse_rfc3339(&not_after) {
         Ok(end) => match end.duration_since(SystemTime::now()) {
             Ok(left) => format!(" (in {} days)", days(left)),
             Err(past) => format!(" (expired {} days ago)", days(past.duration()).max(1)),
         },
         Err(_) => String::new(),
     };
-    let date = &facts.not_after[..10];
+    let date = &not_after[..10];
     Ok(format!(
         "certificate for {subject}, expires {date}{days_left}"
     ))

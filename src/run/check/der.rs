@@ -11,14 +11,6 @@ const VERSION: u8 = 0xa0;
 const UTC_TIME: u8 = 0x17;
 const GENERALIZED_TIME: u8 = 0x18;
 
-/// The subject as `CN=gateway.example, O=Example` (the attributes people know, in
-/// order) and the end of validity as RFC 3339 (`2027-03-01T00:00:00Z`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct CertFacts {
-    pub subject: String,
-    pub not_after: String,
-}
-
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub(super) enum DerError {
     #[error("certificate cut short")]
@@ -65,8 +57,10 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// The subject and notAfter of a DER certificate.
-pub(super) fn cert_facts(der: &[u8]) -> Result<CertFacts, DerError> {
+/// The subject of a DER certificate as `CN=gateway.example, O=Example` (the
+/// attributes people know, in order) and its notAfter as RFC 3339
+/// (`2027-03-01T00:00:00Z`).
+pub(super) fn cert_facts(der: &[u8]) -> Result<(String, String), DerError> {
     let certificate = Reader(der).expect(SEQUENCE)?;
     let mut tbs = Reader(Reader(certificate).expect(SEQUENCE)?);
     if tbs.0.first() == Some(&VERSION) {
@@ -78,10 +72,8 @@ pub(super) fn cert_facts(der: &[u8]) -> Result<CertFacts, DerError> {
     let mut validity = Reader(tbs.expect(SEQUENCE)?);
     validity.next()?; // notBefore
     let (tag, not_after) = validity.next()?;
-    Ok(CertFacts {
-        subject: name_text(tbs.expect(SEQUENCE)?)?,
-        not_after: time_text(tag, not_after)?,
-    })
+    let subject = name_text(tbs.expect(SEQUENCE)?)?;
+    Ok((subject, time_text(tag, not_after)?))
 }
 
 /// A Name as `CN=..., O=...`: RDNs in order, attributes without a short name left out.
@@ -200,18 +192,18 @@ mod tests {
         ]
         .concat();
         let der = certificate(tlv(UTC_TIME, b"270301120000Z"), subject, true);
-        let facts = cert_facts(&der).unwrap();
-        assert_eq!(facts.subject, "C=GB, CN=gateway.example");
-        assert_eq!(facts.not_after, "2027-03-01T12:00:00Z");
+        let (subject, not_after) = cert_facts(&der).unwrap();
+        assert_eq!(subject, "C=GB, CN=gateway.example");
+        assert_eq!(not_after, "2027-03-01T12:00:00Z");
     }
 
     #[test]
     fn generalized_time_and_a_v1_certificate() {
         let subject = attribute(&[0x55, 4, 10], 0x0c, "Example");
         let der = certificate(tlv(GENERALIZED_TIME, b"20610102030405Z"), subject, false);
-        let facts = cert_facts(&der).unwrap();
-        assert_eq!(facts.subject, "O=Example");
-        assert_eq!(facts.not_after, "2061-01-02T03:04:05Z");
+        let (subject, not_after) = cert_facts(&der).unwrap();
+        assert_eq!(subject, "O=Example");
+        assert_eq!(not_after, "2061-01-02T03:04:05Z");
         assert_eq!(
             time_text(UTC_TIME, b"991231235959Z").unwrap(),
             "1999-12-31T23:59:59Z"

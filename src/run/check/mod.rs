@@ -106,22 +106,18 @@ fn as_checklist(steps: &[Step], utf8: bool, color: bool, width: Option<usize>) -
     let indent = 4 + 1 + name_width + 2;
     let mut out = String::new();
     for step in steps {
-        let [mark, ascii] = match step.state {
-            State::Ok => ["✓", "ok"],
-            State::Failed => ["✗", "FAIL"],
-            State::Skipped => ["-", "--"],
+        let [mark, ascii, paint] = match step.state {
+            State::Ok => ["✓", "ok", "\x1b[32m"],
+            State::Failed => ["✗", "FAIL", "\x1b[31m"],
+            State::Skipped => ["-", "--", ""],
         };
         let mark = if utf8 { mark } else { ascii };
         let detail = escape_control(&step.detail);
-        let detail = match width {
-            Some(width) => hanging(&detail, indent, width),
-            None => detail.into_owned(),
-        };
+        let detail = width.map_or_else(|| detail.to_string(), |w| hanging(&detail, indent, w));
         // Padded before it is painted: the escapes take no room on the screen.
-        let mark = match (step.state, color) {
-            (State::Ok, true) => format!("\x1b[32m{mark:>4}\x1b[0m"),
-            (State::Failed, true) => format!("\x1b[31m{mark:>4}\x1b[0m"),
-            _ => format!("{mark:>4}"),
+        let mark = match color && !paint.is_empty() {
+            true => format!("{paint}{mark:>4}\x1b[0m"),
+            false => format!("{mark:>4}"),
         };
         let lines = format!("{mark} {:name_width$}  {detail}\n", step.name);
         // A name whose details went to a line of their own keeps no trailing spaces.

@@ -6,7 +6,6 @@ use std::time::Instant;
 use super::{cert, failed, ok, skipped, Setup, State, Step};
 use crate::domain::duration::format_duration;
 use crate::domain::error::LookupError;
-use crate::domain::exit_codes;
 use crate::domain::lookup::{LookupKind, PathStyle};
 use crate::domain::record::Record;
 use crate::http::client::Client;
@@ -33,12 +32,9 @@ pub(super) fn service_steps(setup: &Setup, proxy: &mut Step) -> Vec<Step> {
         (result, started.elapsed())
     };
     let (first, took_first) = probe();
-    if let (Some(choice), Err(error)) = (&http.proxy, &first) {
+    if let (Some(_), Err(error)) = (&http.proxy, &first) {
         if let Some(why) = proxy_refusal(error) {
-            let detail = format!(
-                "{} (from {}) refused the request: {why}",
-                choice.shown, choice.variable
-            );
+            let detail = format!("{} refused the request: {why}", proxy.detail);
             *proxy = failed("proxy", detail, error.exit_code());
             let not_asked = "not checked: the proxy refused the request";
             return vec![skipped("tls", not_asked), skipped("key", not_asked)];
@@ -70,8 +66,8 @@ fn tls_step(first: &Result<Record, LookupError>, http: &HttpSettings) -> Step {
         };
         return skipped("tls", detail);
     }
-    if let Err(LookupError::Tls(why)) = first {
-        return failed("tls", format!("TLS: {why}"), exit_codes::UNAVAILABLE);
+    if let Err(error @ LookupError::Tls(why)) = first {
+        return failed("tls", format!("TLS: {why}"), error.exit_code());
     }
     let roots = match &http.ca_certs {
         Some(_) => "the --ca-cert certificates",
@@ -79,10 +75,10 @@ fn tls_step(first: &Result<Record, LookupError>, http: &HttpSettings) -> Step {
     };
     match cert::inspect(http) {
         Ok(seen) => ok("tls", format!("{seen}, verified against {roots}")),
-        Err(cert::CertError::Connection(LookupError::Timeout(limit))) => failed(
+        Err(cert::CertError::Connection(error @ LookupError::Timeout(limit))) => failed(
             "tls",
             format!("no TLS handshake within {}", format_duration(limit)),
-            exit_codes::TIMEOUT,
+            error.exit_code(),
         ),
         Err(why) => ok(
             "tls",
