@@ -23,8 +23,12 @@ fn markdown(report: &Report) -> String {
 }
 
 fn terminal(report: &Report, utf8: bool, color: bool) -> String {
-    let width = None;
-    draw::terminal(&section::shape(report), TableStyle { color, utf8, width })
+    let style = OutputSettings {
+        color,
+        utf8,
+        ..OutputSettings::default()
+    };
+    draw::terminal(&section::shape(report), &style)
 }
 
 /// Three SMS (two delivered, one sent) and a lookup that timed out.
