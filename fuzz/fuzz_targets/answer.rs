@@ -50,8 +50,8 @@ fuzz_target!(|data: &[u8]| {
     for format in FORMATS {
         for single in [true, false] {
             let mut style = PrintStyle::plain(format);
-            style.output.normalize = normalize;
-            style.output.utf8 = single;
+            style.normalize = normalize;
+            style.table.utf8 = single;
             style.single = single;
             let mut out = Vec::new();
             let mut printer = Printer::new(&mut out, style, kind);

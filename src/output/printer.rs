@@ -12,18 +12,25 @@ use crate::output::json_lines::{follow_json, json_line, write_json_line};
 use crate::output::prometheus::Metrics;
 use crate::output::report::{Report, ReportForm};
 use crate::output::rows_table::RowsTable;
-use crate::output::table::{columns_for, record_table};
-use crate::settings::config::OutputSettings;
+use crate::output::table::{columns_for, record_table, TableStyle};
 
 /// Rows per printed table in a batch: one page of a long run.
 pub const TABLE_PAGE_ROWS: usize = 500;
 
-/// What the printer reads: the output settings, and what the run adds to them.
+/// Output settings, resolved once from the `Config`.
 #[derive(Debug, Clone, Default)]
 pub struct PrintStyle {
-    pub output: OutputSettings,
+    pub format: OutputFormat,
+    pub fields: Vec<String>,
+    pub field: Option<String>,
+    pub normalize: bool,
+    pub table: TableStyle,
     /// One value given on the command line: a record view rather than rows.
     pub single: bool,
+    /// `--raw-cells`: CSV/TSV cells as sent, formulas not neutralised.
+    pub raw_cells: bool,
+    /// `--no-headers`: no header line in table, CSV and TSV.
+    pub no_headers: bool,
     /// `--wait`: a report tells how long records took to be final.
     pub waited: bool,
 }
@@ -32,13 +39,8 @@ impl PrintStyle {
     /// A format with every option off, no colour, UTF-8 and no width: the base
     /// that tests and the fuzz target vary one option at a time.
     pub fn plain(format: OutputFormat) -> Self {
-        let output = OutputSettings {
-            format,
-            utf8: true,
-            ..OutputSettings::default()
-        };
         PrintStyle {
-            output,
+            format,
             ..PrintStyle::default()
         }
     }
@@ -82,20 +84,25 @@ pub struct Printer<W: Write> {
 
 impl<W: Write> Printer<W> {
     pub fn new(out: W, style: PrintStyle, kind: LookupKind) -> Printer<W> {
-        let (kind, output) = (kind.record_kind(), &style.output);
+        let kind = kind.record_kind();
         let delimited = |delimiter| Format::Delimited {
-            columns: columns_for(kind, &output.fields),
+            columns: columns_for(kind, &style.fields),
             cells: Cells {
                 delimiter,
-                raw: output.raw_cells,
+                raw: style.raw_cells,
             },
-            header: !output.no_headers,
+            header: !style.no_headers,
         };
         let report = |form| Format::Report(Box::new(Report::new(kind, style.waited)), form);
-        let format = match output.format {
-            _ if output.field.is_some() => Format::Field,
+        let format = match style.format {
+            _ if style.field.is_some() => Format::Field,
             OutputFormat::Table if style.single => Format::Record,
-            OutputFormat::Table => Format::Rows(RowsTable::new(kind, output)),
+            OutputFormat::Table => Format::Rows(RowsTable::new(
+                kind,
+                &style.fields,
+                style.table,
+                style.no_headers,
+            )),
             OutputFormat::Json => Format::Json,
             OutputFormat::Csv => delimited(Delimiter::Comma),
             OutputFormat::Tsv => delimited(Delimiter::Tab),
@@ -107,7 +114,7 @@ impl<W: Write> Printer<W> {
         Printer {
             out,
             format,
-            streams: output.field.is_some() || output.format.streams(),
+            streams: style.field.is_some() || style.format.streams(),
             style,
             stdout: false,
             defer_flush: false,
@@ -122,13 +129,13 @@ impl<W: Write> Printer<W> {
     /// `--follow`: a line as it happens (a record that changed, a failure), out at
     /// once.
     pub fn print_follow(&mut self, outcome: &Outcome) -> io::Result<()> {
-        let line = follow_json(outcome, self.style.output.normalize);
+        let line = follow_json(outcome, self.style.normalize);
         write_json_line(&mut self.out, &line)?;
         self.out.flush()
     }
 
     pub fn print(&mut self, outcome: &Outcome) -> io::Result<()> {
-        let (out, style) = (&mut self.out, &self.style.output);
+        let (out, style) = (&mut self.out, &self.style);
         let record = outcome.result.as_ref().ok();
         match &mut self.format {
             Format::Field => {
@@ -175,7 +182,7 @@ impl<W: Write> Printer<W> {
         let out = &mut self.out;
         match &mut self.format {
             Format::Rows(table) if table.len() > 0 => writeln!(out, "{}", table.render())?,
-            Format::Report(report, form) => report.write(out, *form, &self.style.output)?,
+            Format::Report(report, form) => report.write(out, *form, self.style.table)?,
             Format::Metrics(metrics) => metrics.write(out)?,
             _ => {}
         }
@@ -196,13 +203,15 @@ impl Printer<io::BufWriter<io::Stdout>> {
 }
 
 /// One value's record as label and value rows, and a task's stacked bar.
-fn record_view(out: &mut impl Write, outcome: &Outcome, style: &OutputSettings) -> io::Result<()> {
+fn record_view(out: &mut impl Write, outcome: &Outcome, style: &PrintStyle) -> io::Result<()> {
     let Ok(record) = &outcome.result else {
         return Ok(());
     };
-    writeln!(out, "{}", record_table(record, &outcome.query, style))?;
+    let table = record_table(record, &outcome.query, &style.fields, style.table);
+    writeln!(out, "{table}")?;
     // The task bar sums the whole record: not shown when rows were picked.
-    let bar = crate::output::taskbar::task_bar(record, style.utf8, style.color);
+    let TableStyle { utf8, color, .. } = style.table;
+    let bar = crate::output::taskbar::task_bar(record, utf8, color);
     if let Some(bar) = bar.filter(|_| style.fields.is_empty()) {
         writeln!(out, "{bar}")?;
     }

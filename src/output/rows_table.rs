@@ -10,8 +10,7 @@ use crate::domain::outcome::Outcome;
 use crate::domain::record::RecordKind;
 use crate::domain::sanitize::{escape_cut, MAX_CELL_CHARS};
 use crate::output::derived::{derived, field_value};
-use crate::output::table::{columns_for, new_table, value_cell};
-use crate::settings::config::OutputSettings;
+use crate::output::table::{columns_for, new_table, value_cell, TableStyle};
 
 /// A free-text column is not cut narrower than this.
 const MIN_CUT_WIDTH: usize = 6;
@@ -36,18 +35,20 @@ struct Column {
 pub struct RowsTable {
     columns: Vec<Column>,
     rows: Vec<Vec<String>>,
-    style: OutputSettings,
+    style: TableStyle,
+    /// `--no-headers`: the rows only.
+    headless: bool,
 }
 
 impl RowsTable {
-    pub fn new(kind: RecordKind, style: &OutputSettings) -> Self {
+    pub fn new(kind: RecordKind, fields: &[String], style: TableStyle, headless: bool) -> Self {
         let column = |key: String, label: String, free_text| Column {
             key,
             label,
             free_text,
         };
         let mut columns = vec![column(String::new(), "Query".into(), false)];
-        for key in columns_for(kind, &style.fields) {
+        for key in columns_for(kind, fields) {
             let field = fields::find(kind, &key);
             // A `--fields` name is the user's text: escaped like a server's.
             let label = field.map_or_else(|| cell_text(&key), |f| f.label.to_string());
@@ -59,7 +60,8 @@ impl RowsTable {
         RowsTable {
             columns,
             rows: Vec::new(),
-            style: style.clone(),
+            style,
+            headless,
         }
     }
 
@@ -104,17 +106,18 @@ impl RowsTable {
             Some(width) => self.fit(&mut shown, &mut widths, width),
             None => Default::default(),
         };
-        let mut table = new_table(&self.style);
+        let mut table = new_table(self.style);
         // Fitted here: comfy-table's own wrapping would break tokens mid-way.
         table.set_content_arrangement(ContentArrangement::Disabled);
-        if !self.style.no_headers {
+        if !self.headless {
             let header = shown.iter().zip(&widths);
             table.set_header(header.map(|(&i, &w)| wrap_words(&self.columns[i].label, w)));
         }
         for row in &self.rows {
-            let cells = shown.iter().zip(&widths).map(|(&i, &w)| {
-                value_cell(&self.columns[i].key, &shorten(&row[i], w), self.style.color)
-            });
+            let cells = shown
+                .iter()
+                .zip(&widths)
+                .map(|(&i, &w)| value_cell(&self.columns[i].key, &shorten(&row[i], w), self.style));
             table.add_row(cells.collect::<Vec<_>>());
         }
         let mut text = table.to_string();
@@ -268,11 +271,12 @@ mod tests {
 
     #[test]
     fn a_long_cell_is_cut_once_with_the_whole_count() {
-        let style = OutputSettings {
+        let style = TableStyle {
+            color: false,
             utf8: true,
-            ..OutputSettings::default()
+            width: None,
         };
-        let mut table = RowsTable::new(RecordKind::Sms, &style);
+        let mut table = RowsTable::new(RecordKind::Sms, &[], style, false);
         let record = Record::of_kind(
             RecordKind::Sms,
             serde_json::json!({"status": "E".repeat(1000)}),

@@ -8,9 +8,27 @@ use crate::domain::record::{Record, RecordKind};
 use crate::domain::sanitize::{escape_cut, MAX_CELL_CHARS};
 use crate::domain::status::{self, Tone};
 use crate::output::derived::{self, record_rows, row, Row};
-use crate::settings::config::OutputSettings;
 
-pub(super) fn new_table(style: &OutputSettings) -> Table {
+/// How tables look; decided once from the `Config`.
+#[derive(Debug, Clone, Copy)]
+pub struct TableStyle {
+    pub color: bool,
+    pub utf8: bool,
+    /// Columns of the terminal the row table is fitted to; None for a pipe or file.
+    pub width: Option<usize>,
+}
+
+impl Default for TableStyle {
+    fn default() -> Self {
+        TableStyle {
+            color: false,
+            utf8: true,
+            width: None,
+        }
+    }
+}
+
+pub(super) fn new_table(style: TableStyle) -> Table {
     let mut table = Table::new();
     table.load_style(if style.utf8 {
         presets::UTF8_FULL_CONDENSED
@@ -55,7 +73,7 @@ pub(crate) fn paint(text: &str, tone: Tone, color: bool) -> String {
 }
 
 /// A value's cell, coloured by its tone; `value` is escaped and cut already.
-pub(super) fn value_cell(key: &str, value: &str, color: bool) -> Cell {
+pub(super) fn value_cell(key: &str, value: &str, style: TableStyle) -> Cell {
     let cell = Cell::new(value);
     let tone = match key {
         "status" => status::tone(value),
@@ -64,29 +82,30 @@ pub(super) fn value_cell(key: &str, value: &str, color: bool) -> Cell {
         "error" => Tone::Bad,
         _ => Tone::Plain,
     };
-    match tone_colors(tone).filter(|_| color) {
+    match tone_colors(tone).filter(|_| style.color) {
         Some((cell_color, _)) => cell.fg(cell_color),
         None => cell,
     }
 }
 
-/// Field label and value; `--fields` (when given) picks rows by key, in their order
+/// Field label and value; `fields` (when given) picks rows by key, in their order
 /// (`details` picks every `details.NAME` row).
-pub fn record_table(record: &Record, query: &str, style: &OutputSettings) -> Table {
+pub fn record_table(record: &Record, query: &str, fields: &[String], style: TableStyle) -> Table {
     let mut table = new_table(style);
     let mut rows = record_rows(record, style.utf8);
     // A task record names no ID of its own: the value looked up is its ID.
     if record.kind == RecordKind::Task && record.get("id").is_none() {
         rows.insert(0, row("query", "ID", query.to_string()));
     }
-    if !style.fields.is_empty() {
-        let picked = |name: &String| picked_rows(&rows, record, query, name);
-        rows = style.fields.iter().flat_map(picked).collect();
+    if !fields.is_empty() {
+        let picked = fields
+            .iter()
+            .flat_map(|name| picked_rows(&rows, record, query, name));
+        rows = picked.collect();
     }
     for row in rows {
         let [label, value] = [&row.label, &row.value].map(|t| escape_cut(t, MAX_CELL_CHARS));
-        let value = value_cell(&row.key, &value, style.color);
-        table.add_row(vec![Cell::new(label), value]);
+        table.add_row(vec![Cell::new(label), value_cell(&row.key, &value, style)]);
     }
     // Labels are never wrapped; values wrap, at word boundaries where they have some.
     if let Some(labels) = table.column_mut(0) {

@@ -16,6 +16,7 @@ use crate::output::printer::{PrintStyle, Printer};
 use crate::output::progress::{BatchProgress, LiveView, STDIN};
 use crate::output::prometheus::Metrics;
 use crate::output::summary::{NotStarted, Tally};
+use crate::output::table::TableStyle;
 use crate::run::batch::{self, Ended, Limits, Sink};
 use crate::run::error::Error;
 use crate::run::interrupt::{self, interrupt_flag, was_interrupted};
@@ -320,15 +321,25 @@ fn open_file_limit() -> Option<u64> {
 }
 
 fn print_style(config: &Config, single: bool) -> PrintStyle {
-    let mut output = config.output.clone();
-    // --follow is a stream of JSON lines, failures included.
-    if config.watch.follow {
-        output.format = OutputFormat::json();
-    }
-    let waited = config.watch.wait.is_some();
+    let output = &config.output;
     PrintStyle {
-        output,
+        // --follow is a stream of JSON lines, failures included.
+        format: if config.watch.follow {
+            OutputFormat::json()
+        } else {
+            output.format
+        },
+        fields: output.fields.clone(),
+        field: output.field.clone(),
+        normalize: output.normalize,
+        table: TableStyle {
+            color: output.color,
+            utf8: output.utf8,
+            width: output.width,
+        },
         single,
-        waited,
+        raw_cells: output.raw_cells,
+        no_headers: output.no_headers,
+        waited: config.watch.wait.is_some(),
     }
 }

@@ -46,7 +46,7 @@ pub struct HttpSettings {
 
 /// What the output reads: stdout's format and shape, how tables look, what goes to
 /// stderr (warnings, progress, the summary) and the files written beside it.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct OutputSettings {
     pub format: OutputFormat,
     pub fields: Vec<String>,

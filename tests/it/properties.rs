@@ -197,9 +197,9 @@ fn every_style() -> Vec<PrintStyle> {
             for fields in field_sets {
                 for normalize in [false, true] {
                     let mut style = PrintStyle::plain(format);
-                    style.output.fields = fields.iter().map(|f| f.to_string()).collect();
-                    style.output.normalize = normalize;
-                    style.output.utf8 = single;
+                    style.fields = fields.iter().map(|f| f.to_string()).collect();
+                    style.normalize = normalize;
+                    style.table.utf8 = single;
                     style.single = single;
                     styles.push(style);
                 }
@@ -207,9 +207,10 @@ fn every_style() -> Vec<PrintStyle> {
         }
     }
     for field in ["status", "details.ported", "x.y.z"] {
-        let mut style = PrintStyle::plain(OutputFormat::Table);
-        style.output.field = Some(field.into());
-        styles.push(style);
+        styles.push(PrintStyle {
+            field: Some(field.into()),
+            ..PrintStyle::plain(OutputFormat::Table)
+        });
     }
     styles
 }
@@ -233,8 +234,8 @@ fn render_everywhere(outcome: &Outcome) -> Vec<(PrintStyle, String)> {
 fn check_terminal_safe(style: &PrintStyle, text: &str) -> Result<(), TestCaseError> {
     // A tab is a cell's own in CSV (kept, so the value comes back) and the separator
     // in TSV; harmless on a terminal either way.
-    let tab_ok = matches!(style.output.format, OutputFormat::Csv | OutputFormat::Tsv)
-        && style.output.field.is_none();
+    let tab_ok =
+        matches!(style.format, OutputFormat::Csv | OutputFormat::Tsv) && style.field.is_none();
     let raw: Vec<char> = text
         .chars()
         .filter(|&c| c != '\n' && !(tab_ok && c == '\t') && is_unsafe(c))
@@ -243,7 +244,7 @@ fn check_terminal_safe(style: &PrintStyle, text: &str) -> Result<(), TestCaseErr
         raw.is_empty(),
         "raw {:?} in {:?} output:\n{}",
         raw,
-        style.output.format,
+        style.format,
         text
     );
     Ok(())
@@ -297,7 +298,7 @@ fn check_answer(
         outcome.exit_code()
     );
     for (style, text) in render_everywhere(&outcome) {
-        if style.output.format != OutputFormat::Json || style.output.field.is_some() {
+        if style.format != OutputFormat::Json || style.field.is_some() {
             check_terminal_safe(&style, &text)?;
         } else {
             // Fails naming any line that is not JSON.

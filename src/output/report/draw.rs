@@ -5,16 +5,15 @@
 use std::fmt::Write as _;
 
 use super::section::Shape;
-use crate::output::table::paint;
+use crate::output::table::{paint, TableStyle};
 use crate::output::wrap::hanging_list;
-use crate::settings::config::OutputSettings;
 
 /// Cells of a bar at a share of 100 %.
 const BAR_CELLS: usize = 30;
 
 /// The terminal form: aligned columns, bars in the status colours, the notes' lists
 /// broken between items to fit the width (None: no limit).
-pub(super) fn terminal(shape: &Shape, style: &OutputSettings) -> String {
+pub(super) fn terminal(shape: &Shape, style: TableStyle) -> String {
     let mut out = format!("{}\n", shape.headline);
     for section in &shape.sections {
         let head: Vec<String> = section.head.iter().map(|h| h.to_string()).collect();

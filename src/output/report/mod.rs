@@ -19,8 +19,8 @@ use crate::domain::task::TaskCounters;
 use crate::domain::timestamp::{seconds_between, timestamp};
 use crate::output::derived::{delivery_latency, named_network, network};
 use crate::output::summary::failure_label;
+use crate::output::table::TableStyle;
 use crate::output::taskbar;
-use crate::settings::config::OutputSettings;
 
 use money::Money;
 use stats::{Counts, Durations, Top};
@@ -273,7 +273,7 @@ impl Report {
         &self,
         out: &mut dyn Write,
         form: ReportForm,
-        style: &OutputSettings,
+        style: TableStyle,
     ) -> io::Result<()> {
         let text = match form {
             ReportForm::Json => format!("{:#}\n", json::report(self)),

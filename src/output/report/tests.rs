@@ -23,12 +23,8 @@ fn markdown(report: &Report) -> String {
 }
 
 fn terminal(report: &Report, utf8: bool, color: bool) -> String {
-    let style = OutputSettings {
-        color,
-        utf8,
-        ..OutputSettings::default()
-    };
-    draw::terminal(&section::shape(report), &style)
+    let width = None;
+    draw::terminal(&section::shape(report), TableStyle { color, utf8, width })
 }
 
 /// Three SMS (two delivered, one sent) and a lookup that timed out.
