@@ -179,10 +179,10 @@ impl<W: Write> Printer<W> {
     }
 
     pub fn finish(&mut self) -> io::Result<()> {
-        let out = &mut self.out;
+        let (out, style) = (&mut self.out, self.style.table);
         match &mut self.format {
             Format::Rows(table) if table.len() > 0 => writeln!(out, "{}", table.render())?,
-            Format::Report(report, form) => report.write(out, *form, self.style.table)?,
+            Format::Report(report, form) => write!(out, "{}", report.text(*form, style))?,
             Format::Metrics(metrics) => metrics.write(out)?,
             _ => {}
         }

@@ -98,10 +98,8 @@ pub fn record_table(record: &Record, query: &str, fields: &[String], style: Tabl
         rows.insert(0, row("query", "ID", query.to_string()));
     }
     if !fields.is_empty() {
-        let picked = fields
-            .iter()
-            .flat_map(|name| picked_rows(&rows, record, query, name));
-        rows = picked.collect();
+        let picked = |name: &String| picked_rows(&rows, record, query, name);
+        rows = fields.iter().flat_map(picked).collect();
     }
     for row in rows {
         let [label, value] = [&row.label, &row.value].map(|t| escape_cut(t, MAX_CELL_CHARS));

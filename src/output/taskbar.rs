@@ -55,10 +55,7 @@ pub fn task_bar(record: &Record, utf8: bool, color: bool) -> Option<String> {
     // ` (queued 0, enroute 3)` after the pending count, for v1 records that say
     // where their pending messages are.
     if let Some(parts) = pending_parts(&counters) {
-        let parts: Vec<String> = parts
-            .iter()
-            .map(|(n, count)| format!("{n} {count}"))
-            .collect();
+        let parts: Vec<String> = parts.iter().map(|(n, c)| format!("{n} {c}")).collect();
         legend += &format!(" ({})", parts.join(", "));
     }
     Some(format!("{bar}\n{legend}"))

@@ -8,8 +8,6 @@ mod money;
 mod section;
 mod stats;
 
-use std::io::{self, Write};
-
 use crate::domain::exit_codes;
 use crate::domain::outcome::Outcome;
 use crate::domain::record::{lenient_bool, plain_text, Record, RecordKind};
@@ -268,19 +266,13 @@ impl Report {
         }
     }
 
-    /// Writes the report in the chosen form, drawn as tables are.
-    pub fn write(
-        &self,
-        out: &mut dyn Write,
-        form: ReportForm,
-        style: TableStyle,
-    ) -> io::Result<()> {
-        let text = match form {
+    /// The report in the chosen form, drawn as tables are.
+    pub fn text(&self, form: ReportForm, style: TableStyle) -> String {
+        match form {
             ReportForm::Json => format!("{:#}\n", json::report(self)),
             ReportForm::Markdown => draw::markdown(&section::shape(self)),
             ReportForm::Text => draw::terminal(&section::shape(self), style),
-        };
-        out.write_all(text.as_bytes())
+        }
     }
 }
 
