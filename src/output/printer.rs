@@ -1,6 +1,6 @@
 //! Output: every byte smsstat writes to stdout goes through here.
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 
 use crate::domain::format::OutputFormat;
 use crate::domain::lookup::LookupKind;
@@ -74,9 +74,9 @@ pub struct Printer<W: Write> {
     style: PrintStyle,
     /// Each lookup's line goes out when written (else a page or a document).
     streams: bool,
-    /// Tells whether the reader went away, checked while a table page or a report
-    /// is gathered (nothing is written then, so no write can fail earlier).
-    reader_gone: Option<fn() -> bool>,
+    /// Writes to stdout, whose reader going away is checked for while a table page
+    /// or a report is gathered (nothing is written then, so no write can fail earlier).
+    stdout: bool,
     /// Lines wait for `flush` (the batch engine's, after each group of lookups
     /// printed) instead of going out one by one.
     defer_flush: bool,
@@ -116,23 +116,9 @@ impl<W: Write> Printer<W> {
             format,
             streams: style.field.is_some() || style.format.streams(),
             style,
-            reader_gone: None,
+            stdout: false,
             defer_flush: false,
         }
-    }
-
-    /// `probe` tells whether the reader of the output went away (`| head -1`).
-    pub fn with_reader_probe(mut self, probe: fn() -> bool) -> Printer<W> {
-        self.reader_gone = Some(probe);
-        self
-    }
-
-    /// Lines are written out by `flush`, not one by one: for output that is not
-    /// a terminal, where a batch's lines are read as they come but need not each
-    /// cost a system call.
-    pub fn deferring_flush(mut self, defer: bool) -> Printer<W> {
-        self.defer_flush = defer;
-        self
     }
 
     /// Writes out the lines printed so far (a table waits for its page).
@@ -181,11 +167,11 @@ impl<W: Write> Printer<W> {
         }
         if self.streams {
             // Scripts read line by line: a finished lookup's line does not wait in
-            // a buffer, unless the caller flushes groups of them (`deferring_flush`).
+            // a buffer, unless the caller flushes groups of them (`Printer::stdout`).
             if !self.defer_flush {
                 self.out.flush()?;
             }
-        } else if self.reader_gone.is_some_and(|gone| gone()) {
+        } else if self.stdout && stdout_reader_gone() {
             // Nothing may be written for a while: a reader gone away still stops the run.
             return Err(io::ErrorKind::BrokenPipe.into());
         }
@@ -193,14 +179,26 @@ impl<W: Write> Printer<W> {
     }
 
     pub fn finish(&mut self) -> io::Result<()> {
-        let out = &mut self.out;
+        let (out, style) = (&mut self.out, self.style.table);
         match &mut self.format {
             Format::Rows(table) if table.len() > 0 => writeln!(out, "{}", table.render())?,
-            Format::Report(report, form) => report.write(out, *form, self.style.table)?,
+            Format::Report(report, form) => write!(out, "{}", report.text(*form, style))?,
             Format::Metrics(metrics) => metrics.write(out)?,
             _ => {}
         }
         self.out.flush()
+    }
+}
+
+impl Printer<io::BufWriter<io::Stdout>> {
+    /// The run's printer. When stdout is not a terminal, lines are written out by
+    /// `flush`, not one by one: a batch's lines are read as they come but need not
+    /// each cost a system call.
+    pub fn stdout(style: PrintStyle, kind: LookupKind) -> Self {
+        let mut printer = Printer::new(io::BufWriter::new(io::stdout()), style, kind);
+        printer.stdout = true;
+        printer.defer_flush = !io::stdout().is_terminal();
+        printer
     }
 }
 
@@ -224,7 +222,7 @@ fn record_view(out: &mut impl Write, outcome: &Outcome, style: &PrintStyle) -> i
 /// writing to it: a table page is held until it is full, and `| head -1` must still
 /// stop the run at once.
 #[cfg(unix)]
-pub fn stdout_reader_gone() -> bool {
+fn stdout_reader_gone() -> bool {
     use rustix::event::{poll, PollFd, PollFlags, Timespec};
     let stdout = std::io::stdout();
     let mut fds = [PollFd::new(&stdout, PollFlags::empty())];
@@ -235,6 +233,6 @@ pub fn stdout_reader_gone() -> bool {
 }
 
 #[cfg(not(unix))]
-pub fn stdout_reader_gone() -> bool {
+fn stdout_reader_gone() -> bool {
     false
 }

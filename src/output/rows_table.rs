@@ -3,7 +3,7 @@
 //! still too wide, the longest free-text cells are shortened with `…` and a line
 //! under the table says which columns were cut and how to see them whole.
 
-use comfy_table::{Cell, Color, ContentArrangement};
+use comfy_table::ContentArrangement;
 
 use crate::domain::fields::{self, FieldType};
 use crate::domain::outcome::Outcome;
@@ -23,7 +23,7 @@ const MIN_KEPT_WIDTH: usize = 16;
 
 /// A column: the query's first, then the field columns, the error's last.
 struct Column {
-    /// The field's key; empty for the query and the error.
+    /// The field's key; empty for the query.
     key: String,
     label: String,
     /// Text nobody promised to keep short, which may be cut.
@@ -56,7 +56,7 @@ impl RowsTable {
             let free_text = field.is_none_or(|f| f.ty == FieldType::Text);
             columns.push(column(key, label, free_text));
         }
-        columns.push(column(String::new(), "Error".into(), true));
+        columns.push(column("error".into(), "Error".into(), true));
         RowsTable {
             columns,
             rows: Vec::new(),
@@ -114,13 +114,10 @@ impl RowsTable {
             table.set_header(header.map(|(&i, &w)| wrap_words(&self.columns[i].label, w)));
         }
         for row in &self.rows {
-            let cells = shown.iter().zip(&widths).map(|(&i, &w)| {
-                let text = shorten(&row[i], w);
-                match self.is_error(i) && self.style.color {
-                    true => Cell::new(text).fg(Color::Red),
-                    false => value_cell(&self.columns[i].key, &text, self.style),
-                }
-            });
+            let cells = shown
+                .iter()
+                .zip(&widths)
+                .map(|(&i, &w)| value_cell(&self.columns[i].key, &shorten(&row[i], w), self.style));
             table.add_row(cells.collect::<Vec<_>>());
         }
         let mut text = table.to_string();

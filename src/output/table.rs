@@ -49,21 +49,42 @@ pub(super) fn new_table(style: TableStyle) -> Table {
     table
 }
 
+/// The colour of each tone, as comfy-table names it for a cell and console for
+/// painted text.
+fn tone_colors(tone: Tone) -> Option<(Color, console::Color)> {
+    use console::Color as Text;
+    match tone {
+        Tone::Good => Some((Color::Green, Text::Green)),
+        Tone::Bad => Some((Color::Red, Text::Red)),
+        Tone::Doubtful => Some((Color::Yellow, Text::Yellow)),
+        Tone::Pending => Some((Color::Blue, Text::Blue)),
+        Tone::Plain => None,
+    }
+}
+
+/// `text` in its tone's colour when `color` (the task bar, the report's bars).
+pub(crate) fn paint(text: &str, tone: Tone, color: bool) -> String {
+    let style = console::Style::new().force_styling(color);
+    let style = match tone_colors(tone) {
+        Some((_, text_color)) => style.fg(text_color),
+        None => style,
+    };
+    style.apply_to(text).to_string()
+}
+
 /// A value's cell, coloured by its tone; `value` is escaped and cut already.
 pub(super) fn value_cell(key: &str, value: &str, style: TableStyle) -> Cell {
     let cell = Cell::new(value);
     let tone = match key {
         "status" => status::tone(value),
         derived::COUNTERS_CHECK => Tone::Doubtful,
+        // The row table's error column.
+        "error" => Tone::Bad,
         _ => Tone::Plain,
     };
-    match tone {
-        _ if !style.color => cell,
-        Tone::Good => cell.fg(Color::Green),
-        Tone::Bad => cell.fg(Color::Red),
-        Tone::Doubtful => cell.fg(Color::Yellow),
-        Tone::Pending => cell.fg(Color::Blue),
-        Tone::Plain => cell,
+    match tone_colors(tone).filter(|_| style.color) {
+        Some((cell_color, _)) => cell.fg(cell_color),
+        None => cell,
     }
 }
 
@@ -77,10 +98,8 @@ pub fn record_table(record: &Record, query: &str, fields: &[String], style: Tabl
         rows.insert(0, row("query", "ID", query.to_string()));
     }
     if !fields.is_empty() {
-        let picked = fields
-            .iter()
-            .flat_map(|name| picked_rows(&rows, record, query, name));
-        rows = picked.collect();
+        let picked = |name: &String| picked_rows(&rows, record, query, name);
+        rows = fields.iter().flat_map(picked).collect();
     }
     for row in rows {
         let [label, value] = [&row.label, &row.value].map(|t| escape_cut(t, MAX_CELL_CHARS));

@@ -3,58 +3,59 @@
 //! state of a send is seen before it is read.
 
 use crate::domain::record::Record;
+use crate::domain::status::Tone;
 use crate::domain::task::{finals, pending, pending_parts, TaskCounters};
+use crate::output::table::paint;
 
 /// Cells of the bar: wide enough to show 1 in 40, narrow enough for any terminal.
 const BAR_WIDTH: usize = 40;
 
-/// The bar's segments: name, glyph, ASCII glyph and ANSI SGR foreground colour
-/// (matching the status colours of the tables).
-const SEGMENTS: [(&str, char, char, &str); 5] = [
-    ("delivered", '█', '#', "32"),
-    ("undeliverable", '▓', 'x', "31"),
-    ("expired", '▒', '-', "33"),
-    ("unknown", '░', '?', "33"),
-    ("pending", '·', '.', "34"),
+/// A task's counters in the order shown (the bar, its legend, the report), with the
+/// tone each is drawn in.
+pub const COUNTERS: [(&str, Tone); 5] = [
+    ("delivered", Tone::Good),
+    ("undeliverable", Tone::Bad),
+    ("expired", Tone::Doubtful),
+    ("unknown", Tone::Doubtful),
+    ("pending", Tone::Pending),
 ];
+
+/// Each counter's glyph in the bar, and its ASCII stand-in.
+const GLYPHS: [(char, char); 5] = [('█', '#'), ('▓', 'x'), ('▒', '-'), ('░', '?'), ('·', '.')];
+
+/// The counts [`COUNTERS`] names. Counters that add up to more than `sent` have
+/// nothing pending: the warning row says why.
+pub fn counts(counters: &TaskCounters) -> [i64; 5] {
+    let [delivered, undeliverable, expired, unknown] = finals(counters);
+    let still_pending = pending(counters).unwrap_or(0);
+    [delivered, undeliverable, expired, unknown, still_pending]
+}
 
 /// The bar and its legend, two lines; None when there is nothing to draw (nothing
 /// sent, or a negative counter).
 pub fn task_bar(record: &Record, utf8: bool, color: bool) -> Option<String> {
     let counters = TaskCounters::of(record)?;
-    let [delivered, undeliverable, expired, unknown] = finals(&counters);
     if counters.messages() < 0 || finals(&counters).iter().any(|c| *c < 0) {
         return None;
     }
-    // Counters that add up to more than `sent` are drawn as they are, nothing pending:
-    // the warning row says why.
-    let still_pending = pending(&counters).unwrap_or(0);
-    let counts = [delivered, undeliverable, expired, unknown, still_pending];
-    let counts = counts.map(|c| c.max(0) as u64);
+    let counts = counts(&counters).map(|c| c.max(0) as u64);
     let widths = split(&counts, BAR_WIDTH)?;
     let mut bar = String::new();
     let mut legend = Vec::new();
-    for ((name, glyph, ascii, sgr), (count, width)) in
-        SEGMENTS.into_iter().zip(counts.iter().zip(widths))
-    {
-        let glyph = if utf8 { glyph } else { ascii };
-        let paint = |text: String| match color {
-            true => format!("\u{1b}[{sgr}m{text}\u{1b}[0m"),
-            false => text,
-        };
-        if width > 0 {
-            bar.push_str(&paint(glyph.to_string().repeat(width)));
+    for (i, (name, tone)) in COUNTERS.into_iter().enumerate() {
+        let (glyph, ascii) = GLYPHS[i];
+        let glyph = if utf8 { glyph } else { ascii }.to_string();
+        if widths[i] > 0 {
+            bar.push_str(&paint(&glyph.repeat(widths[i]), tone, color));
         }
-        legend.push(format!("{} {name} {count}", paint(glyph.to_string())));
+        let painted = paint(&glyph, tone, color);
+        legend.push(format!("{painted} {name} {}", counts[i]));
     }
     let mut legend = legend.join("  ");
     // ` (queued 0, enroute 3)` after the pending count, for v1 records that say
     // where their pending messages are.
     if let Some(parts) = pending_parts(&counters) {
-        let parts: Vec<String> = parts
-            .iter()
-            .map(|(n, count)| format!("{n} {count}"))
-            .collect();
+        let parts: Vec<String> = parts.iter().map(|(n, c)| format!("{n} {c}")).collect();
         legend += &format!(" ({})", parts.join(", "));
     }
     Some(format!("{bar}\n{legend}"))
@@ -195,6 +196,7 @@ mod tests {
         assert!(ascii.is_ascii());
         assert!(ascii.starts_with(&"#".repeat(20)));
         let coloured = task_bar(&r, true, true).unwrap();
-        assert!(coloured.contains("\u{1b}[32m"));
+        let green = format!("\u{1b}[32m{}\u{1b}[0m\u{1b}[31m", "█".repeat(20));
+        assert!(coloured.starts_with(&green), "{coloured}");
     }
 }

@@ -58,13 +58,7 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> Result<u8,
         .map(|w| Instant::now() + w.timeout);
     let worker = Arc::new(Worker::new(config, single, kind, live.clone(), deadline));
     let output = Output {
-        printer: Printer::new(
-            io::BufWriter::new(io::stdout()),
-            print_style(config, single),
-            kind,
-        )
-        .with_reader_probe(crate::output::printer::stdout_reader_gone)
-        .deferring_flush(!io::stdout().is_terminal()),
+        printer: Printer::stdout(print_style(config, single), kind),
         tally: Tally::default(),
         progress,
         live,

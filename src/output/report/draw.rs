@@ -4,11 +4,8 @@
 
 use std::fmt::Write as _;
 
-use console::Style;
-
 use super::section::Shape;
-use crate::domain::status::Tone;
-use crate::output::table::TableStyle;
+use crate::output::table::{paint, TableStyle};
 use crate::output::wrap::hanging_list;
 
 /// Cells of a bar at a share of 100 %.
@@ -39,7 +36,7 @@ pub(super) fn terminal(shape: &Shape, style: TableStyle) -> String {
             let mut text = line(cells);
             if let Some((share, tone)) = bar {
                 text.push_str("  ");
-                text.push_str(&paint(bar_cells(*share, style.utf8), *tone, style.color));
+                text.push_str(&paint(&bar_cells(*share, style.utf8), *tone, style.color));
             }
             let _ = writeln!(out, "{}", text.trim_end());
         }
@@ -98,18 +95,6 @@ fn bar_cells(share: f64, utf8: bool) -> String {
     let cells = (share * BAR_CELLS as f64).round() as usize;
     let cells = cells.clamp(usize::from(share > 0.0), BAR_CELLS);
     (if utf8 { "█" } else { "#" }).repeat(cells)
-}
-
-fn paint(text: String, tone: Tone, color: bool) -> String {
-    let style = Style::new().force_styling(color);
-    let style = match tone {
-        Tone::Good => style.green(),
-        Tone::Bad => style.red(),
-        Tone::Doubtful => style.yellow(),
-        Tone::Pending => style.blue(),
-        Tone::Plain => style,
-    };
-    style.apply_to(text).to_string()
 }
 
 /// Markdown-safe text: HTML and table syntax escaped, markup characters quoted.

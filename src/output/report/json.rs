@@ -5,9 +5,10 @@ use serde_json::{json, Number, Value};
 
 use super::section::fraction;
 use super::stats::{Counts, Durations, MILLISECOND_BUCKETS, SECOND_BUCKETS};
-use super::{Report, Share, COUNTERS, TOP_NETWORKS};
+use super::{Report, Share, TOP_NETWORKS};
 use crate::domain::record::RecordKind;
 use crate::output::derived::is_network_code;
+use crate::output::taskbar::COUNTERS;
 
 pub(super) fn report(report: &Report) -> Value {
     let (kind, verdicts) = (report.kind, report.verdicts);

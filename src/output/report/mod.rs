@@ -8,18 +8,17 @@ mod money;
 mod section;
 mod stats;
 
-use std::io::{self, Write};
-
 use crate::domain::exit_codes;
 use crate::domain::outcome::Outcome;
 use crate::domain::record::{lenient_bool, plain_text, Record, RecordKind};
 use crate::domain::sanitize::escape_cut;
-use crate::domain::status::{self, Phase, Tone};
-use crate::domain::task::{self, TaskCounters};
+use crate::domain::status::{self, Phase};
+use crate::domain::task::TaskCounters;
 use crate::domain::timestamp::{seconds_between, timestamp};
 use crate::output::derived::{delivery_latency, named_network, network};
 use crate::output::summary::failure_label;
 use crate::output::table::TableStyle;
+use crate::output::taskbar;
 
 use money::Money;
 use stats::{Counts, Durations, Top};
@@ -32,14 +31,6 @@ const TOP_NETWORKS: usize = 10;
 /// Distinct labels kept per count (servers choose the labels).
 const MAX_LABELS: usize = 64;
 const MAX_NETWORKS: usize = 4096;
-/// A task's summed counters, in the order shown, with the tone of each.
-const COUNTERS: [(&str, Tone); 5] = [
-    ("delivered", Tone::Good),
-    ("undeliverable", Tone::Bad),
-    ("expired", Tone::Doubtful),
-    ("unknown", Tone::Doubtful),
-    ("pending", Tone::Pending),
-];
 /// Queries and statuses named in the report are cut to this many characters.
 const MAX_SHOWN: usize = 60;
 
@@ -115,7 +106,7 @@ struct Share {
 struct TaskPart {
     tasks: u64,
     messages: i64,
-    /// Summed as [`COUNTERS`] names them.
+    /// Summed as [`taskbar::COUNTERS`] names them.
     counters: [i64; 5],
     /// Tasks by lowest delivery rate (the key is the negated rate in millionths).
     lowest_rate: Top<i64, LowRate>,
@@ -262,10 +253,7 @@ impl Report {
         let part = &mut self.tasks;
         part.tasks += 1;
         part.messages = part.messages.saturating_add(counters.messages());
-        let pending = task::pending(&counters).unwrap_or(0);
-        let values = [counters.delivered, counters.undeliverable, counters.expired];
-        let values = values.into_iter().chain([counters.unknown, pending]);
-        for (sum, value) in part.counters.iter_mut().zip(values) {
+        for (sum, value) in part.counters.iter_mut().zip(taskbar::counts(&counters)) {
             *sum = sum.saturating_add(value);
         }
         if let Some(ratio) = counters.delivered_ratio() {
@@ -278,19 +266,13 @@ impl Report {
         }
     }
 
-    /// Writes the report in the chosen form, drawn as tables are.
-    pub fn write(
-        &self,
-        out: &mut dyn Write,
-        form: ReportForm,
-        style: TableStyle,
-    ) -> io::Result<()> {
-        let text = match form {
+    /// The report in the chosen form, drawn as tables are.
+    pub fn text(&self, form: ReportForm, style: TableStyle) -> String {
+        match form {
             ReportForm::Json => format!("{:#}\n", json::report(self)),
             ReportForm::Markdown => draw::markdown(&section::shape(self)),
             ReportForm::Text => draw::terminal(&section::shape(self), style),
-        };
-        out.write_all(text.as_bytes())
+        }
     }
 }
 

@@ -5,10 +5,11 @@
 use std::fmt::Write as _;
 
 use super::stats::{Counts, Durations, MILLISECOND_BUCKETS, SECOND_BUCKETS};
-use super::{Report, COUNTERS, TOP_NETWORKS};
+use super::{Report, TOP_NETWORKS};
 use crate::domain::record::RecordKind;
 use crate::domain::status::{self, Tone};
 use crate::output::derived::{format_seconds, is_network_code};
+use crate::output::taskbar::COUNTERS;
 
 /// Shown instead of the status table (or the task counters) when no lookup
 /// brought a record.
