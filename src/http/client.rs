@@ -118,7 +118,6 @@ impl Client {
         result
     }
 
-    /// The requests of a new lookup of `value`.
     pub fn attempts(&self, kind: LookupKind, value: &str) -> Attempts {
         let mut paths = kind.paths(value, self.http.paths);
         if paths.len() > 1 && self.routes.explicit_missing(kind) {

@@ -101,7 +101,6 @@ fn serve_simulator(args: SimArgs, facts: ParseFacts) -> Result<u8, Error> {
     let options = sim_options(args, api_key);
     match sim::serve(options) {
         Ok(()) => Ok(exit_codes::SUCCESS),
-        Err(err) if err.kind() == io::ErrorKind::InvalidInput => Err(Error::SimOption(err)),
         Err(source) => Err(Error::SimServe { listen, source }),
     }
 }

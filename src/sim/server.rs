@@ -36,7 +36,6 @@ pub fn start(options: SimOptions) -> io::Result<HttpServer> {
     HttpServer::bind(listen, handler, Limits::default())
 }
 
-/// Everything the connection threads share.
 struct Shared {
     options: SimOptions,
     /// The second since start being counted, and its requests so far.
@@ -86,13 +85,8 @@ impl Shared {
             let html = "<html><body><h1>503 Service Temporarily Unavailable</h1></body></html>";
             return HttpResponse::new(503, "text/html; charset=utf-8", html);
         }
-        let key = request.header(API_KEY_HEADER);
-        if self
-            .options
-            .api_key
-            .as_deref()
-            .is_some_and(|k| key != Some(k))
-        {
+        let key = self.options.api_key.as_deref();
+        if key.is_some_and(|key| request.header(API_KEY_HEADER) != Some(key)) {
             return self.refused(401, "Unauthorized", 1, "Invalid API key");
         }
         let Some(lookup) = route(&request.target) else {

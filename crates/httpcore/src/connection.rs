@@ -18,7 +18,6 @@ enum After {
     Linger,
 }
 
-/// The keep-alive loop of one connection.
 pub(super) fn serve_connection(mut stream: TcpStream, inner: &Inner) {
     let limits = inner.limits;
     let _ = stream.set_nodelay(true);

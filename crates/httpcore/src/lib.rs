@@ -40,7 +40,6 @@ pub type Handler = Arc<dyn Fn(&HttpRequest) -> HttpResponse + Send + Sync>;
 /// Most headers a request may carry (beyond that: 431).
 const MAX_HEADERS: usize = 64;
 
-/// Resource limits of an [`HttpServer`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
     /// Open connections served at once; more are answered 503 and closed.
@@ -130,7 +129,6 @@ pub struct HttpServer {
     accept: Option<JoinHandle<()>>,
 }
 
-/// What the accept thread and the connection threads share.
 struct Inner {
     handler: Handler,
     limits: Limits,

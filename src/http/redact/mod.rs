@@ -39,7 +39,6 @@ impl Scrubber {
         !self.key.is_empty()
     }
 
-    /// The text with every echo of the key replaced by the mask.
     pub fn scrub<'t>(&self, text: &'t str) -> Cow<'t, str> {
         if !self.is_active() {
             return Cow::Borrowed(text);
@@ -116,7 +115,6 @@ impl Scrubber {
         }
     }
 
-    /// The key taken out of one lookup's result, record or error.
     pub fn scrub_result(&self, result: &mut Result<Record, LookupError>) {
         let error = match result {
             Ok(record) => return self.scrub_map(&mut record.fields),
