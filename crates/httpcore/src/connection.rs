@@ -164,16 +164,13 @@ fn framing(parsed: &httparse::Request, max_body: u64) -> Result<(HttpRequest, u6
     for header in parsed.headers.iter() {
         let value = String::from_utf8_lossy(header.value).into_owned();
         if header.name.eq_ignore_ascii_case("Content-Length") {
-            let len = value
-                .trim()
-                .parse::<u64>()
-                .ok()
-                .filter(|_| value.trim().bytes().all(|b| b.is_ascii_digit()))
-                .ok_or(400u16)?;
-            if body_len.is_some_and(|seen| seen != len) {
+            let digits = value.trim();
+            let all_digits = digits.bytes().all(|b| b.is_ascii_digit());
+            let len = digits.parse().ok().filter(|_| all_digits);
+            if len.is_none() || body_len.is_some_and(|seen| Some(seen) != len) {
                 return Err(400);
             }
-            body_len = Some(len);
+            body_len = len;
         } else if header.name.eq_ignore_ascii_case("Transfer-Encoding") {
             return Err(501);
         } else if header.name.eq_ignore_ascii_case("Connection") {

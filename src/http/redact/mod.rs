@@ -149,15 +149,11 @@ impl Scrubber {
             | LookupError::Tls(text)
             | LookupError::ProxyRefused(text)
             | LookupError::Internal(text)
-            | LookupError::NotAuthorised {
-                message: Some(text),
-                ..
-            }
             | LookupError::NotLookedUp { reason: text, .. } => self.scrub_string(text),
-            LookupError::Timeout(_)
-            | LookupError::WaitOver
-            | LookupError::NotAuthorised { message: None, .. }
-            | LookupError::Interrupted { .. } => {}
+            LookupError::NotAuthorised { message, .. } => {
+                message.iter_mut().for_each(|text| self.scrub_string(text))
+            }
+            LookupError::Timeout(_) | LookupError::WaitOver | LookupError::Interrupted { .. } => {}
         }
     }
 }

@@ -87,11 +87,6 @@ pub fn parse_id(raw: &str) -> Option<u64> {
     id_in(raw, 1..=MAX_ID)
 }
 
-/// A task's ID: an ID of every kind, or a task-only one.
-pub fn parse_task_id(raw: &str) -> Option<u64> {
-    parse_id(raw).or_else(|| id_in(raw, TASK_ONLY_IDS))
-}
-
 /// `ref-<ID>` names the record with that ID; any other reference matches nothing.
 pub fn parse_reference(reference: &str) -> Option<u64> {
     let digits = reference.strip_prefix("ref-")?;
