@@ -402,25 +402,21 @@ fn header_line(name: &str, value: &[u8], key_header: &HeaderName, scrubber: &Scr
     format!("{}: {}", escape_control(&name), escape_control(&shown))
 }
 
-/// Whether a deployment has the explicit routes: missing-route and served answers of
-/// explicit paths, per lookup kind. One stray answer (an HTML 404 from a proxy) must
+/// Whether a deployment has the explicit routes: per lookup kind, the served and the
+/// missing-route answers of explicit paths. One stray answer (an HTML 404 from a proxy) must
 /// not switch a whole run to short forms, where `/sms/{x}` may answer another record:
 /// it takes two missing-route answers of the same kind and none served.
 #[derive(Default)]
-struct RouteEvidence {
-    missing: [AtomicU32; 5],
-    served: [AtomicU32; 5],
-}
+struct RouteEvidence([[AtomicU32; 2]; 5]);
 
 impl RouteEvidence {
     fn note(&self, kind: LookupKind, missing: bool) {
-        let counts = if missing { &self.missing } else { &self.served };
-        counts[kind.index()].fetch_add(1, Ordering::Relaxed);
+        self.0[kind.index()][usize::from(missing)].fetch_add(1, Ordering::Relaxed);
     }
 
     fn explicit_missing(&self, kind: LookupKind) -> bool {
-        let i = kind.index();
-        self.served[i].load(Ordering::Relaxed) == 0 && self.missing[i].load(Ordering::Relaxed) >= 2
+        let [served, missing] = &self.0[kind.index()];
+        served.load(Ordering::Relaxed) == 0 && missing.load(Ordering::Relaxed) >= 2
     }
 }
 

@@ -113,12 +113,9 @@ impl Shared {
     }
 
     fn error(&self, status: u16, code: u32, text: &str, as_string: bool) -> HttpResponse {
-        let status = if self.options.errors_with_200 {
-            200
-        } else {
-            status
-        };
-        json(status, data::error_body(code, text, as_string))
+        let with_200 = self.options.errors_with_200;
+        let body = data::error_body(code, text, as_string);
+        json(if with_200 { 200 } else { status }, body)
     }
 
     /// A request refused before any lookup: v1's HTTP error (`message`), or the

@@ -197,14 +197,8 @@ fn base64_needles(key: &[u8]) -> Vec<String> {
         // A character is the key's alone when all its 6 bits are key bits; at
         // alignment 0 the last (partial) one is too when the blob ends there.
         let bits = shifted.len() * 8;
-        let ends = [
-            bits / 6,
-            if offset == 0 {
-                bits.div_ceil(6)
-            } else {
-                bits / 6
-            },
-        ];
+        let partial = usize::from(offset == 0 && bits % 6 != 0);
+        let ends = [bits / 6, bits / 6 + partial];
         for engine in [&STANDARD_NO_PAD, &URL_SAFE_NO_PAD] {
             let encoded = engine.encode(&shifted);
             let cuts = ends.iter().filter_map(|&end| encoded.get(first..end));
