@@ -15,7 +15,7 @@ use crate::domain::lookup::{LookupKind, PathStyle};
 use crate::domain::record::Record;
 use crate::domain::sanitize::{escape_control, preview};
 use crate::http::agents::{Agents, ACCEPT, USER_AGENT};
-use crate::http::answer::{interpret, is_missing_route, parse_object_scrubbed, status_error};
+use crate::http::answer::{interpret, is_missing_route, parse_object, status_error};
 use crate::http::pace::Pace;
 use crate::http::redact::Scrubber;
 use crate::http::retry::{parse_retry_after, Backoff};
@@ -81,10 +81,6 @@ impl Attempts {
 
     pub fn fresh(&self) -> bool {
         self.path == 0 && self.retries == 0
-    }
-
-    fn path(&self) -> &str {
-        &self.paths[self.path]
     }
 }
 
@@ -157,7 +153,7 @@ impl Client {
                 return Next::At(deadline.map_or(turn, |d| turn.min(d)));
             }
         }
-        let url = [self.http.base_url.as_str(), attempts.path()].concat();
+        let url = [self.http.base_url.as_str(), &attempts.paths[attempts.path]].concat();
         let answer = self.get_once(&self.label(kind, value), &url, timeout);
         self.after(attempts, answer, Instant::now(), kind, value, deadline)
     }
@@ -186,7 +182,7 @@ impl Client {
             Err(err) => (Err(err), None, None, false),
             Ok(answer) => {
                 attempts.retry_after = answer.retry_after;
-                let parsed = parse_object_scrubbed(&answer.body, &self.scrubber);
+                let parsed = parse_object(&answer.body, &self.scrubber);
                 let missing = short_form && is_missing_route(answer.status, &parsed);
                 let record = interpret(answer.status, answer.location, parsed, kind.record_kind());
                 let result = record.and_then(|record| match kind.check_answer(value, &record) {
@@ -230,7 +226,7 @@ impl Client {
         if short_form && status.is_some() {
             self.routes.note(kind, missing);
             if missing {
-                let path = attempts.path();
+                let path = &attempts.paths[attempts.path];
                 self.trace(format_args!(
                     "{label}: no route {path} here; trying the short form"
                 ));

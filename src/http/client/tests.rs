@@ -139,7 +139,7 @@ fn a_missing_explicit_route_moves_on_to_the_short_form_with_fresh_retries() {
     // The short form, at once.
     let next = task(&mut attempts, 404);
     assert!(matches!(next, Next::At(at) if at == now), "{next:?}");
-    assert_eq!(attempts.path(), "/sms/6");
+    assert_eq!(attempts.paths[attempts.path], "/sms/6");
     assert_eq!(attempts.retries, 0);
     // The short path has its own retries.
     let next = task(&mut attempts, 503);
