@@ -399,9 +399,9 @@ fn header_line(name: &str, value: &[u8], key_header: &HeaderName, scrubber: &Scr
 }
 
 /// Whether a deployment has the explicit routes: per lookup kind, the served and the
-/// missing-route answers of explicit paths. One stray answer (an HTML 404 from a proxy) must
-/// not switch a whole run to short forms, where `/sms/{x}` may answer another record:
-/// it takes two missing-route answers of the same kind and none served.
+/// missing-route answers of explicit paths. One stray answer (an HTML 404 from a
+/// proxy) must not switch a whole run to short forms, where `/sms/{x}` may answer
+/// another record: it takes two missing-route answers of the same kind and none served.
 #[derive(Default)]
 struct RouteEvidence([[AtomicU32; 2]; 5]);
 
