@@ -6,7 +6,6 @@ use std::io::Write;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
-use ureq::http::HeaderName;
 use ureq::Agent;
 
 use crate::domain::duration::format_duration;
@@ -291,8 +290,10 @@ impl Client {
             let key = self.http.api_key.as_ref();
             let key = key.map(|key| (self.http.api_key_header.as_str(), key.expose()));
             let agent = [("user-agent", USER_AGENT), ("accept", ACCEPT)];
-            let sent = agent.into_iter().chain(key);
-            self.trace_headers(label, '>', sent.map(|(n, v)| (n, v.as_bytes())));
+            for (name, value) in agent.into_iter().chain(key) {
+                let line = self.header_line(name, value.as_bytes());
+                self.trace(format_args!("{label}: > {line}"));
+            }
         }
         let mut response = self
             .send(label, url, timeout)
@@ -300,8 +301,10 @@ impl Client {
         let status = response.status();
         if self.http.verbose > 1 {
             self.trace(format_args!("{label}: < {status}"));
-            let headers = response.headers().iter();
-            self.trace_headers(label, '<', headers.map(|(n, v)| (n.as_str(), v.as_bytes())));
+            for (name, value) in response.headers() {
+                let line = self.header_line(name.as_str(), value.as_bytes());
+                self.trace(format_args!("{label}: < {line}"));
+            }
         }
         // Lossy rather than `to_str`: a Location with non-ASCII bytes is still shown
         // (escaped) in the message, not silently dropped.
@@ -354,16 +357,19 @@ impl Client {
         }
     }
 
-    fn trace_headers<'h>(
-        &self,
-        label: &str,
-        mark: char,
-        headers: impl Iterator<Item = (&'h str, &'h [u8])>,
-    ) {
-        for (name, value) in headers {
-            let line = header_line(name, value, &self.http.api_key_header, &self.scrubber);
-            self.trace(format_args!("{label}: {mark} {line}"));
-        }
+    /// One header as `-vv` shows it (curl-style), safe to print: the key header masked,
+    /// other credentials hidden, any echo of the key scrubbed.
+    fn header_line(&self, name: &str, value: &[u8]) -> String {
+        let value = String::from_utf8_lossy(value);
+        let shown = if name.eq_ignore_ascii_case(self.http.api_key_header.as_str()) {
+            mask_key(&value)
+        } else if SECRET_HEADERS.iter().any(|s| name.eq_ignore_ascii_case(s)) {
+            "****".to_string()
+        } else {
+            self.scrubber.scrub(&value).into_owned()
+        };
+        let name = self.scrubber.scrub(name);
+        format!("{}: {}", escape_control(&name), escape_control(&shown))
     }
 
     fn trace(&self, line: std::fmt::Arguments<'_>) {
@@ -382,21 +388,6 @@ const SECRET_HEADERS: [&str; 4] = [
     "cookie",
     "set-cookie",
 ];
-
-/// One header as `-vv` shows it (curl-style), safe to print: the key header masked,
-/// other credentials hidden, any echo of the key scrubbed.
-fn header_line(name: &str, value: &[u8], key_header: &HeaderName, scrubber: &Scrubber) -> String {
-    let value = String::from_utf8_lossy(value);
-    let shown = if name.eq_ignore_ascii_case(key_header.as_str()) {
-        mask_key(&value)
-    } else if SECRET_HEADERS.iter().any(|s| name.eq_ignore_ascii_case(s)) {
-        "****".to_string()
-    } else {
-        scrubber.scrub(&value).into_owned()
-    };
-    let name = scrubber.scrub(name);
-    format!("{}: {}", escape_control(&name), escape_control(&shown))
-}
 
 /// Whether a deployment has the explicit routes: per lookup kind, the served and the
 /// missing-route answers of explicit paths. One stray answer (an HTML 404 from a
