@@ -73,7 +73,6 @@ impl Agents {
         }
     }
 
-    /// The calling thread's agent, with its keep-alive pool.
     pub fn pooled(&self) -> &Agent {
         &self.pooled[SLOT.with(|slot| *slot) % self.pooled.len()]
     }

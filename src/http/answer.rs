@@ -10,16 +10,9 @@ use crate::domain::record::{Record, RecordKind};
 use crate::domain::sanitize::escape_control;
 use crate::http::redact::Scrubber;
 
-pub fn parse_object(body: &[u8]) -> Result<Map<String, Value>, String> {
-    parse_object_scrubbed(body, &Scrubber::default())
-}
-
-/// `parse_object`, with the key taken out of the body's first bytes before a message
-/// quotes them (the whole body is scrubbed first, so a cut cannot split an echo).
-pub fn parse_object_scrubbed(
-    body: &[u8],
-    scrubber: &Scrubber,
-) -> Result<Map<String, Value>, String> {
+/// The body's top-level object; the key taken out of the body's first bytes before a
+/// message quotes them (the whole body is scrubbed first, so a cut cannot split an echo).
+pub fn parse_object(body: &[u8], scrubber: &Scrubber) -> Result<Map<String, Value>, String> {
     // Some proxies and Windows-made answers put a UTF-8 byte-order mark first.
     let body = body.strip_prefix(b"\xef\xbb\xbf").unwrap_or(body);
     let parsed = match body.iter().find(|b| !b.is_ascii_whitespace()) {
@@ -46,7 +39,12 @@ pub fn read_answer(
     body: &[u8],
     expected: RecordKind,
 ) -> Result<Record, LookupError> {
-    interpret(status, location, parse_object(body), expected)
+    interpret(
+        status,
+        location,
+        parse_object(body, &Scrubber::default()),
+        expected,
+    )
 }
 
 /// `read_answer` on a body already parsed.
@@ -232,7 +230,7 @@ mod tests {
                 Ok(Value::Object(map)) => Some(map),
                 _ => None,
             };
-            let read = parse_object(body.as_bytes());
+            let read = parse_object(body.as_bytes(), &Scrubber::default());
             assert_eq!(read.as_ref().ok(), expected, "{body}");
             if let Ok(map) = read {
                 // Same order, not only the same set: records print as they came.
@@ -243,7 +241,8 @@ mod tests {
         }
         // serde_json's private name for a number (arbitrary_precision) is read as
         // the name it is: `Value` refuses such an object, but the server sent one.
-        let odd = parse_object(br#"{"$serde_json::private::Number":"1"}"#).unwrap();
+        let odd = br#"{"$serde_json::private::Number":"1"}"#;
+        let odd = parse_object(odd, &Scrubber::default()).unwrap();
         assert_eq!(odd["$serde_json::private::Number"], "1");
     }
 
@@ -303,7 +302,7 @@ mod tests {
 
     #[test]
     fn error_4_and_bare_404_are_missing_routes() {
-        let parsed = |body: &str| parse_object(body.as_bytes());
+        let parsed = |body: &str| parse_object(body.as_bytes(), &Scrubber::default());
         let route4 =
             r#"{"error":4,"errorDescription":"Invalid request or API method does not exists"}"#;
         assert!(is_missing_route(200, &parsed(route4)));

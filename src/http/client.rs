@@ -6,7 +6,6 @@ use std::io::Write;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
-use ureq::http::HeaderName;
 use ureq::Agent;
 
 use crate::domain::duration::format_duration;
@@ -16,7 +15,7 @@ use crate::domain::record::Record;
 use crate::domain::sanitize::{escape_control, preview};
 use crate::domain::step::Step;
 use crate::http::agents::{Agents, ACCEPT, USER_AGENT};
-use crate::http::answer::{interpret, is_missing_route, parse_object_scrubbed, status_error};
+use crate::http::answer::{interpret, is_missing_route, parse_object, status_error};
 use crate::http::pace::Pace;
 use crate::http::redact::Scrubber;
 use crate::http::retry::{parse_retry_after, Backoff};
@@ -79,10 +78,6 @@ impl Attempts {
     pub fn fresh(&self) -> bool {
         self.path == 0 && self.retries == 0
     }
-
-    fn path(&self) -> &str {
-        &self.paths[self.path]
-    }
 }
 
 impl Client {
@@ -115,7 +110,6 @@ impl Client {
         result
     }
 
-    /// The requests of a new lookup of `value`.
     pub fn attempts(&self, kind: LookupKind, value: &str) -> Attempts {
         let mut paths = kind.paths(value, self.http.paths);
         if paths.len() > 1 && self.routes.explicit_missing(kind) {
@@ -155,7 +149,7 @@ impl Client {
                 return Next::At(deadline.map_or(turn, |d| turn.min(d)));
             }
         }
-        let url = [self.http.base_url.as_str(), attempts.path()].concat();
+        let url = [self.http.base_url.as_str(), &attempts.paths[attempts.path]].concat();
         let answer = self.get_once(&self.label(kind, value), &url, timeout);
         self.after(attempts, answer, Instant::now(), kind, value, deadline)
     }
@@ -184,7 +178,7 @@ impl Client {
             Err(err) => (Err(err), None, None, false),
             Ok(answer) => {
                 attempts.retry_after = answer.retry_after;
-                let parsed = parse_object_scrubbed(&answer.body, &self.scrubber);
+                let parsed = parse_object(&answer.body, &self.scrubber);
                 let missing = short_form && is_missing_route(answer.status, &parsed);
                 let record = interpret(answer.status, answer.location, parsed, kind.record_kind());
                 let result = record.and_then(|record| match kind.check_answer(value, &record) {
@@ -228,7 +222,7 @@ impl Client {
         if short_form && status.is_some() {
             self.routes.note(kind, missing);
             if missing {
-                let path = attempts.path();
+                let path = &attempts.paths[attempts.path];
                 self.trace(format_args!(
                     "{label}: no route {path} here; trying the short form"
                 ));
@@ -293,8 +287,10 @@ impl Client {
             let key = self.http.api_key.as_ref();
             let key = key.map(|key| (self.http.api_key_header.as_str(), key.expose()));
             let agent = [("user-agent", USER_AGENT), ("accept", ACCEPT)];
-            let sent = agent.into_iter().chain(key);
-            self.trace_headers(label, '>', sent.map(|(n, v)| (n, v.as_bytes())));
+            for (name, value) in agent.into_iter().chain(key) {
+                let line = self.header_line(name, value.as_bytes());
+                self.trace(format_args!("{label}: > {line}"));
+            }
         }
         let mut response = self
             .send(label, url, timeout)
@@ -302,8 +298,10 @@ impl Client {
         let status = response.status();
         if self.http.verbose > 1 {
             self.trace(format_args!("{label}: < {status}"));
-            let headers = response.headers().iter();
-            self.trace_headers(label, '<', headers.map(|(n, v)| (n.as_str(), v.as_bytes())));
+            for (name, value) in response.headers() {
+                let line = self.header_line(name.as_str(), value.as_bytes());
+                self.trace(format_args!("{label}: < {line}"));
+            }
         }
         // Lossy rather than `to_str`: a Location with non-ASCII bytes is still shown
         // (escaped) in the message, not silently dropped.
@@ -356,16 +354,19 @@ impl Client {
         }
     }
 
-    fn trace_headers<'h>(
-        &self,
-        label: &str,
-        mark: char,
-        headers: impl Iterator<Item = (&'h str, &'h [u8])>,
-    ) {
-        for (name, value) in headers {
-            let line = header_line(name, value, &self.http.api_key_header, &self.scrubber);
-            self.trace(format_args!("{label}: {mark} {line}"));
-        }
+    /// One header as `-vv` shows it (curl-style), safe to print: the key header masked,
+    /// other credentials hidden, any echo of the key scrubbed.
+    fn header_line(&self, name: &str, value: &[u8]) -> String {
+        let value = String::from_utf8_lossy(value);
+        let shown = if name.eq_ignore_ascii_case(self.http.api_key_header.as_str()) {
+            mask_key(&value)
+        } else if SECRET_HEADERS.iter().any(|s| name.eq_ignore_ascii_case(s)) {
+            "****".to_string()
+        } else {
+            self.scrubber.scrub(&value).into_owned()
+        };
+        let name = self.scrubber.scrub(name);
+        format!("{}: {}", escape_control(&name), escape_control(&shown))
     }
 
     fn trace(&self, line: std::fmt::Arguments<'_>) {
@@ -385,40 +386,21 @@ const SECRET_HEADERS: [&str; 4] = [
     "set-cookie",
 ];
 
-/// One header as `-vv` shows it (curl-style), safe to print: the key header masked,
-/// other credentials hidden, any echo of the key scrubbed.
-fn header_line(name: &str, value: &[u8], key_header: &HeaderName, scrubber: &Scrubber) -> String {
-    let value = String::from_utf8_lossy(value);
-    let shown = if name.eq_ignore_ascii_case(key_header.as_str()) {
-        mask_key(&value)
-    } else if SECRET_HEADERS.iter().any(|s| name.eq_ignore_ascii_case(s)) {
-        "****".to_string()
-    } else {
-        scrubber.scrub(&value).into_owned()
-    };
-    let name = scrubber.scrub(name);
-    format!("{}: {}", escape_control(&name), escape_control(&shown))
-}
-
-/// Whether a deployment has the explicit routes: missing-route and served answers of
-/// explicit paths, per lookup kind. One stray answer (an HTML 404 from a proxy) must
-/// not switch a whole run to short forms, where `/sms/{x}` may answer another record:
-/// it takes two missing-route answers of the same kind and none served.
+/// Whether a deployment has the explicit routes: per lookup kind, the served and the
+/// missing-route answers of explicit paths. One stray answer (an HTML 404 from a
+/// proxy) must not switch a whole run to short forms, where `/sms/{x}` may answer
+/// another record: it takes two missing-route answers of the same kind and none served.
 #[derive(Default)]
-struct RouteEvidence {
-    missing: [AtomicU32; 5],
-    served: [AtomicU32; 5],
-}
+struct RouteEvidence([[AtomicU32; 2]; 5]);
 
 impl RouteEvidence {
     fn note(&self, kind: LookupKind, missing: bool) {
-        let counts = if missing { &self.missing } else { &self.served };
-        counts[kind as usize].fetch_add(1, Ordering::Relaxed);
+        self.0[kind as usize][usize::from(missing)].fetch_add(1, Ordering::Relaxed);
     }
 
     fn explicit_missing(&self, kind: LookupKind) -> bool {
-        let i = kind as usize;
-        self.served[i].load(Ordering::Relaxed) == 0 && self.missing[i].load(Ordering::Relaxed) >= 2
+        let [served, missing] = &self.0[kind as usize];
+        served.load(Ordering::Relaxed) == 0 && missing.load(Ordering::Relaxed) >= 2
     }
 }
 

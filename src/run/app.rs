@@ -92,7 +92,6 @@ fn serve_simulator(args: SimArgs) -> Result<u8, Error> {
     let listen = args.listen;
     match sim::serve(sim_options(args)) {
         Ok(()) => Ok(exit_codes::SUCCESS),
-        Err(err) if err.kind() == io::ErrorKind::InvalidInput => Err(Error::SimOption(err)),
         Err(source) => Err(Error::SimServe { listen, source }),
     }
 }

@@ -36,10 +36,6 @@ pub(crate) enum Error {
     #[error("cannot render the man page: {0}")]
     ManPage(io::Error),
 
-    /// clap checks every `sim` option already; this is the simulator's own guard (64).
-    #[error("sim: {0}")]
-    SimOption(io::Error),
-
     #[error("sim: cannot serve on {listen}: {source}")]
     SimServe {
         listen: SocketAddr,
@@ -61,7 +57,6 @@ pub(crate) fn print_document(bytes: &[u8]) -> Result<(), Error> {
 impl Error {
     pub(crate) fn exit_code(&self) -> u8 {
         match self {
-            Error::SimOption(_) => exit_codes::USAGE,
             Error::Settings(err) => err.exit_code(),
             Error::SideFile { .. } | Error::SimServe { .. } => exit_codes::CONFIG,
             Error::Demo(_) | Error::ManPage(_) => exit_codes::INTERNAL,
@@ -117,7 +112,6 @@ mod tests {
                 "cannot render the man page: denied",
             ),
             (Error::Output(io()), 74, "cannot write the output: denied"),
-            (Error::SimOption(io()), 64, "sim: denied"),
             (
                 Error::SimServe {
                     listen: "127.0.0.1:8765".parse().unwrap(),

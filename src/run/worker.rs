@@ -15,7 +15,6 @@ use crate::domain::record::{Record, RecordKind};
 use crate::domain::sanitize::{escape_control, preview};
 use crate::domain::step::Step;
 use crate::domain::verdict::{self, Stage, Verdict};
-use crate::http::answer::parse_object;
 use crate::http::client::{Attempts, Client, Next};
 use crate::output::progress::{LiveLine, LiveView};
 use crate::run::batch::{lock, Cut, Input, Tell, Work};
@@ -242,7 +241,7 @@ impl Kept {
     fn record(&self) -> Record {
         Record {
             kind: self.kind,
-            fields: parse_object(&self.json).unwrap_or_default(),
+            fields: serde_json::from_slice(&self.json).unwrap_or_default(),
         }
     }
 }

@@ -25,10 +25,6 @@ fn hlr_weight(status: &str) -> u32 {
 /// Salt of the serving MSC's digits.
 const MSC: u64 = 0x4D53_4300;
 
-fn flag(on: bool) -> Value {
-    Value::from(if on { "1" } else { "0" })
-}
-
 /// A subscriber fixed per ID: the same one in both variants.
 pub(super) fn hlr(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
     let mut dice = Dice::new(Hlr.salt(), id);
@@ -103,10 +99,10 @@ pub(super) fn hlr(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
         details.insert("location_msc".into(), location_msc.into());
     }
     if matches!(status, "active" | "absent") {
-        details.insert("ported".into(), flag(ported));
+        details.insert("ported".into(), u8::from(ported).to_string().into());
     }
     if status == "active" {
-        details.insert("roaming".into(), flag(roaming));
+        details.insert("roaming".into(), u8::from(roaming).to_string().into());
     }
     let details = matches!(status, "active" | "absent" | "unknown").then_some(details);
     map.insert("reference".into(), format!("ref-{id}").into());

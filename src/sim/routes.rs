@@ -13,7 +13,7 @@ use percent_encoding::percent_decode_str;
 
 use crate::domain::record::RecordKind::{self, Hlr, Sms, Task};
 
-use super::data::{id_in, is_digits, parse_id, parse_reference, parse_task_id, TASK_ONLY_IDS};
+use super::data::{id_in, is_digits, parse_id, parse_reference, TASK_ONLY_IDS};
 
 /// What a request looks up: the value as sent, and the ID of the record it names
 /// when one exists.
@@ -25,11 +25,10 @@ pub struct Lookup {
 }
 
 impl Lookup {
+    /// An ID of every kind, or for a task a task-only one.
     fn id(kind: RecordKind, value: &str) -> Self {
-        let id = match kind {
-            Task => parse_task_id(value),
-            _ => parse_id(value),
-        };
+        let task_only = || id_in(value, TASK_ONLY_IDS).filter(|_| kind == Task);
+        let id = parse_id(value).or_else(task_only);
         let value = value.into();
         Lookup { kind, value, id }
     }
@@ -144,6 +143,11 @@ mod tests {
         assert_eq!(route("/sms/task/2999999").unwrap().id, Some(2_999_999));
         assert_eq!(route("/sms/3000000"), id(Sms, "3000000"));
         assert_eq!(route("/sms/1999999").unwrap().id, None);
+        assert_eq!(route("/sms/task/2000000").unwrap().id, Some(2_000_000));
+        assert_eq!(route("/sms/task/42").unwrap().id, Some(42));
+        assert_eq!(route("/sms/task/1000000").unwrap().id, None);
+        assert_eq!(route("/sms/task/3000000").unwrap().id, None);
+        assert_eq!(route("/hlr/2000000").unwrap().id, None);
         assert_eq!(route("/sms/reference/x").unwrap().value, "x");
     }
 }

@@ -36,7 +36,6 @@ pub fn start(options: SimOptions) -> io::Result<HttpServer> {
     HttpServer::bind(listen, handler, Limits::default())
 }
 
-/// Everything the connection threads share.
 struct Shared {
     options: SimOptions,
     /// The second since start being counted, and its requests so far.
@@ -86,13 +85,8 @@ impl Shared {
             let html = "<html><body><h1>503 Service Temporarily Unavailable</h1></body></html>";
             return HttpResponse::new(503, "text/html; charset=utf-8", html);
         }
-        let key = request.header(API_KEY_HEADER);
-        if self
-            .options
-            .api_key
-            .as_deref()
-            .is_some_and(|k| key != Some(k))
-        {
+        let key = self.options.api_key.as_deref();
+        if key.is_some_and(|key| request.header(API_KEY_HEADER) != Some(key)) {
             return self.refused(401, "Unauthorized", 1, "Invalid API key");
         }
         let Some(lookup) = route(&request.target) else {
@@ -119,12 +113,9 @@ impl Shared {
     }
 
     fn error(&self, status: u16, code: u32, text: &str, as_string: bool) -> HttpResponse {
-        let status = if self.options.errors_with_200 {
-            200
-        } else {
-            status
-        };
-        json(status, data::error_body(code, text, as_string))
+        let with_200 = self.options.errors_with_200;
+        let body = data::error_body(code, text, as_string);
+        json(if with_200 { 200 } else { status }, body)
     }
 
     /// A request refused before any lookup: v1's HTTP error (`message`), or the

@@ -18,7 +18,6 @@ enum After {
     Linger,
 }
 
-/// The keep-alive loop of one connection.
 pub(super) fn serve_connection(mut stream: TcpStream, inner: &Inner) {
     let limits = inner.limits;
     let _ = stream.set_nodelay(true);
@@ -28,10 +27,9 @@ pub(super) fn serve_connection(mut stream: TcpStream, inner: &Inner) {
     let _ = stream.set_write_timeout(timeout);
     let mut buf = vec![0u8; limits.max_head];
     let mut filled = 0;
-    let mut out = Vec::with_capacity(1024);
     loop {
         if filled > 0 {
-            match next_request(&mut stream, &mut buf, &mut filled, inner, &mut out) {
+            match next_request(&mut stream, &mut buf, &mut filled, inner) {
                 Some(After::KeepAlive) => continue,
                 Some(After::Close) => return,
                 Some(After::Linger) => return linger(stream),
@@ -39,7 +37,7 @@ pub(super) fn serve_connection(mut stream: TcpStream, inner: &Inner) {
             }
         }
         if filled == buf.len() {
-            refuse(&mut stream, &mut out, 431);
+            refuse(&mut stream, 431);
             return linger(stream);
         }
         match stream.read(&mut buf[filled..]) {
@@ -57,7 +55,6 @@ fn next_request(
     buf: &mut [u8],
     filled: &mut usize,
     inner: &Inner,
-    out: &mut Vec<u8>,
 ) -> Option<After> {
     let mut headers = [httparse::EMPTY_HEADER; MAX_HEADERS];
     let mut parsed = httparse::Request::new(&mut headers);
@@ -72,21 +69,24 @@ fn next_request(
     let (head_len, (request, body_len, keep_alive)) = match head {
         Ok(head) => head,
         Err(status) => {
-            refuse(stream, out, status);
+            refuse(stream, status);
             return Some(After::Linger);
         }
     };
     if !discard_body(stream, buf, filled, head_len, body_len, &request) {
         return Some(After::Close);
     }
-    Some(respond(stream, &request, keep_alive, *filled, inner, out))
+    Some(respond(stream, &request, keep_alive, *filled, inner))
 }
 
 /// Answers an error status; the connection then closes.
-pub(super) fn refuse(stream: &mut TcpStream, out: &mut Vec<u8>, status: u16) {
-    out.clear();
-    write_response(out, &HttpResponse::plain(status), true, false, false);
-    let _ = stream.write_all(out);
+pub(super) fn refuse(stream: &mut TcpStream, status: u16) {
+    let _ = stream.write_all(&write_response(
+        &HttpResponse::plain(status),
+        false,
+        1,
+        false,
+    ));
 }
 
 /// Discards the body: first what is buffered, then the rest from the socket. False
@@ -131,7 +131,6 @@ fn respond(
     keep_alive: bool,
     pipelined: usize,
     inner: &Inner,
-    out: &mut Vec<u8>,
 ) -> After {
     let handler = &inner.handler;
     let (response, keep_alive) = match panic::catch_unwind(AssertUnwindSafe(|| handler(request))) {
@@ -141,15 +140,8 @@ fn respond(
     // A shut-down server finishes the request it has, then lets the client go.
     let keep_alive = keep_alive && !inner.stopping.load(Ordering::Relaxed);
     let is_head = request.method == "HEAD";
-    out.clear();
-    write_response(
-        out,
-        &response,
-        !keep_alive,
-        keep_alive && request.version == 0,
-        is_head,
-    );
-    if stream.write_all(out).is_err() {
+    let out = write_response(&response, keep_alive, request.version, is_head);
+    if stream.write_all(&out).is_err() {
         return After::Close;
     }
     match (keep_alive, pipelined) {
@@ -172,16 +164,13 @@ fn framing(parsed: &httparse::Request, max_body: u64) -> Result<(HttpRequest, u6
     for header in parsed.headers.iter() {
         let value = String::from_utf8_lossy(header.value).into_owned();
         if header.name.eq_ignore_ascii_case("Content-Length") {
-            let len = value
-                .trim()
-                .parse::<u64>()
-                .ok()
-                .filter(|_| value.trim().bytes().all(|b| b.is_ascii_digit()))
-                .ok_or(400u16)?;
-            if body_len.is_some_and(|seen| seen != len) {
+            let digits = value.trim();
+            let all_digits = digits.bytes().all(|b| b.is_ascii_digit());
+            let len = digits.parse().ok().filter(|_| all_digits);
+            if len.is_none() || body_len.is_some_and(|seen| Some(seen) != len) {
                 return Err(400);
             }
-            body_len = Some(len);
+            body_len = len;
         } else if header.name.eq_ignore_ascii_case("Transfer-Encoding") {
             return Err(501);
         } else if header.name.eq_ignore_ascii_case("Connection") {

@@ -22,7 +22,9 @@ mod wire;
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::io::{self, Read};
-use std::net::{Ipv4Addr, Ipv6Addr, Shutdown, SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
+use std::net::{
+    IpAddr, Ipv4Addr, Ipv6Addr, Shutdown, SocketAddr, TcpListener, TcpStream, ToSocketAddrs,
+};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::{self, JoinHandle};
@@ -38,7 +40,6 @@ pub type Handler = Arc<dyn Fn(&HttpRequest) -> HttpResponse + Send + Sync>;
 /// Most headers a request may carry (beyond that: 431).
 const MAX_HEADERS: usize = 64;
 
-/// Resource limits of an [`HttpServer`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
     /// Open connections served at once; more are answered 503 and closed.
@@ -128,7 +129,6 @@ pub struct HttpServer {
     accept: Option<JoinHandle<()>>,
 }
 
-/// What the accept thread and the connection threads share.
 struct Inner {
     handler: Handler,
     limits: Limits,
@@ -216,14 +216,12 @@ impl Drop for HttpServer {
 
 /// Where to connect to reach a listener bound to `addr` (a wildcard address is
 /// reached through loopback).
-fn wake_addr(mut addr: SocketAddr) -> SocketAddr {
-    if addr.ip().is_unspecified() {
-        addr.set_ip(match addr {
-            SocketAddr::V4(_) => Ipv4Addr::LOCALHOST.into(),
-            SocketAddr::V6(_) => Ipv6Addr::LOCALHOST.into(),
-        });
+fn wake_addr(addr: SocketAddr) -> SocketAddr {
+    match addr.ip() {
+        ip if !ip.is_unspecified() => addr,
+        IpAddr::V4(_) => (Ipv4Addr::LOCALHOST, addr.port()).into(),
+        IpAddr::V6(_) => (Ipv6Addr::LOCALHOST, addr.port()).into(),
     }
-    addr
 }
 
 fn accept_loop(listener: &TcpListener, inner: &Arc<Inner>) {
@@ -234,9 +232,7 @@ fn accept_loop(listener: &TcpListener, inner: &Arc<Inner>) {
             Err(e) => {
                 // Out of file descriptors (or similar): let some connections end
                 // instead of spinning. Anything else concerns one connection only.
-                if e.raw_os_error()
-                    .is_some_and(|code| code == 23 || code == 24)
-                {
+                if matches!(e.raw_os_error(), Some(23 | 24)) {
                     thread::sleep(Duration::from_millis(20));
                 }
                 continue;
@@ -292,6 +288,6 @@ fn refuse_busy(mut stream: TcpStream) {
             break;
         }
     }
-    connection::refuse(&mut stream, &mut Vec::new(), 503);
+    connection::refuse(&mut stream, 503);
     let _ = stream.shutdown(Shutdown::Write);
 }

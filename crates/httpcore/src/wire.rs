@@ -4,14 +4,15 @@ use std::io::Write;
 
 use super::*;
 
-/// The whole answer, head and body, into `out` for a single write.
+/// The whole answer, head and body, for a single write; an HTTP/1.0 client is told
+/// that the connection stays open.
 pub(super) fn write_response(
-    out: &mut Vec<u8>,
     response: &HttpResponse,
-    close: bool,
-    announce_keep_alive: bool,
+    keep_alive: bool,
+    version: u8,
     omit_body: bool,
-) {
+) -> Vec<u8> {
+    let mut out = Vec::with_capacity(256 + response.body.len());
     let status = response.status;
     // Writing into a Vec cannot fail.
     let _ = write!(out, "HTTP/1.1 {status:03} {}\r\n", reason(status));
@@ -20,9 +21,9 @@ pub(super) fn write_response(
         let _ = write!(out, "Content-Type: {content_type}\r\n");
     }
     let _ = write!(out, "Content-Length: {}\r\n", response.body.len());
-    if close {
+    if !keep_alive {
         out.extend_from_slice(b"Connection: close\r\n");
-    } else if announce_keep_alive {
+    } else if version == 0 {
         out.extend_from_slice(b"Connection: keep-alive\r\n");
     }
     for (name, value) in &response.headers {
@@ -37,6 +38,7 @@ pub(super) fn write_response(
     if !omit_body {
         out.extend_from_slice(&response.body);
     }
+    out
 }
 
 /// An HTTP token (header names): visible ASCII except delimiters.

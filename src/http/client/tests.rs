@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use super::*;
 use crate::settings::config::HttpSettings;
 use crate::settings::secret::ApiKey;
+use ureq::http::HeaderName;
 
 fn answer(
     status: u16,
@@ -139,7 +140,7 @@ fn a_missing_explicit_route_moves_on_to_the_short_form_with_fresh_retries() {
     // The short form, at once.
     let next = task(&mut attempts, 404);
     assert!(matches!(next, Next::At(at) if at == now), "{next:?}");
-    assert_eq!(attempts.path(), "/sms/6");
+    assert_eq!(attempts.paths[attempts.path], "/sms/6");
     assert_eq!(attempts.retries, 0);
     // The short path has its own retries.
     let next = task(&mut attempts, 503);
@@ -236,8 +237,9 @@ fn a_probe_makes_one_request_on_the_explicit_path_whatever_the_settings() {
 
 #[test]
 fn the_key_never_appears() {
-    let scrubber = Scrubber::new(Some(&ApiKey::new("acc-secret-key-7f3")));
-    let key_header = HeaderName::from_static("x-api-key");
+    let mut http = settings("http://127.0.0.1:9".to_string(), 0, PathStyle::Auto);
+    http.api_key = Some(ApiKey::new("acc-secret-key-7f3"));
+    let client = Client::new(&http, 1);
     let lines: Vec<String> = [
         ("User-Agent", "smsstat/1"),
         ("x-api-key", "acc-secret-key-7f3"),
@@ -247,7 +249,7 @@ fn the_key_never_appears() {
         ("content-type", "application/json"),
     ]
     .iter()
-    .map(|(name, value)| header_line(name, value.as_bytes(), &key_header, &scrubber))
+    .map(|(name, value)| client.header_line(name, value.as_bytes()))
     .collect();
     assert_eq!(
         lines,

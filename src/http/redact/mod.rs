@@ -39,7 +39,6 @@ impl Scrubber {
         !self.key.is_empty()
     }
 
-    /// The text with every echo of the key replaced by the mask.
     pub fn scrub<'t>(&self, text: &'t str) -> Cow<'t, str> {
         if !self.is_active() {
             return Cow::Borrowed(text);
@@ -116,7 +115,6 @@ impl Scrubber {
         }
     }
 
-    /// The key taken out of one lookup's result, record or error.
     pub fn scrub_result(&self, result: &mut Result<Record, LookupError>) {
         let error = match result {
             Ok(record) => return self.scrub_map(&mut record.fields),
@@ -151,15 +149,11 @@ impl Scrubber {
             | LookupError::Tls(text)
             | LookupError::ProxyRefused(text)
             | LookupError::Internal(text)
-            | LookupError::NotAuthorised {
-                message: Some(text),
-                ..
-            }
             | LookupError::NotLookedUp { reason: text, .. } => self.scrub_string(text),
-            LookupError::Timeout(_)
-            | LookupError::WaitOver
-            | LookupError::NotAuthorised { message: None, .. }
-            | LookupError::Interrupted { .. } => {}
+            LookupError::NotAuthorised { message, .. } => {
+                message.iter_mut().for_each(|text| self.scrub_string(text))
+            }
+            LookupError::Timeout(_) | LookupError::WaitOver | LookupError::Interrupted { .. } => {}
         }
     }
 }
@@ -203,14 +197,8 @@ fn base64_needles(key: &[u8]) -> Vec<String> {
         // A character is the key's alone when all its 6 bits are key bits; at
         // alignment 0 the last (partial) one is too when the blob ends there.
         let bits = shifted.len() * 8;
-        let ends = [
-            bits / 6,
-            if offset == 0 {
-                bits.div_ceil(6)
-            } else {
-                bits / 6
-            },
-        ];
+        let partial = usize::from(offset == 0 && bits % 6 != 0);
+        let ends = [bits / 6, bits / 6 + partial];
         for engine in [&STANDARD_NO_PAD, &URL_SAFE_NO_PAD] {
             let encoded = engine.encode(&shifted);
             let cuts = ends.iter().filter_map(|&end| encoded.get(first..end));

@@ -87,11 +87,6 @@ pub fn parse_id(raw: &str) -> Option<u64> {
     id_in(raw, 1..=MAX_ID)
 }
 
-/// A task's ID: an ID of every kind, or a task-only one.
-pub fn parse_task_id(raw: &str) -> Option<u64> {
-    parse_id(raw).or_else(|| id_in(raw, TASK_ONLY_IDS))
-}
-
 /// `ref-<ID>` names the record with that ID; any other reference matches nothing.
 pub fn parse_reference(reference: &str) -> Option<u64> {
     let digits = reference.strip_prefix("ref-")?;
@@ -163,8 +158,7 @@ impl<'a> Shape<'a> {
     pub(super) fn price(&self, field: &str, milli: u64) -> Value {
         let amount = milli as f64 / 1000.0;
         match (milli, self.as_string(field)) {
-            (0, true) => Value::String("0".into()),
-            (0, false) => Value::from(0),
+            (0, _) => self.count(field, 0),
             (_, true) => Value::String(amount.to_string()),
             (_, false) => Value::from(amount),
         }
@@ -235,19 +229,10 @@ const CURRENCIES: &[(&str, u64, u64, u32)] = &[
     ("RUB", 500, 4500, 1),
 ];
 
-/// `YYYY-MM-DD HH:MM:SS`, UTC, as in SMS records.
-pub(super) fn sms_time(secs: u64) -> String {
-    let iso = rfc3339(secs);
-    format!("{} {}", &iso[..10], &iso[11..19])
-}
-
 /// ISO 8601 with an explicit `+00:00` offset, as in HLR records.
 pub(super) fn iso_time(secs: u64) -> String {
-    format!("{}+00:00", &rfc3339(secs)[..19])
-}
-
-fn rfc3339(secs: u64) -> String {
-    humantime::format_rfc3339_seconds(UNIX_EPOCH + Duration::from_secs(secs)).to_string()
+    let at = humantime::format_rfc3339_seconds(UNIX_EPOCH + Duration::from_secs(secs));
+    format!("{}+00:00", &at.to_string()[..19])
 }
 
 pub(super) fn sms(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
@@ -278,10 +263,11 @@ pub(super) fn sms(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
         matches!(status, "new" | "waiting" | "scheduled") || (settled && status == "deleted");
     // v1's `SmsStatusResponse` has every field in its order, `id` always (the
     // MSISDN on a third of the records with extra fields, as its own example), times
-    // in ISO 8601 with an offset (its `date-time`), null until they happen.
+    // in ISO 8601 with an offset (its `date-time`), null until they happen. The
+    // spec's: `YYYY-MM-DD HH:MM:SS` (UTC), empty until then.
     let time = |at: Option<u64>| match (at, v1) {
         (Some(secs), true) => iso_time(secs).into(),
-        (Some(secs), false) => sms_time(secs).into(),
+        (Some(secs), false) => iso_time(secs)[..19].replace('T', " ").into(),
         (None, true) => Value::Null,
         (None, false) => "".into(),
     };
