@@ -79,7 +79,7 @@ pub fn resolve(host: &str, port: u16, timeout: Duration) -> Result<Vec<SocketAdd
     Ok(addrs.iter().copied().collect())
 }
 
-/// For lookups and `check`'s steps alike: a TCP connection to the first of `addrs`
+/// For `check`'s connect step: a TCP connection to the first of `addrs`
 /// that accepts, each tried within what is left of `limit`, and the address reached;
 /// else the last address tried (None: there was none) and its error (`TimedOut`
 /// when the time ran out).
