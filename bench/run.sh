@@ -40,10 +40,10 @@
 #      RSS, and CPU per poll (nginx's access log counts the polls)   target <= 64 MiB
 #   8. what each piece of speed machinery buys: the batches of (2) on nginx and of
 #      (2c) at 50 ms, with each piece turned off in turn (SMSSTAT_BENCH_WITHOUT=
-#      transport: ureq's own TCP transport; resolver: ureq's resolver on every new
-#      connection; agents: one agent for every worker) against all pieces on, best
-#      of REPS interleaved runs: wall and CPU, off/on. A piece that buys under 5 %
-#      (a ratio under 1.05 on every row) does not earn its place.
+#      resolver: ureq's resolver on every new connection; agents: one agent for
+#      every worker) against all pieces on, best of REPS interleaved runs: wall and
+#      CPU, off/on. A piece that buys under 5 % (a ratio under 1.05 on every row)
+#      does not earn its place.
 #
 # Sizes (environment): N_SINGLE (200), N_BATCH (20000), REPS (3), N_LATENCY (3000),
 # LATENCY (50ms), LATENCY_JOBS (64), N_STREAM (100000), N_STALL (3000), STALL_MIB (4),
@@ -540,7 +540,7 @@ ab_best() {
   done
 }
 say "== speed machinery: each piece off in turn, best of $REPS (load $(load_now))"
-for piece in transport resolver agents; do
+for piece in resolver agents; do
   for server in nginx sim+50ms; do
     if [ "$server" = nginx ]; then
       ab_best "$NGINX_BASE" "$JOBS" "$WORK/ids.batch" "$piece"

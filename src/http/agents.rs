@@ -5,12 +5,14 @@
 use std::cell::Cell;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
+use std::time::Instant;
 
 use ureq::tls::{RootCerts, TlsConfig};
 use ureq::unversioned::transport::{
-    ConnectProxyConnector, Connector, DefaultConnector, Either, Transport,
+    Buffers, ConnectProxyConnector, ConnectionDetails, Connector, Either, NextTimeout,
+    TcpConnector, Transport,
 };
-use ureq::Agent;
+use ureq::{Agent, Error};
 
 use crate::http::resolve::CachingResolver;
 use crate::http::tls::{Tls, TlsConnector};
@@ -54,17 +56,14 @@ pub struct Agents {
 impl Agents {
     pub fn new(http: &HttpSettings, jobs: usize) -> Agents {
         // The pieces of the request path that exist only for speed. A benchmark turns
-        // each off (`SMSSTAT_BENCH_WITHOUT=transport,resolver,agents`, bench/run.sh)
-        // to measure what it buys; every piece must earn its place there
-        // (docs/speed.md). For developers only: not a setting, not in `--help`.
+        // each off (`SMSSTAT_BENCH_WITHOUT=resolver,agents`, bench/run.sh) to measure
+        // what it buys; every piece must earn its place there (docs/speed.md). For
+        // developers only: not a setting, not in `--help`.
         let without = std::env::var("SMSSTAT_BENCH_WITHOUT").unwrap_or_default();
         let on = |piece: &str| !without.split(',').any(|p| p.trim() == piece);
         // Names are resolved once for all agents.
         let resolver = CachingResolver::new(on("resolver"));
-        let agent = |config: ureq::config::Config| match on("transport") {
-            true => Agent::with_parts(config, connector(), resolver.clone()),
-            false => Agent::with_parts(config, DefaultConnector::default(), resolver.clone()),
-        };
+        let agent = |config| Agent::with_parts(config, connector(), resolver.clone());
         let pooled = agent_config(http, IDLE_PER_WORKER);
         let agents = if on("agents") { jobs.max(1) } else { 1 };
         Agents {
@@ -85,17 +84,78 @@ impl Agents {
 }
 
 /// ureq's default chain with pieces of ours: a CONNECT proxy first when one applies,
-/// then the lean TCP transport (`http/socket.rs`), then TLS for https (`http/tls.rs`,
-/// whose transport shows `check` the server's certificate). SOCKS is refused by the
-/// settings, so it has no place here.
+/// then ureq's TCP with the first exchange bounded ([`BoundedTcpConnector`]), then
+/// TLS for https (`http/tls.rs`, whose transport shows `check` the server's
+/// certificate). SOCKS is refused by the settings, so it has no place here.
 pub(crate) fn connector() -> impl Connector<Out = Either<impl Transport, Tls>> {
-    #[cfg(unix)]
-    let tcp = crate::http::socket::LeanTcpConnector;
-    #[cfg(not(unix))]
-    let tcp = ureq::unversioned::transport::TcpConnector::default();
     ().chain(ConnectProxyConnector::default())
-        .chain(tcp)
+        .chain(BoundedTcpConnector::default())
         .chain(TlsConnector::default())
+}
+
+/// ureq's TCP connector, whose transport bounds the exchange that opened the
+/// connection by its timeout: ureq hands every wait of a proxy's CONNECT answer the
+/// whole timeout, so a proxy dripping it would restart the clock on each.
+#[derive(Debug, Default)]
+struct BoundedTcpConnector(TcpConnector);
+
+impl<In: Transport> Connector<In> for BoundedTcpConnector {
+    type Out = Either<In, BoundedTcp>;
+
+    fn connect(
+        &self,
+        details: &ConnectionDetails,
+        chained: Option<In>,
+    ) -> Result<Option<Self::Out>, Error> {
+        let until = details.timeout.not_zero().map(|t| Instant::now() + *t);
+        let tcp = self.0.connect(details, chained)?;
+        Ok(tcp.map(|tcp| match tcp {
+            // A connection already made (through a proxy) is used as it is.
+            Either::A(chained) => Either::A(chained),
+            Either::B(tcp) => Either::B(BoundedTcp {
+                tcp: Box::new(tcp),
+                until,
+            }),
+        }))
+    }
+}
+
+#[derive(Debug)]
+struct BoundedTcp {
+    tcp: Box<dyn Transport>,
+    /// No wait passes this until the connection is first pooled.
+    until: Option<Instant>,
+}
+
+impl BoundedTcp {
+    fn bound(&self, mut timeout: NextTimeout) -> NextTimeout {
+        if let Some(until) = self.until {
+            let left = until.saturating_duration_since(Instant::now());
+            // Zero left: ureq's transport fails with Error::Timeout(reason).
+            timeout.after = timeout.after.min(left.into());
+        }
+        timeout
+    }
+}
+
+impl Transport for BoundedTcp {
+    fn buffers(&mut self) -> &mut dyn Buffers {
+        self.tcp.buffers()
+    }
+
+    fn transmit_output(&mut self, amount: usize, timeout: NextTimeout) -> Result<(), Error> {
+        self.tcp.transmit_output(amount, self.bound(timeout))
+    }
+
+    fn await_input(&mut self, timeout: NextTimeout) -> Result<bool, Error> {
+        self.tcp.await_input(self.bound(timeout))
+    }
+
+    fn is_open(&mut self) -> bool {
+        // The first exchange is over: later requests bring timeouts of their own.
+        self.until = None;
+        self.tcp.is_open()
+    }
 }
 
 pub(crate) fn agent_config(http: &HttpSettings, idle: usize) -> ureq::config::Config {

@@ -39,12 +39,8 @@ pub fn read_answer(
     body: &[u8],
     expected: RecordKind,
 ) -> Result<Record, LookupError> {
-    interpret(
-        status,
-        location,
-        parse_object(body, &Scrubber::default()),
-        expected,
-    )
+    let parsed = parse_object(body, &Scrubber::default());
+    interpret(status, location, parsed, expected)
 }
 
 /// `read_answer` on a body already parsed.
@@ -82,8 +78,7 @@ pub fn status_error(status: u16, location: Option<String>, message: Option<Strin
     match status {
         401 | 403 => LookupError::NotAuthorised { status, message },
         500..=599 => {
-            let said = message.map(|m| format!(": the service said \"{m}\""));
-            let said = said.unwrap_or_default();
+            let said = message.map_or(String::new(), |m| format!(": the service said \"{m}\""));
             let text = format!("HTTP {status} {}{said}", httpcore::reason(status));
             match status {
                 502..=504 => LookupError::Unavailable(text),

@@ -7,7 +7,5 @@ pub(crate) mod pace;
 pub(crate) mod redact;
 pub(crate) mod resolve;
 pub(crate) mod retry;
-#[cfg(unix)]
-pub(crate) mod socket;
 pub(crate) mod tls;
 pub(crate) mod transport;

@@ -79,29 +79,24 @@ pub fn resolve(host: &str, port: u16, timeout: Duration) -> Result<Vec<SocketAdd
     Ok(addrs.iter().copied().collect())
 }
 
-/// For lookups and `check`'s steps alike: a TCP connection to the first of `addrs`
-/// that accepts, each tried within what is left of `limit`, and the address reached;
-/// else the last address tried (None: there was none) and its error (`TimedOut`
-/// when the time ran out).
+/// For `check`'s connect step: the first of `addrs` that accepts a TCP connection,
+/// each tried within what is left of `limit`; else the last address tried (None:
+/// there was none) and its error (`TimedOut` when the time ran out).
 pub fn connect_within(
     addrs: &[SocketAddr],
-    limit: Option<Duration>,
-) -> Result<(TcpStream, SocketAddr), (Option<SocketAddr>, io::Error)> {
-    let deadline = limit.map(|limit| Instant::now() + limit);
+    limit: Duration,
+) -> Result<SocketAddr, (Option<SocketAddr>, io::Error)> {
+    let deadline = Instant::now() + limit;
     let none = io::Error::new(io::ErrorKind::ConnectionRefused, "no address to connect to");
     let mut last = (None, none);
     for &addr in addrs {
-        let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
-        let attempt = match left {
-            Some(left) if left.is_zero() => {
-                last.1 = io::ErrorKind::TimedOut.into();
-                break;
-            }
-            Some(left) => TcpStream::connect_timeout(&addr, left),
-            None => TcpStream::connect(addr),
-        };
-        match attempt {
-            Ok(stream) => return Ok((stream, addr)),
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            last.1 = io::ErrorKind::TimedOut.into();
+            break;
+        }
+        match TcpStream::connect_timeout(&addr, left) {
+            Ok(_) => return Ok(addr),
             Err(error) => last = (Some(addr), error),
         }
     }

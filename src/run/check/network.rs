@@ -50,8 +50,8 @@ pub(super) fn name_and_connect(http: &HttpSettings) -> Vec<Step> {
     let shown: Vec<String> = addrs.iter().map(|a| a.ip().to_string()).collect();
     let name = ok("name", format!("{prefix}{host} -> {}", shown.join(", ")));
     let started = Instant::now();
-    let detail = match connect_within(&addrs, Some(http.timeout)) {
-        Ok((_, addr)) => {
+    let detail = match connect_within(&addrs, http.timeout) {
+        Ok(addr) => {
             let took = format_duration(started.elapsed());
             return vec![name, ok("connect", format!("{prefix}{addr} in {took}"))];
         }
