@@ -4,10 +4,11 @@
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use crate::domain::lock;
 use crate::output::derived::format_seconds;
 use crate::output::term::{rows_of, Rows};
 
@@ -21,11 +22,6 @@ const MIN_BAR_CELLS: usize = 8;
 
 const SPINNER: [&str; 8] = ["⠁", "⠂", "⠄", "⡀", "⢀", "⠠", "⠐", "⠈"];
 const ASCII_SPINNER: [&str; 4] = ["|", "/", "-", "\\"];
-
-/// A mutex's value, even after a panic elsewhere: drawing must not take the run down.
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|e| e.into_inner())
-}
 
 /// Lines redrawn in place on stderr every tick, by one thread, until cleared.
 struct Painter {
@@ -106,7 +102,7 @@ pub struct BatchProgress {
     painter: Option<Arc<Painter>>,
 }
 
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 struct Counts {
     done: u64,
     total: Option<u64>,
@@ -118,9 +114,8 @@ impl BatchProgress {
     /// `allowed`: stderr is a terminal and nothing else draws there (no -v, no live view).
     pub fn new(allowed: bool, total: Option<u64>, utf8: bool) -> BatchProgress {
         let counts = Counts {
-            done: 0,
             total,
-            approximate: false,
+            ..Counts::default()
         };
         BatchProgress {
             allowed,
