@@ -14,10 +14,6 @@ use crate::domain::record::{ErrorField, Record, RecordKind};
 use crate::domain::sanitize::is_unsafe;
 use crate::output::derived::{all_derived, derived};
 
-pub fn outcome_json(outcome: &Outcome, normalize: bool) -> Value {
-    Value::Object(outcome_map(outcome, normalize))
-}
-
 fn outcome_map(outcome: &Outcome, normalize: bool) -> Map<String, Value> {
     let kind = outcome.kind.record_kind();
     match (&outcome.result, normalize) {
@@ -253,6 +249,10 @@ mod tests {
     use super::*;
     use crate::domain::lookup::LookupKind;
     use serde_json::json;
+
+    fn outcome_json(outcome: &Outcome, normalize: bool) -> Value {
+        Value::Object(outcome_map(outcome, normalize))
+    }
 
     fn outcome(kind: LookupKind, result: Result<Record, LookupError>) -> Outcome {
         Outcome::new(kind, "42".into(), result)

@@ -35,17 +35,6 @@ pub struct PrintStyle {
     pub waited: bool,
 }
 
-impl PrintStyle {
-    /// A format with every option off, no colour, UTF-8 and no width: the base
-    /// that tests and the fuzz target vary one option at a time.
-    pub fn plain(format: OutputFormat) -> Self {
-        PrintStyle {
-            format,
-            ..PrintStyle::default()
-        }
-    }
-}
-
 /// The chosen format's writer: what it keeps between lookups.
 enum Format {
     /// `--field NAME`: the bare value, one line per lookup.

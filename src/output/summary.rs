@@ -34,7 +34,8 @@ pub struct Tally {
     failures: Vec<(String, usize)>,
     /// Lookups a signal cut short, also counted among `failures`.
     interrupted: usize,
-    first_failure: Option<u8>,
+    /// The exit code of the first failed lookup in input order.
+    pub first_failure: Option<u8>,
 }
 
 impl Tally {
@@ -59,11 +60,6 @@ impl Tally {
 
     pub fn total(&self) -> usize {
         self.ok + self.failures.iter().map(|(_, n)| n).sum::<usize>()
-    }
-
-    /// The exit code of the first failed lookup in input order.
-    pub fn first_failure(&self) -> Option<u8> {
-        self.first_failure
     }
 
     pub fn summary(&self) -> String {
@@ -176,7 +172,7 @@ mod tests {
         tally.add(&failed(not_found()));
         tally.add(&failed(not_found()));
         tally.add(&ok());
-        assert_eq!(tally.first_failure(), Some(75));
+        assert_eq!(tally.first_failure, Some(75));
         assert_eq!(tally.total(), 5);
         assert_eq!(tally.summary(), "2 ok, 1 timed out, 2 sms not found (20)");
     }
@@ -233,6 +229,6 @@ mod tests {
     fn all_ok_has_no_failure_code() {
         let mut tally = Tally::default();
         tally.add(&ok());
-        assert_eq!(tally.first_failure(), None);
+        assert_eq!(tally.first_failure, None);
     }
 }

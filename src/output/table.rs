@@ -10,22 +10,12 @@ use crate::domain::status::{self, Tone};
 use crate::output::derived::{self, record_rows, row, Row};
 
 /// How tables look; decided once from the `Config`.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Default)]
 pub struct TableStyle {
     pub color: bool,
     pub utf8: bool,
     /// Columns of the terminal the row table is fitted to; None for a pipe or file.
     pub width: Option<usize>,
-}
-
-impl Default for TableStyle {
-    fn default() -> Self {
-        TableStyle {
-            color: false,
-            utf8: true,
-            width: None,
-        }
-    }
 }
 
 pub(super) fn new_table(style: TableStyle) -> Table {
