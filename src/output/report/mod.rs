@@ -219,14 +219,10 @@ impl Report {
     }
 
     fn add_hlr(&mut self, record: &Record) {
-        let network = match network(record) {
-            Some(n) => Some((n.code, n.country, n.operator)),
-            // v1 names the network: grouped by that name, shown with its country.
-            None => {
-                named_network(record).map(|(name, country)| (name.clone(), country, Some(name)))
-            }
-        };
-        if let Some((key, country, operator)) = network {
+        // v1 names the network: grouped by that name, shown with its country.
+        let named =
+            || named_network(record).map(|(name, country)| (name.clone(), country, Some(name)));
+        if let Some((key, country, operator)) = network(record).or_else(named) {
             self.hlr
                 .networks
                 .add_named(&key, || network_name(&key, country, operator));
