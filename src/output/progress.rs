@@ -29,7 +29,6 @@ struct Painter {
     rows: Mutex<Option<Rows>>,
     /// A print went out since the last change: nothing is drawn until the next one.
     held: AtomicBool,
-    /// Wakes the drawing thread to end.
     ended: Condvar,
 }
 
@@ -132,14 +131,13 @@ impl BatchProgress {
         if !self.allowed {
             return;
         }
-        {
-            let mut counts = lock(&self.counts);
-            counts.done += 1;
-            if let Some((total, exact)) = STDIN.estimated_total().filter(|_| self.estimating) {
-                counts.total = Some(total.max(counts.done));
-                counts.approximate = !exact;
-            }
+        let mut counts = lock(&self.counts);
+        counts.done += 1;
+        if let Some((total, exact)) = STDIN.estimated_total().filter(|_| self.estimating) {
+            counts.total = Some(total.max(counts.done));
+            counts.approximate = !exact;
         }
+        drop(counts);
         if self.painter.is_none() && self.started.elapsed() >= SHOW_AFTER {
             let (counts, started, utf8) = (Arc::clone(&self.counts), self.started, self.utf8);
             self.painter = Some(Painter::start(Rows::stderr(), move |width, _| {
