@@ -55,11 +55,8 @@ impl Painter {
                 let (width, height) = drawn.room();
                 drawn.draw(&frame(width, height));
             }
-            rows = self
-                .ended
-                .wait_timeout(rows, TICK)
-                .unwrap_or_else(|e| e.into_inner())
-                .0;
+            let waited = self.ended.wait_timeout(rows, TICK);
+            rows = waited.unwrap_or_else(|e| e.into_inner()).0;
         }
     }
 

@@ -126,10 +126,8 @@ fn picked_rows(rows: &[Row], record: &Record, query: &str, name: &str) -> Vec<Ro
 /// without the columns those always have (`query`, `error`, `errorDescription`).
 pub fn columns_for(kind: RecordKind, fields: &[String]) -> Vec<String> {
     if fields.is_empty() {
-        return fields::default_columns(kind)
-            .into_iter()
-            .map(str::to_string)
-            .collect();
+        let defaults = fields::default_columns(kind).into_iter();
+        return defaults.map(str::to_string).collect();
     }
     let own = |name: &&String| !fields::ALWAYS_COLUMNS.contains(&name.as_str());
     fields.iter().filter(own).cloned().collect()

@@ -23,17 +23,12 @@ impl Money {
         let Some(nanos) = nanos_of(price) else {
             return;
         };
-        let known = self.by_currency.contains_key(currency);
-        if !known && self.by_currency.len() >= MAX_CURRENCIES {
+        let sums = &mut self.by_currency;
+        if !sums.contains_key(currency) && sums.len() >= MAX_CURRENCIES {
             return;
         }
-        let sum = self
-            .by_currency
-            .entry(currency.to_owned())
-            .or_insert(Some(0));
-        *sum = sum
-            .zip(nanos)
-            .and_then(|(sum, nanos)| sum.checked_add(nanos));
+        let sum = sums.entry(currency.to_owned()).or_insert(Some(0));
+        *sum = sum.zip(nanos).and_then(|(sum, n)| sum.checked_add(n));
     }
 
     /// Currencies in name order, each with its total as decimal text (`12.345`), or
@@ -68,9 +63,7 @@ fn nanos_of(value: &Value) -> Option<Option<i128>> {
     }
     // The digits with the point moved nine places right (and by the exponent): the
     // price in billionths is the part before the point.
-    let point = (whole.len() as i64)
-        .saturating_add(exponent)
-        .saturating_add(9);
+    let point = exponent.saturating_add(whole.len() as i64 + 9);
     let significant = digits().skip_while(|&b| b == b'0').count() as i64;
     let leading_zeros = (whole.len() + fraction.len()) as i64 - significant;
     if point - leading_zeros > 38 {

@@ -53,11 +53,9 @@ impl Counts {
     /// key), then what is left (keys past `top` and past the cap), if anything, as
     /// one count without a key, named `(other)`.
     pub fn ranked(&self, top: usize) -> Vec<(Option<&str>, &str, u64)> {
-        let mut ranked: Vec<(Option<&str>, &str, u64)> = self
-            .groups
-            .iter()
-            .map(|(key, (name, count))| (Some(key.as_str()), name.as_str(), *count))
-            .collect();
+        let groups = self.groups.iter();
+        let ranked = groups.map(|(key, (name, count))| (Some(key.as_str()), name.as_str(), *count));
+        let mut ranked: Vec<_> = ranked.collect();
         ranked.sort_by(|a, b| b.2.cmp(&a.2).then_with(|| a.0.cmp(&b.0)));
         let rest = ranked.iter().skip(top).map(|g| g.2).sum::<u64>() + self.other;
         ranked.truncate(top);
