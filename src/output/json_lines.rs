@@ -10,17 +10,16 @@ use crate::domain::error::LookupError;
 use crate::domain::fields::{self, FieldType};
 use crate::domain::outcome::Outcome;
 use crate::domain::record::{error_field, exact_i64, lenient_bool, lenient_f64};
-use crate::domain::record::{ErrorField, Record, RecordKind};
+use crate::domain::record::{ErrorField, Record};
 use crate::domain::sanitize::is_unsafe;
 use crate::output::derived::{all_derived, derived};
 
 fn outcome_map(outcome: &Outcome, normalize: bool) -> Map<String, Value> {
-    let kind = outcome.kind.record_kind();
     match (&outcome.result, normalize) {
         (Ok(record), false) => record.fields.clone(),
         (Ok(record), true) => normalize_record(record, &outcome.query),
         (Err(LookupError::Service { body, .. }), false) => (**body).clone(),
-        (Err(error), _) => failure_object(error, kind, &outcome.query, normalize),
+        (Err(error), _) => failure_object(error, outcome, normalize),
     }
 }
 
@@ -103,12 +102,8 @@ fn insert_at(map: &mut Map<String, Value>, path: &[&str], value: Value) {
 
 /// A failure as an object with a non-zero `error`: the service's code for service
 /// errors, smsstat's exit code (65-79) for local failures, marked `"source":"smsstat"`.
-fn failure_object(
-    error: &LookupError,
-    kind: RecordKind,
-    query: &str,
-    normalize: bool,
-) -> Map<String, Value> {
+fn failure_object(error: &LookupError, outcome: &Outcome, normalize: bool) -> Map<String, Value> {
+    let (kind, query) = (outcome.kind.record_kind(), outcome.query.as_str());
     let mut map = Map::new();
     if normalize {
         map.insert("kind".into(), kind.name().into());
@@ -248,6 +243,7 @@ pub fn json_line_text(value: &Value) -> String {
 mod tests {
     use super::*;
     use crate::domain::lookup::LookupKind;
+    use crate::domain::record::RecordKind;
     use serde_json::json;
 
     fn outcome_json(outcome: &Outcome, normalize: bool) -> Value {

@@ -61,8 +61,6 @@ pub struct Printer<W: Write> {
     out: W,
     format: Format,
     style: PrintStyle,
-    /// Each lookup's line goes out when written (else a page or a document).
-    streams: bool,
     /// Writes to stdout, whose reader going away is checked for while a table page
     /// or a report is gathered (nothing is written then, so no write can fail earlier).
     stdout: bool,
@@ -103,7 +101,6 @@ impl<W: Write> Printer<W> {
         Printer {
             out,
             format,
-            streams: style.field.is_some() || style.format.streams(),
             style,
             stdout: false,
             defer_flush: false,
@@ -154,7 +151,7 @@ impl<W: Write> Printer<W> {
             Format::Report(report, _) => report.add(outcome),
             Format::Metrics(metrics) => metrics.add(outcome),
         }
-        if self.streams {
+        if self.style.field.is_some() || self.style.format.streams() {
             // Scripts read line by line: a finished lookup's line does not wait in
             // a buffer, unless the caller flushes groups of them (`Printer::stdout`).
             if !self.defer_flush {
