@@ -214,9 +214,8 @@ pub(crate) fn row(key: &str, label: &str, value: String) -> Row {
 }
 
 /// A field's raw value by name; `details.ported` reaches into objects. A field the
-/// record lacks is answered by one that means the same (`name` by v1's
-/// `brand_name`, `name_en` by `country_name`). `kind`, which no record carries, is
-/// the record's kind, as `--json --normalize` names it.
+/// record lacks is answered by a synonym (`name` by v1's `brand_name`); `kind`, which
+/// no record carries, is the record's kind, as `--json --normalize` names it.
 pub fn field_value(record: &Record, name: &str) -> Option<String> {
     let synonyms = fields::synonyms(record.kind, name).map(|s| -> &str { s });
     let found = std::iter::once(name).chain(synonyms).find_map(|name| {

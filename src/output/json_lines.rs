@@ -23,9 +23,8 @@ fn outcome_map(outcome: &Outcome, normalize: bool) -> Map<String, Value> {
     }
 }
 
-/// A `--follow` line: like `--json`, and always naming its lookup with `kind` and
-/// `query` first (lines of concurrent lookups interleave; a record alone may not say
-/// which value it answers).
+/// A `--follow` line: like `--json`, naming its lookup with `kind` and `query` first
+/// (concurrent lookups' lines interleave; a record may not say which value it answers).
 pub fn follow_json(outcome: &Outcome, normalize: bool) -> Value {
     let fields = outcome_map(outcome, normalize);
     let kind = outcome
@@ -153,9 +152,8 @@ fn normalize_record(record: &Record, query: &str) -> Map<String, Value> {
         };
         map.insert(key.clone(), typed);
     }
-    // What smsstat works out from the record (a task's delivery rate and pending
-    // count, an SMS's latencies in seconds) comes with it, typed like the rest, so
-    // `jq .delivery_rate` needs no --fields.
+    // The derived values (a task's delivery rate and pending count, an SMS's latencies
+    // in seconds) come typed like the rest, so `jq .delivery_rate` needs no --fields.
     for (field, value) in all_derived(record, false) {
         map.entry(field.key)
             .or_insert_with(|| number_or_text(value));
@@ -163,9 +161,8 @@ fn normalize_record(record: &Record, query: &str) -> Map<String, Value> {
     map
 }
 
-/// Identifiers and phone numbers are strings of digits in the spec, but some servers
-/// send them as numbers: always strings here, so that leading zeros and long values
-/// survive and every record has the same types.
+/// Identifiers and phone numbers are digit strings in the spec, but some servers send
+/// numbers: strings here, so leading zeros and long values survive, every record alike.
 fn text(value: &Value) -> Value {
     match value {
         Value::Number(n) => Value::String(n.to_string()),
@@ -202,9 +199,8 @@ fn normalize_details(details: &Value) -> Value {
     Value::Object(typed.collect())
 }
 
-/// One compact line. C1 controls, DEL and bidi overrides are legal raw in JSON
-/// strings but dangerous in a terminal, so they are written as `\uXXXX` escapes:
-/// the value a parser reads is unchanged.
+/// One compact line. C1 controls, DEL and bidi overrides, legal raw in JSON strings but
+/// dangerous in a terminal, are written as `\uXXXX` escapes: a parser reads the same.
 pub fn write_json_line(out: &mut impl Write, value: &impl serde::Serialize) -> io::Result<()> {
     // Room for a typical record's line in one allocation (serde_json's own starts
     // at 128 bytes and grows).

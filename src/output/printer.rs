@@ -112,8 +112,7 @@ impl<W: Write> Printer<W> {
         self.out.flush()
     }
 
-    /// `--follow`: a line as it happens (a record that changed, a failure), out at
-    /// once.
+    /// `--follow`: a line as it happens (a record that changed, a failure), out at once.
     pub fn print_follow(&mut self, outcome: &Outcome) -> io::Result<()> {
         let line = follow_json(outcome, self.style.normalize);
         write_json_line(&mut self.out, &line)?;
@@ -177,9 +176,8 @@ impl<W: Write> Printer<W> {
 }
 
 impl Printer<io::BufWriter<io::Stdout>> {
-    /// The run's printer. When stdout is not a terminal, lines are written out by
-    /// `flush`, not one by one: a batch's lines are read as they come but need not
-    /// each cost a system call.
+    /// The run's printer. When stdout is not a terminal, lines go out at `flush`, not
+    /// one by one: a batch's lines need not each cost a system call.
     pub fn stdout(style: PrintStyle, kind: LookupKind) -> Self {
         let mut printer = Printer::new(io::BufWriter::new(io::stdout()), style, kind);
         printer.stdout = true;

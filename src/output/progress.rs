@@ -208,10 +208,9 @@ impl StdinRead {
         self.ended.store(true, Ordering::Relaxed);
     }
 
-    /// How many values the input holds: exact once stdin ended (true), else
-    /// estimated from the bytes read so far against the file's size. Counting the
-    /// lines up front would read a huge file twice; a pipe or a terminal has no size,
-    /// and gets None.
+    /// How many values the input holds: exact once stdin ended (true), else estimated
+    /// from the bytes read against the file's size (counting lines up front would read
+    /// a huge file twice). None for a pipe or a terminal, which have no size.
     pub fn estimated_total(&self) -> Option<(u64, bool)> {
         let values = self.values.load(Ordering::Relaxed);
         let arguments = self.arguments.load(Ordering::Relaxed);

@@ -139,8 +139,7 @@ impl RowsTable {
     /// Fits the table to a terminal's width in three steps, each only while it is still
     /// too wide: labels wrap at their spaces; columns are left out from the right (never
     /// the query or the error) until free text can keep a readable width; the widest
-    /// free-text cells are shortened with `…`.
-    /// Returns the labels of the columns cut and of those left out.
+    /// free-text cells are shortened with `…`. Returns the labels cut and left out.
     fn fit(
         &self,
         shown: &mut Vec<usize>,

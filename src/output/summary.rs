@@ -109,10 +109,9 @@ fn failure_label_within(outcome: &Outcome, cut: impl Fn(&str) -> Cow<'_, str>) -
             }),
             _,
         ) => {
-            // The service's words go to a terminal: escaped like any answer text, and
-            // cut to a table cell, since a label names a kind in the summary, a
-            // report row and a JUnit attribute (a 1 MB description would be a 1 MB
-            // line in each). Cut before lowercasing: the rest is never copied.
+            // Escaped like any answer text, and cut to a table cell: a label names a kind
+            // in the summary, a report row and a JUnit attribute (a 1 MB description
+            // would be a 1 MB line in each). Cut first: the rest is never lowercased.
             let text = cut(text).to_lowercase();
             format!("{text} ({})", escape_cut(shown_code, MAX_CODE_CHARS))
         }

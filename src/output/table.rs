@@ -54,11 +54,10 @@ fn tone_colors(tone: Tone) -> Option<(Color, console::Color)> {
 
 /// `text` in its tone's colour when `color` (the task bar, the report's bars).
 pub(crate) fn paint(text: &str, tone: Tone, color: bool) -> String {
-    let style = console::Style::new().force_styling(color);
-    let style = match tone_colors(tone) {
-        Some((_, text_color)) => style.fg(text_color),
-        None => style,
-    };
+    let mut style = console::Style::new().force_styling(color);
+    if let Some((_, text_color)) = tone_colors(tone) {
+        style = style.fg(text_color);
+    }
     style.apply_to(text).to_string()
 }
 

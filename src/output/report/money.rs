@@ -4,10 +4,9 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-/// Sums of prices by currency, exact to the billionth: `0.1 + 0.2` is `0.3`, as an
-/// accountant would have it (f64 would say 0.30000000000000004). A sum past what
-/// 128 bits hold (about 1.7e29 in whole units) is not shown at all: never a number
-/// that was not summed.
+/// Sums of prices by currency, exact to the billionth: `0.1 + 0.2` is `0.3` (f64 would
+/// say 0.30000000000000004). A sum past 128 bits (about 1.7e29 whole units) is not
+/// shown at all: never a number that was not summed.
 #[derive(Default)]
 pub struct Money {
     /// None: too large to sum exactly.

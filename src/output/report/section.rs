@@ -25,10 +25,9 @@ pub(super) struct Shape {
 /// A row's share, drawn as a bar, and the tone it is drawn in.
 pub(super) type Bar = (f64, Tone);
 
-/// One table: a title row and the rows under it, as plain cells; the first column
-/// names the row, the others are numbers, aligned right. Without rows, the title
-/// is a line shown instead (`No records to count.`): an empty table's header alone
-/// reads like a fault.
+/// One table: a title row and the rows under it, as plain cells; the first column names
+/// the row, the others are numbers, aligned right. Without rows, the title is a line
+/// shown instead (`No records to count.`): an empty table's header reads like a fault.
 pub(super) struct Section {
     pub head: Vec<&'static str>,
     pub rows: Vec<(Vec<String>, Option<Bar>)>,
@@ -157,9 +156,8 @@ fn sms(report: &Report, shape: &mut Shape) {
     shape.list("Oldest still pending", oldest);
 }
 
-/// The commonest networks by code (`Russia / Beeline (25099)`), or by name where
-/// the records name them (`Ukraine / Kyivstar`), then "(other)"; the shares of
-/// ported and roaming numbers.
+/// The commonest networks by code (`Russia / Beeline (25099)`) or by the records' name
+/// (`Ukraine / Kyivstar`), then "(other)"; the shares of ported and roaming numbers.
 fn hlr(report: &Report, shape: &mut Shape) {
     let part = &report.hlr;
     let mut networks = Section::new(vec!["Network", "Count", "Share"]);

@@ -8,12 +8,10 @@ use hdrhistogram::Histogram;
 
 use super::LISTED;
 
-/// Counts by key (statuses, failure kinds, HLR networks), each key shown under the
-/// name it was first seen with: HLR networks are counted by their code, since the
-/// same code comes with different names (the server's `name_en` on some records,
-/// the built-in table on others) and different codes can share a name. Keys come
-/// from the server, so a hostile one cannot grow the map: past `cap` distinct keys
-/// the rest are counted under `other`.
+/// Counts by key (statuses, failure kinds, HLR networks), each shown under the name it
+/// was first seen with: one network code comes with different names (the server's
+/// `name_en`, the built-in table's) and codes can share a name. Keys come from the
+/// server: past `cap` distinct keys the rest count as `other`, so the map is bounded.
 pub struct Counts {
     groups: HashMap<String, (String, u64)>,
     other: u64,
@@ -49,9 +47,8 @@ impl Counts {
         self.groups.values().map(|(_, n)| n).sum::<u64>() + self.other
     }
 
-    /// The `top` largest counts as `(key, name, count)`, largest first (ties by
-    /// key), then what is left (keys past `top` and past the cap), if anything, as
-    /// one count without a key, named `(other)`.
+    /// The `top` largest counts as `(key, name, count)`, largest first (ties by key),
+    /// then the rest (past `top` and past the cap), if any, as one `(other)` without key.
     pub fn ranked(&self, top: usize) -> Vec<(Option<&str>, &str, u64)> {
         let groups = self.groups.iter();
         let ranked = groups.map(|(key, (name, count))| (Some(key.as_str()), name.as_str(), *count));
@@ -83,9 +80,8 @@ pub const MILLISECOND_BUCKETS: &[u64] = &[
 /// HDR histogram: percentiles within 0.1 % (3 significant digits) in a few kB.
 pub struct Durations {
     histogram: Histogram<u64>,
-    /// The largest value exactly: the histogram only knows its bin, which above 2048
-    /// is wider than one unit, and a max is read as a fact ("the slowest took 3d
-    /// 00h 02m 07s"), not an estimate.
+    /// The largest value exactly: above 2048 a histogram's bin is wider than one unit,
+    /// and a max is read as a fact ("the slowest took 3d 00h 02m 07s").
     max: u64,
 }
 
