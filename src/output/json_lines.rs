@@ -27,10 +27,8 @@ fn outcome_map(outcome: &Outcome, normalize: bool) -> Map<String, Value> {
 /// (concurrent lookups' lines interleave; a record may not say which value it answers).
 pub fn follow_json(outcome: &Outcome, normalize: bool) -> Value {
     let fields = outcome_map(outcome, normalize);
-    let kind = outcome
-        .result
-        .as_ref()
-        .map_or(outcome.kind.record_kind(), |r| r.kind);
+    let result = outcome.result.as_ref();
+    let kind = result.map_or(outcome.kind.record_kind(), |r| r.kind);
     let mut map = Map::new();
     map.insert("kind".into(), kind.name().into());
     map.insert("query".into(), outcome.query.clone().into());

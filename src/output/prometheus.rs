@@ -63,12 +63,11 @@ impl Metrics {
             }
             self.latency_sum = self.latency_sum.saturating_add(seconds);
         }
+        let tasks = &mut self.tasks;
+        let room = tasks.len() < MAX_TASKS || tasks.contains_key(&outcome.query);
         let ratio = TaskCounters::of(record).and_then(|c| c.delivered_ratio());
-        let room = |tasks: &BTreeMap<String, f64>| {
-            tasks.len() < MAX_TASKS || tasks.contains_key(&outcome.query)
-        };
-        if let Some(ratio) = ratio.filter(|_| room(&self.tasks)) {
-            self.tasks.insert(outcome.query.clone(), ratio);
+        if let Some(ratio) = ratio.filter(|_| room) {
+            tasks.insert(outcome.query.clone(), ratio);
         }
     }
 

@@ -70,9 +70,7 @@ impl Tally {
     /// `but`, each with its count.
     fn failures_but(&self, but: &str) -> String {
         let failures = self.failures.iter().filter(|(label, _)| label != but);
-        failures
-            .map(|(label, n)| format!(", {n} {label}"))
-            .collect()
+        String::from_iter(failures.map(|(label, n)| format!(", {n} {label}")))
     }
 
     /// The summary of a run a signal stopped: `interrupted: 57 done, 1 interrupted,

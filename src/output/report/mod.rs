@@ -145,9 +145,9 @@ impl Report {
         self.lookup_ms.record(ms);
         self.slowest.offer(ms, || shown(&outcome.query));
         let Ok(record) = &outcome.result else {
-            if let Some(label) = failure_label(outcome) {
-                self.failures.add(&label);
-            }
+            // A failed lookup always has a label.
+            self.failures
+                .add(&failure_label(outcome).unwrap_or_default());
             return;
         };
         self.records += 1;

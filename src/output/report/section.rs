@@ -80,9 +80,7 @@ pub(super) fn shape(report: &Report) -> Shape {
     // are some, so that the report agrees with the exit code.
     let mut verdicts = Section::new(vec!["Verdict", "Count", "Share"]);
     for (count, what, tone) in verdict_rows(report) {
-        if count > 0 {
-            verdicts.share_row(what.to_string(), count, report.records, tone);
-        }
+        verdicts.share_row(what.to_string(), count, report.records, tone);
     }
     shape.table(verdicts);
     let failures = &report.failures;
@@ -119,25 +117,25 @@ fn headline(report: &Report) -> String {
         lookups - records,
     );
     for (count, what, _) in verdict_rows(report) {
-        if count > 0 {
-            let what = match what {
-                "expectation not met" if count > 1 => "expectations not met",
-                what => what,
-            };
-            let _ = write!(headline, ", {count} {what}");
-        }
+        let what = match what {
+            "expectation not met" if count > 1 => "expectations not met",
+            what => what,
+        };
+        let _ = write!(headline, ", {count} {what}");
     }
     headline
 }
 
-/// The records a verdict failed, by verdict: with `failed` they make the exit code.
-fn verdict_rows(report: &Report) -> [(u64, &'static str, Tone); 3] {
+/// The records a verdict failed, by verdict, when there are some: with `failed` they
+/// make the exit code.
+fn verdict_rows(report: &Report) -> impl Iterator<Item = (u64, &'static str, Tone)> {
     let verdicts = report.verdicts;
-    [
+    let rows = [
         (verdicts.still_pending, "still pending", Tone::Pending),
         (verdicts.unmet, "expectation not met", Tone::Bad),
         (verdicts.interrupted, "interrupted", Tone::Doubtful),
-    ]
+    ];
+    rows.into_iter().filter(|(count, ..)| *count > 0)
 }
 
 fn sms(report: &Report, shape: &mut Shape) {

@@ -141,12 +141,10 @@ impl Durations {
             let at = bounds.partition_point(|bound| *bound < value);
             counts[at] += step.count_since_last_iteration();
         }
+        let last = counts.iter().rposition(|&n| n > 0);
+        counts.truncate(last.map_or(0, |i| i + 1));
         let buckets = counts.into_iter().enumerate();
-        let mut buckets: Vec<_> = buckets.skip_while(|(_, n)| *n == 0).collect();
-        while buckets.last().is_some_and(|(_, n)| *n == 0) {
-            buckets.pop();
-        }
-        buckets
+        buckets.skip_while(|(_, n)| *n == 0).collect()
     }
 }
 
