@@ -79,10 +79,7 @@ pub fn json_line(
 
 /// A derived value as a JSON number when it is one (`0.886`, `374`), else text.
 pub fn number_or_text(value: String) -> Value {
-    value
-        .parse::<serde_json::Number>()
-        .map(Value::Number)
-        .unwrap_or(Value::String(value))
+    value.parse().map_or(Value::String(value), Value::Number)
 }
 
 /// Puts `value` at `path` inside `map`, making the objects on the way.

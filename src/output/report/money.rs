@@ -68,11 +68,8 @@ fn nanos_of(value: &Value) -> Option<Option<i128>> {
     if point - leading_zeros > 38 {
         return Some(None);
     }
-    let kept: String = digits()
-        .map(char::from)
-        .chain(std::iter::repeat('0'))
-        .take(point.max(0) as usize)
-        .collect();
+    let kept = digits().map(char::from).chain(std::iter::repeat('0'));
+    let kept: String = kept.take(point.max(0) as usize).collect();
     // At most 38 digits fit; none is a price below a billionth.
     let magnitude: i128 = kept.parse().unwrap_or(0);
     Some(Some(if negative { -magnitude } else { magnitude }))
