@@ -12,7 +12,7 @@ pub use crate::domain::sanitize::is_unsafe;
 pub use crate::domain::status::{documented, Phase};
 pub use crate::http::answer::read_answer;
 pub use crate::http::redact::Scrubber;
-pub use crate::output::json_lines::{outcome_json, write_json_line};
+pub use crate::output::json_lines::json_line;
 pub use crate::output::printer::{PrintStyle, Printer};
 pub use crate::settings::secret::ApiKey;
 pub use crate::sim::data::{settle_fraction, MAX_ID, TASK_ONLY_IDS};

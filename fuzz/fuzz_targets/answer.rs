@@ -49,10 +49,13 @@ fuzz_target!(|data: &[u8]| {
 
     for format in FORMATS {
         for single in [true, false] {
-            let mut style = PrintStyle::plain(format);
-            style.normalize = normalize;
+            let mut style = PrintStyle {
+                format,
+                normalize,
+                single,
+                ..PrintStyle::default()
+            };
             style.table.utf8 = single;
-            style.single = single;
             let mut out = Vec::new();
             let mut printer = Printer::new(&mut out, style, kind);
             printer.print(&outcome).unwrap();

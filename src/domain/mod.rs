@@ -17,3 +17,9 @@ pub(crate) mod step;
 pub(crate) mod task;
 pub(crate) mod timestamp;
 pub(crate) mod verdict;
+
+/// A mutex's value, even after a panic elsewhere (the hook told it): a worker or the
+/// drawing thread that panicked must not take the run down with it.
+pub(crate) fn lock<T>(mutex: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
+}

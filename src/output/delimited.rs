@@ -68,14 +68,11 @@ fn write_row(out: &mut impl Write, values: &[String], cells: Cells) -> io::Resul
         Delimiter::Comma => (",", csv_cell),
         Delimiter::Tab => ("\t", tsv_cell),
     };
-    let line: Vec<String> = values
-        .iter()
-        .map(|v| {
-            let v = if cells.raw { v.into() } else { neutralised(v) };
-            cell(&v, cells.raw)
-        })
-        .collect();
-    writeln!(out, "{}", line.join(separator))
+    let line = values.iter().map(|v| {
+        let v = if cells.raw { v.into() } else { neutralised(v) };
+        cell(&v, cells.raw)
+    });
+    writeln!(out, "{}", line.collect::<Vec<_>>().join(separator))
 }
 
 /// The cell with `'` in front when a spreadsheet would read it as a formula.

@@ -72,16 +72,10 @@ pub fn all_derived(
     derived_fields.filter_map(move |f| Some((f, derived(record, f.key, for_people, true)?)))
 }
 
-/// An HLR record's network: its MCC+MNC code, country and operator.
-pub struct Network {
-    pub code: String,
-    pub country: Option<String>,
-    pub operator: Option<String>,
-}
-
-/// The record's own `name_en` and `brand` (v1: `country_name`, `brand_name`) when it
-/// has them, else the embedded MCC/MNC table. None when `network` is not an MCC+MNC.
-pub fn network(record: &Record) -> Option<Network> {
+/// An HLR record's network: its MCC+MNC code, country and operator, the record's own
+/// `name_en` and `brand` (v1: `country_name`, `brand_name`) when it has them, else the
+/// embedded MCC/MNC table's. None when `network` is not an MCC+MNC.
+pub fn network(record: &Record) -> Option<(String, Option<String>, Option<String>)> {
     let code = plain_text(record.get("network")?).trim().to_string();
     if !is_network_code(&code) {
         return None;
@@ -94,11 +88,7 @@ pub fn network(record: &Record) -> Option<Network> {
     let operator = own_text(record, ["brand", "brand_name"])
         .or_else(|| listed.map(|n| n.operator.to_owned()))
         .filter(|s| !s.is_empty());
-    Some(Network {
-        code,
-        country,
-        operator,
-    })
+    Some((code, country, operator))
 }
 
 /// An MCC+MNC code: 5 or 6 digits (`25503`).
@@ -128,8 +118,8 @@ pub fn named_network(record: &Record) -> Option<(String, Option<String>)> {
 
 /// `25503 · Ukraine · Kyivstar`.
 pub fn network_text(record: &Record, utf8: bool) -> Option<String> {
-    let network = network(record)?;
-    let parts = [Some(network.code), network.country, network.operator];
+    let (code, country, operator) = network(record)?;
+    let parts = [Some(code), country, operator];
     let parts: Vec<String> = parts.into_iter().flatten().collect();
     Some(parts.join(if utf8 { " · " } else { " / " }))
 }
@@ -224,9 +214,8 @@ pub(crate) fn row(key: &str, label: &str, value: String) -> Row {
 }
 
 /// A field's raw value by name; `details.ported` reaches into objects. A field the
-/// record lacks is answered by one that means the same (`name` by v1's
-/// `brand_name`, `name_en` by `country_name`). `kind`, which no record carries, is
-/// the record's kind, as `--json --normalize` names it.
+/// record lacks is answered by a synonym (`name` by v1's `brand_name`); `kind`, which
+/// no record carries, is the record's kind, as `--json --normalize` names it.
 pub fn field_value(record: &Record, name: &str) -> Option<String> {
     let synonyms = fields::synonyms(record.kind, name).map(|s| -> &str { s });
     let found = std::iter::once(name).chain(synonyms).find_map(|name| {

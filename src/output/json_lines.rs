@@ -10,33 +10,25 @@ use crate::domain::error::LookupError;
 use crate::domain::fields::{self, FieldType};
 use crate::domain::outcome::Outcome;
 use crate::domain::record::{error_field, exact_i64, lenient_bool, lenient_f64};
-use crate::domain::record::{ErrorField, Record, RecordKind};
+use crate::domain::record::{ErrorField, Record};
 use crate::domain::sanitize::is_unsafe;
 use crate::output::derived::{all_derived, derived};
 
-pub fn outcome_json(outcome: &Outcome, normalize: bool) -> Value {
-    Value::Object(outcome_map(outcome, normalize))
-}
-
 fn outcome_map(outcome: &Outcome, normalize: bool) -> Map<String, Value> {
-    let kind = outcome.kind.record_kind();
     match (&outcome.result, normalize) {
         (Ok(record), false) => record.fields.clone(),
         (Ok(record), true) => normalize_record(record, &outcome.query),
         (Err(LookupError::Service { body, .. }), false) => (**body).clone(),
-        (Err(error), _) => failure_object(error, kind, &outcome.query, normalize),
+        (Err(error), _) => failure_object(error, outcome, normalize),
     }
 }
 
-/// A `--follow` line: like `--json`, and always naming its lookup with `kind` and
-/// `query` first (lines of concurrent lookups interleave; a record alone may not say
-/// which value it answers).
+/// A `--follow` line: like `--json`, naming its lookup with `kind` and `query` first
+/// (concurrent lookups' lines interleave; a record may not say which value it answers).
 pub fn follow_json(outcome: &Outcome, normalize: bool) -> Value {
     let fields = outcome_map(outcome, normalize);
-    let kind = outcome
-        .result
-        .as_ref()
-        .map_or(outcome.kind.record_kind(), |r| r.kind);
+    let result = outcome.result.as_ref();
+    let kind = result.map_or(outcome.kind.record_kind(), |r| r.kind);
     let mut map = Map::new();
     map.insert("kind".into(), kind.name().into());
     map.insert("query".into(), outcome.query.clone().into());
@@ -87,10 +79,7 @@ pub fn json_line(
 
 /// A derived value as a JSON number when it is one (`0.886`, `374`), else text.
 pub fn number_or_text(value: String) -> Value {
-    value
-        .parse::<serde_json::Number>()
-        .map(Value::Number)
-        .unwrap_or(Value::String(value))
+    value.parse().map_or(Value::String(value), Value::Number)
 }
 
 /// Puts `value` at `path` inside `map`, making the objects on the way.
@@ -107,12 +96,8 @@ fn insert_at(map: &mut Map<String, Value>, path: &[&str], value: Value) {
 
 /// A failure as an object with a non-zero `error`: the service's code for service
 /// errors, smsstat's exit code (65-79) for local failures, marked `"source":"smsstat"`.
-fn failure_object(
-    error: &LookupError,
-    kind: RecordKind,
-    query: &str,
-    normalize: bool,
-) -> Map<String, Value> {
+fn failure_object(error: &LookupError, outcome: &Outcome, normalize: bool) -> Map<String, Value> {
+    let (kind, query) = (outcome.kind.record_kind(), outcome.query.as_str());
     let mut map = Map::new();
     if normalize {
         map.insert("kind".into(), kind.name().into());
@@ -162,9 +147,8 @@ fn normalize_record(record: &Record, query: &str) -> Map<String, Value> {
         };
         map.insert(key.clone(), typed);
     }
-    // What smsstat works out from the record (a task's delivery rate and pending
-    // count, an SMS's latencies in seconds) comes with it, typed like the rest, so
-    // `jq .delivery_rate` needs no --fields.
+    // The derived values (a task's delivery rate and pending count, an SMS's latencies
+    // in seconds) come typed like the rest, so `jq .delivery_rate` needs no --fields.
     for (field, value) in all_derived(record, false) {
         map.entry(field.key)
             .or_insert_with(|| number_or_text(value));
@@ -172,9 +156,8 @@ fn normalize_record(record: &Record, query: &str) -> Map<String, Value> {
     map
 }
 
-/// Identifiers and phone numbers are strings of digits in the spec, but some servers
-/// send them as numbers: always strings here, so that leading zeros and long values
-/// survive and every record has the same types.
+/// Identifiers and phone numbers are digit strings in the spec, but some servers send
+/// numbers: strings here, so leading zeros and long values survive, every record alike.
 fn text(value: &Value) -> Value {
     match value {
         Value::Number(n) => Value::String(n.to_string()),
@@ -211,9 +194,8 @@ fn normalize_details(details: &Value) -> Value {
     Value::Object(typed.collect())
 }
 
-/// One compact line. C1 controls, DEL and bidi overrides are legal raw in JSON
-/// strings but dangerous in a terminal, so they are written as `\uXXXX` escapes:
-/// the value a parser reads is unchanged.
+/// One compact line. C1 controls, DEL and bidi overrides, legal raw in JSON strings but
+/// dangerous in a terminal, are written as `\uXXXX` escapes: a parser reads the same.
 pub fn write_json_line(out: &mut impl Write, value: &impl serde::Serialize) -> io::Result<()> {
     // Room for a typical record's line in one allocation (serde_json's own starts
     // at 128 bytes and grows).
@@ -252,7 +234,12 @@ pub fn json_line_text(value: &Value) -> String {
 mod tests {
     use super::*;
     use crate::domain::lookup::LookupKind;
+    use crate::domain::record::RecordKind;
     use serde_json::json;
+
+    fn outcome_json(outcome: &Outcome, normalize: bool) -> Value {
+        Value::Object(outcome_map(outcome, normalize))
+    }
 
     fn outcome(kind: LookupKind, result: Result<Record, LookupError>) -> Outcome {
         Outcome::new(kind, "42".into(), result)

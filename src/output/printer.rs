@@ -35,17 +35,6 @@ pub struct PrintStyle {
     pub waited: bool,
 }
 
-impl PrintStyle {
-    /// A format with every option off, no colour, UTF-8 and no width: the base
-    /// that tests and the fuzz target vary one option at a time.
-    pub fn plain(format: OutputFormat) -> Self {
-        PrintStyle {
-            format,
-            ..PrintStyle::default()
-        }
-    }
-}
-
 /// The chosen format's writer: what it keeps between lookups.
 enum Format {
     /// `--field NAME`: the bare value, one line per lookup.
@@ -72,8 +61,6 @@ pub struct Printer<W: Write> {
     out: W,
     format: Format,
     style: PrintStyle,
-    /// Each lookup's line goes out when written (else a page or a document).
-    streams: bool,
     /// Writes to stdout, whose reader going away is checked for while a table page
     /// or a report is gathered (nothing is written then, so no write can fail earlier).
     stdout: bool,
@@ -114,7 +101,6 @@ impl<W: Write> Printer<W> {
         Printer {
             out,
             format,
-            streams: style.field.is_some() || style.format.streams(),
             style,
             stdout: false,
             defer_flush: false,
@@ -126,8 +112,7 @@ impl<W: Write> Printer<W> {
         self.out.flush()
     }
 
-    /// `--follow`: a line as it happens (a record that changed, a failure), out at
-    /// once.
+    /// `--follow`: a line as it happens (a record that changed, a failure), out at once.
     pub fn print_follow(&mut self, outcome: &Outcome) -> io::Result<()> {
         let line = follow_json(outcome, self.style.normalize);
         write_json_line(&mut self.out, &line)?;
@@ -165,7 +150,7 @@ impl<W: Write> Printer<W> {
             Format::Report(report, _) => report.add(outcome),
             Format::Metrics(metrics) => metrics.add(outcome),
         }
-        if self.streams {
+        if self.style.field.is_some() || self.style.format.streams() {
             // Scripts read line by line: a finished lookup's line does not wait in
             // a buffer, unless the caller flushes groups of them (`Printer::stdout`).
             if !self.defer_flush {
@@ -191,9 +176,8 @@ impl<W: Write> Printer<W> {
 }
 
 impl Printer<io::BufWriter<io::Stdout>> {
-    /// The run's printer. When stdout is not a terminal, lines are written out by
-    /// `flush`, not one by one: a batch's lines are read as they come but need not
-    /// each cost a system call.
+    /// The run's printer. When stdout is not a terminal, lines go out at `flush`, not
+    /// one by one: a batch's lines need not each cost a system call.
     pub fn stdout(style: PrintStyle, kind: LookupKind) -> Self {
         let mut printer = Printer::new(io::BufWriter::new(io::stdout()), style, kind);
         printer.stdout = true;

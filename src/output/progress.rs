@@ -4,10 +4,11 @@
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use crate::domain::lock;
 use crate::output::derived::format_seconds;
 use crate::output::term::{rows_of, Rows};
 
@@ -22,18 +23,12 @@ const MIN_BAR_CELLS: usize = 8;
 const SPINNER: [&str; 8] = ["⠁", "⠂", "⠄", "⡀", "⢀", "⠠", "⠐", "⠈"];
 const ASCII_SPINNER: [&str; 4] = ["|", "/", "-", "\\"];
 
-/// A mutex's value, even after a panic elsewhere: drawing must not take the run down.
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|e| e.into_inner())
-}
-
 /// Lines redrawn in place on stderr every tick, by one thread, until cleared.
 struct Painter {
     /// Where to draw; None once cleared, or when stderr cannot be drawn on.
     rows: Mutex<Option<Rows>>,
     /// A print went out since the last change: nothing is drawn until the next one.
     held: AtomicBool,
-    /// Wakes the drawing thread to end.
     ended: Condvar,
 }
 
@@ -60,11 +55,8 @@ impl Painter {
                 let (width, height) = drawn.room();
                 drawn.draw(&frame(width, height));
             }
-            rows = self
-                .ended
-                .wait_timeout(rows, TICK)
-                .unwrap_or_else(|e| e.into_inner())
-                .0;
+            let waited = self.ended.wait_timeout(rows, TICK);
+            rows = waited.unwrap_or_else(|e| e.into_inner()).0;
         }
     }
 
@@ -106,7 +98,7 @@ pub struct BatchProgress {
     painter: Option<Arc<Painter>>,
 }
 
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 struct Counts {
     done: u64,
     total: Option<u64>,
@@ -118,9 +110,8 @@ impl BatchProgress {
     /// `allowed`: stderr is a terminal and nothing else draws there (no -v, no live view).
     pub fn new(allowed: bool, total: Option<u64>, utf8: bool) -> BatchProgress {
         let counts = Counts {
-            done: 0,
             total,
-            approximate: false,
+            ..Counts::default()
         };
         BatchProgress {
             allowed,
@@ -137,14 +128,13 @@ impl BatchProgress {
         if !self.allowed {
             return;
         }
-        {
-            let mut counts = lock(&self.counts);
-            counts.done += 1;
-            if let Some((total, exact)) = STDIN.estimated_total().filter(|_| self.estimating) {
-                counts.total = Some(total.max(counts.done));
-                counts.approximate = !exact;
-            }
+        let mut counts = lock(&self.counts);
+        counts.done += 1;
+        if let Some((total, exact)) = STDIN.estimated_total().filter(|_| self.estimating) {
+            counts.total = Some(total.max(counts.done));
+            counts.approximate = !exact;
         }
+        drop(counts);
         if self.painter.is_none() && self.started.elapsed() >= SHOW_AFTER {
             let (counts, started, utf8) = (Arc::clone(&self.counts), self.started, self.utf8);
             self.painter = Some(Painter::start(Rows::stderr(), move |width, _| {
@@ -218,10 +208,9 @@ impl StdinRead {
         self.ended.store(true, Ordering::Relaxed);
     }
 
-    /// How many values the input holds: exact once stdin ended (true), else
-    /// estimated from the bytes read so far against the file's size. Counting the
-    /// lines up front would read a huge file twice; a pipe or a terminal has no size,
-    /// and gets None.
+    /// How many values the input holds: exact once stdin ended (true), else estimated
+    /// from the bytes read against the file's size (counting lines up front would read
+    /// a huge file twice). None for a pipe or a terminal, which have no size.
     pub fn estimated_total(&self) -> Option<(u64, bool)> {
         let values = self.values.load(Ordering::Relaxed);
         let arguments = self.arguments.load(Ordering::Relaxed);

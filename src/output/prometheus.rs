@@ -24,7 +24,8 @@ pub struct Metrics {
     lookups: BTreeMap<(&'static str, &'static str), u64>,
     /// By lookup kind and exit code.
     failed: BTreeMap<(&'static str, u8), u64>,
-    /// Delivery latencies per bucket (not cumulative), then above the last bound.
+    /// Delivery latencies up to each bound, cumulative as the format has them; the
+    /// last (`+Inf`) counts every latency.
     latency_buckets: [u64; LATENCY_BUCKETS.len() + 1],
     latency_sum: u64,
     /// Delivered ratio by task ID, the first `MAX_TASKS` tasks (a task looked up
@@ -55,19 +56,18 @@ impl Metrics {
         let Ok(record) = &outcome.result else {
             return;
         };
-        if let Some(seconds) = delivery_latency(record) {
-            let bucket = LATENCY_BUCKETS
-                .iter()
-                .position(|&le| seconds.unsigned_abs() <= le);
-            self.latency_buckets[bucket.unwrap_or(LATENCY_BUCKETS.len())] += 1;
-            self.latency_sum = self.latency_sum.saturating_add(seconds.unsigned_abs());
+        if let Some(seconds) = delivery_latency(record).map(i64::unsigned_abs) {
+            let bounds = LATENCY_BUCKETS.iter().chain([&u64::MAX]);
+            for (count, &le) in self.latency_buckets.iter_mut().zip(bounds) {
+                *count += u64::from(seconds <= le);
+            }
+            self.latency_sum = self.latency_sum.saturating_add(seconds);
         }
+        let tasks = &mut self.tasks;
+        let room = tasks.len() < MAX_TASKS || tasks.contains_key(&outcome.query);
         let ratio = TaskCounters::of(record).and_then(|c| c.delivered_ratio());
-        let room = |tasks: &BTreeMap<String, f64>| {
-            tasks.len() < MAX_TASKS || tasks.contains_key(&outcome.query)
-        };
-        if let Some(ratio) = ratio.filter(|_| room(&self.tasks)) {
-            self.tasks.insert(outcome.query.clone(), ratio);
+        if let Some(ratio) = ratio.filter(|_| room) {
+            tasks.insert(outcome.query.clone(), ratio);
         }
     }
 
@@ -81,19 +81,12 @@ impl Metrics {
             .failed
             .iter()
             .map(|((kind, code), n)| format!("{{kind=\"{kind}\",exit_code=\"{code}\"}} {n}"));
-        // Buckets are cumulative; the last, `+Inf`, counts every latency.
-        let mut count = 0;
-        let bounds = LATENCY_BUCKETS
-            .iter()
-            .map(u64::to_string)
-            .chain(["+Inf".into()]);
-        let mut latency: Vec<String> = bounds
-            .zip(self.latency_buckets)
-            .map(|(le, n)| {
-                count += n;
-                format!("_bucket{{le=\"{le}\"}} {count}")
-            })
+        let bounds = LATENCY_BUCKETS.iter().map(u64::to_string);
+        let buckets = bounds.chain(["+Inf".into()]).zip(self.latency_buckets);
+        let mut latency: Vec<String> = buckets
+            .map(|(le, n)| format!("_bucket{{le=\"{le}\"}} {n}"))
             .collect();
+        let count = self.latency_buckets[LATENCY_BUCKETS.len()];
         latency.push(format!("_sum {}", self.latency_sum));
         latency.push(format!("_count {count}"));
         let tasks = self

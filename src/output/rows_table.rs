@@ -102,10 +102,7 @@ impl RowsTable {
                 .max(self.columns[i].label.chars().count())
         };
         let mut widths: Vec<usize> = shown.iter().map(natural).collect();
-        let (cut, left_out) = match width {
-            Some(width) => self.fit(&mut shown, &mut widths, width),
-            None => Default::default(),
-        };
+        let (cut, left_out) = self.fit(&mut shown, &mut widths, width);
         let mut table = new_table(self.style);
         // Fitted here: comfy-table's own wrapping would break tokens mid-way.
         table.set_content_arrangement(ContentArrangement::Disabled);
@@ -139,20 +136,19 @@ impl RowsTable {
         cells.max().unwrap_or(0)
     }
 
-    /// Fits the table in three steps, each only while it is still too wide: labels
-    /// wrap at their spaces; columns are left out from the right (never the query or
-    /// the error) until free text can keep a readable width; the widest free-text
-    /// cells are shortened with `…`.
-    /// Returns the labels of the columns cut and of those left out.
+    /// Fits the table to a terminal's width in three steps, each only while it is still
+    /// too wide: labels wrap at their spaces; columns are left out from the right (never
+    /// the query or the error) until free text can keep a readable width; the widest
+    /// free-text cells are shortened with `…`. Returns the labels cut and left out.
     fn fit(
         &self,
         shown: &mut Vec<usize>,
         widths: &mut Vec<usize>,
-        width: usize,
+        width: Option<usize>,
     ) -> (Vec<String>, Vec<String>) {
-        if fits(widths, width) {
+        let Some(width) = width.filter(|&width| !fits(widths, width)) else {
             return Default::default();
-        }
+        };
         for (j, &i) in shown.iter().enumerate() {
             widths[j] = self
                 .widest_cell(i)

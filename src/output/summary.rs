@@ -34,7 +34,8 @@ pub struct Tally {
     failures: Vec<(String, usize)>,
     /// Lookups a signal cut short, also counted among `failures`.
     interrupted: usize,
-    first_failure: Option<u8>,
+    /// The exit code of the first failed lookup in input order.
+    pub first_failure: Option<u8>,
 }
 
 impl Tally {
@@ -61,11 +62,6 @@ impl Tally {
         self.ok + self.failures.iter().map(|(_, n)| n).sum::<usize>()
     }
 
-    /// The exit code of the first failed lookup in input order.
-    pub fn first_failure(&self) -> Option<u8> {
-        self.first_failure
-    }
-
     pub fn summary(&self) -> String {
         format!("{} ok{}", self.ok, self.failures_but(""))
     }
@@ -74,9 +70,7 @@ impl Tally {
     /// `but`, each with its count.
     fn failures_but(&self, but: &str) -> String {
         let failures = self.failures.iter().filter(|(label, _)| label != but);
-        failures
-            .map(|(label, n)| format!(", {n} {label}"))
-            .collect()
+        String::from_iter(failures.map(|(label, n)| format!(", {n} {label}")))
     }
 
     /// The summary of a run a signal stopped: `interrupted: 57 done, 1 interrupted,
@@ -113,10 +107,9 @@ fn failure_label_within(outcome: &Outcome, cut: impl Fn(&str) -> Cow<'_, str>) -
             }),
             _,
         ) => {
-            // The service's words go to a terminal: escaped like any answer text, and
-            // cut to a table cell, since a label names a kind in the summary, a
-            // report row and a JUnit attribute (a 1 MB description would be a 1 MB
-            // line in each). Cut before lowercasing: the rest is never copied.
+            // Escaped like any answer text, and cut to a table cell: a label names a kind
+            // in the summary, a report row and a JUnit attribute (a 1 MB description
+            // would be a 1 MB line in each). Cut first: the rest is never lowercased.
             let text = cut(text).to_lowercase();
             format!("{text} ({})", escape_cut(shown_code, MAX_CODE_CHARS))
         }
@@ -176,7 +169,7 @@ mod tests {
         tally.add(&failed(not_found()));
         tally.add(&failed(not_found()));
         tally.add(&ok());
-        assert_eq!(tally.first_failure(), Some(75));
+        assert_eq!(tally.first_failure, Some(75));
         assert_eq!(tally.total(), 5);
         assert_eq!(tally.summary(), "2 ok, 1 timed out, 2 sms not found (20)");
     }
@@ -233,6 +226,6 @@ mod tests {
     fn all_ok_has_no_failure_code() {
         let mut tally = Tally::default();
         tally.add(&ok());
-        assert_eq!(tally.first_failure(), None);
+        assert_eq!(tally.first_failure, None);
     }
 }

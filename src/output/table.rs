@@ -10,22 +10,12 @@ use crate::domain::status::{self, Tone};
 use crate::output::derived::{self, record_rows, row, Row};
 
 /// How tables look; decided once from the `Config`.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Default)]
 pub struct TableStyle {
     pub color: bool,
     pub utf8: bool,
     /// Columns of the terminal the row table is fitted to; None for a pipe or file.
     pub width: Option<usize>,
-}
-
-impl Default for TableStyle {
-    fn default() -> Self {
-        TableStyle {
-            color: false,
-            utf8: true,
-            width: None,
-        }
-    }
 }
 
 pub(super) fn new_table(style: TableStyle) -> Table {
@@ -64,11 +54,10 @@ fn tone_colors(tone: Tone) -> Option<(Color, console::Color)> {
 
 /// `text` in its tone's colour when `color` (the task bar, the report's bars).
 pub(crate) fn paint(text: &str, tone: Tone, color: bool) -> String {
-    let style = console::Style::new().force_styling(color);
-    let style = match tone_colors(tone) {
-        Some((_, text_color)) => style.fg(text_color),
-        None => style,
-    };
+    let mut style = console::Style::new().force_styling(color);
+    if let Some((_, text_color)) = tone_colors(tone) {
+        style = style.fg(text_color);
+    }
     style.apply_to(text).to_string()
 }
 
@@ -136,10 +125,8 @@ fn picked_rows(rows: &[Row], record: &Record, query: &str, name: &str) -> Vec<Ro
 /// without the columns those always have (`query`, `error`, `errorDescription`).
 pub fn columns_for(kind: RecordKind, fields: &[String]) -> Vec<String> {
     if fields.is_empty() {
-        return fields::default_columns(kind)
-            .into_iter()
-            .map(str::to_string)
-            .collect();
+        let defaults = fields::default_columns(kind).into_iter();
+        return defaults.map(str::to_string).collect();
     }
     let own = |name: &&String| !fields::ALWAYS_COLUMNS.contains(&name.as_str());
     fields.iter().filter(own).cloned().collect()

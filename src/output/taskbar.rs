@@ -61,9 +61,8 @@ pub fn task_bar(record: &Record, utf8: bool, color: bool) -> Option<String> {
     Some(format!("{bar}\n{legend}"))
 }
 
-/// Splits `width` cells in proportion to `counts` (largest remainder), giving every
-/// non-zero count at least one cell so that a single failure is never invisible.
-/// None when all counts are zero.
+/// Splits `width` cells in proportion to `counts` (largest remainder; None if all are
+/// 0), giving every non-zero count at least one cell: a single failure is never hidden.
 pub fn split(counts: &[u64], width: usize) -> Option<Vec<usize>> {
     let total: u64 = counts.iter().sum();
     if total == 0 {

@@ -38,9 +38,8 @@ pub fn hanging(text: &str, indent: usize, width: usize) -> String {
     out
 }
 
-/// `hanging` for a list (`a, b, c`): broken only between its items, each kept whole
-/// (an item holds spaces: `3 (enroute since 2026-11-01 10:00:00)`); an item too long
-/// for a line of its own is broken at its spaces, as `hanging` does.
+/// `hanging` for a list (`a, b, c`): broken only between its items, each kept whole (an
+/// item holds spaces); one too long for a line of its own is broken as `hanging` does.
 pub fn hanging_list(text: &str, indent: usize, width: usize) -> String {
     let items: Vec<&str> = text.split(", ").collect();
     let mut out = String::with_capacity(text.len());

@@ -152,7 +152,7 @@ fn finish(mut output: Output, ended: Ended, config: &Config) -> Result<u8, Error
     if let Some(err) = output.write_error.take() {
         return Err(Error::Output(err));
     }
-    Ok(match tally.first_failure() {
+    Ok(match tally.first_failure {
         Some(code) => code,
         None if unread => exit_codes::TIMEOUT,
         None if !side_file_errors.is_empty() => exit_codes::CONFIG,

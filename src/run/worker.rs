@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 
 use crate::domain::error::LookupError;
 use crate::domain::fields;
+use crate::domain::lock;
 use crate::domain::lookup::LookupKind;
 use crate::domain::outcome::Outcome;
 use crate::domain::record::{Record, RecordKind};
@@ -17,7 +18,7 @@ use crate::domain::step::Step;
 use crate::domain::verdict::{self, Stage, Verdict};
 use crate::http::client::{Attempts, Client, Next};
 use crate::output::progress::{LiveLine, LiveView};
-use crate::run::batch::{lock, Cut, Input, Tell, Work};
+use crate::run::batch::{Cut, Input, Tell, Work};
 use crate::run::halt::Halt;
 use crate::run::interrupt;
 use crate::run::panic_hook::catching;

@@ -10,12 +10,12 @@ use percent_encoding::percent_decode_str;
 use proptest::prelude::*;
 use serde_json::{Map, Value};
 
+use smsstat::testkit::json_line;
 use smsstat::testkit::read_answer;
 use smsstat::testkit::ApiKey;
 use smsstat::testkit::LookupError;
 use smsstat::testkit::LookupKind;
 use smsstat::testkit::{is_unsafe, Outcome, PrintStyle, Printer};
-use smsstat::testkit::{outcome_json, write_json_line};
 use smsstat::testkit::{OutputFormat, PathStyle};
 
 const KINDS: [LookupKind; 5] = [
@@ -196,11 +196,14 @@ fn every_style() -> Vec<PrintStyle> {
         for single in [true, false] {
             for fields in field_sets {
                 for normalize in [false, true] {
-                    let mut style = PrintStyle::plain(format);
-                    style.fields = fields.iter().map(|f| f.to_string()).collect();
-                    style.normalize = normalize;
+                    let mut style = PrintStyle {
+                        format,
+                        fields: fields.iter().map(|f| f.to_string()).collect(),
+                        normalize,
+                        single,
+                        ..PrintStyle::default()
+                    };
                     style.table.utf8 = single;
-                    style.single = single;
                     styles.push(style);
                 }
             }
@@ -209,7 +212,7 @@ fn every_style() -> Vec<PrintStyle> {
     for field in ["status", "details.ported", "x.y.z"] {
         styles.push(PrintStyle {
             field: Some(field.into()),
-            ..PrintStyle::plain(OutputFormat::Table)
+            ..PrintStyle::default()
         });
     }
     styles
@@ -263,7 +266,7 @@ fn check_json_exact(
     let result = read_answer(status, location, body, kind.record_kind());
     let outcome = Outcome::new(kind, "42".into(), result);
     let mut line = Vec::new();
-    write_json_line(&mut line, &outcome_json(&outcome, false)).unwrap();
+    json_line(&mut line, &outcome, &[], false).unwrap();
     let text = String::from_utf8(line).unwrap();
     prop_assert!(!text.trim_end().chars().any(is_unsafe), "{}", text);
     let back = crate::common::json_line(&text);

@@ -45,10 +45,8 @@ pub(super) fn terminal(shape: &Shape, style: TableStyle) -> String {
         out.push('\n');
         let names = shape.notes.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
         for (name, value) in &shape.notes {
-            let value = match style.width {
-                Some(width) => hanging_list(value, names + 2, width),
-                None => value.clone(),
-            };
+            let wrapped = |width| hanging_list(value, names + 2, width);
+            let value = style.width.map_or(value.clone(), wrapped);
             let _ = writeln!(out, "{name:<names$}  {value}");
         }
     }

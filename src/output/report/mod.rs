@@ -63,8 +63,7 @@ pub struct Report {
 /// Records whose verdict failed the lookup, by verdict.
 #[derive(Default, Clone, Copy)]
 struct Verdicts {
-    /// Not final (exit 81): at the `--wait` deadline, or with `--expect` and no
-    /// `--wait`.
+    /// Not final (exit 81): at the `--wait` deadline, or with `--expect` and no `--wait`.
     still_pending: u64,
     /// Final, but not what `--expect`/`--expect-delivered` asked for (exit 80).
     unmet: u64,
@@ -77,8 +76,7 @@ struct SmsPart {
     /// Seconds from `time_in` to `time_sent`, and to `time_dr`.
     send_latency: Durations,
     delivery_latency: Durations,
-    /// Still-pending SMS by how early they came in (the key is -time_in, so that the
-    /// largest key is the oldest).
+    /// Still-pending SMS by how early they came in (the key is -time_in: largest, oldest).
     oldest_pending: Top<i64, Pending>,
 }
 
@@ -147,9 +145,9 @@ impl Report {
         self.lookup_ms.record(ms);
         self.slowest.offer(ms, || shown(&outcome.query));
         let Ok(record) = &outcome.result else {
-            if let Some(label) = failure_label(outcome) {
-                self.failures.add(&label);
-            }
+            // A failed lookup always has a label.
+            self.failures
+                .add(&failure_label(outcome).unwrap_or_default());
             return;
         };
         self.records += 1;
@@ -166,9 +164,8 @@ impl Report {
         }
     }
 
-    /// Counts the record's verdict; under `--wait`, a record counts towards the time
-    /// until final only when it was final: neither still pending at the deadline
-    /// nor cut short by a signal.
+    /// Counts the record's verdict; under `--wait`, only a record that was final (not
+    /// pending at the deadline, nor cut short by a signal) counts to the time until final.
     fn add_verdict(&mut self, outcome: &Outcome, ms: u64) {
         let verdicts = &mut self.verdicts;
         let final_now = match &outcome.verdict {
@@ -219,14 +216,10 @@ impl Report {
     }
 
     fn add_hlr(&mut self, record: &Record) {
-        let network = match network(record) {
-            Some(n) => Some((n.code, n.country, n.operator)),
-            // v1 names the network: grouped by that name, shown with its country.
-            None => {
-                named_network(record).map(|(name, country)| (name.clone(), country, Some(name)))
-            }
-        };
-        if let Some((key, country, operator)) = network {
+        // v1 names the network: grouped by that name, shown with its country.
+        let named =
+            || named_network(record).map(|(name, country)| (name.clone(), country, Some(name)));
+        if let Some((key, country, operator)) = network(record).or_else(named) {
             self.hlr
                 .networks
                 .add_named(&key, || network_name(&key, country, operator));

@@ -4,10 +4,9 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-/// Sums of prices by currency, exact to the billionth: `0.1 + 0.2` is `0.3`, as an
-/// accountant would have it (f64 would say 0.30000000000000004). A sum past what
-/// 128 bits hold (about 1.7e29 in whole units) is not shown at all: never a number
-/// that was not summed.
+/// Sums of prices by currency, exact to the billionth: `0.1 + 0.2` is `0.3` (f64 would
+/// say 0.30000000000000004). A sum past 128 bits (about 1.7e29 whole units) is not
+/// shown at all: never a number that was not summed.
 #[derive(Default)]
 pub struct Money {
     /// None: too large to sum exactly.
@@ -23,17 +22,12 @@ impl Money {
         let Some(nanos) = nanos_of(price) else {
             return;
         };
-        let known = self.by_currency.contains_key(currency);
-        if !known && self.by_currency.len() >= MAX_CURRENCIES {
+        let sums = &mut self.by_currency;
+        if !sums.contains_key(currency) && sums.len() >= MAX_CURRENCIES {
             return;
         }
-        let sum = self
-            .by_currency
-            .entry(currency.to_owned())
-            .or_insert(Some(0));
-        *sum = sum
-            .zip(nanos)
-            .and_then(|(sum, nanos)| sum.checked_add(nanos));
+        let sum = sums.entry(currency.to_owned()).or_insert(Some(0));
+        *sum = sum.zip(nanos).and_then(|(sum, n)| sum.checked_add(n));
     }
 
     /// Currencies in name order, each with its total as decimal text (`12.345`), or
@@ -68,19 +62,14 @@ fn nanos_of(value: &Value) -> Option<Option<i128>> {
     }
     // The digits with the point moved nine places right (and by the exponent): the
     // price in billionths is the part before the point.
-    let point = (whole.len() as i64)
-        .saturating_add(exponent)
-        .saturating_add(9);
+    let point = exponent.saturating_add(whole.len() as i64 + 9);
     let significant = digits().skip_while(|&b| b == b'0').count() as i64;
     let leading_zeros = (whole.len() + fraction.len()) as i64 - significant;
     if point - leading_zeros > 38 {
         return Some(None);
     }
-    let kept: String = digits()
-        .map(char::from)
-        .chain(std::iter::repeat('0'))
-        .take(point.max(0) as usize)
-        .collect();
+    let kept = digits().map(char::from).chain(std::iter::repeat('0'));
+    let kept: String = kept.take(point.max(0) as usize).collect();
     // At most 38 digits fit; none is a price below a billionth.
     let magnitude: i128 = kept.parse().unwrap_or(0);
     Some(Some(if negative { -magnitude } else { magnitude }))

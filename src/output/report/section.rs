@@ -25,10 +25,9 @@ pub(super) struct Shape {
 /// A row's share, drawn as a bar, and the tone it is drawn in.
 pub(super) type Bar = (f64, Tone);
 
-/// One table: a title row and the rows under it, as plain cells; the first column
-/// names the row, the others are numbers, aligned right. Without rows, the title
-/// is a line shown instead (`No records to count.`): an empty table's header alone
-/// reads like a fault.
+/// One table: a title row and the rows under it, as plain cells; the first column names
+/// the row, the others are numbers, aligned right. Without rows, the title is a line
+/// shown instead (`No records to count.`): an empty table's header reads like a fault.
 pub(super) struct Section {
     pub head: Vec<&'static str>,
     pub rows: Vec<(Vec<String>, Option<Bar>)>,
@@ -81,9 +80,7 @@ pub(super) fn shape(report: &Report) -> Shape {
     // are some, so that the report agrees with the exit code.
     let mut verdicts = Section::new(vec!["Verdict", "Count", "Share"]);
     for (count, what, tone) in verdict_rows(report) {
-        if count > 0 {
-            verdicts.share_row(what.to_string(), count, report.records, tone);
-        }
+        verdicts.share_row(what.to_string(), count, report.records, tone);
     }
     shape.table(verdicts);
     let failures = &report.failures;
@@ -120,25 +117,25 @@ fn headline(report: &Report) -> String {
         lookups - records,
     );
     for (count, what, _) in verdict_rows(report) {
-        if count > 0 {
-            let what = match what {
-                "expectation not met" if count > 1 => "expectations not met",
-                what => what,
-            };
-            let _ = write!(headline, ", {count} {what}");
-        }
+        let what = match what {
+            "expectation not met" if count > 1 => "expectations not met",
+            what => what,
+        };
+        let _ = write!(headline, ", {count} {what}");
     }
     headline
 }
 
-/// The records a verdict failed, by verdict: with `failed` they make the exit code.
-fn verdict_rows(report: &Report) -> [(u64, &'static str, Tone); 3] {
+/// The records a verdict failed, by verdict, when there are some: with `failed` they
+/// make the exit code.
+fn verdict_rows(report: &Report) -> impl Iterator<Item = (u64, &'static str, Tone)> {
     let verdicts = report.verdicts;
-    [
+    let rows = [
         (verdicts.still_pending, "still pending", Tone::Pending),
         (verdicts.unmet, "expectation not met", Tone::Bad),
         (verdicts.interrupted, "interrupted", Tone::Doubtful),
-    ]
+    ];
+    rows.into_iter().filter(|(count, ..)| *count > 0)
 }
 
 fn sms(report: &Report, shape: &mut Shape) {
@@ -157,9 +154,8 @@ fn sms(report: &Report, shape: &mut Shape) {
     shape.list("Oldest still pending", oldest);
 }
 
-/// The commonest networks by code (`Russia / Beeline (25099)`), or by name where
-/// the records name them (`Ukraine / Kyivstar`), then "(other)"; the shares of
-/// ported and roaming numbers.
+/// The commonest networks by code (`Russia / Beeline (25099)`) or by the records' name
+/// (`Ukraine / Kyivstar`), then "(other)"; the shares of ported and roaming numbers.
 fn hlr(report: &Report, shape: &mut Shape) {
     let part = &report.hlr;
     let mut networks = Section::new(vec!["Network", "Count", "Share"]);

@@ -8,12 +8,10 @@ use hdrhistogram::Histogram;
 
 use super::LISTED;
 
-/// Counts by key (statuses, failure kinds, HLR networks), each key shown under the
-/// name it was first seen with: HLR networks are counted by their code, since the
-/// same code comes with different names (the server's `name_en` on some records,
-/// the built-in table on others) and different codes can share a name. Keys come
-/// from the server, so a hostile one cannot grow the map: past `cap` distinct keys
-/// the rest are counted under `other`.
+/// Counts by key (statuses, failure kinds, HLR networks), each shown under the name it
+/// was first seen with: one network code comes with different names (the server's
+/// `name_en`, the built-in table's) and codes can share a name. Keys come from the
+/// server: past `cap` distinct keys the rest count as `other`, so the map is bounded.
 pub struct Counts {
     groups: HashMap<String, (String, u64)>,
     other: u64,
@@ -49,15 +47,12 @@ impl Counts {
         self.groups.values().map(|(_, n)| n).sum::<u64>() + self.other
     }
 
-    /// The `top` largest counts as `(key, name, count)`, largest first (ties by
-    /// key), then what is left (keys past `top` and past the cap), if anything, as
-    /// one count without a key, named `(other)`.
+    /// The `top` largest counts as `(key, name, count)`, largest first (ties by key),
+    /// then the rest (past `top` and past the cap), if any, as one `(other)` without key.
     pub fn ranked(&self, top: usize) -> Vec<(Option<&str>, &str, u64)> {
-        let mut ranked: Vec<(Option<&str>, &str, u64)> = self
-            .groups
-            .iter()
-            .map(|(key, (name, count))| (Some(key.as_str()), name.as_str(), *count))
-            .collect();
+        let groups = self.groups.iter();
+        let ranked = groups.map(|(key, (name, count))| (Some(key.as_str()), name.as_str(), *count));
+        let mut ranked: Vec<_> = ranked.collect();
         ranked.sort_by(|a, b| b.2.cmp(&a.2).then_with(|| a.0.cmp(&b.0)));
         let rest = ranked.iter().skip(top).map(|g| g.2).sum::<u64>() + self.other;
         ranked.truncate(top);
@@ -85,9 +80,8 @@ pub const MILLISECOND_BUCKETS: &[u64] = &[
 /// HDR histogram: percentiles within 0.1 % (3 significant digits) in a few kB.
 pub struct Durations {
     histogram: Histogram<u64>,
-    /// The largest value exactly: the histogram only knows its bin, which above 2048
-    /// is wider than one unit, and a max is read as a fact ("the slowest took 3d
-    /// 00h 02m 07s"), not an estimate.
+    /// The largest value exactly: above 2048 a histogram's bin is wider than one unit,
+    /// and a max is read as a fact ("the slowest took 3d 00h 02m 07s").
     max: u64,
 }
 
@@ -147,12 +141,10 @@ impl Durations {
             let at = bounds.partition_point(|bound| *bound < value);
             counts[at] += step.count_since_last_iteration();
         }
+        let last = counts.iter().rposition(|&n| n > 0);
+        counts.truncate(last.map_or(0, |i| i + 1));
         let buckets = counts.into_iter().enumerate();
-        let mut buckets: Vec<_> = buckets.skip_while(|(_, n)| *n == 0).collect();
-        while buckets.last().is_some_and(|(_, n)| *n == 0) {
-            buckets.pop();
-        }
-        buckets
+        buckets.skip_while(|(_, n)| *n == 0).collect()
     }
 }
 

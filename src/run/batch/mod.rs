@@ -16,6 +16,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use crate::domain::lock;
 use crate::domain::step::Step;
 
 pub use crate::run::input::{inputs, Input};
@@ -250,12 +251,6 @@ impl<W: Work, S> Drop for Ending<'_, W, S> {
         self.0.wake.notify_all();
         self.0.ended.notify_one();
     }
-}
-
-/// A mutex's value, even after a panic elsewhere (the hook told it; the run goes on
-/// or stops as `Ending` says).
-pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Waits on `on` for at most `limit`; a poisoned lock is taken as it is.
