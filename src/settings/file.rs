@@ -188,12 +188,6 @@ fn key_at(text: &str, offset: usize) -> Option<String> {
     Some(table.map_or(name.to_string(), |table| format!("{table}.{name}")))
 }
 
-/// The file a lookup would read: `--config`, else `SMSSTAT_CONFIG`, else the
-/// default place.
-pub fn config_path(flag: Option<PathBuf>, env: Option<PathBuf>) -> Option<PathBuf> {
-    flag.or(env).or_else(default_path)
-}
-
 /// The profile names of the file at `path`, sorted (as toml's tables are), for
 /// completing `--profile`; none when it is missing, unreadable or not TOML. Read
 /// leniently (only the `[profiles.NAME]` tables, whatever else the file holds): a
