@@ -169,13 +169,12 @@ pub fn parse_wait_timeout(text: &str) -> Result<Duration, String> {
     timeout.filter(|t| !t.is_zero()).ok_or_else(zero)
 }
 
-/// An empty status (`--expect "$UNSET"`) would silently turn a CI gate off.
+/// A status, in lower case as they are compared; an empty one (`--expect "$UNSET"`)
+/// would silently turn a CI gate off.
 pub fn parse_status(text: &str) -> Result<String, String> {
-    let status = text.trim();
-    if status.is_empty() {
-        return Err("an empty status: name at least one (e.g. delivered)".into());
-    }
-    Ok(status.to_string())
+    let empty = || "an empty status: name at least one (e.g. delivered)".into();
+    let status = text.trim().to_ascii_lowercase();
+    (!status.is_empty()).then_some(status).ok_or_else(empty)
 }
 
 /// Polling faster than this only loads the gateway.

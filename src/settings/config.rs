@@ -149,9 +149,8 @@ impl Config {
         };
         let timeout = layers.value("wait_timeout", args.wait_timeout, parse_wait_timeout, "10m")?;
         let interval = layers.value("interval", args.interval, parse_interval, "2s")?;
-        // Trimmed and never empty: `checks::parse_status` parsed them.
-        let lower = |v: &[String]| v.iter().map(|s| s.to_ascii_lowercase()).collect::<Vec<_>>();
-        let until = lower(&args.until);
+        // Trimmed, in lower case and never empty: `checks::parse_status` parsed them.
+        let until = args.until.clone();
         let watch = WatchSettings {
             wait: args.wait.then(|| WaitSettings {
                 timeout,
@@ -161,7 +160,7 @@ impl Config {
             follow: args.follow,
             until,
             expect: Expectation {
-                statuses: lower(&args.expect),
+                statuses: args.expect.clone(),
                 delivered_ratio: args.expect_delivered,
             },
         };
