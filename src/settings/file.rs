@@ -15,10 +15,9 @@ use crate::settings::given::{flag_of, variable_of, KEYS};
 use crate::settings::origin::Origin;
 use crate::settings::read::read_bounded_text;
 
-/// One layer of the file as written: the top level, or one `[profiles.NAME]` table.
-/// Each value is kept as its text (a number or a boolean too, so that it passes the
-/// same check as a flag's: `timeout = 2` and `--timeout 2` alike) with its place in
-/// the file; `settings::resolve` checks the one it uses with the parser of its flag.
+/// One layer of the file: the top level, or one `[profiles.NAME]` table. Each value is
+/// its text and place (a number too: `Layers::pick` checks `timeout = 2` with the
+/// parser of `--timeout 2`).
 #[derive(Debug, Default)]
 pub struct Layer {
     pub values: BTreeMap<&'static str, Spanned<String>>,
