@@ -76,22 +76,20 @@ pub fn parse_bool(text: &str) -> Result<bool, String> {
 
 /// One of a flag's named values (`--paths`, `--color`), in any case.
 pub fn value_enum<T: ValueEnum>(text: &str) -> Result<T, String> {
-    let why = format!("is not one of {}", names::<T>());
-    T::from_str(text.trim(), true).map_err(|_| refused(text, &why))
+    one_of(text, "is not one of")
 }
 
 /// `-o`'s names, as `SMSSTAT_OUTPUT` and the file's `output` take them too.
 pub fn output(text: &str) -> Result<OutputFormat, String> {
-    let names = names::<OutputFormat>();
-    let why = format!("is not an output format: expected {names}");
-    OutputFormat::from_str(text.trim(), true).map_err(|_| refused(text, &why))
+    one_of(text, "is not an output format: expected")
 }
 
-/// Every name of a flag's values, from the enum itself: a new one is listed at once.
-fn names<T: ValueEnum>() -> String {
+/// A refusal lists every name from the enum itself: a new one is listed at once.
+fn one_of<T: ValueEnum>(text: &str, refusal: &str) -> Result<T, String> {
     let values = T::value_variants().iter().filter_map(T::to_possible_value);
     let names: Vec<String> = values.map(|v| v.get_name().to_string()).collect();
-    names.join(", ")
+    let why = format!("{refusal} {}", names.join(", "));
+    T::from_str(text.trim(), true).map_err(|_| refused(text, &why))
 }
 
 /// Accepts `http(s)://host[:port][/prefix][/]`; returns it without the trailing slash.

@@ -252,10 +252,8 @@ impl HttpSettings {
     }
 }
 
-/// The usage checks of a lookup of `kind`: its field names and statuses, what the
-/// output format allows (it may come from the config file), and options that make no
-/// sense together. Each option is paired with what makes it do nothing; the first
-/// found is refused.
+/// A lookup's usage checks: its field names and statuses, then each option paired with
+/// what makes it do nothing (the format may come from the file); the first is refused.
 fn check_lookup(
     kind: LookupKind,
     output: &mut OutputSettings,
@@ -278,15 +276,12 @@ fn check_lookup(
         (output.no_headers, "--no-headers"),
         (output.raw_cells, "--raw-cells"),
     ];
-    let shaping = shaping
-        .iter()
-        .find(|(given, _)| *given && format.is_report());
-    let report = shaping.map(|(_, flag)| {
-        format!(
-            "{flag} shapes the records printed; -o report, report-json, report-md and \
-             prometheus print one report over the batch instead"
-        )
-    });
+    let shaping = shaping.iter().find(|s| s.0 && format.is_report());
+    let flag = shaping.map_or("", |s| s.1);
+    let report = format!(
+        "{flag} shapes the records printed; -o report, report-json, report-md and \
+         prometheus print one report over the batch instead"
+    );
     let refused = [
         (
             output.normalize && !format.is_json_lines() && !watch.follow,
@@ -309,7 +304,7 @@ fn check_lookup(
             watch.follow && (field || format.is_delimited()),
             "--follow prints JSON lines; it does not combine with -o csv/tsv or --field",
         ),
-        (report.is_some(), report.as_deref().unwrap_or_default()),
+        (shaping.is_some(), report.as_str()),
         (
             task && !watch.expect.statuses.is_empty(),
             "--expect applies to sms and hlr lookups; for tasks use --expect-delivered RATIO",

@@ -94,17 +94,12 @@ pub(crate) fn resolve_name(kind: RecordKind, name: &str) -> Result<String, Strin
 
 /// The names a kind accepts, in the schema's order, then the names of every line.
 fn valid_names(kind: RecordKind) -> Vec<String> {
-    let mut names: Vec<String> = Vec::new();
-    for field in fields::of(kind) {
-        if field.ty == FieldType::Details {
-            names.push(format!("{}.NAME", field.key));
-        } else if !names.iter().any(|n| n == field.key) {
-            names.push(field.key.to_string());
-        }
-    }
+    let keys = fields::of(kind).map(|field| match field.ty {
+        FieldType::Details => format!("{}.NAME", field.key),
+        _ => field.key.to_string(),
+    });
     let common = ERROR_FIELDS.iter().chain(&OUTCOME_FIELDS);
-    names.extend(common.map(|n| n.to_string()));
-    names
+    keys.chain(common.map(|n| n.to_string())).collect()
 }
 
 #[cfg(test)]
