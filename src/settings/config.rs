@@ -95,10 +95,9 @@ pub struct Config {
     pub batch: BatchSettings,
 }
 
-/// The settings of a command: the config file opened, then every group resolved,
-/// and the usage checks every command shares; for a lookup of `kind`, its own checks
-/// too (exit 64). `demo_url` is the `--demo` simulator's address. The warnings are
-/// for stderr.
+/// A command's settings from the config file and every layer, usage checked (exit 64;
+/// a lookup of `kind` by its own checks too); `demo_url` is the `--demo` simulator's
+/// address. The warnings are for stderr.
 pub fn resolve(
     args: &Given,
     demo_url: Option<String>,

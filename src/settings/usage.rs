@@ -22,12 +22,10 @@ pub(crate) fn check_options(args: &Given) -> Result<(), String> {
     Ok(())
 }
 
-/// An unknown status one slip away from a known one of the kind (a letter missing,
-/// extra, wrong, or two swapped) is a typo: refused with the status meant, since a
-/// gate waiting for `deliverd` would stay red as if delivery had failed. Any other
-/// word is taken as the gateway's own (vendors send statuses of their own; the run
-/// warns that it does not know it). Short statuses (`sent`, `new`) are left out:
-/// one slip from them is too often another word.
+/// An unknown status one slip (Damerau) from a known one of the kind is refused as a
+/// typo: a gate waiting for `deliverd` would stay red. Other words are the gateway's
+/// own (the run warns of them); short statuses (`sent`, `new`) are left out: one slip
+/// from them is too often another word.
 pub(crate) fn check_statuses(
     kind: RecordKind,
     flag: &str,
