@@ -53,10 +53,7 @@ fn layer(table: &DeTable, top: bool, at: At) -> Result<Layer, ConfigError> {
 }
 
 /// The `profiles` table, or one profile.
-fn settings<'a, 'i>(
-    value: &'a Spanned<DeValue<'i>>,
-    at: At,
-) -> Result<&'a DeTable<'i>, ConfigError> {
+fn settings<'a>(value: &'a Spanned<DeValue<'a>>, at: At) -> Result<&'a DeTable<'a>, ConfigError> {
     let table = value.get_ref().as_table();
     table.ok_or_else(|| at(value.span().start, "expected a table of settings".into()))
 }

@@ -314,9 +314,8 @@ impl Shown for Rate {
 
 /// The name `-o`, `--paths` and `--color` take.
 fn value_name(value: &impl clap::ValueEnum) -> String {
-    value
-        .to_possible_value()
-        .map_or_else(String::new, |v| v.get_name().to_string())
+    let name = value.to_possible_value();
+    name.map_or_else(String::new, |v| v.get_name().to_string())
 }
 
 impl Shown for OutputFormat {
