@@ -178,11 +178,10 @@ pub fn parse_status(text: &str) -> Result<String, String> {
 /// Polling faster than this only loads the gateway.
 pub fn parse_interval(text: &str) -> Result<Duration, String> {
     let short = || format!("`{text}` is too short a poll interval; at least 100ms");
-    let interval = parse_duration(text)?;
-    if interval < Duration::from_millis(100) {
-        return Err(short());
-    }
-    Ok(interval)
+    let interval = Some(parse_duration(text)?);
+    interval
+        .filter(|i| *i >= Duration::from_millis(100))
+        .ok_or_else(short)
 }
 
 /// More workers than this only add open connections, not speed.
