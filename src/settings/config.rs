@@ -149,15 +149,14 @@ impl Config {
         let timeout = layers.value("wait_timeout", args.wait_timeout, parse_wait_timeout, "10m")?;
         let interval = layers.value("interval", args.interval, parse_interval, "2s")?;
         // Trimmed, in lower case and never empty: `checks::parse_status` parsed them.
-        let until = args.until.clone();
         let watch = WatchSettings {
             wait: args.wait.then(|| WaitSettings {
                 timeout,
                 interval,
-                until: until.clone(),
+                until: args.until.clone(),
             }),
             follow: args.follow,
-            until,
+            until: args.until.clone(),
             expect: Expectation {
                 statuses: args.expect.clone(),
                 delivered_ratio: args.expect_delivered,

@@ -69,8 +69,7 @@ pub(crate) fn resolve_name(kind: RecordKind, name: &str) -> Result<String, Strin
         return Ok(key.to_string());
     }
     // `detials.ported`: the head is the typo; the path after it is kept.
-    let head = name.split('.').next().unwrap_or_default();
-    let tail = &name[head.len()..];
+    let (head, tail) = name.split_at(name.find('.').unwrap_or(name.len()));
     let keys = fields::of(kind).map(|f| f.key);
     let nearest = keys
         .chain(ERROR_FIELDS)
