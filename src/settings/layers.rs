@@ -149,10 +149,8 @@ impl<'a> Layers<'a> {
         parse: fn(&str) -> Result<T, String>,
     ) -> Result<Option<Sourced<T>>, SettingsError> {
         let picked = self.pick(key, flag, parse)?;
-        let (shown, origin) = match &picked {
-            Some(s) => (s.value.shown(), s.origin.clone()),
-            None => ("(not set)".into(), Origin::Default),
-        };
+        let row = picked.as_ref().map(|s| (s.value.shown(), s.origin.clone()));
+        let (shown, origin) = row.unwrap_or_else(|| ("(not set)".into(), Origin::Default));
         self.row(key, shown, origin);
         Ok(picked)
     }
