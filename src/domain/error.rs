@@ -101,25 +101,24 @@ impl LookupError {
     /// per variant; a service error's category names its code.
     fn class(&self) -> (u8, &'static str) {
         use exit_codes::*;
+        use LookupError::*;
         match self {
-            LookupError::Service { code, .. } => (for_service_code(*code), "service error"),
-            LookupError::Usage(_) => (USAGE, "invalid"),
-            LookupError::Unreadable(_) => (UNREADABLE, "unreadable"),
-            LookupError::Unavailable(_)
-            | LookupError::ServerFault(_)
-            | LookupError::ProxyRefused(_) => (UNAVAILABLE, "unavailable"),
-            LookupError::Unreachable(_) | LookupError::Tls(_) => (UNAVAILABLE, "unreachable"),
-            LookupError::Timeout(_) => (TIMEOUT, "timed out"),
+            Service { code, .. } => (for_service_code(*code), "service error"),
+            Usage(_) => (USAGE, "invalid"),
+            Unreadable(_) => (UNREADABLE, "unreadable"),
+            Unavailable(_) | ServerFault(_) | ProxyRefused(_) => (UNAVAILABLE, "unavailable"),
+            Unreachable(_) | Tls(_) => (UNAVAILABLE, "unreachable"),
+            Timeout(_) => (TIMEOUT, "timed out"),
             // Never sent (the batch's --wait time was up before its turn): it did
             // not time out, and a report or summary should not say it did.
-            LookupError::WaitOver => (TIMEOUT, "not looked up"),
-            LookupError::UnexpectedHttp { status: 429, .. } => (TIMEOUT, "rate limited"),
-            LookupError::UnexpectedHttp { .. } => (UNEXPECTED_HTTP, "unexpected HTTP answer"),
-            LookupError::NotAuthorised { .. } => (NOT_AUTHORISED, "not authorised"),
-            LookupError::WrongRecord { .. } => (UNREADABLE, "another record"),
-            LookupError::Interrupted { code } => (*code, "interrupted"),
-            LookupError::Internal(_) => (INTERNAL, "internal error"),
-            LookupError::NotLookedUp { code, .. } => (*code, "not looked up"),
+            WaitOver => (TIMEOUT, "not looked up"),
+            UnexpectedHttp { status: 429, .. } => (TIMEOUT, "rate limited"),
+            UnexpectedHttp { .. } => (UNEXPECTED_HTTP, "unexpected HTTP answer"),
+            NotAuthorised { .. } => (NOT_AUTHORISED, "not authorised"),
+            WrongRecord { .. } => (UNREADABLE, "another record"),
+            Interrupted { code } => (*code, "interrupted"),
+            Internal(_) => (INTERNAL, "internal error"),
+            NotLookedUp { code, .. } => (*code, "not looked up"),
         }
     }
 

@@ -3,7 +3,7 @@
 use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 
 use crate::domain::error::LookupError;
-use crate::domain::record::{plain_text, Record, RecordKind};
+use crate::domain::record::{has_any, plain_text, Record, RecordKind};
 use crate::domain::sanitize::{escape_control, preview};
 
 /// Longest value accepted: longer is surely a mistake, and would earn a 414.
@@ -70,10 +70,8 @@ impl LookupKind {
     /// deployment may answer another record.
     pub fn check_answer(self, value: &str, record: &Record) -> Result<(), String> {
         let wanted = self.record_kind();
-        let task_like = crate::domain::record::has_any(
-            &record.fields,
-            &["sent", "total", "delivered", "totalprice", "originator"],
-        );
+        let counters = ["sent", "total", "delivered", "totalprice", "originator"];
+        let task_like = has_any(&record.fields, &counters);
         // A bare `{"status":...}` is classified as what was asked; a task has no
         // status of its own, so that cannot be a task record.
         let is_status_only_task =

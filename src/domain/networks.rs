@@ -42,18 +42,10 @@ pub fn country_of(code: &str) -> Option<&'static str> {
     let table = table();
     let start = table.partition_point(|(key, _)| *key < mcc);
     let end = start + table[start..].partition_point(|(key, _)| key.starts_with(mcc));
-    let same_mcc = &table[start..end];
-    let count = |country: &str| {
-        same_mcc
-            .iter()
-            .filter(|(_, n)| n.country == country)
-            .count()
-    };
-    same_mcc
-        .iter()
-        .map(|(_, network)| network.country)
-        .filter(|country| !country.is_empty())
-        .max_by_key(|country| count(country))
+    let countries = table[start..end].iter().map(|(_, network)| network.country);
+    let count = |country: &str| countries.clone().filter(|c| *c == country).count();
+    let named = countries.clone().filter(|country| !country.is_empty());
+    named.max_by_key(|country| count(country))
 }
 
 #[cfg(test)]

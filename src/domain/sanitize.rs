@@ -54,9 +54,7 @@ pub fn is_unsafe(c: char) -> bool {
     c.is_control() || is_format(c) || is_invisible(c)
 }
 
-/// Every Unicode format character (general category Cf, Unicode 15.1): bidi marks,
-/// embeddings, overrides and isolates, zero-width characters, invisible operators,
-/// the byte-order mark, interlinear annotation marks, and tag characters.
+/// Every Unicode format character (general category Cf, Unicode 15.1).
 fn is_format(c: char) -> bool {
     matches!(
         c,
@@ -82,8 +80,7 @@ fn is_format(c: char) -> bool {
     )
 }
 
-/// Not format characters, but drawn as nothing or as a line break: the line and
-/// paragraph separators, the combining grapheme joiner and the Hangul fillers.
+/// Not format characters, but drawn as nothing or as a line break.
 fn is_invisible(c: char) -> bool {
     matches!(
         c,

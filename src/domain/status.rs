@@ -122,10 +122,9 @@ pub(crate) fn is_known(kind: RecordKind, name: &str) -> bool {
 
 /// The tone of a status, whichever kind of record has it.
 pub(crate) fn tone(name: &str) -> Tone {
-    let name = name.trim();
-    STATUSES
-        .iter()
-        .find(|s| !s.name.is_empty() && s.name.eq_ignore_ascii_case(name))
+    let status = [Sms, Hlr].into_iter().find_map(|kind| find(kind, name));
+    status
+        .filter(|s| !s.name.is_empty())
         .map_or(Tone::Plain, |s| s.tone)
 }
 

@@ -3,13 +3,14 @@
 
 use crate::domain::record::{lenient_i64, Record};
 
+/// The final outcomes, in the order of `TaskCounters::finals`.
+pub const FINALS: [&str; 4] = ["delivered", "undeliverable", "expired", "unknown"];
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TaskCounters {
     pub sent: i64,
-    pub delivered: i64,
-    pub undeliverable: i64,
-    pub expired: i64,
-    pub unknown: i64,
+    /// The `FINALS` counters (0 when absent).
+    pub finals: [i64; 4],
     /// The v1 variant's number of messages; there `sent` is only one stage of them.
     pub total: Option<i64>,
     /// The v1 variant's `IN_FLIGHT` counters (0 when absent).
@@ -30,10 +31,7 @@ impl TaskCounters {
         Some(TaskCounters {
             // v1 records may leave `sent` out; `total` carries the rules then.
             sent: count("sent").or(total.and(Some(0)))?,
-            delivered: count("delivered").unwrap_or(0),
-            undeliverable: count("undeliverable").unwrap_or(0),
-            expired: count("expired").unwrap_or(0),
-            unknown: count("unknown").unwrap_or(0),
+            finals: FINALS.map(|name| count(name).unwrap_or(0)),
             total,
             in_flight: IN_FLIGHT.map(|name| count(name).unwrap_or(0)),
         })
@@ -50,24 +48,24 @@ impl TaskCounters {
 
     /// Messages less the four final outcomes; negative when the counters disagree.
     pub fn pending(&self) -> i64 {
-        self.messages() - finals(self).iter().sum::<i64>()
+        self.messages() - self.finals.iter().sum::<i64>()
+    }
+
+    pub fn delivered(&self) -> i64 {
+        self.finals[0]
     }
 
     pub fn delivered_ratio(&self) -> Option<f64> {
         let messages = self.messages();
-        (messages > 0).then(|| self.delivered as f64 / messages as f64)
+        (messages > 0).then(|| self.delivered() as f64 / messages as f64)
     }
 }
 
 /// Not yet in a final state; None when the counters do not add up.
 pub fn pending(counters: &TaskCounters) -> Option<i64> {
     let pending = counters.pending();
-    let negative = finals(counters).iter().any(|n| *n < 0);
+    let negative = counters.finals.iter().any(|n| *n < 0);
     (counters.messages() >= 0 && pending >= 0 && !negative).then_some(pending)
-}
-
-pub fn finals(c: &TaskCounters) -> [i64; 4] {
-    [c.delivered, c.undeliverable, c.expired, c.unknown]
 }
 
 /// Where a v1 task's pending messages are, for the bar's legend; None for a record
@@ -79,8 +77,8 @@ pub fn pending_parts(c: &TaskCounters) -> Option<Vec<(&'static str, i64)>> {
     if c.in_flight.iter().all(|n| *n <= 0) {
         return None;
     }
-    let [queued, accepted, enroute] = c.in_flight;
-    let reported = c.delivered.saturating_add(c.undeliverable);
+    let ([queued, accepted, enroute], [delivered, undeliverable, ..]) = (c.in_flight, c.finals);
+    let reported = delivered.saturating_add(undeliverable);
     let mut parts = vec![("queued", queued), ("enroute", enroute)];
     let awaiting = accepted - reported;
     if awaiting > 0 {
@@ -93,9 +91,8 @@ pub fn pending_parts(c: &TaskCounters) -> Option<Vec<(&'static str, i64)>> {
 
 /// Why the counters cannot all be true, if they cannot.
 pub fn problem(c: &TaskCounters) -> Option<String> {
-    const FINALS: [&str; 4] = ["delivered", "undeliverable", "expired", "unknown"];
     let total = ("total", c.total.unwrap_or(0));
-    let counters = FINALS.into_iter().zip(finals(c)).chain([total]);
+    let counters = FINALS.into_iter().zip(c.finals).chain([total]);
     let in_flight = IN_FLIGHT.iter().copied().zip(c.in_flight);
     let mut named = [("sent", c.sent)]
         .into_iter()
@@ -104,7 +101,7 @@ pub fn problem(c: &TaskCounters) -> Option<String> {
     if let Some((name, value)) = named.find(|(_, v)| *v < 0) {
         return Some(format!("counters do not add up: {name} is {value}"));
     }
-    let finished: i64 = finals(c).iter().sum();
+    let finished: i64 = c.finals.iter().sum();
     let (name, messages) = (c.messages_name(), c.messages());
     let finals = FINALS.join("+");
     (finished > messages).then(|| {

@@ -42,7 +42,7 @@ pub fn derived(record: &Record, key: &str, for_people: bool, utf8: bool) -> Opti
             let c = counters()?;
             let rate = c.delivered_ratio()? * 100.0;
             Some(match for_people {
-                true => format!("{rate:.1}% ({} of {})", c.delivered, c.messages()),
+                true => format!("{rate:.1}% ({} of {})", c.delivered(), c.messages()),
                 false => format!("{:.3}", rate / 100.0),
             })
         }

@@ -4,7 +4,7 @@
 
 use crate::domain::record::Record;
 use crate::domain::status::Tone;
-use crate::domain::task::{finals, pending, pending_parts, TaskCounters};
+use crate::domain::task::{pending, pending_parts, TaskCounters};
 use crate::output::table::paint;
 
 /// Cells of the bar: wide enough to show 1 in 40, narrow enough for any terminal.
@@ -26,7 +26,7 @@ const GLYPHS: [(char, char); 5] = [('█', '#'), ('▓', 'x'), ('▒', '-'), ('�
 /// The counts [`COUNTERS`] names. Counters that add up to more than `sent` have
 /// nothing pending: the warning row says why.
 pub fn counts(counters: &TaskCounters) -> [i64; 5] {
-    let [delivered, undeliverable, expired, unknown] = finals(counters);
+    let [delivered, undeliverable, expired, unknown] = counters.finals;
     let still_pending = pending(counters).unwrap_or(0);
     [delivered, undeliverable, expired, unknown, still_pending]
 }
@@ -35,7 +35,7 @@ pub fn counts(counters: &TaskCounters) -> [i64; 5] {
 /// sent, or a negative counter).
 pub fn task_bar(record: &Record, utf8: bool, color: bool) -> Option<String> {
     let counters = TaskCounters::of(record)?;
-    if counters.messages() < 0 || finals(&counters).iter().any(|c| *c < 0) {
+    if counters.messages() < 0 || counters.finals.iter().any(|c| *c < 0) {
         return None;
     }
     let counts = counts(&counters).map(|c| c.max(0) as u64);

@@ -11,7 +11,7 @@ use clap_complete::env::Shells;
 use clap_complete::CompleteEnv;
 
 use crate::cli::complete::ProfileNames;
-use crate::settings::file::{config_path, profile_names};
+use crate::settings::file::{default_path, profile_names};
 
 /// Completes and exits when `COMPLETE` names a shell. Any other value (`COMPLETE=1`
 /// left in an environment) is no request: clap would end every command with exit 2,
@@ -25,7 +25,8 @@ pub fn complete_if_asked() {
     let profiles: ProfileNames = Arc::new(|| {
         let flag = config_flag(std::env::args_os().skip_while(|w| w != "--"));
         let env = std::env::var_os("SMSSTAT_CONFIG").filter(|v| !v.is_empty());
-        config_path(flag, env.map(PathBuf::from))
+        flag.or(env.map(PathBuf::from))
+            .or_else(default_path)
             .map(|path| profile_names(&path))
             .unwrap_or_default()
     });

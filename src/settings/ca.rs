@@ -9,8 +9,7 @@ use ureq::tls::{parse_pem, Certificate, PemItem};
 
 use crate::domain::error::ConfigError;
 
-/// The certificates of `--ca-cert`, read and checked once (a bad file is exit 78 before
-/// any request, not a puzzling TLS failure later).
+/// Checked once: a bad file is exit 78 before any request, not a puzzling TLS failure.
 #[derive(Debug, Clone)]
 pub struct CaCerts(pub Arc<Vec<Certificate<'static>>>);
 
@@ -28,10 +27,9 @@ impl CaCerts {
 fn certificates_in(pem: &[u8]) -> Result<Vec<Certificate<'static>>, String> {
     let mut certs = Vec::new();
     for item in parse_pem(pem) {
-        match item {
-            Ok(PemItem::Certificate(cert)) => certs.push(cert),
-            Ok(_) => {} // a private key next to the certificate: not ours to use
-            Err(e) => return Err(format!("not valid PEM ({e})")),
+        // Anything else (a private key next to the certificate) is not ours to use.
+        if let PemItem::Certificate(cert) = item.map_err(|e| format!("not valid PEM ({e})"))? {
+            certs.push(cert);
         }
     }
     if certs.is_empty() {

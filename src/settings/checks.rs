@@ -76,22 +76,20 @@ pub fn parse_bool(text: &str) -> Result<bool, String> {
 
 /// One of a flag's named values (`--paths`, `--color`), in any case.
 pub fn value_enum<T: ValueEnum>(text: &str) -> Result<T, String> {
-    let why = format!("is not one of {}", names::<T>());
-    T::from_str(text.trim(), true).map_err(|_| refused(text, &why))
+    one_of(text, "is not one of")
 }
 
 /// `-o`'s names, as `SMSSTAT_OUTPUT` and the file's `output` take them too.
 pub fn output(text: &str) -> Result<OutputFormat, String> {
-    let names = names::<OutputFormat>();
-    let why = format!("is not an output format: expected {names}");
-    OutputFormat::from_str(text.trim(), true).map_err(|_| refused(text, &why))
+    one_of(text, "is not an output format: expected")
 }
 
-/// Every name of a flag's values, from the enum itself: a new one is listed at once.
-fn names<T: ValueEnum>() -> String {
+/// A refusal lists every name from the enum itself: a new one is listed at once.
+fn one_of<T: ValueEnum>(text: &str, refusal: &str) -> Result<T, String> {
     let values = T::value_variants().iter().filter_map(T::to_possible_value);
     let names: Vec<String> = values.map(|v| v.get_name().to_string()).collect();
-    names.join(", ")
+    let why = format!("{refusal} {}", names.join(", "));
+    T::from_str(text.trim(), true).map_err(|_| refused(text, &why))
 }
 
 /// Accepts `http(s)://host[:port][/prefix][/]`; returns it without the trailing slash.
@@ -169,23 +167,21 @@ pub fn parse_wait_timeout(text: &str) -> Result<Duration, String> {
     timeout.filter(|t| !t.is_zero()).ok_or_else(zero)
 }
 
-/// An empty status (`--expect "$UNSET"`) would silently turn a CI gate off.
+/// A status, in lower case as they are compared; an empty one (`--expect "$UNSET"`)
+/// would silently turn a CI gate off.
 pub fn parse_status(text: &str) -> Result<String, String> {
-    let status = text.trim();
-    if status.is_empty() {
-        return Err("an empty status: name at least one (e.g. delivered)".into());
-    }
-    Ok(status.to_string())
+    let empty = || "an empty status: name at least one (e.g. delivered)".into();
+    let status = text.trim().to_ascii_lowercase();
+    (!status.is_empty()).then_some(status).ok_or_else(empty)
 }
 
 /// Polling faster than this only loads the gateway.
 pub fn parse_interval(text: &str) -> Result<Duration, String> {
     let short = || format!("`{text}` is too short a poll interval; at least 100ms");
-    let interval = parse_duration(text)?;
-    if interval < Duration::from_millis(100) {
-        return Err(short());
-    }
-    Ok(interval)
+    let interval = Some(parse_duration(text)?);
+    interval
+        .filter(|i| *i >= Duration::from_millis(100))
+        .ok_or_else(short)
 }
 
 /// More workers than this only add open connections, not speed.

@@ -95,10 +95,9 @@ pub struct Config {
     pub batch: BatchSettings,
 }
 
-/// The settings of a command: the config file opened, then every group resolved,
-/// and the usage checks every command shares; for a lookup of `kind`, its own checks
-/// too (exit 64). `demo_url` is the `--demo` simulator's address. The warnings are
-/// for stderr.
+/// A command's settings from the config file and every layer, usage checked (exit 64;
+/// a lookup of `kind` by its own checks too); `demo_url` is the `--demo` simulator's
+/// address. The warnings are for stderr.
 pub fn resolve(
     args: &Given,
     demo_url: Option<String>,
@@ -149,19 +148,17 @@ impl Config {
         };
         let timeout = layers.value("wait_timeout", args.wait_timeout, parse_wait_timeout, "10m")?;
         let interval = layers.value("interval", args.interval, parse_interval, "2s")?;
-        // Trimmed and never empty: `checks::parse_status` parsed them.
-        let lower = |v: &[String]| v.iter().map(|s| s.to_ascii_lowercase()).collect::<Vec<_>>();
-        let until = lower(&args.until);
+        // Trimmed, in lower case and never empty: `checks::parse_status` parsed them.
         let watch = WatchSettings {
             wait: args.wait.then(|| WaitSettings {
                 timeout,
                 interval,
-                until: until.clone(),
+                until: args.until.clone(),
             }),
             follow: args.follow,
-            until,
+            until: args.until.clone(),
             expect: Expectation {
-                statuses: lower(&args.expect),
+                statuses: args.expect.clone(),
                 delivered_ratio: args.expect_delivered,
             },
         };
@@ -253,10 +250,8 @@ impl HttpSettings {
     }
 }
 
-/// The usage checks of a lookup of `kind`: its field names and statuses, what the
-/// output format allows (it may come from the config file), and options that make no
-/// sense together. Each option is paired with what makes it do nothing; the first
-/// found is refused.
+/// A lookup's usage checks: its field names and statuses, then each option paired with
+/// what makes it do nothing (the format may come from the file); the first is refused.
 fn check_lookup(
     kind: LookupKind,
     output: &mut OutputSettings,
@@ -279,15 +274,12 @@ fn check_lookup(
         (output.no_headers, "--no-headers"),
         (output.raw_cells, "--raw-cells"),
     ];
-    let shaping = shaping
-        .iter()
-        .find(|(given, _)| *given && format.is_report());
-    let report = shaping.map(|(_, flag)| {
-        format!(
-            "{flag} shapes the records printed; -o report, report-json, report-md and \
-             prometheus print one report over the batch instead"
-        )
-    });
+    let shaping = shaping.iter().find(|s| s.0 && format.is_report());
+    let flag = shaping.map_or("", |s| s.1);
+    let report = format!(
+        "{flag} shapes the records printed; -o report, report-json, report-md and \
+         prometheus print one report over the batch instead"
+    );
     let refused = [
         (
             output.normalize && !format.is_json_lines() && !watch.follow,
@@ -310,7 +302,7 @@ fn check_lookup(
             watch.follow && (field || format.is_delimited()),
             "--follow prints JSON lines; it does not combine with -o csv/tsv or --field",
         ),
-        (report.is_some(), report.as_deref().unwrap_or_default()),
+        (shaping.is_some(), report.as_str()),
         (
             task && !watch.expect.statuses.is_empty(),
             "--expect applies to sms and hlr lookups; for tasks use --expect-delivered RATIO",

@@ -15,10 +15,9 @@ use crate::settings::given::{flag_of, variable_of, KEYS};
 use crate::settings::origin::Origin;
 use crate::settings::read::read_bounded_text;
 
-/// One layer of the file as written: the top level, or one `[profiles.NAME]` table.
-/// Each value is kept as its text (a number or a boolean too, so that it passes the
-/// same check as a flag's: `timeout = 2` and `--timeout 2` alike) with its place in
-/// the file; `settings::resolve` checks the one it uses with the parser of its flag.
+/// One layer of the file: the top level, or one `[profiles.NAME]` table. Each value is
+/// its text and place (a number too: `Layers::pick` checks `timeout = 2` with the
+/// parser of `--timeout 2`).
 #[derive(Debug, Default)]
 pub struct Layer {
     pub values: BTreeMap<&'static str, Spanned<String>>,
@@ -54,10 +53,7 @@ fn layer(table: &DeTable, top: bool, at: At) -> Result<Layer, ConfigError> {
 }
 
 /// The `profiles` table, or one profile.
-fn settings<'a, 'i>(
-    value: &'a Spanned<DeValue<'i>>,
-    at: At,
-) -> Result<&'a DeTable<'i>, ConfigError> {
+fn settings<'a>(value: &'a Spanned<DeValue<'a>>, at: At) -> Result<&'a DeTable<'a>, ConfigError> {
     let table = value.get_ref().as_table();
     table.ok_or_else(|| at(value.span().start, "expected a table of settings".into()))
 }
@@ -186,12 +182,6 @@ fn key_at(text: &str, offset: usize) -> Option<String> {
         .find(|l| l.starts_with('[') && l.ends_with(']'))
         .map(|header| header.trim_matches(['[', ']']).trim().to_string());
     Some(table.map_or(name.to_string(), |table| format!("{table}.{name}")))
-}
-
-/// The file a lookup would read: `--config`, else `SMSSTAT_CONFIG`, else the
-/// default place.
-pub fn config_path(flag: Option<PathBuf>, env: Option<PathBuf>) -> Option<PathBuf> {
-    flag.or(env).or_else(default_path)
 }
 
 /// The profile names of the file at `path`, sorted (as toml's tables are), for

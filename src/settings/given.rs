@@ -17,10 +17,8 @@ const BATCH: &str = "Batch";
 const WAITING: &str = "Waiting";
 const CONFIGURATION: &str = "Configuration";
 
-/// The settings: options a flag, an `SMSSTAT_*` variable and the config file can all
-/// give. The key is the field's name; the flag `--` and the key with `-` for `_`; the
-/// variable `SMSSTAT_` and the key upper-cased. `config` and `profile` choose the
-/// file, so the file cannot set them.
+/// The settings, by field name: options a flag, an `SMSSTAT_*` variable and the config
+/// file can all give (`config` and `profile` choose the file, so it cannot set them).
 pub const KEYS: [&str; 18] = [
     "config",
     "profile",

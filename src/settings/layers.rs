@@ -149,10 +149,8 @@ impl<'a> Layers<'a> {
         parse: fn(&str) -> Result<T, String>,
     ) -> Result<Option<Sourced<T>>, SettingsError> {
         let picked = self.pick(key, flag, parse)?;
-        let (shown, origin) = match &picked {
-            Some(s) => (s.value.shown(), s.origin.clone()),
-            None => ("(not set)".into(), Origin::Default),
-        };
+        let row = picked.as_ref().map(|s| (s.value.shown(), s.origin.clone()));
+        let (shown, origin) = row.unwrap_or_else(|| ("(not set)".into(), Origin::Default));
         self.row(key, shown, origin);
         Ok(picked)
     }
@@ -314,9 +312,8 @@ impl Shown for Rate {
 
 /// The name `-o`, `--paths` and `--color` take.
 fn value_name(value: &impl clap::ValueEnum) -> String {
-    value
-        .to_possible_value()
-        .map_or_else(String::new, |v| v.get_name().to_string())
+    let name = value.to_possible_value();
+    name.map_or_else(String::new, |v| v.get_name().to_string())
 }
 
 impl Shown for OutputFormat {

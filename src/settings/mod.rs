@@ -1,7 +1,5 @@
-//! Settings: the options as typed (`given`), the config file (`file`), the layers
-//! a value is taken from (flag > environment > profile > file > default, `layers`),
-//! the resolved groups every other layer reads (`config`), and the API key as a
-//! secret type.
+//! Settings: taken from flag > environment > profile > file > default (`layers`) and
+//! resolved once into the groups every other layer reads (`config`).
 
 pub(crate) mod ca;
 pub(crate) mod checks;

@@ -1,6 +1,5 @@
-//! The API key: as read from a setting (trimmed with a warning, or from a key file
-//! with the bounded reader, warned of when others can read it), as a secret type, and
-//! the one way it is ever shown: masked.
+//! The API key: read from a setting (trimmed, with a warning) or a key file, kept as a
+//! secret type, and only ever shown masked.
 
 use std::fmt;
 use std::path::Path;

@@ -22,12 +22,10 @@ pub(crate) fn check_options(args: &Given) -> Result<(), String> {
     Ok(())
 }
 
-/// An unknown status one slip away from a known one of the kind (a letter missing,
-/// extra, wrong, or two swapped) is a typo: refused with the status meant, since a
-/// gate waiting for `deliverd` would stay red as if delivery had failed. Any other
-/// word is taken as the gateway's own (vendors send statuses of their own; the run
-/// warns that it does not know it). Short statuses (`sent`, `new`) are left out:
-/// one slip from them is too often another word.
+/// An unknown status one slip (Damerau) from a known one of the kind is refused as a
+/// typo: a gate waiting for `deliverd` would stay red. Other words are the gateway's
+/// own (the run warns of them); short statuses (`sent`, `new`) are left out: one slip
+/// from them is too often another word.
 pub(crate) fn check_statuses(
     kind: RecordKind,
     flag: &str,
@@ -71,8 +69,7 @@ pub(crate) fn resolve_name(kind: RecordKind, name: &str) -> Result<String, Strin
         return Ok(key.to_string());
     }
     // `detials.ported`: the head is the typo; the path after it is kept.
-    let head = name.split('.').next().unwrap_or_default();
-    let tail = &name[head.len()..];
+    let (head, tail) = name.split_at(name.find('.').unwrap_or(name.len()));
     let keys = fields::of(kind).map(|f| f.key);
     let nearest = keys
         .chain(ERROR_FIELDS)
@@ -94,17 +91,12 @@ pub(crate) fn resolve_name(kind: RecordKind, name: &str) -> Result<String, Strin
 
 /// The names a kind accepts, in the schema's order, then the names of every line.
 fn valid_names(kind: RecordKind) -> Vec<String> {
-    let mut names: Vec<String> = Vec::new();
-    for field in fields::of(kind) {
-        if field.ty == FieldType::Details {
-            names.push(format!("{}.NAME", field.key));
-        } else if !names.iter().any(|n| n == field.key) {
-            names.push(field.key.to_string());
-        }
-    }
+    let keys = fields::of(kind).map(|field| match field.ty {
+        FieldType::Details => format!("{}.NAME", field.key),
+        _ => field.key.to_string(),
+    });
     let common = ERROR_FIELDS.iter().chain(&OUTCOME_FIELDS);
-    names.extend(common.map(|n| n.to_string()));
-    names
+    keys.chain(common.map(|n| n.to_string())).collect()
 }
 
 #[cfg(test)]

@@ -253,7 +253,7 @@ impl Report {
             part.lowest_rate
                 .offer(-(ratio * 1e6).round() as i64, || LowRate {
                     query: shown(query),
-                    delivered: counters.delivered,
+                    delivered: counters.delivered(),
                     messages: counters.messages(),
                 });
         }
