@@ -66,9 +66,6 @@ pub(super) fn name_and_connect(http: &HttpSettings) -> Vec<Step> {
 }
 
 pub(super) fn proxy_step(http: &HttpSettings) -> Step {
-    let detail = match &http.proxy {
-        Some(choice) => format!("{} (from {})", choice.shown, choice.variable),
-        None => "none".into(),
-    };
-    ok("proxy", detail)
+    let detail = http.proxy.as_ref().map(ToString::to_string);
+    ok("proxy", detail.unwrap_or_else(|| "none".into()))
 }
