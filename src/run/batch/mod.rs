@@ -265,7 +265,7 @@ fn wait<'a, T>(on: &Condvar, guard: MutexGuard<'a, T>, limit: Duration) -> Mutex
         .0
 }
 
-impl<W: Work, S> Shared<W, S> {
+impl<W: Work, S: Sink<W::Out>> Shared<W, S> {
     fn stopped(&self) -> bool {
         self.stop.load(Ordering::SeqCst)
     }
@@ -278,13 +278,7 @@ impl<W: Work, S> Shared<W, S> {
         self.sink_failed.store(true, Ordering::SeqCst);
         self.stop.store(true, Ordering::SeqCst);
     }
-}
 
-impl<W, S> Shared<W, S>
-where
-    W: Work,
-    S: Sink<W::Out>,
-{
     /// Values into `ready` until the input ends, the run stops or its deadline passes.
     fn read_all(&self, mut values: impl Iterator<Item = Input>) {
         for index in 0.. {
