@@ -292,10 +292,9 @@ fn print_style(config: &Config, single: bool) -> PrintStyle {
     let output = &config.output;
     PrintStyle {
         // --follow is a stream of JSON lines, failures included.
-        format: if config.watch.follow {
-            OutputFormat::json()
-        } else {
-            output.format
+        format: match config.watch.follow {
+            true => OutputFormat::json(),
+            false => output.format,
         },
         fields: output.fields.clone(),
         field: output.field.clone(),

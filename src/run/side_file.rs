@@ -44,7 +44,6 @@ impl SideFile {
         Ok(file)
     }
 
-    /// A failure of this file, as the run tells it.
     pub(crate) fn failed(&self, source: io::Error) -> Error {
         let (what, path) = (self.what, self.path.clone());
         Error::SideFile { what, path, source }

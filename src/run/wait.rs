@@ -18,7 +18,6 @@ const MAX_INTERVAL: Duration = Duration::from_secs(30);
 /// a stop reads it too).
 #[derive(Debug)]
 pub struct Watch {
-    /// The pause after transient errors.
     backoff: Backoff,
     /// Polls answered so far.
     pub polls: u32,

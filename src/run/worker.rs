@@ -24,7 +24,6 @@ use crate::run::panic_hook::catching;
 use crate::run::wait::{Kept, Watch};
 use crate::settings::config::{Config, WatchSettings};
 
-/// Everything a worker needs, shared by all of them.
 pub(crate) struct Worker {
     client: Client,
     kind: LookupKind,
@@ -87,27 +86,21 @@ impl Worker {
             let query = preview(&lookup.query);
             return Step::Done(Outcome::new(self.kind, query, Err(refusal)));
         }
-        let Lookup {
-            query,
-            attempts,
-            watch,
-            seen,
-            line,
-        } = lookup;
+        let (query, attempts) = (&lookup.query, &mut lookup.attempts);
         let result = match self.client.step(self.kind, query, attempts, self.deadline) {
             Step::At(at) => return Step::At(at),
             Step::Done(result) => result,
         };
         let (Some(settings), Some(watch), Some(deadline)) =
-            (&self.watch.wait, watch, self.deadline)
+            (&self.watch.wait, &mut lookup.watch, self.deadline)
         else {
             return Step::Done(self.judged(query.clone(), result, None));
         };
         // Kept while watched: only what the output needs of it.
         let result = result.map(|record| self.kept(record));
-        let mut last = lock(&seen.last);
+        let mut last = lock(&lookup.seen.last);
         if let Ok(record) = &result {
-            if let Some(line) = line {
+            if let Some(line) = &lookup.line {
                 let status = live_status(record, &self.watch.until);
                 line.update(&self.client.scrub_text(&status), watch.polls + 1);
             }
@@ -123,12 +116,11 @@ impl Worker {
                 Step::At(at)
             }
             Step::Done(result) => {
-                drop(last);
                 // A wait that ran into the run's deadline took the whole
                 // --wait-timeout, as asked: not the few milliseconds short the clock shows.
                 let waited = match Instant::now() >= deadline {
                     true => settings.timeout,
-                    false => seen.started.elapsed(),
+                    false => lookup.seen.started.elapsed(),
                 };
                 Step::Done(self.judged(query.clone(), result, Some(waited)))
             }

@@ -106,7 +106,6 @@ pub enum Ended {
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
     pub jobs: usize,
-    /// Bytes of finished results that may wait for an earlier one.
     pub budget: usize,
     /// The end of `--wait`. Under it the lookups begun are not counted: each value
     /// read is watched from the start (a waiting lookup is a small record).
