@@ -29,19 +29,14 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> Result<u8,
     crate::run::problems::tell_before_starting(config, kind);
     // The side files are made before any lookup, so that an unwritable path costs
     // no requests.
-    let junit = config
-        .output
-        .junit
-        .as_deref()
-        .map(|path| JunitFile::create(path, format!("smsstat {}", kind.name())))
-        .transpose()?;
-    let metrics = config
-        .output
-        .metrics
-        .as_deref()
-        .map(|path| SideFile::open(path, "metrics file"))
-        .transpose()?
-        .map(|file| (file, Metrics::new()));
+    let junit = match &config.output.junit {
+        Some(path) => Some(JunitFile::create(path, format!("smsstat {}", kind.name()))?),
+        None => None,
+    };
+    let metrics = match &config.output.metrics {
+        Some(path) => Some((SideFile::open(path, "metrics file")?, Metrics::new())),
+        None => None,
+    };
     let jobs = jobs_for(config);
     let total = values
         .iter()
@@ -51,11 +46,8 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> Result<u8,
     let single = total == Some(1);
     let (live, progress) = drawing(config, total);
     // The run's one deadline: every poll, turn and retry of `--wait` ends by it.
-    let deadline = config
-        .watch
-        .wait
-        .as_ref()
-        .map(|w| Instant::now() + w.timeout);
+    let wait = config.watch.wait.as_ref();
+    let deadline = wait.map(|wait| Instant::now() + wait.timeout);
     let worker = Arc::new(Worker::new(config, single, kind, live.clone(), deadline));
     let output = Output {
         printer: Printer::stdout(print_style(config, single), kind),
