@@ -38,10 +38,8 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> Result<u8,
         None => None,
     };
     let jobs = jobs_for(config);
-    let total = values
-        .iter()
-        .all(|v| v != "-")
-        .then_some(values.len() as u64);
+    let stdin = values.iter().any(|v| v == "-");
+    let total = (!stdin).then_some(values.len() as u64);
     // One value on the command line: shown in the record view, with no summary.
     let single = total == Some(1);
     let (live, progress) = drawing(config, total);

@@ -231,10 +231,8 @@ impl Work for Worker {
         }
         let shown = preview(&query);
         // The live view is drawn only under `--wait`.
-        let line = self
-            .live
-            .as_ref()
-            .map(|live| live.line(index, &format!("{} {shown}", self.kind.name())));
+        let label = format!("{} {shown}", self.kind.name());
+        let line = self.live.as_ref().map(|live| live.line(index, &label));
         Ok(Lookup {
             attempts: self.client.attempts(self.kind, &query),
             watch: self.watch.wait.as_ref().map(Watch::new),

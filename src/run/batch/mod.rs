@@ -509,12 +509,9 @@ impl<W: Work, S: Sink<W::Out>> Shared<W, S> {
         if self.sink_failed.load(Ordering::SeqCst) {
             return sink;
         }
-        let waiting: BTreeMap<usize, &W::Lookup> = room
-            .due
-            .values()
-            .map(|(index, lookup)| (*index, lookup))
-            .collect();
-        let slots: Vec<_> = (0..self.limits.jobs).map(|w| lock(&self.busy[w])).collect();
+        let waiting: BTreeMap<usize, &W::Lookup> =
+            room.due.values().map(|(i, l)| (*i, l)).collect();
+        let slots: Vec<_> = self.busy.iter().map(lock).collect();
         let busy: BTreeMap<usize, &W::Tag> = slots
             .iter()
             .filter_map(|slot| slot.as_ref().map(|(index, tag)| (*index, tag)))
