@@ -90,12 +90,8 @@ fn drawing(config: &Config, total: Option<u64>) -> (Option<Arc<LiveView>>, Batch
         && !typed;
     let live = (quiet_terminal && config.watch.wait.is_some())
         .then(|| Arc::new(LiveView::new(output.utf8)));
-    let progress = BatchProgress::new(
-        quiet_terminal && live.is_none() && total != Some(1),
-        total,
-        output.utf8,
-    );
-    (live, progress)
+    let bar = quiet_terminal && live.is_none() && total != Some(1);
+    (live, BatchProgress::new(bar, total, output.utf8))
 }
 
 /// Clears the terminal's drawing, prints the rest and the summary, and gives the
