@@ -92,9 +92,7 @@ fn resolve(path: &Path) -> PathBuf {
 /// A new file beside `path` (`.report.xml.XXXXXX.tmp`), so the rename is atomic;
 /// readable as `File::create` makes it, for a CI job or a collector to pick up.
 fn temp_beside(path: &Path) -> io::Result<NamedTempFile> {
-    let name = path
-        .file_name()
-        .map_or_else(Default::default, |n| n.to_string_lossy().into_owned());
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
     let dir = path.parent().filter(|dir| !dir.as_os_str().is_empty());
     let prefix = format!(".{name}.");
     let mut builder = tempfile::Builder::new();

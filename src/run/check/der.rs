@@ -136,12 +136,8 @@ fn time_text(tag: u8, value: &[u8]) -> Result<String, DerError> {
     };
     let d = |at: usize| &full[at..at + 2];
     let (year, month, day) = (&full[..4], d(4), d(6));
-    Ok(format!(
-        "{year}-{month}-{day}T{}:{}:{}Z",
-        d(8),
-        d(10),
-        d(12)
-    ))
+    let (hour, minute, second) = (d(8), d(10), d(12));
+    Ok(format!("{year}-{month}-{day}T{hour}:{minute}:{second}Z"))
 }
 
 #[cfg(test)]
