@@ -364,13 +364,9 @@ impl<W: Work, S: Sink<W::Out>> Shared<W, S> {
             if read_all && room.ready.is_empty() && room.in_flight == 0 {
                 return Task::Quit;
             }
-            let until_due = first_due.map(|at| at.saturating_duration_since(now));
+            let until_due = first_due.map_or(STOP_POLL, |at| at.saturating_duration_since(now));
             room.waiting += 1;
-            room = wait(
-                &self.wake,
-                room,
-                until_due.unwrap_or(STOP_POLL).min(STOP_POLL),
-            );
+            room = wait(&self.wake, room, until_due.min(STOP_POLL));
             room.waiting -= 1;
         }
     }
@@ -454,10 +450,7 @@ impl<W: Work, S: Sink<W::Out>> Shared<W, S> {
         drop(order);
         room.in_flight -= 1;
         // Recent results weigh most: a batch's answers change size slowly, if at all.
-        let typical = room
-            .typical
-            .map_or(weight, |typical| (typical * 7 + weight) / 8);
-        room.typical = Some(typical);
+        room.typical = Some(room.typical.map_or(weight, |t| (t * 7 + weight) / 8));
         // One fewer under way (and maybe bytes freed): room for a worker waiting to
         // begin one; at the end of the run, every worker leaves.
         if room.waiting > 0 {

@@ -28,11 +28,9 @@ pub(super) fn name_and_connect(http: &HttpSettings) -> Vec<Step> {
     let (hop, prefix) = match &http.proxy {
         Some(choice) => {
             let host = choice.proxy.host().trim_matches(['[', ']']).to_string();
-            let prefix = format!(
-                "via proxy {} (the proxy resolves and reaches {}): proxy ",
-                choice.shown,
-                target.map_or_else(String::new, |(h, _)| h)
-            );
+            let (shown, reaches) = (&choice.shown, target.map_or_else(String::new, |(h, _)| h));
+            let prefix =
+                format!("via proxy {shown} (the proxy resolves and reaches {reaches}): proxy ");
             (Some((host, choice.proxy.port())), prefix)
         }
         None => (target, String::new()),
