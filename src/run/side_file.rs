@@ -53,8 +53,7 @@ impl SideFile {
         mut self,
         write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
     ) -> Result<(), Error> {
-        let written = self.write_through(write);
-        written.map_err(|err| self.failed(err))
+        self.write_through(write).map_err(|err| self.failed(err))
     }
 
     fn write_through(
@@ -71,8 +70,7 @@ impl SideFile {
         let mut out = BufWriter::new(temp);
         write(&mut out)?;
         let temp = out.into_inner().map_err(|e| e.into_error())?;
-        temp.persist(&self.target).map_err(|e| e.error)?;
-        Ok(())
+        temp.persist(&self.target).map(drop).map_err(|e| e.error)
     }
 }
 

@@ -14,8 +14,7 @@ use crate::http::retry::{Backoff, MAX_RETRY_AFTER};
 /// interval asked for is longer: that one is never shortened.
 const MAX_INTERVAL: Duration = Duration::from_secs(30);
 
-/// One value being watched (the record seen last is the lookup's, handed to `polled`:
-/// a stop reads it too).
+/// One value being watched; the last record seen is the lookup's (a stop reads it).
 #[derive(Debug)]
 pub struct Watch {
     backoff: Backoff,

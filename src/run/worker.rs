@@ -30,7 +30,6 @@ pub(crate) struct Worker {
     /// `--until` (what counts as final) holds with or without `--wait`.
     watch: WatchSettings,
     live: Option<Arc<LiveView>>,
-    /// The end of `--wait`, the same for every lookup of the run.
     deadline: Option<Instant>,
     /// Early stop after account-level failures (off with `--keep-going`).
     halt: Halt,

@@ -27,7 +27,6 @@ pub(super) enum DerError {
 struct Reader<'a>(&'a [u8]);
 
 impl<'a> Reader<'a> {
-    /// The next element's tag and content.
     fn next(&mut self) -> Result<(u8, &'a [u8]), DerError> {
         let [tag, first, rest @ ..] = self.0 else {
             return Err(DerError::Truncated);

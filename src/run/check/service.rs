@@ -75,11 +75,10 @@ fn tls_step(first: &Result<Record, LookupError>, http: &HttpSettings) -> Step {
     };
     match cert::inspect(http) {
         Ok(seen) => ok("tls", format!("{seen}, verified against {roots}")),
-        Err(cert::CertError::Connection(error @ LookupError::Timeout(limit))) => failed(
-            "tls",
-            format!("no TLS handshake within {}", format_duration(limit)),
-            error.exit_code(),
-        ),
+        Err(cert::CertError::Connection(error @ LookupError::Timeout(limit))) => {
+            let detail = format!("no TLS handshake within {}", format_duration(limit));
+            failed("tls", detail, error.exit_code())
+        }
         Err(why) => ok(
             "tls",
             format!("certificate verified against {roots} (its details unread: {why})"),
