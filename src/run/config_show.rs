@@ -104,12 +104,9 @@ fn stacked(rows: &[[String; 3]], name_width: usize, width: usize) -> String {
     let indent = name_width + 2;
     let mut out = format!("{:indent$}VALUE, FROM\n", "SETTING");
     for [name, value, from] in rows {
-        let lines = format!(
-            "{name:indent$}{}\n{:indent$}{}\n",
-            hanging(value, indent, width),
-            "",
-            hanging(&format!("from {from}"), indent, width)
-        );
+        let value = hanging(value, indent, width);
+        let from = hanging(&format!("from {from}"), indent, width);
+        let lines = format!("{name:indent$}{value}\n{:indent$}{from}\n", "");
         // A name whose value went to a line of its own keeps no trailing spaces.
         out.extend(lines.lines().map(|line| format!("{}\n", line.trim_end())));
     }

@@ -407,10 +407,8 @@ impl<W: Work, S: Sink<W::Out>> Shared<W, S> {
 
     fn tell(&self, out: &W::Out) {
         let mut order = lock(&self.order);
-        if let Some(sink) = order.sink.as_mut() {
-            if sink.tell(out).is_err() {
-                self.sink_broke();
-            }
+        if let Some(Err(_)) = order.sink.as_mut().map(|sink| sink.tell(out)) {
+            self.sink_broke();
         }
     }
 
