@@ -62,10 +62,6 @@ pub struct Attempts {
     pub retry_after: Option<Duration>,
 }
 
-/// A request's step: done with the lookup's result, as sent (`protect` it before
-/// showing it), or due again (a retry's pause, the `--rate` turn, the short path).
-pub type Next = Step<Result<Record, LookupError>>;
-
 impl Attempts {
     pub fn new(paths: Vec<String>, allowed: u32) -> Attempts {
         Attempts {
@@ -102,8 +98,8 @@ impl Client {
         let mut attempts = Attempts::new(kind.paths(value, PathStyle::Explicit), 0);
         let mut result = loop {
             match self.step(kind, value, &mut attempts, None) {
-                Next::Done(result) => break result,
-                Next::At(at) => std::thread::sleep(at.saturating_duration_since(Instant::now())),
+                Step::Done(result) => break result,
+                Step::At(at) => std::thread::sleep(at.saturating_duration_since(Instant::now())),
             }
         };
         self.protect(&mut result);
@@ -121,14 +117,15 @@ impl Client {
 
     /// One step of a lookup whose next request is due: its `--rate` turn, or the
     /// request and what its answer means. `deadline` (the end of `--wait`) bounds
-    /// the request and any retry. `value` has passed `kind.validate`.
+    /// the request and any retry. `value` has passed `kind.validate`. The result is
+    /// as sent: `protect` it before showing it.
     pub fn step(
         &self,
         kind: LookupKind,
         value: &str,
         attempts: &mut Attempts,
         deadline: Option<Instant>,
-    ) -> Next {
+    ) -> Step<Result<Record, LookupError>> {
         let debug_panic = self.debug_panic.as_deref();
         let debug_panic = debug_panic.is_some_and(|only| only == "1" || only == value);
         if debug_panic && attempts.fresh() && attempts.turn.is_none() {
@@ -140,13 +137,13 @@ impl Client {
         let left = deadline.map_or(Duration::MAX, |d| d.saturating_duration_since(now));
         let timeout = self.http.timeout.min(left);
         if timeout.is_zero() {
-            return Next::Done(Err(LookupError::WaitOver));
+            return Step::Done(Err(LookupError::WaitOver));
         }
         // A pause that began after the turn was taken holds it: taken again.
         if attempts.turn.take().is_none_or(|t| self.pace.held_past(t)) {
             if let Some(turn) = self.pace.turn() {
                 attempts.turn = Some(turn);
-                return Next::At(deadline.map_or(turn, |d| turn.min(d)));
+                return Step::At(deadline.map_or(turn, |d| turn.min(d)));
             }
         }
         let url = [self.http.base_url.as_str(), &attempts.paths[attempts.path]].concat();
@@ -170,7 +167,7 @@ impl Client {
         kind: LookupKind,
         value: &str,
         deadline: Option<Instant>,
-    ) -> Next {
+    ) -> Step<Result<Record, LookupError>> {
         // Only explicit paths with a short form behind them are evidence.
         let short_form = attempts.path + 1 < attempts.paths.len();
         let label = self.label(kind, value);
@@ -215,7 +212,7 @@ impl Client {
                     // only this one (the retry waits its turn like the others).
                     self.pace.pause_all(delay);
                 }
-                return Next::At(now + delay);
+                return Step::At(now + delay);
             }
         }
         // A failed exchange is no evidence either way.
@@ -229,10 +226,10 @@ impl Client {
                 attempts.path += 1;
                 attempts.retries = 0;
                 attempts.backoff = Backoff::default();
-                return Next::At(now);
+                return Step::At(now);
             }
         }
-        Next::Done(result)
+        Step::Done(result)
     }
 
     /// What may be shown of a result: the key scrubbed, the number masked under

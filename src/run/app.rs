@@ -90,10 +90,8 @@ fn look_up(global: Given, kind: LookupKind, values: Vec<String>) -> Result<u8, E
 
 fn serve_simulator(args: SimArgs) -> Result<u8, Error> {
     let listen = args.listen;
-    match sim::serve(sim_options(args)) {
-        Ok(()) => Ok(exit_codes::SUCCESS),
-        Err(source) => Err(Error::SimServe { listen, source }),
-    }
+    sim::serve(sim_options(args)).map_err(|source| Error::SimServe { listen, source })?;
+    Ok(exit_codes::SUCCESS)
 }
 
 /// `smsstat sim`'s flags over the variant's defaults.

@@ -20,8 +20,7 @@ use crate::settings::layers::{Layers, ShowRow};
 pub fn run(mut args: Given) -> Result<u8, Error> {
     // `--json` is how this listing prints, not the lookups' output setting.
     let json = std::mem::take(&mut args.json);
-    let var = |name: &str| std::env::var(name).ok();
-    let mut layers = Layers::open(&args, &var)?;
+    let mut layers = Layers::open(&args, &|name: &str| std::env::var(name).ok())?;
     // With --demo a lookup would start the simulator on a free port: any loopback
     // address stands for it in the check.
     let demo = args.demo.then(|| "http://127.0.0.1".to_string());
@@ -105,12 +104,9 @@ fn stacked(rows: &[[String; 3]], name_width: usize, width: usize) -> String {
     let indent = name_width + 2;
     let mut out = format!("{:indent$}VALUE, FROM\n", "SETTING");
     for [name, value, from] in rows {
-        let lines = format!(
-            "{name:indent$}{}\n{:indent$}{}\n",
-            hanging(value, indent, width),
-            "",
-            hanging(&format!("from {from}"), indent, width)
-        );
+        let value = hanging(value, indent, width);
+        let from = hanging(&format!("from {from}"), indent, width);
+        let lines = format!("{name:indent$}{value}\n{:indent$}{from}\n", "");
         // A name whose value went to a line of its own keeps no trailing spaces.
         out.extend(lines.lines().map(|line| format!("{}\n", line.trim_end())));
     }

@@ -34,10 +34,7 @@ impl Halt {
     }
 
     pub fn observe<T>(&self, result: &Result<T, LookupError>) {
-        if !self.enabled {
-            return;
-        }
-        let Err(error) = result else {
+        let Some(error) = result.as_ref().err().filter(|_| self.enabled) else {
             return self.refused_in_a_row.store(0, Ordering::Relaxed);
         };
         let reason = match error {

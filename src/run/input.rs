@@ -83,25 +83,17 @@ impl<R: BufRead> BufRead for Consumed<R> {
 
 /// The values of a line reader. A read error (stdin a directory, EIO) is one failure
 /// and the end of the input: retrying a broken stream would fail forever.
-pub fn lines(mut reader: impl BufRead + Send) -> impl Iterator<Item = Input> + Send {
-    let mut line = Vec::new();
-    let mut first = true;
-    let mut ended = false;
+pub fn lines(reader: impl BufRead + Send) -> impl Iterator<Item = Input> + Send {
+    let (mut reader, mut line, mut first) = (Some(reader), Vec::new(), true);
     std::iter::from_fn(move || loop {
-        if ended {
-            return None;
-        }
         line.clear();
-        let cut = match read_line_bounded(&mut reader, &mut line, MAX_LINE) {
+        let cut = match read_line_bounded(reader.as_mut()?, &mut line, MAX_LINE) {
             Ok(None) => return None,
             Ok(Some(cut)) => cut,
             Err(err) => {
-                ended = true;
-                let reason = format!("cannot read stdin: {err}");
-                return Some(Err(BadInput {
-                    shown: "-".into(),
-                    reason,
-                }));
+                reader = None;
+                let (shown, reason) = ("-".into(), format!("cannot read stdin: {err}"));
+                return Some(Err(BadInput { shown, reason }));
             }
         };
         if std::mem::take(&mut first) && line.starts_with(BOM) {

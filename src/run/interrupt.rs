@@ -6,6 +6,9 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
+use signal_hook::consts::{SIGINT, SIGTERM};
+use signal_hook::flag;
+
 use crate::domain::exit_codes;
 
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
@@ -13,32 +16,24 @@ static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 static SIGNAL: AtomicUsize = AtomicUsize::new(0);
 
 #[cfg(unix)]
-const SIGNALS: &[i32] = &[
-    signal_hook::consts::SIGINT,
-    signal_hook::consts::SIGTERM,
-    signal_hook::consts::SIGHUP,
-];
+const SIGNALS: &[i32] = &[SIGINT, SIGTERM, signal_hook::consts::SIGHUP];
 #[cfg(not(unix))]
-const SIGNALS: &[i32] = &[signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM];
+const SIGNALS: &[i32] = &[SIGINT, SIGTERM];
 
 /// The flag raised by a stopping signal, installing the handlers on first use.
 pub(crate) fn interrupt_flag() -> Arc<AtomicBool> {
     static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
     Arc::clone(FLAG.get_or_init(|| {
-        let flag = Arc::new(AtomicBool::new(false));
+        let stop = Arc::new(AtomicBool::new(false));
         for &signal in SIGNALS {
             // Order matters: the shutdown action sees the state before this signal's
             // own flag is set, so only a second signal ends the process at once.
-            let _ = signal_hook::flag::register_conditional_shutdown(
-                signal,
-                128 + signal,
-                &INTERRUPTED,
-            );
-            let first = signal_hook::flag::register_usize(signal, &SIGNAL, signal as usize);
-            let _ = first.and_then(|_| signal_hook::flag::register(signal, &INTERRUPTED));
-            let _ = signal_hook::flag::register(signal, Arc::clone(&flag));
+            let _ = flag::register_conditional_shutdown(signal, 128 + signal, &INTERRUPTED);
+            let first = flag::register_usize(signal, &SIGNAL, signal as usize);
+            let _ = first.and_then(|_| flag::register(signal, &INTERRUPTED));
+            let _ = flag::register(signal, Arc::clone(&stop));
         }
-        flag
+        stop
     }))
 }
 

@@ -27,8 +27,7 @@ impl JunitFile {
     pub(crate) fn create(path: &Path, suite: String) -> Result<JunitFile, Error> {
         let target = SideFile::open(path, "JUnit file")?;
         // Unnamed: removed by the system however the run ends.
-        let cases = tempfile::tempfile().map_err(|err| target.failed(err))?;
-        let cases = BufWriter::new(cases);
+        let cases = BufWriter::new(tempfile::tempfile().map_err(|err| target.failed(err))?);
         Ok(JunitFile {
             target,
             cases,
@@ -41,9 +40,7 @@ impl JunitFile {
 
     pub(crate) fn add(&mut self, outcome: &Outcome) {
         if self.failed.is_none() {
-            if let Err(err) = write_testcase(&mut self.cases, outcome, &mut self.counts) {
-                self.failed = Some(err);
-            }
+            self.failed = write_testcase(&mut self.cases, outcome, &mut self.counts).err();
         }
     }
 

@@ -29,33 +29,23 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> Result<u8,
     crate::run::problems::tell_before_starting(config, kind);
     // The side files are made before any lookup, so that an unwritable path costs
     // no requests.
-    let junit = config
-        .output
-        .junit
-        .as_deref()
-        .map(|path| JunitFile::create(path, format!("smsstat {}", kind.name())))
-        .transpose()?;
-    let metrics = config
-        .output
-        .metrics
-        .as_deref()
-        .map(|path| SideFile::open(path, "metrics file"))
-        .transpose()?
-        .map(|file| (file, Metrics::new()));
+    let junit = match &config.output.junit {
+        Some(path) => Some(JunitFile::create(path, format!("smsstat {}", kind.name()))?),
+        None => None,
+    };
+    let metrics = match &config.output.metrics {
+        Some(path) => Some((SideFile::open(path, "metrics file")?, Metrics::new())),
+        None => None,
+    };
     let jobs = jobs_for(config);
-    let total = values
-        .iter()
-        .all(|v| v != "-")
-        .then_some(values.len() as u64);
+    let stdin = values.iter().any(|v| v == "-");
+    let total = (!stdin).then_some(values.len() as u64);
     // One value on the command line: shown in the record view, with no summary.
     let single = total == Some(1);
     let (live, progress) = drawing(config, total);
     // The run's one deadline: every poll, turn and retry of `--wait` ends by it.
-    let deadline = config
-        .watch
-        .wait
-        .as_ref()
-        .map(|w| Instant::now() + w.timeout);
+    let wait = config.watch.wait.as_ref();
+    let deadline = wait.map(|wait| Instant::now() + wait.timeout);
     let worker = Arc::new(Worker::new(config, single, kind, live.clone(), deadline));
     let output = Output {
         printer: Printer::stdout(print_style(config, single), kind),
@@ -100,12 +90,8 @@ fn drawing(config: &Config, total: Option<u64>) -> (Option<Arc<LiveView>>, Batch
         && !typed;
     let live = (quiet_terminal && config.watch.wait.is_some())
         .then(|| Arc::new(LiveView::new(output.utf8)));
-    let progress = BatchProgress::new(
-        quiet_terminal && live.is_none() && total != Some(1),
-        total,
-        output.utf8,
-    );
-    (live, progress)
+    let bar = quiet_terminal && live.is_none() && total != Some(1);
+    (live, BatchProgress::new(bar, total, output.utf8))
 }
 
 /// Clears the terminal's drawing, prints the rest and the summary, and gives the
@@ -292,10 +278,9 @@ fn print_style(config: &Config, single: bool) -> PrintStyle {
     let output = &config.output;
     PrintStyle {
         // --follow is a stream of JSON lines, failures included.
-        format: if config.watch.follow {
-            OutputFormat::json()
-        } else {
-            output.format
+        format: match config.watch.follow {
+            true => OutputFormat::json(),
+            false => output.format,
         },
         fields: output.fields.clone(),
         field: output.field.clone(),

@@ -104,9 +104,6 @@ pub(crate) fn tell_before_starting(config: &Config, kind: LookupKind) {
         }
     }
     if let Some(proxy) = http.proxy.as_ref().filter(|_| http.verbose > 0) {
-        report(format_args!(
-            "proxy {} (from {}) for {}",
-            proxy.shown, proxy.variable, http.base_url
-        ));
+        report(format_args!("proxy {proxy} for {}", http.base_url));
     }
 }

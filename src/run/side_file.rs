@@ -44,7 +44,6 @@ impl SideFile {
         Ok(file)
     }
 
-    /// A failure of this file, as the run tells it.
     pub(crate) fn failed(&self, source: io::Error) -> Error {
         let (what, path) = (self.what, self.path.clone());
         Error::SideFile { what, path, source }
@@ -54,8 +53,7 @@ impl SideFile {
         mut self,
         write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
     ) -> Result<(), Error> {
-        let written = self.write_through(write);
-        written.map_err(|err| self.failed(err))
+        self.write_through(write).map_err(|err| self.failed(err))
     }
 
     fn write_through(
@@ -72,8 +70,7 @@ impl SideFile {
         let mut out = BufWriter::new(temp);
         write(&mut out)?;
         let temp = out.into_inner().map_err(|e| e.into_error())?;
-        temp.persist(&self.target).map_err(|e| e.error)?;
-        Ok(())
+        temp.persist(&self.target).map(drop).map_err(|e| e.error)
     }
 }
 
@@ -93,9 +90,7 @@ fn resolve(path: &Path) -> PathBuf {
 /// A new file beside `path` (`.report.xml.XXXXXX.tmp`), so the rename is atomic;
 /// readable as `File::create` makes it, for a CI job or a collector to pick up.
 fn temp_beside(path: &Path) -> io::Result<NamedTempFile> {
-    let name = path
-        .file_name()
-        .map_or_else(Default::default, |n| n.to_string_lossy().into_owned());
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
     let dir = path.parent().filter(|dir| !dir.as_os_str().is_empty());
     let prefix = format!(".{name}.");
     let mut builder = tempfile::Builder::new();

@@ -12,27 +12,25 @@ use crate::domain::fields;
 use crate::domain::lock;
 use crate::domain::lookup::LookupKind;
 use crate::domain::outcome::Outcome;
-use crate::domain::record::{Record, RecordKind};
+use crate::domain::record::Record;
 use crate::domain::sanitize::{escape_control, preview};
 use crate::domain::step::Step;
 use crate::domain::verdict::{self, Stage, Verdict};
-use crate::http::client::{Attempts, Client, Next};
+use crate::http::client::{Attempts, Client};
 use crate::output::progress::{LiveLine, LiveView};
 use crate::run::batch::{Cut, Input, Tell, Work};
 use crate::run::halt::Halt;
 use crate::run::interrupt;
 use crate::run::panic_hook::catching;
-use crate::run::wait::Watch;
+use crate::run::wait::{Kept, Watch};
 use crate::settings::config::{Config, WatchSettings};
 
-/// Everything a worker needs, shared by all of them.
 pub(crate) struct Worker {
     client: Client,
     kind: LookupKind,
     /// `--until` (what counts as final) holds with or without `--wait`.
     watch: WatchSettings,
     live: Option<Arc<LiveView>>,
-    /// The end of `--wait`, the same for every lookup of the run.
     deadline: Option<Instant>,
     /// Early stop after account-level failures (off with `--keep-going`).
     halt: Halt,
@@ -88,58 +86,41 @@ impl Worker {
             let query = preview(&lookup.query);
             return Step::Done(Outcome::new(self.kind, query, Err(refusal)));
         }
-        let Lookup {
-            query,
-            attempts,
-            watch,
-            seen,
-            line,
-        } = lookup;
+        let (query, attempts) = (&lookup.query, &mut lookup.attempts);
         let result = match self.client.step(self.kind, query, attempts, self.deadline) {
-            Next::At(at) => return Step::At(at),
-            Next::Done(result) => result,
+            Step::At(at) => return Step::At(at),
+            Step::Done(result) => result,
         };
         let (Some(settings), Some(watch), Some(deadline)) =
-            (&self.watch.wait, watch, self.deadline)
+            (&self.watch.wait, &mut lookup.watch, self.deadline)
         else {
             return Step::Done(self.judged(query.clone(), result, None));
         };
         // Kept while watched: only what the output needs of it.
         let result = result.map(|record| self.kept(record));
-        let mut kept = lock(&seen.last);
-        // The record this poll brought, as it will be kept (and compared, to follow);
-        // the one seen before is read back only when this poll brought none.
-        let fresh = result.as_ref().ok().map(Kept::of);
-        let mut last = kept.as_ref().filter(|_| result.is_err()).map(Kept::record);
+        let mut last = lock(&lookup.seen.last);
         if let Ok(record) = &result {
-            if let Some(line) = line {
+            if let Some(line) = &lookup.line {
                 let status = live_status(record, &self.watch.until);
                 line.update(&self.client.scrub_text(&status), watch.polls + 1);
             }
             // `--follow`: a record that changed is told at once (protected).
-            if self.watch.follow
-                && kept.as_ref().map(|k| &k.json) != fresh.as_ref().map(|k| &k.json)
-            {
+            if self.watch.follow && last.as_ref() != Some(&Kept::of(record)) {
                 tell(&self.protected(query.clone(), None, Ok(record.clone())));
             }
         }
         let (retry_after, now) = (attempts.retry_after, Instant::now());
         match watch.polled(result, retry_after, settings, &mut last, now, deadline) {
             Step::At(at) => {
-                // A pending record replaces the one kept; after a failure it stays.
-                if fresh.is_some() {
-                    *kept = fresh;
-                }
                 *attempts = self.client.attempts(self.kind, query);
                 Step::At(at)
             }
             Step::Done(result) => {
-                drop(kept);
                 // A wait that ran into the run's deadline took the whole
                 // --wait-timeout, as asked: not the few milliseconds short the clock shows.
                 let waited = match Instant::now() >= deadline {
                     true => settings.timeout,
-                    false => seen.started.elapsed(),
+                    false => lookup.seen.started.elapsed(),
                 };
                 Step::Done(self.judged(query.clone(), result, Some(waited)))
             }
@@ -222,31 +203,6 @@ pub(crate) struct Seen {
     last: Mutex<Option<Kept>>,
 }
 
-/// A watched value's last record while it waits for its next poll: its fields as
-/// compact JSON, read back when needed (the deadline, a stop). A parsed map of a
-/// 200-byte record holds about 2 KiB; 20,000 watched values held 68 MiB that way.
-pub(crate) struct Kept {
-    kind: RecordKind,
-    json: Box<[u8]>,
-}
-
-impl Kept {
-    fn of(record: &Record) -> Kept {
-        let json = serde_json::to_vec(&record.fields).unwrap_or_default();
-        Kept {
-            kind: record.kind,
-            json: json.into_boxed_slice(),
-        }
-    }
-
-    fn record(&self) -> Record {
-        Record {
-            kind: self.kind,
-            fields: serde_json::from_slice(&self.json).unwrap_or_default(),
-        }
-    }
-}
-
 impl Lookup {
     /// Whether a request went out: one only waiting for its `--rate` turn did not.
     fn sent(&self) -> bool {
@@ -275,10 +231,8 @@ impl Work for Worker {
         }
         let shown = preview(&query);
         // The live view is drawn only under `--wait`.
-        let line = self
-            .live
-            .as_ref()
-            .map(|live| live.line(index, &format!("{} {shown}", self.kind.name())));
+        let label = format!("{} {shown}", self.kind.name());
+        let line = self.live.as_ref().map(|live| live.line(index, &label));
         Ok(Lookup {
             attempts: self.client.attempts(self.kind, &query),
             watch: self.watch.wait.as_ref().map(Watch::new),

@@ -21,6 +21,13 @@ pub struct ProxyChoice {
     pub shown: String,
 }
 
+/// As `-v` and `check` show it: `http://proxy:3128 (from HTTPS_PROXY)`.
+impl std::fmt::Display for ProxyChoice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} (from {})", self.shown, self.variable)
+    }
+}
+
 /// The proxy for `base_url` under the environment `env` (a variable's value, None
 /// when unset). `--demo` and loopback hosts never go through a proxy.
 pub fn resolve(

@@ -49,14 +49,14 @@ fn a_record_ends_the_lookup_at_once() {
         None,
     );
     assert!(
-        matches!(next, Next::Done(Ok(ref r)) if r.fields["status"] == "delivered"),
+        matches!(next, Step::Done(Ok(ref r)) if r.fields["status"] == "delivered"),
         "{next:?}"
     );
 }
 
 /// A retry: the lookup comes back after a pause, with one retry more spent.
-fn is_retry(next: &Next, now: Instant) -> bool {
-    matches!(next, Next::At(at) if *at > now)
+fn is_retry(next: &Step<Result<Record, LookupError>>, now: Instant) -> bool {
+    matches!(next, Step::At(at) if *at > now)
 }
 
 #[test]
@@ -72,7 +72,7 @@ fn transient_failures_are_retried_until_the_retries_are_spent() {
     assert_eq!(client.pace.turn(), None, "a 503 does not pause the account");
     let next = client.after(&mut attempts, answer(503, "", None), now, SMS, "42", None);
     assert!(
-        matches!(next, Next::Done(Err(LookupError::Unavailable(_)))),
+        matches!(next, Step::Done(Err(LookupError::Unavailable(_)))),
         "{next:?}"
     );
     let timeout = Err(LookupError::Timeout(Duration::from_secs(1)));
@@ -95,7 +95,7 @@ fn a_429_pauses_the_account_for_as_long_as_the_server_asks() {
         None,
     );
     assert!(
-        matches!(next, Next::At(at) if at == now + Duration::from_secs(3)),
+        matches!(next, Step::At(at) if at == now + Duration::from_secs(3)),
         "{next:?}"
     );
     let turn = client.pace.turn().expect("a 429 speaks of the account");
@@ -117,7 +117,7 @@ fn no_retry_whose_pause_outlasts_the_deadline() {
         "42",
         deadline,
     );
-    assert!(matches!(next, Next::Done(Err(_))), "{next:?}");
+    assert!(matches!(next, Step::Done(Err(_))), "{next:?}");
 }
 
 #[test]
@@ -139,7 +139,7 @@ fn a_missing_explicit_route_moves_on_to_the_short_form_with_fresh_retries() {
     assert!(is_retry(&next, now), "{next:?}");
     // The short form, at once.
     let next = task(&mut attempts, 404);
-    assert!(matches!(next, Next::At(at) if at == now), "{next:?}");
+    assert!(matches!(next, Step::At(at) if at == now), "{next:?}");
     assert_eq!(attempts.paths[attempts.path], "/sms/6");
     assert_eq!(attempts.retries, 0);
     // The short path has its own retries.
@@ -147,7 +147,7 @@ fn a_missing_explicit_route_moves_on_to_the_short_form_with_fresh_retries() {
     assert!(is_retry(&next, now), "{next:?}");
     // The last path's 404 is the answer, not another fallback.
     let next = task(&mut attempts, 404);
-    assert!(matches!(next, Next::Done(Err(_))), "{next:?}");
+    assert!(matches!(next, Step::Done(Err(_))), "{next:?}");
     assert!(
         !client.routes.explicit_missing(LookupKind::Task),
         "one answer is not evidence"
@@ -171,7 +171,7 @@ fn a_service_error_on_the_explicit_route_is_the_answer() {
     assert!(
         matches!(
             next,
-            Next::Done(Err(LookupError::Service { code: Some(20), .. }))
+            Step::Done(Err(LookupError::Service { code: Some(20), .. }))
         ),
         "{next:?}"
     );
@@ -223,8 +223,8 @@ fn a_probe_makes_one_request_on_the_explicit_path_whatever_the_settings() {
     let mut attempts = client.attempts(LookupKind::SmsRef, "r1");
     let result = loop {
         match client.step(LookupKind::SmsRef, "r1", &mut attempts, None) {
-            Next::At(_) => continue,
-            Next::Done(result) => break result,
+            Step::At(_) => continue,
+            Step::Done(result) => break result,
         }
     };
     assert!(

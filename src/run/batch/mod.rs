@@ -107,7 +107,6 @@ pub enum Ended {
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
     pub jobs: usize,
-    /// Bytes of finished results that may wait for an earlier one.
     pub budget: usize,
     /// The end of `--wait`. Under it the lookups begun are not counted: each value
     /// read is watched from the start (a waiting lookup is a small record).
@@ -260,7 +259,7 @@ fn wait<'a, T>(on: &Condvar, guard: MutexGuard<'a, T>, limit: Duration) -> Mutex
         .0
 }
 
-impl<W: Work, S> Shared<W, S> {
+impl<W: Work, S: Sink<W::Out>> Shared<W, S> {
     fn stopped(&self) -> bool {
         self.stop.load(Ordering::SeqCst)
     }
@@ -273,13 +272,7 @@ impl<W: Work, S> Shared<W, S> {
         self.sink_failed.store(true, Ordering::SeqCst);
         self.stop.store(true, Ordering::SeqCst);
     }
-}
 
-impl<W, S> Shared<W, S>
-where
-    W: Work,
-    S: Sink<W::Out>,
-{
     /// Values into `ready` until the input ends, the run stops or its deadline passes.
     fn read_all(&self, mut values: impl Iterator<Item = Input>) {
         for index in 0.. {
@@ -366,13 +359,9 @@ where
             if read_all && room.ready.is_empty() && room.in_flight == 0 {
                 return Task::Quit;
             }
-            let until_due = first_due.map(|at| at.saturating_duration_since(now));
+            let until_due = first_due.map_or(STOP_POLL, |at| at.saturating_duration_since(now));
             room.waiting += 1;
-            room = wait(
-                &self.wake,
-                room,
-                until_due.unwrap_or(STOP_POLL).min(STOP_POLL),
-            );
+            room = wait(&self.wake, room, until_due.min(STOP_POLL));
             room.waiting -= 1;
         }
     }
@@ -413,10 +402,8 @@ where
 
     fn tell(&self, out: &W::Out) {
         let mut order = lock(&self.order);
-        if let Some(sink) = order.sink.as_mut() {
-            if sink.tell(out).is_err() {
-                self.sink_broke();
-            }
+        if let Some(Err(_)) = order.sink.as_mut().map(|sink| sink.tell(out)) {
+            self.sink_broke();
         }
     }
 
@@ -456,10 +443,7 @@ where
         drop(order);
         room.in_flight -= 1;
         // Recent results weigh most: a batch's answers change size slowly, if at all.
-        let typical = room
-            .typical
-            .map_or(weight, |typical| (typical * 7 + weight) / 8);
-        room.typical = Some(typical);
+        room.typical = Some(room.typical.map_or(weight, |t| (t * 7 + weight) / 8));
         // One fewer under way (and maybe bytes freed): room for a worker waiting to
         // begin one; at the end of the run, every worker leaves.
         if room.waiting > 0 {
@@ -511,12 +495,9 @@ where
         if self.sink_failed.load(Ordering::SeqCst) {
             return sink;
         }
-        let waiting: BTreeMap<usize, &W::Lookup> = room
-            .due
-            .values()
-            .map(|(index, lookup)| (*index, lookup))
-            .collect();
-        let slots: Vec<_> = (0..self.limits.jobs).map(|w| lock(&self.busy[w])).collect();
+        let waiting: BTreeMap<usize, &W::Lookup> =
+            room.due.values().map(|(i, l)| (*i, l)).collect();
+        let slots: Vec<_> = self.busy.iter().map(lock).collect();
         let busy: BTreeMap<usize, &W::Tag> = slots
             .iter()
             .filter_map(|slot| slot.as_ref().map(|(index, tag)| (*index, tag)))

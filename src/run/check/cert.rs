@@ -52,9 +52,8 @@ pub(super) fn inspect(http: &HttpSettings) -> Result<String, CertError> {
         Err(_) => String::new(),
     };
     let date = &not_after[..10];
-    Ok(format!(
-        "certificate for {subject}, expires {date}{days_left}"
-    ))
+    let facts = format!("certificate for {subject}, expires {date}{days_left}");
+    Ok(facts)
 }
 
 /// Connects as an agent does (the target resolved here unless a proxy does it).

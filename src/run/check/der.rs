@@ -27,7 +27,6 @@ pub(super) enum DerError {
 struct Reader<'a>(&'a [u8]);
 
 impl<'a> Reader<'a> {
-    /// The next element's tag and content.
     fn next(&mut self) -> Result<(u8, &'a [u8]), DerError> {
         let [tag, first, rest @ ..] = self.0 else {
             return Err(DerError::Truncated);
@@ -136,12 +135,8 @@ fn time_text(tag: u8, value: &[u8]) -> Result<String, DerError> {
     };
     let d = |at: usize| &full[at..at + 2];
     let (year, month, day) = (&full[..4], d(4), d(6));
-    Ok(format!(
-        "{year}-{month}-{day}T{}:{}:{}Z",
-        d(8),
-        d(10),
-        d(12)
-    ))
+    let (hour, minute, second) = (d(8), d(10), d(12));
+    Ok(format!("{year}-{month}-{day}T{hour}:{minute}:{second}Z"))
 }
 
 #[cfg(test)]

@@ -60,7 +60,6 @@ fn skipped(name: &'static str, detail: &str) -> Step {
     step(name, State::Skipped, detail, exit_codes::SUCCESS)
 }
 
-/// What the steps need of the settings.
 struct Setup {
     http: HttpSettings,
     key_origin: Option<Origin>,

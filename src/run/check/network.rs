@@ -28,11 +28,9 @@ pub(super) fn name_and_connect(http: &HttpSettings) -> Vec<Step> {
     let (hop, prefix) = match &http.proxy {
         Some(choice) => {
             let host = choice.proxy.host().trim_matches(['[', ']']).to_string();
-            let prefix = format!(
-                "via proxy {} (the proxy resolves and reaches {}): proxy ",
-                choice.shown,
-                target.map_or_else(String::new, |(h, _)| h)
-            );
+            let (shown, reaches) = (&choice.shown, target.map_or_else(String::new, |(h, _)| h));
+            let prefix =
+                format!("via proxy {shown} (the proxy resolves and reaches {reaches}): proxy ");
             (Some((host, choice.proxy.port())), prefix)
         }
         None => (target, String::new()),
@@ -66,9 +64,6 @@ pub(super) fn name_and_connect(http: &HttpSettings) -> Vec<Step> {
 }
 
 pub(super) fn proxy_step(http: &HttpSettings) -> Step {
-    let detail = match &http.proxy {
-        Some(choice) => format!("{} (from {})", choice.shown, choice.variable),
-        None => "none".into(),
-    };
-    ok("proxy", detail)
+    let detail = http.proxy.as_ref().map(ToString::to_string);
+    ok("proxy", detail.unwrap_or_else(|| "none".into()))
 }

@@ -75,11 +75,10 @@ fn tls_step(first: &Result<Record, LookupError>, http: &HttpSettings) -> Step {
     };
     match cert::inspect(http) {
         Ok(seen) => ok("tls", format!("{seen}, verified against {roots}")),
-        Err(cert::CertError::Connection(error @ LookupError::Timeout(limit))) => failed(
-            "tls",
-            format!("no TLS handshake within {}", format_duration(limit)),
-            error.exit_code(),
-        ),
+        Err(cert::CertError::Connection(error @ LookupError::Timeout(limit))) => {
+            let detail = format!("no TLS handshake within {}", format_duration(limit));
+            failed("tls", detail, error.exit_code())
+        }
         Err(why) => ok(
             "tls",
             format!("certificate verified against {roots} (its details unread: {why})"),
@@ -102,11 +101,8 @@ fn key_step(first: &Result<Record, LookupError>, key_origin: Option<&Origin>) ->
         }) => {
             let said = description.as_deref().unwrap_or("invalid API key");
             let what = refused_key(key_origin);
-            failed(
-                "key",
-                format!("refused: service error 1 ({said}); {what}"),
-                1,
-            )
+            let detail = format!("refused: service error 1 ({said}); {what}");
+            failed("key", detail, 1)
         }
         Err(error @ LookupError::Service { .. }) => {
             ok("key", format!("accepted: a missing SMS answers {error}"))
@@ -158,14 +154,12 @@ fn paths_step(client: &Client, pinned: PathStyle) -> Step {
             | LookupError::UnexpectedHttp { status: 404, .. }),
         ) => error,
         Ok(_) | Err(LookupError::Service { .. }) => {
-            let answered = "explicit routes (/sms/reference/...) answered";
-            return match pinned {
-                PathStyle::Short => ok(
-                    "paths",
-                    format!("{answered}; --paths short uses the short forms"),
-                ),
-                _ => ok("paths", answered),
+            let short = match pinned {
+                PathStyle::Short => "; --paths short uses the short forms",
+                _ => "",
             };
+            let answered = format!("explicit routes (/sms/reference/...) answered{short}");
+            return ok("paths", answered);
         }
         Err(error) => return failed("paths", error.to_string(), error.exit_code()),
     };
