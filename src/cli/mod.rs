@@ -49,11 +49,11 @@ pub(crate) fn command() -> clap::Command {
 /// document (`mut_args` keeps each argument in its place, where `mut_arg` moves it
 /// past the index clap built), and a lookup's `--help` ending with the exit codes.
 fn decorate(sub: clap::Command) -> clap::Command {
-    let mut sub = sub.mut_args(env_in_long_help).mut_subcommands(decorate);
     let name = sub.get_name().to_string();
     let shown = shown_globals(&name);
     let one_document = name == "check" || name == "show";
-    sub = sub.mut_args(|arg| {
+    let sub = sub.mut_args(env_in_long_help).mut_subcommands(decorate);
+    let sub = sub.mut_args(|arg| {
         const JSON: &str = "Print the result as one JSON document (short for -o json)";
         let id = arg.get_id().as_str();
         let unused = shown.as_ref().is_some_and(|shown| !shown.contains(&id));
@@ -63,12 +63,11 @@ fn decorate(sub: clap::Command) -> clap::Command {
             _ => arg,
         }
     });
-    if LookupKind::from_name(&name).is_some() {
-        let examples = sub.get_after_help().map(ToString::to_string);
-        let examples = examples.unwrap_or_default();
-        sub = sub.after_long_help(format!("{examples}\n\n{EXIT_CODES_HELP}"));
+    let examples = sub.get_after_help().cloned().unwrap_or_default();
+    match LookupKind::from_name(&name) {
+        Some(_) => sub.after_long_help(format!("{examples}\n\n{EXIT_CODES_HELP}")),
+        None => sub,
     }
-    sub
 }
 
 /// `command` as clap prints its help, with fewer options in `-h` so that `smsstat -h`
@@ -108,10 +107,7 @@ fn env_in_long_help(arg: clap::Arg) -> clap::Arg {
         true => format!(" [config key: {id}]"),
         false => String::new(),
     };
-    let text = arg
-        .get_long_help()
-        .or(arg.get_help())
-        .map(ToString::to_string);
+    let text = arg.get_long_help().or(arg.get_help()).cloned();
     let text = text.unwrap_or_default();
     let env = given::variable_of(&id);
     arg.long_help(format!("{text}\n\n[env: {env}]{key}"))

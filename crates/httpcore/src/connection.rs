@@ -81,12 +81,8 @@ fn next_request(
 
 /// Answers an error status; the connection then closes.
 pub(super) fn refuse(stream: &mut TcpStream, status: u16) {
-    let _ = stream.write_all(&write_response(
-        &HttpResponse::plain(status),
-        false,
-        1,
-        false,
-    ));
+    let answer = write_response(&HttpResponse::plain(status), false, 1, false);
+    let _ = stream.write_all(&answer);
 }
 
 /// Discards the body: first what is buffered, then the rest from the socket. False
@@ -132,13 +128,10 @@ fn respond(
     pipelined: usize,
     inner: &Inner,
 ) -> After {
-    let handler = &inner.handler;
-    let (response, keep_alive) = match panic::catch_unwind(AssertUnwindSafe(|| handler(request))) {
-        Ok(response) => (response, keep_alive),
-        Err(_) => (HttpResponse::plain(500), false),
-    };
+    let answer = panic::catch_unwind(AssertUnwindSafe(|| (inner.handler)(request)));
     // A shut-down server finishes the request it has, then lets the client go.
-    let keep_alive = keep_alive && !inner.stopping.load(Ordering::Relaxed);
+    let keep_alive = keep_alive && answer.is_ok() && !inner.stopping.load(Ordering::Relaxed);
+    let response = answer.unwrap_or_else(|_| HttpResponse::plain(500));
     let is_head = request.method == "HEAD";
     let out = write_response(&response, keep_alive, request.version, is_head);
     if stream.write_all(&out).is_err() {
