@@ -68,7 +68,6 @@ pub fn record(kind: RecordKind, id: u64, progress: f64, sim: &SimOptions) -> Map
     }
 }
 
-/// The first line `smsstat sim` prints, followed by the base URL.
 pub const LISTENING_PREFIX: &str = "smsstat sim listening on ";
 
 /// Everything the simulator needs, the record shapes with it: `smsstat sim`'s flags
@@ -164,10 +163,8 @@ pub fn serve(options: SimOptions) -> io::Result<()> {
         );
     }
     let url = server.base_url();
-    let banner = format!(
-        "{LISTENING_PREFIX}{url}\n{}\n",
-        try_line(&url, key.as_deref())
-    );
+    let try_line = try_line(&url, key.as_deref());
+    let banner = format!("{LISTENING_PREFIX}{url}\n{try_line}\n");
     // One write, and its failure ignored: a script that reads the first line and
     // closes the pipe (`smsstat sim | head -1`) must not stop the server.
     let mut out = io::stdout();

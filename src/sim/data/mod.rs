@@ -25,7 +25,6 @@ pub const TASK_ONLY_IDS: RangeInclusive<u64> = 2_000_000..=2_999_999;
 /// Simulated records are dated from here on, later IDs later (2024-01-01T00:00:00Z).
 pub(super) const EPOCH: u64 = 1_704_067_200;
 
-/// The simulator's side of the record kinds.
 impl RecordKind {
     /// Keeps the three kinds' data independent: SMS 42 and HLR 42 share nothing.
     pub(super) fn salt(self) -> u64 {
@@ -82,7 +81,6 @@ pub(super) fn id_in(raw: &str, ids: RangeInclusive<u64>) -> Option<u64> {
         .filter(|id| is_digits(raw) && ids.contains(id))
 }
 
-/// The numeric ID behind a path value: digits only, within range.
 pub fn parse_id(raw: &str) -> Option<u64> {
     id_in(raw, 1..=MAX_ID)
 }
