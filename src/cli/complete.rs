@@ -30,12 +30,7 @@ fn with_completers(
     let command = command.mut_args(|arg| {
         let profiles = Arc::clone(profiles);
         let offer: Offer = match arg.get_id().as_str() {
-            "profile" => Box::new(move || {
-                profiles()
-                    .into_iter()
-                    .map(CompletionCandidate::new)
-                    .collect()
-            }),
+            "profile" => Box::new(move || profiles().into_iter().map(Into::into).collect()),
             "expect" | "until" => Box::new(move || statuses(kind).collect()),
             "field" | "fields" => Box::new(move || fields(kind).collect()),
             _ => return arg,
@@ -61,9 +56,7 @@ fn with_completers(
 /// show it).
 fn statuses(kind: Option<RecordKind>) -> impl Iterator<Item = CompletionCandidate> {
     let mut helps: Vec<(&str, Vec<String>)> = Vec::new();
-    let listed = STATUSES
-        .iter()
-        .filter(|s| kind.is_none_or(|kind| kind == s.kind));
+    let listed = STATUSES.iter().filter(|s| kind.is_none_or(|k| k == s.kind));
     for s in listed.filter(|s| !s.name.is_empty()) {
         let phase = if s.phase == Phase::Final {
             "final"

@@ -127,19 +127,15 @@ pub(crate) fn refuse_unused(
     let Some(shown) = path.last().and_then(|leaf| shown_globals(leaf)) else {
         return Ok(());
     };
-    let leaf = path
-        .iter()
-        .try_fold(&*command, |cmd, name| cmd.find_subcommand(name));
+    let leaf = path.iter().try_fold(&*command, |c, n| c.find_subcommand(n));
     // A subcommand's own option of the same name (`sim --api-key`) is its own.
-    let own: Vec<&str> = leaf.map_or(Vec::new(), |leaf| {
-        leaf.get_arguments()
-            .filter(|a| !a.is_global_set())
-            .map(|a| a.get_id().as_str())
-            .collect()
-    });
+    let own = |id: &str| {
+        let mut args = leaf.iter().flat_map(|leaf| leaf.get_arguments());
+        args.any(|a| a.get_id() == id && !a.is_global_set())
+    };
     let unused = command.get_arguments().find(|arg| {
         let id = arg.get_id().as_str();
-        arg.is_global_set() && !shown.contains(&id) && !own.contains(&id) && typed(matches, id)
+        arg.is_global_set() && !shown.contains(&id) && !own(id) && typed(matches, id)
     });
     let flag = match unused.map(|arg| (arg.get_short(), arg.get_long())) {
         None => return Ok(()),
@@ -153,9 +149,8 @@ pub(crate) fn refuse_unused(
     let sub = path
         .iter()
         .try_fold(command, |cmd, name| cmd.find_subcommand_mut(name));
-    Err(sub
-        .expect("parsed subcommands exist")
-        .error(ErrorKind::ArgumentConflict, message))
+    let sub = sub.expect("parsed subcommands exist");
+    Err(sub.error(ErrorKind::ArgumentConflict, message))
 }
 
 /// Whether an option was typed on the command line, at any subcommand's level.

@@ -84,9 +84,8 @@ fn closer_subcommand(mut err: clap::Error, command: &clap::Command) -> clap::Err
         Some(ContextValue::String(typed)) if err.kind() == ErrorKind::InvalidSubcommand => typed,
         _ => return err,
     };
-    let nearest = command
-        .get_subcommands()
-        .filter(|sub| !sub.is_hide_set())
+    let names = command.get_subcommands().filter(|sub| !sub.is_hide_set());
+    let nearest = names
         .map(|sub| sub.get_name())
         .map(|name| (strsim::damerau_levenshtein(typed, name), name))
         .filter(|(distance, _)| *distance <= 2)

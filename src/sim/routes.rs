@@ -46,13 +46,9 @@ fn decode(segment: &str) -> String {
 /// The lookup a request target asks for; `None` for an unknown path.
 pub fn route(target: &str) -> Option<Lookup> {
     let path = target.split(['?', '#']).next().unwrap_or_default();
-    let path = ["/rest", "/v1.0"]
-        .iter()
-        .find_map(|prefix| {
-            path.strip_prefix(prefix)
-                .filter(|rest| rest.starts_with('/'))
-        })
-        .unwrap_or(path);
+    let based = |prefix: &str| path.strip_prefix(prefix).filter(|r| r.starts_with('/'));
+    let below_base = ["/rest", "/v1.0"].into_iter().find_map(based);
+    let path = below_base.unwrap_or(path);
     let segments: Vec<String> = path.strip_prefix('/')?.split('/').map(decode).collect();
     let segments: Vec<&str> = segments.iter().map(String::as_str).collect();
     let task = |value: &str| Lookup::id(Task, value.strip_prefix("task-").unwrap_or(value));
