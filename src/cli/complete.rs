@@ -5,6 +5,7 @@
 use std::ffi::OsStr;
 use std::sync::Arc;
 
+use clap::Command;
 use clap_complete::engine::{ArgValueCompleter, CompletionCandidate};
 
 use crate::domain::fields::FIELDS;
@@ -18,16 +19,12 @@ pub(crate) type ProfileNames = Arc<dyn Fn() -> Vec<String> + Send + Sync>;
 type Offer = Box<dyn Fn() -> Vec<CompletionCandidate> + Send + Sync>;
 
 /// `super::command()` (hidden globals are not offered) with completers at every level.
-pub(crate) fn command(profiles: ProfileNames) -> clap::Command {
+pub(crate) fn command(profiles: ProfileNames) -> Command {
     with_completers(super::command(), None, &profiles)
 }
 
-fn with_completers(
-    command: clap::Command,
-    kind: Option<RecordKind>,
-    profiles: &ProfileNames,
-) -> clap::Command {
-    let command = command.mut_args(|arg| {
+fn with_completers(cmd: Command, kind: Option<RecordKind>, profiles: &ProfileNames) -> Command {
+    let cmd = cmd.mut_args(|arg| {
         let profiles = Arc::clone(profiles);
         let offer: Offer = match arg.get_id().as_str() {
             "profile" => Box::new(move || profiles().into_iter().map(Into::into).collect()),
@@ -43,7 +40,7 @@ fn with_completers(
             offer().into_iter().filter(typed).collect()
         }))
     });
-    command.mut_subcommands(|sub| {
+    cmd.mut_subcommands(|sub| {
         // Below a lookup subcommand its record kind is known; `config show` and the
         // rest keep what their parent knew (nothing).
         let lookup = LookupKind::from_name(sub.get_name());

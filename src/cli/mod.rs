@@ -103,14 +103,12 @@ fn env_in_long_help(arg: clap::Arg) -> clap::Arg {
     if !arg.is_global_set() || !given::KEYS.contains(&id.as_str()) {
         return arg;
     }
-    let key = match file_keys().any(|key| key == id) {
-        true => format!(" [config key: {id}]"),
-        false => String::new(),
-    };
+    let key = file_keys().any(|key| key == id);
+    let key = key.then(|| format!(" [config key: {id}]"));
     let text = arg.get_long_help().or(arg.get_help()).cloned();
     let text = text.unwrap_or_default();
     let env = given::variable_of(&id);
-    arg.long_help(format!("{text}\n\n[env: {env}]{key}"))
+    arg.long_help(format!("{text}\n\n[env: {env}]{}", key.unwrap_or_default()))
 }
 
 /// A global option typed for a subcommand that does nothing with it (`sim --json`) is

@@ -148,12 +148,9 @@ fn log_request(request: &HttpRequest, status: u16, took: Duration) {
         s if s < 1.0 => format!("{:.1}ms", s * 1000.0),
         s => format!("{s:.2}s"),
     };
-    let line = format!(
-        "{} {} {} {status} {took}\n",
-        &now[11..23],
-        escape_control(&request.method),
-        escape_control(&request.target),
-    );
+    let method = escape_control(&request.method);
+    let target = escape_control(&request.target);
+    let line = format!("{} {method} {target} {status} {took}\n", &now[11..23]);
     // A closed stderr must not stop the server.
     let _ = std::io::stderr().write_all(line.as_bytes());
 }

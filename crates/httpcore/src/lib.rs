@@ -151,11 +151,7 @@ impl Inner {
 impl HttpServer {
     /// Binds `addr` (so the address is known and connectable on return) and starts
     /// accepting.
-    pub fn bind(
-        addr: impl ToSocketAddrs,
-        handler: Handler,
-        limits: Limits,
-    ) -> io::Result<HttpServer> {
+    pub fn bind(addr: impl ToSocketAddrs, handler: Handler, limits: Limits) -> io::Result<Self> {
         let listener = TcpListener::bind(addr)?;
         let addr = listener.local_addr()?;
         let inner = Arc::new(Inner {

@@ -276,8 +276,10 @@ pub(super) fn sms(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
     map.insert("msisdn".into(), msisdn.clone().into());
     map.insert("reference".into(), format!("ref-{id}").into());
     map.insert("time_in".into(), time(Some(time_in)));
-    let sent_at = (!not_yet_sent).then_some(time_sent);
-    map.insert("time_sent".into(), time(sent_at));
+    map.insert(
+        "time_sent".into(),
+        time((!not_yet_sent).then_some(time_sent)),
+    );
     let dr_at = (settled && !(v1 && not_yet_sent)).then_some(time_sent + report_delay);
     if v1 || settled || !pending_omits_dr {
         map.insert("time_dr".into(), time(dr_at));
