@@ -1,9 +1,8 @@
 //! The built-in simulator: a real HTTP server implementing the whole status API on
 //! loopback, for `--demo`, `smsstat sim`, CI scripts and tests; what it answers is
-//! in docs/simulator.md. Every field is derived from a hash of the kind and ID, so
-//! an ID answers the same on every run and machine, except for its progress: each
-//! record reaches its final state at its own moment within `settle` after start.
-//! Routes: [`routes`]; the answers and their order of precedence: `server`.
+//! in docs/simulator.md. An ID answers the same on every run and machine (`data`),
+//! except for its progress: each record reaches its final state at its own moment
+//! within `settle` after start. The answers' order of precedence: `server`.
 
 pub(crate) mod data;
 pub(crate) mod hlr;
@@ -57,8 +56,7 @@ pub enum Oddity {
 pub use server::{start, API_KEY_HEADER};
 
 /// The record for an existing ID (see `data::parse_id`), of any kind, as the
-/// simulator with options `sim` answers it: SMS and task records are made in `data`,
-/// HLR records in `hlr`.
+/// simulator with options `sim` answers it.
 pub fn record(kind: RecordKind, id: u64, progress: f64, sim: &SimOptions) -> Map<String, Value> {
     let shape = Shape::new(sim, kind, id);
     match kind {
@@ -129,9 +127,7 @@ impl SimOptions {
         }
     }
 
-    /// The variant with what its documents say: v1 sends numbers as numbers,
-    /// `error` and `"errorDescription": "No errors"` on every success, its task
-    /// counters, the vendor's codes, and service errors with HTTP 200 ("API always
+    /// The variant with what its documents say (docs/variants.md; v1: "API always
     /// returns HTTP 200"). The spec's variant leaves every setting as it is.
     pub fn with_variant(self, variant: Variant) -> Self {
         match variant {

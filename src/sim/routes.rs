@@ -1,13 +1,8 @@
-//! Request targets to lookups (the routes are listed in docs/simulator.md).
-//!
-//! The spec leaves open how `/sms/{x}` tells an SMS ID from a task ID; here an ID
-//! is both an SMS and a task, and digits mean the SMS, except the task-only IDs
-//! (`data::TASK_ONLY_IDS`, which no SMS has): `/sms/{task_id}`, the spec's task short
-//! form, finds those. `task-<ID>` is this simulator's own short form for any task.
-//! One base path at most (`/rest`, a production base URL's, or `/v1.0`, the vendor's
-//! PHP client's), so a wrong base URL still meets a 404. Segments are split first
-//! and percent-decoded after, so `%2F` stays inside a reference. The query string
-//! is ignored; a trailing slash or an empty value is an unknown path.
+//! Request targets to lookups; the routes, short forms and base paths are told in
+//! docs/simulator.md. One base path at most, so a wrong base URL still meets a 404.
+//! Segments are split first and percent-decoded after, so `%2F` stays inside a
+//! reference. The query string is ignored; a trailing slash or an empty value is an
+//! unknown path.
 
 use percent_encoding::percent_decode_str;
 

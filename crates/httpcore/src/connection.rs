@@ -19,13 +19,12 @@ enum After {
 }
 
 pub(super) fn serve_connection(mut stream: TcpStream, inner: &Inner) {
-    let limits = inner.limits;
     let _ = stream.set_nodelay(true);
     // A zero timeout means none (the socket API refuses zero).
-    let timeout = Some(limits.idle_timeout).filter(|t| !t.is_zero());
+    let timeout = Some(inner.limits.idle_timeout).filter(|t| !t.is_zero());
     let _ = stream.set_read_timeout(timeout);
     let _ = stream.set_write_timeout(timeout);
-    let mut buf = vec![0u8; limits.max_head];
+    let mut buf = vec![0u8; inner.limits.max_head];
     let mut filled = 0;
     loop {
         if filled > 0 {
