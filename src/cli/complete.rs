@@ -52,24 +52,22 @@ fn with_completers(cmd: Command, kind: Option<RecordKind>, profiles: &ProfileNam
 /// The named statuses, each once, with their kinds and phase as help (fish and zsh
 /// show it).
 fn statuses(kind: Option<RecordKind>) -> impl Iterator<Item = CompletionCandidate> {
-    let mut helps: Vec<(&str, Vec<String>)> = Vec::new();
+    let mut helps: Vec<(&str, String)> = Vec::new();
     let listed = STATUSES.iter().filter(|s| kind.is_none_or(|k| k == s.kind));
     for s in listed.filter(|s| !s.name.is_empty()) {
-        let phase = if s.phase == Phase::Final {
-            "final"
-        } else {
-            "pending"
+        let phase = match s.phase {
+            Phase::Final => "final",
+            Phase::Pending => "pending",
         };
         let help = format!("{} {phase}", s.kind.name());
         match helps.iter_mut().find(|(name, _)| *name == s.name) {
-            Some((_, of_name)) => of_name.push(help),
-            None => helps.push((s.name, vec![help])),
+            Some((_, of_name)) => *of_name += &format!(", {help}"),
+            None => helps.push((s.name, help)),
         }
     }
-    let candidate = |(name, help): (&str, Vec<String>)| {
-        CompletionCandidate::new(name).help(Some(help.join(", ").into()))
-    };
-    helps.into_iter().map(candidate)
+    helps
+        .into_iter()
+        .map(|(name, help)| CompletionCandidate::new(name).help(Some(help.into())))
 }
 
 /// The field keys of a kind, or of every kind once, with their label as help.

@@ -101,10 +101,8 @@ fn discard_body(
     if body_len <= buffered {
         return true;
     }
-    let expects_continue = request
-        .header("Expect")
-        .is_some_and(|v| v.eq_ignore_ascii_case("100-continue"));
-    if expects_continue && request.version >= 1 {
+    let asks = request.header("Expect").filter(|_| request.version >= 1);
+    if asks.is_some_and(|v| v.eq_ignore_ascii_case("100-continue")) {
         let _ = stream.write_all(b"HTTP/1.1 100 Continue\r\n\r\n");
     }
     let mut rest = body_len - buffered;

@@ -43,10 +43,7 @@ pub(super) fn write_response(
 
 /// An HTTP token (header names): visible ASCII except delimiters.
 fn is_token(name: &str) -> bool {
-    !name.is_empty()
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+    http::HeaderName::from_bytes(name.as_bytes()).is_ok()
 }
 
 fn is_header_value(value: &str) -> bool {

@@ -36,11 +36,8 @@ impl RecordKind {
     }
 
     /// The code and text when no record matches `value`, in a set of codes. The
-    /// vendor's: 60 for an HLR (its v1 document and SDK tests), 65 for an HLR
-    /// reference it cannot take (its PHP SDK's test of `-=__`; the simulator takes
-    /// letters, digits, `_`, `-` and `.`), 29 for a task ID that is not a number
-    /// (`wrong status` in the same tests). The texts are the simulator's: the
-    /// vendor's tests check only the codes.
+    /// vendor's are its v1 document's and SDK tests' (65: its PHP SDK's test of `-=__`;
+    /// 29: `wrong status`); the texts are ours: those tests check only the codes.
     pub fn not_found_in(self, codes: Codes, value: &str) -> (u32, &'static str) {
         match (codes, self) {
             (_, Sms) => (20, "SMS not found"),
