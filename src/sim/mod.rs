@@ -32,8 +32,7 @@ pub enum Variant {
     V1,
 }
 
-/// Which error codes the simulator answers lookups of nothing with: the spec's or
-/// the vendor's (`RecordKind::not_found_in` has both).
+/// The error codes of lookups that find nothing (`RecordKind::not_found_in`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Codes {
     /// The spec's 10, 20, 30

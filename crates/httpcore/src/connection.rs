@@ -10,7 +10,6 @@ use std::time::{Duration, Instant};
 use super::*;
 
 /// Why a connection ends after the current answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum After {
     KeepAlive,
     Close,
