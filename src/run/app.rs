@@ -99,7 +99,7 @@ fn serve_simulator(args: SimArgs) -> Result<u8, Error> {
 /// `smsstat sim`'s flags over the variant's defaults.
 fn sim_options(args: SimArgs) -> SimOptions {
     let options = SimOptions {
-        listen: args.listen,
+        listen: Some(args.listen),
         settle: args.settle,
         api_key: args.api_key,
         latency: args.latency,

@@ -24,27 +24,30 @@ use crate::domain::record::RecordKind::{self, Hlr, Sms, Task};
 use data::Shape;
 
 /// Which variant of the service the simulator answers like (docs/variants.md).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
 pub enum Variant {
     /// The spec and the field notes' classic service
+    #[default]
     Spec,
     /// The vendor's v1 API (OpenAPI document, 2025)
     V1,
 }
 
 /// The error codes of lookups that find nothing (`RecordKind::not_found_in`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
 pub enum Codes {
     /// The spec's 10, 20, 30
+    #[default]
     Spec,
     /// The vendor's 60, 65, 20, 29, 30
     Vendor,
 }
 
 /// How often the simulator applies one of the field notes' oddities.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
 pub enum Oddity {
     /// Per record, decided by its ID (the default: realistic variety)
+    #[default]
     Mixed,
     /// On every record
     Always,
@@ -69,9 +72,10 @@ pub const LISTENING_PREFIX: &str = "smsstat sim listening on ";
 
 /// Everything the simulator needs, the record shapes with it: `smsstat sim`'s flags
 /// (`SimArgs` says what each does, and clap checks them), or `SimOptions::demo`.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct SimOptions {
-    pub listen: SocketAddr,
+    /// None: an ephemeral port on 127.0.0.1.
+    pub listen: Option<SocketAddr>,
     pub settle: Duration,
     pub api_key: Option<String>,
     pub latency: Duration,
@@ -94,24 +98,7 @@ pub struct SimOptions {
 impl SimOptions {
     /// The in-process simulator behind `--demo`: ephemeral loopback port, records final at once.
     pub fn demo() -> Self {
-        SimOptions {
-            listen: SocketAddr::from(([127, 0, 0, 1], 0)),
-            settle: Duration::ZERO,
-            api_key: None,
-            latency: Duration::ZERO,
-            fail_rate: 0.0,
-            seed: 0,
-            string_numbers: Oddity::Mixed,
-            omit_error: Oddity::Mixed,
-            extra_fields: Oddity::Mixed,
-            no_errors_text: Oddity::Mixed,
-            errors_with_200: false,
-            rate_limit: None,
-            task_v1: false,
-            variant: Variant::Spec,
-            codes: Codes::Spec,
-            log: false,
-        }
+        SimOptions::default()
     }
 
     /// Spec-shaped records: numbers as numbers, error present, no extra fields.
