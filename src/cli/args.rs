@@ -87,7 +87,11 @@ pub enum Command {
     #[command(
         after_help = "Examples:\n  smsstat completions bash > ~/.local/share/bash-completion/completions/smsstat\n  smsstat completions zsh > ~/.zfunc/_smsstat\n  smsstat completions fish > ~/.config/fish/completions/smsstat.fish"
     )]
-    Completions(CompletionsArgs),
+    Completions {
+        /// The shell to complete for
+        #[arg(value_enum, value_name = "SHELL")]
+        shell: clap_complete::Shell,
+    },
 
     /// Print the man page (roff) to stdout
     #[command(
@@ -102,7 +106,13 @@ pub enum Command {
     #[command(
         after_help = "Examples:\n  smsstat version\n  smsstat version --json | jq -r .commit"
     )]
-    Version(VersionArgs),
+    Version {
+        /// Print one JSON object
+        ///
+        /// Its keys: version, commit, dirty, build_date, target, linking, rustc, tls.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -115,22 +125,6 @@ pub enum ConfigCommand {
         after_help = "Examples:\n  smsstat config show\n  smsstat --profile staging config show\n  smsstat --config ./ci.toml config show\n  smsstat config show --json | jq -r .settings.base_url.value"
     )]
     Show,
-}
-
-#[derive(Debug, Args)]
-pub struct CompletionsArgs {
-    /// The shell to complete for
-    #[arg(value_enum, value_name = "SHELL")]
-    pub shell: clap_complete::Shell,
-}
-
-#[derive(Debug, Args)]
-pub struct VersionArgs {
-    /// Print one JSON object
-    ///
-    /// Its keys: version, commit, dirty, build_date, target, linking, rustc, tls.
-    #[arg(long)]
-    pub json: bool,
 }
 
 #[derive(Debug, Args)]

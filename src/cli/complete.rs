@@ -5,6 +5,7 @@
 use std::ffi::OsStr;
 use std::sync::Arc;
 
+use clap::Command;
 use clap_complete::engine::{ArgValueCompleter, CompletionCandidate};
 
 use crate::domain::fields::FIELDS;
@@ -18,24 +19,15 @@ pub(crate) type ProfileNames = Arc<dyn Fn() -> Vec<String> + Send + Sync>;
 type Offer = Box<dyn Fn() -> Vec<CompletionCandidate> + Send + Sync>;
 
 /// `super::command()` (hidden globals are not offered) with completers at every level.
-pub(crate) fn command(profiles: ProfileNames) -> clap::Command {
+pub(crate) fn command(profiles: ProfileNames) -> Command {
     with_completers(super::command(), None, &profiles)
 }
 
-fn with_completers(
-    command: clap::Command,
-    kind: Option<RecordKind>,
-    profiles: &ProfileNames,
-) -> clap::Command {
-    let command = command.mut_args(|arg| {
+fn with_completers(cmd: Command, kind: Option<RecordKind>, profiles: &ProfileNames) -> Command {
+    let cmd = cmd.mut_args(|arg| {
         let profiles = Arc::clone(profiles);
         let offer: Offer = match arg.get_id().as_str() {
-            "profile" => Box::new(move || {
-                profiles()
-                    .into_iter()
-                    .map(CompletionCandidate::new)
-                    .collect()
-            }),
+            "profile" => Box::new(move || profiles().into_iter().map(Into::into).collect()),
             "expect" | "until" => Box::new(move || statuses(kind).collect()),
             "field" | "fields" => Box::new(move || fields(kind).collect()),
             _ => return arg,
@@ -48,7 +40,7 @@ fn with_completers(
             offer().into_iter().filter(typed).collect()
         }))
     });
-    command.mut_subcommands(|sub| {
+    cmd.mut_subcommands(|sub| {
         // Below a lookup subcommand its record kind is known; `config show` and the
         // rest keep what their parent knew (nothing).
         let lookup = LookupKind::from_name(sub.get_name());
@@ -60,26 +52,22 @@ fn with_completers(
 /// The named statuses, each once, with their kinds and phase as help (fish and zsh
 /// show it).
 fn statuses(kind: Option<RecordKind>) -> impl Iterator<Item = CompletionCandidate> {
-    let mut helps: Vec<(&str, Vec<String>)> = Vec::new();
-    let listed = STATUSES
-        .iter()
-        .filter(|s| kind.is_none_or(|kind| kind == s.kind));
+    let mut helps: Vec<(&str, String)> = Vec::new();
+    let listed = STATUSES.iter().filter(|s| kind.is_none_or(|k| k == s.kind));
     for s in listed.filter(|s| !s.name.is_empty()) {
-        let phase = if s.phase == Phase::Final {
-            "final"
-        } else {
-            "pending"
+        let phase = match s.phase {
+            Phase::Final => "final",
+            Phase::Pending => "pending",
         };
         let help = format!("{} {phase}", s.kind.name());
         match helps.iter_mut().find(|(name, _)| *name == s.name) {
-            Some((_, of_name)) => of_name.push(help),
-            None => helps.push((s.name, vec![help])),
+            Some((_, of_name)) => *of_name += &format!(", {help}"),
+            None => helps.push((s.name, help)),
         }
     }
-    let candidate = |(name, help): (&str, Vec<String>)| {
-        CompletionCandidate::new(name).help(Some(help.join(", ").into()))
-    };
-    helps.into_iter().map(candidate)
+    helps
+        .into_iter()
+        .map(|(name, help)| CompletionCandidate::new(name).help(Some(help.into())))
 }
 
 /// The field keys of a kind, or of every kind once, with their label as help.

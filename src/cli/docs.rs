@@ -167,12 +167,9 @@ fn extra_sections() -> String {
     let (_, codes) = EXIT_CODES_HELP.split_once('\n').unwrap_or_default();
     let codes = escaped_lines(codes);
     let mut roff = format!(".SH \"EXIT STATUS\"\n.nf\n{codes}.fi\n.SH ENVIRONMENT\n");
-    let others = OTHER_ENVIRONMENT
-        .iter()
-        .map(|(name, about)| (name.to_string(), about.to_string()));
-    for (name, meaning) in variables().into_iter().chain(others) {
-        roff.push_str(&paragraph(&name, &meaning));
-    }
+    let settings = variables().into_iter().map(|(n, m)| paragraph(&n, &m));
+    let others = OTHER_ENVIRONMENT.iter().map(|(n, m)| paragraph(n, m));
+    roff.extend(settings.chain(others));
     let keys: Vec<&str> = file_keys().collect();
     roff.push_str(&format!(
         ".SH FILES\n.TP\n\\fI$XDG_CONFIG_HOME/smsstat/config.toml\\fR\n\

@@ -49,11 +49,11 @@ pub(crate) fn command() -> clap::Command {
 /// document (`mut_args` keeps each argument in its place, where `mut_arg` moves it
 /// past the index clap built), and a lookup's `--help` ending with the exit codes.
 fn decorate(sub: clap::Command) -> clap::Command {
-    let mut sub = sub.mut_args(env_in_long_help).mut_subcommands(decorate);
     let name = sub.get_name().to_string();
     let shown = shown_globals(&name);
     let one_document = name == "check" || name == "show";
-    sub = sub.mut_args(|arg| {
+    let sub = sub.mut_args(env_in_long_help).mut_subcommands(decorate);
+    let sub = sub.mut_args(|arg| {
         const JSON: &str = "Print the result as one JSON document (short for -o json)";
         let id = arg.get_id().as_str();
         let unused = shown.as_ref().is_some_and(|shown| !shown.contains(&id));
@@ -63,12 +63,11 @@ fn decorate(sub: clap::Command) -> clap::Command {
             _ => arg,
         }
     });
-    if LookupKind::from_name(&name).is_some() {
-        let examples = sub.get_after_help().map(ToString::to_string);
-        let examples = examples.unwrap_or_default();
-        sub = sub.after_long_help(format!("{examples}\n\n{EXIT_CODES_HELP}"));
+    let examples = sub.get_after_help().cloned().unwrap_or_default();
+    match LookupKind::from_name(&name) {
+        Some(_) => sub.after_long_help(format!("{examples}\n\n{EXIT_CODES_HELP}")),
+        None => sub,
     }
-    sub
 }
 
 /// `command` as clap prints its help, with fewer options in `-h` so that `smsstat -h`
@@ -104,17 +103,12 @@ fn env_in_long_help(arg: clap::Arg) -> clap::Arg {
     if !arg.is_global_set() || !given::KEYS.contains(&id.as_str()) {
         return arg;
     }
-    let key = match file_keys().any(|key| key == id) {
-        true => format!(" [config key: {id}]"),
-        false => String::new(),
-    };
-    let text = arg
-        .get_long_help()
-        .or(arg.get_help())
-        .map(ToString::to_string);
+    let key = file_keys().any(|key| key == id);
+    let key = key.then(|| format!(" [config key: {id}]"));
+    let text = arg.get_long_help().or(arg.get_help()).cloned();
     let text = text.unwrap_or_default();
     let env = given::variable_of(&id);
-    arg.long_help(format!("{text}\n\n[env: {env}]{key}"))
+    arg.long_help(format!("{text}\n\n[env: {env}]{}", key.unwrap_or_default()))
 }
 
 /// A global option typed for a subcommand that does nothing with it (`sim --json`) is
@@ -131,19 +125,15 @@ pub(crate) fn refuse_unused(
     let Some(shown) = path.last().and_then(|leaf| shown_globals(leaf)) else {
         return Ok(());
     };
-    let leaf = path
-        .iter()
-        .try_fold(&*command, |cmd, name| cmd.find_subcommand(name));
+    let leaf = path.iter().try_fold(&*command, |c, n| c.find_subcommand(n));
     // A subcommand's own option of the same name (`sim --api-key`) is its own.
-    let own: Vec<&str> = leaf.map_or(Vec::new(), |leaf| {
-        leaf.get_arguments()
-            .filter(|a| !a.is_global_set())
-            .map(|a| a.get_id().as_str())
-            .collect()
-    });
+    let own = |id: &str| {
+        let mut args = leaf.iter().flat_map(|leaf| leaf.get_arguments());
+        args.any(|a| a.get_id() == id && !a.is_global_set())
+    };
     let unused = command.get_arguments().find(|arg| {
         let id = arg.get_id().as_str();
-        arg.is_global_set() && !shown.contains(&id) && !own.contains(&id) && typed(matches, id)
+        arg.is_global_set() && !shown.contains(&id) && !own(id) && typed(matches, id)
     });
     let flag = match unused.map(|arg| (arg.get_short(), arg.get_long())) {
         None => return Ok(()),
@@ -157,9 +147,8 @@ pub(crate) fn refuse_unused(
     let sub = path
         .iter()
         .try_fold(command, |cmd, name| cmd.find_subcommand_mut(name));
-    Err(sub
-        .expect("parsed subcommands exist")
-        .error(ErrorKind::ArgumentConflict, message))
+    let sub = sub.expect("parsed subcommands exist");
+    Err(sub.error(ErrorKind::ArgumentConflict, message))
 }
 
 /// Whether an option was typed on the command line, at any subcommand's level.

@@ -65,14 +65,10 @@ fn help_flag_after_help(mut args: Vec<OsString>) -> Vec<OsString> {
 
 /// A missing argument is shown with the subcommand's own usage line: clap's names the
 /// options given (the key too), which read as advice to type them.
-fn plain_usage(
-    mut err: clap::Error,
-    command: &mut clap::Command,
-    args: &[OsString],
-) -> clap::Error {
+fn plain_usage(mut err: clap::Error, cmd: &mut clap::Command, args: &[OsString]) -> clap::Error {
     let mut typed = args.iter().skip(1).filter_map(|arg| arg.to_str());
-    let name = typed.find(|arg| command.find_subcommand(arg).is_some());
-    let sub = name.and_then(|name| command.find_subcommand_mut(name));
+    let name = typed.find(|arg| cmd.find_subcommand(arg).is_some());
+    let sub = name.and_then(|name| cmd.find_subcommand_mut(name));
     if let Some(sub) = sub.filter(|_| err.kind() == ErrorKind::MissingRequiredArgument) {
         let usage = sub.render_usage();
         err.insert(ContextKind::Usage, ContextValue::StyledStr(usage));
@@ -88,9 +84,8 @@ fn closer_subcommand(mut err: clap::Error, command: &clap::Command) -> clap::Err
         Some(ContextValue::String(typed)) if err.kind() == ErrorKind::InvalidSubcommand => typed,
         _ => return err,
     };
-    let nearest = command
-        .get_subcommands()
-        .filter(|sub| !sub.is_hide_set())
+    let names = command.get_subcommands().filter(|sub| !sub.is_hide_set());
+    let nearest = names
         .map(|sub| sub.get_name())
         .map(|name| (strsim::damerau_levenshtein(typed, name), name))
         .filter(|(distance, _)| *distance <= 2)

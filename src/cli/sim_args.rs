@@ -155,12 +155,10 @@ fn parse_listen(text: &str) -> Result<SocketAddr, String> {
     if host.eq_ignore_ascii_case("localhost") {
         return Ok(SocketAddr::from((Ipv4Addr::LOCALHOST, port)));
     }
-    let mut addrs = (host, port)
-        .to_socket_addrs()
-        .map_err(|err| format!("cannot resolve `{host}`: {err}"))?;
-    addrs
-        .next()
-        .ok_or_else(|| format!("`{host}` resolves to no address"))
+    let resolved = (host, port).to_socket_addrs();
+    let mut addrs = resolved.map_err(|err| format!("cannot resolve `{host}`: {err}"))?;
+    let none = || format!("`{host}` resolves to no address");
+    addrs.next().ok_or_else(none)
 }
 
 /// `--fail-rate`: a share of the requests.

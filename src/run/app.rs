@@ -36,9 +36,9 @@ fn run(cli: Cli) -> Result<u8, Error> {
     let Cli { global, command } = cli;
     let (kind, values) = match command {
         Command::Sim(args) => return serve_simulator(args),
-        Command::Completions(args) => return document(Ok(completion_script(args.shell))),
+        Command::Completions { shell } => return document(Ok(completion_script(shell))),
         Command::Man => return document(man_page()),
-        Command::Version(args) => return crate::run::version::run(args.json || global.json),
+        Command::Version { json } => return crate::run::version::run(json || global.json),
         Command::Check => return crate::run::check::run(global),
         Command::Config(_) => return crate::run::config_show::run(global),
         Command::Sms(args) => (LookupKind::Sms, args.values),
@@ -97,7 +97,7 @@ fn serve_simulator(args: SimArgs) -> Result<u8, Error> {
 /// `smsstat sim`'s flags over the variant's defaults.
 fn sim_options(args: SimArgs) -> SimOptions {
     let options = SimOptions {
-        listen: args.listen,
+        listen: Some(args.listen),
         settle: args.settle,
         api_key: args.api_key,
         latency: args.latency,

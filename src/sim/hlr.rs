@@ -53,13 +53,12 @@ pub(super) fn hlr(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
         // schema does not list them).
         let status = final_status;
         let reached = matches!(status, "delivered" | "absent");
-        let int = |name: &str, on: bool| shape.count(name, u64::from(on));
         let mut details = Map::new();
         if reached {
-            details.insert("ported".into(), int("ported", ported));
+            details.insert("ported".into(), shape.count("ported", u64::from(ported)));
         }
         if status == "delivered" {
-            details.insert("roaming".into(), int("roaming", roaming));
+            details.insert("roaming".into(), shape.count("roaming", u64::from(roaming)));
             let masked = format!("{}XXXXXXXX", &imsi[..imsi.len() - 8]);
             details.insert("imsi".into(), masked.into());
         }

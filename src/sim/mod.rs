@@ -1,9 +1,8 @@
 //! The built-in simulator: a real HTTP server implementing the whole status API on
 //! loopback, for `--demo`, `smsstat sim`, CI scripts and tests; what it answers is
-//! in docs/simulator.md. Every field is derived from a hash of the kind and ID, so
-//! an ID answers the same on every run and machine, except for its progress: each
-//! record reaches its final state at its own moment within `settle` after start.
-//! Routes: [`routes`]; the answers and their order of precedence: `server`.
+//! in docs/simulator.md. An ID answers the same on every run and machine (`data`),
+//! except for its progress: each record reaches its final state at its own moment
+//! within `settle` after start. The answers' order of precedence: `server`.
 
 pub(crate) mod data;
 pub(crate) mod hlr;
@@ -25,28 +24,30 @@ use crate::domain::record::RecordKind::{self, Hlr, Sms, Task};
 use data::Shape;
 
 /// Which variant of the service the simulator answers like (docs/variants.md).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
 pub enum Variant {
     /// The spec and the field notes' classic service
+    #[default]
     Spec,
     /// The vendor's v1 API (OpenAPI document, 2025)
     V1,
 }
 
-/// Which error codes the simulator answers lookups of nothing with: the spec's or
-/// the vendor's (`RecordKind::not_found_in` has both).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+/// The error codes of lookups that find nothing (`RecordKind::not_found_in`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
 pub enum Codes {
     /// The spec's 10, 20, 30
+    #[default]
     Spec,
     /// The vendor's 60, 65, 20, 29, 30
     Vendor,
 }
 
 /// How often the simulator applies one of the field notes' oddities.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
 pub enum Oddity {
     /// Per record, decided by its ID (the default: realistic variety)
+    #[default]
     Mixed,
     /// On every record
     Always,
@@ -57,8 +58,7 @@ pub enum Oddity {
 pub use server::{start, API_KEY_HEADER};
 
 /// The record for an existing ID (see `data::parse_id`), of any kind, as the
-/// simulator with options `sim` answers it: SMS and task records are made in `data`,
-/// HLR records in `hlr`.
+/// simulator with options `sim` answers it.
 pub fn record(kind: RecordKind, id: u64, progress: f64, sim: &SimOptions) -> Map<String, Value> {
     let shape = Shape::new(sim, kind, id);
     match kind {
@@ -68,14 +68,14 @@ pub fn record(kind: RecordKind, id: u64, progress: f64, sim: &SimOptions) -> Map
     }
 }
 
-/// The first line `smsstat sim` prints, followed by the base URL.
 pub const LISTENING_PREFIX: &str = "smsstat sim listening on ";
 
 /// Everything the simulator needs, the record shapes with it: `smsstat sim`'s flags
 /// (`SimArgs` says what each does, and clap checks them), or `SimOptions::demo`.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct SimOptions {
-    pub listen: SocketAddr,
+    /// None: an ephemeral port on 127.0.0.1.
+    pub listen: Option<SocketAddr>,
     pub settle: Duration,
     pub api_key: Option<String>,
     pub latency: Duration,
@@ -98,24 +98,7 @@ pub struct SimOptions {
 impl SimOptions {
     /// The in-process simulator behind `--demo`: ephemeral loopback port, records final at once.
     pub fn demo() -> Self {
-        SimOptions {
-            listen: SocketAddr::from(([127, 0, 0, 1], 0)),
-            settle: Duration::ZERO,
-            api_key: None,
-            latency: Duration::ZERO,
-            fail_rate: 0.0,
-            seed: 0,
-            string_numbers: Oddity::Mixed,
-            omit_error: Oddity::Mixed,
-            extra_fields: Oddity::Mixed,
-            no_errors_text: Oddity::Mixed,
-            errors_with_200: false,
-            rate_limit: None,
-            task_v1: false,
-            variant: Variant::Spec,
-            codes: Codes::Spec,
-            log: false,
-        }
+        SimOptions::default()
     }
 
     /// Spec-shaped records: numbers as numbers, error present, no extra fields.
@@ -130,9 +113,7 @@ impl SimOptions {
         }
     }
 
-    /// The variant with what its documents say: v1 sends numbers as numbers,
-    /// `error` and `"errorDescription": "No errors"` on every success, its task
-    /// counters, the vendor's codes, and service errors with HTTP 200 ("API always
+    /// The variant with what its documents say (docs/variants.md; v1: "API always
     /// returns HTTP 200"). The spec's variant leaves every setting as it is.
     pub fn with_variant(self, variant: Variant) -> Self {
         match variant {
@@ -164,10 +145,8 @@ pub fn serve(options: SimOptions) -> io::Result<()> {
         );
     }
     let url = server.base_url();
-    let banner = format!(
-        "{LISTENING_PREFIX}{url}\n{}\n",
-        try_line(&url, key.as_deref())
-    );
+    let try_line = try_line(&url, key.as_deref());
+    let banner = format!("{LISTENING_PREFIX}{url}\n{try_line}\n");
     // One write, and its failure ignored: a script that reads the first line and
     // closes the pipe (`smsstat sim | head -1`) must not stop the server.
     let mut out = io::stdout();

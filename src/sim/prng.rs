@@ -29,7 +29,6 @@ pub fn hash_bytes(bytes: &[u8]) -> u64 {
 }
 
 /// A stream of values for one (salt, id): each record draws its fields from one.
-#[derive(Clone)]
 pub struct Dice(u64);
 
 impl Dice {

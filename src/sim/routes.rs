@@ -1,13 +1,8 @@
-//! Request targets to lookups (the routes are listed in docs/simulator.md).
-//!
-//! The spec leaves open how `/sms/{x}` tells an SMS ID from a task ID; here an ID
-//! is both an SMS and a task, and digits mean the SMS, except the task-only IDs
-//! (`data::TASK_ONLY_IDS`, which no SMS has): `/sms/{task_id}`, the spec's task short
-//! form, finds those. `task-<ID>` is this simulator's own short form for any task.
-//! One base path at most (`/rest`, a production base URL's, or `/v1.0`, the vendor's
-//! PHP client's), so a wrong base URL still meets a 404. Segments are split first
-//! and percent-decoded after, so `%2F` stays inside a reference. The query string
-//! is ignored; a trailing slash or an empty value is an unknown path.
+//! Request targets to lookups; the routes, short forms and base paths are told in
+//! docs/simulator.md. One base path at most, so a wrong base URL still meets a 404.
+//! Segments are split first and percent-decoded after, so `%2F` stays inside a
+//! reference. The query string is ignored; a trailing slash or an empty value is an
+//! unknown path.
 
 use percent_encoding::percent_decode_str;
 
@@ -46,13 +41,9 @@ fn decode(segment: &str) -> String {
 /// The lookup a request target asks for; `None` for an unknown path.
 pub fn route(target: &str) -> Option<Lookup> {
     let path = target.split(['?', '#']).next().unwrap_or_default();
-    let path = ["/rest", "/v1.0"]
-        .iter()
-        .find_map(|prefix| {
-            path.strip_prefix(prefix)
-                .filter(|rest| rest.starts_with('/'))
-        })
-        .unwrap_or(path);
+    let based = |prefix: &str| path.strip_prefix(prefix).filter(|r| r.starts_with('/'));
+    let below_base = ["/rest", "/v1.0"].into_iter().find_map(based);
+    let path = below_base.unwrap_or(path);
     let segments: Vec<String> = path.strip_prefix('/')?.split('/').map(decode).collect();
     let segments: Vec<&str> = segments.iter().map(String::as_str).collect();
     let task = |value: &str| Lookup::id(Task, value.strip_prefix("task-").unwrap_or(value));

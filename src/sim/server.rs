@@ -5,6 +5,7 @@
 //! count of the current second.
 
 use std::io;
+use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -25,7 +26,9 @@ fn json(status: u16, body: String) -> HttpResponse {
 /// Binds the listening socket (so the address is known and connectable on return)
 /// and starts serving; the server stops when dropped.
 pub fn start(options: SimOptions) -> io::Result<HttpServer> {
-    let listen = options.listen;
+    let listen = options
+        .listen
+        .unwrap_or(SocketAddr::from(([127, 0, 0, 1], 0)));
     let shared = Shared {
         options,
         window: Mutex::new((0, 0)),
@@ -148,12 +151,9 @@ fn log_request(request: &HttpRequest, status: u16, took: Duration) {
         s if s < 1.0 => format!("{:.1}ms", s * 1000.0),
         s => format!("{s:.2}s"),
     };
-    let line = format!(
-        "{} {} {} {status} {took}\n",
-        &now[11..23],
-        escape_control(&request.method),
-        escape_control(&request.target),
-    );
+    let method = escape_control(&request.method);
+    let target = escape_control(&request.target);
+    let line = format!("{} {method} {target} {status} {took}\n", &now[11..23]);
     // A closed stderr must not stop the server.
     let _ = std::io::stderr().write_all(line.as_bytes());
 }

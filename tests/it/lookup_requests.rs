@@ -277,7 +277,7 @@ fn a_missing_explicit_route_is_learnt_from_two_answers_per_run() {
 fn ipv6_loopback_base_urls_work() {
     use smsstat::testkit::{start_sim, SimOptions};
     let server = start_sim(SimOptions {
-        listen: "[::1]:0".parse().unwrap(),
+        listen: Some("[::1]:0".parse().unwrap()),
         ..SimOptions::demo()
     })
     .expect("IPv6 loopback");

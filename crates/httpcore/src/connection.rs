@@ -10,7 +10,6 @@ use std::time::{Duration, Instant};
 use super::*;
 
 /// Why a connection ends after the current answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum After {
     KeepAlive,
     Close,
@@ -19,13 +18,12 @@ enum After {
 }
 
 pub(super) fn serve_connection(mut stream: TcpStream, inner: &Inner) {
-    let limits = inner.limits;
     let _ = stream.set_nodelay(true);
     // A zero timeout means none (the socket API refuses zero).
-    let timeout = Some(limits.idle_timeout).filter(|t| !t.is_zero());
+    let timeout = Some(inner.limits.idle_timeout).filter(|t| !t.is_zero());
     let _ = stream.set_read_timeout(timeout);
     let _ = stream.set_write_timeout(timeout);
-    let mut buf = vec![0u8; limits.max_head];
+    let mut buf = vec![0u8; inner.limits.max_head];
     let mut filled = 0;
     loop {
         if filled > 0 {
@@ -81,12 +79,8 @@ fn next_request(
 
 /// Answers an error status; the connection then closes.
 pub(super) fn refuse(stream: &mut TcpStream, status: u16) {
-    let _ = stream.write_all(&write_response(
-        &HttpResponse::plain(status),
-        false,
-        1,
-        false,
-    ));
+    let answer = write_response(&HttpResponse::plain(status), false, 1, false);
+    let _ = stream.write_all(&answer);
 }
 
 /// Discards the body: first what is buffered, then the rest from the socket. False
@@ -106,10 +100,8 @@ fn discard_body(
     if body_len <= buffered {
         return true;
     }
-    let expects_continue = request
-        .header("Expect")
-        .is_some_and(|v| v.eq_ignore_ascii_case("100-continue"));
-    if expects_continue && request.version >= 1 {
+    let asks = request.header("Expect").filter(|_| request.version >= 1);
+    if asks.is_some_and(|v| v.eq_ignore_ascii_case("100-continue")) {
         let _ = stream.write_all(b"HTTP/1.1 100 Continue\r\n\r\n");
     }
     let mut rest = body_len - buffered;
@@ -132,13 +124,10 @@ fn respond(
     pipelined: usize,
     inner: &Inner,
 ) -> After {
-    let handler = &inner.handler;
-    let (response, keep_alive) = match panic::catch_unwind(AssertUnwindSafe(|| handler(request))) {
-        Ok(response) => (response, keep_alive),
-        Err(_) => (HttpResponse::plain(500), false),
-    };
+    let answer = panic::catch_unwind(AssertUnwindSafe(|| (inner.handler)(request)));
     // A shut-down server finishes the request it has, then lets the client go.
-    let keep_alive = keep_alive && !inner.stopping.load(Ordering::Relaxed);
+    let keep_alive = keep_alive && answer.is_ok() && !inner.stopping.load(Ordering::Relaxed);
+    let response = answer.unwrap_or_else(|_| HttpResponse::plain(500));
     let is_head = request.method == "HEAD";
     let out = write_response(&response, keep_alive, request.version, is_head);
     if stream.write_all(&out).is_err() {

@@ -151,11 +151,7 @@ impl Inner {
 impl HttpServer {
     /// Binds `addr` (so the address is known and connectable on return) and starts
     /// accepting.
-    pub fn bind(
-        addr: impl ToSocketAddrs,
-        handler: Handler,
-        limits: Limits,
-    ) -> io::Result<HttpServer> {
+    pub fn bind(addr: impl ToSocketAddrs, handler: Handler, limits: Limits) -> io::Result<Self> {
         let listener = TcpListener::bind(addr)?;
         let addr = listener.local_addr()?;
         let inner = Arc::new(Inner {
@@ -194,7 +190,6 @@ impl HttpServer {
     }
 }
 
-/// Dropping stops accepting, closes the listening socket and every open connection.
 impl Drop for HttpServer {
     fn drop(&mut self) {
         let Some(accept) = self.accept.take() else {
@@ -226,9 +221,12 @@ fn wake_addr(addr: SocketAddr) -> SocketAddr {
 
 fn accept_loop(listener: &TcpListener, inner: &Arc<Inner>) {
     loop {
-        let stream = match listener.accept() {
+        let accepted = listener.accept();
+        if inner.stopping.load(Ordering::SeqCst) {
+            return;
+        }
+        let stream = match accepted {
             Ok((stream, _)) => stream,
-            Err(_) if inner.stopping.load(Ordering::SeqCst) => return,
             Err(e) => {
                 // Out of file descriptors (or similar): let some connections end
                 // instead of spinning. Anything else concerns one connection only.
@@ -238,9 +236,6 @@ fn accept_loop(listener: &TcpListener, inner: &Arc<Inner>) {
                 continue;
             }
         };
-        if inner.stopping.load(Ordering::SeqCst) {
-            return;
-        }
         let Some(registered) = register(inner, &stream) else {
             refuse_busy(stream);
             continue;

@@ -26,11 +26,11 @@ pub(super) fn write_response(
     } else if version == 0 {
         out.extend_from_slice(b"Connection: keep-alive\r\n");
     }
+    const RESERVED: [&str; 3] = ["Content-Length", "Connection", "Transfer-Encoding"];
     for (name, value) in &response.headers {
-        let reserved = ["Content-Length", "Connection", "Transfer-Encoding"]
-            .iter()
-            .any(|r| name.eq_ignore_ascii_case(r));
-        if !reserved && is_token(name) && is_header_value(value) {
+        let reserved = RESERVED.iter().any(|r| name.eq_ignore_ascii_case(r));
+        let valid = http::HeaderName::from_bytes(name.as_bytes()).is_ok() && is_header_value(value);
+        if !reserved && valid {
             let _ = write!(out, "{name}: {value}\r\n");
         }
     }
@@ -39,14 +39,6 @@ pub(super) fn write_response(
         out.extend_from_slice(&response.body);
     }
     out
-}
-
-/// An HTTP token (header names): visible ASCII except delimiters.
-fn is_token(name: &str) -> bool {
-    !name.is_empty()
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
 }
 
 fn is_header_value(value: &str) -> bool {

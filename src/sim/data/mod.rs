@@ -25,7 +25,6 @@ pub const TASK_ONLY_IDS: RangeInclusive<u64> = 2_000_000..=2_999_999;
 /// Simulated records are dated from here on, later IDs later (2024-01-01T00:00:00Z).
 pub(super) const EPOCH: u64 = 1_704_067_200;
 
-/// The simulator's side of the record kinds.
 impl RecordKind {
     /// Keeps the three kinds' data independent: SMS 42 and HLR 42 share nothing.
     pub(super) fn salt(self) -> u64 {
@@ -37,11 +36,8 @@ impl RecordKind {
     }
 
     /// The code and text when no record matches `value`, in a set of codes. The
-    /// vendor's: 60 for an HLR (its v1 document and SDK tests), 65 for an HLR
-    /// reference it cannot take (its PHP SDK's test of `-=__`; the simulator takes
-    /// letters, digits, `_`, `-` and `.`), 29 for a task ID that is not a number
-    /// (`wrong status` in the same tests). The texts are the simulator's: the
-    /// vendor's tests check only the codes.
+    /// vendor's are its v1 document's and SDK tests' (65: its PHP SDK's test of `-=__`;
+    /// 29: `wrong status`); the texts are ours: those tests check only the codes.
     pub fn not_found_in(self, codes: Codes, value: &str) -> (u32, &'static str) {
         match (codes, self) {
             (_, Sms) => (20, "SMS not found"),
@@ -82,7 +78,6 @@ pub(super) fn id_in(raw: &str, ids: RangeInclusive<u64>) -> Option<u64> {
         .filter(|id| is_digits(raw) && ids.contains(id))
 }
 
-/// The numeric ID behind a path value: digits only, within range.
 pub fn parse_id(raw: &str) -> Option<u64> {
     id_in(raw, 1..=MAX_ID)
 }
@@ -278,8 +273,10 @@ pub(super) fn sms(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
     map.insert("msisdn".into(), msisdn.clone().into());
     map.insert("reference".into(), format!("ref-{id}").into());
     map.insert("time_in".into(), time(Some(time_in)));
-    let sent_at = (!not_yet_sent).then_some(time_sent);
-    map.insert("time_sent".into(), time(sent_at));
+    map.insert(
+        "time_sent".into(),
+        time((!not_yet_sent).then_some(time_sent)),
+    );
     let dr_at = (settled && !(v1 && not_yet_sent)).then_some(time_sent + report_delay);
     if v1 || settled || !pending_omits_dr {
         map.insert("time_dr".into(), time(dr_at));
