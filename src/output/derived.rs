@@ -28,7 +28,7 @@ pub fn derived(record: &Record, key: &str, for_people: bool, utf8: bool) -> Opti
     let latency = |to| {
         let seconds = seconds_between(record, "time_in", to)?;
         Some(match for_people {
-            true => format_seconds(seconds),
+            true => format_seconds(seconds.unsigned_abs()),
             false => seconds.to_string(),
         })
     };
@@ -126,8 +126,8 @@ pub fn network_text(record: &Record, utf8: bool) -> Option<String> {
 
 /// `4s`, `1m 05s`, `2h 03m`, `3d 04h`: the two largest units, enough to read a
 /// latency without counting digits.
-pub fn format_seconds(seconds: i64) -> String {
-    const UNITS: [(i64, &str); 4] = [(86_400, "d"), (3600, "h"), (60, "m"), (1, "s")];
+pub fn format_seconds(seconds: u64) -> String {
+    const UNITS: [(u64, &str); 4] = [(86_400, "d"), (3600, "h"), (60, "m"), (1, "s")];
     let Some(first) = UNITS.iter().position(|(size, _)| seconds >= *size) else {
         return "0s".into();
     };

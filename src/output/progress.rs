@@ -305,7 +305,7 @@ fn whole_rate(per_sec: f64) -> String {
 
 /// A duration in its largest whole unit: `3s`, `2m`, `1h`, `2d`.
 fn short_duration(duration: Duration) -> String {
-    let text = format_seconds(i64::try_from(duration.as_secs()).unwrap_or(i64::MAX));
+    let text = format_seconds(duration.as_secs());
     text.split(' ').next().unwrap_or_default().to_string()
 }
 

@@ -145,7 +145,7 @@ fn sms(report: &Report, shape: &mut Shape) {
         ("delivery", "Delivery latency", &part.delivery_latency),
     ];
     let rows = latencies.map(|(name, _, durations)| (name, durations));
-    shape.table(durations("Latency", &rows, seconds));
+    shape.table(durations("Latency", &rows, format_seconds));
     for (_, title, latency) in latencies {
         shape.table(histogram(title, latency, SECOND_BUCKETS, whole_unit));
     }
@@ -270,16 +270,12 @@ fn percent(share: Option<f64>) -> String {
     share.map_or_else(String::new, |s| format!("{:.1}%", s * 100.0))
 }
 
-fn seconds(value: u64) -> String {
-    format_seconds(i64::try_from(value).unwrap_or(i64::MAX))
-}
-
 /// `850ms`, `1.2s`, `2m 05s`.
 fn millis(value: u64) -> String {
     match value {
         0..=999 => format!("{value}ms"),
         1000..=59_999 => format!("{:.1}s", value as f64 / 1000.0),
-        _ => seconds(value / 1000),
+        _ => format_seconds(value / 1000),
     }
 }
 
