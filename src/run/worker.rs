@@ -153,10 +153,8 @@ impl Worker {
         result: Result<Record, LookupError>,
         waited: Option<Duration>,
     ) -> Outcome {
-        let verdict = result
-            .as_ref()
-            .ok()
-            .and_then(|r| verdict::verdict(r, &self.watch.until, &self.watch.expect, waited));
+        let verdict = |r| verdict::verdict(r, &self.watch.until, &self.watch.expect, waited);
+        let verdict = result.as_ref().ok().and_then(verdict);
         self.protected(query, verdict, result)
     }
 
