@@ -160,11 +160,11 @@ impl Transport for BoundedTcp {
 
 pub(crate) fn agent_config(http: &HttpSettings, idle: usize) -> ureq::config::Config {
     // Verification always on; --ca-cert only changes which roots are trusted.
-    let roots = http
-        .ca_certs
-        .as_ref()
-        .map(|ca| RootCerts::Specific(Arc::clone(&ca.0)));
-    let tls = TlsConfig::builder().root_certs(roots.unwrap_or(RootCerts::WebPki));
+    let ca = http.ca_certs.as_ref();
+    let roots = ca.map_or(RootCerts::WebPki, |ca| {
+        RootCerts::Specific(Arc::clone(&ca.0))
+    });
+    let tls = TlsConfig::builder().root_certs(roots);
     let key = http.api_key.as_ref().map_or(0, |key| {
         http.api_key_header.as_str().len() + ": \r\n".len() + key.expose().len()
     });

@@ -63,18 +63,14 @@ pub fn read_body<'b>(
     let capacity = response.body().content_length().unwrap_or(0).min(limit);
     let permit = bodies.take(capacity);
     let mut body = Vec::with_capacity(usize::try_from(capacity).unwrap_or(0));
-    response
-        .body_mut()
-        .with_config()
-        .limit(limit)
-        .reader()
-        .read_to_end(&mut body)
-        .map_err(|e| match ureq::Error::from(e) {
-            ureq::Error::BodyExceedsLimit(_) => LookupError::Unreadable(format!(
-                "body larger than {max_body} bytes (raise --max-body if this is expected)"
-            )),
-            other => transport_error(other, timeout),
-        })?;
+    let mut reader = response.body_mut().with_config().limit(limit).reader();
+    let read = reader.read_to_end(&mut body);
+    read.map_err(|e| match ureq::Error::from(e) {
+        ureq::Error::BodyExceedsLimit(_) => LookupError::Unreadable(format!(
+            "body larger than {max_body} bytes (raise --max-body if this is expected)"
+        )),
+        other => transport_error(other, timeout),
+    })?;
     Ok((body, permit))
 }
 

@@ -68,17 +68,10 @@ fn look_up(global: Given, kind: LookupKind, values: Vec<String>) -> Result<u8, E
     }
     // Kept alive until the lookups are done. Under `--wait` its records settle
     // within a few seconds, so that the wait has something to show.
-    let settle = Duration::from_secs(if global.wait { 4 } else { 0 });
-    let demo = global
-        .demo
-        .then(|| {
-            sim::start(SimOptions {
-                settle,
-                ..SimOptions::demo()
-            })
-        })
-        .transpose()
-        .map_err(Error::Demo)?;
+    let mut options = SimOptions::demo();
+    options.settle = Duration::from_secs(if global.wait { 4 } else { 0 });
+    let demo = global.demo.then(|| sim::start(options)).transpose();
+    let demo = demo.map_err(Error::Demo)?;
     let demo_url = demo.as_ref().map(httpcore::HttpServer::base_url);
     // A bad value of a flag or variable, or a usage mistake, is 64; the rest 78.
     let (config, warnings) = resolve(&global, demo_url, Some(kind))?;

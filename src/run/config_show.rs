@@ -52,13 +52,9 @@ pub fn run(mut args: Given) -> Result<u8, Error> {
 
 /// `config show --json`: `problem` says why a lookup could not run.
 fn as_json(rows: &[ShowRow], problem: Option<&SettingsError>) -> Value {
-    let settings: Map<String, Value> = rows
-        .iter()
-        .map(|row| {
-            let entry = json!({"value": row.value, "from": row.origin.to_string()});
-            (row.key.to_string(), entry)
-        })
-        .collect();
+    let entry = |row: &ShowRow| json!({"value": row.value, "from": row.origin.to_string()});
+    let settings = rows.iter().map(|row| (row.key.to_string(), entry(row)));
+    let settings: Map<String, Value> = settings.collect();
     let problem = problem.map(ToString::to_string);
     json!({"ok": problem.is_none(), "problem": problem, "settings": settings})
 }

@@ -110,11 +110,8 @@ fn finish(mut output: Output, ended: Ended, config: &Config) -> Result<u8, Error
     let metrics = output.metrics.take();
     let metrics = metrics.map(|(file, metrics)| file.write(|out| metrics.write(out)));
     // The lookups' verdict stands unless they all succeeded.
-    let side_file_errors: Vec<Error> = [junit, metrics]
-        .into_iter()
-        .flatten()
-        .filter_map(Result::err)
-        .collect();
+    let side_files = [junit, metrics].into_iter().flatten();
+    let side_file_errors: Vec<Error> = side_files.filter_map(Result::err).collect();
     side_file_errors.iter().for_each(batch_error);
     let tally = &output.tally;
     let told =

@@ -4,7 +4,7 @@
 
 use std::cell::Cell;
 use std::io::Write;
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::panic::{catch_unwind, AssertUnwindSafe, Location};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::domain::exit_codes;
@@ -30,10 +30,8 @@ pub fn install() {
             default(info);
         } else {
             // The payload may hold data from a server answer: only the location is shown.
-            let place = info
-                .location()
-                .map(|l| format!(" at {}:{}", l.file(), l.line()))
-                .unwrap_or_default();
+            let at = |l: &Location| format!(" at {}:{}", l.file(), l.line());
+            let place = info.location().map(at).unwrap_or_default();
             let _ = writeln!(
                 std::io::stderr().lock(),
                 "smsstat: internal error{place} (a bug; RUST_BACKTRACE=1 shows details)"

@@ -55,8 +55,8 @@ fn warn_of_record(name: &str, kind: LookupKind, record: &Record) {
         warn(format_args!(
             "{name}: the answer is {} record, not {} record; the service may have read a \
              short-form path differently (try --paths explicit)",
-            article(record.kind),
-            article(expected)
+            record.kind.with_article(),
+            expected.with_article()
         ));
     }
     if record.kind != RecordKind::Task {
@@ -68,14 +68,6 @@ fn warn_of_record(name: &str, kind: LookupKind, record: &Record) {
     };
     if let Some(problem) = problem {
         warn(format_args!("{name}: {problem}; treated as final"));
-    }
-}
-
-fn article(kind: RecordKind) -> &'static str {
-    match kind {
-        RecordKind::Sms => "an SMS",
-        RecordKind::Task => "a task",
-        RecordKind::Hlr => "an HLR",
     }
 }
 

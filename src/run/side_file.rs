@@ -53,24 +53,20 @@ impl SideFile {
         mut self,
         write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
     ) -> Result<(), Error> {
-        self.write_through(write).map_err(|err| self.failed(err))
-    }
-
-    fn write_through(
-        &mut self,
-        write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
-    ) -> io::Result<()> {
-        let Some(temp) = self.temp.take() else {
-            // Opened now, not at the start: a FIFO's open waits for its reader.
-            let file = OpenOptions::new().write(true).open(&self.target)?;
-            let mut out = BufWriter::new(file);
+        let written = || {
+            let Some(temp) = self.temp.take() else {
+                // Opened now, not at the start: a FIFO's open waits for its reader.
+                let file = OpenOptions::new().write(true).open(&self.target)?;
+                let mut out = BufWriter::new(file);
+                write(&mut out)?;
+                return out.flush();
+            };
+            let mut out = BufWriter::new(temp);
             write(&mut out)?;
-            return out.flush();
+            let temp = out.into_inner().map_err(|e| e.into_error())?;
+            temp.persist(&self.target).map(drop).map_err(|e| e.error)
         };
-        let mut out = BufWriter::new(temp);
-        write(&mut out)?;
-        let temp = out.into_inner().map_err(|e| e.into_error())?;
-        temp.persist(&self.target).map(drop).map_err(|e| e.error)
+        written().map_err(|err| self.failed(err))
     }
 }
 

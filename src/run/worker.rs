@@ -65,11 +65,6 @@ impl Worker {
         }
     }
 
-    /// The outcome of a lookup that ended before any request, told under `--follow`.
-    fn ended(&self, query: String, error: LookupError, tell: Tell<'_, Outcome>) -> Outcome {
-        self.told(Outcome::new(self.kind, query, Err(error)), tell)
-    }
-
     /// Following, a failure is told when it happens, not when the lookups before
     /// it are done (the batch prints nothing else under --follow).
     fn told(&self, outcome: Outcome, tell: Tell<'_, Outcome>) -> Outcome {
@@ -158,10 +153,8 @@ impl Worker {
         result: Result<Record, LookupError>,
         waited: Option<Duration>,
     ) -> Outcome {
-        let verdict = result
-            .as_ref()
-            .ok()
-            .and_then(|r| verdict::verdict(r, &self.watch.until, &self.watch.expect, waited));
+        let verdict = |r| verdict::verdict(r, &self.watch.until, &self.watch.expect, waited);
+        let verdict = result.as_ref().ok().and_then(verdict);
         self.protected(query, verdict, result)
     }
 
@@ -221,14 +214,15 @@ impl Work for Worker {
         input: Input,
         tell: Tell<'_, Outcome>,
     ) -> Result<Lookup, Outcome> {
-        let query = match input {
-            Ok(query) => query,
-            Err(bad) => return Err(self.ended(bad.shown, LookupError::Usage(bad.reason), tell)),
-        };
-        if let Err(refused) = self.kind.validate(&query) {
-            // Refused before sending; a value is shown cut (echoing megabytes helps nobody).
-            return Err(self.ended(preview(&query), refused, tell));
-        }
+        let query = input.map_err(|bad| (bad.shown, LookupError::Usage(bad.reason)));
+        // Refused before sending; a value is shown cut (echoing megabytes helps nobody).
+        let query = query.and_then(|query| match self.kind.validate(&query) {
+            Ok(()) => Ok(query),
+            Err(refused) => Err((preview(&query), refused)),
+        });
+        // Ended before any request: told at once under `--follow`.
+        let ended = |(shown, error)| self.told(Outcome::new(self.kind, shown, Err(error)), tell);
+        let query = query.map_err(ended)?;
         let shown = preview(&query);
         // The live view is drawn only under `--wait`.
         let label = format!("{} {shown}", self.kind.name());

@@ -52,8 +52,9 @@ pub(super) fn inspect(http: &HttpSettings) -> Result<String, CertError> {
         Err(_) => String::new(),
     };
     let date = &not_after[..10];
-    let facts = format!("certificate for {subject}, expires {date}{days_left}");
-    Ok(facts)
+    Ok(format!(
+        "certificate for {subject}, expires {date}{days_left}"
+    ))
 }
 
 /// Connects as an agent does (the target resolved here unless a proxy does it).
@@ -72,10 +73,7 @@ fn handshake(http: &HttpSettings) -> Result<Option<CertificateDer<'static>>, ure
         None => resolver.resolve(&uri, &config, within(http.timeout, Timeout::Resolve))?,
     };
     // What is left of `--timeout` for the connection, tunnel and handshake.
-    let left = within(
-        http.timeout.saturating_sub(started.elapsed()),
-        Timeout::Connect,
-    );
+    let left = http.timeout.saturating_sub(started.elapsed());
     let details = ConnectionDetails {
         uri: &uri,
         addrs,
@@ -83,7 +81,7 @@ fn handshake(http: &HttpSettings) -> Result<Option<CertificateDer<'static>>, ure
         request_level: false,
         resolver: &resolver,
         now: Instant::now(),
-        timeout: left,
+        timeout: within(left, Timeout::Connect),
         current_time: Arc::new(Instant::now),
         // The proxy's own connection, made by the chain again (ureq's agent does so).
         run_connector: Arc::new(|details| {

@@ -69,11 +69,8 @@ struct Setup {
 pub fn run(mut args: Given) -> Result<u8, Error> {
     // `--json` is how this checklist prints, not the lookups' output setting.
     let json = std::mem::take(&mut args.json);
-    let demo = args
-        .demo
-        .then(|| sim::start(SimOptions::demo()))
-        .transpose()
-        .map_err(Error::Demo)?;
+    let demo = args.demo.then(|| sim::start(SimOptions::demo()));
+    let demo = demo.transpose().map_err(Error::Demo)?;
     let (steps, color) = steps(&args, demo.as_ref());
     let text = if json {
         json_line_text(&as_json(&steps))
@@ -91,10 +88,8 @@ pub fn run(mut args: Given) -> Result<u8, Error> {
 }
 
 fn first_failure(steps: &[Step]) -> u8 {
-    steps
-        .iter()
-        .find(|s| s.state == State::Failed)
-        .map_or(exit_codes::SUCCESS, |s| s.code)
+    let failed = steps.iter().find(|s| s.state == State::Failed);
+    failed.map_or(exit_codes::SUCCESS, |s| s.code)
 }
 
 /// One line per step, its details broken at spaces to fit `width` (a path or URL

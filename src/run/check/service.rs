@@ -163,22 +163,16 @@ fn paths_step(client: &Client, pinned: PathStyle) -> Step {
         }
         Err(error) => return failed("paths", error.to_string(), error.exit_code()),
     };
-    match pinned {
-        PathStyle::Explicit => failed(
-            "paths",
-            format!(
+    let short = match pinned {
+        PathStyle::Explicit => {
+            let detail = format!(
                 "no explicit routes (/sms/reference/... answered {missing}), and \
                  --paths explicit uses only those: use --paths auto or short"
-            ),
-            missing.exit_code(),
-        ),
-        PathStyle::Auto => ok(
-            "paths",
-            "no explicit routes: lookups use the short forms (/sms/R), as --paths auto does",
-        ),
-        PathStyle::Short => ok(
-            "paths",
-            "no explicit routes: --paths short uses the short forms (/sms/R)",
-        ),
-    }
+            );
+            return failed("paths", detail, missing.exit_code());
+        }
+        PathStyle::Auto => "lookups use the short forms (/sms/R), as --paths auto does",
+        PathStyle::Short => "--paths short uses the short forms (/sms/R)",
+    };
+    ok("paths", format!("no explicit routes: {short}"))
 }
