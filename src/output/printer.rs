@@ -194,8 +194,7 @@ fn record_view(out: &mut impl Write, outcome: &Outcome, style: &PrintStyle) -> i
     let table = record_table(record, &outcome.query, &style.fields, style.table);
     writeln!(out, "{table}")?;
     // The task bar sums the whole record: not shown when rows were picked.
-    let TableStyle { utf8, color, .. } = style.table;
-    let bar = crate::output::taskbar::task_bar(record, utf8, color);
+    let bar = crate::output::taskbar::task_bar(record, style.table.utf8, style.table.color);
     if let Some(bar) = bar.filter(|_| style.fields.is_empty()) {
         writeln!(out, "{bar}")?;
     }

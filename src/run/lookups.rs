@@ -29,10 +29,9 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> Result<u8,
     crate::run::problems::tell_before_starting(config, kind);
     // The side files are made before any lookup, so that an unwritable path costs
     // no requests.
-    let junit = match &config.output.junit {
-        Some(path) => Some(JunitFile::create(path, format!("smsstat {}", kind.name()))?),
-        None => None,
-    };
+    let junit = (config.output.junit.as_deref())
+        .map(|path| JunitFile::create(path, format!("smsstat {}", kind.name())))
+        .transpose()?;
     let metrics = match &config.output.metrics {
         Some(path) => Some((SideFile::open(path, "metrics file")?, Metrics::new())),
         None => None,
