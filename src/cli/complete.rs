@@ -2,6 +2,7 @@
 //! WORDS`): statuses and field names from the domain's tables, for the lookup's record
 //! kind after one; profile names handed in by the caller, which may read files.
 
+use std::collections::HashSet;
 use std::ffi::OsStr;
 use std::sync::Arc;
 
@@ -72,15 +73,11 @@ fn statuses(kind: Option<RecordKind>) -> impl Iterator<Item = CompletionCandidat
 
 /// The field keys of a kind, or of every kind once, with their label as help.
 fn fields(kind: Option<RecordKind>) -> impl Iterator<Item = CompletionCandidate> {
-    let mut seen = Vec::new();
+    let mut seen = HashSet::new();
     FIELDS
         .iter()
         .filter(move |f| kind.is_none_or(|k| k == f.kind))
-        .filter(move |f| {
-            let first = !seen.contains(&f.key);
-            seen.push(f.key);
-            first
-        })
+        .filter(move |f| seen.insert(f.key))
         .map(|f| CompletionCandidate::new(f.key).help(Some(f.label.into())))
 }
 

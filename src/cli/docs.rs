@@ -137,10 +137,8 @@ const OTHER_ENVIRONMENT: &[(&str, &str)] = &[
 
 fn commands_section() -> String {
     let mut roff = String::from(".SH COMMANDS\n");
-    for sub in super::command()
-        .get_subcommands()
-        .filter(|s| s.get_name() != "help")
-    {
+    let command = super::command();
+    for sub in command.get_subcommands().filter(|s| s.get_name() != "help") {
         let about = sub.get_long_about().or(sub.get_about());
         let about = about.map(|a| a.to_string()).unwrap_or_default();
         roff.push_str(&paragraph(&format!("smsstat {}", sub.get_name()), &about));

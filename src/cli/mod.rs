@@ -157,19 +157,11 @@ fn typed(matches: &clap::ArgMatches, id: &str) -> bool {
         .any(|m| m.value_source(id) == Some(clap::parser::ValueSource::CommandLine))
 }
 
-/// Parses with the definition as derived: what `command` adds changes what clap
-/// prints, never what it accepts, and costs more than the rest of a run's start.
-/// None when clap would print something: the caller parses again with `command`.
-pub(crate) fn parse_plain(args: &[std::ffi::OsString]) -> Option<Cli> {
-    use clap::FromArgMatches;
-    let mut plain = Cli::command();
-    let matches = plain.try_get_matches_from_mut(args).ok()?;
-    refuse_unused(&mut plain, &matches).ok()?;
-    Cli::from_arg_matches(&matches).ok()
-}
-
 #[cfg(test)]
 mod tests {
+
+    use super::{parse::parse, Cli};
+    use clap::CommandFactory;
 
     fn argv(words: &[&str]) -> Vec<std::ffi::OsString> {
         std::iter::once("smsstat")
@@ -189,7 +181,7 @@ mod tests {
             &["check", "--json"],
             &["config", "show", "--demo"],
         ] {
-            assert!(super::parse_plain(&argv(ok)).is_some(), "{ok:?}");
+            assert!(parse(&mut Cli::command(), &argv(ok)).is_ok(), "{ok:?}");
             let decorated = super::command().try_get_matches_from(argv(ok));
             assert!(decorated.is_ok(), "{ok:?}");
         }
@@ -202,7 +194,10 @@ mod tests {
             &["sms"],
             &["hrl", "1"],
         ] {
-            assert!(super::parse_plain(&argv(printed)).is_none(), "{printed:?}");
+            assert!(
+                parse(&mut Cli::command(), &argv(printed)).is_err(),
+                "{printed:?}"
+            );
         }
     }
 }

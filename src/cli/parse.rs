@@ -5,7 +5,7 @@ use std::ffi::OsString;
 use std::io::Write;
 
 use clap::error::{ContextKind, ContextValue, ErrorKind};
-use clap::FromArgMatches;
+use clap::{CommandFactory, FromArgMatches};
 
 use crate::cli::Cli;
 use crate::domain::exit_codes;
@@ -15,15 +15,13 @@ use crate::domain::sanitize::{escape_cut, MAX_LINE_CHARS};
 /// prints and returns the exit code to end with.
 pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Cli, u8> {
     let args = help_flag_after_help(args.into_iter().collect());
-    if let Some(cli) = super::parse_plain(&args) {
+    // The definition as derived first: what `command` adds changes what clap prints,
+    // never what it accepts, and costs more than the rest of a run's start.
+    if let Ok(cli) = parse(&mut Cli::command(), &args) {
         return Ok(cli);
     }
     let mut command = super::help_command();
-    let parsed = command.try_get_matches_from_mut(&args).and_then(|matches| {
-        super::refuse_unused(&mut command, &matches)?;
-        Cli::from_arg_matches(&matches)
-    });
-    match parsed {
+    match parse(&mut command, &args) {
         Ok(cli) => Ok(cli),
         Err(err) if err.use_stderr() => {
             let err = plain_usage(closer_subcommand(err, &command), &mut command, &args);
@@ -52,6 +50,13 @@ pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Cli, u8> {
             _ => Err(exit_codes::SUCCESS),
         },
     }
+}
+
+/// `command`'s parse, refusing the global options the subcommand does not use.
+pub(super) fn parse(command: &mut clap::Command, args: &[OsString]) -> Result<Cli, clap::Error> {
+    let matches = command.try_get_matches_from_mut(args)?;
+    super::refuse_unused(command, &matches)?;
+    Cli::from_arg_matches(&matches)
 }
 
 /// `help [NAME...] -h` is `[NAME...] -h`: clap's `help` refused the flag.

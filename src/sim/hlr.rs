@@ -51,13 +51,12 @@ pub(super) fn hlr(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
         // `details` with integer flags and a masked IMSI. With extra fields, `ported`
         // and `roaming` at the top too, as booleans (as its examples have them; its
         // schema does not list them).
-        let status = final_status;
-        let reached = matches!(status, "delivered" | "absent");
+        let reached = matches!(final_status, "delivered" | "absent");
         let mut details = Map::new();
         if reached {
             details.insert("ported".into(), shape.count("ported", u64::from(ported)));
         }
-        if status == "delivered" {
+        if final_status == "delivered" {
             details.insert("roaming".into(), shape.count("roaming", u64::from(roaming)));
             let masked = format!("{}XXXXXXXX", &imsi[..imsi.len() - 8]);
             details.insert("imsi".into(), masked.into());
@@ -70,11 +69,11 @@ pub(super) fn hlr(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
             map.insert("brand_name".into(), serving.legal_name.into());
         }
         map.insert("network".into(), reached.then_some(serving.brand).into());
-        map.insert("status".into(), status.into());
+        map.insert("status".into(), final_status.into());
         map.insert("details".into(), reached.then_some(details).into());
         map.insert("createdDatetime".into(), iso_time(created).into());
         map.insert("statusDatetime".into(), iso_time(answered).into());
-        if shape.extras() && status == "delivered" {
+        if shape.extras() && final_status == "delivered" {
             map.insert("roaming".into(), roaming.into());
             map.insert("ported".into(), ported.into());
         }

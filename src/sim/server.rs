@@ -5,7 +5,7 @@
 //! count of the current second.
 
 use std::io;
-use std::net::SocketAddr;
+use std::net::Ipv4Addr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -26,9 +26,7 @@ fn json(status: u16, body: String) -> HttpResponse {
 /// Binds the listening socket (so the address is known and connectable on return)
 /// and starts serving; the server stops when dropped.
 pub fn start(options: SimOptions) -> io::Result<HttpServer> {
-    let listen = options
-        .listen
-        .unwrap_or(SocketAddr::from(([127, 0, 0, 1], 0)));
+    let listen = options.listen.unwrap_or((Ipv4Addr::LOCALHOST, 0).into());
     let shared = Shared {
         options,
         window: Mutex::new((0, 0)),

@@ -142,9 +142,7 @@ struct Inner {
 impl Inner {
     fn connections(&self) -> MutexGuard<'_, HashMap<u64, TcpStream>> {
         // A panic while holding the lock leaves a map that is still consistent.
-        self.connections
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.connections.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
 

@@ -57,10 +57,8 @@ pub(super) fn is_digits(value: &str) -> bool {
 
 /// What the vendor's service takes for a reference, as the simulator guesses it.
 fn is_reference(value: &str) -> bool {
-    !value.is_empty()
-        && value
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+    let allowed = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.');
+    !value.is_empty() && value.bytes().all(allowed)
 }
 
 // Purposes of the hash streams; any distinct constants do.
@@ -273,10 +271,8 @@ pub(super) fn sms(id: u64, settled: bool, shape: &Shape) -> Map<String, Value> {
     map.insert("msisdn".into(), msisdn.clone().into());
     map.insert("reference".into(), format!("ref-{id}").into());
     map.insert("time_in".into(), time(Some(time_in)));
-    map.insert(
-        "time_sent".into(),
-        time((!not_yet_sent).then_some(time_sent)),
-    );
+    let sent_at = (!not_yet_sent).then_some(time_sent);
+    map.insert("time_sent".into(), time(sent_at));
     let dr_at = (settled && !(v1 && not_yet_sent)).then_some(time_sent + report_delay);
     if v1 || settled || !pending_omits_dr {
         map.insert("time_dr".into(), time(dr_at));
