@@ -68,8 +68,10 @@ fn look_up(global: Given, kind: LookupKind, values: Vec<String>) -> Result<u8, E
     }
     // Kept alive until the lookups are done. Under `--wait` its records settle
     // within a few seconds, so that the wait has something to show.
-    let mut options = SimOptions::demo();
-    options.settle = Duration::from_secs(if global.wait { 4 } else { 0 });
+    let options = SimOptions {
+        settle: Duration::from_secs(if global.wait { 4 } else { 0 }),
+        ..SimOptions::default()
+    };
     let demo = global.demo.then(|| sim::start(options)).transpose();
     let demo = demo.map_err(Error::Demo)?;
     let demo_url = demo.as_ref().map(httpcore::HttpServer::base_url);
@@ -99,7 +101,7 @@ fn sim_options(args: SimArgs) -> SimOptions {
         extra_fields: args.extra_fields,
         rate_limit: args.rate_limit,
         log: !args.quiet,
-        ..SimOptions::demo()
+        ..SimOptions::default()
     }
     .with_variant(args.variant);
     let numbers = args.numbers.map(|numbers| match numbers {

@@ -71,7 +71,8 @@ pub fn record(kind: RecordKind, id: u64, progress: f64, sim: &SimOptions) -> Map
 pub const LISTENING_PREFIX: &str = "smsstat sim listening on ";
 
 /// Everything the simulator needs, the record shapes with it: `smsstat sim`'s flags
-/// (`SimArgs` says what each does, and clap checks them), or `SimOptions::demo`.
+/// (`SimArgs` says what each does, and clap checks them), or the default: `--demo`'s,
+/// on an ephemeral loopback port with records final at once.
 #[derive(Debug, Clone, Default)]
 pub struct SimOptions {
     /// None: an ephemeral port on 127.0.0.1.
@@ -96,11 +97,6 @@ pub struct SimOptions {
 }
 
 impl SimOptions {
-    /// The in-process simulator behind `--demo`: ephemeral loopback port, records final at once.
-    pub fn demo() -> Self {
-        SimOptions::default()
-    }
-
     /// Spec-shaped records: numbers as numbers, error present, no extra fields.
     #[cfg(test)]
     pub fn plain() -> Self {
@@ -109,7 +105,7 @@ impl SimOptions {
             omit_error: Oddity::Never,
             extra_fields: Oddity::Never,
             no_errors_text: Oddity::Never,
-            ..SimOptions::demo()
+            ..SimOptions::default()
         }
     }
 

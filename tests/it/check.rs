@@ -13,7 +13,7 @@ fn status(report: &Value, name: &str) -> String {
 
 #[test]
 fn a_working_simulator_passes_every_step() {
-    let sim = start_sim(SimOptions::demo()).unwrap();
+    let sim = start_sim(SimOptions::default()).unwrap();
     let (report, code) = check_json(smsstat_at(&sim.base_url()));
     assert_eq!(code, 0, "{report}");
     assert_eq!(report["ok"], true);
@@ -63,7 +63,7 @@ fn a_refused_connection_fails_the_connect_step() {
 
 #[test]
 fn tls_to_a_plain_http_server_fails_the_tls_step() {
-    let sim = start_sim(SimOptions::demo()).unwrap();
+    let sim = start_sim(SimOptions::default()).unwrap();
     let https = sim.base_url().replace("http://", "https://");
     let (report, code) = check_json(smsstat_at(&https));
     assert_eq!(code, 69, "{report}");
@@ -76,7 +76,7 @@ fn tls_to_a_plain_http_server_fails_the_tls_step() {
 fn an_invalid_key_fails_with_the_service_code() {
     let sim = start_sim(SimOptions {
         api_key: Some("the-right-key-0123456789".into()),
-        ..SimOptions::demo()
+        ..SimOptions::default()
     })
     .unwrap();
     let mut cmd = smsstat_at(&sim.base_url());
@@ -212,7 +212,7 @@ fn check_json_escapes_what_a_terminal_would_obey() {
 /// the path whole, each step on its line, and the settings step's details complete.
 #[test]
 fn the_checklist_fits_80_columns_with_a_long_config_path() {
-    let sim = start_sim(SimOptions::demo()).unwrap();
+    let sim = start_sim(SimOptions::default()).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let base = dir.path().join("operator-settings");
     let base_len = base.to_str().unwrap().len();
@@ -276,7 +276,7 @@ fn a_refused_key_is_named_by_where_it_came_from() {
 
 #[test]
 fn a_proxys_refusal_fails_the_proxy_step_not_the_key() {
-    let sim = start_sim(SimOptions::demo()).unwrap();
+    let sim = start_sim(SimOptions::default()).unwrap();
     let addr = sim
         .base_url()
         .trim_start_matches("http://")
@@ -298,7 +298,7 @@ fn a_proxys_refusal_fails_the_proxy_step_not_the_key() {
 
 #[test]
 fn a_proxys_403_fails_the_proxy_step_by_its_own_words() {
-    let sim = start_sim(SimOptions::demo()).unwrap();
+    let sim = start_sim(SimOptions::default()).unwrap();
     let addr = sim
         .base_url()
         .trim_start_matches("http://")

@@ -57,7 +57,7 @@ fn the_tls_step_shows_the_certificate_subject_and_expiry() {
 
 #[test]
 fn through_a_proxy_the_proxy_is_resolved_and_reached_not_the_target() {
-    let sim = start_sim(SimOptions::demo()).unwrap();
+    let sim = start_sim(SimOptions::default()).unwrap();
     let proxy = Proxy::start(address(&sim.base_url()), false);
     let mut cmd = smsstat();
     cmd.args(["--base-url", "http://gateway.invalid:8080"])
@@ -159,7 +159,7 @@ fn the_certificate_is_read_through_an_https_proxy() {
 
 #[test]
 fn the_tls_step_says_when_the_key_travels_in_clear() {
-    let sim = start_sim(SimOptions::demo()).unwrap();
+    let sim = start_sim(SimOptions::default()).unwrap();
     let proxy = Proxy::start(address(&sim.base_url()), false);
     let key = ["--api-key", "k-0123456789abcdef"];
     let mut far = smsstat();

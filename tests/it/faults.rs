@@ -47,7 +47,7 @@ fn ten_thousand_lookups_under_a_20_percent_fault_rate_lose_nothing() {
         fail_rate: 0.2,
         latency: Duration::from_millis(1),
         settle: Duration::ZERO,
-        ..SimOptions::demo()
+        ..SimOptions::default()
     })
     .expect("simulator");
     let values = values();

@@ -278,7 +278,7 @@ fn ipv6_loopback_base_urls_work() {
     use smsstat::testkit::{start_sim, SimOptions};
     let server = start_sim(SimOptions {
         listen: Some("[::1]:0".parse().unwrap()),
-        ..SimOptions::demo()
+        ..SimOptions::default()
     })
     .expect("IPv6 loopback");
     let base = server.base_url();

@@ -13,7 +13,7 @@ use httpcore::HttpServer;
 use smsstat::testkit::{start_sim, SimOptions};
 
 fn sim() -> (HttpServer, std::net::SocketAddr) {
-    let sim = start_sim(SimOptions::demo()).unwrap();
+    let sim = start_sim(SimOptions::default()).unwrap();
     let addr = sim
         .base_url()
         .trim_start_matches("http://")

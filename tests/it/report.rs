@@ -233,7 +233,7 @@ fn task_report_sums_counters_and_names_the_lowest_rates() {
 fn a_wait_report_tells_the_time_until_final_and_what_was_still_pending() {
     let sim = start_sim(SimOptions {
         settle: Duration::from_secs(3600),
-        ..SimOptions::demo()
+        ..SimOptions::default()
     })
     .unwrap();
     let base = sim.base_url();
@@ -268,7 +268,7 @@ fn a_report_over_many_lookups_keeps_memory_flat() {
     // The simulator's settled SMS records, from a server that counts requests.
     let server = TestServer::start(|url| {
         let id = value_of(url).parse().expect("an SMS ID");
-        let record = sim_record(Kind::Sms, id, 1.0, &SimOptions::demo());
+        let record = sim_record(Kind::Sms, id, 1.0, &SimOptions::default());
         Canned::json(200, &Value::Object(record).to_string())
     });
     // Two workers: each thread's malloc arena grows when it first does work, and

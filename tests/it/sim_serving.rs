@@ -80,7 +80,7 @@ fn a_burst_of_keep_alive_connections_is_served_at_once() {
 
 #[test]
 fn shutdown_closes_the_port() {
-    let server = start_sim(SimOptions::demo()).unwrap();
+    let server = start_sim(SimOptions::default()).unwrap();
     let addr = server.addr();
     assert!(TcpStream::connect(addr).is_ok());
     // Closed by the time drop returns: no wait, no retry.

@@ -20,7 +20,7 @@ fn start(options: SimOptions) -> HttpServer {
 }
 
 fn v1(configure: impl FnOnce(&mut SimOptions)) -> HttpServer {
-    let mut options = SimOptions::demo().with_variant(Variant::V1);
+    let mut options = SimOptions::default().with_variant(Variant::V1);
     configure(&mut options);
     start(options)
 }
@@ -51,7 +51,7 @@ fn every_mode() -> Vec<(String, SimOptions)> {
     for variant in [Variant::Spec, Variant::V1] {
         for codes in [Codes::Spec, Codes::Vendor] {
             for numbers in [Oddity::Mixed, Oddity::Never, Oddity::Always] {
-                let mut options = SimOptions::demo().with_variant(variant);
+                let mut options = SimOptions::default().with_variant(variant);
                 options.codes = codes;
                 options.string_numbers = numbers;
                 modes.push((format!("{variant:?}/{codes:?}/{numbers:?}"), options));
@@ -102,7 +102,7 @@ fn smsstat_reads_every_mode_by_every_path_style() {
 #[test]
 fn both_prefixes_are_served() {
     for variant in [Variant::Spec, Variant::V1] {
-        let server = start(SimOptions::demo().with_variant(variant));
+        let server = start(SimOptions::default().with_variant(variant));
         for prefix in ["/rest", "/v1.0"] {
             let base = format!("{}{prefix}", server.base_url());
             for (command, value) in [("sms", "7"), ("task", "7"), ("hlr-ref", "ref-7")] {
@@ -132,8 +132,8 @@ fn statuses_are_drawn_only_from_documented_values() {
         ),
     ];
     for (variant, finals, pendings, hlr_finals) in cases {
-        let settled = start(SimOptions::demo().with_variant(variant));
-        let mut pending_options = SimOptions::demo().with_variant(variant);
+        let settled = start(SimOptions::default().with_variant(variant));
+        let mut pending_options = SimOptions::default().with_variant(variant);
         pending_options.settle = Duration::from_secs(3600);
         let pending = start(pending_options);
         let ids: Vec<String> = (1..=120).map(|id| id.to_string()).collect();
@@ -204,7 +204,7 @@ fn v1_pending_sms_are_waited_for_and_gated() {
 
 #[test]
 fn not_found_codes_spec_and_vendor() {
-    let spec = start(SimOptions::demo());
+    let spec = start(SimOptions::default());
     for (args, code) in [
         (&["hlr", "1000000"][..], 10),
         (&["hlr-ref", "nope"], 10),
@@ -238,10 +238,11 @@ fn not_found_codes_spec_and_vendor() {
     );
     assert_eq!(get(&vendor.base_url(), "/sms/task/abc").body["error"], 29);
     // The spec's variant with the vendor's codes.
-    let mut options = SimOptions::demo();
-    options.codes = Codes::Vendor;
-    options.string_numbers = Oddity::Never;
-    let mixed = start(options);
+    let mixed = start(SimOptions {
+        codes: Codes::Vendor,
+        string_numbers: Oddity::Never,
+        ..SimOptions::default()
+    });
     let reply = get(&mixed.base_url(), "/hlr/0");
     assert_eq!(
         (reply.status, reply.body["error"].clone()),
@@ -271,7 +272,7 @@ fn v1_http_errors_have_code_and_message() {
 #[test]
 fn the_429_body_has_a_code_in_every_variant() {
     for variant in [Variant::Spec, Variant::V1] {
-        let mut options = SimOptions::demo().with_variant(variant);
+        let mut options = SimOptions::default().with_variant(variant);
         options.rate_limit = Some(1);
         let server = start(options);
         let refused = (0..50)
@@ -320,7 +321,7 @@ fn numbers(record: &Map<String, Value>) -> Vec<(&str, &Value)> {
 fn numbers_integers_strings_and_mixed() {
     for variant in [Variant::Spec, Variant::V1] {
         for (numbers_mode, want) in [(Oddity::Never, "number"), (Oddity::Always, "string")] {
-            let mut options = SimOptions::demo().with_variant(variant);
+            let mut options = SimOptions::default().with_variant(variant);
             options.string_numbers = numbers_mode;
             let server = start(options);
             for path in ["/sms/5", "/sms/task/5", "/hlr/5", "/sms/77", "/hlr/77"] {
@@ -422,7 +423,7 @@ fn v1_records_carry_only_the_documents_fields() {
 
 #[test]
 fn the_task_short_form_reads_task_only_ids() {
-    let server = start(SimOptions::demo());
+    let server = start(SimOptions::default());
     let base = server.base_url();
     let out = smsstat_at(&base)
         .args(["--paths", "short", "--json", "task", "2000006"])

@@ -69,7 +69,7 @@ struct Setup {
 pub fn run(mut args: Given) -> Result<u8, Error> {
     // `--json` is how this checklist prints, not the lookups' output setting.
     let json = std::mem::take(&mut args.json);
-    let demo = args.demo.then(|| sim::start(SimOptions::demo()));
+    let demo = args.demo.then(|| sim::start(SimOptions::default()));
     let demo = demo.transpose().map_err(Error::Demo)?;
     let (steps, color) = steps(&args, demo.as_ref());
     let text = if json {

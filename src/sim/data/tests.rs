@@ -20,7 +20,7 @@ fn always() -> SimOptions {
         omit_error: Oddity::Always,
         extra_fields: Oddity::Always,
         no_errors_text: Oddity::Always,
-        ..SimOptions::demo()
+        ..SimOptions::default()
     }
 }
 
@@ -148,7 +148,7 @@ fn forced_oddities_apply_to_every_record() {
 
 #[test]
 fn mixed_oddities_vary_between_records() {
-    let mixed = SimOptions::demo();
+    let mixed = SimOptions::default();
     let records: Vec<_> = (1..=200).map(|id| record(Sms, id, 1.0, &mixed)).collect();
     let without_error = records.iter().filter(|r| r.get("error").is_none()).count();
     let string_price = records.iter().filter(|r| r["price"].is_string()).count();
@@ -227,7 +227,7 @@ fn v1_record(kind: RecordKind, id: u64, progress: f64) -> Map<String, Value> {
 fn v1_options() -> SimOptions {
     SimOptions {
         extra_fields: Oddity::Never,
-        ..SimOptions::demo().with_variant(Variant::V1)
+        ..SimOptions::default().with_variant(Variant::V1)
     }
 }
 

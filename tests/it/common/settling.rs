@@ -12,7 +12,7 @@ use super::{json_lines, smsstat_at};
 pub fn sim(settle: Duration) -> HttpServer {
     start_sim(SimOptions {
         settle,
-        ..SimOptions::demo()
+        ..SimOptions::default()
     })
     .expect("simulator")
 }

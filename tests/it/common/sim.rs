@@ -62,10 +62,12 @@ pub fn agent() -> ureq::Agent {
 
 /// A simulator on an ephemeral port: settled at once and spec-shaped unless changed.
 pub fn sim(configure: impl FnOnce(&mut SimOptions)) -> Sim {
-    let mut options = SimOptions::demo();
-    options.string_numbers = Oddity::Never;
-    options.omit_error = Oddity::Never;
-    options.extra_fields = Oddity::Never;
+    let mut options = SimOptions {
+        string_numbers: Oddity::Never,
+        omit_error: Oddity::Never,
+        extra_fields: Oddity::Never,
+        ..SimOptions::default()
+    };
     configure(&mut options);
     let server = start_sim(options).expect("simulator starts");
     Sim {
