@@ -277,11 +277,7 @@ fn a_refused_key_is_named_by_where_it_came_from() {
 #[test]
 fn a_proxys_refusal_fails_the_proxy_step_not_the_key() {
     let sim = start_sim(SimOptions::default()).unwrap();
-    let addr = sim
-        .base_url()
-        .trim_start_matches("http://")
-        .parse()
-        .unwrap();
+    let addr = sim.addr();
     let proxy = crate::common::proxy::Proxy::start(addr, true);
     let far = format!("http://{}:8080", crate::common::UNRESOLVABLE_HOST);
     let mut cmd = smsstat();
@@ -299,11 +295,7 @@ fn a_proxys_refusal_fails_the_proxy_step_not_the_key() {
 #[test]
 fn a_proxys_403_fails_the_proxy_step_by_its_own_words() {
     let sim = start_sim(SimOptions::default()).unwrap();
-    let addr = sim
-        .base_url()
-        .trim_start_matches("http://")
-        .parse()
-        .unwrap();
+    let addr = sim.addr();
     let proxy = crate::common::proxy::Proxy::answering(addr, Some(crate::common::proxy::FORBIDDEN));
     let far = format!("http://{}:8080", crate::common::UNRESOLVABLE_HOST);
     let mut cmd = smsstat();

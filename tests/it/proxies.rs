@@ -14,11 +14,7 @@ use smsstat::testkit::{start_sim, SimOptions};
 
 fn sim() -> (HttpServer, std::net::SocketAddr) {
     let sim = start_sim(SimOptions::default()).unwrap();
-    let addr = sim
-        .base_url()
-        .trim_start_matches("http://")
-        .parse()
-        .unwrap();
+    let addr = sim.addr();
     (sim, addr)
 }
 
