@@ -196,3 +196,16 @@ fn the_try_line_pastes_as_is() {
         assert!(stdout.contains("ref-42"), "{stdout}");
     }
 }
+
+#[test]
+fn an_address_already_taken_is_a_configuration_error() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = taken.local_addr().unwrap().to_string();
+    crate::common::smsstat()
+        .args(["sim", "-q", "--listen", &addr])
+        .assert()
+        .code(78)
+        .stderr(predicates::str::contains(format!(
+            "smsstat: error: sim: cannot serve on {addr}"
+        )));
+}
