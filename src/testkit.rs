@@ -4,6 +4,7 @@
 pub use crate::cli::args::Cli;
 pub use crate::domain::error::LookupError;
 pub use crate::domain::format::OutputFormat;
+pub use crate::domain::format::PrintStyle;
 pub use crate::domain::lookup::{LookupKind, PathStyle};
 pub use crate::domain::msisdn::mask_result;
 pub use crate::domain::outcome::Outcome;
@@ -13,7 +14,7 @@ pub use crate::domain::status::{documented, Phase};
 pub use crate::http::answer::read_answer;
 pub use crate::http::redact::Scrubber;
 pub use crate::output::json_lines::json_line;
-pub use crate::output::printer::{PrintStyle, Printer};
+pub use crate::output::printer::Printer;
 pub use crate::settings::secret::ApiKey;
 pub use crate::sim::data::{settle_fraction, MAX_ID, TASK_ONLY_IDS};
 pub use crate::sim::record as sim_record;

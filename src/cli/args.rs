@@ -3,7 +3,6 @@
 use clap::{Args, Parser, Subcommand};
 
 pub use super::values::{EXIT_CODES_HELP, START_HELP};
-pub use crate::domain::format::OutputFormat;
 use crate::settings::given::Given;
 
 pub use crate::cli::sim_args::SimArgs;

@@ -50,6 +50,33 @@ impl OutputFormat {
     }
 }
 
+/// How records are printed: resolved with the settings, `single` set by the run.
+#[derive(Debug, Clone, Default)]
+pub struct PrintStyle {
+    pub format: OutputFormat,
+    pub fields: Vec<String>,
+    pub field: Option<String>,
+    pub normalize: bool,
+    pub table: TableStyle,
+    /// One value given on the command line: a record view rather than rows.
+    pub single: bool,
+    /// `--raw-cells`: CSV/TSV cells as sent, formulas not neutralised.
+    pub raw_cells: bool,
+    /// `--no-headers`: no header line in table, CSV and TSV.
+    pub no_headers: bool,
+    /// `--wait`: a report tells how long records took to be final.
+    pub waited: bool,
+}
+
+/// How tables look; decided once from the `Config`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TableStyle {
+    pub color: bool,
+    pub utf8: bool,
+    /// Columns of the terminal the row table is fitted to; None for a pipe or file.
+    pub width: Option<usize>,
+}
+
 /// `--color`: when tables are coloured.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ColorChoice {

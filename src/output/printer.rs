@@ -2,7 +2,7 @@
 
 use std::io::{self, IsTerminal, Write};
 
-use crate::domain::format::OutputFormat;
+use crate::domain::format::{OutputFormat, PrintStyle};
 use crate::domain::lookup::LookupKind;
 use crate::domain::outcome::Outcome;
 use crate::domain::sanitize::escape_control;
@@ -12,28 +12,10 @@ use crate::output::json_lines::{follow_json, json_line, write_json_line};
 use crate::output::prometheus::Metrics;
 use crate::output::report::{Report, ReportForm};
 use crate::output::rows_table::RowsTable;
-use crate::output::table::{columns_for, record_table, TableStyle};
+use crate::output::table::{columns_for, record_table};
 
 /// Rows per printed table in a batch: one page of a long run.
 pub const TABLE_PAGE_ROWS: usize = 500;
-
-/// Output settings, resolved once from the `Config`.
-#[derive(Debug, Clone, Default)]
-pub struct PrintStyle {
-    pub format: OutputFormat,
-    pub fields: Vec<String>,
-    pub field: Option<String>,
-    pub normalize: bool,
-    pub table: TableStyle,
-    /// One value given on the command line: a record view rather than rows.
-    pub single: bool,
-    /// `--raw-cells`: CSV/TSV cells as sent, formulas not neutralised.
-    pub raw_cells: bool,
-    /// `--no-headers`: no header line in table, CSV and TSV.
-    pub no_headers: bool,
-    /// `--wait`: a report tells how long records took to be final.
-    pub waited: bool,
-}
 
 /// The chosen format's writer: what it keeps between lookups.
 enum Format {
@@ -204,7 +186,6 @@ fn record_view(out: &mut impl Write, outcome: &Outcome, style: &PrintStyle) -> i
 /// True when stdout is a pipe or socket whose other end is closed, found without
 /// writing to it: a table page is held until it is full, and `| head -1` must still
 /// stop the run at once.
-#[cfg(unix)]
 fn stdout_reader_gone() -> bool {
     use rustix::event::{poll, PollFd, PollFlags, Timespec};
     let stdout = std::io::stdout();
@@ -213,9 +194,4 @@ fn stdout_reader_gone() -> bool {
     // A zero timeout: a look, no wait.
     poll(&mut fds, Some(&Timespec::default()))
         .is_ok_and(|_| fds[0].revents().intersects(PollFlags::ERR | PollFlags::HUP))
-}
-
-#[cfg(not(unix))]
-fn stdout_reader_gone() -> bool {
-    false
 }

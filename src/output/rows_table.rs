@@ -6,11 +6,12 @@
 use comfy_table::ContentArrangement;
 
 use crate::domain::fields::{self, FieldType};
+use crate::domain::format::TableStyle;
 use crate::domain::outcome::Outcome;
 use crate::domain::record::RecordKind;
 use crate::domain::sanitize::{escape_cut, MAX_CELL_CHARS};
 use crate::output::derived::{derived, field_value};
-use crate::output::table::{columns_for, new_table, value_cell, TableStyle};
+use crate::output::table::{columns_for, new_table, value_cell};
 
 /// A free-text column is not cut narrower than this.
 const MIN_CUT_WIDTH: usize = 6;

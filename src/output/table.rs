@@ -4,19 +4,11 @@
 use comfy_table::{presets, Cell, Color, ColumnConstraint, ContentArrangement, Table};
 
 use crate::domain::fields;
+use crate::domain::format::TableStyle;
 use crate::domain::record::{Record, RecordKind};
 use crate::domain::sanitize::{escape_cut, MAX_CELL_CHARS};
 use crate::domain::status::{self, Tone};
 use crate::output::derived::{self, record_rows, row, Row};
-
-/// How tables look; decided once from the `Config`.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct TableStyle {
-    pub color: bool,
-    pub utf8: bool,
-    /// Columns of the terminal the row table is fitted to; None for a pipe or file.
-    pub width: Option<usize>,
-}
 
 pub(super) fn new_table(style: TableStyle) -> Table {
     let mut table = Table::new();

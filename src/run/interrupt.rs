@@ -6,7 +6,7 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
-use signal_hook::consts::{SIGINT, SIGTERM};
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 use signal_hook::flag;
 
 use crate::domain::exit_codes;
@@ -15,10 +15,7 @@ static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 /// The number of the signal that stopped the run (0: none).
 static SIGNAL: AtomicUsize = AtomicUsize::new(0);
 
-#[cfg(unix)]
-const SIGNALS: &[i32] = &[SIGINT, SIGTERM, signal_hook::consts::SIGHUP];
-#[cfg(not(unix))]
-const SIGNALS: &[i32] = &[SIGINT, SIGTERM];
+const SIGNALS: &[i32] = &[SIGINT, SIGTERM, SIGHUP];
 
 /// The flag raised by a stopping signal, installing the handlers on first use.
 pub(crate) fn interrupt_flag() -> Arc<AtomicBool> {

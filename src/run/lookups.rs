@@ -5,17 +5,16 @@ use std::io::{self, IsTerminal, Stdout};
 use std::sync::Arc;
 use std::time::Instant;
 
-use crate::cli::OutputFormat;
 use crate::domain::error::LookupError;
 use crate::domain::exit_codes;
+use crate::domain::format::{OutputFormat, PrintStyle};
 use crate::domain::lookup::LookupKind;
 use crate::domain::outcome::Outcome;
 use crate::output::messages::{batch_error, report, warn};
-use crate::output::printer::{PrintStyle, Printer};
+use crate::output::printer::Printer;
 use crate::output::progress::{BatchProgress, LiveView, STDIN};
 use crate::output::prometheus::Metrics;
 use crate::output::summary::{NotStarted, Tally};
-use crate::output::table::TableStyle;
 use crate::run::batch::{self, Ended, Limits, Sink};
 use crate::run::error::Error;
 use crate::run::interrupt::{self, interrupt_flag, was_interrupted};
@@ -88,9 +87,12 @@ fn drawing(config: &Config, total: Option<u64>) -> (Option<Arc<LiveView>>, Batch
         && !output.quiet
         && !typed;
     let live = (quiet_terminal && config.watch.wait.is_some())
-        .then(|| Arc::new(LiveView::new(output.utf8)));
+        .then(|| Arc::new(LiveView::new(output.style.table.utf8)));
     let bar = quiet_terminal && live.is_none() && total != Some(1);
-    (live, BatchProgress::new(bar, total, output.utf8))
+    (
+        live,
+        BatchProgress::new(bar, total, output.style.table.utf8),
+    )
 }
 
 /// Clears the terminal's drawing, prints the rest and the summary, and gives the
@@ -253,7 +255,8 @@ const FILES_RESERVED: u64 = 16;
 /// open-file limit: past it, lookups would fail as "service unavailable".
 fn jobs_for(config: &Config) -> usize {
     let jobs = config.batch.jobs as u64;
-    let limit = open_file_limit().unwrap_or(u64::MAX);
+    let limit = rustix::process::getrlimit(rustix::process::Resource::Nofile).current;
+    let limit = limit.unwrap_or(u64::MAX);
     let fit = (limit.saturating_sub(FILES_RESERVED) / FILES_PER_JOB).max(1);
     if jobs > fit && !config.output.quiet {
         warn(format_args!(
@@ -263,32 +266,15 @@ fn jobs_for(config: &Config) -> usize {
     jobs.min(fit) as usize
 }
 
-fn open_file_limit() -> Option<u64> {
-    #[cfg(unix)]
-    return rustix::process::getrlimit(rustix::process::Resource::Nofile).current;
-    #[cfg(not(unix))]
-    None
-}
-
 fn print_style(config: &Config, single: bool) -> PrintStyle {
-    let output = &config.output;
+    let style = &config.output.style;
     PrintStyle {
         // --follow is a stream of JSON lines, failures included.
         format: match config.watch.follow {
             true => OutputFormat::json(),
-            false => output.format,
-        },
-        fields: output.fields.clone(),
-        field: output.field.clone(),
-        normalize: output.normalize,
-        table: TableStyle {
-            color: output.color,
-            utf8: output.utf8,
-            width: output.width,
+            false => style.format,
         },
         single,
-        raw_cells: output.raw_cells,
-        no_headers: output.no_headers,
-        waited: config.watch.wait.is_some(),
+        ..style.clone()
     }
 }

@@ -7,6 +7,7 @@
 
 use std::fs::{self, OpenOptions};
 use std::io::{self, BufWriter, Write};
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 use tempfile::NamedTempFile;
@@ -91,10 +92,6 @@ fn temp_beside(path: &Path) -> io::Result<NamedTempFile> {
     let prefix = format!(".{name}.");
     let mut builder = tempfile::Builder::new();
     builder.prefix(&prefix).suffix(".tmp");
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        builder.permissions(fs::Permissions::from_mode(0o644));
-    }
+    builder.permissions(fs::Permissions::from_mode(0o644));
     builder.tempfile_in(dir.unwrap_or(Path::new(".")))
 }

@@ -50,7 +50,7 @@ impl Worker {
         live: Option<Arc<LiveView>>,
         deadline: Option<Instant>,
     ) -> Worker {
-        let (output, watch) = (&config.output, &config.watch);
+        let (style, watch) = (&config.output.style, &config.watch);
         Worker {
             client: Client::new(&config.http, config.batch.jobs),
             kind,
@@ -58,9 +58,9 @@ impl Worker {
             live,
             deadline,
             halt: Halt::new(!config.batch.keep_going),
-            keep_error_body: watch.follow || output.format.is_json_lines(),
+            keep_error_body: watch.follow || style.format.is_json_lines(),
             keep_extra_fields: watch.follow
-                || (output.format.is_json_lines() && output.field.is_none())
+                || (style.format.is_json_lines() && style.field.is_none())
                 || single,
         }
     }

@@ -9,7 +9,7 @@ use std::time::Duration;
 use ureq::http::{HeaderName, Uri};
 
 use crate::domain::error::{ConfigError, SettingsError};
-use crate::domain::format::{ColorChoice, OutputFormat};
+use crate::domain::format::{ColorChoice, OutputFormat, PrintStyle, TableStyle};
 use crate::domain::lookup::{LookupKind, PathStyle};
 use crate::domain::verdict::{Expectation, WaitSettings};
 use crate::settings::ca::CaCerts;
@@ -49,20 +49,9 @@ pub struct HttpSettings {
 /// stderr (warnings, progress, the summary) and the files written beside it.
 #[derive(Debug, Clone)]
 pub struct OutputSettings {
-    pub format: OutputFormat,
-    pub fields: Vec<String>,
-    pub field: Option<String>,
-    pub normalize: bool,
-    pub color: bool,
-    /// Box-drawing characters in tables (ASCII when the locale is not UTF-8).
-    pub utf8: bool,
-    /// The terminal's width for tables: `COLUMNS`, else stdout's terminal size;
-    /// None when stdout is not a terminal and `COLUMNS` is unset.
-    pub width: Option<usize>,
+    pub style: PrintStyle,
     /// Whether stderr is a terminal: the progress bar, live view and summary go there.
     pub stderr_is_terminal: bool,
-    pub raw_cells: bool,
-    pub no_headers: bool,
     pub quiet: bool,
     pub junit: Option<PathBuf>,
     pub metrics: Option<PathBuf>,
@@ -127,17 +116,24 @@ impl Config {
             layers.value("output", args.output, checks::output, "table")?
         };
         let color: ColorChoice = layers.value("color", args.color, checks::value_enum, "auto")?;
-        let mut output = OutputSettings {
+        let style = PrintStyle {
             format,
             fields: args.fields.clone(),
             field: args.field.clone(),
             normalize: args.normalize,
-            color: use_color(color, std::io::stdout().is_terminal()),
-            utf8: locale_is_utf8(),
-            width: terminal_width(),
-            stderr_is_terminal: std::io::stderr().is_terminal(),
+            table: TableStyle {
+                color: use_color(color, std::io::stdout().is_terminal()),
+                utf8: locale_is_utf8(),
+                width: terminal_width(),
+            },
+            single: false,
             raw_cells: args.raw_cells,
             no_headers: args.no_headers,
+            waited: args.wait,
+        };
+        let mut output = OutputSettings {
+            style,
+            stderr_is_terminal: std::io::stderr().is_terminal(),
             quiet: args.quiet,
             junit: args.junit.clone(),
             metrics: args.metrics.clone(),
@@ -163,7 +159,7 @@ impl Config {
             },
         };
         if let Some(kind) = kind {
-            check_lookup(kind, &mut output, &watch).map_err(SettingsError::Usage)?;
+            check_lookup(kind, &mut output.style, &watch).map_err(SettingsError::Usage)?;
         }
         let http = HttpSettings::resolve(layers, args, demo_url)?;
         Ok(Config {
@@ -254,7 +250,7 @@ impl HttpSettings {
 /// what makes it do nothing (the format may come from the file); the first is refused.
 fn check_lookup(
     kind: LookupKind,
-    output: &mut OutputSettings,
+    output: &mut PrintStyle,
     watch: &WatchSettings,
 ) -> Result<(), String> {
     // Field names as the records of the kind name them (`status`, `Status` and

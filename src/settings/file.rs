@@ -96,8 +96,8 @@ pub struct ConfigFile {
     text: String,
 }
 
-/// `$XDG_CONFIG_HOME/smsstat/config.toml` (`~/.config/...` when unset; the Windows
-/// config dir on Windows). None when there is no home directory to anchor it.
+/// `$XDG_CONFIG_HOME/smsstat/config.toml` (`~/.config/...` when unset, macOS too).
+/// None when there is no home directory to anchor it.
 pub fn default_path() -> Option<PathBuf> {
     use etcetera::BaseStrategy;
     let strategy = etcetera::choose_base_strategy().ok()?;

@@ -70,8 +70,7 @@ pub(crate) fn read_key_file(path: &Path, origin: &Origin) -> Result<String, Conf
 }
 
 /// The warning for a file holding a key that group or others may read or write (a
-/// key in it is not secret); none on systems without permission bits.
-#[cfg(unix)]
+/// key in it is not secret).
 pub(crate) fn exposed_key_warning(what: &str, path: &Path) -> Option<String> {
     use std::os::unix::fs::PermissionsExt;
     let mode = std::fs::metadata(path).ok()?.permissions().mode() & 0o777;
@@ -82,11 +81,6 @@ pub(crate) fn exposed_key_warning(what: &str, path: &Path) -> Option<String> {
              restrict it: chmod 600 {path}"
         )
     })
-}
-
-#[cfg(not(unix))]
-pub(crate) fn exposed_key_warning(_: &str, _: &Path) -> Option<String> {
-    None
 }
 
 #[cfg(test)]
@@ -108,7 +102,6 @@ mod tests {
         assert!(!format!("{key:?}").contains("secret"));
     }
 
-    #[cfg(unix)]
     #[test]
     fn modes_readable_by_others() {
         use std::os::unix::fs::PermissionsExt;

@@ -27,7 +27,6 @@ fn the_key_from_api_key_file_is_sent() {
     assert_eq!(server.seen()[0].header("x-api-key"), Some(KEY));
 }
 
-#[cfg(unix)]
 #[test]
 fn a_key_readable_by_others_warns_without_showing_it() {
     let home = ConfigHome::new(&format!(

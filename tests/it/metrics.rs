@@ -293,13 +293,11 @@ fn names_in(dir: &Path) -> Vec<String> {
     names
 }
 
-#[cfg(unix)]
 fn inode(path: &Path) -> u64 {
     use std::os::unix::fs::MetadataExt;
     std::fs::metadata(path).unwrap().ino()
 }
 
-#[cfg(unix)]
 #[test]
 fn metrics_beside_json_leave_only_their_file_and_a_second_run_replaces_it() {
     let sim = settled();
@@ -336,7 +334,6 @@ fn metrics_beside_json_leave_only_their_file_and_a_second_run_replaces_it() {
     assert_ne!(inode(&path), first_inode);
 }
 
-#[cfg(unix)]
 #[test]
 fn side_files_through_a_symlink_write_its_target_and_leave_the_link() {
     let sim = settled();
@@ -375,7 +372,6 @@ fn side_files_through_a_symlink_write_its_target_and_leave_the_link() {
     );
 }
 
-#[cfg(unix)]
 #[test]
 fn side_files_to_a_fifo_are_written_in_place_for_its_reader() {
     use std::sync::mpsc;

@@ -201,16 +201,10 @@ fn the_dist_scripts_are_executable() {
     assert!(read(".gitignore").lines().any(|l| l == "/dist"));
 }
 
-#[cfg(unix)]
 fn is_executable(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
     let mode = std::fs::metadata(path).map_or(0, |m| m.permissions().mode());
     mode & 0o111 == 0o111
-}
-
-#[cfg(not(unix))]
-fn is_executable(path: &Path) -> bool {
-    path.is_file()
 }
 
 /// GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens.

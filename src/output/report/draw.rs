@@ -5,7 +5,8 @@
 use std::fmt::Write as _;
 
 use super::section::Shape;
-use crate::output::table::{paint, TableStyle};
+use crate::domain::format::TableStyle;
+use crate::output::table::paint;
 use crate::output::wrap::hanging_list;
 
 /// Cells of a bar at a share of 100 %.

@@ -9,6 +9,7 @@ mod section;
 mod stats;
 
 use crate::domain::exit_codes;
+use crate::domain::format::TableStyle;
 use crate::domain::outcome::Outcome;
 use crate::domain::record::{lenient_bool, plain_text, Record, RecordKind};
 use crate::domain::sanitize::escape_cut;
@@ -17,7 +18,6 @@ use crate::domain::task::TaskCounters;
 use crate::domain::timestamp::{seconds_between, timestamp};
 use crate::output::derived::{delivery_latency, named_network, network};
 use crate::output::summary::failure_label;
-use crate::output::table::TableStyle;
 use crate::output::taskbar;
 
 use money::Money;

@@ -183,7 +183,7 @@ fn settings_step(args: &Given, demo: Option<&HttpServer>) -> Result<(Step, Setup
     let setup = Setup {
         http: config.http,
         key_origin,
-        color: config.output.color,
+        color: config.output.style.table.color,
     };
     Ok((ok("settings", detail), setup))
 }

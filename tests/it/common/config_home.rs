@@ -39,11 +39,7 @@ pub fn write_private(path: &Path, text: &str) {
     set_mode(path, 0o600);
 }
 
-#[cfg(unix)]
 pub fn set_mode(path: &Path, mode: u32) {
     use std::os::unix::fs::PermissionsExt;
     fs::set_permissions(path, fs::Permissions::from_mode(mode)).unwrap();
 }
-
-#[cfg(not(unix))]
-pub fn set_mode(_: &Path, _: u32) {}
