@@ -1,6 +1,7 @@
 //! What smsstat knows about the service, without any I/O: records, statuses, fields,
 //! lookups and their paths, task counter rules, typed errors and exit codes.
 
+pub(crate) mod budget;
 pub(crate) mod duration;
 pub(crate) mod error;
 pub(crate) mod exit_codes;

@@ -4,10 +4,12 @@
 
 use std::io::Write;
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use ureq::Agent;
 
+use crate::domain::budget::{Budget, Permit};
 use crate::domain::duration::format_duration;
 use crate::domain::error::LookupError;
 use crate::domain::lookup::{LookupKind, PathStyle};
@@ -19,13 +21,14 @@ use crate::http::answer::{interpret, is_missing_route, parse_object, status_erro
 use crate::http::pace::Pace;
 use crate::http::redact::Scrubber;
 use crate::http::retry::{parse_retry_after, Backoff};
-use crate::http::transport::{closed_early, read_body, transport_error, BodyBudget, Permit};
+use crate::http::transport::{closed_early, read_body, transport_error};
 use crate::settings::config::HttpSettings;
 use crate::settings::secret::mask_key;
 
 pub struct Client {
     agents: Agents,
-    bodies: BodyBudget,
+    /// The run's, shared with the engine: large answers count against it while read.
+    budget: Arc<Budget>,
     /// `--rate` and the pause after a 429, shared by every lookup.
     pace: Pace,
     routes: RouteEvidence,
@@ -43,7 +46,7 @@ pub struct Answer<'a> {
     pub retry_after: Option<Duration>,
     pub location: Option<String>,
     pub body: Vec<u8>,
-    /// Large bodies count against the budget of answers read at once until parsed.
+    /// Large bodies count against the run's memory budget until parsed.
     pub _permit: Permit<'a>,
 }
 
@@ -77,10 +80,10 @@ impl Attempts {
 }
 
 impl Client {
-    pub fn new(http: &HttpSettings, jobs: usize) -> Client {
+    pub fn new(http: &HttpSettings, jobs: usize, budget: Arc<Budget>) -> Client {
         Client {
             agents: Agents::new(http, jobs),
-            bodies: BodyBudget::default(),
+            budget,
             pace: Pace::new(http.rate_interval),
             routes: RouteEvidence::default(),
             http: http.clone(),
@@ -306,7 +309,7 @@ impl Client {
         let header = |name| header(name).map(|v| String::from_utf8_lossy(v).into_owned());
         let retry_after = header("retry-after").as_deref().and_then(parse_retry_after);
         let location = header("location");
-        let (body, permit) = read_body(&mut response, timeout, self.http.max_body, &self.bodies)?;
+        let (body, permit) = read_body(&mut response, timeout, self.http.max_body, &self.budget)?;
         Ok(Answer {
             status: status.as_u16(),
             retry_after,

@@ -1,10 +1,10 @@
 //! ureq's transport errors as typed lookup errors, and reading a body within
-//! `--max-body` and the memory budget of answers read at once.
+//! `--max-body` and the run's memory budget.
 
 use std::io::ErrorKind;
-use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 
+use crate::domain::budget::{Budget, Permit};
 use crate::domain::error::LookupError;
 
 /// The typed failure for a ureq error; `timeout` is the bound the request had.
@@ -54,7 +54,7 @@ pub fn read_body<'b>(
     response: &mut ureq::http::Response<ureq::Body>,
     timeout: Duration,
     max_body: u64,
-    bodies: &'b BodyBudget,
+    bodies: &'b Budget,
 ) -> Result<(Vec<u8>, Permit<'b>), LookupError> {
     use std::io::Read;
     // One byte over the cap: ureq refuses a body that reaches its limit, so the cap
@@ -74,73 +74,10 @@ pub fn read_body<'b>(
     Ok((body, permit))
 }
 
-/// Answers up to this size are not counted.
-const SMALL: u64 = 64 * 1024;
-
-/// Bytes of large answers (and their parsed copies) in memory at once while being
-/// read: a dozen 4 MiB answers, whatever `--jobs`.
-const BODY_BUDGET: u64 = 96 * 1024 * 1024;
-
-/// A bound on the bytes of answers being read and parsed at once, across workers:
-/// with `-j 32` and 4 MiB answers, 32 bodies and their parsed copies would be in
-/// memory together. Small answers (nearly all of them) pass without a lock.
-#[derive(Debug, Default)]
-pub struct BodyBudget {
-    used: Mutex<u64>,
-    freed: Condvar,
-}
-
-/// Bytes taken from the budget, given back when dropped.
-pub struct Permit<'a>(pub(super) Option<(&'a BodyBudget, u64)>);
-
-impl BodyBudget {
-    /// Waits until an answer of `size` bytes fits. One answer alone always fits, so
-    /// no reader waits for ever: every permit is given back when its answer is read.
-    pub fn take(&self, size: u64) -> Permit<'_> {
-        if size <= SMALL {
-            return Permit(None);
-        }
-        // What an answer costs while it is read and parsed: the body and its parsed copy.
-        let bytes = size.saturating_mul(2);
-        let mut used = self.used.lock().unwrap_or_else(|e| e.into_inner());
-        while *used > 0 && used.saturating_add(bytes) > BODY_BUDGET {
-            used = self.freed.wait(used).unwrap_or_else(|e| e.into_inner());
-        }
-        *used += bytes;
-        Permit(Some((self, bytes)))
-    }
-}
-
-impl Drop for Permit<'_> {
-    fn drop(&mut self) {
-        if let Some((budget, bytes)) = self.0 {
-            *budget.used.lock().unwrap_or_else(|e| e.into_inner()) -= bytes;
-            budget.freed.notify_all();
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::domain::exit_codes;
-
-    #[test]
-    fn small_answers_are_free_and_large_ones_are_counted() {
-        let budget = BodyBudget::default();
-        let small = budget.take(1000);
-        let large = budget.take(1024 * 1024);
-        assert_eq!(*budget.used.lock().unwrap(), 2 * 1024 * 1024);
-        drop((small, large));
-        assert_eq!(*budget.used.lock().unwrap(), 0);
-    }
-
-    #[test]
-    fn one_answer_larger_than_the_budget_still_passes() {
-        let budget = BodyBudget::default();
-        let permit = budget.take(BODY_BUDGET);
-        assert_eq!(permit.0.unwrap().1, 2 * BODY_BUDGET);
-    }
 
     #[test]
     fn a_tls_failure_and_a_proxy_refusal_are_typed() {

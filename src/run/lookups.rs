@@ -5,6 +5,7 @@ use std::io::{self, IsTerminal, Stdout};
 use std::sync::Arc;
 use std::time::Instant;
 
+use crate::domain::budget::Budget;
 use crate::domain::error::LookupError;
 use crate::domain::exit_codes;
 use crate::domain::format::{OutputFormat, PrintStyle};
@@ -44,7 +45,9 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> Result<u8,
     // The run's one deadline: every poll, turn and retry of `--wait` ends by it.
     let wait = config.watch.wait.as_ref();
     let deadline = wait.map(|wait| Instant::now() + wait.timeout);
-    let worker = Arc::new(Worker::new(config, single, kind, live.clone(), deadline));
+    let budget = Arc::new(Budget::default());
+    let worker = Worker::new(config, single, kind, live.clone(), deadline, budget.clone());
+    let worker = Arc::new(worker);
     let output = Output {
         printer: Printer::stdout(print_style(config, single), kind),
         tally: Tally::default(),
@@ -61,7 +64,7 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> Result<u8,
     let jobs = total.map_or(jobs, |total| jobs.min(total.max(1) as usize));
     let limits = Limits {
         jobs,
-        budget: batch::BYTE_BUDGET,
+        budget,
         deadline,
     };
     let inputs = batch::inputs(values);

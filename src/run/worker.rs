@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value};
 
+use crate::domain::budget::Budget;
 use crate::domain::error::LookupError;
 use crate::domain::fields;
 use crate::domain::lock;
@@ -49,10 +50,11 @@ impl Worker {
         kind: LookupKind,
         live: Option<Arc<LiveView>>,
         deadline: Option<Instant>,
+        budget: Arc<Budget>,
     ) -> Worker {
         let (style, watch) = (&config.output.style, &config.watch);
         Worker {
-            client: Client::new(&config.http, config.batch.jobs),
+            client: Client::new(&config.http, config.batch.jobs, budget),
             kind,
             watch: watch.clone(),
             live,

@@ -19,7 +19,7 @@ use crate::common::{json_lines, smsstat_at, Arrivals, Canned, Gate, RawServer, T
 use serde_json::Value;
 
 /// Bytes of finished results the engine lets wait behind the oldest unprinted
-/// lookup (`BYTE_BUDGET` in src/run/batch), and the size of each large answer here.
+/// lookup (the run's memory budget, `MEMORY_BUDGET` in src/domain/budget.rs), and the size of each large answer here.
 const BUDGET: usize = 32 << 20;
 const ANSWER: usize = 2 << 20;
 

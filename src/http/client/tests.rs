@@ -27,7 +27,11 @@ fn answer(
 /// made up).
 fn client(retries: u32) -> Client {
     let base_url = "http://127.0.0.1:9".to_string();
-    Client::new(&settings(base_url, retries, PathStyle::Auto), 1)
+    Client::new(
+        &settings(base_url, retries, PathStyle::Auto),
+        1,
+        Arc::default(),
+    )
 }
 
 const SMS: LookupKind = LookupKind::Sms;
@@ -211,7 +215,7 @@ fn settings(base_url: String, retries: u32, paths: PathStyle) -> HttpSettings {
 fn a_probe_makes_one_request_on_the_explicit_path_whatever_the_settings() {
     let (server, asked) = always_503();
     let base_url = format!("http://{}", server.addr());
-    let client = Client::new(&settings(base_url, 3, PathStyle::Short), 1);
+    let client = Client::new(&settings(base_url, 3, PathStyle::Short), 1, Arc::default());
     let result = client.probe(LookupKind::SmsRef, "r1");
     assert!(
         matches!(result, Err(LookupError::Unavailable(_))),
@@ -239,7 +243,7 @@ fn a_probe_makes_one_request_on_the_explicit_path_whatever_the_settings() {
 fn the_key_never_appears() {
     let mut http = settings("http://127.0.0.1:9".to_string(), 0, PathStyle::Auto);
     http.api_key = Some(ApiKey::new("acc-secret-key-7f3"));
-    let client = Client::new(&http, 1);
+    let client = Client::new(&http, 1, Arc::default());
     let lines: Vec<String> = [
         ("User-Agent", "smsstat/1"),
         ("x-api-key", "acc-secret-key-7f3"),

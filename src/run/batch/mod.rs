@@ -16,6 +16,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use crate::domain::budget::Budget;
 use crate::domain::lock;
 use crate::domain::step::Step;
 
@@ -23,9 +24,6 @@ pub use crate::run::input::{inputs, Input};
 
 /// Finished results that may wait behind the oldest unprinted lookup, per job.
 const WINDOW_PER_JOB: usize = 64;
-
-/// Bytes of finished results that may wait behind the oldest unprinted lookup.
-pub const BYTE_BUDGET: usize = 32 * 1024 * 1024;
 
 /// Lookups begun and not finished, per job, when the count is bounded: room for
 /// those waiting for a retry or a `--rate` turn beside those under way.
@@ -66,7 +64,7 @@ pub trait Work: Send + Sync + 'static {
         tell: Tell<'_, Self::Out>,
     ) -> Step<Self::Out>;
     fn tag(&self, lookup: &Self::Lookup) -> Self::Tag;
-    /// A rough count of the bytes a result holds, for the byte budget.
+    /// A rough count of the bytes a result holds, for the memory budget.
     fn weigh(&self, out: &Self::Out) -> usize;
     /// What to print for a lookup a stop cut short (None: output ends before it).
     fn abandoned(&self, index: usize, cut: Cut<'_, Self::Lookup, Self::Tag>) -> Option<Self::Out>;
@@ -104,10 +102,11 @@ pub enum Ended {
     Stopped,
 }
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Limits {
     pub jobs: usize,
-    pub budget: usize,
+    /// Shared with the client: results held here and answers it reads count against it.
+    pub budget: Arc<Budget>,
     /// The end of `--wait`. Under it the lookups begun are not counted: each value
     /// read is watched from the start (a waiting lookup is a small record).
     pub deadline: Option<Instant>,
@@ -126,10 +125,9 @@ struct Room<W: Work> {
     /// Lookups begun and not finished (in the queue or in a worker's hands).
     in_flight: usize,
     exhausted: bool,
-    /// Finished results waiting for an earlier one: their count and bytes, as
-    /// `Order` last counted them.
+    /// Finished results waiting for an earlier one, as `Order` last counted them
+    /// (their bytes are the budget's).
     parked: usize,
-    held: usize,
     /// A running average of the weight of recent results: with it the lookups under
     /// way count against the budget before they finish, so that `-j 32` with large
     /// answers holds no more than `-j 8` would. Until a result comes back, the size
@@ -145,8 +143,6 @@ struct Room<W: Work> {
 struct Order<T, S> {
     next_out: usize,
     pending: BTreeMap<usize, (T, usize)>,
-    /// The bytes `pending` holds.
-    held: usize,
     /// Taken back by `run` at the end; later results are dropped.
     sink: Option<S>,
 }
@@ -199,7 +195,6 @@ pub fn run<W: Work, S: Sink<W::Out>>(
             in_flight: 0,
             exhausted: false,
             parked: 0,
-            held: 0,
             typical: None,
             waiting: 0,
             reader_waiting: false,
@@ -211,7 +206,6 @@ pub fn run<W: Work, S: Sink<W::Out>>(
         order: Mutex::new(Order {
             next_out: 0,
             pending: BTreeMap::new(),
-            held: 0,
             sink: Some(sink),
         }),
         busy: (0..jobs).map(|_| Mutex::new(None)).collect(),
@@ -367,7 +361,7 @@ impl<W: Work, S: Sink<W::Out>> Shared<W, S> {
     }
 
     /// Whether the results held, plus what the lookups under way are likely to
-    /// bring, pass the byte budget (or a count is at its bound). A lookup with none
+    /// bring, pass the memory budget (or a count is at its bound). A lookup with none
     /// under way always begins, so the oldest unprinted one is never held back.
     /// Under `--wait` every value read begins. With large answers, only
     /// the first workers begin lookups (as many as the budget holds answers of the
@@ -377,12 +371,13 @@ impl<W: Work, S: Sink<W::Out>> Shared<W, S> {
         if self.limits.deadline.is_some() {
             return false;
         }
-        let Limits { jobs, budget, .. } = self.limits;
+        let (jobs, budget) = (self.limits.jobs, self.limits.budget.limit);
+        let held = self.limits.budget.held();
         // Only lookups in a worker's hands hold an answer; those in the queue do not.
         let (reading, typical) = (room.in_flight.min(jobs), room.typical.unwrap_or(0));
-        let expected = room.held + reading * typical;
+        let expected = held + reading * typical;
         room.parked >= jobs * WINDOW_PER_JOB
-            || room.held > budget
+            || held > budget
             || (room.in_flight > 0 && expected > budget)
             || worker.saturating_mul(typical) > budget
             || room.in_flight >= jobs * IN_FLIGHT_PER_JOB
@@ -414,21 +409,20 @@ impl<W: Work, S: Sink<W::Out>> Shared<W, S> {
         let Order {
             next_out,
             pending,
-            held,
             sink,
         } = &mut *order;
         match sink {
             None => {}
             Some(_) if index != *next_out => {
                 pending.insert(index, (out, weight));
-                *held += weight;
+                self.limits.budget.hold(weight);
             }
             Some(sink) => {
                 let mut failed = sink.emit(out).is_err();
                 *next_out += 1;
                 while let Some((out, weight)) = pending.remove(next_out) {
                     *next_out += 1;
-                    *held -= weight;
+                    self.limits.budget.release(weight);
                     failed = failed || sink.emit(out).is_err();
                 }
                 if failed || sink.flush().is_err() {
@@ -436,10 +430,10 @@ impl<W: Work, S: Sink<W::Out>> Shared<W, S> {
                 }
             }
         }
-        // Under the order's lock still, so that the counts copied are the latest: a
+        // Under the order's lock still, so that the count copied is the latest: a
         // result parked here may be printed by another worker as soon as it is let go.
         let mut room = lock(&self.room);
-        (room.parked, room.held) = (pending.len(), *held);
+        room.parked = pending.len();
         drop(order);
         room.in_flight -= 1;
         // Recent results weigh most: a batch's answers change size slowly, if at all.

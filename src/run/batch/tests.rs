@@ -96,7 +96,7 @@ fn collect<T>() -> Collect<T> {
 fn limits(jobs: usize) -> Limits {
     Limits {
         jobs,
-        budget: BYTE_BUDGET,
+        budget: Arc::default(),
         deadline: None,
     }
 }
@@ -131,7 +131,7 @@ fn slow_head(
     jobs: usize,
     total: usize,
     weight: usize,
-    budget: usize,
+    budget: Arc<Budget>,
     settled: impl Fn(usize) -> bool + Send + Sync + 'static,
     check: impl Fn(usize) + Send + Sync + 'static,
 ) -> (usize, usize) {
@@ -179,7 +179,7 @@ fn the_reorder_window_bounds_how_far_input_is_read_ahead() {
         jobs,
         total,
         1,
-        BYTE_BUDGET,
+        Arc::default(),
         move |read| read >= limit,
         move |ahead| {
             assert!(
@@ -195,20 +195,24 @@ fn the_reorder_window_bounds_how_far_input_is_read_ahead() {
 #[test]
 fn the_byte_budget_bounds_what_waits_behind_a_slow_lookup() {
     // 1 MiB results, 8 MiB budget: at most 9 held (one crosses the line) plus
-    // one per worker under way.
+    // one per worker under way. The budget, which the client shares, is told.
     let (jobs, total, mib) = (4, 200, 1024 * 1024);
+    let budget = Arc::new(Budget::new(8 * mib));
+    let (told, checked) = (Arc::clone(&budget), Arc::clone(&budget));
     let (emitted, read) = slow_head(
         jobs,
         total,
         mib,
-        8 * mib,
-        |read| read >= 9,
+        Arc::clone(&budget),
+        move |read| read >= 9 && told.held() >= 8 * mib,
         move |ahead| {
             let ready = jobs * READ_AHEAD_PER_JOB;
-            assert!(ahead <= 9 + jobs + 1 + ready, "read {ahead} ahead")
+            assert!(ahead <= 9 + jobs + 1 + ready, "read {ahead} ahead");
+            assert!(checked.held() <= 9 * mib, "{} bytes held", checked.held());
         },
     );
     assert_eq!((emitted, read), (total, total));
+    assert_eq!(budget.held(), 0);
 }
 
 #[test]
@@ -272,7 +276,7 @@ fn with_large_results_only_the_first_workers_take_lookups_and_the_run_ends() {
             inputs(values(300)),
             Limits {
                 jobs: 32,
-                budget,
+                budget: Arc::new(Budget::new(budget)),
                 deadline: None,
             },
             running(),
@@ -405,7 +409,7 @@ fn under_wait_every_value_is_begun_though_none_finishes() {
         inputs(values(40)),
         Limits {
             jobs: 4,
-            budget: BYTE_BUDGET,
+            budget: Arc::default(),
             deadline: Some(far),
         },
         stop,

@@ -1,6 +1,7 @@
 //! The steps that talk to the service: TLS, the key, latency and routes, from
 //! lookups of values that do not exist.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use super::{cert, failed, ok, skipped, Setup, State, Step};
@@ -25,7 +26,7 @@ const NO_SUCH_METHOD: i64 = 4;
 /// proxy's refusal fails `proxy`: the gateway was never asked.
 pub(super) fn service_steps(setup: &Setup, proxy: &mut Step) -> Vec<Step> {
     let http = &setup.http;
-    let client = Client::new(http, 1);
+    let client = Client::new(http, 1, Arc::default());
     let probe = || {
         let started = Instant::now();
         let result = client.probe(LookupKind::Sms, MISSING_ID);
