@@ -43,13 +43,12 @@ pub enum ReportForm {
 
 pub struct Report {
     kind: RecordKind,
-    lookups: u64,
     records: u64,
     statuses: Counts,
     failures: Counts,
     /// Records with a verdict: they make the exit code, so the report says them.
     verdicts: Verdicts,
-    /// Milliseconds each lookup took, polls of `--wait` included.
+    /// Milliseconds each lookup took, polls of `--wait` included: one per lookup.
     lookup_ms: Durations,
     slowest: Top<u64, String>,
     prices: Money,
@@ -120,7 +119,6 @@ impl Report {
     pub fn new(kind: RecordKind, waited: bool) -> Report {
         Report {
             kind,
-            lookups: 0,
             records: 0,
             statuses: Counts::new(MAX_LABELS),
             failures: Counts::new(MAX_LABELS),
@@ -140,7 +138,6 @@ impl Report {
     }
 
     pub fn add(&mut self, outcome: &Outcome) {
-        self.lookups += 1;
         let ms = u64::try_from(outcome.elapsed.as_millis()).unwrap_or(u64::MAX);
         self.lookup_ms.record(ms);
         self.slowest.offer(ms, || shown(&outcome.query));
