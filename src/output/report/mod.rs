@@ -8,7 +8,7 @@ mod money;
 mod section;
 mod stats;
 
-use crate::domain::exit_codes;
+use crate::domain::exit_codes::STILL_PENDING;
 use crate::domain::format::TableStyle;
 use crate::domain::outcome::Outcome;
 use crate::domain::record::{lenient_bool, plain_text, Record, RecordKind};
@@ -165,21 +165,15 @@ impl Report {
     /// pending at the deadline, nor cut short by a signal) counts to the time until final.
     fn add_verdict(&mut self, outcome: &Outcome, ms: u64) {
         let verdicts = &mut self.verdicts;
-        let final_now = match &outcome.verdict {
-            None => true,
-            Some(v) if v.interrupted() => {
-                verdicts.interrupted += 1;
-                false
-            }
-            Some(v) if v.code == exit_codes::STILL_PENDING => {
-                verdicts.still_pending += 1;
-                false
-            }
-            Some(_) => {
-                verdicts.unmet += 1;
-                true
-            }
+        let (count, final_now) = match &outcome.verdict {
+            None => (None, true),
+            Some(v) if v.interrupted() => (Some(&mut verdicts.interrupted), false),
+            Some(v) if v.code == STILL_PENDING => (Some(&mut verdicts.still_pending), false),
+            Some(_) => (Some(&mut verdicts.unmet), true),
         };
+        if let Some(count) = count {
+            *count += 1;
+        }
         if let (true, Some(until_final)) = (final_now, &mut self.until_final_ms) {
             until_final.record(ms);
         }
