@@ -66,12 +66,7 @@ impl<W: Write> Printer<W> {
         let format = match style.format {
             _ if style.field.is_some() => Format::Field,
             OutputFormat::Table if style.single => Format::Record,
-            OutputFormat::Table => Format::Rows(RowsTable::new(
-                kind,
-                &style.fields,
-                style.table,
-                style.no_headers,
-            )),
+            OutputFormat::Table => Format::Rows(RowsTable::new(kind, &style)),
             OutputFormat::Json => Format::Json,
             OutputFormat::Csv => delimited(Delimiter::Comma),
             OutputFormat::Tsv => delimited(Delimiter::Tab),

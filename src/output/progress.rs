@@ -232,19 +232,15 @@ impl StdinRead {
 /// then the counter drops its words, and the count itself is cut at the end, never
 /// broken. The rate and time left are averages since the start.
 fn bar_line(counts: Counts, elapsed: Duration, utf8: bool, width: usize) -> String {
-    let Counts {
-        done,
-        total,
-        approximate,
-    } = counts;
+    let done = counts.done;
     let per_sec = done as f64 / elapsed.as_secs_f64().max(0.001);
     // Agrees with the number before it: the total, or the count so far.
-    let lookups = match total.unwrap_or(done) {
+    let lookups = match counts.total.unwrap_or(done) {
         1 => "lookup",
         _ => "lookups",
     };
     let rate = whole_rate(per_sec);
-    let Some(total) = total else {
+    let Some(total) = counts.total else {
         let spinner = spinner(utf8, elapsed);
         let texts = [
             format!("{spinner} {done} {lookups}, {rate}"),
@@ -253,7 +249,7 @@ fn bar_line(counts: Counts, elapsed: Duration, utf8: bool, width: usize) -> Stri
         ];
         return fitting(&texts, width);
     };
-    let about = if approximate { "~" } else { "" };
+    let about = if counts.approximate { "~" } else { "" };
     let count = format!("{done}/{about}{total}");
     let left = total.saturating_sub(done) as f64 / per_sec;
     let eta = short_duration(Duration::try_from_secs_f64(left).unwrap_or(Duration::ZERO));

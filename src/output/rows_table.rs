@@ -6,7 +6,7 @@
 use comfy_table::ContentArrangement;
 
 use crate::domain::fields::{self, FieldType};
-use crate::domain::format::TableStyle;
+use crate::domain::format::{PrintStyle, TableStyle};
 use crate::domain::outcome::Outcome;
 use crate::domain::record::RecordKind;
 use crate::domain::sanitize::{escape_cut, MAX_CELL_CHARS};
@@ -42,14 +42,14 @@ pub struct RowsTable {
 }
 
 impl RowsTable {
-    pub fn new(kind: RecordKind, fields: &[String], style: TableStyle, headless: bool) -> Self {
+    pub fn new(kind: RecordKind, style: &PrintStyle) -> Self {
         let column = |key: String, label: String, free_text| Column {
             key,
             label,
             free_text,
         };
         let mut columns = vec![column(String::new(), "Query".into(), false)];
-        for key in columns_for(kind, fields) {
+        for key in columns_for(kind, &style.fields) {
             let field = fields::find(kind, &key);
             // A `--fields` name is the user's text: escaped like a server's.
             let label = field.map_or_else(|| cell_text(&key), |f| f.label.to_string());
@@ -61,8 +61,8 @@ impl RowsTable {
         RowsTable {
             columns,
             rows: Vec::new(),
-            style,
-            headless,
+            style: style.table,
+            headless: style.no_headers,
         }
     }
 
@@ -268,12 +268,16 @@ mod tests {
 
     #[test]
     fn a_long_cell_is_cut_once_with_the_whole_count() {
-        let style = TableStyle {
+        let table = TableStyle {
             color: false,
             utf8: true,
             width: None,
         };
-        let mut table = RowsTable::new(RecordKind::Sms, &[], style, false);
+        let style = PrintStyle {
+            table,
+            ..PrintStyle::default()
+        };
+        let mut table = RowsTable::new(RecordKind::Sms, &style);
         let record = Record::of_kind(
             RecordKind::Sms,
             serde_json::json!({"status": "E".repeat(1000)}),

@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 
 use crate::domain::error::LookupError;
-use crate::domain::exit_codes;
+use crate::domain::exit_codes::STILL_PENDING;
 use crate::domain::outcome::Outcome;
 use crate::domain::sanitize::{escape_control, escape_cut, MAX_CELL_CHARS};
 
@@ -114,9 +114,7 @@ fn failure_label_within(outcome: &Outcome, cut: impl Fn(&str) -> Cow<'_, str>) -
             format!("{text} ({})", escape_cut(shown_code, MAX_CODE_CHARS))
         }
         (Err(error), _) => error.category(),
-        (Ok(_), Some(verdict)) if verdict.code == exit_codes::STILL_PENDING => {
-            "still pending".into()
-        }
+        (Ok(_), Some(verdict)) if verdict.code == STILL_PENDING => "still pending".into(),
         (Ok(_), Some(verdict)) if verdict.interrupted() => INTERRUPTED.into(),
         (Ok(_), Some(_)) => "expectation not met".into(),
         (Ok(_), None) => return None,

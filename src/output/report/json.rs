@@ -11,13 +11,13 @@ use crate::output::derived::is_network_code;
 use crate::output::taskbar::COUNTERS;
 
 pub(super) fn report(report: &Report) -> Value {
-    let (kind, verdicts) = (report.kind, report.verdicts);
+    let (kind, verdicts, lookups) = (report.kind, report.verdicts, report.lookup_ms.count());
     // Keys come out in the order they are set.
     let mut out = json!({
         "kind": kind.name(),
-        "lookups": report.lookups,
+        "lookups": lookups,
         "records": report.records,
-        "failed": report.lookups - report.records,
+        "failed": lookups - report.records,
         "still_pending": verdicts.still_pending,
         "expectations_not_met": verdicts.unmet,
         "interrupted": verdicts.interrupted,
@@ -25,7 +25,7 @@ pub(super) fn report(report: &Report) -> Value {
     if kind != RecordKind::Task {
         out["statuses"] = counts(&report.statuses, "status", report.records);
     }
-    out["failures"] = counts(&report.failures, "failure", report.lookups);
+    out["failures"] = counts(&report.failures, "failure", lookups);
     match kind {
         RecordKind::Sms => {
             let part = &report.sms;

@@ -8,7 +8,7 @@ mod money;
 mod section;
 mod stats;
 
-use crate::domain::exit_codes;
+use crate::domain::exit_codes::STILL_PENDING;
 use crate::domain::format::TableStyle;
 use crate::domain::outcome::Outcome;
 use crate::domain::record::{lenient_bool, plain_text, Record, RecordKind};
@@ -43,13 +43,12 @@ pub enum ReportForm {
 
 pub struct Report {
     kind: RecordKind,
-    lookups: u64,
     records: u64,
     statuses: Counts,
     failures: Counts,
     /// Records with a verdict: they make the exit code, so the report says them.
     verdicts: Verdicts,
-    /// Milliseconds each lookup took, polls of `--wait` included.
+    /// Milliseconds each lookup took, polls of `--wait` included: one per lookup.
     lookup_ms: Durations,
     slowest: Top<u64, String>,
     prices: Money,
@@ -120,7 +119,6 @@ impl Report {
     pub fn new(kind: RecordKind, waited: bool) -> Report {
         Report {
             kind,
-            lookups: 0,
             records: 0,
             statuses: Counts::new(MAX_LABELS),
             failures: Counts::new(MAX_LABELS),
@@ -140,7 +138,6 @@ impl Report {
     }
 
     pub fn add(&mut self, outcome: &Outcome) {
-        self.lookups += 1;
         let ms = u64::try_from(outcome.elapsed.as_millis()).unwrap_or(u64::MAX);
         self.lookup_ms.record(ms);
         self.slowest.offer(ms, || shown(&outcome.query));
@@ -168,21 +165,15 @@ impl Report {
     /// pending at the deadline, nor cut short by a signal) counts to the time until final.
     fn add_verdict(&mut self, outcome: &Outcome, ms: u64) {
         let verdicts = &mut self.verdicts;
-        let final_now = match &outcome.verdict {
-            None => true,
-            Some(v) if v.interrupted() => {
-                verdicts.interrupted += 1;
-                false
-            }
-            Some(v) if v.code == exit_codes::STILL_PENDING => {
-                verdicts.still_pending += 1;
-                false
-            }
-            Some(_) => {
-                verdicts.unmet += 1;
-                true
-            }
+        let (count, final_now) = match &outcome.verdict {
+            None => (None, true),
+            Some(v) if v.interrupted() => (Some(&mut verdicts.interrupted), false),
+            Some(v) if v.code == STILL_PENDING => (Some(&mut verdicts.still_pending), false),
+            Some(_) => (Some(&mut verdicts.unmet), true),
         };
+        if let Some(count) = count {
+            *count += 1;
+        }
         if let (true, Some(until_final)) = (final_now, &mut self.until_final_ms) {
             until_final.record(ms);
         }

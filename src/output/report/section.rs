@@ -35,8 +35,7 @@ pub(super) struct Section {
 
 impl Section {
     fn new(head: Vec<&'static str>) -> Section {
-        let rows = Vec::new();
-        Section { head, rows }
+        Section { head, rows: vec![] }
     }
 
     /// A row of a count and its share of `of`, the share drawn as a bar in `tone`.
@@ -83,8 +82,8 @@ pub(super) fn shape(report: &Report) -> Shape {
         verdicts.share_row(what.to_string(), count, report.records, tone);
     }
     shape.table(verdicts);
-    let failures = &report.failures;
-    shape.table(counts("Failure", failures, report.lookups, |_| Tone::Plain));
+    let (failures, lookups) = (&report.failures, report.lookup_ms.count());
+    shape.table(counts("Failure", failures, lookups, |_| Tone::Plain));
     match report.kind {
         RecordKind::Sms => sms(report, &mut shape),
         RecordKind::Hlr => hlr(report, &mut shape),
@@ -103,7 +102,7 @@ pub(super) fn shape(report: &Report) -> Shape {
 }
 
 fn headline(report: &Report) -> String {
-    let (lookups, records) = (report.lookups, report.records);
+    let (lookups, records) = (report.lookup_ms.count(), report.records);
     let kind = match report.kind {
         RecordKind::Sms => "SMS",
         RecordKind::Task => "Task",

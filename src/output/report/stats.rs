@@ -156,8 +156,7 @@ pub struct Top<K: Ord, V> {
 
 impl<K: Ord, V> Default for Top<K, V> {
     fn default() -> Self {
-        let entries = Vec::new();
-        Top { entries }
+        Top { entries: vec![] }
     }
 }
 
