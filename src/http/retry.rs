@@ -4,8 +4,6 @@ use std::collections::hash_map::RandomState;
 use std::hash::BuildHasher;
 use std::time::{Duration, SystemTime};
 
-use crate::sim::prng::fraction;
-
 const FIRST_DELAY: Duration = Duration::from_millis(200);
 const MAX_DELAY: Duration = Duration::from_secs(10);
 /// A server asking for a longer pause than this is not worth waiting for in a CLI.
@@ -37,11 +35,15 @@ impl Backoff {
         self.next = (self.next * 2).min(self.max);
         match retry_after {
             Some(wish) => wish.min(MAX_RETRY_AFTER),
-            // From the standard library's per-process random keys: jitter needs no
-            // cryptographic quality and no extra crate.
-            None => base + base.mul_f64(fraction(RandomState::new().hash_one(0u64)) * 0.5),
+            None => base + base.mul_f64(jitter_fraction() * 0.5),
         }
     }
+}
+
+/// A random fraction in [0, 1) from the standard library's per-process random keys:
+/// jitter needs no cryptographic quality and no extra crate.
+fn jitter_fraction() -> f64 {
+    (RandomState::new().hash_one(0u64) >> 11) as f64 / (1u64 << 53) as f64
 }
 
 /// `Retry-After` as seconds or as an HTTP date (a date in the past means now).

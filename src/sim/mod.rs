@@ -7,7 +7,7 @@
 pub(crate) mod data;
 pub(crate) mod hlr;
 mod networks;
-pub(crate) mod prng;
+mod prng;
 pub(crate) mod routes;
 mod server;
 
