@@ -157,15 +157,14 @@ impl Client {
             // The exchange as one line: the lookup, the request and what came of it.
             let took = format_duration(started.elapsed());
             let url = escape_control(&url);
-            match &answer {
-                Ok(answer) => self.trace(format_args!(
-                    "{label}: GET {url} -> {} {} in {took} ({} bytes)",
-                    answer.status,
-                    httpcore::reason(answer.status),
-                    answer.body.len()
-                )),
-                Err(error) => self.trace(format_args!("{label}: GET {url} -> {error} in {took}")),
-            }
+            let outcome = match &answer {
+                Ok(Answer { status, body, .. }) => {
+                    let reason = httpcore::reason(*status);
+                    format!("{status} {reason} in {took} ({} bytes)", body.len())
+                }
+                Err(error) => format!("{error} in {took}"),
+            };
+            self.trace(format_args!("{label}: GET {url} -> {outcome}"));
         }
         self.after(attempts, answer, Instant::now(), kind, value, deadline)
     }
