@@ -150,7 +150,22 @@ impl Client {
             }
         }
         let url = [self.http.base_url.as_str(), &attempts.paths[attempts.path]].concat();
-        let answer = self.get_once(&self.label(kind, value), &url, timeout);
+        let label = self.label(kind, value);
+        let started = Instant::now();
+        let answer = self.exchange(&label, &url, timeout);
+        if self.http.verbose > 0 {
+            // The exchange as one line: the lookup, the request and what came of it.
+            let took = format_duration(started.elapsed());
+            let url = escape_control(&url);
+            let outcome = match &answer {
+                Ok(Answer { status, body, .. }) => {
+                    let reason = httpcore::reason(*status);
+                    format!("{status} {reason} in {took} ({} bytes)", body.len())
+                }
+                Err(error) => format!("{error} in {took}"),
+            };
+            self.trace(format_args!("{label}: GET {url} -> {outcome}"));
+        }
         self.after(attempts, answer, Instant::now(), kind, value, deadline)
     }
 
@@ -246,32 +261,6 @@ impl Client {
     /// A message built from a record (a verdict), with the key scrubbed.
     pub fn scrub_text(&self, text: &str) -> String {
         self.scrubber.scrub(text).into_owned()
-    }
-
-    /// One exchange, traced under `-v` as one line: the lookup, the request and what
-    /// came of it.
-    fn get_once(
-        &self,
-        label: &str,
-        url: &str,
-        timeout: Duration,
-    ) -> Result<Answer<'_>, LookupError> {
-        let started = Instant::now();
-        let result = self.exchange(label, url, timeout);
-        if self.http.verbose > 0 {
-            let took = format_duration(started.elapsed());
-            let url = escape_control(url);
-            match &result {
-                Ok(answer) => self.trace(format_args!(
-                    "{label}: GET {url} -> {} {} in {took} ({} bytes)",
-                    answer.status,
-                    httpcore::reason(answer.status),
-                    answer.body.len()
-                )),
-                Err(error) => self.trace(format_args!("{label}: GET {url} -> {error} in {took}")),
-            }
-        }
-        result
     }
 
     fn exchange(

@@ -87,8 +87,7 @@ pub fn connect_within(
     limit: Duration,
 ) -> Result<SocketAddr, (Option<SocketAddr>, io::Error)> {
     let deadline = Instant::now() + limit;
-    let none = io::Error::new(io::ErrorKind::ConnectionRefused, "no address to connect to");
-    let mut last = (None, none);
+    let mut last = (None, io::Error::from(io::ErrorKind::ConnectionRefused));
     for &addr in addrs {
         let left = deadline.saturating_duration_since(Instant::now());
         if left.is_zero() {

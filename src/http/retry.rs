@@ -1,7 +1,7 @@
 //! Exponential backoff with jitter, honouring the server's `Retry-After` up to a cap.
 
 use std::collections::hash_map::RandomState;
-use std::hash::{BuildHasher, Hasher};
+use std::hash::BuildHasher;
 use std::time::{Duration, SystemTime};
 
 const FIRST_DELAY: Duration = Duration::from_millis(200);
@@ -43,9 +43,7 @@ impl Backoff {
 /// A random fraction in [0, 1) from the standard library's per-process random keys:
 /// jitter needs no cryptographic quality and no extra crate.
 fn jitter_fraction() -> f64 {
-    let mut hasher = RandomState::new().build_hasher();
-    hasher.write_u64(0);
-    (hasher.finish() >> 11) as f64 / (1u64 << 53) as f64
+    (RandomState::new().hash_one(0u64) >> 11) as f64 / (1u64 << 53) as f64
 }
 
 /// `Retry-After` as seconds or as an HTTP date (a date in the past means now).

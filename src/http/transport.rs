@@ -1,7 +1,7 @@
 //! ureq's transport errors as typed lookup errors, and reading a body within
 //! `--max-body` and the run's memory budget.
 
-use std::io::ErrorKind;
+use std::io::{ErrorKind, Read};
 use std::time::Duration;
 
 use crate::domain::budget::{Budget, Permit};
@@ -56,7 +56,6 @@ pub fn read_body<'b>(
     max_body: u64,
     bodies: &'b Budget,
 ) -> Result<(Vec<u8>, Permit<'b>), LookupError> {
-    use std::io::Read;
     // One byte over the cap: ureq refuses a body that reaches its limit, so the cap
     // itself fits.
     let limit = max_body.saturating_add(1);

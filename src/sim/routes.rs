@@ -34,18 +34,15 @@ impl Lookup {
     }
 }
 
-fn decode(segment: &str) -> String {
-    percent_decode_str(segment).decode_utf8_lossy().into_owned()
-}
-
 /// The lookup a request target asks for; `None` for an unknown path.
 pub fn route(target: &str) -> Option<Lookup> {
     let path = target.split(['?', '#']).next().unwrap_or_default();
     let based = |prefix: &str| path.strip_prefix(prefix).filter(|r| r.starts_with('/'));
     let below_base = ["/rest", "/v1.0"].into_iter().find_map(based);
     let path = below_base.unwrap_or(path);
-    let segments: Vec<String> = path.strip_prefix('/')?.split('/').map(decode).collect();
-    let segments: Vec<&str> = segments.iter().map(String::as_str).collect();
+    let decode = |segment| percent_decode_str(segment).decode_utf8_lossy();
+    let segments: Vec<_> = path.strip_prefix('/')?.split('/').map(decode).collect();
+    let segments: Vec<&str> = segments.iter().map(AsRef::as_ref).collect();
     let task = |value: &str| Lookup::id(Task, value.strip_prefix("task-").unwrap_or(value));
     Some(match segments.as_slice() {
         [_, .., ""] => return None,

@@ -4,7 +4,7 @@
 //! they share nothing mutable but one atomic counter and, under `--rate-limit`, the
 //! count of the current second.
 
-use std::io;
+use std::io::{self, Write};
 use std::net::Ipv4Addr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -143,7 +143,6 @@ impl Shared {
 /// that an operator sees lookups arrive. One write per line: lines of concurrent
 /// connections do not mix.
 fn log_request(request: &HttpRequest, status: u16, took: Duration) {
-    use std::io::Write;
     let now = humantime::format_rfc3339_millis(std::time::SystemTime::now()).to_string();
     let took = match took.as_secs_f64() {
         s if s < 1.0 => format!("{:.1}ms", s * 1000.0),
@@ -153,5 +152,5 @@ fn log_request(request: &HttpRequest, status: u16, took: Duration) {
     let target = escape_control(&request.target);
     let line = format!("{} {method} {target} {status} {took}\n", &now[11..23]);
     // A closed stderr must not stop the server.
-    let _ = std::io::stderr().write_all(line.as_bytes());
+    let _ = io::stderr().write_all(line.as_bytes());
 }
