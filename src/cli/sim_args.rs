@@ -161,7 +161,6 @@ fn parse_listen(text: &str) -> Result<SocketAddr, String> {
     addrs.next().ok_or_else(none)
 }
 
-/// `--fail-rate`: a share of the requests.
 fn parse_fraction(text: &str) -> Result<f64, String> {
     let why = || "expected a fraction from 0.0 to 1.0 (e.g. 0.2)".into();
     crate::settings::checks::within(text, 0.0..=1.0).ok_or_else(why)

@@ -84,11 +84,9 @@ impl Layers {
             }
             profile => profile,
         };
-        let (shown, origin) = match &profile {
-            Some(p) => (p.value.clone(), p.origin.clone()),
-            None => ("(none)".into(), Origin::Default),
-        };
-        layers.row("profile", shown, origin);
+        let none = || Sourced::new("(none)".into(), Origin::Default);
+        let shown = profile.clone().unwrap_or_else(none);
+        layers.row("profile", shown.value, shown.origin);
         layers.profile = profile.map(|p| p.value);
         if let Some(file) = layers.file.as_ref().filter(|f| f.holds_key()) {
             let warning = exposed_key_warning("config file", &file.path);
@@ -263,7 +261,7 @@ fn both_keys(origin: &Origin) -> SettingsError {
 }
 
 /// A bad value of a flag or a variable (exit 64), the message led by its name.
-pub fn bad_value(name: &str, why: &str) -> SettingsError {
+fn bad_value(name: &str, why: &str) -> SettingsError {
     SettingsError::Usage(format!("{name}: {why}"))
 }
 
