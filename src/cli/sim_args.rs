@@ -166,7 +166,6 @@ fn parse_fraction(text: &str) -> Result<f64, String> {
     crate::settings::checks::within(text, 0.0..=1.0).ok_or_else(why)
 }
 
-/// Which variant's task records the simulator serves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum TaskCounterShape {
     /// The spec's counters: sent, delivered, undeliverable, expired, unknown
