@@ -117,7 +117,7 @@ fn env_in_long_help(arg: clap::Arg) -> clap::Arg {
 /// are not refused: they may be exported for a whole session. `command` may be built
 /// or not: a subcommand's own options are those not marked global.
 pub(crate) fn refuse_unused(
-    command: &mut clap::Command,
+    command: &clap::Command,
     matches: &clap::ArgMatches,
 ) -> Result<(), clap::Error> {
     let path: Vec<&str> = std::iter::successors(matches.subcommand(), |(_, sub)| sub.subcommand())
@@ -126,8 +126,8 @@ pub(crate) fn refuse_unused(
     let Some(shown) = path.last().and_then(|leaf| shown_globals(leaf)) else {
         return Ok(());
     };
-    let leaf = path.iter().try_fold(&*command, |c, n| c.find_subcommand(n));
-    let mut leaf = leaf.cloned().expect("parsed subcommands exist");
+    let leaf = path.iter().try_fold(command, |c, n| c.find_subcommand(n));
+    let leaf = leaf.expect("parsed subcommands exist");
     // A subcommand's own option of the same name (`sim --api-key`) is its own.
     let own = |id: &str| {
         let mut args = leaf.get_arguments();
@@ -149,7 +149,7 @@ pub(crate) fn refuse_unused(
     let message = format!(
         "{flag} does nothing for `smsstat {name}`; `smsstat {name} --help` lists its options"
     );
-    Err(leaf.error(ErrorKind::ArgumentConflict, message))
+    Err(leaf.clone().error(ErrorKind::ArgumentConflict, message))
 }
 
 #[cfg(test)]
