@@ -76,10 +76,8 @@ const MAN_DATE: &str = include_str!("../../completions/smsstat.1.date");
 /// synopsis names the options alone (`[--base-url]`).
 fn synopsis_section(command: &clap::Command) -> String {
     let mut line = String::from("\\fBsmsstat\\fR");
-    for arg in command.get_arguments().filter(|a| !a.is_hide_set()) {
-        let Some(long) = arg.get_long() else {
-            continue;
-        };
+    let shown = command.get_arguments().filter(|a| !a.is_hide_set());
+    for (arg, long) in shown.filter_map(|a| Some((a, a.get_long()?))) {
         let short = arg.get_short().map(|c| format!("\\fB\\-{c}\\fR|"));
         let short = short.unwrap_or_default();
         let flag = format!("{short}\\fB\\-\\-{}\\fR", escape_roff(long));

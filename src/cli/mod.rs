@@ -12,6 +12,7 @@ mod values;
 pub(crate) use args::*;
 
 use clap::error::ErrorKind;
+use clap::parser::ValueSource;
 use clap::CommandFactory;
 
 use crate::domain::lookup::LookupKind;
@@ -116,7 +117,7 @@ fn env_in_long_help(arg: clap::Arg) -> clap::Arg {
 /// are not refused: they may be exported for a whole session. `command` may be built
 /// or not: a subcommand's own options are those not marked global.
 pub(crate) fn refuse_unused(
-    command: &mut clap::Command,
+    command: &clap::Command,
     matches: &clap::ArgMatches,
 ) -> Result<(), clap::Error> {
     let path: Vec<&str> = std::iter::successors(matches.subcommand(), |(_, sub)| sub.subcommand())
@@ -125,15 +126,19 @@ pub(crate) fn refuse_unused(
     let Some(shown) = path.last().and_then(|leaf| shown_globals(leaf)) else {
         return Ok(());
     };
-    let leaf = path.iter().try_fold(&*command, |c, n| c.find_subcommand(n));
+    let leaf = path.iter().try_fold(command, |c, n| c.find_subcommand(n));
+    let leaf = leaf.expect("parsed subcommands exist");
     // A subcommand's own option of the same name (`sim --api-key`) is its own.
     let own = |id: &str| {
-        let mut args = leaf.iter().flat_map(|leaf| leaf.get_arguments());
+        let mut args = leaf.get_arguments();
         args.any(|a| a.get_id() == id && !a.is_global_set())
     };
+    // Typed on the command line, at any subcommand's level.
+    let levels = || std::iter::successors(Some(matches), |m| m.subcommand().map(|(_, m)| m));
+    let typed = |id| levels().any(|m| m.value_source(id) == Some(ValueSource::CommandLine));
     let unused = command.get_arguments().find(|arg| {
         let id = arg.get_id().as_str();
-        arg.is_global_set() && !shown.contains(&id) && !own(id) && typed(matches, id)
+        arg.is_global_set() && !shown.contains(&id) && !own(id) && typed(id)
     });
     let flag = match unused.map(|arg| (arg.get_short(), arg.get_long())) {
         None => return Ok(()),
@@ -144,17 +149,7 @@ pub(crate) fn refuse_unused(
     let message = format!(
         "{flag} does nothing for `smsstat {name}`; `smsstat {name} --help` lists its options"
     );
-    let sub = path
-        .iter()
-        .try_fold(command, |cmd, name| cmd.find_subcommand_mut(name));
-    let sub = sub.expect("parsed subcommands exist");
-    Err(sub.error(ErrorKind::ArgumentConflict, message))
-}
-
-/// Whether an option was typed on the command line, at any subcommand's level.
-fn typed(matches: &clap::ArgMatches, id: &str) -> bool {
-    std::iter::successors(Some(matches), |m| m.subcommand().map(|(_, sub)| sub))
-        .any(|m| m.value_source(id) == Some(clap::parser::ValueSource::CommandLine))
+    Err(leaf.clone().error(ErrorKind::ArgumentConflict, message))
 }
 
 #[cfg(test)]

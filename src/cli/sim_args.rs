@@ -161,15 +161,11 @@ fn parse_listen(text: &str) -> Result<SocketAddr, String> {
     addrs.next().ok_or_else(none)
 }
 
-/// `--fail-rate`: a share of the requests.
 fn parse_fraction(text: &str) -> Result<f64, String> {
-    match text.trim().parse::<f64>() {
-        Ok(share) if (0.0..=1.0).contains(&share) => Ok(share),
-        _ => Err("expected a fraction from 0.0 to 1.0 (e.g. 0.2)".into()),
-    }
+    let why = || "expected a fraction from 0.0 to 1.0 (e.g. 0.2)".into();
+    crate::settings::checks::within(text, 0.0..=1.0).ok_or_else(why)
 }
 
-/// Which variant's task records the simulator serves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum TaskCounterShape {
     /// The spec's counters: sent, delivered, undeliverable, expired, unknown

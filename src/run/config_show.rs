@@ -20,7 +20,7 @@ use crate::settings::layers::{Layers, ShowRow};
 pub fn run(mut args: Given) -> Result<u8, Error> {
     // `--json` is how this listing prints, not the lookups' output setting.
     let json = std::mem::take(&mut args.json);
-    let mut layers = Layers::open(&args, &|name: &str| std::env::var(name).ok())?;
+    let mut layers = Layers::open(&args)?;
     // With --demo a lookup would start the simulator on a free port: any loopback
     // address stands for it in the check.
     let demo = args.demo.then(|| "http://127.0.0.1".to_string());

@@ -18,9 +18,14 @@ pub const MAX_RETRIES: u32 = 20;
 
 /// `--timeout`: a duration, and not zero (every request would time out at once).
 pub fn timeout(text: &str) -> Result<Duration, String> {
-    let zero = || refused(text, "is no time: the timeout must be more than 0");
-    let timeout = Some(parse_duration(text)?);
-    timeout.filter(|t| !t.is_zero()).ok_or_else(zero)
+    let zero = refused(text, "is no time: the timeout must be more than 0");
+    at_least(text, Duration::from_nanos(1), zero)
+}
+
+/// A duration of at least `least`, else `why`.
+fn at_least(text: &str, least: Duration, why: String) -> Result<Duration, String> {
+    let duration = parse_duration(text)?;
+    (duration >= least).then_some(duration).ok_or(why)
 }
 
 /// A value refused, quoted as much as is safe to show.
@@ -28,14 +33,14 @@ fn refused(text: &str, why: &str) -> String {
     format!("`{}` {why}", preview(text))
 }
 
-/// A whole number within `range`, spaces around it allowed.
-fn whole<T: FromStr + PartialOrd>(text: &str, range: RangeInclusive<T>) -> Option<T> {
+/// A number within `range`, spaces around it allowed.
+pub(crate) fn within<T: FromStr + PartialOrd>(text: &str, range: RangeInclusive<T>) -> Option<T> {
     text.trim().parse().ok().filter(|n| range.contains(n))
 }
 
 pub fn retries(text: &str) -> Result<u32, String> {
     let why = format!("is not a whole number from 0 to {MAX_RETRIES}");
-    whole(text, 0..=MAX_RETRIES).ok_or_else(|| refused(text, &why))
+    within(text, 0..=MAX_RETRIES).ok_or_else(|| refused(text, &why))
 }
 
 /// `--api-key-header`: a name a request header can have, checked before anything
@@ -162,9 +167,8 @@ fn url_parts(url: &str) -> (&str, &str, &str) {
 
 /// A wait that cannot poll even once is a mistake, not a check.
 pub fn parse_wait_timeout(text: &str) -> Result<Duration, String> {
-    let zero = || "the wait timeout must be more than 0".into();
-    let timeout = Some(parse_duration(text)?);
-    timeout.filter(|t| !t.is_zero()).ok_or_else(zero)
+    let zero = "the wait timeout must be more than 0".into();
+    at_least(text, Duration::from_nanos(1), zero)
 }
 
 /// A status, in lower case as they are compared; an empty one (`--expect "$UNSET"`)
@@ -177,11 +181,8 @@ pub fn parse_status(text: &str) -> Result<String, String> {
 
 /// Polling faster than this only loads the gateway.
 pub fn parse_interval(text: &str) -> Result<Duration, String> {
-    let short = || format!("`{text}` is too short a poll interval; at least 100ms");
-    let interval = Some(parse_duration(text)?);
-    interval
-        .filter(|i| *i >= Duration::from_millis(100))
-        .ok_or_else(short)
+    let short = format!("`{text}` is too short a poll interval; at least 100ms");
+    at_least(text, Duration::from_millis(100), short)
 }
 
 /// More workers than this only add open connections, not speed.
@@ -190,18 +191,18 @@ pub const MAX_JOBS: usize = 256;
 /// `--jobs`: no worker would look anything up; too many only open connections.
 pub fn parse_jobs(text: &str) -> Result<usize, String> {
     let why = || format!("expected a whole number from 1 to {MAX_JOBS}");
-    whole(text, 1..=MAX_JOBS).ok_or_else(why)
+    within(text, 1..=MAX_JOBS).ok_or_else(why)
 }
 
 /// `--max-body`: a limit of 0 bytes would refuse every answer.
 pub fn parse_max_body(text: &str) -> Result<u64, String> {
     let why = || "expected a number of bytes from 1".into();
-    whole(text, 1..=u64::MAX).ok_or_else(why)
+    within(text, 1..=u64::MAX).ok_or_else(why)
 }
 
 pub fn parse_ratio(text: &str) -> Result<f64, String> {
-    let ratio = text.trim().parse().ok().filter(|r| (0.0..=1.0).contains(r));
-    ratio.ok_or_else(|| format!("`{text}` is not a ratio between 0 and 1 (e.g. 0.95)"))
+    let why = || format!("`{text}` is not a ratio between 0 and 1 (e.g. 0.95)");
+    within(text, 0.0..=1.0).ok_or_else(why)
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -218,7 +219,7 @@ pub fn parse_rate(text: &str) -> Result<Rate, String> {
         "m" | "min" | "minute" => Duration::from_secs(60),
         _ => return Err("the unit must be /s or /m (e.g. 50/s, 600/m)".into()),
     };
-    let Some(requests) = whole(count, 1..=u32::MAX) else {
+    let Some(requests) = within(count, 1..=u32::MAX) else {
         return Err("expected a whole number of requests from 1, e.g. 50/s or 600/m".into());
     };
     Ok(Rate { requests, per })

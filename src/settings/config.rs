@@ -92,8 +92,7 @@ pub fn resolve(
     demo_url: Option<String>,
     kind: Option<LookupKind>,
 ) -> Result<(Config, Vec<String>), SettingsError> {
-    let var = |name: &str| env::var(name).ok();
-    let mut layers = Layers::open(args, &var)?;
+    let mut layers = Layers::open(args)?;
     let config = Config::resolve(&mut layers, args, demo_url, kind)?;
     Ok((config, layers.warnings))
 }

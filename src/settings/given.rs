@@ -65,7 +65,6 @@ pub fn variables() -> Vec<(String, String)> {
 // Each option's first paragraph is its line in `-h`: short enough to read at a
 // glance; the rest is for `--help` and the man page. A setting's default is written
 // in its help: it has none in clap, so that the file can still fill it.
-/// The global options as typed, with nothing filled in.
 #[derive(Debug, Clone, Default, Args)]
 pub struct Given {
     /// Base URL of the service

@@ -40,8 +40,7 @@ pub struct ShowRow {
 }
 
 /// The flags, the environment and the config file, and what was taken from them.
-pub struct Layers<'a> {
-    var: &'a dyn Fn(&str) -> Option<String>,
+pub struct Layers {
     file: Option<ConfigFile>,
     profile: Option<String>,
     /// Every setting picked so far, for `config show`.
@@ -50,15 +49,11 @@ pub struct Layers<'a> {
     pub warnings: Vec<String>,
 }
 
-impl<'a> Layers<'a> {
+impl Layers {
     /// The config file (`--config`, `SMSSTAT_CONFIG` or the default place) and its
     /// profile (`--profile`, `SMSSTAT_PROFILE`, else `default` if it has one).
-    pub fn open(
-        args: &'a Given,
-        var: &'a dyn Fn(&str) -> Option<String>,
-    ) -> Result<Layers<'a>, SettingsError> {
+    pub fn open(args: &Given) -> Result<Layers, SettingsError> {
         let mut layers = Layers {
-            var,
             file: None,
             profile: None,
             rows: Vec::new(),
@@ -70,10 +65,11 @@ impl<'a> Layers<'a> {
         if let Some(path) = &path {
             layers.file = config_file::load(path, named.as_ref().map(|n| &n.origin))?;
         }
-        let shown = match (&path, &layers.file) {
-            (Some(path), Some(_)) => path.display().to_string(),
-            (Some(path), None) => format!("{} (not found)", path.display()),
-            (None, _) => "(no config directory)".into(),
+        let place = path.as_ref().map(|path| path.display().to_string());
+        let place = place.unwrap_or_else(|| "(no config directory)".into());
+        let shown = match path.is_some() && layers.file.is_none() {
+            true => format!("{place} (not found)"),
+            false => place.clone(),
         };
         let origin = named.map_or(Origin::Default, |n| n.origin);
         layers.row("config", shown, origin);
@@ -84,15 +80,13 @@ impl<'a> Layers<'a> {
                 Some(Sourced::new(DEFAULT_PROFILE.into(), Origin::Default))
             }
             Some(named) if !profiles.is_some_and(|p| p.contains_key(&named.value)) => {
-                return Err(layers.no_profile(&named, path.as_deref()).into());
+                return Err(layers.no_profile(&named, &place).into());
             }
             profile => profile,
         };
-        let (shown, origin) = match &profile {
-            Some(p) => (p.value.clone(), p.origin.clone()),
-            None => ("(none)".into(), Origin::Default),
-        };
-        layers.row("profile", shown, origin);
+        let none = || Sourced::new("(none)".into(), Origin::Default);
+        let shown = profile.clone().unwrap_or_else(none);
+        layers.row("profile", shown.value, shown.origin);
         layers.profile = profile.map(|p| p.value);
         if let Some(file) = layers.file.as_ref().filter(|f| f.holds_key()) {
             let warning = exposed_key_warning("config file", &file.path);
@@ -114,7 +108,7 @@ impl<'a> Layers<'a> {
             return Ok(Some(Sourced::new(value, Origin::Flag(flag_of(key)))));
         }
         let name = variable_of(key);
-        if let Some(text) = (self.var)(&name) {
+        if let Ok(text) = std::env::var(&name) {
             let value = parse(&text).map_err(|why| bad_value(&name, &why))?;
             return Ok(Some(Sourced::new(value, Origin::Env(name))));
         }
@@ -222,13 +216,12 @@ impl<'a> Layers<'a> {
         Ok(Some(key))
     }
 
-    /// Why the profile named by `--profile`/`SMSSTAT_PROFILE` is not in the file.
-    fn no_profile(&self, named: &Sourced<String>, path: Option<&Path>) -> ConfigError {
+    /// Why the profile named by `--profile`/`SMSSTAT_PROFILE` is not in the file at `place`.
+    fn no_profile(&self, named: &Sourced<String>, place: &str) -> ConfigError {
         let (name, origin) = (&named.value, &named.origin);
         let Some(file) = &self.file else {
-            let shown = path.map_or_else(|| "(no config dir)".into(), |p| p.display().to_string());
             return ConfigError(format!(
-                "profile `{name}` ({origin}) needs a config file, but there is none at {shown}"
+                "profile `{name}` ({origin}) needs a config file, but there is none at {place}"
             ));
         };
         let names: Vec<&str> = file.top.profiles.keys().map(String::as_str).collect();
@@ -236,9 +229,8 @@ impl<'a> Layers<'a> {
             true => "it has no [profiles.NAME] tables".to_string(),
             false => format!("available: {}", names.join(", ")),
         };
-        let path = file.path.display();
         ConfigError(format!(
-            "no profile `{name}` ({origin}) in {path}; {available}"
+            "no profile `{name}` ({origin}) in {place}; {available}"
         ))
     }
 
@@ -269,7 +261,7 @@ fn both_keys(origin: &Origin) -> SettingsError {
 }
 
 /// A bad value of a flag or a variable (exit 64), the message led by its name.
-pub fn bad_value(name: &str, why: &str) -> SettingsError {
+fn bad_value(name: &str, why: &str) -> SettingsError {
     SettingsError::Usage(format!("{name}: {why}"))
 }
 
@@ -344,13 +336,12 @@ mod tests {
         let path = dir.path().join("config.toml");
         let text = "retries = 1\ntimeout = \"3s\"\n[profiles.p]\nretries = 5\n";
         std::fs::write(&path, text).unwrap();
-        let mut args = Given {
+        let args = Given {
             config: Some(path.clone()),
             profile: Some("p".into()),
             ..Given::default()
         };
-        let no_vars = |_: &str| None;
-        let layers = Layers::open(&args, &no_vars).unwrap();
+        let layers = Layers::open(&args).unwrap();
         let retries = |l: &Layers, flag| l.pick("retries", flag, checks::retries);
         let profile = Origin::Profile {
             name: "p".into(),
@@ -370,12 +361,6 @@ mod tests {
         assert!(unset.unwrap().is_none());
         let flag = retries(&layers, Some(9)).unwrap().unwrap();
         assert_eq!(flag.origin, Origin::Flag("--retries".into()));
-        args.profile = None;
-        let vars = |name: &str| (name == "SMSSTAT_RETRIES").then(|| "7".to_string());
-        let layers = Layers::open(&args, &vars).unwrap();
-        let var = retries(&layers, None).unwrap().unwrap();
-        assert_eq!(var.origin, Origin::Env("SMSSTAT_RETRIES".into()));
-        assert_eq!(var.value, 7);
         let placed = layers.placed(&Sourced {
             value: PathBuf::from("key.txt"),
             origin: Origin::File(path.clone()),

@@ -162,9 +162,8 @@ fn with_rest_skipped(mut steps: Vec<Step>, proxy: Option<Step>) -> Vec<Step> {
 /// The settings as every command resolves them, refused as a lookup would refuse
 /// them (the same exit code).
 fn settings_step(args: &Given, demo: Option<&HttpServer>) -> Result<(Step, Setup), Step> {
-    let var = |name: &str| std::env::var(name).ok();
     let demo_url = demo.map(HttpServer::base_url);
-    let resolved = Layers::open(args, &var).and_then(|mut layers| {
+    let resolved = Layers::open(args).and_then(|mut layers| {
         let config = Config::resolve(&mut layers, args, demo_url, None)?;
         Ok((config, layers.rows))
     });
