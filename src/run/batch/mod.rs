@@ -436,12 +436,15 @@ impl<W: Work, S: Sink<W::Out>> Shared<W, S> {
         room.parked = pending.len();
         drop(order);
         room.in_flight -= 1;
+        let first = room.typical.is_none();
         // Recent results weigh most: a batch's answers change size slowly, if at all.
         room.typical = Some(room.typical.map_or(weight, |t| (t * 7 + weight) / 8));
         // One fewer under way (and maybe bytes freed): room for a worker waiting to
-        // begin one; at the end of the run, every worker leaves.
+        // begin one. The first result ends `FIRST_IN_FLIGHT`: every worker may begin
+        // one (woken one by one, most would sleep out `STOP_POLL`, a round trip at
+        // 50 ms). At the end of the run, every worker leaves.
         if room.waiting > 0 {
-            match room.exhausted && room.in_flight == 0 {
+            match first || (room.exhausted && room.in_flight == 0) {
                 true => self.wake.notify_all(),
                 false => self.wake.notify_one(),
             }
