@@ -41,7 +41,8 @@
 #   8. what each piece of speed machinery buys: the batches of (2) on nginx and of
 #      (2c) at 50 ms, with each piece turned off in turn (SMSSTAT_BENCH_WITHOUT=
 #      resolver: ureq's resolver on every new connection; agents: one agent for
-#      every worker) against all pieces on, best of REPS interleaved runs: wall and
+#      every worker; transport: ureq probes a pooled connection twice per request
+#      and sets its socket timeouts on every request) against all pieces on, best of REPS interleaved runs: wall and
 #      CPU, off/on. A piece that buys under 5 % (a ratio under 1.05 on every row)
 #      does not earn its place.
 #
@@ -540,7 +541,7 @@ ab_best() {
   done
 }
 say "== speed machinery: each piece off in turn, best of $REPS (load $(load_now))"
-for piece in resolver agents; do
+for piece in resolver agents transport; do
   for server in nginx sim+50ms; do
     if [ "$server" = nginx ]; then
       ab_best "$NGINX_BASE" "$JOBS" "$WORK/ids.batch" "$piece"

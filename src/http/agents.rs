@@ -5,9 +5,10 @@
 use std::cell::Cell;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use ureq::tls::{RootCerts, TlsConfig};
+use ureq::unversioned::transport::time::Duration::Exact;
 use ureq::unversioned::transport::{
     Buffers, ConnectProxyConnector, ConnectionDetails, Connector, Either, NextTimeout,
     TcpConnector, Transport,
@@ -56,14 +57,15 @@ pub struct Agents {
 impl Agents {
     pub fn new(http: &HttpSettings, jobs: usize) -> Agents {
         // The pieces of the request path that exist only for speed. A benchmark turns
-        // each off (`SMSSTAT_BENCH_WITHOUT=resolver,agents`, bench/run.sh) to measure
-        // what it buys; every piece must earn its place there (docs/speed.md). For
-        // developers only: not a setting, not in `--help`.
+        // each off (`SMSSTAT_BENCH_WITHOUT=resolver,agents,transport`, bench/run.sh)
+        // to measure what it buys; every piece must earn its place there
+        // (docs/speed.md). For developers only: not a setting, not in `--help`.
         let without = std::env::var("SMSSTAT_BENCH_WITHOUT").unwrap_or_default();
         let on = |piece: &str| !without.split(',').any(|p| p.trim() == piece);
         // Names are resolved once for all agents.
         let resolver = CachingResolver::new(on("resolver"));
-        let agent = |config| Agent::with_parts(config, connector(), resolver.clone());
+        let lean = on("transport");
+        let agent = |config| Agent::with_parts(config, connector(lean), resolver.clone());
         let pooled = agent_config(http, IDLE_PER_WORKER);
         let agents = if on("agents") { jobs.max(1) } else { 1 };
         Agents {
@@ -87,17 +89,17 @@ impl Agents {
 /// then ureq's TCP with the first exchange bounded ([`BoundedTcpConnector`]), then
 /// TLS for https (`http/tls.rs`, whose transport shows `check` the server's
 /// certificate). SOCKS is refused by the settings, so it has no place here.
-pub(crate) fn connector() -> impl Connector<Out = Either<impl Transport, Tls>> {
+pub(crate) fn connector(lean: bool) -> impl Connector<Out = Either<impl Transport, Tls>> {
     ().chain(ConnectProxyConnector::default())
-        .chain(BoundedTcpConnector::default())
+        .chain(BoundedTcpConnector(TcpConnector::default(), lean))
         .chain(TlsConnector::default())
 }
 
 /// ureq's TCP connector, whose transport bounds the exchange that opened the
 /// connection by its timeout: ureq hands every wait of a proxy's CONNECT answer the
 /// whole timeout, so a proxy dripping it would restart the clock on each.
-#[derive(Debug, Default)]
-struct BoundedTcpConnector(TcpConnector);
+#[derive(Debug)]
+struct BoundedTcpConnector(TcpConnector, bool);
 
 impl<In: Transport> Connector<In> for BoundedTcpConnector {
     type Out = Either<In, BoundedTcp>;
@@ -115,6 +117,8 @@ impl<In: Transport> Connector<In> for BoundedTcpConnector {
             Either::B(tcp) => Either::B(BoundedTcp {
                 tcp: Box::new(tcp),
                 until,
+                lean: self.1,
+                probed: None,
             }),
         }))
     }
@@ -125,6 +129,10 @@ struct BoundedTcp {
     tcp: Box<dyn Transport>,
     /// No wait passes this until the connection is first pooled.
     until: Option<Instant>,
+    /// The speed piece `transport`: fewer system calls per request (`bound`, `is_open`).
+    lean: bool,
+    /// When a probe last found the connection open.
+    probed: Option<Instant>,
 }
 
 impl BoundedTcp {
@@ -133,6 +141,12 @@ impl BoundedTcp {
             let left = until.saturating_duration_since(Instant::now());
             // Zero left: ureq's transport fails with Error::Timeout(reason).
             timeout.after = timeout.after.min(left.into());
+        }
+        // In whole milliseconds (up to 1 ms sooner): ureq sets a socket's timeouts
+        // again only when they change, and counted from each request's start they
+        // change every time, two setsockopt(2) calls per request.
+        if let (true, Exact(after)) = (self.lean, timeout.after) {
+            timeout.after = Exact(Duration::from_millis(after.as_millis() as u64));
         }
         timeout
     }
@@ -151,10 +165,20 @@ impl Transport for BoundedTcp {
         self.tcp.await_input(self.bound(timeout))
     }
 
+    /// ureq probes a connection (three system calls) when it is pooled and again when
+    /// it is taken, which a worker does at once for its next request: a probe under
+    /// a millisecond old stands. A connection the server closed in between fails
+    /// before its answer, and the client sends that request again on a new one.
     fn is_open(&mut self) -> bool {
         // The first exchange is over: later requests bring timeouts of their own.
         self.until = None;
-        self.tcp.is_open()
+        let (now, probed) = (Instant::now(), self.probed.take());
+        if self.lean && probed.is_some_and(|at| now - at < Duration::from_millis(1)) {
+            return true;
+        }
+        let open = self.tcp.is_open();
+        self.probed = open.then_some(now);
+        open
     }
 }
 

@@ -48,8 +48,17 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> Result<u8,
     let budget = Arc::new(Budget::default());
     let worker = Worker::new(config, single, kind, live.clone(), deadline, budget.clone());
     let worker = Arc::new(worker);
+    let style = PrintStyle {
+        // --follow is a stream of JSON lines, failures included.
+        format: match config.watch.follow {
+            true => OutputFormat::json(),
+            false => config.output.style.format,
+        },
+        single,
+        ..config.output.style.clone()
+    };
     let output = Output {
-        printer: Printer::stdout(print_style(config, single), kind),
+        printer: Printer::stdout(style, kind),
         tally: Tally::default(),
         progress,
         live,
@@ -89,13 +98,11 @@ fn drawing(config: &Config, total: Option<u64>) -> (Option<Arc<LiveView>>, Batch
         && !config.watch.follow
         && !output.quiet
         && !typed;
-    let live = (quiet_terminal && config.watch.wait.is_some())
-        .then(|| Arc::new(LiveView::new(output.style.table.utf8)));
+    let utf8 = output.style.table.utf8;
+    let live =
+        (quiet_terminal && config.watch.wait.is_some()).then(|| Arc::new(LiveView::new(utf8)));
     let bar = quiet_terminal && live.is_none() && total != Some(1);
-    (
-        live,
-        BatchProgress::new(bar, total, output.style.table.utf8),
-    )
+    (live, BatchProgress::new(bar, total, utf8))
 }
 
 /// Clears the terminal's drawing, prints the rest and the summary, and gives the
@@ -267,17 +274,4 @@ fn jobs_for(config: &Config) -> usize {
         ));
     }
     jobs.min(fit) as usize
-}
-
-fn print_style(config: &Config, single: bool) -> PrintStyle {
-    let style = &config.output.style;
-    PrintStyle {
-        // --follow is a stream of JSON lines, failures included.
-        format: match config.watch.follow {
-            true => OutputFormat::json(),
-            false => style.format,
-        },
-        single,
-        ..style.clone()
-    }
 }

@@ -270,18 +270,12 @@ impl<W: Work, S: Sink<W::Out>> Shared<W, S> {
     /// Values into `ready` until the input ends, the run stops or its deadline passes.
     fn read_all(&self, mut values: impl Iterator<Item = Input>) {
         for index in 0.. {
-            {
-                let mut room = lock(&self.room);
-                while room.ready.len() >= self.limits.jobs * READ_AHEAD_PER_JOB && !self.stopped() {
-                    room.reader_waiting = true;
-                    room = wait(&self.more, room, STOP_POLL);
-                    room.reader_waiting = false;
-                }
-                if self.stopped() || self.past_deadline(Instant::now()) {
-                    return;
-                }
+            if self.stopped() || self.past_deadline(Instant::now()) {
+                return;
             }
             let next = values.next();
+            // One turn at the lock per value (workers take it for every lookup too):
+            // the value goes in, then the reader waits there for room for the next.
             let mut room = lock(&self.room);
             let Some(input) = next else {
                 room.exhausted = true;
@@ -291,6 +285,11 @@ impl<W: Work, S: Sink<W::Out>> Shared<W, S> {
             room.ready.push_back((index, input));
             if room.waiting > 0 {
                 self.wake.notify_one();
+            }
+            while room.ready.len() >= self.limits.jobs * READ_AHEAD_PER_JOB && !self.stopped() {
+                room.reader_waiting = true;
+                room = wait(&self.more, room, STOP_POLL);
+                room.reader_waiting = false;
             }
         }
     }

@@ -85,14 +85,14 @@ fn handshake(http: &HttpSettings) -> Result<Option<CertificateDer<'static>>, ure
         current_time: Arc::new(Instant::now),
         // The proxy's own connection, made by the chain again (ureq's agent does so).
         run_connector: Arc::new(|details| {
-            let transport = connector().connect(details, None)?;
+            let transport = connector(true).connect(details, None)?;
             transport
                 .map(Transport::boxed)
                 .ok_or(ureq::Error::ConnectionFailed)
         }),
         register_shutdown: Arc::new(|_| Ok(())),
     };
-    Ok(match connector().connect(&details, None)? {
+    Ok(match connector(true).connect(&details, None)? {
         Some(Either::B(tls)) => tls.peer_certificate().cloned(),
         _ => None,
     })
