@@ -24,7 +24,7 @@ pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Cli, u8> {
     match parse(&mut command, &args) {
         Ok(cli) => Ok(cli),
         Err(err) if err.use_stderr() => {
-            let err = plain_usage(closer_subcommand(err, &command), &mut command, &args);
+            let err = plain_usage(closer_subcommand(err, &command, &args), &mut command, &args);
             // clap quotes the bad value raw: escaped like server text, line by line.
             let text = err.render().to_string();
             let mut stderr = std::io::stderr().lock();
@@ -83,13 +83,18 @@ fn plain_usage(mut err: clap::Error, cmd: &mut clap::Command, args: &[OsString])
 
 /// An unknown subcommand with the nearest one suggested by edit distance, a swap of
 /// two letters counting as one: clap's own measure offers `help` for `hrl`, where
-/// `hlr` was meant.
-fn closer_subcommand(mut err: clap::Error, command: &clap::Command) -> clap::Error {
+/// `hlr` was meant. Named among those of the command it was typed after (`config sho`).
+fn closer_subcommand(mut err: clap::Error, cmd: &clap::Command, args: &[OsString]) -> clap::Error {
     let typed = match err.get(ContextKind::InvalidSubcommand) {
         Some(ContextValue::String(typed)) if err.kind() == ErrorKind::InvalidSubcommand => typed,
         _ => return err,
     };
-    let names = command.get_subcommands().filter(|sub| !sub.is_hide_set());
+    let before = args.iter().skip(1).filter_map(|arg| arg.to_str());
+    let before = before.take_while(|arg| arg != typed);
+    let level = before.fold(cmd, |level, arg| {
+        level.find_subcommand(arg).unwrap_or(level)
+    });
+    let names = level.get_subcommands().filter(|sub| !sub.is_hide_set());
     let nearest = names
         .map(|sub| sub.get_name())
         .map(|name| (strsim::damerau_levenshtein(typed, name), name))

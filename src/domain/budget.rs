@@ -1,8 +1,7 @@
-//! The one memory budget of a run: the bytes of answers it holds at once, whether
-//! results waiting behind the oldest unprinted lookup (the engine keeps them) or
-//! large answers being read and parsed (the client reads them). With `-j 32` and
-//! 4 MiB answers, 32 bodies, their parsed copies and the results held behind a slow
-//! lookup would otherwise all be in memory together.
+//! The one memory budget of a run: the bytes of answers it holds at once, results
+//! waiting behind the oldest unprinted lookup (the engine's) and large answers being
+//! read and parsed (the client's). Else, with `-j 32` and 4 MiB answers, 32 bodies,
+//! their parsed copies and the results held behind a slow lookup could all be in memory.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex};
@@ -79,12 +78,6 @@ impl Budget {
     }
 }
 
-impl Default for Budget {
-    fn default() -> Budget {
-        Budget::new(MEMORY_BUDGET)
-    }
-}
-
 impl Drop for Permit<'_> {
     fn drop(&mut self) {
         if let Some((budget, bytes)) = self.0 {
@@ -102,7 +95,7 @@ mod tests {
 
     #[test]
     fn small_answers_are_free_and_large_ones_are_counted() {
-        let budget = Budget::default();
+        let budget = Budget::new(MEMORY_BUDGET);
         let small = budget.take(1000);
         let large = budget.take(1024 * 1024);
         assert_eq!(*budget.reading.lock().unwrap(), (2 * 1024 * 1024, 1));

@@ -28,9 +28,14 @@ pub enum LookupError {
     #[error("unreadable answer: {0}")]
     Unreadable(String),
 
-    /// A failure that may pass: refused, reset, 502, 503, 504. Retried.
+    /// A failure that may pass: reset, 502, 503, 504. Retried.
     #[error("service unavailable: {0}")]
     Unavailable(String),
+
+    /// Nothing listens there (connection refused): retried, and a run of them
+    /// stops a batch early.
+    #[error("service unavailable: {0}")]
+    Refused(String),
 
     /// The service failed on this request (500 and the other 5xx): sent again, it
     /// would most likely fail again, so it is not retried.
@@ -106,7 +111,8 @@ impl LookupError {
             Service { code, .. } => (for_service_code(*code), "service error"),
             Usage(_) => (USAGE, "invalid"),
             Unreadable(_) => (UNREADABLE, "unreadable"),
-            Unavailable(_) | ServerFault(_) | ProxyRefused(_) => (UNAVAILABLE, "unavailable"),
+            Unavailable(_) | Refused(_) | ServerFault(_) => (UNAVAILABLE, "unavailable"),
+            ProxyRefused(_) => (UNAVAILABLE, "unavailable"),
             Unreachable(_) | Tls(_) => (UNAVAILABLE, "unreachable"),
             Timeout(_) => (TIMEOUT, "timed out"),
             // Never sent (the batch's --wait time was up before its turn): it did
@@ -128,12 +134,13 @@ impl LookupError {
 
     /// The one rule of what may pass by asking again, for retries and `--wait`
     /// polls alike: a timeout, the service unavailable (refused, reset, 502, 503,
-    /// 504), or rate limited (429).
+    /// 504) or its proxy refusing, or rate limited (429).
     pub fn is_transient(&self) -> bool {
         matches!(
             self,
             LookupError::Timeout(_)
                 | LookupError::Unavailable(_)
+                | LookupError::Refused(_)
                 | LookupError::ProxyRefused(_)
                 | LookupError::UnexpectedHttp { status: 429, .. }
         )

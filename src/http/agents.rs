@@ -165,10 +165,9 @@ impl Transport for BoundedTcp {
         self.tcp.await_input(self.bound(timeout))
     }
 
-    /// ureq probes a connection (three system calls) when it is pooled and again when
-    /// it is taken, which a worker does at once for its next request: a probe under
-    /// a millisecond old stands. A connection the server closed in between fails
-    /// before its answer, and the client sends that request again on a new one.
+    /// ureq probes a connection (three system calls) when it is pooled and again when a
+    /// worker takes it for its next request, at once: a probe under 1 ms old stands. One
+    /// closed in between fails before its answer, and the client sends it again.
     fn is_open(&mut self) -> bool {
         // The first exchange is over: later requests bring timeouts of their own.
         self.until = None;

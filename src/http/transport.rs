@@ -12,6 +12,9 @@ pub fn transport_error(error: ureq::Error, timeout: Duration) -> LookupError {
     match error {
         ureq::Error::Timeout(_) => LookupError::Timeout(timeout),
         ureq::Error::Io(e) if e.kind() == ErrorKind::TimedOut => LookupError::Timeout(timeout),
+        ureq::Error::Io(e) if e.kind() == ErrorKind::ConnectionRefused => {
+            LookupError::Refused(e.to_string())
+        }
         // rustls reports through io errors; a certificate or protocol problem is told
         // from a network one, because retrying it is pointless.
         ureq::Error::Io(e) => match e.get_ref().and_then(|e| e.downcast_ref::<rustls::Error>()) {
@@ -19,7 +22,7 @@ pub fn transport_error(error: ureq::Error, timeout: Duration) -> LookupError {
             None => LookupError::Unavailable(e.to_string()),
         },
         ureq::Error::HostNotFound => LookupError::Unreachable("host not found".into()),
-        ureq::Error::ConnectionFailed => LookupError::Unavailable("connection failed".into()),
+        ureq::Error::ConnectionFailed => LookupError::Refused("connection failed".into()),
         ureq::Error::Tls(reason) => LookupError::Tls(reason.into()),
         ureq::Error::Protocol(ureq_proto::Error::HttpParseTooManyHeaders) => {
             LookupError::Unreadable("response headers too large (too many header lines)".into())
@@ -86,6 +89,12 @@ mod tests {
         assert!(!tls.is_transient());
         assert_eq!(tls.exit_code(), exit_codes::UNAVAILABLE);
         assert_eq!(tls.to_string(), "service unreachable: TLS: bad certificate");
+
+        let io = std::io::Error::from(ErrorKind::ConnectionRefused);
+        let refused = transport_error(ureq::Error::Io(io), limit);
+        assert!(matches!(refused, LookupError::Refused(_)), "{refused:?}");
+        assert!(refused.is_transient());
+        assert_eq!(refused.exit_code(), exit_codes::UNAVAILABLE);
 
         let refused = "proxy server responded 403/Forbidden".to_string();
         let proxy = transport_error(ureq::Error::ConnectProxyFailed(refused), limit);

@@ -53,7 +53,7 @@ impl Halt {
                 status: status @ (401 | 407),
                 ..
             } => format!("stopped after HTTP {status} (not authorised)"),
-            LookupError::Unavailable(text) if is_refused(text) => {
+            LookupError::Refused(_) => {
                 let streak = self.refused_in_a_row.fetch_add(1, Ordering::Relaxed) + 1;
                 if streak < REFUSED_STREAK {
                     return;
@@ -64,12 +64,6 @@ impl Halt {
         };
         let _ = self.reason.set((reason, error.exit_code()));
     }
-}
-
-/// An error that says the service's host refused the connection: nothing listens there.
-fn is_refused(text: &str) -> bool {
-    let text = text.to_ascii_lowercase();
-    text.contains("refused") || text == "connection failed"
 }
 
 #[cfg(test)]
@@ -102,7 +96,7 @@ mod tests {
     #[test]
     fn a_streak_of_refused_connections_stops_the_batch() {
         let halt = Halt::new(true);
-        let refused = || Err::<(), _>(LookupError::Unavailable("Connection refused".into()));
+        let refused = || Err::<(), _>(LookupError::Refused("Connection refused".into()));
         for _ in 1..REFUSED_STREAK {
             halt.observe(&refused());
         }

@@ -5,7 +5,7 @@ use std::io::{self, IsTerminal, Stdout};
 use std::sync::Arc;
 use std::time::Instant;
 
-use crate::domain::budget::Budget;
+use crate::domain::budget::{Budget, MEMORY_BUDGET};
 use crate::domain::error::LookupError;
 use crate::domain::exit_codes;
 use crate::domain::format::{OutputFormat, PrintStyle};
@@ -45,7 +45,7 @@ pub fn run(config: &Config, kind: LookupKind, values: Vec<String>) -> Result<u8,
     // The run's one deadline: every poll, turn and retry of `--wait` ends by it.
     let wait = config.watch.wait.as_ref();
     let deadline = wait.map(|wait| Instant::now() + wait.timeout);
-    let budget = Arc::new(Budget::default());
+    let budget = Arc::new(Budget::new(MEMORY_BUDGET));
     let worker = Worker::new(config, single, kind, live.clone(), deadline, budget.clone());
     let worker = Arc::new(worker);
     let style = PrintStyle {

@@ -370,8 +370,19 @@ fn a_complete_variable_that_names_no_shell_is_ignored() {
 /// (clap's own measure offered `help` for `hrl`).
 #[test]
 fn a_mistyped_subcommand_suggests_the_nearest() {
-    for (typed, meant) in [("hrl", "hlr"), ("tsk", "task"), ("chekc", "check")] {
-        let out = smsstat().args([typed, "1"]).output().unwrap();
+    let mistakes = [
+        ("hrl", "hlr"),
+        ("tsk", "task"),
+        ("chekc", "check"),
+        ("sho", "show"),
+    ];
+    for (typed, meant) in mistakes {
+        // A subcommand of `config` is named among config's, not the top level's.
+        let args = match typed {
+            "sho" => ["config", typed],
+            _ => [typed, "1"],
+        };
+        let out = smsstat().args(args).output().unwrap();
         assert_eq!(out.status.code(), Some(64));
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(

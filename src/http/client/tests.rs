@@ -5,6 +5,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::*;
+use crate::domain::budget::MEMORY_BUDGET;
 use crate::settings::config::HttpSettings;
 use crate::settings::secret::ApiKey;
 use ureq::http::HeaderName;
@@ -30,7 +31,7 @@ fn client(retries: u32) -> Client {
     Client::new(
         &settings(base_url, retries, PathStyle::Auto),
         1,
-        Arc::default(),
+        Arc::new(Budget::new(MEMORY_BUDGET)),
     )
 }
 
@@ -215,7 +216,11 @@ fn settings(base_url: String, retries: u32, paths: PathStyle) -> HttpSettings {
 fn a_probe_makes_one_request_on_the_explicit_path_whatever_the_settings() {
     let (server, asked) = always_503();
     let base_url = format!("http://{}", server.addr());
-    let client = Client::new(&settings(base_url, 3, PathStyle::Short), 1, Arc::default());
+    let client = Client::new(
+        &settings(base_url, 3, PathStyle::Short),
+        1,
+        Arc::new(Budget::new(MEMORY_BUDGET)),
+    );
     let result = client.probe(LookupKind::SmsRef, "r1");
     assert!(
         matches!(result, Err(LookupError::Unavailable(_))),
@@ -243,7 +248,7 @@ fn a_probe_makes_one_request_on_the_explicit_path_whatever_the_settings() {
 fn the_key_never_appears() {
     let mut http = settings("http://127.0.0.1:9".to_string(), 0, PathStyle::Auto);
     http.api_key = Some(ApiKey::new("acc-secret-key-7f3"));
-    let client = Client::new(&http, 1, Arc::default());
+    let client = Client::new(&http, 1, Arc::new(Budget::new(MEMORY_BUDGET)));
     let lines: Vec<String> = [
         ("User-Agent", "smsstat/1"),
         ("x-api-key", "acc-secret-key-7f3"),

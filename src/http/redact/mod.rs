@@ -144,6 +144,7 @@ impl Scrubber {
             LookupError::Usage(text)
             | LookupError::Unreadable(text)
             | LookupError::Unavailable(text)
+            | LookupError::Refused(text)
             | LookupError::ServerFault(text)
             | LookupError::Unreachable(text)
             | LookupError::Tls(text)

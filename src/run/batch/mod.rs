@@ -438,10 +438,9 @@ impl<W: Work, S: Sink<W::Out>> Shared<W, S> {
         let first = room.typical.is_none();
         // Recent results weigh most: a batch's answers change size slowly, if at all.
         room.typical = Some(room.typical.map_or(weight, |t| (t * 7 + weight) / 8));
-        // One fewer under way (and maybe bytes freed): room for a worker waiting to
-        // begin one. The first result ends `FIRST_IN_FLIGHT`: every worker may begin
-        // one (woken one by one, most would sleep out `STOP_POLL`, a round trip at
-        // 50 ms). At the end of the run, every worker leaves.
+        // One fewer under way (and maybe bytes freed): room for a worker to begin one.
+        // The first result ends `FIRST_IN_FLIGHT`: all may begin one (woken one by one,
+        // most would sleep out `STOP_POLL`). At the end of the run, every worker leaves.
         if room.waiting > 0 {
             match first || (room.exhausted && room.in_flight == 0) {
                 true => self.wake.notify_all(),

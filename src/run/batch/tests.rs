@@ -2,6 +2,7 @@
 //! that wait in the queue instead of holding a worker.
 
 use super::*;
+use crate::domain::budget::MEMORY_BUDGET;
 use std::sync::atomic::AtomicUsize;
 
 fn values(n: usize) -> Vec<String> {
@@ -96,7 +97,7 @@ fn collect<T>() -> Collect<T> {
 fn limits(jobs: usize) -> Limits {
     Limits {
         jobs,
-        budget: Arc::default(),
+        budget: Arc::new(Budget::new(MEMORY_BUDGET)),
         deadline: None,
     }
 }
@@ -179,7 +180,7 @@ fn the_reorder_window_bounds_how_far_input_is_read_ahead() {
         jobs,
         total,
         1,
-        Arc::default(),
+        Arc::new(Budget::new(MEMORY_BUDGET)),
         move |read| read >= limit,
         move |ahead| {
             assert!(
@@ -409,7 +410,7 @@ fn under_wait_every_value_is_begun_though_none_finishes() {
         inputs(values(40)),
         Limits {
             jobs: 4,
-            budget: Arc::default(),
+            budget: Arc::new(Budget::new(MEMORY_BUDGET)),
             deadline: Some(far),
         },
         stop,

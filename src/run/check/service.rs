@@ -5,6 +5,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::{cert, failed, ok, skipped, Setup, State, Step};
+use crate::domain::budget::{Budget, MEMORY_BUDGET};
 use crate::domain::duration::format_duration;
 use crate::domain::error::LookupError;
 use crate::domain::lookup::{LookupKind, PathStyle};
@@ -26,7 +27,7 @@ const NO_SUCH_METHOD: i64 = 4;
 /// proxy's refusal fails `proxy`: the gateway was never asked.
 pub(super) fn service_steps(setup: &Setup, proxy: &mut Step) -> Vec<Step> {
     let http = &setup.http;
-    let client = Client::new(http, 1, Arc::default());
+    let client = Client::new(http, 1, Arc::new(Budget::new(MEMORY_BUDGET)));
     let probe = || {
         let started = Instant::now();
         let result = client.probe(LookupKind::Sms, MISSING_ID);
