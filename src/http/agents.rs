@@ -118,7 +118,7 @@ impl<In: Transport> Connector<In> for BoundedTcpConnector {
                 tcp: Box::new(tcp),
                 until,
                 lean: self.1,
-                probed: None,
+                stands_until: None,
             }),
         }))
     }
@@ -131,8 +131,8 @@ struct BoundedTcp {
     until: Option<Instant>,
     /// The speed piece `transport`: fewer system calls per request (`bound`, `is_open`).
     lean: bool,
-    /// When a probe last found the connection open.
-    probed: Option<Instant>,
+    /// Until when the last probe, which found the connection open, stands.
+    stands_until: Option<Instant>,
 }
 
 impl BoundedTcp {
@@ -171,12 +171,11 @@ impl Transport for BoundedTcp {
     fn is_open(&mut self) -> bool {
         // The first exchange is over: later requests bring timeouts of their own.
         self.until = None;
-        let (now, probed) = (Instant::now(), self.probed.take());
-        if self.lean && probed.is_some_and(|at| now - at < Duration::from_millis(1)) {
+        if self.lean && matches!(self.stands_until.take(), Some(until) if Instant::now() < until) {
             return true;
         }
         let open = self.tcp.is_open();
-        self.probed = open.then_some(now);
+        self.stands_until = open.then(|| Instant::now() + Duration::from_millis(1));
         open
     }
 }
@@ -211,4 +210,92 @@ pub(crate) fn agent_config(http: &HttpSettings, idle: usize) -> ureq::config::Co
         // Always set: ureq would otherwise read the environment its own way.
         .proxy(http.proxy.as_ref().map(|choice| choice.proxy.clone()))
         .build()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ureq::unversioned::transport::LazyBuffers;
+
+    /// A transport that counts the probes it is asked for, and is always open.
+    #[derive(Debug)]
+    struct Counted(LazyBuffers, Arc<AtomicUsize>);
+
+    impl Transport for Counted {
+        fn buffers(&mut self) -> &mut dyn Buffers {
+            &mut self.0
+        }
+
+        fn transmit_output(&mut self, _: usize, _: NextTimeout) -> Result<(), Error> {
+            Ok(())
+        }
+
+        fn await_input(&mut self, _: NextTimeout) -> Result<bool, Error> {
+            Ok(false)
+        }
+
+        fn is_open(&mut self) -> bool {
+            self.1.fetch_add(1, Ordering::Relaxed);
+            true
+        }
+    }
+
+    fn bounded(lean: bool) -> (BoundedTcp, Arc<AtomicUsize>) {
+        let probes = Arc::new(AtomicUsize::new(0));
+        let tcp = Box::new(Counted(LazyBuffers::new(64, 64), Arc::clone(&probes)));
+        let (until, stands_until) = (None, None);
+        (
+            BoundedTcp {
+                tcp,
+                until,
+                lean,
+                stands_until,
+            },
+            probes,
+        )
+    }
+
+    #[test]
+    fn the_lean_transport_waits_in_whole_milliseconds() {
+        let timeout = NextTimeout {
+            after: Duration::from_micros(2_999_700).into(),
+            ..NextTimeout::default()
+        };
+        let (lean, _) = bounded(true);
+        assert_eq!(*lean.bound(timeout).after, Duration::from_millis(2_999));
+        let (exact, _) = bounded(false);
+        assert_eq!(
+            *exact.bound(timeout).after,
+            Duration::from_micros(2_999_700)
+        );
+    }
+
+    #[test]
+    fn a_fresh_probe_stands_once_and_only_for_the_lean_transport() {
+        // Standing for a minute: fresh however loaded the machine is.
+        let fresh = || Some(Instant::now() + Duration::from_secs(60));
+        let (mut lean, probes) = bounded(true);
+        assert!(lean.is_open());
+        assert_eq!(probes.load(Ordering::Relaxed), 1);
+        lean.stands_until = fresh();
+        assert!(lean.is_open());
+        assert_eq!(probes.load(Ordering::Relaxed), 1, "the fresh probe stood");
+        assert!(lean.is_open());
+        assert_eq!(probes.load(Ordering::Relaxed), 2, "it stands once");
+        lean.stands_until = Instant::now().checked_sub(Duration::from_secs(1));
+        assert!(lean.is_open());
+        assert_eq!(
+            probes.load(Ordering::Relaxed),
+            3,
+            "a stale probe does not stand"
+        );
+        let (mut exact, probes) = bounded(false);
+        exact.stands_until = fresh();
+        assert!(exact.is_open());
+        assert_eq!(
+            probes.load(Ordering::Relaxed),
+            1,
+            "without the piece, every time"
+        );
+    }
 }
